@@ -1,0 +1,1 @@
+//! Conversions graph -> loop -> vector and memory planning (filled by the JIT issue).
