@@ -316,6 +316,10 @@ pub struct OpDef {
     /// False only for ops the registry did not know (parsed under
     /// `--allow-unregistered-dialect`).
     pub registered: bool,
+    /// What the op's dialect knows about it beyond this definition (the graph dialect
+    /// keeps its reference semantics and layout class here), so that everything about
+    /// an op is declared in one place.
+    pub dialect_data: Option<&'static (dyn std::any::Any + Sync)>,
 }
 
 impl OpDef {
@@ -334,6 +338,7 @@ impl OpDef {
         syntax: Syntax::Generic,
         patterns: &[],
         registered: true,
+        dialect_data: None,
     };
 
     pub fn has(&self, t: Traits) -> bool {

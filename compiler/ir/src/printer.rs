@@ -28,6 +28,7 @@ pub fn print_module(m: &Module, options: PrintOptions) -> String {
     let mut p = Printer::new(m, options);
     let _ = p.print_op(m.top());
     let mut out = p.out;
+    out.push('\n');
     let resources = collect_resources(m);
     if !resources.is_empty() {
         out.push_str("\n{-#\n  dialect_resources: {\n    builtin: {\n");

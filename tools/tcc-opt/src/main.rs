@@ -1,1 +1,187 @@
-fn main() {}
+//! `tcc-opt`: parse an MLIR file, verify it, run a pass pipeline, print the result.
+//!
+//! The tool behind the lit tests, modelled on `mlir-opt`: `--pass-pipeline`,
+//! `--split-input-file` (chunks separated by `// -----`), `--verify-diagnostics`,
+//! `--print-ir-after-all`, `--timing`, generic printing. Errors go to stderr as
+//! `file:line:col: error: ...` with the source line; the exit status is non-zero.
+
+mod expectations;
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Parser;
+use tcc::ir::{parse_chunk, print_module, verify, Diagnostics, PassManager, PrintOptions, Timing};
+
+#[derive(Parser, Debug)]
+#[command(name = "tcc-opt", version, about = "Run tcc passes on an MLIR file and print the result")]
+struct Args {
+    /// Input file (`-` for standard input).
+    #[arg(default_value = "-")]
+    input: String,
+    /// Comma-separated passes, e.g. `canonicalize,cse` or `canonicalize{max-iterations=4}`.
+    #[arg(long, default_value = "")]
+    pass_pipeline: String,
+    /// Output file (`-` for standard output).
+    #[arg(short, long, default_value = "-")]
+    output: String,
+    /// Treat each `// -----`-separated chunk as its own file.
+    #[arg(long)]
+    split_input_file: bool,
+    /// Check diagnostics against `// expected-error@+N {{..}}` annotations.
+    #[arg(long)]
+    verify_diagnostics: bool,
+    /// Print the IR (to stderr) after every pass.
+    #[arg(long)]
+    print_ir_after_all: bool,
+    /// Print a table of the time spent in each step (to stderr).
+    #[arg(long)]
+    timing: bool,
+    /// Print every op in MLIR's generic form.
+    #[arg(long, alias = "mlir-print-op-generic")]
+    print_op_generic: bool,
+    /// Accept ops no dialect defines (generic form only).
+    #[arg(long)]
+    allow_unregistered_dialect: bool,
+    /// Verify after each pass (default: on in debug builds).
+    #[arg(long)]
+    verify_each: Option<bool>,
+    /// List the available passes and exit.
+    #[arg(long)]
+    list_passes: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    match run(&args) {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("tcc-opt: error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn read_input(path: &str) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    if path == "-" {
+        std::io::stdin().read_to_end(&mut bytes).map_err(|e| format!("cannot read standard input: {e}"))?;
+    } else {
+        bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    }
+    Ok(bytes)
+}
+
+/// Splits at lines that are exactly `// -----`; returns (chunk, first line number).
+fn split_chunks(bytes: &[u8]) -> Vec<(&[u8], u32)> {
+    let mut chunks = Vec::new();
+    let (mut start, mut line, mut chunk_line) = (0, 1u32, 1u32);
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let end = bytes[pos..].iter().position(|&b| b == b'\n').map(|e| pos + e + 1).unwrap_or(bytes.len());
+        let text = &bytes[pos..end];
+        let trimmed = text.strip_suffix(b"\n").unwrap_or(text);
+        let trimmed = trimmed.strip_suffix(b"\r").unwrap_or(trimmed);
+        if trimmed.trim_ascii() == b"// -----" {
+            chunks.push((&bytes[start..pos], chunk_line));
+            start = end;
+            chunk_line = line + 1;
+        }
+        line += 1;
+        pos = end;
+    }
+    chunks.push((&bytes[start..], chunk_line));
+    chunks
+}
+
+fn run(args: &Args) -> Result<ExitCode, String> {
+    let passes_reg = tcc::pass_registry();
+    if args.list_passes {
+        for p in passes_reg.passes() {
+            println!("{:<16} {}", p.name, p.summary);
+            for (opt, doc) in p.options {
+                println!("    {opt}: {doc}");
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut registry = tcc::registry();
+    registry.allow_unregistered = args.allow_unregistered_dialect;
+    // Validate the pipeline once up front so a typo fails before any input is read.
+    passes_reg.parse_pipeline(&args.pass_pipeline)?;
+
+    let bytes = read_input(&args.input)?;
+    let name = if args.input == "-" { "<stdin>".to_string() } else { args.input.clone() };
+    let chunks = if args.split_input_file { split_chunks(&bytes) } else { vec![(&bytes[..], 1)] };
+    let print_options = PrintOptions { generic: args.print_op_generic };
+    let mut timing = args.timing.then(Timing::default);
+
+    let mut outputs = Vec::new();
+    let mut failed = false;
+    for (chunk, first_line) in chunks {
+        let start = Instant::now();
+        let parsed = parse_chunk(&name, chunk, first_line, &registry);
+        if let Some(t) = &mut timing {
+            t.record("parse", start.elapsed());
+        }
+        let result: Result<String, Diagnostics> = parsed.and_then(|mut module| {
+            let start = Instant::now();
+            verify(&module)?;
+            if let Some(t) = &mut timing {
+                t.record("verify", start.elapsed());
+            }
+            let passes = passes_reg.parse_pipeline(&args.pass_pipeline).expect("validated above");
+            let mut pm = PassManager::new(passes);
+            pm.print_ir_after_all = args.print_ir_after_all;
+            pm.print_options = print_options;
+            if let Some(v) = args.verify_each {
+                pm.verify_each = v;
+            }
+            pm.timing = timing.take();
+            let r = pm.run(&mut module);
+            timing = pm.timing.take();
+            r?;
+            let start = Instant::now();
+            let text = print_module(&module, print_options);
+            if let Some(t) = &mut timing {
+                t.record("print", start.elapsed());
+            }
+            Ok(text)
+        });
+        if args.verify_diagnostics {
+            let diags = result.as_ref().err().map(|d| d.0.clone()).unwrap_or_default();
+            let text = String::from_utf8_lossy(chunk);
+            let problems = expectations::check(&text, first_line, &name, &diags);
+            for p in &problems {
+                eprintln!("{p}");
+            }
+            failed |= !problems.is_empty();
+            if let Ok(text) = result {
+                outputs.push(text);
+            }
+        } else {
+            match result {
+                Ok(text) => outputs.push(text),
+                Err(diags) => {
+                    eprint!("{diags}");
+                    failed = true;
+                }
+            }
+        }
+    }
+    if let Some(t) = &timing {
+        eprint!("{t}");
+    }
+    let text = outputs.join("// -----\n");
+    if args.output == "-" {
+        let mut out = std::io::stdout().lock();
+        // A closed pipe (`| head`) is not an error worth reporting.
+        let _ = out.write_all(text.as_bytes());
+    } else {
+        let path = PathBuf::from(&args.output);
+        std::fs::write(&path, text).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+    }
+    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}

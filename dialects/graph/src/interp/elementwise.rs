@@ -1,0 +1,203 @@
+//! Reference kernels of the elementwise ops.
+
+use super::tensor::Tensor;
+use super::EvalArgs;
+use tcc_ir::ScalarType;
+
+type R = Result<Vec<Tensor>, String>;
+
+/// For each flat index of `out`, the flat index of the element of `input` (numpy
+/// broadcasting: `input`'s dimensions align to the right, extent-1 dims repeat).
+pub fn broadcast_map(out: &[usize], input: &[usize]) -> Vec<usize> {
+    let n: usize = out.iter().product();
+    let rank = out.len();
+    let offset = rank - input.len();
+    let in_strides = super::tensor::strides(input);
+    let mut map = Vec::with_capacity(n);
+    super::tensor::for_each_index(out, |idx, _| {
+        let mut flat = 0;
+        for (d, &extent) in input.iter().enumerate() {
+            if extent != 1 {
+                flat += idx[d + offset] * in_strides[d];
+            }
+        }
+        map.push(flat);
+    });
+    map
+}
+
+fn binary(a: &EvalArgs, f: fn(f64, f64) -> f64, fi: fn(i64, i64) -> Result<i64, String>) -> R {
+    let (x, y) = (a.input(0), a.input(1));
+    let out = a.result_dims(0);
+    let (ix, iy) = (broadcast_map(&out, x.shape()), broadcast_map(&out, y.shape()));
+    if x.is_float() {
+        let (xv, yv) = (x.to_f64s(), y.to_f64s());
+        let v = ix.iter().zip(&iy).map(|(&i, &j)| f(xv[i], yv[j])).collect();
+        Ok(vec![Tensor::from_f64s(a.result_elem(0), out, v)?])
+    } else {
+        let (xv, yv) = (x.to_i64s(), y.to_i64s());
+        let v = ix.iter().zip(&iy).map(|(&i, &j)| fi(xv[i], yv[j])).collect::<Result<_, _>>()?;
+        Ok(vec![Tensor::from_i64s(a.result_elem(0), out, v)?])
+    }
+}
+
+fn nan_or(x: f64, y: f64, pick: fn(f64, f64) -> f64) -> f64 {
+    if x.is_nan() || y.is_nan() { f64::NAN } else { pick(x, y) }
+}
+
+pub fn add(a: &EvalArgs) -> R {
+    binary(a, |x, y| x + y, |x, y| Ok(x.wrapping_add(y)))
+}
+pub fn sub(a: &EvalArgs) -> R {
+    binary(a, |x, y| x - y, |x, y| Ok(x.wrapping_sub(y)))
+}
+pub fn mul(a: &EvalArgs) -> R {
+    binary(a, |x, y| x * y, |x, y| Ok(x.wrapping_mul(y)))
+}
+pub fn div(a: &EvalArgs) -> R {
+    binary(a, |x, y| x / y, |x, y| if y == 0 { Err("integer division by zero".into()) } else { Ok(x.wrapping_div(y)) })
+}
+pub fn max(a: &EvalArgs) -> R {
+    binary(a, |x, y| nan_or(x, y, f64::max), |x, y| Ok(x.max(y)))
+}
+pub fn min(a: &EvalArgs) -> R {
+    binary(a, |x, y| nan_or(x, y, f64::min), |x, y| Ok(x.min(y)))
+}
+pub fn pow(a: &EvalArgs) -> R {
+    binary(a, f64::powf, |_, _| Err("pow is defined on floats only".into()))
+}
+
+fn compare(a: &EvalArgs, f: fn(f64, f64) -> bool, fi: fn(i64, i64) -> bool) -> R {
+    let (x, y) = (a.input(0), a.input(1));
+    let out = a.result_dims(0);
+    let (ix, iy) = (broadcast_map(&out, x.shape()), broadcast_map(&out, y.shape()));
+    let v: Vec<i64> = if x.is_float() {
+        let (xv, yv) = (x.to_f64s(), y.to_f64s());
+        ix.iter().zip(&iy).map(|(&i, &j)| f(xv[i], yv[j]) as i64).collect()
+    } else {
+        let (xv, yv) = (x.to_i64s(), y.to_i64s());
+        ix.iter().zip(&iy).map(|(&i, &j)| fi(xv[i], yv[j]) as i64).collect()
+    };
+    Ok(vec![Tensor::from_i64s(ScalarType::I1, out, v)?])
+}
+
+pub fn greater(a: &EvalArgs) -> R {
+    compare(a, |x, y| x > y, |x, y| x > y)
+}
+pub fn less(a: &EvalArgs) -> R {
+    compare(a, |x, y| x < y, |x, y| x < y)
+}
+pub fn equal(a: &EvalArgs) -> R {
+    compare(a, |x, y| x == y, |x, y| x == y)
+}
+
+pub fn select(a: &EvalArgs) -> R {
+    let (c, x, y) = (a.input(0), a.input(1), a.input(2));
+    let out = a.result_dims(0);
+    let (ic, ix, iy) = (broadcast_map(&out, c.shape()), broadcast_map(&out, x.shape()), broadcast_map(&out, y.shape()));
+    let cv = c.to_i64s();
+    let pick = |k: usize| if cv[ic[k]] != 0 { (true, ix[k]) } else { (false, iy[k]) };
+    let n = ic.len();
+    if x.is_float() {
+        let (xv, yv) = (x.to_f64s(), y.to_f64s());
+        let v = (0..n).map(|k| match pick(k) { (true, i) => xv[i], (false, j) => yv[j] }).collect();
+        Ok(vec![Tensor::from_f64s(a.result_elem(0), out, v)?])
+    } else {
+        let (xv, yv) = (x.to_i64s(), y.to_i64s());
+        let v = (0..n).map(|k| match pick(k) { (true, i) => xv[i], (false, j) => yv[j] }).collect();
+        Ok(vec![Tensor::from_i64s(a.result_elem(0), out, v)?])
+    }
+}
+
+fn unary(a: &EvalArgs, f: impl Fn(f64) -> f64, fi: Option<fn(i64) -> i64>) -> R {
+    let x = a.input(0);
+    let out = x.shape().to_vec();
+    if x.is_float() {
+        let v = x.to_f64s().into_iter().map(f).collect();
+        Ok(vec![Tensor::from_f64s(x.elem(), out, v)?])
+    } else {
+        let fi = fi.ok_or_else(|| format!("not defined for element type {}", x.elem()))?;
+        Ok(vec![Tensor::from_i64s(x.elem(), out, x.to_i64s().into_iter().map(fi).collect())?])
+    }
+}
+
+pub fn neg(a: &EvalArgs) -> R {
+    unary(a, |x| -x, Some(i64::wrapping_neg))
+}
+pub fn abs(a: &EvalArgs) -> R {
+    unary(a, f64::abs, Some(i64::wrapping_abs))
+}
+pub fn exp(a: &EvalArgs) -> R {
+    unary(a, f64::exp, None)
+}
+pub fn log(a: &EvalArgs) -> R {
+    unary(a, f64::ln, None)
+}
+pub fn sqrt(a: &EvalArgs) -> R {
+    unary(a, f64::sqrt, None)
+}
+pub fn rsqrt(a: &EvalArgs) -> R {
+    unary(a, |x| 1.0 / x.sqrt(), None)
+}
+pub fn reciprocal(a: &EvalArgs) -> R {
+    unary(a, |x| 1.0 / x, None)
+}
+pub fn tanh(a: &EvalArgs) -> R {
+    unary(a, f64::tanh, None)
+}
+pub fn sigmoid(a: &EvalArgs) -> R {
+    unary(a, |x| 1.0 / (1.0 + (-x).exp()), None)
+}
+pub fn erf(a: &EvalArgs) -> R {
+    unary(a, libm::erf, None)
+}
+pub fn floor(a: &EvalArgs) -> R {
+    unary(a, f64::floor, None)
+}
+pub fn ceil(a: &EvalArgs) -> R {
+    unary(a, f64::ceil, None)
+}
+pub fn relu(a: &EvalArgs) -> R {
+    unary(a, |x| if x.is_nan() || x > 0.0 { x } else { 0.0 }, Some(|x| x.max(0)))
+}
+
+pub fn gelu(a: &EvalArgs) -> R {
+    if a.sig.string("approximate")? == "tanh" {
+        let k = (2.0 / std::f64::consts::PI).sqrt();
+        unary(a, move |x| 0.5 * x * (1.0 + (k * (x + 0.044715 * x * x * x)).tanh()), None)
+    } else {
+        unary(a, |x| 0.5 * x * (1.0 + libm::erf(x / std::f64::consts::SQRT_2)), None)
+    }
+}
+
+pub fn clamp(a: &EvalArgs) -> R {
+    let (lo, hi) = (a.sig.float("min")?, a.sig.float("max")?);
+    let x = a.input(0);
+    if x.is_float() {
+        return unary(a, move |v| if v.is_nan() { v } else { v.max(lo).min(hi) }, None);
+    }
+    // Integer bounds round inward; `as` saturates infinities to the i64 range.
+    let (lo, hi) = (lo.ceil() as i64, hi.floor() as i64);
+    let v = x.to_i64s().into_iter().map(|v| v.clamp(lo, hi)).collect();
+    Ok(vec![Tensor::from_i64s(x.elem(), x.shape().to_vec(), v)?])
+}
+
+pub fn cast(a: &EvalArgs) -> R {
+    let x = a.input(0);
+    let to = a.result_elem(0);
+    let shape = x.shape().to_vec();
+    let t = match (x.is_float(), to) {
+        (_, ScalarType::I1) if x.is_float() => Tensor::from_i64s(to, shape, x.to_f64s().into_iter().map(|v| (v != 0.0) as i64).collect()),
+        (true, ScalarType::I32) => Tensor::from_i64s(to, shape, x.to_f64s().into_iter().map(|v| v as i32 as i64).collect()),
+        (true, ScalarType::I64) => Tensor::from_i64s(to, shape, x.to_f64s().into_iter().map(|v| v as i64).collect()),
+        (true, _) => Tensor::from_f64s(to, shape, x.to_f64s()),
+        (false, ScalarType::F32) => {
+            // Round i64 to f32 directly (via f64 could round twice).
+            let v: Vec<f32> = x.to_i64s().into_iter().map(|v| v as f32).collect();
+            Tensor::f32(&shape, v)
+        }
+        (false, ScalarType::I1) => Tensor::from_i64s(to, shape, x.to_i64s().into_iter().map(|v| (v != 0) as i64).collect()),
+        (false, _) => Tensor::from_i64s(to, shape, x.to_i64s()),
+    }?;
+    Ok(vec![t])
+}

@@ -1,0 +1,128 @@
+//! The reference interpreter: evaluates graph-dialect functions on concrete tensors.
+//!
+//! It is the correctness oracle for every pass and every compiled kernel, so it is
+//! written to be obviously right rather than fast: each op's kernel (in the submodules,
+//! reached through the op's [`crate::GraphSemantics`]) loops over output indices in
+//! row-major order; float ops compute in f64 and round once to the result type;
+//! integer ops wrap. Inputs are validated against the function signature first, and
+//! every failure is a located diagnostic, never a panic.
+
+pub mod elementwise;
+pub mod nn;
+pub mod shape;
+pub mod tensor;
+
+use std::collections::HashMap;
+
+use tcc_ir::builtin::{func_entry, func_name, func_type, RETURN};
+use tcc_ir::{Diagnostic, Module, Op, ScalarType, Signature, TensorType, Type, Value};
+
+use crate::semantics;
+use tensor::Tensor;
+
+pub type EvalFn = fn(&EvalArgs) -> Result<Vec<Tensor>, String>;
+
+/// What an op's kernel sees: its input tensors, attributes (with defaults) and the
+/// declared result types.
+pub struct EvalArgs<'a> {
+    pub inputs: &'a [Tensor],
+    pub sig: Signature<'a>,
+    pub result_types: &'a [Type],
+}
+
+impl EvalArgs<'_> {
+    pub fn input(&self, i: usize) -> &Tensor {
+        &self.inputs[i]
+    }
+
+    pub fn result_type(&self, i: usize) -> &TensorType {
+        self.result_types[i].as_tensor().expect("graph ops produce tensors (checked by the verifier)")
+    }
+
+    pub fn result_dims(&self, i: usize) -> Vec<usize> {
+        self.result_type(i).dims()
+    }
+
+    pub fn result_elem(&self, i: usize) -> ScalarType {
+        self.result_type(i).elem()
+    }
+}
+
+/// Evaluates one op on the given inputs.
+pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, String> {
+    let def = m.def(op);
+    let sem = semantics(def).ok_or_else(|| format!("'{}' has no reference semantics", def.name))?;
+    let operand_types: Vec<Type> = m.operands(op).iter().map(|&v| m.value_type(v).clone()).collect();
+    let result_types: Vec<Type> = m.results(op).iter().map(|&v| m.value_type(v).clone()).collect();
+    let args = EvalArgs { inputs, sig: Signature { def, operands: &operand_types, attrs: m.attrs(op) }, result_types: &result_types };
+    let outputs = (sem.eval)(&args)?;
+    for (i, (t, ty)) in outputs.iter().zip(&result_types).enumerate() {
+        let ty = ty.as_tensor().ok_or("result is not a tensor")?;
+        if t.shape() != ty.dims().as_slice() || t.elem() != ty.elem() {
+            return Err(format!(
+                "internal error: '{}' computed result #{i} of shape {:?} {}, but its type is {ty}",
+                def.name,
+                t.shape(),
+                t.elem()
+            ));
+        }
+    }
+    Ok(outputs)
+}
+
+/// Checks that `t` matches tensor type `ty`.
+pub fn check_tensor(t: &Tensor, ty: &Type, what: &str) -> Result<(), String> {
+    let ty = ty.as_tensor().ok_or_else(|| format!("{what} has non-tensor type {ty}"))?;
+    if t.elem() != ty.elem() {
+        return Err(format!("{what} has element type {}, expected {}", t.elem(), ty.elem()));
+    }
+    if t.shape() != ty.dims().as_slice() {
+        return Err(format!("{what} has shape {:?}, expected {:?}", t.shape(), ty.dims()));
+    }
+    Ok(())
+}
+
+/// Runs function `func` (with a body) on `inputs`; returns its results.
+pub fn run_function(m: &Module, func: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Diagnostic> {
+    let loc = m.loc(func).clone();
+    let err = |op: Op, msg: String| Diagnostic::error(m.loc(op).clone(), msg);
+    let name = func_name(m, func).to_string();
+    let ty = func_type(m, func).ok_or_else(|| err(func, "function has no type".into()))?;
+    let entry = func_entry(m, func).ok_or_else(|| err(func, format!("function @{name} has no body")))?;
+    if inputs.len() != ty.inputs.len() {
+        return Err(Diagnostic::error(loc, format!("@{name} takes {} inputs, {} given", ty.inputs.len(), inputs.len())));
+    }
+    let mut env: HashMap<Value, Tensor> = HashMap::new();
+    let mut remaining_uses: HashMap<Value, usize> = HashMap::new();
+    for (i, (&arg, t)) in m.block_args(entry).iter().zip(inputs).enumerate() {
+        check_tensor(t, &ty.inputs[i], &format!("input #{i}")).map_err(|e| Diagnostic::error(loc.clone(), e))?;
+        env.insert(arg, t.clone());
+        remaining_uses.insert(arg, m.uses(arg).len());
+    }
+    for op in m.block_ops(entry) {
+        let args: Vec<Tensor> = m
+            .operands(op)
+            .iter()
+            .map(|v| env.get(v).cloned().ok_or_else(|| err(op, "operand has no value (is the module verified?)".into())))
+            .collect::<Result<_, _>>()?;
+        if m.is(op, &RETURN) {
+            return Ok(args);
+        }
+        if !m.regions(op).is_empty() {
+            return Err(err(op, format!("the interpreter cannot run '{}' (it has regions)", m.name(op))));
+        }
+        let outputs = eval_op(m, op, &args).map_err(|e| err(op, format!("'{}': {e}", m.name(op))))?;
+        for &v in m.operands(op) {
+            let left = remaining_uses.get_mut(&v).expect("every operand was defined");
+            *left -= 1;
+            if *left == 0 {
+                env.remove(&v);
+            }
+        }
+        for (&r, t) in m.results(op).iter().zip(outputs) {
+            remaining_uses.insert(r, m.uses(r).len());
+            env.insert(r, t);
+        }
+    }
+    Err(Diagnostic::error(loc, format!("function @{name} has no return")))
+}

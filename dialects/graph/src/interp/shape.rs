@@ -1,0 +1,163 @@
+//! Reference kernels of the data-movement ops. Each computes, for every output
+//! element in row-major order, the flat index of the input element it copies.
+
+use super::elementwise::broadcast_map;
+use super::tensor::{for_each_index, strides, Tensor};
+use super::EvalArgs;
+use crate::infer::normalize_axis;
+use crate::layout::Layout;
+
+type R = Result<Vec<Tensor>, String>;
+
+pub fn constant(a: &EvalArgs) -> R {
+    let value = a.sig.attrs.get("value").and_then(|v| v.as_dense()).ok_or("missing 'value'")?;
+    Ok(vec![Tensor::from_dense(value)?])
+}
+
+pub fn reshape(a: &EvalArgs) -> R {
+    Ok(vec![a.input(0).reshaped(a.result_dims(0))?])
+}
+
+pub fn transpose(a: &EvalArgs) -> R {
+    let x = a.input(0);
+    let perm = a.sig.ints("perm")?;
+    let in_strides = strides(x.shape());
+    let out = a.result_dims(0);
+    let mut idx = Vec::with_capacity(x.numel());
+    // Output dimension k walks input dimension perm[k].
+    for_each_index(&out, |j, _| idx.push(j.iter().zip(&perm).map(|(&jk, &p)| jk * in_strides[p as usize]).sum()));
+    Ok(vec![x.gather_flat(out, &idx)])
+}
+
+pub fn broadcast_to(a: &EvalArgs) -> R {
+    let x = a.input(0);
+    let out = a.result_dims(0);
+    let idx = broadcast_map(&out, x.shape());
+    Ok(vec![x.gather_flat(out, &idx)])
+}
+
+pub fn concat(a: &EvalArgs) -> R {
+    let first = a.input(0);
+    let axis = normalize_axis(a.sig.int("axis")?, first.rank())?;
+    let parts: Vec<&Tensor> = a.inputs.iter().collect();
+    let all = Tensor::concat_flat(&parts)?;
+    // Which input covers each position along the axis, and where that input starts.
+    let mut owner = Vec::new();
+    let mut base = 0;
+    for (i, t) in a.inputs.iter().enumerate() {
+        for pos in 0..t.shape()[axis] {
+            owner.push((i, pos, base));
+        }
+        base += t.numel();
+    }
+    let out = a.result_dims(0);
+    let mut idx = Vec::with_capacity(out.iter().product());
+    for_each_index(&out, |j, _| {
+        let (i, pos, start) = owner[j[axis]];
+        let s = strides(a.inputs[i].shape());
+        let flat: usize = j.iter().enumerate().map(|(d, &v)| if d == axis { pos } else { v } * s[d]).sum();
+        idx.push(start + flat);
+    });
+    Ok(vec![all.gather_flat(out, &idx)])
+}
+
+pub fn split(a: &EvalArgs) -> R {
+    let x = a.input(0);
+    let axis = normalize_axis(a.sig.int("axis")?, x.rank())?;
+    let s = strides(x.shape());
+    let mut offset = 0;
+    let mut results = Vec::new();
+    for r in 0..a.result_types.len() {
+        let out = a.result_dims(r);
+        let mut idx = Vec::with_capacity(out.iter().product());
+        for_each_index(&out, |j, _| {
+            idx.push(j.iter().enumerate().map(|(d, &v)| if d == axis { v + offset } else { v } * s[d]).sum());
+        });
+        offset += out[axis];
+        results.push(x.gather_flat(out, &idx));
+    }
+    Ok(results)
+}
+
+pub fn slice(a: &EvalArgs) -> R {
+    let x = a.input(0);
+    let shape: Vec<i64> = x.shape().iter().map(|&d| d as i64).collect();
+    let (starts, _, steps) = crate::ops::shape::slice_params(&a.sig, &shape)?;
+    let s = strides(x.shape());
+    let out = a.result_dims(0);
+    let mut idx = Vec::with_capacity(out.iter().product());
+    for_each_index(&out, |j, _| {
+        idx.push(j.iter().enumerate().map(|(d, &v)| (starts[d] as usize + v * steps[d] as usize) * s[d]).sum());
+    });
+    Ok(vec![x.gather_flat(out, &idx)])
+}
+
+pub fn pad(a: &EvalArgs) -> R {
+    let x = a.input(0);
+    let low = a.sig.ints("low")?;
+    let value = a.sig.float("value")?;
+    // The padding value sits just past the input's elements.
+    let fill = Tensor::from_f64s(x.elem(), vec![1], vec![value])?;
+    let all = Tensor::concat_flat(&[x, &fill])?;
+    let s = strides(x.shape());
+    let out = a.result_dims(0);
+    let mut idx = Vec::with_capacity(out.iter().product());
+    for_each_index(&out, |j, _| {
+        let mut flat = 0;
+        for (d, &v) in j.iter().enumerate() {
+            let i = v as i64 - low[d];
+            if i < 0 || i >= x.shape()[d] as i64 {
+                idx.push(x.numel());
+                return;
+            }
+            flat += i as usize * s[d];
+        }
+        idx.push(flat);
+    });
+    Ok(vec![all.gather_flat(out, &idx)])
+}
+
+pub fn gather(a: &EvalArgs) -> R {
+    let (x, ind) = (a.input(0), a.input(1));
+    let axis = normalize_axis(a.sig.int("axis")?, x.rank())?;
+    let extent = x.shape()[axis] as i64;
+    let indices = ind
+        .to_i64s()
+        .into_iter()
+        .map(|i| {
+            let j = if i < 0 { i + extent } else { i };
+            if (0..extent).contains(&j) { Ok(j as usize) } else { Err(format!("index {i} is out of range for axis {axis} of extent {extent}")) }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let s = strides(x.shape());
+    let ir = ind.rank();
+    let out = a.result_dims(0);
+    let ind_strides = strides(ind.shape());
+    let mut idx = Vec::with_capacity(out.iter().product());
+    for_each_index(&out, |j, _| {
+        let pick: usize = (0..ir).map(|t| j[axis + t] * ind_strides[t]).sum();
+        let mut flat = indices[pick] * s[axis];
+        for d in 0..axis {
+            flat += j[d] * s[d];
+        }
+        for d in axis + 1..x.rank() {
+            flat += j[d + ir - 1] * s[d];
+        }
+        idx.push(flat);
+    });
+    Ok(vec![x.gather_flat(out, &idx)])
+}
+
+pub fn layout_transform(a: &EvalArgs) -> R {
+    let x = a.input(0);
+    let src = Layout::parse(&a.sig.string("src")?)?;
+    let dst = Layout::parse(&a.sig.string("dst")?)?;
+    let s = strides(x.shape());
+    let out = a.result_dims(0);
+    let mut idx = Vec::with_capacity(out.iter().product());
+    for_each_index(&out, |j, _| {
+        let src_index = src.physical_index(&dst.logical_index(j));
+        idx.push(src_index.iter().zip(&s).map(|(&i, &st)| i * st).sum());
+    });
+    Ok(vec![x.gather_flat(out, &idx)])
+}

@@ -1,0 +1,213 @@
+//! Layout strings for `graph.layout_transform`: `"NCHW"`, `"NHWC"`, `"NCHW16c"`,
+//! `"OIHW4i16o"`.
+//!
+//! A layout lists the tensor's dimensions outermost first. An uppercase letter is a
+//! logical dimension (its outer part when it is blocked); `<n><letter>` is an inner block
+//! of `n` elements of that dimension. So `NCHW16c` is `(N, C/16, H, W, 16)` and logical
+//! channel `c` sits at `(c / 16, ..., c % 16)`.
+
+use std::collections::BTreeMap;
+
+/// One dimension of a layout.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LayoutDim {
+    Outer(char),
+    Inner(char, i64),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub dims: Vec<LayoutDim>,
+}
+
+impl Layout {
+    pub fn parse(s: &str) -> Result<Layout, String> {
+        let mut dims = Vec::new();
+        let mut chars = s.chars().peekable();
+        while let Some(&c) = chars.peek() {
+            if c.is_ascii_uppercase() {
+                dims.push(LayoutDim::Outer(c));
+                chars.next();
+            } else if c.is_ascii_digit() {
+                let mut n: i64 = 0;
+                while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                    n = n.checked_mul(10).and_then(|n| n.checked_add(d as i64 - '0' as i64)).ok_or("block size too large")?;
+                    chars.next();
+                }
+                match chars.next() {
+                    Some(l) if l.is_ascii_lowercase() && n > 0 => dims.push(LayoutDim::Inner(l.to_ascii_uppercase(), n)),
+                    _ => return Err(format!("layout \"{s}\": a block size must be positive and followed by a lowercase letter")),
+                }
+            } else {
+                return Err(format!("layout \"{s}\": unexpected character '{c}'"));
+            }
+        }
+        let layout = Layout { dims };
+        let mut outer = BTreeMap::new();
+        let mut inner = BTreeMap::new();
+        for d in &layout.dims {
+            let (map, l) = match d {
+                LayoutDim::Outer(l) => (&mut outer, *l),
+                LayoutDim::Inner(l, _) => (&mut inner, *l),
+            };
+            if map.insert(l, ()).is_some() {
+                return Err(format!("layout \"{s}\": dimension '{l}' appears twice"));
+            }
+        }
+        if let Some(l) = inner.keys().find(|l| !outer.contains_key(l)) {
+            return Err(format!("layout \"{s}\": block of '{}' without dimension '{l}'", l.to_ascii_lowercase()));
+        }
+        if layout.dims.is_empty() {
+            return Err("empty layout".into());
+        }
+        Ok(layout)
+    }
+
+    pub fn rank(&self) -> usize {
+        self.dims.len()
+    }
+
+    fn letters(&self) -> Vec<char> {
+        let mut v: Vec<char> = self
+            .dims
+            .iter()
+            .filter_map(|d| match d {
+                LayoutDim::Outer(l) => Some(*l),
+                _ => None,
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    fn block(&self, letter: char) -> i64 {
+        self.dims
+            .iter()
+            .map(|d| match d {
+                LayoutDim::Inner(l, b) if *l == letter => *b,
+                _ => 1,
+            })
+            .product()
+    }
+
+    /// Logical extent of each dimension letter, given this layout's physical shape.
+    pub fn logical_sizes(&self, shape: &[i64]) -> Result<BTreeMap<char, i64>, String> {
+        if shape.len() != self.rank() {
+            return Err(format!("shape of rank {} does not match a layout of rank {}", shape.len(), self.rank()));
+        }
+        let mut sizes = BTreeMap::new();
+        for (d, &n) in self.dims.iter().zip(shape) {
+            match d {
+                LayoutDim::Outer(l) => {
+                    sizes.insert(*l, n.checked_mul(self.block(*l)).ok_or("shape too large")?);
+                }
+                LayoutDim::Inner(l, b) if n != *b => {
+                    return Err(format!("block dimension {}{} has extent {n}", b, l.to_ascii_lowercase()));
+                }
+                LayoutDim::Inner(..) => {}
+            }
+        }
+        Ok(sizes)
+    }
+
+    /// The physical shape of a tensor with the given logical sizes in this layout.
+    pub fn physical_shape(&self, sizes: &BTreeMap<char, i64>) -> Result<Vec<i64>, String> {
+        self.dims
+            .iter()
+            .map(|d| match d {
+                LayoutDim::Inner(_, b) => Ok(*b),
+                LayoutDim::Outer(l) => {
+                    let n = sizes[l];
+                    let b = self.block(*l);
+                    if n % b != 0 {
+                        Err(format!("dimension {l} of extent {n} is not divisible by its block {b}"))
+                    } else {
+                        Ok(n / b)
+                    }
+                }
+            })
+            .collect()
+    }
+
+    /// Logical coordinate of each letter for a physical index.
+    pub fn logical_index(&self, index: &[usize]) -> BTreeMap<char, usize> {
+        let mut coords: BTreeMap<char, usize> = BTreeMap::new();
+        // Each letter's coordinate is built outermost first: c = ((outer * b1) + i1) * b2 + i2 ...
+        for (d, &i) in self.dims.iter().zip(index) {
+            match d {
+                LayoutDim::Outer(l) => *coords.entry(*l).or_default() += i * self.block(*l) as usize,
+                LayoutDim::Inner(..) => {}
+            }
+        }
+        for (pos, (d, &i)) in self.dims.iter().zip(index).enumerate() {
+            if let LayoutDim::Inner(l, _) = d {
+                let inner_after: i64 = self.dims[pos + 1..]
+                    .iter()
+                    .map(|e| match e {
+                        LayoutDim::Inner(m, b) if m == l => *b,
+                        _ => 1,
+                    })
+                    .product();
+                *coords.entry(*l).or_default() += i * inner_after as usize;
+            }
+        }
+        coords
+    }
+
+    /// The physical index of logical coordinates.
+    pub fn physical_index(&self, coords: &BTreeMap<char, usize>) -> Vec<usize> {
+        self.dims
+            .iter()
+            .enumerate()
+            .map(|(pos, d)| match d {
+                LayoutDim::Outer(l) => coords[l] / self.block(*l) as usize,
+                LayoutDim::Inner(l, b) => {
+                    let inner_after: i64 = self.dims[pos + 1..]
+                        .iter()
+                        .map(|e| match e {
+                            LayoutDim::Inner(m, b) if m == l => *b,
+                            _ => 1,
+                        })
+                        .product();
+                    (coords[l] / inner_after as usize) % *b as usize
+                }
+            })
+            .collect()
+    }
+}
+
+/// The result shape of transforming `shape` from layout `src` to `dst`.
+pub fn transform_shape(src: &Layout, dst: &Layout, shape: &[i64]) -> Result<Vec<i64>, String> {
+    if src.letters() != dst.letters() {
+        return Err("source and destination layouts must name the same dimensions".into());
+    }
+    dst.physical_shape(&src.logical_sizes(shape)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocked_shapes() {
+        let nchw = Layout::parse("NCHW").unwrap();
+        let blocked = Layout::parse("NCHW16c").unwrap();
+        assert_eq!(transform_shape(&nchw, &blocked, &[1, 32, 7, 7]).unwrap(), vec![1, 2, 7, 7, 16]);
+        assert_eq!(transform_shape(&blocked, &nchw, &[1, 2, 7, 7, 16]).unwrap(), vec![1, 32, 7, 7]);
+        let oihw = Layout::parse("OIHW").unwrap();
+        let packed = Layout::parse("OIHW4i16o").unwrap();
+        assert_eq!(transform_shape(&oihw, &packed, &[32, 8, 3, 3]).unwrap(), vec![2, 2, 3, 3, 4, 16]);
+        assert!(transform_shape(&nchw, &blocked, &[1, 30, 7, 7]).is_err());
+        assert!(Layout::parse("NCHW16").is_err());
+        assert!(Layout::parse("NCC").is_err());
+        assert!(Layout::parse("NHW16c").is_err());
+    }
+
+    #[test]
+    fn indices_round_trip() {
+        let l = Layout::parse("NCHW8c").unwrap();
+        let coords = l.logical_index(&[0, 2, 1, 3, 5]);
+        assert_eq!(coords[&'C'], 21);
+        assert_eq!(l.physical_index(&coords), vec![0, 2, 1, 3, 5]);
+    }
+}

@@ -1,0 +1,210 @@
+//! Elementwise graph ops: arithmetic, comparisons, select, unary math, activations,
+//! clamp and cast. Binary ops broadcast like numpy.
+
+use tcc_ir::{Arity, AttrDefault, AttrKind, AttrSpec, Module, Op, OpDef, ScalarType, Signature, Syntax, Traits, Type};
+
+use crate::canonical;
+use crate::infer::{broadcast_shapes, same_elem, tensor, tensor_of, ANY, FLOATS, NUMBERS};
+use crate::interp::elementwise as k;
+use crate::{GraphSemantics, LayoutClass};
+
+const EW: Traits = Traits::PURE.union(Traits::ELEMENTWISE);
+const OBLIVIOUS: LayoutClass = LayoutClass::Oblivious;
+
+fn infer_binary(sig: &Signature, allowed: &[ScalarType], result_elem: Option<ScalarType>) -> Result<Vec<Type>, String> {
+    let a = tensor_of(sig, 0, allowed)?;
+    let b = tensor_of(sig, 1, allowed)?;
+    let elem = same_elem(sig, 0..2)?;
+    Ok(vec![tensor(broadcast_shapes(a.shape(), b.shape())?, result_elem.unwrap_or(elem))?])
+}
+
+fn infer_arith(sig: &Signature) -> Result<Vec<Type>, String> {
+    infer_binary(sig, NUMBERS, None)
+}
+fn infer_float_binary(sig: &Signature) -> Result<Vec<Type>, String> {
+    infer_binary(sig, FLOATS, None)
+}
+fn infer_compare(sig: &Signature) -> Result<Vec<Type>, String> {
+    infer_binary(sig, NUMBERS, Some(ScalarType::I1))
+}
+
+fn infer_select(sig: &Signature) -> Result<Vec<Type>, String> {
+    let c = tensor_of(sig, 0, &[ScalarType::I1])?;
+    let a = tensor_of(sig, 1, ANY)?;
+    let b = tensor_of(sig, 2, ANY)?;
+    let elem = same_elem(sig, 1..3)?;
+    let shape = broadcast_shapes(&broadcast_shapes(c.shape(), a.shape())?, b.shape())?;
+    Ok(vec![tensor(shape, elem)?])
+}
+
+fn infer_unary_float(sig: &Signature) -> Result<Vec<Type>, String> {
+    Ok(vec![Type::from_tensor(tensor_of(sig, 0, FLOATS)?.clone())])
+}
+fn infer_unary_number(sig: &Signature) -> Result<Vec<Type>, String> {
+    Ok(vec![Type::from_tensor(tensor_of(sig, 0, NUMBERS)?.clone())])
+}
+
+fn infer_clamp(sig: &Signature) -> Result<Vec<Type>, String> {
+    let (lo, hi) = (sig.float("min")?, sig.float("max")?);
+    if lo.is_nan() || hi.is_nan() || lo > hi {
+        return Err(format!("clamp bounds must satisfy min <= max, got min = {lo}, max = {hi}"));
+    }
+    infer_unary_number(sig)
+}
+
+fn verify_cast(m: &Module, op: Op) -> Result<(), String> {
+    let (Some(src), Some(dst)) = (m.value_type(m.operand(op, 0)).as_tensor(), m.value_type(m.result(op, 0)).as_tensor())
+    else {
+        return Err("operand and result must be tensors".into());
+    };
+    for t in [src, dst] {
+        if !ANY.contains(&t.elem()) {
+            return Err(format!("element type {} is not supported by the graph dialect", t.elem()));
+        }
+    }
+    if src.shape() != dst.shape() {
+        return Err(format!("result shape {dst} differs from operand shape {src}"));
+    }
+    Ok(())
+}
+
+macro_rules! elementwise {
+    ($NAME:ident, $name:literal, $arity:expr, $traits:expr, $infer:path, $eval:path, $summary:literal, $example:literal) => {
+        pub static $NAME: OpDef = OpDef {
+            name: $name,
+            summary: $summary,
+            description: concat!($summary, ".\n\n```mlir\n", $example, "\n```"),
+            operands: Arity::Exactly($arity),
+            traits: $traits,
+            infer: Some($infer),
+            syntax: Syntax::Functional,
+            patterns: canonical::ELEMENTWISE,
+            dialect_data: Some(&GraphSemantics { layout: OBLIVIOUS, eval: $eval }),
+            ..OpDef::DEFAULT
+        };
+    };
+}
+
+
+elementwise!(ADD, "graph.add", 2, EW.union(Traits::COMMUTATIVE), infer_arith, k::add,
+    "Elementwise a + b with numpy broadcasting (f32, f64, i32, i64; integers wrap)",
+    "%r = graph.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>");
+elementwise!(SUB, "graph.sub", 2, EW, infer_arith, k::sub,
+    "Elementwise a - b with numpy broadcasting",
+    "%r = graph.sub %a, %b : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>");
+elementwise!(MUL, "graph.mul", 2, EW.union(Traits::COMMUTATIVE), infer_arith, k::mul,
+    "Elementwise a * b with numpy broadcasting",
+    "%r = graph.mul %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>");
+elementwise!(DIV, "graph.div", 2, EW, infer_arith, k::div,
+    "Elementwise a / b with numpy broadcasting (integers truncate toward zero; integer division by zero is an error)",
+    "%r = graph.div %a, %b : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>");
+elementwise!(MAX, "graph.max", 2, EW.union(Traits::COMMUTATIVE), infer_arith, k::max,
+    "Elementwise maximum with numpy broadcasting; NaN if either operand is NaN",
+    "%r = graph.max %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>");
+elementwise!(MIN, "graph.min", 2, EW.union(Traits::COMMUTATIVE), infer_arith, k::min,
+    "Elementwise minimum with numpy broadcasting; NaN if either operand is NaN",
+    "%r = graph.min %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>");
+elementwise!(POW, "graph.pow", 2, EW, infer_float_binary, k::pow,
+    "Elementwise a ^ b (floats) with numpy broadcasting",
+    "%r = graph.pow %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>");
+elementwise!(GREATER, "graph.greater", 2, EW, infer_compare, k::greater,
+    "Elementwise a > b, an i1 tensor (false where either is NaN)",
+    "%r = graph.greater %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>");
+elementwise!(LESS, "graph.less", 2, EW, infer_compare, k::less,
+    "Elementwise a < b, an i1 tensor (false where either is NaN)",
+    "%r = graph.less %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>");
+elementwise!(EQUAL, "graph.equal", 2, EW.union(Traits::COMMUTATIVE), infer_compare, k::equal,
+    "Elementwise a == b, an i1 tensor",
+    "%r = graph.equal %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>");
+elementwise!(SELECT, "graph.select", 3, EW, infer_select, k::select,
+    "Elementwise cond ? a : b with numpy broadcasting of all three",
+    "%r = graph.select %c, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>");
+elementwise!(NEG, "graph.neg", 1, EW, infer_unary_number, k::neg,
+    "Elementwise -x",
+    "%r = graph.neg %x : (tensor<4xf32>) -> tensor<4xf32>");
+elementwise!(ABS, "graph.abs", 1, EW, infer_unary_number, k::abs,
+    "Elementwise |x|",
+    "%r = graph.abs %x : (tensor<4xi32>) -> tensor<4xi32>");
+elementwise!(EXP, "graph.exp", 1, EW, infer_unary_float, k::exp,
+    "Elementwise e^x",
+    "%r = graph.exp %x : (tensor<4xf32>) -> tensor<4xf32>");
+elementwise!(LOG, "graph.log", 1, EW, infer_unary_float, k::log,
+    "Elementwise natural logarithm (NaN below zero, -inf at zero)",
+    "%r = graph.log %x : (tensor<4xf32>) -> tensor<4xf32>");
+elementwise!(SQRT, "graph.sqrt", 1, EW, infer_unary_float, k::sqrt,
+    "Elementwise square root",
+    "%r = graph.sqrt %x : (tensor<4xf32>) -> tensor<4xf32>");
+elementwise!(RSQRT, "graph.rsqrt", 1, EW, infer_unary_float, k::rsqrt,
+    "Elementwise 1 / sqrt(x)",
+    "%r = graph.rsqrt %x : (tensor<4xf32>) -> tensor<4xf32>");
+elementwise!(RECIPROCAL, "graph.reciprocal", 1, EW, infer_unary_float, k::reciprocal,
+    "Elementwise 1 / x",
+    "%r = graph.reciprocal %x : (tensor<4xf32>) -> tensor<4xf32>");
+elementwise!(TANH, "graph.tanh", 1, EW, infer_unary_float, k::tanh,
+    "Elementwise hyperbolic tangent",
+    "%r = graph.tanh %x : (tensor<4xf32>) -> tensor<4xf32>");
+elementwise!(SIGMOID, "graph.sigmoid", 1, EW, infer_unary_float, k::sigmoid,
+    "Elementwise 1 / (1 + e^-x)",
+    "%r = graph.sigmoid %x : (tensor<4xf32>) -> tensor<4xf32>");
+elementwise!(ERF, "graph.erf", 1, EW, infer_unary_float, k::erf,
+    "Elementwise error function",
+    "%r = graph.erf %x : (tensor<4xf32>) -> tensor<4xf32>");
+elementwise!(RELU, "graph.relu", 1, EW, infer_unary_number, k::relu,
+    "Elementwise max(x, 0); NaN stays NaN",
+    "%r = graph.relu %x : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>");
+elementwise!(FLOOR, "graph.floor", 1, EW, infer_unary_float, k::floor,
+    "Elementwise round toward -inf",
+    "%r = graph.floor %x : (tensor<4xf32>) -> tensor<4xf32>");
+elementwise!(CEIL, "graph.ceil", 1, EW, infer_unary_float, k::ceil,
+    "Elementwise round toward +inf",
+    "%r = graph.ceil %x : (tensor<4xf32>) -> tensor<4xf32>");
+
+pub static GELU: OpDef = OpDef {
+    name: "graph.gelu",
+    summary: "Elementwise GELU: x * Phi(x), exact (erf) or with the tanh approximation",
+    description: "`approximate = \"none\"` (default): 0.5 x (1 + erf(x / sqrt 2)); `\"tanh\"`: \
+                  0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), as PyTorch.\n\n```mlir\n\
+                  %r = graph.gelu %x {approximate = \"tanh\"} : (tensor<2x8xf32>) -> tensor<2x8xf32>\n```",
+    operands: Arity::Exactly(1),
+    attrs: &[AttrSpec::optional("approximate", AttrKind::Enum(&["none", "tanh"]), AttrDefault::Str("none"), "approximation")],
+    traits: EW,
+    infer: Some(infer_unary_float),
+    syntax: Syntax::Functional,
+    patterns: canonical::ELEMENTWISE,
+    dialect_data: Some(&GraphSemantics { layout: OBLIVIOUS, eval: k::gelu }),
+    ..OpDef::DEFAULT
+};
+
+pub static CLAMP: OpDef = OpDef {
+    name: "graph.clamp",
+    summary: "Elementwise min(max(x, min), max); NaN stays NaN",
+    description: "Bounds are f64 attributes (default -inf and +inf); for integer tensors they are \
+                  rounded inward (min up, max down).\n\n```mlir\n\
+                  %r = graph.clamp %x {min = 0.0, max = 6.0} : (tensor<4xf32>) -> tensor<4xf32>\n```",
+    operands: Arity::Exactly(1),
+    attrs: &[
+        AttrSpec::optional("min", AttrKind::Float, AttrDefault::Float(f64::NEG_INFINITY), "lower bound"),
+        AttrSpec::optional("max", AttrKind::Float, AttrDefault::Float(f64::INFINITY), "upper bound"),
+    ],
+    traits: EW,
+    infer: Some(infer_clamp),
+    syntax: Syntax::Functional,
+    patterns: canonical::ELEMENTWISE,
+    dialect_data: Some(&GraphSemantics { layout: OBLIVIOUS, eval: k::clamp }),
+    ..OpDef::DEFAULT
+};
+
+pub static CAST: OpDef = OpDef {
+    name: "graph.cast",
+    summary: "Converts each element to the result's element type",
+    description: "float -> int truncates toward zero and saturates (NaN -> 0); int -> int wraps; \
+                  float -> float rounds to nearest; x -> i1 is x != 0; i1 -> x is 0 or 1.\n\n```mlir\n\
+                  %r = graph.cast %x : (tensor<4xf32>) -> tensor<4xi32>\n```",
+    operands: Arity::Exactly(1),
+    traits: EW,
+    verify: Some(verify_cast),
+    syntax: Syntax::Functional,
+    patterns: canonical::CAST,
+    dialect_data: Some(&GraphSemantics { layout: OBLIVIOUS, eval: k::cast }),
+    ..OpDef::DEFAULT
+};

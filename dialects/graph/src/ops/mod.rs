@@ -1,0 +1,20 @@
+//! Every op of the graph dialect, one static definition each (see
+//! `shared/GRAPH_DIALECT.md` for the contract they implement).
+
+pub mod elementwise;
+pub mod nn;
+pub mod shape;
+
+pub use elementwise::*;
+pub use nn::*;
+pub use shape::*;
+
+use tcc_ir::OpDef;
+
+/// All graph ops, in the order of the contract's table.
+pub static ALL: &[&OpDef] = &[
+    &CONSTANT, &ADD, &SUB, &MUL, &DIV, &MAX, &MIN, &POW, &GREATER, &LESS, &EQUAL, &SELECT, &NEG, &ABS, &EXP,
+    &LOG, &SQRT, &RSQRT, &RECIPROCAL, &TANH, &SIGMOID, &ERF, &RELU, &FLOOR, &CEIL, &GELU, &CLAMP, &CAST,
+    &MATMUL, &CONV2D, &MAX_POOL2D, &AVG_POOL2D, &REDUCE_SUM, &REDUCE_MEAN, &REDUCE_MAX, &REDUCE_MIN,
+    &SOFTMAX, &RESHAPE, &TRANSPOSE, &BROADCAST_TO, &CONCAT, &SPLIT, &SLICE, &PAD, &GATHER, &LAYOUT_TRANSFORM,
+];

@@ -1,0 +1,271 @@
+//! Compute-intensive and reduction graph ops: matmul, conv2d, pooling, reductions and
+//! softmax. Activations are NCHW, conv filters OIHW (PyTorch/ONNX conventions).
+
+use tcc_ir::{Arity, AttrDefault, AttrKind, AttrSpec, OpDef, Signature, Syntax, Traits, Type};
+
+use crate::canonical;
+use crate::infer::{broadcast_shapes, check_all, normalize_axis, same_elem, tensor, tensor_of, FLOATS, NUMBERS};
+use crate::interp::nn as k;
+use crate::{GraphSemantics, LayoutClass};
+
+const COMPUTE: Traits = Traits::PURE.union(Traits::COMPUTE_INTENSIVE);
+const REDUCE: Traits = Traits::PURE.union(Traits::REDUCTION);
+
+fn infer_matmul(sig: &Signature) -> Result<Vec<Type>, String> {
+    let a = tensor_of(sig, 0, NUMBERS)?;
+    let b = tensor_of(sig, 1, NUMBERS)?;
+    let elem = same_elem(sig, 0..2)?;
+    if a.rank() == 0 || b.rank() == 0 {
+        return Err("matmul operands must have rank >= 1".into());
+    }
+    // numpy: a 1-D `a` gets a leading 1, a 1-D `b` a trailing 1, removed afterwards.
+    let (sa, sb) = (a.shape(), b.shape());
+    let ka = sa[sa.len() - 1];
+    let kb = if sb.len() == 1 { sb[0] } else { sb[sb.len() - 2] };
+    if ka != kb {
+        return Err(format!("contraction dimensions differ: {ka} (a) vs {kb} (b)"));
+    }
+    let batch_a = if sa.len() > 2 { &sa[..sa.len() - 2] } else { &[][..] };
+    let batch_b = if sb.len() > 2 { &sb[..sb.len() - 2] } else { &[][..] };
+    let mut shape = broadcast_shapes(batch_a, batch_b).map_err(|e| format!("batch dimensions: {e}"))?;
+    if sa.len() >= 2 {
+        shape.push(sa[sa.len() - 2]);
+    }
+    if sb.len() >= 2 {
+        shape.push(sb[sb.len() - 1]);
+    }
+    Ok(vec![tensor(shape, elem)?])
+}
+
+/// Output extent of a window op: floor((in + pads - dilation*(k-1) - 1) / stride) + 1.
+fn window_out(input: i64, pad_lo: i64, pad_hi: i64, kernel: i64, stride: i64, dilation: i64, dim: &str) -> Result<i64, String> {
+    let span = dilation * (kernel - 1) + 1;
+    let padded = input + pad_lo + pad_hi;
+    if padded < span {
+        return Err(format!("window of extent {span} does not fit the padded {dim} of {padded}"));
+    }
+    Ok((padded - span) / stride + 1)
+}
+
+fn infer_conv2d(sig: &Signature) -> Result<Vec<Type>, String> {
+    let x = tensor_of(sig, 0, FLOATS)?;
+    let w = tensor_of(sig, 1, FLOATS)?;
+    let elem = same_elem(sig, 0..sig.operands.len())?;
+    if x.rank() != 4 || w.rank() != 4 {
+        return Err(format!("conv2d expects a 4-D input (NCHW) and 4-D filter (OIHW), got {x} and {w}"));
+    }
+    let strides = sig.ints_n("strides", 2)?;
+    let pads = sig.ints_n("pads", 4)?;
+    let dilations = sig.ints_n("dilations", 2)?;
+    let groups = sig.int("groups")?;
+    check_all("strides", &strides, 1)?;
+    check_all("dilations", &dilations, 1)?;
+    check_all("pads", &pads, 0)?;
+    if groups < 1 {
+        return Err(format!("attribute 'groups' must be positive, got {groups}"));
+    }
+    let (n, c, h, wd) = (x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3]);
+    let (o, i, kh, kw) = (w.shape()[0], w.shape()[1], w.shape()[2], w.shape()[3]);
+    if c % groups != 0 || o % groups != 0 {
+        return Err(format!("input channels ({c}) and output channels ({o}) must be divisible by groups ({groups})"));
+    }
+    if c / groups != i {
+        return Err(format!("filter expects {i} input channels per group, but the input has {c} channels in {groups} group(s)"));
+    }
+    if kh < 1 || kw < 1 {
+        return Err("filter spatial dimensions must be positive".into());
+    }
+    if sig.operands.len() == 3 {
+        let b = tensor_of(sig, 2, FLOATS)?;
+        if b.shape() != [o] {
+            return Err(format!("bias must have shape [{o}], got {b}"));
+        }
+    }
+    let oh = window_out(h, pads[0], pads[2], kh, strides[0], dilations[0], "height")?;
+    let ow = window_out(wd, pads[1], pads[3], kw, strides[1], dilations[1], "width")?;
+    Ok(vec![tensor(vec![n, o, oh, ow], elem)?])
+}
+
+fn infer_pool(sig: &Signature) -> Result<Vec<Type>, String> {
+    let x = tensor_of(sig, 0, FLOATS)?;
+    if x.rank() != 4 {
+        return Err(format!("pooling expects a 4-D input (NCHW), got {x}"));
+    }
+    let kernel = sig.ints_n("kernel", 2)?;
+    let strides = sig.ints_n("strides", 2)?;
+    let pads = sig.ints_n("pads", 4)?;
+    check_all("kernel", &kernel, 1)?;
+    check_all("strides", &strides, 1)?;
+    check_all("pads", &pads, 0)?;
+    if pads[0] >= kernel[0] || pads[2] >= kernel[0] || pads[1] >= kernel[1] || pads[3] >= kernel[1] {
+        return Err("padding must be smaller than the kernel (a window could hold only padding)".into());
+    }
+    let s = x.shape();
+    let oh = window_out(s[2], pads[0], pads[2], kernel[0], strides[0], 1, "height")?;
+    let ow = window_out(s[3], pads[1], pads[3], kernel[1], strides[1], 1, "width")?;
+    Ok(vec![tensor(vec![s[0], s[1], oh, ow], x.elem())?])
+}
+
+/// Normalized, sorted, unique reduction axes.
+pub fn reduction_axes(sig: &Signature, rank: usize) -> Result<Vec<usize>, String> {
+    let raw = sig.ints("axes")?;
+    if raw.is_empty() {
+        return Err("attribute 'axes' must not be empty".into());
+    }
+    let mut axes = raw.iter().map(|&a| normalize_axis(a, rank)).collect::<Result<Vec<_>, _>>()?;
+    axes.sort_unstable();
+    if axes.windows(2).any(|w| w[0] == w[1]) {
+        return Err("attribute 'axes' has duplicates".into());
+    }
+    Ok(axes)
+}
+
+fn infer_reduce(sig: &Signature, allowed: &[tcc_ir::ScalarType]) -> Result<Vec<Type>, String> {
+    let x = tensor_of(sig, 0, allowed)?;
+    let axes = reduction_axes(sig, x.rank())?;
+    let keep = sig.bool("keepdims")?;
+    let mut shape = Vec::new();
+    for (i, &d) in x.shape().iter().enumerate() {
+        if !axes.contains(&i) {
+            shape.push(d);
+        } else if keep {
+            shape.push(1);
+        }
+    }
+    Ok(vec![tensor(shape, x.elem())?])
+}
+fn infer_reduce_number(sig: &Signature) -> Result<Vec<Type>, String> {
+    infer_reduce(sig, NUMBERS)
+}
+fn infer_reduce_float(sig: &Signature) -> Result<Vec<Type>, String> {
+    infer_reduce(sig, FLOATS)
+}
+
+fn infer_softmax(sig: &Signature) -> Result<Vec<Type>, String> {
+    let x = tensor_of(sig, 0, FLOATS)?;
+    normalize_axis(sig.int("axis")?, x.rank())?;
+    Ok(vec![Type::from_tensor(x.clone())])
+}
+
+pub static MATMUL: OpDef = OpDef {
+    name: "graph.matmul",
+    summary: "Matrix product with numpy `matmul` semantics",
+    description: "Batched: leading dimensions broadcast; a 1-D operand is treated as a row (a) or \
+                  column (b) vector and that dimension is dropped from the result.\n\n```mlir\n\
+                  %r = graph.matmul %a, %b : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>\n```",
+    operands: Arity::Exactly(2),
+    traits: COMPUTE,
+    infer: Some(infer_matmul),
+    syntax: Syntax::Functional,
+    patterns: canonical::FOLD_ONLY,
+    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Dependent, eval: k::matmul }),
+    ..OpDef::DEFAULT
+};
+
+pub static CONV2D: OpDef = OpDef {
+    name: "graph.conv2d",
+    summary: "2-D convolution (cross-correlation), NCHW input, OIHW filter, optional bias",
+    description: "out[n, o, y, x] = bias[o] + sum over c in o's group, kh, kw of \
+                  in[n, c, y*sh - top + kh*dh, x*sw - left + kw*dw] * w[o, c, kh, kw], with zero \
+                  padding. Depthwise is groups = C.\n\n```mlir\n\
+                  %y = graph.conv2d %x, %w, %b {strides = [1, 1], pads = [1, 1, 1, 1], dilations = [1, 1], groups = 1}\n     \
+                  : (tensor<1x3x32x32xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<1x8x32x32xf32>\n```",
+    operands: Arity::Between(2, 3),
+    attrs: &[
+        AttrSpec::optional("strides", AttrKind::IntList, AttrDefault::Ints(&[1, 1]), "[sh, sw]"),
+        AttrSpec::optional("pads", AttrKind::IntList, AttrDefault::Ints(&[0, 0, 0, 0]), "[top, left, bottom, right]"),
+        AttrSpec::optional("dilations", AttrKind::IntList, AttrDefault::Ints(&[1, 1]), "[dh, dw]"),
+        AttrSpec::optional("groups", AttrKind::Int, AttrDefault::Int(1), "channel groups"),
+    ],
+    traits: COMPUTE,
+    infer: Some(infer_conv2d),
+    syntax: Syntax::Functional,
+    patterns: canonical::FOLD_ONLY,
+    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Tolerant, eval: k::conv2d }),
+    ..OpDef::DEFAULT
+};
+
+const POOL_ATTRS: &[AttrSpec] = &[
+    AttrSpec::required("kernel", AttrKind::IntList, "[kh, kw]"),
+    AttrSpec::required("strides", AttrKind::IntList, "[sh, sw]"),
+    AttrSpec::optional("pads", AttrKind::IntList, AttrDefault::Ints(&[0, 0, 0, 0]), "[top, left, bottom, right]"),
+];
+
+pub static MAX_POOL2D: OpDef = OpDef {
+    name: "graph.max_pool2d",
+    summary: "2-D max pooling over NCHW; padded cells never win (NaN propagates)",
+    description: "```mlir\n%r = graph.max_pool2d %x {kernel = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]}\n     \
+                  : (tensor<1x8x32x32xf32>) -> tensor<1x8x16x16xf32>\n```",
+    operands: Arity::Exactly(1),
+    attrs: POOL_ATTRS,
+    traits: Traits::PURE,
+    infer: Some(infer_pool),
+    syntax: Syntax::Functional,
+    patterns: canonical::FOLD_ONLY,
+    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Tolerant, eval: k::max_pool2d }),
+    ..OpDef::DEFAULT
+};
+
+pub static AVG_POOL2D: OpDef = OpDef {
+    name: "graph.avg_pool2d",
+    summary: "2-D average pooling over NCHW",
+    description: "Divides by the number of input cells in the window, or by kh*kw when \
+                  `count_include_pad` is true.\n\n```mlir\n\
+                  %r = graph.avg_pool2d %x {kernel = [2, 2], strides = [2, 2]} : (tensor<1x8x32x32xf32>) -> tensor<1x8x16x16xf32>\n```",
+    operands: Arity::Exactly(1),
+    attrs: &[
+        AttrSpec::required("kernel", AttrKind::IntList, "[kh, kw]"),
+        AttrSpec::required("strides", AttrKind::IntList, "[sh, sw]"),
+        AttrSpec::optional("pads", AttrKind::IntList, AttrDefault::Ints(&[0, 0, 0, 0]), "[top, left, bottom, right]"),
+        AttrSpec::optional("count_include_pad", AttrKind::Bool, AttrDefault::Bool(false), "count padded cells"),
+    ],
+    traits: Traits::PURE,
+    infer: Some(infer_pool),
+    syntax: Syntax::Functional,
+    patterns: canonical::FOLD_ONLY,
+    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Tolerant, eval: k::avg_pool2d }),
+    ..OpDef::DEFAULT
+};
+
+const REDUCE_ATTRS: &[AttrSpec] = &[
+    AttrSpec::required("axes", AttrKind::IntList, "dimensions to reduce (negative counts from the end)"),
+    AttrSpec::optional("keepdims", AttrKind::Bool, AttrDefault::Bool(false), "keep reduced dimensions as 1"),
+];
+
+macro_rules! reduction {
+    ($NAME:ident, $name:literal, $infer:path, $eval:path, $summary:literal) => {
+        pub static $NAME: OpDef = OpDef {
+            name: $name,
+            summary: $summary,
+            description: concat!($summary, ".\n\n```mlir\n%r = ", $name,
+                " %x {axes = [1], keepdims = true} : (tensor<2x8xf32>) -> tensor<2x1xf32>\n```"),
+            operands: Arity::Exactly(1),
+            attrs: REDUCE_ATTRS,
+            traits: REDUCE,
+            infer: Some($infer),
+            syntax: Syntax::Functional,
+            patterns: canonical::FOLD_ONLY,
+            dialect_data: Some(&GraphSemantics { layout: LayoutClass::Dependent, eval: $eval }),
+            ..OpDef::DEFAULT
+        };
+    };
+}
+
+reduction!(REDUCE_SUM, "graph.reduce_sum", infer_reduce_number, k::reduce_sum, "Sum over `axes`");
+reduction!(REDUCE_MEAN, "graph.reduce_mean", infer_reduce_float, k::reduce_mean, "Mean over `axes` (floats)");
+reduction!(REDUCE_MAX, "graph.reduce_max", infer_reduce_number, k::reduce_max, "Maximum over `axes` (NaN propagates)");
+reduction!(REDUCE_MIN, "graph.reduce_min", infer_reduce_number, k::reduce_min, "Minimum over `axes` (NaN propagates)");
+
+pub static SOFTMAX: OpDef = OpDef {
+    name: "graph.softmax",
+    summary: "exp(x - max) / sum(exp(x - max)) along `axis`",
+    description: "```mlir\n%r = graph.softmax %x {axis = -1} : (tensor<2x12x128x128xf32>) -> tensor<2x12x128x128xf32>\n```",
+    operands: Arity::Exactly(1),
+    attrs: &[AttrSpec::required("axis", AttrKind::Int, "the normalized dimension")],
+    traits: REDUCE,
+    infer: Some(infer_softmax),
+    syntax: Syntax::Functional,
+    patterns: canonical::FOLD_ONLY,
+    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Dependent, eval: k::softmax }),
+    ..OpDef::DEFAULT
+};
