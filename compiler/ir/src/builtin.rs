@@ -131,6 +131,7 @@ fn print_module(p: &mut Printer<'_>, op: Op) -> fmt::Result {
     let m = p.module();
     p.write("module");
     if let Some(name) = m.attr(op, "sym_name").and_then(|a| a.as_str()) {
+        p.write(" ");
         p.print_attr(&Attribute::SymbolRef(name.into()));
     }
     let rest: AttrDict = m.attrs(op).iter().filter(|(k, _)| *k != "sym_name").map(|(k, v)| (k, v.clone())).collect();
