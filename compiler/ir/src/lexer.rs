@@ -141,7 +141,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn col_at(&self, pos: usize) -> u32 {
-        (pos - self.line_start + 1) as u32
+        (pos.saturating_sub(self.line_start) + 1) as u32
     }
 
     fn error(&self, pos: usize, message: impl Into<String>) -> LexError {
@@ -353,10 +353,12 @@ impl<'a> Lexer<'a> {
     pub fn lex_balanced(&mut self) -> Result<(usize, usize), LexError> {
         self.skip_trivia();
         let start = self.pos;
+        // The scan may cross lines: locate its error where it began.
+        let unbalanced = LexError { line: self.line, col: self.col_at(start), message: "unbalanced brackets".into() };
         let mut stack: Vec<u8> = Vec::new();
         loop {
             let Some(&b) = self.bytes.get(self.pos) else {
-                return Err(self.error(start, "unbalanced brackets"));
+                return Err(unbalanced);
             };
             match b {
                 b'<' | b'(' | b'[' | b'{' => {
@@ -374,7 +376,7 @@ impl<'a> Lexer<'a> {
                         _ => b'{',
                     };
                     if stack.pop() != Some(open) {
-                        return Err(self.error(self.pos, "unbalanced brackets"));
+                        return Err(self.error(self.pos, "mismatched bracket"));
                     }
                 }
                 b'"' => {

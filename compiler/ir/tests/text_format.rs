@@ -192,3 +192,17 @@ fn truncations_of_a_valid_file_never_panic() {
         let _ = parse_bytes("t.mlir", truncated, &registry()).and_then(|m| verify(&m));
     }
 }
+
+/// Inputs the fuzzer found crashing once; each must now give an error.
+#[test]
+fn fuzz_regressions() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz_regressions");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        let _ = parse_bytes("crash.mlir", &bytes, &registry()).and_then(|m| verify(&m));
+        n += 1;
+    }
+    assert!(n > 0, "no regression inputs in {}", dir.display());
+}
