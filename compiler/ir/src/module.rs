@@ -178,6 +178,26 @@ impl Module {
         op
     }
 
+    /// Creates an op whose result types come from shape inference and appends it to
+    /// `block`.
+    pub fn append_inferred(
+        &mut self,
+        block: Block,
+        def: &'static OpDef,
+        operands: &[Value],
+        attrs: AttrDict,
+        loc: Location,
+    ) -> Result<Op, String> {
+        let types: Vec<Type> = operands.iter().map(|&v| self.value_type(v).clone()).collect();
+        let mut state = OperationState::new(def, loc);
+        state.result_types = def.infer_types(&types, &attrs)?;
+        state.operands = operands.to_vec();
+        state.attrs = attrs;
+        let op = self.create_op(state);
+        self.append_op(block, op);
+        Ok(op)
+    }
+
     /// A new region owned by nothing yet; give it to an op via [`OperationState::regions`].
     pub fn new_region(&mut self) -> Region {
         self.regions.push(RegionData::default())

@@ -345,6 +345,12 @@ impl OpDef {
         self.traits.contains(t)
     }
 
+    /// The result types shape inference gives for these operands and attributes.
+    pub fn infer_types(&'static self, operands: &[Type], attrs: &AttrDict) -> Result<Vec<Type>, String> {
+        let infer = self.infer.ok_or_else(|| format!("'{}' has no shape inference", self.name))?;
+        infer(&Signature { def: self, operands, attrs })
+    }
+
     pub fn attr_spec(&self, name: &str) -> Option<&'static AttrSpec> {
         self.attrs.iter().find(|s| s.name == name)
     }

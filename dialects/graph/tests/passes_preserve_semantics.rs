@@ -1,0 +1,254 @@
+//! Property: canonicalize and cse never change what a function computes.
+//!
+//! Random graphs are built from every graph op family, with constants chosen to
+//! trigger each canonicalization pattern (splats of 1, 0 and -0, identity
+//! transposes and reshapes, chains of transposes/reshapes, single-operand concats).
+//! The interpreter's results before and after `canonicalize,cse` must be bitwise equal
+//! (NaN matching NaN), the module must still verify, and its printed form must be a
+//! fixed point of parse+print.
+
+use proptest::prelude::*;
+use tcc_dialect_graph::{ops, registry, run_function, Data, Tensor};
+use tcc_ir::builtin::{create_func, create_return};
+use tcc_ir::canonicalize::canonicalize;
+use tcc_ir::cse::cse;
+use tcc_ir::*;
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545F4914F6CDD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn f32(&mut self) -> f32 {
+        (self.below(2001) as f32 - 1000.0) / 250.0
+    }
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
+        items[self.below(items.len())]
+    }
+}
+
+fn shape_of(m: &Module, v: Value) -> Vec<i64> {
+    m.value_type(v).as_tensor().unwrap().shape().to_vec()
+}
+
+fn constant(m: &mut Module, b: Block, rng: &mut Rng, shape: &[i64]) -> Value {
+    let ty = TensorType::new(shape.to_vec(), ScalarType::F32).unwrap();
+    let dense = match rng.below(5) {
+        0 => DenseElements::splat(ty, Scalar::Float(1.0)),
+        1 => DenseElements::splat(ty, Scalar::Float(0.0)),
+        2 => DenseElements::splat(ty, Scalar::Float(-0.0)),
+        _ => {
+            let vals: Vec<f32> = (0..ty.numel()).map(|_| rng.f32()).collect();
+            DenseElements::from_f32s(ty, &vals).unwrap()
+        }
+    };
+    let attrs = AttrDict::new().with("value", Attribute::Dense(dense));
+    let op = m.append_inferred(b, &ops::CONSTANT, &[], attrs, Location::unknown()).unwrap();
+    m.result(op, 0)
+}
+
+/// A shape `x` broadcasts with: x's own, a suffix of it, or x's with some dims set to 1.
+fn broadcastable(rng: &mut Rng, s: &[i64]) -> Vec<i64> {
+    match rng.below(3) {
+        0 => s.to_vec(),
+        1 => s[rng.below(s.len() + 1)..].to_vec(),
+        _ => s.iter().map(|&d| if rng.below(2) == 0 { 1 } else { d }).collect(),
+    }
+}
+
+fn random_perm(rng: &mut Rng, rank: usize) -> Vec<i64> {
+    let mut p: Vec<i64> = (0..rank as i64).collect();
+    if rng.below(3) > 0 {
+        for i in (1..rank).rev() {
+            p.swap(i, rng.below(i + 1));
+        }
+    }
+    p
+}
+
+/// Adds one random op consuming existing values; returns its first result.
+fn add_random_op(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Value>) -> Option<Value> {
+    // Favour the newest value so chains (transpose of transpose, ...) form.
+    let x = if rng.below(2) == 0 { *vals.last().unwrap() } else { vals[rng.below(vals.len())] };
+    let s = shape_of(m, x);
+    let rank = s.len();
+    let ints = Attribute::i64_list;
+    let (def, operands, attrs): (&'static OpDef, Vec<Value>, AttrDict) = match rng.below(16) {
+        0 | 1 => {
+            let def = rng.pick(&[&ops::ADD, &ops::SUB, &ops::MUL, &ops::DIV, &ops::MAX, &ops::MIN]);
+            let other_shape = broadcastable(rng, &s);
+            let other = if rng.below(3) == 0 { vals.iter().copied().find(|&v| shape_of(m, v) == other_shape) } else { None };
+            let y = other.unwrap_or_else(|| constant(m, b, rng, &other_shape));
+            let ops = if rng.below(2) == 0 { vec![x, y] } else { vec![y, x] };
+            (def, ops, AttrDict::new())
+        }
+        2 => (rng.pick(&[&ops::RELU, &ops::NEG, &ops::TANH, &ops::SIGMOID, &ops::ABS, &ops::EXP]), vec![x], AttrDict::new()),
+        3 => (&ops::CLAMP, vec![x], AttrDict::new().with("min", Attribute::f64(-1.0)).with("max", Attribute::f64(2.0))),
+        4 | 14 | 15 => (&ops::TRANSPOSE, vec![x], AttrDict::new().with("perm", ints(&random_perm(rng, rank)))),
+        5 => {
+            let n: i64 = s.iter().product();
+            let reversed: Vec<i64> = s.iter().rev().copied().collect();
+            let target = match rng.below(4) {
+                0 => s.clone(),
+                1 => vec![n],
+                2 => vec![1, -1],
+                _ => reversed,
+            };
+            // Sometimes go through a flat reshape first, forming a chain.
+            let mut x = x;
+            if rng.below(2) == 0 {
+                let flat = AttrDict::new().with("shape", ints(&[n]));
+                let op = m.append_inferred(b, &ops::RESHAPE, &[x], flat, Location::unknown()).ok()?;
+                x = m.result(op, 0);
+            }
+            (&ops::RESHAPE, vec![x], AttrDict::new().with("shape", ints(&target)))
+        }
+        6 => (&ops::BROADCAST_TO, vec![x], AttrDict::new().with("shape", ints(&s))),
+        7 => {
+            let d = rng.below(rank);
+            let mut starts = vec![0; rank];
+            let mut sizes = s.clone();
+            if rng.below(2) == 0 && s[d] > 1 {
+                starts[d] = 1;
+                sizes[d] = s[d] - 1;
+            }
+            (&ops::SLICE, vec![x], AttrDict::new().with("starts", ints(&starts)).with("sizes", ints(&sizes)))
+        }
+        8 => {
+            let low: Vec<i64> = (0..rank).map(|_| rng.below(2) as i64).collect();
+            let attrs = AttrDict::new().with("low", ints(&low)).with("high", ints(&vec![0; rank]));
+            (&ops::PAD, vec![x], attrs.with("value", Attribute::f64(0.5)))
+        }
+        9 => {
+            let n = 1 + rng.below(2);
+            let axis = rng.below(rank) as i64;
+            (&ops::CONCAT, vec![x; n], AttrDict::new().with("axis", Attribute::i64(axis)))
+        }
+        10 => {
+            let axes = vec![rng.below(rank) as i64];
+            let def = rng.pick(&[&ops::REDUCE_SUM, &ops::REDUCE_MAX, &ops::REDUCE_MEAN]);
+            (def, vec![x], AttrDict::new().with("axes", ints(&axes)).with("keepdims", Attribute::Bool(true)))
+        }
+        11 => (&ops::SOFTMAX, vec![x], AttrDict::new().with("axis", Attribute::i64(-1))),
+        12 => {
+            let axis = rng.below(rank);
+            let sizes = if s[axis] > 1 { vec![1, s[axis] - 1] } else { vec![s[axis]] };
+            (&ops::SPLIT, vec![x], AttrDict::new().with("axis", Attribute::i64(axis as i64)).with("sizes", ints(&sizes)))
+        }
+        _ => {
+            // A transpose or reshape of a constant, for folding.
+            let c = constant(m, b, rng, &s);
+            (&ops::TRANSPOSE, vec![c], AttrDict::new().with("perm", ints(&random_perm(rng, rank))))
+        }
+    };
+    let op = m.append_inferred(b, def, &operands, attrs, Location::unknown()).ok()?;
+    for &r in m.results(op) {
+        vals.push(r);
+    }
+    Some(m.result(op, 0))
+}
+
+fn random_module(seed: u64) -> (Module, Vec<Tensor>) {
+    let mut rng = Rng(seed | 1);
+    let rank = 1 + rng.below(4);
+    let shape: Vec<i64> = (0..rank).map(|_| 1 + rng.below(4) as i64).collect();
+    let ty = Type::tensor(shape.clone(), ScalarType::F32).unwrap();
+    let mut m = Module::new(Location::unknown());
+    let (func, entry) = create_func(&mut m, "main", vec![ty.clone(), ty], vec![], Location::unknown());
+    let mut vals = m.block_args(entry).to_vec();
+    let n_ops = 1 + rng.below(12);
+    let mut produced = Vec::new();
+    for _ in 0..n_ops {
+        if let Some(v) = add_random_op(&mut m, entry, &mut rng, &mut vals) {
+            produced.push(v);
+        }
+    }
+    if produced.is_empty() {
+        produced.push(vals[0]);
+    }
+    let n_out = 1 + rng.below(produced.len().min(3));
+    let outs: Vec<Value> = produced[produced.len() - n_out..].to_vec();
+    let out_types: Vec<Type> = outs.iter().map(|&v| m.value_type(v).clone()).collect();
+    let in_types = vec![m.value_type(m.block_args(entry)[0]).clone(); 2];
+    m.set_attr(func, "function_type", Attribute::Type(Type::function(in_types, out_types)));
+    create_return(&mut m, entry, &outs, Location::unknown());
+    let n: i64 = shape.iter().product();
+    let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+    let inputs = (0..2).map(|_| Tensor::f32(&dims, (0..n).map(|_| rng.f32()).collect()).unwrap()).collect();
+    (m, inputs)
+}
+
+fn same_bits(a: &Tensor, b: &Tensor) -> bool {
+    match (a.data(), b.data()) {
+        (Data::F32(x), Data::F32(y)) => {
+            a.shape() == b.shape() && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()))
+        }
+        _ => a == b,
+    }
+}
+
+fn check_seed(seed: u64) -> Result<(), TestCaseError> {
+    let (mut m, inputs) = random_module(seed);
+    verify(&m).map_err(|e| TestCaseError::fail(format!("generated module does not verify: {e}")))?;
+    let before_text = print_module(&m, PrintOptions::default());
+    let main = m.func("main").unwrap();
+    let before = run_function(&m, main, &inputs).map_err(|e| TestCaseError::fail(e.to_string()))?;
+
+    let reparsed = parse_bytes("r.mlir", before_text.as_bytes(), &registry())
+        .map_err(|e| TestCaseError::fail(format!("{e}\n{before_text}")))?;
+    prop_assert_eq!(print_module(&reparsed, PrintOptions::default()), before_text.clone());
+
+    canonicalize(&mut m);
+    cse(&mut m);
+    verify(&m).map_err(|e| TestCaseError::fail(format!("after passes: {e}\nbefore:\n{before_text}")))?;
+    let after = run_function(&m, m.func("main").unwrap(), &inputs).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let after_text = print_module(&m, PrintOptions::default());
+    for (i, (x, y)) in before.iter().zip(&after).enumerate() {
+        prop_assert!(same_bits(x, y), "result {} changed\nbefore:\n{}\nafter:\n{}\n{:?}\nvs\n{:?}", i, before_text, after_text, x, y);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+    #[test]
+    fn canonicalize_and_cse_preserve_results(seed in any::<u64>()) {
+        check_seed(seed)?;
+    }
+}
+
+/// The patterns must actually fire on these graphs, or the property above says little.
+#[test]
+fn the_random_graphs_exercise_every_pattern() {
+    use std::collections::BTreeMap;
+    let mut applied: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut dead = 0;
+    for seed in 0..500u64 {
+        let (mut m, _) = random_module(seed.wrapping_mul(0x9E3779B97F4A7C15).wrapping_add(7));
+        let stats = canonicalize(&mut m);
+        dead += stats.erased_dead;
+        for (k, v) in stats.applied {
+            *applied.entry(k).or_default() += v;
+        }
+    }
+    for p in [
+        "constant-fold",
+        "arith-identity",
+        "same-type-identity",
+        "transpose-identity",
+        "transpose-of-transpose",
+        "reshape-of-reshape",
+        "concat-single",
+        "split-single",
+    ] {
+        assert!(applied.get(p).copied().unwrap_or(0) >= 10, "pattern {p} applied fewer than 10 times: {applied:?}");
+    }
+    assert!(dead > 0);
+}
