@@ -372,6 +372,37 @@ impl fmt::Debug for OpDef {
     }
 }
 
+impl OpDef {
+    /// Markdown documentation of the op, generated from its definition.
+    pub fn markdown(&self) -> String {
+        let mut out = format!("### `{}`\n\n{}\n\n", self.name, self.summary);
+        out += &format!("- operands: {}, results: {}", self.operands, self.results);
+        if self.regions != Arity::Exactly(0) {
+            out += &format!(", regions: {}", self.regions);
+        }
+        out += &format!("\n- traits: {:?}\n", self.traits);
+        if !self.attrs.is_empty() {
+            out += "- attributes:\n";
+            for a in self.attrs {
+                let default = match a.default {
+                    AttrDefault::Required => "required".to_string(),
+                    AttrDefault::Optional => "optional".to_string(),
+                    _ => format!("default `{}`", a.default_value().map(|v| v.to_string()).unwrap_or_default()),
+                };
+                out += &format!("  - `{}` ({:?}, {default}): {}\n", a.name, a.kind, a.doc);
+            }
+        }
+        if !self.patterns.is_empty() {
+            let names: Vec<&str> = self.patterns.iter().map(|p| p.name).collect();
+            out += &format!("- canonicalization: {}\n", names.join(", "));
+        }
+        if !self.description.is_empty() {
+            out += &format!("\n{}\n", self.description);
+        }
+        out
+    }
+}
+
 /// The op kinds a tool knows, by name.
 #[derive(Clone)]
 pub struct Registry {

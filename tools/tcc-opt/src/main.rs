@@ -51,6 +51,9 @@ struct Args {
     /// List the available passes and exit.
     #[arg(long)]
     list_passes: bool,
+    /// Print Markdown documentation of every registered op and exit.
+    #[arg(long)]
+    print_op_docs: bool,
 }
 
 fn main() -> ExitCode {
@@ -108,6 +111,14 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     }
     let mut registry = tcc::registry();
+    if args.print_op_docs {
+        println!("# Op reference\n\nGenerated from the op definitions by `tcc-opt --print-op-docs > docs/ops.md`;");
+        println!("a test fails when this file falls behind them.\n");
+        for def in registry.ops() {
+            println!("{}", def.markdown());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     registry.allow_unregistered = args.allow_unregistered_dialect;
     // Validate the pipeline once up front so a typo fails before any input is read.
     passes_reg.parse_pipeline(&args.pass_pipeline)?;
