@@ -12,18 +12,19 @@ use std::sync::{Arc, OnceLock};
 /// The text of one input, kept so diagnostics can quote it.
 pub struct SourceFile {
     name: String,
-    text: Arc<str>,
+    text: String,
     /// Line number of the text's first line (not 1 for `--split-input-file` chunks).
     first_line: u32,
     line_starts: OnceLock<Vec<usize>>,
 }
 
 impl SourceFile {
-    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> Arc<SourceFile> {
+    /// `text` is moved in when given as a `String` (no copy of large inputs).
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Arc<SourceFile> {
         Self::with_first_line(name, text, 1)
     }
 
-    pub fn with_first_line(name: impl Into<String>, text: impl Into<Arc<str>>, first_line: u32) -> Arc<SourceFile> {
+    pub fn with_first_line(name: impl Into<String>, text: impl Into<String>, first_line: u32) -> Arc<SourceFile> {
         Arc::new(SourceFile { name: name.into(), text: text.into(), first_line, line_starts: OnceLock::new() })
     }
 

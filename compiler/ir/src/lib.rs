@@ -33,7 +33,7 @@ pub use diagnostics::{Diagnostic, Diagnostics, Location, Severity, SourceFile};
 pub use entity::{Arena, EntityRef, SecondaryMap};
 pub use module::{Block, Module, Op, OperationState, Region, Use, Value, ValueDef};
 pub use opdef::{Arity, AttrDefault, AttrKind, AttrSpec, OpDef, Pattern, Registry, Signature, Syntax, Traits};
-pub use parser::{parse_bytes, parse_chunk, parse_source};
+pub use parser::{parse_bytes, parse_chunk, parse_owned, parse_source};
 pub use pass::{Pass, PassInfo, PassManager, PassOptions, PassRegistry, Timing};
 pub use printer::{print_module, print_op, PrintOptions};
 pub use rewrite::{apply_patterns_greedily, GreedyConfig, GreedyStats, Rewriter};

@@ -31,6 +31,14 @@ pub fn parse_bytes(name: &str, bytes: &[u8], registry: &Registry) -> Result<Modu
     parse_chunk(name, bytes, 1, registry)
 }
 
+/// Parses a whole file, taking ownership of its bytes (no copy of the text is made).
+pub fn parse_owned(name: &str, bytes: Vec<u8>, registry: &Registry) -> Result<Module, Diagnostics> {
+    match String::from_utf8(bytes) {
+        Ok(text) => parse_source(SourceFile::new(name, text), registry),
+        Err(e) => parse_chunk(name, e.as_bytes(), 1, registry),
+    }
+}
+
 /// Parses text that starts at line `first_line` of file `name` (for split files).
 pub fn parse_chunk(name: &str, bytes: &[u8], first_line: u32, registry: &Registry) -> Result<Module, Diagnostics> {
     let text = match std::str::from_utf8(bytes) {

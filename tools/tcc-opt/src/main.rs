@@ -10,10 +10,9 @@ mod expectations;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::Parser;
-use tcc::ir::{parse_chunk, print_module, verify, Diagnostics, PassManager, PrintOptions, Timing};
+use tcc::ir::{parse_chunk, parse_owned, print_module, verify, Diagnostics, Module, PassManager, PrintOptions, Timing};
 
 #[derive(Parser, Debug)]
 #[command(name = "tcc-opt", version, about = "Run tcc passes on an MLIR file and print the result")]
@@ -125,59 +124,42 @@ fn run(args: &Args) -> Result<ExitCode, String> {
 
     let bytes = read_input(&args.input)?;
     let name = if args.input == "-" { "<stdin>".to_string() } else { args.input.clone() };
-    let chunks = if args.split_input_file { split_chunks(&bytes) } else { vec![(&bytes[..], 1)] };
-    let print_options = PrintOptions { generic: args.print_op_generic };
     let mut timing = args.timing.then(Timing::default);
 
     let mut outputs = Vec::new();
     let mut failed = false;
-    for (chunk, first_line) in chunks {
-        let start = Instant::now();
-        let parsed = parse_chunk(&name, chunk, first_line, &registry);
-        if let Some(t) = &mut timing {
-            t.record("parse", start.elapsed());
+    if !args.split_input_file && !args.verify_diagnostics {
+        // The whole file goes to the parser by value: large weight blobs are not copied.
+        let parsed = timed(&mut timing, "parse", || parse_owned(&name, bytes, &registry));
+        match process(args, parsed, &mut timing) {
+            Ok(text) => outputs.push(text),
+            Err(diags) => {
+                eprint!("{diags}");
+                failed = true;
+            }
         }
-        let result: Result<String, Diagnostics> = parsed.and_then(|mut module| {
-            let start = Instant::now();
-            verify(&module)?;
-            if let Some(t) = &mut timing {
-                t.record("verify", start.elapsed());
-            }
-            let passes = passes_reg.parse_pipeline(&args.pass_pipeline).expect("validated above");
-            let mut pm = PassManager::new(passes);
-            pm.print_ir_after_all = args.print_ir_after_all;
-            pm.print_options = print_options;
-            if let Some(v) = args.verify_each {
-                pm.verify_each = v;
-            }
-            pm.timing = timing.take();
-            let r = pm.run(&mut module);
-            timing = pm.timing.take();
-            r?;
-            let start = Instant::now();
-            let text = print_module(&module, print_options);
-            if let Some(t) = &mut timing {
-                t.record("print", start.elapsed());
-            }
-            Ok(text)
-        });
-        if args.verify_diagnostics {
-            let diags = result.as_ref().err().map(|d| d.0.clone()).unwrap_or_default();
-            let text = String::from_utf8_lossy(chunk);
-            let problems = expectations::check(&text, first_line, &name, &diags);
-            for p in &problems {
-                eprintln!("{p}");
-            }
-            failed |= !problems.is_empty();
-            if let Ok(text) = result {
-                outputs.push(text);
-            }
-        } else {
-            match result {
-                Ok(text) => outputs.push(text),
-                Err(diags) => {
-                    eprint!("{diags}");
-                    failed = true;
+    } else {
+        let chunks = if args.split_input_file { split_chunks(&bytes) } else { vec![(&bytes[..], 1)] };
+        for (chunk, first_line) in chunks {
+            let parsed = timed(&mut timing, "parse", || parse_chunk(&name, chunk, first_line, &registry));
+            let result = process(args, parsed, &mut timing);
+            if args.verify_diagnostics {
+                let diags = result.as_ref().err().map(|d| d.0.clone()).unwrap_or_default();
+                let problems = expectations::check(&String::from_utf8_lossy(chunk), first_line, &name, &diags);
+                for p in &problems {
+                    eprintln!("{p}");
+                }
+                failed |= !problems.is_empty();
+                if let Ok(text) = result {
+                    outputs.push(text);
+                }
+            } else {
+                match result {
+                    Ok(text) => outputs.push(text),
+                    Err(diags) => {
+                        eprint!("{diags}");
+                        failed = true;
+                    }
                 }
             }
         }
@@ -195,4 +177,33 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         std::fs::write(&path, text).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
     }
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+fn timed<T>(timing: &mut Option<Timing>, name: &str, f: impl FnOnce() -> T) -> T {
+    match timing {
+        Some(t) => t.time(name, f),
+        None => f(),
+    }
+}
+
+/// Verifies, runs the pipeline and prints one parsed module.
+fn process(args: &Args, parsed: Result<Module, Diagnostics>, timing: &mut Option<Timing>) -> Result<String, Diagnostics> {
+    let mut module = parsed?;
+    timed(timing, "verify", || verify(&module))?;
+    let passes = tcc::pass_registry().parse_pipeline(&args.pass_pipeline).expect("validated before reading input");
+    let mut pm = PassManager::new(passes);
+    pm.print_ir_after_all = args.print_ir_after_all;
+    pm.print_options = print_options(args);
+    if let Some(v) = args.verify_each {
+        pm.verify_each = v;
+    }
+    pm.timing = timing.take();
+    let result = pm.run(&mut module);
+    *timing = pm.timing.take();
+    result?;
+    Ok(timed(timing, "print", || print_module(&module, print_options(args))))
+}
+
+fn print_options(args: &Args) -> PrintOptions {
+    PrintOptions { generic: args.print_op_generic }
 }
