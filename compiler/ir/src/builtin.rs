@@ -220,7 +220,12 @@ fn parse_func(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diag
         if args.len() != arg_types.len() {
             return p.error("a function with a body needs named arguments");
         }
-        p.parse_region(true, &args)?
+        let body_loc = p.loc();
+        let region = p.parse_region(true, &args)?;
+        if p.module().region_blocks(region).is_empty() {
+            return Err(Diagnostic::error(body_loc, "function body is empty: expected at least a 'return'"));
+        }
+        region
     } else {
         p.module().new_region()
     };

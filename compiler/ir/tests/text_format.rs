@@ -139,6 +139,7 @@ fn errors_are_located() {
     assert!(error_at("\"a.b\"() : () -> ui8\n", 1, 17).contains("not supported"));
     assert!(error_at("\"a.b\"() : () -> foo\n", 1, 17).contains("unknown type"));
     assert!(error_at("func.func @f() {\n", 2, 1).contains("end of file"));
+    assert!(error_at("func.func @f() {\n}\n", 1, 16).contains("function body is empty"));
     assert!(error_at("\"a.b\"() {v = #undefined} : () -> ()\n", 1, 14).contains("undefined attribute alias"));
     assert!(error_at("\"a.b\"() {v = 1, v = 2} : () -> ()\n", 1, 17).contains("duplicate attribute"));
 }
