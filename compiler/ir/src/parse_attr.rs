@@ -221,7 +221,19 @@ impl<'a> Parser<'a> {
                 "dense" => self.parse_dense(),
                 "dense_resource" => self.parse_dense_resource(),
                 "array" => self.parse_dense_array(),
-                "affine_map" | "affine_set" | "strided" | "distinct" | "sparse" | "opaque" | "loc" => {
+                "loc" => {
+                    // Location aliases (`#loc1 = loc("x.py":3:4)`) are kept verbatim;
+                    // tcc locates ops by their position in the parsed file.
+                    let tok = self.current_token();
+                    if self.lexer().text().as_bytes().get(tok.end) != Some(&b'(') {
+                        return self.error("expected '(' after 'loc'");
+                    }
+                    let (s, e) = self.lexer().lex_balanced().map_err(|e| Diagnostic::error(self.loc_at(e.line, e.col), e.message))?;
+                    let body = self.lexer().slice(s, e).to_string();
+                    self.relex()?;
+                    Ok(Attribute::Opaque(format!("loc{body}").into()))
+                }
+                "affine_map" | "affine_set" | "strided" | "distinct" | "sparse" | "opaque" => {
                     self.error(format!("attribute '{}' is not supported by tcc", self.text()))
                 }
                 _ => Ok(Attribute::Type(self.parse_type()?)),

@@ -82,6 +82,13 @@ module @m attributes {foo.bar = 3 : i32} {
 }
 
 #[test]
+fn location_aliases_are_accepted() {
+    let src = "func.func @f() {\n  return loc(#loc1)\n} loc(#loc)\n#loc = loc(\"m.py\":1:1)\n#loc1 = loc(\"m.py\":2:5)\n";
+    let m = parse(src).unwrap_or_else(|e| panic!("{e}"));
+    assert!(m.func("f").is_some());
+}
+
+#[test]
 fn large_constants_print_as_hex_and_share_resources() {
     let vals: Vec<String> = (0..40).map(|i| format!("{i}.5")).collect();
     let src = format!(

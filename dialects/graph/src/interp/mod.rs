@@ -22,6 +22,10 @@ use tensor::Tensor;
 
 pub type EvalFn = fn(&EvalArgs) -> Result<Vec<Tensor>, String>;
 
+/// Largest tensor (in elements) the interpreter materializes; beyond it evaluation is
+/// an error rather than an allocation failure.
+pub const MAX_ELEMENTS: usize = 1 << 28;
+
 /// What an op's kernel sees: its input tensors, attributes (with defaults) and the
 /// declared result types.
 pub struct EvalArgs<'a> {
@@ -54,6 +58,12 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
     let sem = semantics(def).ok_or_else(|| format!("'{}' has no reference semantics", def.name))?;
     let operand_types: Vec<Type> = m.operands(op).iter().map(|&v| m.value_type(v).clone()).collect();
     let result_types: Vec<Type> = m.results(op).iter().map(|&v| m.value_type(v).clone()).collect();
+    for ty in &result_types {
+        let n = ty.as_tensor().map_or(0, |t| t.numel());
+        if n > MAX_ELEMENTS {
+            return Err(format!("result of {n} elements is too large for the reference interpreter (limit {MAX_ELEMENTS})"));
+        }
+    }
     let args = EvalArgs { inputs, sig: Signature { def, operands: &operand_types, attrs: m.attrs(op) }, result_types: &result_types };
     let outputs = (sem.eval)(&args)?;
     for (i, (t, ty)) in outputs.iter().zip(&result_types).enumerate() {
