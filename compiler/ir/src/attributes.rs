@@ -367,7 +367,9 @@ impl fmt::Display for Attribute {
             Attribute::Bool(b) => write!(f, "{b}"),
             Attribute::Int(v, ScalarType::I64) => write!(f, "{v}"),
             Attribute::Int(v, t) => write!(f, "{v} : {t}"),
-            Attribute::Float(v, ScalarType::F64) => f.write_str(&format_float(*v, ScalarType::F64)),
+            // Infinities and NaNs print as hex bits, which would read back as an integer
+            // without the type.
+            Attribute::Float(v, ScalarType::F64) if v.is_finite() => f.write_str(&format_float(*v, ScalarType::F64)),
             Attribute::Float(v, t) => write!(f, "{} : {t}", format_float(*v, *t)),
             Attribute::String(s) => write_quoted(f, s),
             Attribute::Type(t) => write!(f, "{t}"),

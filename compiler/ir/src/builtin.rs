@@ -20,7 +20,7 @@ pub static MODULE: OpDef = OpDef {
     results: Arity::Exactly(0),
     regions: Arity::Exactly(1),
     attrs: &[AttrSpec::optional("sym_name", AttrKind::String, AttrDefault::Optional, "the module's name")],
-    traits: Traits::ISOLATED_FROM_ABOVE.union(Traits::NO_TERMINATOR),
+    traits: Traits::ISOLATED_FROM_ABOVE.union(Traits::NO_TERMINATOR).union(Traits::SINGLE_BLOCK),
     syntax: Syntax::Custom { parse: parse_module, print: print_module },
     verify: Some(verify_module),
     ..OpDef::DEFAULT
@@ -119,10 +119,6 @@ fn parse_module(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Di
         p.parse_attr_dict_into(&mut state.attrs)?;
     }
     let region = p.parse_region(true, &[])?;
-    // A module's body is always one block, even when written empty.
-    if p.module().region_blocks(region).is_empty() {
-        p.module().append_block(region, &[]);
-    }
     state.regions.push(region);
     Ok(())
 }

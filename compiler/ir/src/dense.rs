@@ -129,10 +129,14 @@ impl DenseElements {
     }
 
     /// Elements from raw little-endian bytes; the length must be `numel * byte_size`.
-    pub fn from_bytes(ty: TensorType, bytes: AlignedBytes) -> Result<DenseElements, String> {
+    /// For `i1`, any nonzero byte is `true` (stored as 1).
+    pub fn from_bytes(ty: TensorType, mut bytes: AlignedBytes) -> Result<DenseElements, String> {
         let want = ty.numel() * ty.elem().byte_size();
         if bytes.len() != want {
             return Err(format!("expected {want} bytes of data for {ty}, got {}", bytes.len()));
+        }
+        if ty.elem() == ScalarType::I1 {
+            bytes.as_mut_slice().iter_mut().for_each(|b| *b = (*b != 0) as u8);
         }
         Ok(DenseElements { ty: Arc::new(ty), storage: Storage::Inline(Arc::new(bytes)) })
     }
@@ -223,6 +227,7 @@ impl DenseElements {
     pub fn all_equal(&self) -> bool {
         match self.raw_bytes() {
             None => true,
+            Some(_) if self.elem() == ScalarType::I1 => (1..self.numel()).all(|i| self.get(i) == self.get(0)),
             Some(bytes) => {
                 let size = self.elem().byte_size();
                 bytes.chunks_exact(size).all(|c| c == &bytes[..size])
@@ -254,6 +259,8 @@ impl DenseElements {
             (Storage::Inline(a), Storage::Inline(b)) if Arc::ptr_eq(a, b) => true,
             (Storage::Resource(a), Storage::Resource(b)) if Arc::ptr_eq(a, b) => true,
             (Storage::Splat(a), Storage::Splat(b)) => a == b,
+            // i1 blobs may hold any nonzero byte for true.
+            _ if self.elem() == ScalarType::I1 => (0..self.numel()).all(|i| self.get(i) == other.get(i)),
             _ => (0..self.numel()).all(|i| self.element_bytes(i) == other.element_bytes(i)),
         }
     }
@@ -271,7 +278,10 @@ impl std::hash::Hash for DenseElements {
         // Consistent with `eq`: the type and the first element identify a bucket.
         self.ty.hash(state);
         if self.numel() > 0 {
-            self.element_bytes(0).hash(state);
+            match self.elem() {
+                ScalarType::I1 => self.get(0).as_i64().hash(state),
+                _ => self.element_bytes(0).hash(state),
+            }
         }
     }
 }

@@ -73,6 +73,8 @@ impl Traits {
     pub const CONSTANT_LIKE: Traits = Traits(1 << 8);
     /// Only moves or reinterprets data (reshape, transpose, slice, ...).
     pub const DATA_MOVEMENT: Traits = Traits(1 << 9);
+    /// Each region holds exactly one block; an empty region written `{}` gets it.
+    pub const SINGLE_BLOCK: Traits = Traits(1 << 10);
 
     pub const fn union(self, other: Traits) -> Traits {
         Traits(self.0 | other.0)
@@ -91,7 +93,7 @@ impl std::ops::BitOr for Traits {
 
 impl fmt::Debug for Traits {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const NAMES: [&str; 10] = [
+        const NAMES: [&str; 11] = [
             "Pure",
             "Elementwise",
             "Reduction",
@@ -102,6 +104,7 @@ impl fmt::Debug for Traits {
             "NoTerminator",
             "ConstantLike",
             "DataMovement",
+            "SingleBlock",
         ];
         let names: Vec<&str> = (0..NAMES.len()).filter(|i| self.0 & (1 << i) != 0).map(|i| NAMES[i]).collect();
         write!(f, "{}", names.join(" | "))

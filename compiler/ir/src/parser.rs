@@ -360,6 +360,9 @@ impl<'a> Parser<'a> {
         if hex.len() < 8 {
             return Err(Diagnostic::error(blob_loc, "resource blob is shorter than its 4-byte alignment header"));
         }
+        if !hex.is_char_boundary(8) {
+            return Err(Diagnostic::error(blob_loc, "invalid hex digit in resource blob"));
+        }
         let header = crate::lexer::decode_hex(&hex[..8]).map_err(|m| Diagnostic::error(blob_loc.clone(), m))?;
         let alignment = u32::from_le_bytes([header[0], header[1], header[2], header[3]]);
         if !alignment.is_power_of_two() {
@@ -600,7 +603,19 @@ impl<'a> Parser<'a> {
         let (inputs, results) = self.parse_function_signature()?;
         self.bind_operands(&mut state, &uses, &inputs)?;
         state.result_types = results;
-        Ok(self.module.create_op(state))
+        Ok(self.create_op(state))
+    }
+
+    /// Creates the parsed op, giving each region of a single-block op its block.
+    fn create_op(&mut self, state: OperationState) -> Op {
+        if state.def.has(Traits::SINGLE_BLOCK) {
+            for &r in &state.regions {
+                if self.module.region_blocks(r).is_empty() {
+                    self.module.append_block(r, &[]);
+                }
+            }
+        }
+        self.module.create_op(state)
     }
 
     fn parse_custom_op(&mut self, loc: Location) -> PResult<Op> {
@@ -629,7 +644,7 @@ impl<'a> Parser<'a> {
             }
             Syntax::Custom { parse, .. } => parse(self, &mut state)?,
         }
-        Ok(self.module.create_op(state))
+        Ok(self.create_op(state))
     }
 
     /// `(T, ..) -> R` or `(T, ..) -> (R, ..)`.

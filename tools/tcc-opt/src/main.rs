@@ -168,7 +168,9 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         eprint!("{t}");
     }
     let text = outputs.join("// -----\n");
-    if args.output == "-" {
+    if failed && outputs.is_empty() {
+        // Nothing to write: leave any existing output file alone.
+    } else if args.output == "-" {
         let mut out = std::io::stdout().lock();
         // A closed pipe (`| head`) is not an error worth reporting.
         let _ = out.write_all(text.as_bytes());

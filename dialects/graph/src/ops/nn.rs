@@ -39,8 +39,9 @@ fn infer_matmul(sig: &Signature) -> Result<Vec<Type>, String> {
 
 /// Output extent of a window op: floor((in + pads - dilation*(k-1) - 1) / stride) + 1.
 fn window_out(input: i64, pad_lo: i64, pad_hi: i64, kernel: i64, stride: i64, dilation: i64, dim: &str) -> Result<i64, String> {
-    let span = dilation * (kernel - 1) + 1;
-    let padded = input + pad_lo + pad_hi;
+    let too_large = || format!("window or padding of the {dim} is too large");
+    let span = dilation.checked_mul(kernel - 1).and_then(|s| s.checked_add(1)).ok_or_else(too_large)?;
+    let padded = input.checked_add(pad_lo).and_then(|p| p.checked_add(pad_hi)).ok_or_else(too_large)?;
     if padded < span {
         return Err(format!("window of extent {span} does not fit the padded {dim} of {padded}"));
     }

@@ -85,7 +85,7 @@ fn infer_concat(sig: &Signature) -> Result<Vec<Type>, String> {
         if t.rank() != first.rank() || (0..t.rank()).any(|d| d != axis && t.shape()[d] != first.shape()[d]) {
             return Err(format!("operand #{i} of shape {} does not match {} outside axis {axis}", fmt_shape(t.shape()), fmt_shape(first.shape())));
         }
-        shape[axis] += t.shape()[axis];
+        shape[axis] = shape[axis].checked_add(t.shape()[axis]).ok_or("concatenated shape is too large")?;
     }
     Ok(vec![tensor(shape, elem)?])
 }
@@ -95,7 +95,8 @@ fn infer_split(sig: &Signature) -> Result<Vec<Type>, String> {
     let axis = normalize_axis(sig.int("axis")?, x.rank())?;
     let sizes = sig.ints("sizes")?;
     check_all("sizes", &sizes, 0)?;
-    if sizes.is_empty() || sizes.iter().sum::<i64>() != x.shape()[axis] {
+    let total = sizes.iter().try_fold(0i64, |acc, &s| acc.checked_add(s));
+    if sizes.is_empty() || total != Some(x.shape()[axis]) {
         return Err(format!("sizes {} must sum to the axis extent {}", fmt_shape(&sizes), x.shape()[axis]));
     }
     sizes
@@ -143,7 +144,9 @@ fn infer_pad(sig: &Signature) -> Result<Vec<Type>, String> {
     check_all("low", &low, 0)?;
     check_all("high", &high, 0)?;
     sig.float("value")?;
-    let shape = (0..x.rank()).map(|d| x.shape()[d] + low[d] + high[d]).collect();
+    let shape = (0..x.rank())
+        .map(|d| x.shape()[d].checked_add(low[d]).and_then(|s| s.checked_add(high[d])).ok_or("padded shape is too large"))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(vec![tensor(shape, x.elem())?])
 }
 
