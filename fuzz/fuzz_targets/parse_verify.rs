@@ -9,9 +9,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use tcc::graph::{run_function, Tensor};
+use tcc::graph::{Tensor, run_function};
 use tcc::ir::builtin::{func_entry, func_type};
-use tcc::ir::{canonicalize::canonicalize, cse::cse, parse_bytes, print_module, verify, Module, PrintOptions};
+use tcc::ir::{Module, PrintOptions, canonicalize::canonicalize, cse::cse, parse_bytes, print_module, verify};
 
 /// Skip passes and interpretation on modules with big tensors: slow, not wrong.
 const MAX_ELEMENTS: usize = 1 << 12;
@@ -32,11 +32,8 @@ fn has_big_tensor(m: &Module) -> bool {
 fn interpret_all(m: &Module) {
     for f in m.funcs() {
         let (Some(ty), Some(_)) = (func_type(m, f), func_entry(m, f)) else { continue };
-        let inputs: Option<Vec<Tensor>> = ty
-            .inputs
-            .iter()
-            .map(|t| t.as_tensor().and_then(|t| Tensor::zeros(t.elem(), &t.dims()).ok()))
-            .collect();
+        let inputs: Option<Vec<Tensor>> =
+            ty.inputs.iter().map(|t| t.as_tensor().and_then(|t| Tensor::zeros(t.elem(), &t.dims()).ok())).collect();
         if let Some(inputs) = inputs {
             let _ = run_function(m, f, &inputs);
         }

@@ -188,10 +188,7 @@ impl AttrDict {
     }
 
     pub fn get(&self, name: &str) -> Option<&Attribute> {
-        self.entries
-            .binary_search_by(|(k, _)| (**k).cmp(name))
-            .ok()
-            .map(|i| &self.entries[i].1)
+        self.entries.binary_search_by(|(k, _)| (**k).cmp(name)).ok().map(|i| &self.entries[i].1)
     }
 
     /// Sets `name`, returning the previous value.

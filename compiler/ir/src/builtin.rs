@@ -38,7 +38,12 @@ pub static FUNC: OpDef = OpDef {
     attrs: &[
         AttrSpec::required("sym_name", AttrKind::String, "the function's name"),
         AttrSpec::required("function_type", AttrKind::Type, "the signature"),
-        AttrSpec::optional("sym_visibility", AttrKind::Enum(&["public", "private", "nested"]), AttrDefault::Optional, "visibility"),
+        AttrSpec::optional(
+            "sym_visibility",
+            AttrKind::Enum(&["public", "private", "nested"]),
+            AttrDefault::Optional,
+            "visibility",
+        ),
         AttrSpec::optional("arg_attrs", AttrKind::Any, AttrDefault::Optional, "per-argument dictionaries"),
         AttrSpec::optional("res_attrs", AttrKind::Any, AttrDefault::Optional, "per-result dictionaries"),
     ],
@@ -254,11 +259,11 @@ fn print_func(p: &mut Printer<'_>, op: Op) -> fmt::Result {
         if i > 0 {
             p.write(", ");
         }
-        if let Some(b) = entry {
-            if let Some(&a) = m.block_args(b).get(i) {
-                p.print_value(a);
-                p.write(": ");
-            }
+        if let Some(b) = entry
+            && let Some(&a) = m.block_args(b).get(i)
+        {
+            p.print_value(a);
+            p.write(": ");
         }
         p.print_type(t);
         if let Some(d) = arg_attrs.get(i) {
@@ -269,7 +274,9 @@ fn print_func(p: &mut Printer<'_>, op: Op) -> fmt::Result {
     let res_attrs = dicts("res_attrs");
     if !ty.results.is_empty() {
         p.write(" -> ");
-        let simple = ty.results.len() == 1 && res_attrs.iter().all(|d| d.is_empty()) && !matches!(ty.results[0], Type::Function(_));
+        let simple = ty.results.len() == 1
+            && res_attrs.iter().all(|d| d.is_empty())
+            && !matches!(ty.results[0], Type::Function(_));
         if simple {
             p.print_type(&ty.results[0]);
         } else {

@@ -6,7 +6,7 @@
 use crate::diagnostics::Diagnostics;
 use crate::module::Module;
 use crate::pass::{Pass, PassInfo};
-use crate::rewrite::{apply_patterns_greedily, GreedyConfig, GreedyStats};
+use crate::rewrite::{GreedyConfig, GreedyStats, apply_patterns_greedily};
 
 pub static CANONICALIZE: PassInfo = PassInfo {
     name: "canonicalize",

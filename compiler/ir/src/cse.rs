@@ -15,12 +15,8 @@ use crate::opdef::Traits;
 use crate::pass::{Pass, PassInfo};
 use crate::types::Type;
 
-pub static CSE: PassInfo = PassInfo {
-    name: "cse",
-    summary: "Merge identical pure operations",
-    options: &[],
-    create: |_| Ok(Box::new(Cse)),
-};
+pub static CSE: PassInfo =
+    PassInfo { name: "cse", summary: "Merge identical pure operations", options: &[], create: |_| Ok(Box::new(Cse)) };
 
 pub struct Cse;
 

@@ -436,7 +436,7 @@ pub fn unescape(body: &str) -> Result<String, String> {
 /// Decodes hex digits (no `0x`) into bytes.
 pub fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
     let b = hex.as_bytes();
-    if b.len() % 2 != 0 {
+    if !b.len().is_multiple_of(2) {
         return Err("hex data has an odd number of digits".into());
     }
     fn val(c: u8) -> Option<u8> {

@@ -12,7 +12,7 @@ use smallvec::SmallVec;
 
 use crate::attributes::{AttrDict, Attribute};
 use crate::diagnostics::Location;
-use crate::entity::{entity, Arena};
+use crate::entity::{Arena, entity};
 use crate::opdef::{OpDef, Traits};
 use crate::types::Type;
 
@@ -100,7 +100,14 @@ pub struct OperationState {
 
 impl OperationState {
     pub fn new(def: &'static OpDef, loc: Location) -> OperationState {
-        OperationState { def, operands: Vec::new(), result_types: Vec::new(), attrs: AttrDict::new(), regions: Vec::new(), loc }
+        OperationState {
+            def,
+            operands: Vec::new(),
+            result_types: Vec::new(),
+            attrs: AttrDict::new(),
+            regions: Vec::new(),
+            loc,
+        }
     }
 }
 
@@ -287,11 +294,7 @@ impl Module {
     /// If a result still has uses: that is a bug in the calling pass.
     pub fn erase_op(&mut self, op: Op) {
         for &r in &self.ops[op].results {
-            assert!(
-                self.values[r].uses.is_empty(),
-                "erasing {} whose result is still used",
-                self.ops[op].def.name
-            );
+            assert!(self.values[r].uses.is_empty(), "erasing {} whose result is still used", self.ops[op].def.name);
         }
         self.detach_op(op);
         // Erase nested ops innermost first: drop all operand uses, then tombstone.

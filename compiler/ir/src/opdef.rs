@@ -13,8 +13,8 @@ use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
 use crate::attributes::{AttrDict, Attribute};
-use crate::module::{Module, Op};
 use crate::module::OperationState;
+use crate::module::{Module, Op};
 use crate::parser::Parser;
 use crate::printer::Printer;
 use crate::rewrite::Rewriter;
@@ -288,7 +288,10 @@ pub enum Syntax {
     Generic,
     /// `%0 = d.op %a, %b {attrs} : (T, T) -> T` (the generic form parses too).
     Functional,
-    Custom { parse: CustomParseFn, print: CustomPrintFn },
+    Custom {
+        parse: CustomParseFn,
+        print: CustomPrintFn,
+    },
 }
 
 /// A named rewrite applied by canonicalization to ops of one kind. `apply` returns

@@ -8,10 +8,11 @@
 use std::sync::Arc;
 
 use crate::attributes::{AttrDict, Attribute};
-use crate::dense::{encode, AlignedBytes, DenseElements, Resource, Scalar};
+use crate::dense::{AlignedBytes, DenseElements, Resource, Scalar, encode};
 use crate::diagnostics::{Diagnostic, Location};
-use crate::lexer::{unescape, TokenKind};
-use crate::parser::{decode_hex_aligned, parse_int_literal, Parser};
+use crate::lexer::{TokenKind, unescape};
+use crate::parse_resources::decode_hex_aligned;
+use crate::parser::{Parser, parse_int_literal};
 use crate::types::{BufferType, ScalarType, TensorType, Type, VectorType};
 
 type PResult<T> = Result<T, Diagnostic>;
@@ -65,7 +66,10 @@ impl<'a> Parser<'a> {
                 let tok = self.current_token();
                 let has_body = self.lexer().text().as_bytes().get(tok.end) == Some(&b'<');
                 if has_body {
-                    let (s, e) = self.lexer().lex_balanced().map_err(|e| Diagnostic::error(self.loc_at(e.line, e.col), e.message))?;
+                    let (s, e) = self
+                        .lexer()
+                        .lex_balanced()
+                        .map_err(|e| Diagnostic::error(self.loc_at(e.line, e.col), e.message))?;
                     let body = self.lexer().slice(s, e).to_string();
                     self.relex()?;
                     return Ok(Type::Opaque(format!("{name}{body}").into()));
@@ -100,7 +104,8 @@ impl<'a> Parser<'a> {
             if text == "?" {
                 return Err(Diagnostic::error(loc, "dynamic dimensions are not supported (tcc needs static shapes)"));
             }
-            let d: i64 = text.parse().map_err(|_| Diagnostic::error(loc.clone(), format!("dimension {text} is too large")))?;
+            let d: i64 =
+                text.parse().map_err(|_| Diagnostic::error(loc.clone(), format!("dimension {text} is too large")))?;
             dims.push(d);
             if dims.len() > crate::types::MAX_RANK {
                 return Err(Diagnostic::error(loc, format!("rank exceeds the maximum of {}", crate::types::MAX_RANK)));
@@ -163,11 +168,8 @@ impl<'a> Parser<'a> {
     fn parse_function_type(&mut self) -> PResult<Type> {
         let inputs = self.parse_paren_type_list()?;
         self.expect(TokenKind::Arrow, "in function type")?;
-        let results = if self.kind() == TokenKind::LParen {
-            self.parse_paren_type_list()?
-        } else {
-            vec![self.parse_type()?]
-        };
+        let results =
+            if self.kind() == TokenKind::LParen { self.parse_paren_type_list()? } else { vec![self.parse_type()?] };
         Ok(Type::function(inputs, results))
     }
 
@@ -228,7 +230,10 @@ impl<'a> Parser<'a> {
                     if self.lexer().text().as_bytes().get(tok.end) != Some(&b'(') {
                         return self.error("expected '(' after 'loc'");
                     }
-                    let (s, e) = self.lexer().lex_balanced().map_err(|e| Diagnostic::error(self.loc_at(e.line, e.col), e.message))?;
+                    let (s, e) = self
+                        .lexer()
+                        .lex_balanced()
+                        .map_err(|e| Diagnostic::error(self.loc_at(e.line, e.col), e.message))?;
                     let body = self.lexer().slice(s, e).to_string();
                     self.relex()?;
                     Ok(Attribute::Opaque(format!("loc{body}").into()))
@@ -260,7 +265,10 @@ impl<'a> Parser<'a> {
                 let name = self.text().to_string();
                 let tok = self.current_token();
                 if self.lexer().text().as_bytes().get(tok.end) == Some(&b'<') {
-                    let (s, e) = self.lexer().lex_balanced().map_err(|e| Diagnostic::error(self.loc_at(e.line, e.col), e.message))?;
+                    let (s, e) = self
+                        .lexer()
+                        .lex_balanced()
+                        .map_err(|e| Diagnostic::error(self.loc_at(e.line, e.col), e.message))?;
                     let body = self.lexer().slice(s, e).to_string();
                     self.relex()?;
                     return Ok(Attribute::Opaque(format!("{name}{body}").into()));
@@ -329,7 +337,9 @@ impl<'a> Parser<'a> {
             let tloc = self.loc();
             match self.parse_type()? {
                 Type::Scalar(s) => Some(s),
-                other => return Err(Diagnostic::error(tloc, format!("expected a scalar type for a number, found {other}"))),
+                other => {
+                    return Err(Diagnostic::error(tloc, format!("expected a scalar type for a number, found {other}")));
+                }
             }
         } else {
             None

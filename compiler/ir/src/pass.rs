@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Location};
 use crate::module::Module;
-use crate::printer::{print_module, PrintOptions};
+use crate::printer::{PrintOptions, print_module};
 use crate::verifier::verify;
 
 pub trait Pass {
@@ -79,7 +79,11 @@ impl PassRegistry {
         p.parse_list(self, &mut out, 0)?;
         p.skip_ws();
         if p.pos != p.s.len() {
-            return Err(format!("unexpected '{}' in pass pipeline at offset {}", text[p.pos..].chars().next().unwrap_or(' '), p.pos));
+            return Err(format!(
+                "unexpected '{}' in pass pipeline at offset {}",
+                text[p.pos..].chars().next().unwrap_or(' '),
+                p.pos
+            ));
         }
         Ok(out)
     }
@@ -137,11 +141,13 @@ impl PipelineParser<'_> {
                 let mut options = PassOptions::default();
                 if self.s.get(self.pos) == Some(&b'{') {
                     self.pos += 1;
-                    let close = self.s[self.pos..].iter().position(|&b| b == b'}').ok_or("unterminated '{' in pass options")?;
+                    let close =
+                        self.s[self.pos..].iter().position(|&b| b == b'}').ok_or("unterminated '{' in pass options")?;
                     let body = String::from_utf8_lossy(&self.s[self.pos..self.pos + close]).into_owned();
                     self.pos += close + 1;
                     for item in body.split_whitespace() {
-                        let (k, v) = item.split_once('=').ok_or_else(|| format!("pass option '{item}' must be key=value"))?;
+                        let (k, v) =
+                            item.split_once('=').ok_or_else(|| format!("pass option '{item}' must be key=value"))?;
                         if !info.options.iter().any(|(n, _)| *n == k) {
                             return Err(format!("pass '{name}' has no option '{k}'"));
                         }
@@ -230,7 +236,11 @@ impl PassManager {
                 t.record(pass.name(), start.elapsed());
             }
             if self.print_ir_after_all {
-                eprintln!("// -----// IR Dump After {} //----- //\n{}", pass.name(), print_module(m, self.print_options));
+                eprintln!(
+                    "// -----// IR Dump After {} //----- //\n{}",
+                    pass.name(),
+                    print_module(m, self.print_options)
+                );
             }
             if self.verify_each {
                 let start = Instant::now();

@@ -11,11 +11,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::{self, Write};
 use std::sync::Arc;
 
-use crate::attributes::{is_bare_identifier, write_quoted, write_resource_hex, AttrDict, Attribute};
+use crate::attributes::{AttrDict, Attribute, is_bare_identifier, write_quoted, write_resource_hex};
 use crate::dense::Resource;
 use crate::module::{Block, Module, Op, Region, Value};
 use crate::opdef::{Syntax, Traits};
-use crate::types::{write_result_types, Type};
+use crate::types::{Type, write_result_types};
 
 #[derive(Copy, Clone, Debug, Default)]
 pub struct PrintOptions {
@@ -218,7 +218,7 @@ impl<'a> Printer<'a> {
                 self.out.push_str(def.name);
                 if !self.m.operands(op).is_empty() {
                     self.out.push(' ');
-                    self.print_values(&self.m.operands(op).to_vec());
+                    self.print_values(self.m.operands(op));
                 }
                 self.print_attr_dict(self.m.attrs(op), &[]);
                 self.out.push_str(" : ");
@@ -237,7 +237,7 @@ impl<'a> Printer<'a> {
         let m = self.m;
         let _ = write_quoted(&mut self.out, m.name(op));
         self.out.push('(');
-        self.print_values(&m.operands(op).to_vec());
+        self.print_values(m.operands(op));
         self.out.push(')');
         let regions = m.regions(op);
         if !regions.is_empty() {

@@ -141,11 +141,7 @@ impl TensorType {
         Self::with_encoding(shape, elem, None)
     }
 
-    pub fn with_encoding(
-        shape: Vec<i64>,
-        elem: ScalarType,
-        encoding: Option<Attribute>,
-    ) -> Result<TensorType, String> {
+    pub fn with_encoding(shape: Vec<i64>, elem: ScalarType, encoding: Option<Attribute>) -> Result<TensorType, String> {
         checked_numel(&shape, elem)?;
         Ok(TensorType { shape, elem, encoding })
     }
@@ -183,10 +179,10 @@ pub struct BufferType {
 impl BufferType {
     pub fn new(shape: Vec<i64>, elem: ScalarType, strides: Option<Vec<i64>>) -> Result<Self, String> {
         checked_numel(&shape, elem)?;
-        if let Some(s) = &strides {
-            if s.len() != shape.len() {
-                return Err(format!("{} strides given for rank {}", s.len(), shape.len()));
-            }
+        if let Some(s) = &strides
+            && s.len() != shape.len()
+        {
+            return Err(format!("{} strides given for rank {}", s.len(), shape.len()));
         }
         Ok(BufferType { shape, elem, strides })
     }

@@ -105,11 +105,11 @@ fn verify_op(m: &Module, op: Op, positions: &SecondaryMap<Op, u32>, diags: &mut 
     if diags.0.len() > errors_before {
         return; // the checks below assume a structurally sound op
     }
-    if let Some(verify) = def.verify {
-        if let Err(msg) = verify(m, op) {
-            diags.push(error(msg));
-            return;
-        }
+    if let Some(verify) = def.verify
+        && let Err(msg) = verify(m, op)
+    {
+        diags.push(error(msg));
+        return;
     }
     if let Some(infer) = def.infer {
         let operand_types: Vec<Type> = m.operands(op).iter().map(|&v| m.value_type(v).clone()).collect();
@@ -123,7 +123,9 @@ fn verify_op(m: &Module, op: Op, positions: &SecondaryMap<Op, u32>, diags: &mut 
                 } else {
                     for (i, (inf, dec)) in inferred.iter().zip(declared).enumerate() {
                         if !types_compatible(inf, dec) {
-                            diags.push(error(format!("result #{i} has type {dec}, but the operands and attributes give {inf}")));
+                            diags.push(error(format!(
+                                "result #{i} has type {dec}, but the operands and attributes give {inf}"
+                            )));
                         }
                     }
                 }

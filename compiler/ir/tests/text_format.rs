@@ -83,7 +83,8 @@ module @m attributes {foo.bar = 3 : i32} {
 
 #[test]
 fn location_aliases_are_accepted() {
-    let src = "func.func @f() {\n  return loc(#loc1)\n} loc(#loc)\n#loc = loc(\"m.py\":1:1)\n#loc1 = loc(\"m.py\":2:5)\n";
+    let src =
+        "func.func @f() {\n  return loc(#loc1)\n} loc(#loc)\n#loc = loc(\"m.py\":1:1)\n#loc1 = loc(\"m.py\":2:5)\n";
     let m = parse(src).unwrap_or_else(|e| panic!("{e}"));
     assert!(m.func("f").is_some());
 }
@@ -136,10 +137,22 @@ fn errors_are_located() {
     assert!(error_at(wrong_size, 1, 14).contains("holds 4 bytes"));
     assert!(error_at("\"a.b\"() {v = \"abc} : () -> ()\n", 1, 14).contains("unterminated string"));
     assert!(error_at("\"a.b\"() {v = \"\\q\"} : () -> ()\n", 1, 14).contains("escape"));
-    assert!(error_at("func.func @f(%a: f32) {\n  %0 = \"a.b\"(%a) : (i32) -> f32\n", 2, 14).contains("expects different type"));
-    assert!(error_at("func.func @f() {\n  %0 = \"a.b\"() : () -> f32\n  %0 = \"a.b\"() : () -> f32\n", 3, 3).contains("redefinition"));
-    assert!(error_at("func.func @f() -> f32 {\n  %0 = \"a.b\"() : () -> i32\n  return %0 : i32\n}\n", 3, 3).contains("doesn't match function result type"));
-    assert!(error_at("func.func @f() {\n  func.func @g() {\n    return\n  }\n}\n", 1, 1).contains("must end with a terminator"));
+    assert!(
+        error_at("func.func @f(%a: f32) {\n  %0 = \"a.b\"(%a) : (i32) -> f32\n", 2, 14)
+            .contains("expects different type")
+    );
+    assert!(
+        error_at("func.func @f() {\n  %0 = \"a.b\"() : () -> f32\n  %0 = \"a.b\"() : () -> f32\n", 3, 3)
+            .contains("redefinition")
+    );
+    assert!(
+        error_at("func.func @f() -> f32 {\n  %0 = \"a.b\"() : () -> i32\n  return %0 : i32\n}\n", 3, 3)
+            .contains("doesn't match function result type")
+    );
+    assert!(
+        error_at("func.func @f() {\n  func.func @g() {\n    return\n  }\n}\n", 1, 1)
+            .contains("must end with a terminator")
+    );
     assert!(error_at("func.func @f() {\n  foo.bar\n", 2, 3).contains("unregistered operation 'foo.bar'"));
     assert!(error_at("\"a.b\"()[^bb1] : () -> ()\n", 1, 8).contains("successors"));
     assert!(error_at("\"a.b\"() : () -> memref<2xf32>\n", 1, 17).contains("not supported"));

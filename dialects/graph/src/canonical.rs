@@ -62,7 +62,9 @@ fn constant_fold(rw: &mut Rewriter, op: Op) -> bool {
     };
     let input_elems: usize = values.iter().map(|d| d.numel()).sum();
     let result_types: Vec<_> = rw.results(op).iter().map(|&r| rw.value_type(r).clone()).collect();
-    let small = result_types.iter().all(|t| t.as_tensor().is_some_and(|t| t.numel() <= FOLD_MAX_RESULT_ELEMENTS && t.encoding().is_none()));
+    let small = result_types
+        .iter()
+        .all(|t| t.as_tensor().is_some_and(|t| t.numel() <= FOLD_MAX_RESULT_ELEMENTS && t.encoding().is_none()));
     if input_elems > FOLD_MAX_INPUT_ELEMENTS || !small {
         return false;
     }
@@ -116,15 +118,14 @@ fn arith_identity(rw: &mut Rewriter, op: Op) -> bool {
     }
     let (a, b) = (rw.operand(op, 0), rw.operand(op, 1));
     let is_int = rw.value_type(a).elem().is_some_and(|e| e.is_integer());
-    let zero = |rw: &Rewriter, v, negative: bool| {
-        is_splat_of(rw, v, if negative && !is_int { -0.0 } else { 0.0 })
-    };
+    let zero = |rw: &Rewriter, v, negative: bool| is_splat_of(rw, v, if negative && !is_int { -0.0 } else { 0.0 });
     if rw.is(op, &ops::ADD) {
         (zero(rw, b, true) && forward_operand(rw, op, 0)) || (zero(rw, a, true) && forward_operand(rw, op, 1))
     } else if rw.is(op, &ops::SUB) {
         zero(rw, b, false) && forward_operand(rw, op, 0)
     } else if rw.is(op, &ops::MUL) {
-        (is_splat_of(rw, b, 1.0) && forward_operand(rw, op, 0)) || (is_splat_of(rw, a, 1.0) && forward_operand(rw, op, 1))
+        (is_splat_of(rw, b, 1.0) && forward_operand(rw, op, 0))
+            || (is_splat_of(rw, a, 1.0) && forward_operand(rw, op, 1))
     } else if rw.is(op, &ops::DIV) {
         is_splat_of(rw, b, 1.0) && forward_operand(rw, op, 0)
     } else {

@@ -31,12 +31,21 @@ impl Layout {
             } else if c.is_ascii_digit() {
                 let mut n: i64 = 0;
                 while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
-                    n = n.checked_mul(10).and_then(|n| n.checked_add(d as i64 - '0' as i64)).ok_or("block size too large")?;
+                    n = n
+                        .checked_mul(10)
+                        .and_then(|n| n.checked_add(d as i64 - '0' as i64))
+                        .ok_or("block size too large")?;
                     chars.next();
                 }
                 match chars.next() {
-                    Some(l) if l.is_ascii_lowercase() && n > 0 => dims.push(LayoutDim::Inner(l.to_ascii_uppercase(), n)),
-                    _ => return Err(format!("layout \"{s}\": a block size must be positive and followed by a lowercase letter")),
+                    Some(l) if l.is_ascii_lowercase() && n > 0 => {
+                        dims.push(LayoutDim::Inner(l.to_ascii_uppercase(), n))
+                    }
+                    _ => {
+                        return Err(format!(
+                            "layout \"{s}\": a block size must be positive and followed by a lowercase letter"
+                        ));
+                    }
                 }
             } else {
                 return Err(format!("layout \"{s}\": unexpected character '{c}'"));
@@ -129,6 +138,18 @@ impl Layout {
             .collect()
     }
 
+    /// How many logical steps of `letter` one step of dimension `pos` is: the product of
+    /// the letter's blocks after `pos`.
+    fn inner_stride(&self, pos: usize, letter: char) -> usize {
+        self.dims[pos + 1..]
+            .iter()
+            .map(|e| match e {
+                LayoutDim::Inner(m, b) if *m == letter => *b as usize,
+                _ => 1,
+            })
+            .product()
+    }
+
     /// Logical coordinate of each letter for a physical index.
     pub fn logical_index(&self, index: &[usize]) -> BTreeMap<char, usize> {
         let mut coords: BTreeMap<char, usize> = BTreeMap::new();
@@ -141,14 +162,7 @@ impl Layout {
         }
         for (pos, (d, &i)) in self.dims.iter().zip(index).enumerate() {
             if let LayoutDim::Inner(l, _) = d {
-                let inner_after: i64 = self.dims[pos + 1..]
-                    .iter()
-                    .map(|e| match e {
-                        LayoutDim::Inner(m, b) if m == l => *b,
-                        _ => 1,
-                    })
-                    .product();
-                *coords.entry(*l).or_default() += i * inner_after as usize;
+                *coords.entry(*l).or_default() += i * self.inner_stride(pos, *l);
             }
         }
         coords
@@ -161,16 +175,7 @@ impl Layout {
             .enumerate()
             .map(|(pos, d)| match d {
                 LayoutDim::Outer(l) => coords[l] / self.block(*l) as usize,
-                LayoutDim::Inner(l, b) => {
-                    let inner_after: i64 = self.dims[pos + 1..]
-                        .iter()
-                        .map(|e| match e {
-                            LayoutDim::Inner(m, b) if m == l => *b,
-                            _ => 1,
-                        })
-                        .product();
-                    (coords[l] / inner_after as usize) % *b as usize
-                }
+                LayoutDim::Inner(l, b) => (coords[l] / self.inner_stride(pos, *l)) % *b as usize,
             })
             .collect()
     }

@@ -1,6 +1,8 @@
 //! Every graph op on the reference interpreter, against values computed by hand.
 
-use tcc_dialect_graph::{registry, run_function, Data, Tensor};
+#![allow(clippy::cloned_ref_to_slice_refs)]
+
+use tcc_dialect_graph::{Data, Tensor, registry, run_function};
 use tcc_ir::{parse_bytes, verify};
 
 fn f(shape: &[usize], v: &[f32]) -> Tensor {
@@ -27,7 +29,8 @@ fn try_eval(op: &str, attrs: &str, inputs: &[Tensor], results: &[&str]) -> Resul
     let in_types: Vec<String> = inputs.iter().map(type_of).collect();
     let res = if results.len() == 1 { results[0].to_string() } else { format!("({})", results.join(", ")) };
     let lhs = if results.len() == 1 { "%0".to_string() } else { format!("%0:{}", results.len()) };
-    let rets: Vec<String> = if results.len() == 1 { vec!["%0".into()] } else { (0..results.len()).map(|i| format!("%0#{i}")).collect() };
+    let rets: Vec<String> =
+        if results.len() == 1 { vec!["%0".into()] } else { (0..results.len()).map(|i| format!("%0#{i}")).collect() };
     let src = format!(
         "func.func @main({}) -> {res} {{\n  {lhs} = {op} {} {attrs} : ({}) -> {res}\n  return {} : {}\n}}\n",
         args.join(", "),
@@ -99,9 +102,19 @@ fn comparisons_and_select() {
     assert_eq!(l.data(), &Data::I1(vec![true, false, false, false]));
     let e = eval("graph.equal", "", &[i32s(&[3], &[1, 2, 3]), i32s(&[], &[2])], "tensor<3xi1>");
     assert_eq!(e.data(), &Data::I1(vec![false, true, false]));
-    let s = eval("graph.select", "", &[bools(&[3], &[true, false, true]), f(&[3], &[1., 2., 3.]), f(&[], &[0.])], "tensor<3xf32>");
+    let s = eval(
+        "graph.select",
+        "",
+        &[bools(&[3], &[true, false, true]), f(&[3], &[1., 2., 3.]), f(&[], &[0.])],
+        "tensor<3xf32>",
+    );
     check(&s, &[3], &[1., 0., 3.]);
-    let s = eval("graph.select", "", &[bools(&[2, 1], &[true, false]), i64s(&[2], &[1, 2]), i64s(&[2], &[7, 8])], "tensor<2x2xi64>");
+    let s = eval(
+        "graph.select",
+        "",
+        &[bools(&[2, 1], &[true, false]), i64s(&[2], &[1, 2]), i64s(&[2], &[7, 8])],
+        "tensor<2x2xi64>",
+    );
     assert_eq!(s.data(), &Data::I64(vec![1, 2, 7, 8]));
 }
 
@@ -179,19 +192,36 @@ fn conv2d_padding_strides_dilation_groups() {
     // x = 1..9 as 3x3, w = [[1, 0], [0, -1]]: out = x[i][j] - x[i+1][j+1].
     let x = f(&[1, 1, 3, 3], &[1., 2., 3., 4., 5., 6., 7., 8., 9.]);
     let w = f(&[1, 1, 2, 2], &[1., 0., 0., -1.]);
-    check(&eval("graph.conv2d", "", &[x.clone(), w.clone()], "tensor<1x1x2x2xf32>"), &[1, 1, 2, 2], &[-4., -4., -4., -4.]);
+    check(
+        &eval("graph.conv2d", "", &[x.clone(), w.clone()], "tensor<1x1x2x2xf32>"),
+        &[1, 1, 2, 2],
+        &[-4., -4., -4., -4.],
+    );
     // pads [top=1, left=0, bottom=0, right=1], stride 2, bias 10.
     let b = f(&[1], &[10.]);
-    let r = eval("graph.conv2d", "{pads = [1, 0, 0, 1], strides = [2, 2]}", &[x.clone(), w.clone(), b], "tensor<1x1x2x2xf32>");
+    let r = eval(
+        "graph.conv2d",
+        "{pads = [1, 0, 0, 1], strides = [2, 2]}",
+        &[x.clone(), w.clone(), b],
+        "tensor<1x1x2x2xf32>",
+    );
     // Windows at padded rows -1,1 and cols 0,2: [(-1,0),(0,1)] -> 0 - x[0][1] = -2; [(-1,2),(0,3)] -> 0 - 0 = 0;
     // [(1,0),(2,1)] -> 4 - 8 = -4; [(1,2),(2,3)] -> 6 - 0 = 6.
     check(&r, &[1, 1, 2, 2], &[8., 10., 6., 16.]);
     // Dilation 2 with a 2x2 kernel covers corners: 1 - 9.
-    check(&eval("graph.conv2d", "{dilations = array<i64: 2, 2>}", &[x.clone(), w], "tensor<1x1x1x1xf32>"), &[1, 1, 1, 1], &[-8.]);
+    check(
+        &eval("graph.conv2d", "{dilations = array<i64: 2, 2>}", &[x.clone(), w], "tensor<1x1x1x1xf32>"),
+        &[1, 1, 1, 1],
+        &[-8.],
+    );
     // Depthwise: 2 channels, each multiplied by its own 1x1 weight.
     let x2 = f(&[1, 2, 1, 2], &[1., 2., 3., 4.]);
     let w2 = f(&[2, 1, 1, 1], &[10., 100.]);
-    check(&eval("graph.conv2d", "{groups = 2}", &[x2.clone(), w2], "tensor<1x2x1x2xf32>"), &[1, 2, 1, 2], &[10., 20., 300., 400.]);
+    check(
+        &eval("graph.conv2d", "{groups = 2}", &[x2.clone(), w2], "tensor<1x2x1x2xf32>"),
+        &[1, 2, 1, 2],
+        &[10., 20., 300., 400.],
+    );
     // Two groups of one input channel and two outputs each.
     let w3 = f(&[4, 1, 1, 1], &[1., 2., 3., 4.]);
     let r = eval("graph.conv2d", "{groups = 2}", &[x2, w3], "tensor<1x4x1x2xf32>");
@@ -202,17 +232,45 @@ fn conv2d_padding_strides_dilation_groups() {
 fn pooling() {
     let x: Vec<f32> = (0..16).map(|v| v as f32).collect();
     let x = f(&[1, 1, 4, 4], &x);
-    check(&eval("graph.max_pool2d", "{kernel = [2, 2], strides = [2, 2]}", &[x.clone()], "tensor<1x1x2x2xf32>"), &[1, 1, 2, 2], &[5., 7., 13., 15.]);
-    check(&eval("graph.avg_pool2d", "{kernel = [2, 2], strides = [2, 2]}", &[x], "tensor<1x1x2x2xf32>"), &[1, 1, 2, 2], &[2.5, 4.5, 10.5, 12.5]);
+    check(
+        &eval("graph.max_pool2d", "{kernel = [2, 2], strides = [2, 2]}", &[x.clone()], "tensor<1x1x2x2xf32>"),
+        &[1, 1, 2, 2],
+        &[5., 7., 13., 15.],
+    );
+    check(
+        &eval("graph.avg_pool2d", "{kernel = [2, 2], strides = [2, 2]}", &[x], "tensor<1x1x2x2xf32>"),
+        &[1, 1, 2, 2],
+        &[2.5, 4.5, 10.5, 12.5],
+    );
     // Padded cells never win a max, even when every real value is negative.
     let neg = f(&[1, 1, 2, 2], &[-1., -2., -3., -4.]);
-    let r = eval("graph.max_pool2d", "{kernel = [2, 2], strides = [1, 1], pads = [1, 1, 1, 1]}", &[neg.clone()], "tensor<1x1x3x3xf32>");
+    let r = eval(
+        "graph.max_pool2d",
+        "{kernel = [2, 2], strides = [1, 1], pads = [1, 1, 1, 1]}",
+        &[neg.clone()],
+        "tensor<1x1x3x3xf32>",
+    );
     check(&r, &[1, 1, 3, 3], &[-1., -1., -2., -1., -1., -2., -3., -3., -4.]);
-    let r = eval("graph.avg_pool2d", "{kernel = [2, 2], strides = [1, 1], pads = [1, 1, 1, 1]}", &[neg.clone()], "tensor<1x1x3x3xf32>");
+    let r = eval(
+        "graph.avg_pool2d",
+        "{kernel = [2, 2], strides = [1, 1], pads = [1, 1, 1, 1]}",
+        &[neg.clone()],
+        "tensor<1x1x3x3xf32>",
+    );
     check(&r, &[1, 1, 3, 3], &[-1., -1.5, -2., -2., -2.5, -3., -3., -3.5, -4.]);
-    let r = eval("graph.avg_pool2d", "{kernel = [2, 2], strides = [1, 1], pads = [1, 1, 1, 1], count_include_pad = true}", &[neg], "tensor<1x1x3x3xf32>");
+    let r = eval(
+        "graph.avg_pool2d",
+        "{kernel = [2, 2], strides = [1, 1], pads = [1, 1, 1, 1], count_include_pad = true}",
+        &[neg],
+        "tensor<1x1x3x3xf32>",
+    );
     check(&r, &[1, 1, 3, 3], &[-0.25, -0.75, -0.5, -1., -2.5, -1.5, -0.75, -1.75, -1.]);
-    let r = eval("graph.max_pool2d", "{kernel = [1, 2], strides = [1, 2]}", &[f(&[1, 1, 1, 4], &[1., NAN, 3., 2.])], "tensor<1x1x1x2xf32>");
+    let r = eval(
+        "graph.max_pool2d",
+        "{kernel = [1, 2], strides = [1, 2]}",
+        &[f(&[1, 1, 1, 4], &[1., NAN, 3., 2.])],
+        "tensor<1x1x1x2xf32>",
+    );
     check(&r, &[1, 1, 1, 2], &[f64::NAN, 3.]);
 }
 
@@ -220,7 +278,11 @@ fn pooling() {
 fn reductions() {
     let x = f(&[2, 3], &[1., 2., 3., 4., 5., 6.]);
     check(&eval("graph.reduce_sum", "{axes = [1]}", &[x.clone()], "tensor<2xf32>"), &[2], &[6., 15.]);
-    check(&eval("graph.reduce_sum", "{axes = [0], keepdims = true}", &[x.clone()], "tensor<1x3xf32>"), &[1, 3], &[5., 7., 9.]);
+    check(
+        &eval("graph.reduce_sum", "{axes = [0], keepdims = true}", &[x.clone()], "tensor<1x3xf32>"),
+        &[1, 3],
+        &[5., 7., 9.],
+    );
     check(&eval("graph.reduce_mean", "{axes = [-1, 0]}", &[x.clone()], "tensor<f32>"), &[], &[3.5]);
     check(&eval("graph.reduce_max", "{axes = [1]}", &[x.clone()], "tensor<2xf32>"), &[2], &[3., 6.]);
     check(&eval("graph.reduce_min", "{axes = [0]}", &[x], "tensor<3xf32>"), &[3], &[1., 2., 3.]);
@@ -240,8 +302,16 @@ fn softmax_along_axes() {
 #[test]
 fn data_movement() {
     let x = f(&[2, 3], &[1., 2., 3., 4., 5., 6.]);
-    check(&eval("graph.reshape", "{shape = [3, -1]}", &[x.clone()], "tensor<3x2xf32>"), &[3, 2], &[1., 2., 3., 4., 5., 6.]);
-    check(&eval("graph.transpose", "{perm = [1, 0]}", &[x.clone()], "tensor<3x2xf32>"), &[3, 2], &[1., 4., 2., 5., 3., 6.]);
+    check(
+        &eval("graph.reshape", "{shape = [3, -1]}", &[x.clone()], "tensor<3x2xf32>"),
+        &[3, 2],
+        &[1., 2., 3., 4., 5., 6.],
+    );
+    check(
+        &eval("graph.transpose", "{perm = [1, 0]}", &[x.clone()], "tensor<3x2xf32>"),
+        &[3, 2],
+        &[1., 4., 2., 5., 3., 6.],
+    );
     // 3-D: out[i, j, k] = x[j, k, i] for perm [2, 0, 1].
     let y: Vec<f32> = (0..24).map(|v| v as f32).collect();
     let y = f(&[2, 3, 4], &y);
@@ -254,13 +324,24 @@ fn data_movement() {
             }
         }
     }
-    check(&eval("graph.broadcast_to", "{shape = [2, 3]}", &[f(&[3], &[1., 2., 3.])], "tensor<2x3xf32>"), &[2, 3], &[1., 2., 3., 1., 2., 3.]);
-    check(&eval("graph.broadcast_to", "{shape = [2, 2]}", &[f(&[2, 1], &[1., 2.])], "tensor<2x2xf32>"), &[2, 2], &[1., 1., 2., 2.]);
-    let r = eval("graph.concat", "{axis = 1}", &[f(&[2, 1], &[1., 2.]), f(&[2, 2], &[3., 4., 5., 6.])], "tensor<2x3xf32>");
+    check(
+        &eval("graph.broadcast_to", "{shape = [2, 3]}", &[f(&[3], &[1., 2., 3.])], "tensor<2x3xf32>"),
+        &[2, 3],
+        &[1., 2., 3., 1., 2., 3.],
+    );
+    check(
+        &eval("graph.broadcast_to", "{shape = [2, 2]}", &[f(&[2, 1], &[1., 2.])], "tensor<2x2xf32>"),
+        &[2, 2],
+        &[1., 1., 2., 2.],
+    );
+    let r =
+        eval("graph.concat", "{axis = 1}", &[f(&[2, 1], &[1., 2.]), f(&[2, 2], &[3., 4., 5., 6.])], "tensor<2x3xf32>");
     check(&r, &[2, 3], &[1., 3., 4., 2., 5., 6.]);
     let r = eval("graph.concat", "{axis = -2}", &[i64s(&[1, 2], &[1, 2]), i64s(&[1, 2], &[3, 4])], "tensor<2x2xi64>");
     assert_eq!(r.data(), &Data::I64(vec![1, 2, 3, 4]));
-    let parts = try_eval("graph.split", "{axis = 1, sizes = [1, 2]}", &[x.clone()], &["tensor<2x1xf32>", "tensor<2x2xf32>"]).unwrap();
+    let parts =
+        try_eval("graph.split", "{axis = 1, sizes = [1, 2]}", &[x.clone()], &["tensor<2x1xf32>", "tensor<2x2xf32>"])
+            .unwrap();
     check(&parts[0], &[2, 1], &[1., 4.]);
     check(&parts[1], &[2, 2], &[2., 3., 5., 6.]);
     let r = eval("graph.slice", "{starts = [0, 0], sizes = [2, 2], steps = [1, 2]}", &[x.clone()], "tensor<2x2xf32>");

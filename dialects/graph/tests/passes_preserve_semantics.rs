@@ -8,7 +8,7 @@
 //! fixed point of parse+print.
 
 use proptest::prelude::*;
-use tcc_dialect_graph::{ops, registry, run_function, Data, Tensor};
+use tcc_dialect_graph::{Data, Tensor, ops, registry, run_function};
 use tcc_ir::builtin::{create_func, create_return};
 use tcc_ir::canonicalize::canonicalize;
 use tcc_ir::cse::cse;
@@ -84,12 +84,17 @@ fn add_random_op(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Value>)
         0 | 1 => {
             let def = rng.pick(&[&ops::ADD, &ops::SUB, &ops::MUL, &ops::DIV, &ops::MAX, &ops::MIN]);
             let other_shape = broadcastable(rng, &s);
-            let other = if rng.below(3) == 0 { vals.iter().copied().find(|&v| shape_of(m, v) == other_shape) } else { None };
+            let other =
+                if rng.below(3) == 0 { vals.iter().copied().find(|&v| shape_of(m, v) == other_shape) } else { None };
             let y = other.unwrap_or_else(|| constant(m, b, rng, &other_shape));
             let ops = if rng.below(2) == 0 { vec![x, y] } else { vec![y, x] };
             (def, ops, AttrDict::new())
         }
-        2 => (rng.pick(&[&ops::RELU, &ops::NEG, &ops::TANH, &ops::SIGMOID, &ops::ABS, &ops::EXP]), vec![x], AttrDict::new()),
+        2 => (
+            rng.pick(&[&ops::RELU, &ops::NEG, &ops::TANH, &ops::SIGMOID, &ops::ABS, &ops::EXP]),
+            vec![x],
+            AttrDict::new(),
+        ),
         3 => (&ops::CLAMP, vec![x], AttrDict::new().with("min", Attribute::f64(-1.0)).with("max", Attribute::f64(2.0))),
         4 | 14 | 15 => (&ops::TRANSPOSE, vec![x], AttrDict::new().with("perm", ints(&random_perm(rng, rank)))),
         5 => {
@@ -140,7 +145,11 @@ fn add_random_op(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Value>)
         12 => {
             let axis = rng.below(rank);
             let sizes = if s[axis] > 1 { vec![1, s[axis] - 1] } else { vec![s[axis]] };
-            (&ops::SPLIT, vec![x], AttrDict::new().with("axis", Attribute::i64(axis as i64)).with("sizes", ints(&sizes)))
+            (
+                &ops::SPLIT,
+                vec![x],
+                AttrDict::new().with("axis", Attribute::i64(axis as i64)).with("sizes", ints(&sizes)),
+            )
         }
         _ => {
             // A transpose or reshape of a constant, for folding.
@@ -188,7 +197,8 @@ fn random_module(seed: u64) -> (Module, Vec<Tensor>) {
 fn same_bits(a: &Tensor, b: &Tensor) -> bool {
     match (a.data(), b.data()) {
         (Data::F32(x), Data::F32(y)) => {
-            a.shape() == b.shape() && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()))
+            a.shape() == b.shape()
+                && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()))
         }
         _ => a == b,
     }
@@ -211,7 +221,15 @@ fn check_seed(seed: u64) -> Result<(), TestCaseError> {
     let after = run_function(&m, m.func("main").unwrap(), &inputs).map_err(|e| TestCaseError::fail(e.to_string()))?;
     let after_text = print_module(&m, PrintOptions::default());
     for (i, (x, y)) in before.iter().zip(&after).enumerate() {
-        prop_assert!(same_bits(x, y), "result {} changed\nbefore:\n{}\nafter:\n{}\n{:?}\nvs\n{:?}", i, before_text, after_text, x, y);
+        prop_assert!(
+            same_bits(x, y),
+            "result {} changed\nbefore:\n{}\nafter:\n{}\n{:?}\nvs\n{:?}",
+            i,
+            before_text,
+            after_text,
+            x,
+            y
+        );
     }
     Ok(())
 }

@@ -30,9 +30,8 @@ fn root() -> PathBuf {
 /// missing or misplaced data directory cannot pass silently.
 fn all_cases() -> Vec<String> {
     let dir = root().join("models");
-    let entries = fs::read_dir(&dir).unwrap_or_else(|e| {
-        panic!("cannot list {}: {e} (run tests/reference/gen_reference.py)", dir.display())
-    });
+    let entries = fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e} (run tests/reference/gen_reference.py)", dir.display()));
     let mut cases: Vec<String> = entries
         .map(|e| e.expect("directory entry").path())
         .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
@@ -135,7 +134,8 @@ fn run_case(case: &str) -> Result<String, String> {
     if wants.is_empty() {
         return Err(format!("no data/{case}.out0.npy"));
     }
-    let gots = tcc_dialect_graph::run_function(&module, func, &inputs).map_err(|e| format!("interpreter error: {e}"))?;
+    let gots =
+        tcc_dialect_graph::run_function(&module, func, &inputs).map_err(|e| format!("interpreter error: {e}"))?;
     if gots.len() != wants.len() {
         return Err(format!("{} results, expected {}", gots.len(), wants.len()));
     }
@@ -170,7 +170,13 @@ fn run_all(cases: &[String]) {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {} reference cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} reference cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }
 
 fn run_model(name: &str) {

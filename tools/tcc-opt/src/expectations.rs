@@ -54,7 +54,13 @@ fn parse_expectations(text: &str, first_line: u32) -> Result<Vec<Expected>, Stri
                 return Err(format!("line {line_no}: expected '{{{{' after the expected-* annotation"));
             };
             let end = body.find("}}").ok_or_else(|| format!("line {line_no}: unterminated '{{{{'"))?;
-            out.push(Expected { severity, line: target, message: body[..end].to_string(), annotation_line: line_no, matched: false });
+            out.push(Expected {
+                severity,
+                line: target,
+                message: body[..end].to_string(),
+                annotation_line: line_no,
+                matched: false,
+            });
             rest = &body[end + 2..];
         }
     }

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use tcc::ir::{parse_chunk, parse_owned, print_module, verify, Diagnostics, Module, PassManager, PrintOptions, Timing};
+use tcc::ir::{Diagnostics, Module, PassManager, PrintOptions, Timing, parse_chunk, parse_owned, print_module, verify};
 
 #[derive(Parser, Debug)]
 #[command(name = "tcc-opt", version, about = "Run tcc passes on an MLIR file and print the result")]
@@ -189,7 +189,11 @@ fn timed<T>(timing: &mut Option<Timing>, name: &str, f: impl FnOnce() -> T) -> T
 }
 
 /// Verifies, runs the pipeline and prints one parsed module.
-fn process(args: &Args, parsed: Result<Module, Diagnostics>, timing: &mut Option<Timing>) -> Result<String, Diagnostics> {
+fn process(
+    args: &Args,
+    parsed: Result<Module, Diagnostics>,
+    timing: &mut Option<Timing>,
+) -> Result<String, Diagnostics> {
     let mut module = parsed?;
     timed(timing, "verify", || verify(&module))?;
     let passes = tcc::pass_registry().parse_pipeline(&args.pass_pipeline).expect("validated before reading input");

@@ -1,7 +1,7 @@
 //! Reference kernels of the elementwise ops.
 
-use super::tensor::Tensor;
 use super::EvalArgs;
+use super::tensor::Tensor;
 use tcc_ir::ScalarType;
 
 type R = Result<Vec<Tensor>, String>;
@@ -100,11 +100,21 @@ pub fn select(a: &EvalArgs) -> R {
     let n = ic.len();
     if x.is_float() {
         let (xv, yv) = (x.to_f64s(), y.to_f64s());
-        let v = (0..n).map(|k| match pick(k) { (true, i) => xv[i], (false, j) => yv[j] }).collect();
+        let v = (0..n)
+            .map(|k| match pick(k) {
+                (true, i) => xv[i],
+                (false, j) => yv[j],
+            })
+            .collect();
         Ok(vec![Tensor::from_f64s(a.result_elem(0), out, v)?])
     } else {
         let (xv, yv) = (x.to_i64s(), y.to_i64s());
-        let v = (0..n).map(|k| match pick(k) { (true, i) => xv[i], (false, j) => yv[j] }).collect();
+        let v = (0..n)
+            .map(|k| match pick(k) {
+                (true, i) => xv[i],
+                (false, j) => yv[j],
+            })
+            .collect();
         Ok(vec![Tensor::from_i64s(a.result_elem(0), out, v)?])
     }
 }
@@ -188,8 +198,12 @@ pub fn cast(a: &EvalArgs) -> R {
     let to = a.result_elem(0);
     let shape = x.shape().to_vec();
     let t = match (x.is_float(), to) {
-        (_, ScalarType::I1) if x.is_float() => Tensor::from_i64s(to, shape, x.to_f64s().into_iter().map(|v| (v != 0.0) as i64).collect()),
-        (true, ScalarType::I32) => Tensor::from_i64s(to, shape, x.to_f64s().into_iter().map(|v| v as i32 as i64).collect()),
+        (_, ScalarType::I1) if x.is_float() => {
+            Tensor::from_i64s(to, shape, x.to_f64s().into_iter().map(|v| (v != 0.0) as i64).collect())
+        }
+        (true, ScalarType::I32) => {
+            Tensor::from_i64s(to, shape, x.to_f64s().into_iter().map(|v| v as i32 as i64).collect())
+        }
         (true, ScalarType::I64) => Tensor::from_i64s(to, shape, x.to_f64s().into_iter().map(|v| v as i64).collect()),
         (true, _) => Tensor::from_f64s(to, shape, x.to_f64s()),
         (false, ScalarType::F32) => {
@@ -197,7 +211,9 @@ pub fn cast(a: &EvalArgs) -> R {
             let v: Vec<f32> = x.to_i64s().into_iter().map(|v| v as f32).collect();
             Tensor::f32(&shape, v)
         }
-        (false, ScalarType::I1) => Tensor::from_i64s(to, shape, x.to_i64s().into_iter().map(|v| (v != 0) as i64).collect()),
+        (false, ScalarType::I1) => {
+            Tensor::from_i64s(to, shape, x.to_i64s().into_iter().map(|v| (v != 0) as i64).collect())
+        }
         (false, _) => Tensor::from_i64s(to, shape, x.to_i64s()),
     }?;
     Ok(vec![t])

@@ -14,7 +14,7 @@ pub mod tensor;
 
 use std::collections::HashMap;
 
-use tcc_ir::builtin::{func_entry, func_name, func_type, RETURN};
+use tcc_ir::builtin::{RETURN, func_entry, func_name, func_type};
 use tcc_ir::{Diagnostic, Module, Op, ScalarType, Signature, TensorType, Type, Value};
 
 use crate::semantics;
@@ -61,10 +61,16 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
     for ty in &result_types {
         let n = ty.as_tensor().map_or(0, |t| t.numel());
         if n > MAX_ELEMENTS {
-            return Err(format!("result of {n} elements is too large for the reference interpreter (limit {MAX_ELEMENTS})"));
+            return Err(format!(
+                "result of {n} elements is too large for the reference interpreter (limit {MAX_ELEMENTS})"
+            ));
         }
     }
-    let args = EvalArgs { inputs, sig: Signature { def, operands: &operand_types, attrs: m.attrs(op) }, result_types: &result_types };
+    let args = EvalArgs {
+        inputs,
+        sig: Signature { def, operands: &operand_types, attrs: m.attrs(op) },
+        result_types: &result_types,
+    };
     let outputs = (sem.eval)(&args)?;
     for (i, (t, ty)) in outputs.iter().zip(&result_types).enumerate() {
         let ty = ty.as_tensor().ok_or("result is not a tensor")?;
@@ -100,7 +106,10 @@ pub fn run_function(m: &Module, func: Op, inputs: &[Tensor]) -> Result<Vec<Tenso
     let ty = func_type(m, func).ok_or_else(|| err(func, "function has no type".into()))?;
     let entry = func_entry(m, func).ok_or_else(|| err(func, format!("function @{name} has no body")))?;
     if inputs.len() != ty.inputs.len() {
-        return Err(Diagnostic::error(loc, format!("@{name} takes {} inputs, {} given", ty.inputs.len(), inputs.len())));
+        return Err(Diagnostic::error(
+            loc,
+            format!("@{name} takes {} inputs, {} given", ty.inputs.len(), inputs.len()),
+        ));
     }
     let mut env: HashMap<Value, Tensor> = HashMap::new();
     let mut remaining_uses: HashMap<Value, usize> = HashMap::new();
@@ -113,7 +122,9 @@ pub fn run_function(m: &Module, func: Op, inputs: &[Tensor]) -> Result<Vec<Tenso
         let args: Vec<Tensor> = m
             .operands(op)
             .iter()
-            .map(|v| env.get(v).cloned().ok_or_else(|| err(op, "operand has no value (is the module verified?)".into())))
+            .map(|v| {
+                env.get(v).cloned().ok_or_else(|| err(op, "operand has no value (is the module verified?)".into()))
+            })
             .collect::<Result<_, _>>()?;
         if m.is(op, &RETURN) {
             return Ok(args);

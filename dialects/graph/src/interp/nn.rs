@@ -1,9 +1,9 @@
 //! Reference kernels of matmul, conv2d, pooling, reductions and softmax. Float
 //! accumulation is in f64 with one rounding at the end; integers wrap.
 
-use super::elementwise::broadcast_map;
-use super::tensor::{for_each_index, strides, Tensor};
 use super::EvalArgs;
+use super::elementwise::broadcast_map;
+use super::tensor::{Tensor, for_each_index, strides};
 use crate::ops::nn::reduction_axes;
 
 type R = Result<Vec<Tensor>, String>;

@@ -1,9 +1,9 @@
 //! Reference kernels of the data-movement ops. Each computes, for every output
 //! element in row-major order, the flat index of the input element it copies.
 
-use super::elementwise::broadcast_map;
-use super::tensor::{for_each_index, strides, Tensor};
 use super::EvalArgs;
+use super::elementwise::broadcast_map;
+use super::tensor::{Tensor, for_each_index, strides};
 use crate::infer::normalize_axis;
 use crate::layout::Layout;
 
@@ -126,7 +126,11 @@ pub fn gather(a: &EvalArgs) -> R {
         .into_iter()
         .map(|i| {
             let j = if i < 0 { i + extent } else { i };
-            if (0..extent).contains(&j) { Ok(j as usize) } else { Err(format!("index {i} is out of range for axis {axis} of extent {extent}")) }
+            if (0..extent).contains(&j) {
+                Ok(j as usize)
+            } else {
+                Err(format!("index {i} is out of range for axis {axis} of extent {extent}"))
+            }
         })
         .collect::<Result<Vec<_>, _>>()?;
     let s = strides(x.shape());

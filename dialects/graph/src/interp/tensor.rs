@@ -55,7 +55,9 @@ impl Tensor {
             ScalarType::I1 => Data::I1(v.into_iter().map(|x| x != 0).collect()),
             ScalarType::I32 => Data::I32(v.into_iter().map(|x| x as i32).collect()),
             ScalarType::I64 => Data::I64(v),
-            ScalarType::F32 | ScalarType::F64 => return Tensor::from_f64s(elem, shape, v.into_iter().map(|x| x as f64).collect()),
+            ScalarType::F32 | ScalarType::F64 => {
+                return Tensor::from_f64s(elem, shape, v.into_iter().map(|x| x as f64).collect());
+            }
             other => return Err(format!("element type {other} is not supported by the interpreter")),
         };
         Tensor::new(shape, data)
@@ -153,7 +155,8 @@ impl Tensor {
 
     /// The tensor type describing this tensor.
     pub fn tensor_type(&self) -> TensorType {
-        TensorType::new(self.shape.iter().map(|&d| d as i64).collect(), self.elem()).expect("interpreter tensors have valid shapes")
+        TensorType::new(self.shape.iter().map(|&d| d as i64).collect(), self.elem())
+            .expect("interpreter tensors have valid shapes")
     }
 
     /// Reads a dense constant.

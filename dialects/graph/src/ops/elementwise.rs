@@ -4,7 +4,7 @@
 use tcc_ir::{Arity, AttrDefault, AttrKind, AttrSpec, Module, Op, OpDef, ScalarType, Signature, Syntax, Traits, Type};
 
 use crate::canonical;
-use crate::infer::{broadcast_shapes, same_elem, tensor, tensor_of, ANY, FLOATS, NUMBERS};
+use crate::infer::{ANY, FLOATS, NUMBERS, broadcast_shapes, same_elem, tensor, tensor_of};
 use crate::interp::elementwise as k;
 use crate::{GraphSemantics, LayoutClass};
 
@@ -53,7 +53,8 @@ fn infer_clamp(sig: &Signature) -> Result<Vec<Type>, String> {
 }
 
 fn verify_cast(m: &Module, op: Op) -> Result<(), String> {
-    let (Some(src), Some(dst)) = (m.value_type(m.operand(op, 0)).as_tensor(), m.value_type(m.result(op, 0)).as_tensor())
+    let (Some(src), Some(dst)) =
+        (m.value_type(m.operand(op, 0)).as_tensor(), m.value_type(m.result(op, 0)).as_tensor())
     else {
         return Err("operand and result must be tensors".into());
     };
@@ -85,79 +86,246 @@ macro_rules! elementwise {
     };
 }
 
-
-elementwise!(ADD, "graph.add", 2, EW.union(Traits::COMMUTATIVE), infer_arith, k::add,
+elementwise!(
+    ADD,
+    "graph.add",
+    2,
+    EW.union(Traits::COMMUTATIVE),
+    infer_arith,
+    k::add,
     "Elementwise a + b with numpy broadcasting (f32, f64, i32, i64; integers wrap)",
-    "%r = graph.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>");
-elementwise!(SUB, "graph.sub", 2, EW, infer_arith, k::sub,
+    "%r = graph.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>"
+);
+elementwise!(
+    SUB,
+    "graph.sub",
+    2,
+    EW,
+    infer_arith,
+    k::sub,
     "Elementwise a - b with numpy broadcasting",
-    "%r = graph.sub %a, %b : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>");
-elementwise!(MUL, "graph.mul", 2, EW.union(Traits::COMMUTATIVE), infer_arith, k::mul,
+    "%r = graph.sub %a, %b : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>"
+);
+elementwise!(
+    MUL,
+    "graph.mul",
+    2,
+    EW.union(Traits::COMMUTATIVE),
+    infer_arith,
+    k::mul,
     "Elementwise a * b with numpy broadcasting",
-    "%r = graph.mul %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>");
-elementwise!(DIV, "graph.div", 2, EW, infer_arith, k::div,
+    "%r = graph.mul %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>"
+);
+elementwise!(
+    DIV,
+    "graph.div",
+    2,
+    EW,
+    infer_arith,
+    k::div,
     "Elementwise a / b with numpy broadcasting (integers truncate toward zero; integer division by zero is an error)",
-    "%r = graph.div %a, %b : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>");
-elementwise!(MAX, "graph.max", 2, EW.union(Traits::COMMUTATIVE), infer_arith, k::max,
+    "%r = graph.div %a, %b : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>"
+);
+elementwise!(
+    MAX,
+    "graph.max",
+    2,
+    EW.union(Traits::COMMUTATIVE),
+    infer_arith,
+    k::max,
     "Elementwise maximum with numpy broadcasting; NaN if either operand is NaN",
-    "%r = graph.max %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>");
-elementwise!(MIN, "graph.min", 2, EW.union(Traits::COMMUTATIVE), infer_arith, k::min,
+    "%r = graph.max %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>"
+);
+elementwise!(
+    MIN,
+    "graph.min",
+    2,
+    EW.union(Traits::COMMUTATIVE),
+    infer_arith,
+    k::min,
     "Elementwise minimum with numpy broadcasting; NaN if either operand is NaN",
-    "%r = graph.min %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>");
-elementwise!(POW, "graph.pow", 2, EW, infer_float_binary, k::pow,
+    "%r = graph.min %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>"
+);
+elementwise!(
+    POW,
+    "graph.pow",
+    2,
+    EW,
+    infer_float_binary,
+    k::pow,
     "Elementwise a ^ b (floats) with numpy broadcasting",
-    "%r = graph.pow %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>");
-elementwise!(GREATER, "graph.greater", 2, EW, infer_compare, k::greater,
+    "%r = graph.pow %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>"
+);
+elementwise!(
+    GREATER,
+    "graph.greater",
+    2,
+    EW,
+    infer_compare,
+    k::greater,
     "Elementwise a > b, an i1 tensor (false where either is NaN)",
-    "%r = graph.greater %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>");
-elementwise!(LESS, "graph.less", 2, EW, infer_compare, k::less,
+    "%r = graph.greater %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>"
+);
+elementwise!(
+    LESS,
+    "graph.less",
+    2,
+    EW,
+    infer_compare,
+    k::less,
     "Elementwise a < b, an i1 tensor (false where either is NaN)",
-    "%r = graph.less %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>");
-elementwise!(EQUAL, "graph.equal", 2, EW.union(Traits::COMMUTATIVE), infer_compare, k::equal,
+    "%r = graph.less %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>"
+);
+elementwise!(
+    EQUAL,
+    "graph.equal",
+    2,
+    EW.union(Traits::COMMUTATIVE),
+    infer_compare,
+    k::equal,
     "Elementwise a == b, an i1 tensor",
-    "%r = graph.equal %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>");
-elementwise!(SELECT, "graph.select", 3, EW, infer_select, k::select,
+    "%r = graph.equal %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>"
+);
+elementwise!(
+    SELECT,
+    "graph.select",
+    3,
+    EW,
+    infer_select,
+    k::select,
     "Elementwise cond ? a : b with numpy broadcasting of all three",
-    "%r = graph.select %c, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>");
-elementwise!(NEG, "graph.neg", 1, EW, infer_unary_number, k::neg,
+    "%r = graph.select %c, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>"
+);
+elementwise!(
+    NEG,
+    "graph.neg",
+    1,
+    EW,
+    infer_unary_number,
+    k::neg,
     "Elementwise -x",
-    "%r = graph.neg %x : (tensor<4xf32>) -> tensor<4xf32>");
-elementwise!(ABS, "graph.abs", 1, EW, infer_unary_number, k::abs,
+    "%r = graph.neg %x : (tensor<4xf32>) -> tensor<4xf32>"
+);
+elementwise!(
+    ABS,
+    "graph.abs",
+    1,
+    EW,
+    infer_unary_number,
+    k::abs,
     "Elementwise |x|",
-    "%r = graph.abs %x : (tensor<4xi32>) -> tensor<4xi32>");
-elementwise!(EXP, "graph.exp", 1, EW, infer_unary_float, k::exp,
+    "%r = graph.abs %x : (tensor<4xi32>) -> tensor<4xi32>"
+);
+elementwise!(
+    EXP,
+    "graph.exp",
+    1,
+    EW,
+    infer_unary_float,
+    k::exp,
     "Elementwise e^x",
-    "%r = graph.exp %x : (tensor<4xf32>) -> tensor<4xf32>");
-elementwise!(LOG, "graph.log", 1, EW, infer_unary_float, k::log,
+    "%r = graph.exp %x : (tensor<4xf32>) -> tensor<4xf32>"
+);
+elementwise!(
+    LOG,
+    "graph.log",
+    1,
+    EW,
+    infer_unary_float,
+    k::log,
     "Elementwise natural logarithm (NaN below zero, -inf at zero)",
-    "%r = graph.log %x : (tensor<4xf32>) -> tensor<4xf32>");
-elementwise!(SQRT, "graph.sqrt", 1, EW, infer_unary_float, k::sqrt,
+    "%r = graph.log %x : (tensor<4xf32>) -> tensor<4xf32>"
+);
+elementwise!(
+    SQRT,
+    "graph.sqrt",
+    1,
+    EW,
+    infer_unary_float,
+    k::sqrt,
     "Elementwise square root",
-    "%r = graph.sqrt %x : (tensor<4xf32>) -> tensor<4xf32>");
-elementwise!(RSQRT, "graph.rsqrt", 1, EW, infer_unary_float, k::rsqrt,
+    "%r = graph.sqrt %x : (tensor<4xf32>) -> tensor<4xf32>"
+);
+elementwise!(
+    RSQRT,
+    "graph.rsqrt",
+    1,
+    EW,
+    infer_unary_float,
+    k::rsqrt,
     "Elementwise 1 / sqrt(x)",
-    "%r = graph.rsqrt %x : (tensor<4xf32>) -> tensor<4xf32>");
-elementwise!(RECIPROCAL, "graph.reciprocal", 1, EW, infer_unary_float, k::reciprocal,
+    "%r = graph.rsqrt %x : (tensor<4xf32>) -> tensor<4xf32>"
+);
+elementwise!(
+    RECIPROCAL,
+    "graph.reciprocal",
+    1,
+    EW,
+    infer_unary_float,
+    k::reciprocal,
     "Elementwise 1 / x",
-    "%r = graph.reciprocal %x : (tensor<4xf32>) -> tensor<4xf32>");
-elementwise!(TANH, "graph.tanh", 1, EW, infer_unary_float, k::tanh,
+    "%r = graph.reciprocal %x : (tensor<4xf32>) -> tensor<4xf32>"
+);
+elementwise!(
+    TANH,
+    "graph.tanh",
+    1,
+    EW,
+    infer_unary_float,
+    k::tanh,
     "Elementwise hyperbolic tangent",
-    "%r = graph.tanh %x : (tensor<4xf32>) -> tensor<4xf32>");
-elementwise!(SIGMOID, "graph.sigmoid", 1, EW, infer_unary_float, k::sigmoid,
+    "%r = graph.tanh %x : (tensor<4xf32>) -> tensor<4xf32>"
+);
+elementwise!(
+    SIGMOID,
+    "graph.sigmoid",
+    1,
+    EW,
+    infer_unary_float,
+    k::sigmoid,
     "Elementwise 1 / (1 + e^-x)",
-    "%r = graph.sigmoid %x : (tensor<4xf32>) -> tensor<4xf32>");
-elementwise!(ERF, "graph.erf", 1, EW, infer_unary_float, k::erf,
+    "%r = graph.sigmoid %x : (tensor<4xf32>) -> tensor<4xf32>"
+);
+elementwise!(
+    ERF,
+    "graph.erf",
+    1,
+    EW,
+    infer_unary_float,
+    k::erf,
     "Elementwise error function",
-    "%r = graph.erf %x : (tensor<4xf32>) -> tensor<4xf32>");
-elementwise!(RELU, "graph.relu", 1, EW, infer_unary_number, k::relu,
+    "%r = graph.erf %x : (tensor<4xf32>) -> tensor<4xf32>"
+);
+elementwise!(
+    RELU,
+    "graph.relu",
+    1,
+    EW,
+    infer_unary_number,
+    k::relu,
     "Elementwise max(x, 0); NaN stays NaN",
-    "%r = graph.relu %x : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>");
-elementwise!(FLOOR, "graph.floor", 1, EW, infer_unary_float, k::floor,
+    "%r = graph.relu %x : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>"
+);
+elementwise!(
+    FLOOR,
+    "graph.floor",
+    1,
+    EW,
+    infer_unary_float,
+    k::floor,
     "Elementwise round toward -inf",
-    "%r = graph.floor %x : (tensor<4xf32>) -> tensor<4xf32>");
-elementwise!(CEIL, "graph.ceil", 1, EW, infer_unary_float, k::ceil,
+    "%r = graph.floor %x : (tensor<4xf32>) -> tensor<4xf32>"
+);
+elementwise!(
+    CEIL,
+    "graph.ceil",
+    1,
+    EW,
+    infer_unary_float,
+    k::ceil,
     "Elementwise round toward +inf",
-    "%r = graph.ceil %x : (tensor<4xf32>) -> tensor<4xf32>");
+    "%r = graph.ceil %x : (tensor<4xf32>) -> tensor<4xf32>"
+);
 
 pub static GELU: OpDef = OpDef {
     name: "graph.gelu",
@@ -166,7 +334,12 @@ pub static GELU: OpDef = OpDef {
                   0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), as PyTorch.\n\n```mlir\n\
                   %r = graph.gelu %x {approximate = \"tanh\"} : (tensor<2x8xf32>) -> tensor<2x8xf32>\n```",
     operands: Arity::Exactly(1),
-    attrs: &[AttrSpec::optional("approximate", AttrKind::Enum(&["none", "tanh"]), AttrDefault::Str("none"), "approximation")],
+    attrs: &[AttrSpec::optional(
+        "approximate",
+        AttrKind::Enum(&["none", "tanh"]),
+        AttrDefault::Str("none"),
+        "approximation",
+    )],
     traits: EW,
     infer: Some(infer_unary_float),
     syntax: Syntax::Functional,

@@ -4,7 +4,7 @@
 use tcc_ir::{Arity, AttrDefault, AttrKind, AttrSpec, OpDef, Signature, Syntax, Traits, Type};
 
 use crate::canonical;
-use crate::infer::{broadcast_shapes, check_all, normalize_axis, same_elem, tensor, tensor_of, FLOATS, NUMBERS};
+use crate::infer::{FLOATS, NUMBERS, broadcast_shapes, check_all, normalize_axis, same_elem, tensor, tensor_of};
 use crate::interp::nn as k;
 use crate::{GraphSemantics, LayoutClass};
 
@@ -38,7 +38,15 @@ fn infer_matmul(sig: &Signature) -> Result<Vec<Type>, String> {
 }
 
 /// Output extent of a window op: floor((in + pads - dilation*(k-1) - 1) / stride) + 1.
-fn window_out(input: i64, pad_lo: i64, pad_hi: i64, kernel: i64, stride: i64, dilation: i64, dim: &str) -> Result<i64, String> {
+fn window_out(
+    input: i64,
+    pad_lo: i64,
+    pad_hi: i64,
+    kernel: i64,
+    stride: i64,
+    dilation: i64,
+    dim: &str,
+) -> Result<i64, String> {
     let too_large = || format!("window or padding of the {dim} is too large");
     let span = dilation.checked_mul(kernel - 1).and_then(|s| s.checked_add(1)).ok_or_else(too_large)?;
     let padded = input.checked_add(pad_lo).and_then(|p| p.checked_add(pad_hi)).ok_or_else(too_large)?;
@@ -71,7 +79,9 @@ fn infer_conv2d(sig: &Signature) -> Result<Vec<Type>, String> {
         return Err(format!("input channels ({c}) and output channels ({o}) must be divisible by groups ({groups})"));
     }
     if c / groups != i {
-        return Err(format!("filter expects {i} input channels per group, but the input has {c} channels in {groups} group(s)"));
+        return Err(format!(
+            "filter expects {i} input channels per group, but the input has {c} channels in {groups} group(s)"
+        ));
     }
     if kh < 1 || kw < 1 {
         return Err("filter spatial dimensions must be positive".into());
@@ -238,8 +248,12 @@ macro_rules! reduction {
         pub static $NAME: OpDef = OpDef {
             name: $name,
             summary: $summary,
-            description: concat!($summary, ".\n\n```mlir\n%r = ", $name,
-                " %x {axes = [1], keepdims = true} : (tensor<2x8xf32>) -> tensor<2x1xf32>\n```"),
+            description: concat!(
+                $summary,
+                ".\n\n```mlir\n%r = ",
+                $name,
+                " %x {axes = [1], keepdims = true} : (tensor<2x8xf32>) -> tensor<2x1xf32>\n```"
+            ),
             operands: Arity::Exactly(1),
             attrs: REDUCE_ATTRS,
             traits: REDUCE,

@@ -4,15 +4,18 @@
 use tcc_ir::{Arity, AttrDefault, AttrKind, AttrSpec, OpDef, Signature, Syntax, Traits, Type};
 
 use crate::canonical;
-use crate::infer::{broadcast_shapes, check_all, fmt_shape, normalize_axis, same_elem, tensor, tensor_of, ANY, INDICES};
+use crate::infer::{
+    ANY, INDICES, broadcast_shapes, check_all, fmt_shape, normalize_axis, same_elem, tensor, tensor_of,
+};
 use crate::interp::shape as k;
-use crate::layout::{transform_shape, Layout};
+use crate::layout::{Layout, transform_shape};
 use crate::{GraphSemantics, LayoutClass};
 
 const MOVE: Traits = Traits::PURE.union(Traits::DATA_MOVEMENT);
 
 fn infer_constant(sig: &Signature) -> Result<Vec<Type>, String> {
-    let value = sig.attrs.get("value").and_then(|a| a.as_dense()).ok_or("requires attribute 'value' (dense elements)")?;
+    let value =
+        sig.attrs.get("value").and_then(|a| a.as_dense()).ok_or("requires attribute 'value' (dense elements)")?;
     if !ANY.contains(&value.elem()) {
         return Err(format!("constants of element type {} are not supported by the graph dialect", value.elem()));
     }
@@ -25,7 +28,8 @@ pub fn resolve_reshape(numel: i64, target: &[i64]) -> Result<Vec<i64>, String> {
     if unknown > 1 || target.iter().any(|&d| d < -1) {
         return Err(format!("invalid reshape target {} (at most one -1, no other negatives)", fmt_shape(target)));
     }
-    let known = target.iter().filter(|&&d| d != -1).try_fold(1i64, |acc, &d| acc.checked_mul(d)).ok_or("shape too large")?;
+    let known =
+        target.iter().filter(|&&d| d != -1).try_fold(1i64, |acc, &d| acc.checked_mul(d)).ok_or("shape too large")?;
     let mut out = target.to_vec();
     if unknown == 1 {
         if known == 0 || numel % known != 0 {
@@ -83,7 +87,11 @@ fn infer_concat(sig: &Signature) -> Result<Vec<Type>, String> {
     for i in 1..sig.operands.len() {
         let t = sig.tensor(i)?;
         if t.rank() != first.rank() || (0..t.rank()).any(|d| d != axis && t.shape()[d] != first.shape()[d]) {
-            return Err(format!("operand #{i} of shape {} does not match {} outside axis {axis}", fmt_shape(t.shape()), fmt_shape(first.shape())));
+            return Err(format!(
+                "operand #{i} of shape {} does not match {} outside axis {axis}",
+                fmt_shape(t.shape()),
+                fmt_shape(first.shape())
+            ));
         }
         shape[axis] = shape[axis].checked_add(t.shape()[axis]).ok_or("concatenated shape is too large")?;
     }
@@ -125,7 +133,10 @@ pub fn slice_params(sig: &Signature, shape: &[i64]) -> Result<(Vec<i64>, Vec<i64
         let last = n.checked_sub(1).and_then(|k| k.checked_mul(st)).and_then(|k| k.checked_add(s));
         let in_range = s >= 0 && s <= shape[d] && (n == 0 || last.is_some_and(|l| l < shape[d]));
         if !in_range {
-            return Err(format!("slice of dimension {d} (start {s}, size {n}, step {st}) is out of bounds for extent {}", shape[d]));
+            return Err(format!(
+                "slice of dimension {d} (start {s}, size {n}, step {st}) is out of bounds for extent {}",
+                shape[d]
+            ));
         }
     }
     Ok((starts, sizes, steps))
@@ -145,7 +156,9 @@ fn infer_pad(sig: &Signature) -> Result<Vec<Type>, String> {
     check_all("high", &high, 0)?;
     sig.float("value")?;
     let shape = (0..x.rank())
-        .map(|d| x.shape()[d].checked_add(low[d]).and_then(|s| s.checked_add(high[d])).ok_or("padded shape is too large"))
+        .map(|d| {
+            x.shape()[d].checked_add(low[d]).and_then(|s| s.checked_add(high[d])).ok_or("padded shape is too large")
+        })
         .collect::<Result<Vec<_>, _>>()?;
     Ok(vec![tensor(shape, x.elem())?])
 }
