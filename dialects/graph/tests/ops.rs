@@ -409,3 +409,35 @@ fn bad_inputs_are_reported() {
     let e = run_function(&m, main, &[i32s(&[2], &[1, 2])]).unwrap_err();
     assert!(e.message.contains("element type"), "{e}");
 }
+
+#[test]
+fn broadcasting_edge_cases() {
+    // Both sides stretch: [2, 1, 3] + [1, 4, 1] -> [2, 4, 3].
+    let a = f(&[2, 1, 3], &[0., 1., 2., 10., 11., 12.]);
+    let b = f(&[1, 4, 1], &[100., 200., 300., 400.]);
+    let r = eval("graph.add", "", &[a, b], "tensor<2x4x3xf32>");
+    let want: Vec<f64> = (0..2)
+        .flat_map(|i| (0..4).flat_map(move |j| (0..3).map(move |k| (i * 10 + k) as f64 + 100. * (j + 1) as f64)))
+        .collect();
+    check(&r, &[2, 4, 3], &want);
+    // Rank 0 against rank 3, on either side.
+    let s = f(&[], &[2.]);
+    let x = f(&[1, 2, 1], &[3., 4.]);
+    check(&eval("graph.sub", "", &[s.clone(), x.clone()], "tensor<1x2x1xf32>"), &[1, 2, 1], &[-1., -2.]);
+    check(&eval("graph.sub", "", &[x, s], "tensor<1x2x1xf32>"), &[1, 2, 1], &[1., 2.]);
+    // Zero-size dimensions broadcast like any other extent, against 1 or themselves.
+    let empty = f(&[0, 3], &[]);
+    let r = eval("graph.mul", "", &[empty.clone(), f(&[1, 3], &[1., 2., 3.])], "tensor<0x3xf32>");
+    check(&r, &[0, 3], &[]);
+    let r = eval("graph.add", "", &[f(&[2, 1], &[1., 2.]), f(&[0], &[])], "tensor<2x0xf32>");
+    check(&r, &[2, 0], &[]);
+    // Reductions over an empty dimension: sum is 0, mean is NaN (0 / 0).
+    check(&eval("graph.reduce_sum", "{axes = [0]}", &[empty.clone()], "tensor<3xf32>"), &[3], &[0., 0., 0.]);
+    let r = eval("graph.reduce_mean", "{axes = [0]}", &[empty.clone()], "tensor<3xf32>");
+    check(&r, &[3], &[f64::NAN, f64::NAN, f64::NAN]);
+    let e = try_eval("graph.reduce_max", "{axes = [0]}", &[empty], &["tensor<3xf32>"]).unwrap_err();
+    assert!(e.contains("empty dimension"), "{e}");
+    // Incompatible extents are a verifier error, located at the op.
+    let e = try_eval("graph.add", "", &[f(&[2], &[1., 2.]), f(&[3], &[1., 2., 3.])], &["tensor<3xf32>"]).unwrap_err();
+    assert!(e.contains("op.mlir:2:") && e.contains("not broadcast-compatible"), "{e}");
+}

@@ -135,6 +135,10 @@ fn infer_reduce(sig: &Signature, allowed: &[tcc_ir::ScalarType]) -> Result<Vec<T
     let x = tensor_of(sig, 0, allowed)?;
     let axes = reduction_axes(sig, x.rank())?;
     let keep = sig.bool("keepdims")?;
+    let extremum = std::ptr::eq(sig.def, &REDUCE_MAX) || std::ptr::eq(sig.def, &REDUCE_MIN);
+    if extremum && axes.iter().any(|&a| x.shape()[a] == 0) {
+        return Err("cannot take the maximum or minimum over an empty dimension".into());
+    }
     let mut shape = Vec::new();
     for (i, &d) in x.shape().iter().enumerate() {
         if !axes.contains(&i) {
