@@ -288,6 +288,8 @@ pub enum Syntax {
     Generic,
     /// `%0 = d.op %a, %b {attrs} : (T, T) -> T` (the generic form parses too).
     Functional,
+    /// `%0 = d.op %a, %b {attrs} : T` where every operand and the result have type T.
+    SameType,
     Custom {
         parse: CustomParseFn,
         print: CustomPrintFn,

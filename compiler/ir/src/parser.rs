@@ -546,6 +546,17 @@ impl<'a> Parser<'a> {
                 self.bind_operands(&mut state, &uses, &inputs)?;
                 state.result_types = results;
             }
+            Syntax::SameType => {
+                let uses = self.parse_value_uses()?;
+                if self.kind() == TokenKind::LBrace {
+                    self.parse_attr_dict_into(&mut state.attrs)?;
+                }
+                self.expect(TokenKind::Colon, "before the operation's type")?;
+                let ty = self.parse_type()?;
+                let types = vec![ty.clone(); uses.len()];
+                self.bind_operands(&mut state, &uses, &types)?;
+                state.result_types = vec![ty];
+            }
             Syntax::Custom { parse, .. } => parse(self, &mut state)?,
         }
         Ok(self.create_op(state))

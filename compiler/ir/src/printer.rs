@@ -224,6 +224,15 @@ impl<'a> Printer<'a> {
                 self.out.push_str(" : ");
                 self.print_functional_type(op);
             }
+            Syntax::SameType if !self.options.generic && self.has_same_types(op) => {
+                self.out.push_str(def.name);
+                self.out.push(' ');
+                self.print_values(&self.m.operands(op).to_vec());
+                self.print_attr_dict(self.m.attrs(op), &[]);
+                self.out.push_str(" : ");
+                let ty = self.m.value_type(self.m.result(op, 0)).clone();
+                self.print_type(&ty);
+            }
             Syntax::Custom { print, .. } if !self.options.generic => print(self, op)?,
             _ => self.print_generic(op),
         }
@@ -231,6 +240,15 @@ impl<'a> Printer<'a> {
             (self.next_value, self.next_arg) = saved;
         }
         Ok(())
+    }
+
+    /// Whether the `SameType` form can print `op` (it cannot express mismatched types,
+    /// which the verifier rejects but a printer must still show).
+    fn has_same_types(&self, op: Op) -> bool {
+        let m = self.m;
+        let [r] = m.results(op) else { return false };
+        let ty = m.value_type(*r);
+        !m.operands(op).is_empty() && m.operands(op).iter().all(|&v| m.value_type(v) == ty)
     }
 
     fn print_generic(&mut self, op: Op) {

@@ -11,6 +11,8 @@ use tcc_ir::{PassRegistry, Registry};
 pub fn registry() -> Registry {
     let mut r = Registry::new();
     tcc_dialect_graph::register(&mut r);
+    tcc_dialect_loop::register(&mut r);
+    tcc_dialect_vector::register(&mut r);
     r
 }
 

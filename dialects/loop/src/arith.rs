@@ -1,0 +1,262 @@
+//! Arithmetic of the `loop` dialect, shared by scalars and vectors.
+//!
+//! Like MLIR's `arith`, each op works elementwise on a scalar or on a vector of the
+//! same element type, so the vectorizer turns a scalar loop body into a vector one by
+//! changing types, not ops. Integer ops (including `index`) wrap; `div` and `rem` on
+//! integers are signed and truncate toward zero (the lowering guards zero divisors);
+//! `cmp` compares floats ordered (false on NaN) and integers signed. The math
+//! functions (`exp`, `log`, `tanh`, `erf`, `pow`, ...) are expanded into polynomials by
+//! the `expand-math` pass before code generation, so every backend computes them alike.
+
+use tcc_ir::{
+    Arity, AttrKind, AttrSpec, Attribute, Diagnostic, Module, Op, OpDef, OperationState, Parser, Printer, ScalarType,
+    Signature, Syntax, Traits, Type, VectorType,
+};
+
+const PURE: Traits = Traits::PURE.union(Traits::ELEMENTWISE);
+
+/// The element type of a scalar or vector type.
+pub fn elem_of(t: &Type) -> Option<ScalarType> {
+    match t {
+        Type::Scalar(s) => Some(*s),
+        Type::Vector(v) => Some(v.elem),
+        _ => None,
+    }
+}
+
+/// `t` with its element type replaced (scalar stays scalar, vector keeps its lanes).
+pub fn with_elem(t: &Type, elem: ScalarType) -> Type {
+    match t {
+        Type::Vector(v) => Type::Vector(VectorType { lanes: v.lanes, elem }),
+        _ => Type::Scalar(elem),
+    }
+}
+
+#[derive(Copy, Clone)]
+enum Class {
+    /// Floats, integers and index.
+    Number,
+    Float,
+    /// Integers (including i1) and index.
+    Integer,
+}
+
+fn check_class(t: &Type, class: Class) -> Result<ScalarType, String> {
+    let e = elem_of(t).ok_or_else(|| format!("expected a scalar or vector type, got {t}"))?;
+    let ok = match class {
+        Class::Number => e != ScalarType::I1,
+        Class::Float => e.is_float(),
+        Class::Integer => e.is_integer(),
+    };
+    if !ok {
+        let what = match class {
+            Class::Number => "a number",
+            Class::Float => "a float",
+            Class::Integer => "an integer",
+        };
+        return Err(format!("expected {what} type, got {t}"));
+    }
+    Ok(e)
+}
+
+fn same_type(sig: &Signature, class: Class) -> Result<Vec<Type>, String> {
+    let first = sig.operand(0)?;
+    check_class(first, class)?;
+    if let Some((i, t)) = sig.operands.iter().enumerate().find(|(_, t)| *t != first) {
+        return Err(format!("operand #{i} has type {t}, expected {first} like operand #0"));
+    }
+    Ok(vec![first.clone()])
+}
+
+fn infer_number(sig: &Signature) -> Result<Vec<Type>, String> {
+    same_type(sig, Class::Number)
+}
+fn infer_float(sig: &Signature) -> Result<Vec<Type>, String> {
+    same_type(sig, Class::Float)
+}
+fn infer_integer(sig: &Signature) -> Result<Vec<Type>, String> {
+    same_type(sig, Class::Integer)
+}
+
+fn infer_cmp(sig: &Signature) -> Result<Vec<Type>, String> {
+    let t = &same_type(sig, Class::Number)?[0];
+    Ok(vec![with_elem(t, ScalarType::I1)])
+}
+
+fn infer_select(sig: &Signature) -> Result<Vec<Type>, String> {
+    let (c, a, b) = (sig.operand(0)?, sig.operand(1)?, sig.operand(2)?);
+    if a != b {
+        return Err(format!("select arms differ: {a} vs {b}"));
+    }
+    if *c != with_elem(a, ScalarType::I1) {
+        return Err(format!("condition must be {}, got {c}", with_elem(a, ScalarType::I1)));
+    }
+    Ok(vec![a.clone()])
+}
+
+fn lanes(t: &Type) -> Option<u32> {
+    t.as_vector().map(|v| v.lanes)
+}
+
+fn verify_cast(m: &Module, op: Op) -> Result<(), String> {
+    let (from, to) = (m.value_type(m.operand(op, 0)), m.value_type(m.result(op, 0)));
+    check_class(from, Class::Number).or_else(|_| check_class(from, Class::Integer))?;
+    check_class(to, Class::Number).or_else(|_| check_class(to, Class::Integer))?;
+    if lanes(from) != lanes(to) {
+        return Err(format!("cannot cast {from} to {to}: lane counts differ"));
+    }
+    Ok(())
+}
+
+fn verify_bitcast(m: &Module, op: Op) -> Result<(), String> {
+    let (from, to) = (m.value_type(m.operand(op, 0)), m.value_type(m.result(op, 0)));
+    let bits = |t: &Type| elem_of(t).map(|e| e.byte_size() as u32 * lanes(t).unwrap_or(1));
+    if lanes(from) != lanes(to) || bits(from).is_none() || bits(from) != bits(to) {
+        return Err(format!("cannot bitcast {from} to {to}: sizes differ"));
+    }
+    Ok(())
+}
+
+// -- constants -----------------------------------------------------------------------------
+
+fn infer_const(sig: &Signature) -> Result<Vec<Type>, String> {
+    match sig.attrs.get("value") {
+        Some(Attribute::Int(_, t)) => Ok(vec![Type::Scalar(*t)]),
+        Some(Attribute::Float(_, t)) => Ok(vec![Type::Scalar(*t)]),
+        Some(Attribute::Bool(_)) => Ok(vec![Type::Scalar(ScalarType::I1)]),
+        _ => Err("attribute 'value' must be a typed integer, float or bool".into()),
+    }
+}
+
+fn parse_const(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
+    let value = p.parse_attribute()?;
+    state.attrs.set("value", value);
+    if p.kind() == tcc_ir::lexer::TokenKind::LBrace {
+        p.parse_attr_dict_into(&mut state.attrs)?;
+    }
+    state.result_types = infer_const(&Signature { def: &CONST, operands: &[], attrs: &state.attrs })
+        .map_err(|m| Diagnostic::error(state.loc.clone(), m))?;
+    Ok(())
+}
+
+fn print_const(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
+    let m = p.module();
+    p.write("loop.const ");
+    if let Some(v) = m.attr(op, "value") {
+        // Always spell the type, so `4 : index` and `4` (i64) stay distinct.
+        match *v {
+            Attribute::Int(x, t) => p.write(&format!("{x} : {t}")),
+            Attribute::Float(x, t) => p.write(&format!("{} : {t}", tcc_ir::attributes::format_float(x, t))),
+            ref other => p.print_attr(other),
+        }
+    }
+    p.print_attr_dict(m.attrs(op), &["value"]);
+    Ok(())
+}
+
+pub static CONST: OpDef = OpDef {
+    name: "loop.const",
+    summary: "A scalar constant: `%c = loop.const 4 : index`, `loop.const 1.5 : f32`",
+    attrs: &[AttrSpec::required("value", AttrKind::Any, "a typed integer, float or bool")],
+    traits: Traits::PURE.union(Traits::CONSTANT_LIKE),
+    infer: Some(infer_const),
+    syntax: Syntax::Custom { parse: parse_const, print: print_const },
+    ..OpDef::DEFAULT
+};
+
+macro_rules! arith {
+    ($NAME:ident, $name:literal, 1, $infer:path, $traits:expr, $summary:literal) => {
+        arith!(@one $NAME, $name, 1, $infer, $traits, $summary, "%a");
+    };
+    ($NAME:ident, $name:literal, 2, $infer:path, $traits:expr, $summary:literal) => {
+        arith!(@one $NAME, $name, 2, $infer, $traits, $summary, "%a, %b");
+    };
+    ($NAME:ident, $name:literal, 3, $infer:path, $traits:expr, $summary:literal) => {
+        arith!(@one $NAME, $name, 3, $infer, $traits, $summary, "%a, %b, %c");
+    };
+    (@one $NAME:ident, $name:literal, $n:expr, $infer:path, $traits:expr, $summary:literal, $operands:literal) => {
+        pub static $NAME: OpDef = OpDef {
+            name: $name,
+            summary: $summary,
+            description: concat!($summary, ". Works on scalars and on vectors.\n\n```mlir\n%r = ", $name, " ",
+                $operands, " : f32\n```"),
+            operands: Arity::Exactly($n),
+            traits: $traits,
+            infer: Some($infer),
+            syntax: Syntax::SameType,
+            ..OpDef::DEFAULT
+        };
+    };
+}
+
+const COMM: Traits = PURE.union(Traits::COMMUTATIVE);
+arith!(ADD, "loop.add", 2, infer_number, COMM, "a + b (integers wrap)");
+arith!(SUB, "loop.sub", 2, infer_number, PURE, "a - b");
+arith!(MUL, "loop.mul", 2, infer_number, COMM, "a * b");
+arith!(DIV, "loop.div", 2, infer_number, PURE, "a / b (integers: signed, toward zero; the divisor must not be zero)");
+arith!(REM, "loop.rem", 2, infer_integer, PURE, "a % b, signed, the sign of a (the divisor must not be zero)");
+arith!(MIN, "loop.min", 2, infer_number, COMM, "minimum (floats: NaN if either is NaN)");
+arith!(MAX, "loop.max", 2, infer_number, COMM, "maximum (floats: NaN if either is NaN)");
+arith!(AND, "loop.and", 2, infer_integer, COMM, "bitwise and");
+arith!(OR, "loop.or", 2, infer_integer, COMM, "bitwise or");
+arith!(XOR, "loop.xor", 2, infer_integer, COMM, "bitwise exclusive or");
+arith!(SHL, "loop.shl", 2, infer_integer, PURE, "a << b");
+arith!(SHR, "loop.shr", 2, infer_integer, PURE, "a >> b, arithmetic");
+arith!(NEG, "loop.neg", 1, infer_number, PURE, "-a");
+arith!(ABS, "loop.abs", 1, infer_number, PURE, "|a|");
+arith!(FMA, "loop.fma", 3, infer_float, PURE, "a * b + c with one rounding");
+arith!(SQRT, "loop.sqrt", 1, infer_float, PURE, "square root");
+arith!(RSQRT, "loop.rsqrt", 1, infer_float, PURE, "1 / sqrt(a)");
+arith!(FLOOR, "loop.floor", 1, infer_float, PURE, "round toward -inf");
+arith!(CEIL, "loop.ceil", 1, infer_float, PURE, "round toward +inf");
+arith!(ROUND, "loop.round", 1, infer_float, PURE, "round to nearest, ties to even");
+arith!(EXP, "loop.exp", 1, infer_float, PURE, "e^a (expanded by expand-math)");
+arith!(LOG, "loop.log", 1, infer_float, PURE, "natural logarithm (expanded by expand-math)");
+arith!(TANH, "loop.tanh", 1, infer_float, PURE, "hyperbolic tangent (expanded by expand-math)");
+arith!(ERF, "loop.erf", 1, infer_float, PURE, "error function (expanded by expand-math)");
+arith!(POW, "loop.pow", 2, infer_float, PURE, "a ^ b, real for negative a and integral b (expanded by expand-math)");
+
+pub static CMP: OpDef = OpDef {
+    name: "loop.cmp",
+    summary: "Compares: `pred` is eq, ne, lt, le, gt or ge; floats ordered (false on NaN but for ne), integers signed",
+    description: "```mlir\n%c = loop.cmp %a, %b {pred = \"lt\"} : (f32, f32) -> i1\n```",
+    operands: Arity::Exactly(2),
+    attrs: &[AttrSpec::required("pred", AttrKind::Enum(&["eq", "ne", "lt", "le", "gt", "ge"]), "the comparison")],
+    traits: PURE,
+    infer: Some(infer_cmp),
+    syntax: Syntax::Functional,
+    ..OpDef::DEFAULT
+};
+
+pub static SELECT: OpDef = OpDef {
+    name: "loop.select",
+    summary: "cond ? a : b (per lane for vectors)",
+    description: "```mlir\n%r = loop.select %c, %a, %b : (i1, f32, f32) -> f32\n```",
+    operands: Arity::Exactly(3),
+    traits: PURE,
+    infer: Some(infer_select),
+    syntax: Syntax::Functional,
+    ..OpDef::DEFAULT
+};
+
+pub static CAST: OpDef = OpDef {
+    name: "loop.cast",
+    summary: "Converts to the result type: float -> int truncates toward zero and saturates (NaN -> 0), int -> int wraps or sign-extends, x -> i1 is x != 0",
+    description: "```mlir\n%i = loop.cast %x : (f32) -> i32\n```",
+    operands: Arity::Exactly(1),
+    traits: PURE,
+    verify: Some(verify_cast),
+    syntax: Syntax::Functional,
+    ..OpDef::DEFAULT
+};
+
+pub static BITCAST: OpDef = OpDef {
+    name: "loop.bitcast",
+    summary: "Reinterprets the bits as another type of the same size",
+    description: "```mlir\n%b = loop.bitcast %x : (vector<4xf32>) -> vector<4xi32>\n```",
+    operands: Arity::Exactly(1),
+    traits: PURE,
+    verify: Some(verify_bitcast),
+    syntax: Syntax::Functional,
+    ..OpDef::DEFAULT
+};

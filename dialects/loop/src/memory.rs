@@ -1,0 +1,182 @@
+//! Buffers and memory access in the `loop` dialect.
+//!
+//! A buffer is memory with a static shape and strides (`buffer<4x8xf32>`,
+//! `buffer<4x8xf32, [16, 1]>`). Buffers come from the function's arguments (the
+//! model's inputs and outputs), from the workspace arena at an offset planned at
+//! compile time (`loop.workspace`), or from read-only constant data
+//! (`loop.constant_buffer`). `loop.load` / `loop.store` access one element at a
+//! multi-index of `index` values.
+
+use tcc_ir::lexer::TokenKind;
+use tcc_ir::{
+    Arity, AttrKind, AttrSpec, BufferType, Diagnostic, Location, Module, Op, OpDef, OperationState, Parser, Printer,
+    Syntax, Traits, Type, Value,
+};
+
+fn verify_workspace(m: &Module, op: Op) -> Result<(), String> {
+    let ty = m.value_type(m.result(op, 0));
+    let b = ty.as_buffer().ok_or_else(|| format!("result must be a buffer, got {ty}"))?;
+    let offset = m.attr(op, "offset").and_then(|a| a.as_i64()).ok_or("requires an integer 'offset'")?;
+    if offset < 0 || offset % b.elem().byte_size() as i64 != 0 {
+        return Err(format!("offset {offset} must be non-negative and a multiple of the element size"));
+    }
+    Ok(())
+}
+
+fn verify_constant_buffer(m: &Module, op: Op) -> Result<(), String> {
+    let ty = m.value_type(m.result(op, 0));
+    let b = ty.as_buffer().ok_or_else(|| format!("result must be a buffer, got {ty}"))?;
+    let d = m.attr(op, "value").and_then(|a| a.as_dense()).ok_or("requires dense elements 'value'")?;
+    if d.ty().shape() != b.shape() || d.elem() != b.elem() || b.explicit_strides().is_some() {
+        return Err(format!("value of type {} does not match the row-major buffer {ty}", d.ty()));
+    }
+    Ok(())
+}
+
+/// The buffer type of operand `buffer_operand`, checking the index operands after it.
+pub fn indexed_buffer(m: &Module, op: Op, buffer_operand: usize) -> Result<&BufferType, String> {
+    let ty = m.value_type(m.operand(op, buffer_operand));
+    let b = ty.as_buffer().ok_or_else(|| format!("operand #{buffer_operand} must be a buffer, got {ty}"))?;
+    let indices = &m.operands(op)[buffer_operand + 1..];
+    if indices.len() != b.shape().len() {
+        return Err(format!("{} indices given for a buffer of rank {}", indices.len(), b.shape().len()));
+    }
+    if let Some(&v) = indices.iter().find(|&&v| *m.value_type(v) != Type::Scalar(tcc_ir::ScalarType::Index)) {
+        return Err(format!("indices must have type index, got {}", m.value_type(v)));
+    }
+    Ok(b)
+}
+
+fn verify_load(m: &Module, op: Op) -> Result<(), String> {
+    let b = indexed_buffer(m, op, 0)?;
+    let r = m.value_type(m.result(op, 0));
+    if *r != Type::Scalar(b.elem()) {
+        return Err(format!("result type {r} differs from the buffer's element type {}", b.elem()));
+    }
+    Ok(())
+}
+
+fn verify_store(m: &Module, op: Op) -> Result<(), String> {
+    let b = indexed_buffer(m, op, 1)?;
+    let v = m.value_type(m.operand(op, 0));
+    if *v != Type::Scalar(b.elem()) {
+        return Err(format!("stored value of type {v} differs from the buffer's element type {}", b.elem()));
+    }
+    Ok(())
+}
+
+/// Parses `%buf[%i, %j] : buffer<..>` and returns the buffer and index uses and type.
+pub fn parse_indexed(p: &mut Parser<'_>) -> Result<(Vec<(Value, String, Location)>, Type), Diagnostic> {
+    let mut uses = vec![p.parse_value_use()?];
+    p.expect(TokenKind::LSquare, "to start the indices")?;
+    if p.kind() != TokenKind::RSquare {
+        uses.extend(p.parse_value_uses()?);
+    }
+    p.expect(TokenKind::RSquare, "to end the indices")?;
+    p.expect(TokenKind::Colon, "before the buffer type")?;
+    let ty = p.parse_type()?;
+    Ok((uses, ty))
+}
+
+/// Types for `uses` = [buffer, indices..] given the buffer type.
+pub fn indexed_types(uses: &[(Value, String, Location)], buffer: &Type) -> Vec<Type> {
+    let mut types = vec![buffer.clone()];
+    types.extend(std::iter::repeat_n(Type::Scalar(tcc_ir::ScalarType::Index), uses.len() - 1));
+    types
+}
+
+/// Prints `%buf[%i, %j]`.
+pub fn print_indexed(p: &mut Printer<'_>, operands: &[Value]) {
+    p.print_value(operands[0]);
+    p.write("[");
+    p.print_values(&operands[1..]);
+    p.write("]");
+}
+
+fn parse_load(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
+    let (uses, ty) = parse_indexed(p)?;
+    let elem = ty
+        .as_buffer()
+        .map(|b| b.elem())
+        .ok_or_else(|| Diagnostic::error(state.loc.clone(), format!("expected a buffer type, got {ty}")))?;
+    p.bind_operands(state, &uses, &indexed_types(&uses, &ty))?;
+    state.result_types.push(Type::Scalar(elem));
+    Ok(())
+}
+
+fn print_load(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
+    let m = p.module();
+    p.write("loop.load ");
+    print_indexed(p, m.operands(op));
+    p.write(" : ");
+    p.print_type(m.value_type(m.operand(op, 0)));
+    Ok(())
+}
+
+fn parse_store(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
+    let value = p.parse_value_use()?;
+    p.expect(TokenKind::Comma, "after the stored value")?;
+    let (mut uses, ty) = parse_indexed(p)?;
+    let elem = ty
+        .as_buffer()
+        .map(|b| b.elem())
+        .ok_or_else(|| Diagnostic::error(state.loc.clone(), format!("expected a buffer type, got {ty}")))?;
+    let mut types = vec![Type::Scalar(elem)];
+    types.extend(indexed_types(&uses, &ty));
+    uses.insert(0, value);
+    p.bind_operands(state, &uses, &types)
+}
+
+fn print_store(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
+    let m = p.module();
+    p.write("loop.store ");
+    p.print_value(m.operand(op, 0));
+    p.write(", ");
+    print_indexed(p, &m.operands(op)[1..]);
+    p.write(" : ");
+    p.print_type(m.value_type(m.operand(op, 1)));
+    Ok(())
+}
+
+pub static WORKSPACE: OpDef = OpDef {
+    name: "loop.workspace",
+    summary: "A buffer at byte `offset` in the model's workspace arena",
+    description: "Offsets are planned at compile time from tensor liveness.\n\n```mlir\n\
+                  %b = loop.workspace {offset = 256} : () -> buffer<2x8xf32>\n```",
+    attrs: &[AttrSpec::required("offset", AttrKind::Int, "byte offset in the workspace")],
+    traits: Traits::PURE,
+    verify: Some(verify_workspace),
+    syntax: Syntax::Functional,
+    ..OpDef::DEFAULT
+};
+
+pub static CONSTANT_BUFFER: OpDef = OpDef {
+    name: "loop.constant_buffer",
+    summary: "A read-only buffer holding `value` (weights live in the compiled module's data)",
+    description: "```mlir\n%w = loop.constant_buffer {value = dense<1.0> : tensor<8xf32>} : () -> buffer<8xf32>\n```",
+    attrs: &[AttrSpec::required("value", AttrKind::Dense, "the elements")],
+    traits: Traits::PURE.union(Traits::CONSTANT_LIKE),
+    verify: Some(verify_constant_buffer),
+    syntax: Syntax::Functional,
+    ..OpDef::DEFAULT
+};
+
+pub static LOAD: OpDef = OpDef {
+    name: "loop.load",
+    summary: "Reads one element: `%v = loop.load %buf[%i, %j] : buffer<4x8xf32>`",
+    operands: Arity::AtLeast(1),
+    traits: Traits::NONE,
+    verify: Some(verify_load),
+    syntax: Syntax::Custom { parse: parse_load, print: print_load },
+    ..OpDef::DEFAULT
+};
+
+pub static STORE: OpDef = OpDef {
+    name: "loop.store",
+    summary: "Writes one element: `loop.store %v, %buf[%i, %j] : buffer<4x8xf32>`",
+    operands: Arity::AtLeast(2),
+    results: Arity::Exactly(0),
+    verify: Some(verify_store),
+    syntax: Syntax::Custom { parse: parse_store, print: print_store },
+    ..OpDef::DEFAULT
+};
