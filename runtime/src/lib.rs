@@ -1,2 +1,75 @@
-//! tcc's runtime: thread pool, workspace arena, tensors and the C ABI that compiled code calls.
-//! Filled by the JIT issue; it depends on nothing of the compiler.
+//! tcc's runtime: what compiled models need at run time, and nothing of the compiler.
+//!
+//! - [`pool`]: the thread pool behind `loop.parallel`, with the C entry point
+//!   `tcc_parallel_for` that generated code calls.
+//! - [`tensor`]: tensors exchanged with callers (64-byte aligned storage).
+//! - [`Workspace`]: the per-model scratch arena whose offsets the compiler planned.
+//! - [`Signature`] / [`validate`]: input checks (count, dtype, shape) done before any
+//!   compiled code runs.
+//! - [`EntryFn`]: the ABI of a compiled model's entry function.
+
+pub mod cpu;
+pub mod pool;
+pub mod tensor;
+
+pub use pool::{TaskFn, ThreadPool, tcc_parallel_for};
+pub use tensor::{AlignedBuf, DType, Element, Tensor};
+
+/// A compiled model's entry: `args` holds one pointer per input then per output
+/// buffer, `workspace` the scratch arena, `pool` the thread pool (or null), and
+/// `status` receives the id of the first failed run-time check (0 when all passed).
+pub type EntryFn =
+    unsafe extern "C" fn(args: *const *mut u8, workspace: *mut u8, pool: *const ThreadPool, status: *mut u32);
+
+/// A tensor's expected dtype and shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorSpec {
+    pub dtype: DType,
+    pub shape: Vec<usize>,
+}
+
+impl std::fmt::Display for TensorSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{:?}", self.dtype, self.shape)
+    }
+}
+
+/// A model's inputs and outputs.
+#[derive(Clone, Debug, Default)]
+pub struct Signature {
+    pub inputs: Vec<TensorSpec>,
+    pub outputs: Vec<TensorSpec>,
+}
+
+/// Checks inputs against the signature before anything runs.
+pub fn validate(sig: &Signature, inputs: &[Tensor]) -> Result<(), String> {
+    if inputs.len() != sig.inputs.len() {
+        return Err(format!("the model takes {} inputs, {} given", sig.inputs.len(), inputs.len()));
+    }
+    for (i, (t, spec)) in inputs.iter().zip(&sig.inputs).enumerate() {
+        if t.dtype() != spec.dtype {
+            return Err(format!("input #{i} has element type {}, the model expects {}", t.dtype(), spec.dtype));
+        }
+        if t.shape() != spec.shape.as_slice() {
+            return Err(format!("input #{i} has shape {:?}, the model expects {:?}", t.shape(), spec.shape));
+        }
+    }
+    Ok(())
+}
+
+/// The scratch memory of one model run: `size` bytes, 64-byte aligned.
+pub struct Workspace {
+    buf: AlignedBuf,
+}
+
+impl Workspace {
+    pub fn new(size: usize) -> Workspace {
+        Workspace { buf: AlignedBuf::zeroed(size) }
+    }
+    pub fn size(&self) -> usize {
+        self.buf.len()
+    }
+    pub fn as_mut_ptr(&mut self) -> *mut u8 {
+        self.buf.as_mut_ptr()
+    }
+}

@@ -1,0 +1,272 @@
+//! The thread pool that runs `loop.parallel` loops (NeoCPU's design).
+//!
+//! - One worker thread per physical core but the first (the caller is the other one),
+//!   each pinned to its core.
+//! - Each worker has a single-slot mailbox: the caller writes a task and bumps the
+//!   slot's sequence number (release); the worker sees the new number (acquire), runs
+//!   the task and decrements the shared `pending` counter. No locks, no allocation.
+//! - Every piece of shared state sits on its own 64-byte line (no false sharing).
+//! - Idle workers spin for a while (new work usually comes within microseconds,
+//!   between the kernels of one model run), then park; the caller unparks them.
+//! - The range is split statically into contiguous chunks, one per thread; the caller
+//!   runs chunk 0 itself and then waits for the others.
+//!
+//! One caller at a time owns the pool; a second concurrent caller (or a parallel loop
+//! started from inside a task) runs its loop on its own thread instead of waiting.
+
+use std::cell::UnsafeCell;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle, Thread};
+
+/// The body of a parallel loop: runs iterations `begin..end` with its captured state.
+pub type TaskFn = unsafe extern "C" fn(ctx: *const u8, begin: i64, end: i64);
+
+/// Spins before a worker parks (about 100 µs on a current core).
+const SPIN_LIMIT: u32 = 1 << 16;
+
+#[repr(align(64))]
+struct Padded<T>(T);
+
+#[derive(Copy, Clone)]
+struct Task {
+    func: Option<TaskFn>,
+    ctx: *const u8,
+    begin: i64,
+    end: i64,
+}
+
+#[repr(align(64))]
+struct Slot {
+    /// Bumped by the caller each time it publishes a task.
+    seq: AtomicU64,
+    task: UnsafeCell<Task>,
+    sleeping: AtomicBool,
+    thread: Mutex<Option<Thread>>,
+}
+
+// SAFETY: `task` is written only by the pool's single active caller before it
+// publishes `seq` (release) and read by the worker after it observes `seq` (acquire);
+// its raw context pointer is only dereferenced by the task function, whose contract
+// (see `parallel_for`) makes it valid on any thread.
+unsafe impl Sync for Slot {}
+unsafe impl Send for Slot {}
+
+struct Shared {
+    slots: Box<[Slot]>,
+    pending: Padded<AtomicUsize>,
+    shutdown: Padded<AtomicBool>,
+}
+
+/// A pool of `threads - 1` workers plus the calling thread.
+pub struct ThreadPool {
+    shared: Arc<Shared>,
+    workers: Vec<JoinHandle<()>>,
+    threads: usize,
+    /// Held by the caller of `parallel_for` for the duration of a loop.
+    busy: Mutex<()>,
+}
+
+impl ThreadPool {
+    /// A pool using `threads` threads in total (the caller counts as one). Workers are
+    /// pinned to the usable physical cores after the first.
+    pub fn new(threads: usize) -> ThreadPool {
+        let threads = threads.max(1);
+        let cores = crate::cpu::usable_physical_cores();
+        let slots: Box<[Slot]> = (1..threads)
+            .map(|_| Slot {
+                seq: AtomicU64::new(0),
+                task: UnsafeCell::new(Task { func: None, ctx: std::ptr::null(), begin: 0, end: 0 }),
+                sleeping: AtomicBool::new(false),
+                thread: Mutex::new(None),
+            })
+            .collect();
+        let shared =
+            Arc::new(Shared { slots, pending: Padded(AtomicUsize::new(0)), shutdown: Padded(AtomicBool::new(false)) });
+        let workers = (1..threads)
+            .map(|w| {
+                let shared = shared.clone();
+                let core = (cores.len() > 1).then(|| cores[w % cores.len()]);
+                thread::Builder::new()
+                    .name(format!("tcc-worker-{w}"))
+                    .spawn(move || worker_loop(&shared, w - 1, core))
+                    .expect("cannot spawn a thread-pool worker")
+            })
+            .collect();
+        ThreadPool { shared, workers, threads, busy: Mutex::new(()) }
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Runs `func(ctx, begin, end)` over `0..n` split into contiguous chunks, one per
+    /// thread, and returns when all are done.
+    ///
+    /// # Safety
+    /// `func` must be safe to call concurrently on disjoint ranges with `ctx`, and
+    /// `ctx` must stay valid until this returns.
+    pub unsafe fn parallel_for(&self, func: TaskFn, ctx: *const u8, n: i64) {
+        let chunks = (self.threads as i64).min(n).max(0) as usize;
+        let guard = if chunks > 1 { self.busy.try_lock().ok() } else { None };
+        if guard.is_none() {
+            // One chunk, or the pool is in use: run everything here.
+            if n > 0 {
+                // SAFETY: forwarded from the caller's contract.
+                unsafe { func(ctx, 0, n) };
+            }
+            return;
+        }
+        let bounds = |c: usize| (n as i128 * c as i128 / chunks as i128) as i64;
+        self.shared.pending.0.store(chunks - 1, Ordering::Relaxed);
+        for c in 1..chunks {
+            let slot = &self.shared.slots[c - 1];
+            // SAFETY: the worker is idle (pending was 0 before this loop and we hold
+            // `busy`), so nobody reads `task` until `seq` is bumped below.
+            unsafe { *slot.task.get() = Task { func: Some(func), ctx, begin: bounds(c), end: bounds(c + 1) } };
+            slot.seq.fetch_add(1, Ordering::SeqCst);
+            if slot.sleeping.swap(false, Ordering::SeqCst) {
+                if let Some(t) = slot.thread.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+                    t.unpark();
+                }
+            }
+        }
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { func(ctx, 0, bounds(1)) };
+        let mut spins = 0u32;
+        while self.shared.pending.0.load(Ordering::Acquire) != 0 {
+            spins += 1;
+            if spins < SPIN_LIMIT {
+                std::hint::spin_loop();
+            } else {
+                thread::yield_now();
+            }
+        }
+        drop(guard);
+    }
+}
+
+fn worker_loop(shared: &Shared, index: usize, core: Option<usize>) {
+    if let Some(c) = core {
+        crate::cpu::pin_current_thread(c);
+    }
+    let slot = &shared.slots[index];
+    *slot.thread.lock().unwrap_or_else(|e| e.into_inner()) = Some(thread::current());
+    let mut seen = 0u64;
+    loop {
+        let mut spins = 0u32;
+        let seq = loop {
+            let s = slot.seq.load(Ordering::Acquire);
+            if s != seen || shared.shutdown.0.load(Ordering::Acquire) {
+                break s;
+            }
+            if spins < SPIN_LIMIT {
+                spins += 1;
+                std::hint::spin_loop();
+                continue;
+            }
+            // Announce sleep, then re-check so a task published meanwhile is not missed.
+            slot.sleeping.store(true, Ordering::SeqCst);
+            if slot.seq.load(Ordering::SeqCst) == seen && !shared.shutdown.0.load(Ordering::SeqCst) {
+                thread::park();
+            }
+            slot.sleeping.store(false, Ordering::SeqCst);
+        };
+        if shared.shutdown.0.load(Ordering::Acquire) && seq == seen {
+            return;
+        }
+        seen = seq;
+        // SAFETY: the caller wrote the task before bumping `seq`, which we observed.
+        let task = unsafe { *slot.task.get() };
+        if let Some(f) = task.func {
+            // SAFETY: the parallel_for contract covers concurrent calls on disjoint ranges.
+            unsafe { f(task.ctx, task.begin, task.end) };
+        }
+        shared.pending.0.fetch_sub(1, Ordering::Release);
+    }
+}
+
+impl Drop for ThreadPool {
+    fn drop(&mut self) {
+        self.shared.shutdown.0.store(true, Ordering::SeqCst);
+        for slot in self.shared.slots.iter() {
+            if let Some(t) = slot.thread.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+                t.unpark();
+            }
+        }
+        for w in self.workers.drain(..) {
+            let _ = w.join();
+        }
+    }
+}
+
+/// The C entry point compiled code calls for `loop.parallel`. A null pool runs the
+/// loop on the calling thread.
+///
+/// # Safety
+/// `pool` is null or a live [`ThreadPool`]; `func` and `ctx` follow
+/// [`ThreadPool::parallel_for`]'s contract.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn tcc_parallel_for(pool: *const ThreadPool, func: TaskFn, ctx: *const u8, n: i64) {
+    // SAFETY: forwarded from the caller's contract.
+    unsafe {
+        match pool.as_ref() {
+            Some(p) => p.parallel_for(func, ctx, n),
+            None if n > 0 => func(ctx, 0, n),
+            None => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicI64;
+
+    unsafe extern "C" fn mark(ctx: *const u8, begin: i64, end: i64) {
+        // SAFETY: the tests pass a slice of AtomicI64 counters.
+        let counters = unsafe { &*(ctx as *const Vec<AtomicI64>) };
+        for i in begin..end {
+            counters[i as usize].fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    fn run(pool: &ThreadPool, n: usize) -> Vec<i64> {
+        let counters: Vec<AtomicI64> = (0..n).map(|_| AtomicI64::new(0)).collect();
+        // SAFETY: `mark` touches disjoint indices; `counters` outlives the call.
+        unsafe { pool.parallel_for(mark, &counters as *const _ as *const u8, n as i64) };
+        counters.iter().map(|c| c.load(Ordering::Relaxed)).collect()
+    }
+
+    #[test]
+    fn every_iteration_runs_exactly_once() {
+        for threads in [1, 2, 3] {
+            let pool = ThreadPool::new(threads);
+            for n in [0, 1, 2, 3, 7, 64, 1000] {
+                assert!(run(&pool, n).iter().all(|&c| c == 1), "threads {threads}, n {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn many_loops_in_a_row_and_after_parking() {
+        let pool = ThreadPool::new(3);
+        for round in 0..2000 {
+            assert!(run(&pool, 17).iter().all(|&c| c == 1), "round {round}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50)); // workers park
+        assert!(run(&pool, 17).iter().all(|&c| c == 1));
+    }
+
+    #[test]
+    fn concurrent_callers_share_one_pool() {
+        let pool = Arc::new(ThreadPool::new(2));
+        let handles: Vec<_> = (0..4)
+            .map(|_| {
+                let pool = pool.clone();
+                std::thread::spawn(move || (0..200).all(|_| run(&pool, 33).iter().all(|&c| c == 1)))
+            })
+            .collect();
+        assert!(handles.into_iter().all(|h| h.join().unwrap()));
+    }
+}

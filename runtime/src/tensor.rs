@@ -1,0 +1,188 @@
+//! Tensors as the runtime sees them: a dtype, a shape and 64-byte aligned storage.
+
+use std::fmt;
+
+/// Element types a compiled model exchanges with its caller.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DType {
+    F32,
+    F64,
+    I32,
+    I64,
+    /// One byte per element, 0 or 1.
+    Bool,
+}
+
+impl DType {
+    pub fn size(self) -> usize {
+        match self {
+            DType::F32 | DType::I32 => 4,
+            DType::F64 | DType::I64 => 8,
+            DType::Bool => 1,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::F32 => "f32",
+            DType::F64 => "f64",
+            DType::I32 => "i32",
+            DType::I64 => "i64",
+            DType::Bool => "i1",
+        }
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A Rust type that can be a tensor element.
+pub trait Element: Copy + 'static {
+    const DTYPE: DType;
+}
+impl Element for f32 {
+    const DTYPE: DType = DType::F32;
+}
+impl Element for f64 {
+    const DTYPE: DType = DType::F64;
+}
+impl Element for i32 {
+    const DTYPE: DType = DType::I32;
+}
+impl Element for i64 {
+    const DTYPE: DType = DType::I64;
+}
+impl Element for bool {
+    const DTYPE: DType = DType::Bool;
+}
+
+/// Bytes in a 64-byte aligned allocation (cache-line and AVX-512 aligned).
+pub struct AlignedBuf {
+    words: Vec<Line>,
+    len: usize,
+}
+
+#[repr(C, align(64))]
+#[derive(Copy, Clone)]
+struct Line([u8; 64]);
+
+impl AlignedBuf {
+    pub fn zeroed(len: usize) -> AlignedBuf {
+        AlignedBuf { words: vec![Line([0; 64]); len.div_ceil(64).max(1)], len }
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn as_ptr(&self) -> *const u8 {
+        self.words.as_ptr().cast()
+    }
+    pub fn as_mut_ptr(&mut self) -> *mut u8 {
+        self.words.as_mut_ptr().cast()
+    }
+    pub fn as_bytes(&self) -> &[u8] {
+        // SAFETY: `words` holds at least `len` initialized bytes.
+        unsafe { std::slice::from_raw_parts(self.as_ptr(), self.len) }
+    }
+    pub fn as_bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as above, uniquely borrowed.
+        unsafe { std::slice::from_raw_parts_mut(self.as_mut_ptr(), self.len) }
+    }
+}
+
+impl Clone for AlignedBuf {
+    fn clone(&self) -> Self {
+        AlignedBuf { words: self.words.clone(), len: self.len }
+    }
+}
+
+/// A dense row-major tensor.
+#[derive(Clone)]
+pub struct Tensor {
+    dtype: DType,
+    shape: Vec<usize>,
+    data: AlignedBuf,
+}
+
+impl Tensor {
+    /// A tensor of zeros.
+    pub fn zeros(dtype: DType, shape: &[usize]) -> Result<Tensor, String> {
+        let numel = checked_numel(shape)?;
+        let bytes = numel.checked_mul(dtype.size()).ok_or("tensor too large")?;
+        Ok(Tensor { dtype, shape: shape.to_vec(), data: AlignedBuf::zeroed(bytes) })
+    }
+
+    /// A tensor holding a copy of `values` with the given shape.
+    pub fn from_slice<T: Element>(values: &[T], shape: &[usize]) -> Result<Tensor, String> {
+        let numel = checked_numel(shape)?;
+        if numel != values.len() {
+            return Err(format!("shape {shape:?} needs {numel} elements, got {}", values.len()));
+        }
+        let mut t = Tensor::zeros(T::DTYPE, shape)?;
+        let bytes = t.data.as_bytes_mut();
+        // SAFETY: `values` is `numel` plain elements of size dtype.size(), which is
+        // exactly `bytes.len()`; bool is one byte holding 0 or 1.
+        unsafe { std::ptr::copy_nonoverlapping(values.as_ptr().cast::<u8>(), bytes.as_mut_ptr(), bytes.len()) };
+        Ok(t)
+    }
+
+    /// A tensor from raw little-endian element bytes.
+    pub fn from_bytes(dtype: DType, shape: &[usize], bytes: &[u8]) -> Result<Tensor, String> {
+        let mut t = Tensor::zeros(dtype, shape)?;
+        if t.data.len() != bytes.len() {
+            return Err(format!("shape {shape:?} of {dtype} needs {} bytes, got {}", t.data.len(), bytes.len()));
+        }
+        t.data.as_bytes_mut().copy_from_slice(bytes);
+        if dtype == DType::Bool {
+            t.data.as_bytes_mut().iter_mut().for_each(|b| *b = (*b != 0) as u8);
+        }
+        Ok(t)
+    }
+
+    pub fn dtype(&self) -> DType {
+        self.dtype
+    }
+    pub fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+    pub fn numel(&self) -> usize {
+        self.shape.iter().product()
+    }
+    pub fn bytes(&self) -> &[u8] {
+        self.data.as_bytes()
+    }
+    pub fn as_ptr(&self) -> *const u8 {
+        self.data.as_ptr()
+    }
+    pub fn as_mut_ptr(&mut self) -> *mut u8 {
+        self.data.as_mut_ptr()
+    }
+
+    /// The elements, if `T` is this tensor's element type.
+    pub fn as_slice<T: Element>(&self) -> Option<&[T]> {
+        if T::DTYPE != self.dtype {
+            return None;
+        }
+        // SAFETY: the storage is 64-byte aligned and holds numel elements of T.
+        Some(unsafe { std::slice::from_raw_parts(self.data.as_ptr().cast::<T>(), self.numel()) })
+    }
+
+    pub fn to_vec<T: Element>(&self) -> Option<Vec<T>> {
+        self.as_slice().map(|s| s.to_vec())
+    }
+}
+
+impl fmt::Debug for Tensor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Tensor({}, {:?})", self.dtype, self.shape)
+    }
+}
+
+fn checked_numel(shape: &[usize]) -> Result<usize, String> {
+    shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d)).ok_or_else(|| format!("shape {shape:?} is too large"))
+}
