@@ -9,6 +9,7 @@
 //! - [`EntryFn`]: the ABI of a compiled model's entry function.
 
 pub mod cpu;
+pub mod math;
 pub mod pool;
 pub mod tensor;
 

@@ -1,1 +1,74 @@
-//! Backends: Cranelift (default) and LLVM (feature `llvm`) (filled by the JIT and LLVM issues).
+//! Code generation: loop+vector IR to machine code.
+//!
+//! [`clif`] is the Cranelift backend (the default; pure Rust). A
+//! [`CompiledModel`] is callable code plus what the runtime needs to call it: the
+//! tensor signature, the workspace size and the messages of run-time checks.
+//! [`disassemble`] renders machine code for `--emit=asm`.
+
+pub mod clif;
+
+use std::fmt;
+use std::sync::Arc;
+
+pub use clif::compile_jit;
+
+#[derive(Debug, Clone)]
+pub enum CodegenError {
+    /// The IR uses something this backend cannot compile.
+    Unsupported(String),
+    /// Cranelift or its module layer failed.
+    Backend(String),
+}
+
+impl fmt::Display for CodegenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CodegenError::Unsupported(m) => write!(f, "code generation does not support {m}"),
+            CodegenError::Backend(m) => write!(f, "code generation failed: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for CodegenError {}
+
+/// One compiled function's Cranelift IR and machine code (for `--emit=clif|asm`).
+#[derive(Clone, Debug)]
+pub struct FunctionListing {
+    pub name: String,
+    pub clif: String,
+    pub code: Vec<u8>,
+}
+
+/// A model compiled to machine code.
+pub struct CompiledModel {
+    pub entry: tcc_runtime::EntryFn,
+    pub signature: tcc_runtime::Signature,
+    pub workspace_size: usize,
+    /// Message of each run-time check; a run fails with `asserts[status - 1]`.
+    pub asserts: Vec<String>,
+    pub listings: Vec<FunctionListing>,
+    pub(crate) _jit: Box<dyn Send + Sync>,
+    pub(crate) _constants: Vec<Arc<dyn std::any::Any + Send + Sync>>,
+}
+
+impl fmt::Debug for CompiledModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "CompiledModel({:?}, workspace {} bytes)", self.signature, self.workspace_size)
+    }
+}
+
+/// Disassembles x86-64 machine code (GNU syntax), one instruction a line.
+pub fn disassemble(code: &[u8]) -> String {
+    use iced_x86::{Decoder, DecoderOptions, Formatter, GasFormatter, Instruction};
+    let mut decoder = Decoder::with_ip(64, code, 0, DecoderOptions::NONE);
+    let mut formatter = GasFormatter::new();
+    let mut ins = Instruction::default();
+    let mut out = String::new();
+    while decoder.can_decode() {
+        decoder.decode_out(&mut ins);
+        let mut text = String::new();
+        formatter.format(&ins, &mut text);
+        out += &format!("{:6x}:  {text}\n", ins.ip());
+    }
+    out
+}

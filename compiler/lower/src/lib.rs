@@ -1,1 +1,43 @@
-//! Conversions graph -> loop -> vector and memory planning (filled by the JIT issue).
+//! Lowering from the graph dialect to loops and vectors.
+//!
+//! - [`graph_to_loop`]: `convert-graph-to-loop`, bufferization plus a naive loop nest
+//!   per graph op ([`emit`]), with a liveness-planned workspace ([`memory_plan`]).
+//! - [`expand_math`]: `expand-math`, exp/log/tanh/erf/pow as polynomials, identical
+//!   on every backend.
+//! - [`vectorize`]: `vectorize`, unit-stride innermost loops to vector code with a
+//!   scalar remainder loop, at the target's lane count ([`Target`]).
+
+pub mod builder;
+pub mod emit;
+pub mod expand_math;
+pub mod graph_to_loop;
+pub mod memory_plan;
+
+pub use graph_to_loop::{NUM_INPUTS, WORKSPACE_SIZE, convert, entry_function};
+
+use tcc_ir::{Diagnostics, Module, Pass, PassInfo, PassRegistry};
+
+pub static CONVERT_GRAPH_TO_LOOP: PassInfo = PassInfo {
+    name: "convert-graph-to-loop",
+    summary: "Lower the graph dialect to loop nests over buffers (the module's @main becomes a buffer function)",
+    options: &[],
+    create: |_| Ok(Box::new(ConvertGraphToLoop)),
+};
+
+pub struct ConvertGraphToLoop;
+
+impl Pass for ConvertGraphToLoop {
+    fn name(&self) -> &'static str {
+        "convert-graph-to-loop"
+    }
+    fn run(&self, m: &mut Module) -> Result<(), Diagnostics> {
+        *m = convert(m)?;
+        Ok(())
+    }
+}
+
+/// Registers this crate's passes.
+pub fn register_passes(r: &mut PassRegistry) {
+    r.register(&CONVERT_GRAPH_TO_LOOP);
+    r.register(&expand_math::EXPAND_MATH);
+}

@@ -1,11 +1,38 @@
-//! The tcc library facade: the one place that knows every dialect and pass, so tools
-//! and embedders get a consistent compiler. Later issues add the pipelines,
-//! `Runtime::load` and object emission here.
+//! tcc: a tensor compiler for CPU inference.
+//!
+//! Load a model written in MLIR (the `graph` dialect), compile it to native code and
+//! run it:
+//!
+//! ```
+//! # fn main() -> Result<(), tcc::Error> {
+//! let model = tcc::Runtime::load_str(r#"
+//!   func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+//!     %0 = graph.relu %x : (tensor<2x3xf32>) -> tensor<2x3xf32>
+//!     return %0 : tensor<2x3xf32>
+//!   }"#)?;
+//! let x = tcc::Tensor::from_slice(&[-1.0f32, 2.0, -3.0, 4.0, -5.0, 6.0], &[2, 3])?;
+//! let y = model.run(&[x])?;
+//! assert_eq!(y[0].as_slice::<f32>().unwrap(), &[0.0, 2.0, 0.0, 4.0, 0.0, 6.0]);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! [`Runtime::builder`] chooses the backend and the thread count; [`pipeline`] exposes
+//! each compilation stage for tools (`tcc-opt`, `tcc --emit=...`).
 
+pub mod pipeline;
+
+use std::fmt;
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
+
+pub use tcc_codegen::CompiledModel;
 pub use tcc_dialect_graph as graph;
 pub use tcc_ir as ir;
+pub use tcc_runtime::{DType, Tensor, TensorSpec};
 
-use tcc_ir::{PassRegistry, Registry};
+use tcc_ir::{Diagnostics, Module, PassRegistry, Registry};
+use tcc_runtime::{ThreadPool, Workspace};
 
 /// A registry with every dialect tcc knows.
 pub fn registry() -> Registry {
@@ -18,5 +45,220 @@ pub fn registry() -> Registry {
 
 /// Every pass tcc knows, by pipeline name.
 pub fn pass_registry() -> PassRegistry {
-    PassRegistry::new()
+    let mut r = PassRegistry::new();
+    tcc_lower::register_passes(&mut r);
+    r
+}
+
+/// Everything that can go wrong loading or running a model.
+#[derive(Debug)]
+pub enum Error {
+    /// The model could not be read.
+    Io(String),
+    /// The model is malformed or uses something tcc cannot compile (located).
+    Compile(Diagnostics),
+    /// The inputs do not match the model, or a run-time check failed.
+    Run(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io(m) => write!(f, "{m}"),
+            Error::Compile(d) => write!(f, "{}", d.to_string().trim_end()),
+            Error::Run(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<Diagnostics> for Error {
+    fn from(d: Diagnostics) -> Self {
+        Error::Compile(d)
+    }
+}
+
+impl From<String> for Error {
+    fn from(m: String) -> Self {
+        Error::Run(m)
+    }
+}
+
+/// Code generators.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// Cranelift: pure Rust, 128-bit vectors. The default.
+    #[default]
+    Cranelift,
+    /// LLVM with the host's full vector width (cargo feature `llvm`).
+    Llvm,
+}
+
+impl std::str::FromStr for Backend {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Backend, String> {
+        match s {
+            "cranelift" => Ok(Backend::Cranelift),
+            "llvm" => Ok(Backend::Llvm),
+            other => Err(format!("unknown backend '{other}' (expected cranelift or llvm)")),
+        }
+    }
+}
+
+/// Compilation and execution options.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub backend: Backend,
+    /// Threads for parallel loops (the caller counts as one); default: one per
+    /// physical core, or `TCC_NUM_THREADS`.
+    pub threads: Option<usize>,
+    /// Print the IR after every pass (to stderr).
+    pub print_ir_after_all: bool,
+    /// Print per-pass timing (to stderr).
+    pub timing: bool,
+}
+
+/// Entry points for loading models.
+pub struct Runtime;
+
+impl Runtime {
+    /// Parses, optimizes and JIT-compiles the model in `path` with default options.
+    pub fn load(path: impl AsRef<Path>) -> Result<Model, Error> {
+        Runtime::builder().load(path)
+    }
+
+    /// The same from MLIR text.
+    pub fn load_str(text: &str) -> Result<Model, Error> {
+        Runtime::builder().load_str(text)
+    }
+
+    pub fn builder() -> RuntimeBuilder {
+        RuntimeBuilder { options: Options::default() }
+    }
+}
+
+/// Loads models with chosen options.
+#[derive(Clone, Debug)]
+pub struct RuntimeBuilder {
+    options: Options,
+}
+
+impl RuntimeBuilder {
+    pub fn backend(mut self, backend: Backend) -> Self {
+        self.options.backend = backend;
+        self
+    }
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.options.threads = Some(threads);
+        self
+    }
+    pub fn options(mut self, options: Options) -> Self {
+        self.options = options;
+        self
+    }
+
+    pub fn load(self, path: impl AsRef<Path>) -> Result<Model, Error> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|e| Error::Io(format!("cannot read '{}': {e}", path.display())))?;
+        let module = tcc_ir::parse_owned(&path.display().to_string(), bytes, &registry())?;
+        Model::compile(module, &self.options)
+    }
+
+    pub fn load_str(self, text: &str) -> Result<Model, Error> {
+        let module = tcc_ir::parse_bytes("<string>", text.as_bytes(), &registry())?;
+        Model::compile(module, &self.options)
+    }
+}
+
+/// The process-wide thread pool for a thread count (pools are shared by models).
+fn shared_pool(threads: usize) -> Option<Arc<ThreadPool>> {
+    static POOLS: OnceLock<Mutex<Vec<(usize, Arc<ThreadPool>)>>> = OnceLock::new();
+    if threads <= 1 {
+        return None;
+    }
+    let mut pools = POOLS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Some(p.clone());
+    }
+    let p = Arc::new(ThreadPool::new(threads));
+    pools.push((threads, p.clone()));
+    Some(p)
+}
+
+/// A compiled model, ready to run.
+pub struct Model {
+    compiled: CompiledModel,
+    pool: Option<Arc<ThreadPool>>,
+    workspace: Mutex<Workspace>,
+}
+
+impl fmt::Debug for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Model({:?})", self.compiled)
+    }
+}
+
+impl Model {
+    /// Optimizes, lowers and compiles a parsed graph-dialect module.
+    pub fn compile(mut module: Module, options: &Options) -> Result<Model, Error> {
+        pipeline::optimize_graph(&mut module, options)?;
+        pipeline::lower(&mut module, options)?;
+        let compiled = match options.backend {
+            Backend::Cranelift => tcc_codegen::compile_jit(&module, false)?,
+            Backend::Llvm => {
+                return Err(Error::Compile(Diagnostics::error(
+                    module.loc(module.top()).clone(),
+                    "the LLVM backend was not compiled in (build tcc with `--features llvm`)",
+                )));
+            }
+        };
+        let threads = options.threads.unwrap_or_else(tcc_runtime::cpu::default_threads);
+        Ok(Model::from_compiled(compiled, threads))
+    }
+
+    /// Wraps code compiled elsewhere, to run on `threads` threads.
+    pub fn from_compiled(compiled: CompiledModel, threads: usize) -> Model {
+        let workspace = Mutex::new(Workspace::new(compiled.workspace_size));
+        Model { pool: shared_pool(threads), compiled, workspace }
+    }
+
+    pub fn inputs(&self) -> &[TensorSpec] {
+        &self.compiled.signature.inputs
+    }
+    pub fn outputs(&self) -> &[TensorSpec] {
+        &self.compiled.signature.outputs
+    }
+    pub fn threads(&self) -> usize {
+        self.pool.as_ref().map_or(1, |p| p.threads())
+    }
+    pub fn compiled(&self) -> &CompiledModel {
+        &self.compiled
+    }
+
+    /// Runs the model. Inputs are checked (count, element type, shape) before any
+    /// compiled code runs; concurrent calls on one model take turns.
+    pub fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, Error> {
+        tcc_runtime::validate(&self.compiled.signature, inputs).map_err(Error::Run)?;
+        let mut outputs: Vec<Tensor> = self
+            .outputs()
+            .iter()
+            .map(|s| Tensor::zeros(s.dtype, &s.shape))
+            .collect::<Result<_, _>>()
+            .map_err(Error::Run)?;
+        let mut args: Vec<*mut u8> = inputs.iter().map(|t| t.as_ptr() as *mut u8).collect();
+        args.extend(outputs.iter_mut().map(|t| t.as_mut_ptr()));
+        let mut workspace = self.workspace.lock().unwrap_or_else(|e| e.into_inner());
+        let pool = self.pool.as_ref().map_or(std::ptr::null(), |p| Arc::as_ptr(p));
+        let mut status = 0u32;
+        // SAFETY: the arguments match the compiled signature (validated above): one
+        // pointer per input (only read) and per output buffer of the declared sizes, a
+        // workspace of the planned size, a live pool or null, and a status slot.
+        unsafe { (self.compiled.entry)(args.as_ptr(), workspace.as_mut_ptr(), pool, &mut status) };
+        if status != 0 {
+            let message = self.compiled.asserts.get(status as usize - 1).cloned().unwrap_or_default();
+            return Err(Error::Run(format!("run-time check failed: {message}")));
+        }
+        Ok(outputs)
+    }
 }

@@ -150,6 +150,21 @@ impl Layout {
             .product()
     }
 
+    /// For each physical dimension: its letter, how many logical steps one step of it
+    /// is, and for an inner block its size. A letter's logical coordinate is the sum of
+    /// `index * multiplier` over its dimensions; conversely dimension `pos` holds
+    /// `coordinate / multiplier`, taken modulo the block size for inner dimensions.
+    pub fn components(&self) -> Vec<(char, usize, Option<usize>)> {
+        self.dims
+            .iter()
+            .enumerate()
+            .map(|(pos, d)| match d {
+                LayoutDim::Outer(l) => (*l, self.block(*l) as usize, None),
+                LayoutDim::Inner(l, b) => (*l, self.inner_stride(pos, *l), Some(*b as usize)),
+            })
+            .collect()
+    }
+
     /// Logical coordinate of each letter for a physical index.
     pub fn logical_index(&self, index: &[usize]) -> BTreeMap<char, usize> {
         let mut coords: BTreeMap<char, usize> = BTreeMap::new();

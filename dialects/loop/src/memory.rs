@@ -161,6 +161,32 @@ pub static CONSTANT_BUFFER: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 
+fn verify_view(m: &Module, op: Op) -> Result<(), String> {
+    let (from, to) = (m.value_type(m.operand(op, 0)), m.value_type(m.result(op, 0)));
+    let (Some(a), Some(b)) = (from.as_buffer(), to.as_buffer()) else {
+        return Err(format!("expected buffers, got {from} and {to}"));
+    };
+    let numel = |s: &[i64]| s.iter().product::<i64>();
+    if a.elem() != b.elem() || numel(a.shape()) != numel(b.shape()) {
+        return Err(format!("cannot view {from} as {to}: element type or count differs"));
+    }
+    if a.explicit_strides().is_some() || b.explicit_strides().is_some() {
+        return Err("views reshape row-major buffers only".into());
+    }
+    Ok(())
+}
+
+pub static VIEW: OpDef = OpDef {
+    name: "loop.view",
+    summary: "The same row-major memory under another shape with as many elements (a reshape without a copy)",
+    description: "```mlir\n%flat = loop.view %b : (buffer<2x3xf32>) -> buffer<6xf32>\n```",
+    operands: Arity::Exactly(1),
+    traits: Traits::PURE,
+    verify: Some(verify_view),
+    syntax: Syntax::Functional,
+    ..OpDef::DEFAULT
+};
+
 pub static LOAD: OpDef = OpDef {
     name: "loop.load",
     summary: "Reads one element: `%v = loop.load %buf[%i, %j] : buffer<4x8xf32>`",

@@ -186,9 +186,13 @@ pub fn clamp(a: &EvalArgs) -> R {
     if x.is_float() {
         return unary(a, move |v| if v.is_nan() { v } else { v.max(lo).min(hi) }, None);
     }
-    // Integer bounds round inward (`as` saturates infinities to the i64 range). If no
+    // Integer bounds round inward and saturate to the element type's range. If no
     // integer lies between them, min(max(x, lo), hi) gives hi, as for floats.
-    let (lo, hi) = (lo.ceil() as i64, hi.floor() as i64);
+    let (tmin, tmax) = match x.elem() {
+        ScalarType::I32 => (i32::MIN as i64, i32::MAX as i64),
+        _ => (i64::MIN, i64::MAX),
+    };
+    let (lo, hi) = ((lo.ceil() as i64).clamp(tmin, tmax), (hi.floor() as i64).clamp(tmin, tmax));
     let v = x.to_i64s().into_iter().map(|v| v.max(lo).min(hi)).collect();
     Ok(vec![Tensor::from_i64s(x.elem(), x.shape().to_vec(), v)?])
 }

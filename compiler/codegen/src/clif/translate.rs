@@ -1,0 +1,611 @@
+//! Translation of one loop-dialect function (or one outlined parallel-loop body) to
+//! Cranelift IR.
+//!
+//! Values map one to one: buffers are base pointers (`i64`), `index` is `i64`, `i1` is
+//! `i8` (0 or 1), vectors are 128-bit Cranelift vectors (`vector<Nxi1>` masks are
+//! integer vectors of the same width). Buffer accesses compute `base + sum(index *
+//! stride * element size)`; strides are static. `loop.for` becomes header, body and exit
+//! blocks with the induction variable and carried values as block parameters.
+//! `loop.parallel` is outlined: the captured values go into a stack slot and the body
+//! becomes its own function `fn(ctx, begin, end)`, dispatched with `tcc_parallel_for`.
+
+use std::collections::HashMap;
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{self as cl, AbiParam, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind};
+use cranelift_frontend::FunctionBuilder;
+use cranelift_module::{FuncId, Linkage, Module as ClModule};
+use tcc_dialect_loop as lp;
+use tcc_dialect_vector as vp;
+use tcc_ir::builtin::RETURN;
+use tcc_ir::{Block, Module, Op, ScalarType, Type, Value};
+
+use super::CodegenError;
+
+/// Module-wide state shared by every function being translated.
+pub struct Shared<'m> {
+    pub m: &'m Module,
+    pub parallel_for: FuncId,
+    /// Run-time check messages; a failed check stores its index + 1 in `status`.
+    pub asserts: Vec<String>,
+    /// Address of each constant buffer's data (kept alive by the compiled model).
+    pub constant_address: HashMap<Op, i64>,
+    /// Parallel-loop bodies still to compile.
+    pub outlines: Vec<Outline>,
+    pub outlines_made: usize,
+}
+
+/// A parallel loop body to compile as its own function.
+pub struct Outline {
+    pub id: FuncId,
+    pub op: Op,
+    /// Values from outside the loop it uses, in ctx-slot order after the status pointer.
+    pub captures: Vec<Value>,
+}
+
+/// The Cranelift type of an IR type.
+pub fn clif_type(t: &Type) -> Result<cl::Type, CodegenError> {
+    use cl::types::{F32, F64, I8, I16, I32, I64};
+    let scalar = |s: ScalarType| match s {
+        ScalarType::F32 => Ok(F32),
+        ScalarType::F64 => Ok(F64),
+        ScalarType::I1 | ScalarType::I8 => Ok(I8),
+        ScalarType::I16 => Ok(I16),
+        ScalarType::I32 => Ok(I32),
+        ScalarType::I64 | ScalarType::Index => Ok(I64),
+        other => Err(CodegenError::Unsupported(format!("element type {other}"))),
+    };
+    match t {
+        Type::Scalar(s) => scalar(*s),
+        Type::Buffer(_) => Ok(I64),
+        Type::Vector(v) => {
+            let lane = if v.elem == ScalarType::I1 {
+                // A mask: integer lanes as wide as the compared values'.
+                cl::Type::int((128 / v.lanes) as u16).ok_or_else(|| CodegenError::Unsupported(format!("{t}")))?
+            } else {
+                scalar(v.elem)?
+            };
+            let ty = lane.by(v.lanes).ok_or_else(|| CodegenError::Unsupported(format!("{t}")))?;
+            if ty.bits() != 128 {
+                return Err(CodegenError::Unsupported(format!("{t}: the Cranelift backend has 128-bit vectors only")));
+            }
+            Ok(ty)
+        }
+        other => Err(CodegenError::Unsupported(format!("type {other}"))),
+    }
+}
+
+fn mem() -> MemFlagsData {
+    MemFlagsData::new().with_notrap()
+}
+
+pub struct Translator<'t, 'm, 'f> {
+    pub b: FunctionBuilder<'f>,
+    pub shared: &'t mut Shared<'m>,
+    pub module: &'t mut dyn ClModule,
+    vals: HashMap<Value, cl::Value>,
+    status: cl::Value,
+    /// The thread pool (main function only; outlined bodies never start parallel loops).
+    pool: Option<cl::Value>,
+    /// The workspace base (main function only; outlined bodies capture buffer pointers).
+    workspace: Option<cl::Value>,
+}
+
+impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
+    pub fn new(
+        b: FunctionBuilder<'f>,
+        shared: &'t mut Shared<'m>,
+        module: &'t mut dyn ClModule,
+        status: cl::Value,
+        pool: Option<cl::Value>,
+        workspace: Option<cl::Value>,
+    ) -> Self {
+        Translator { b, shared, module, vals: HashMap::new(), status, pool, workspace }
+    }
+
+    pub fn bind(&mut self, v: Value, c: cl::Value) {
+        self.vals.insert(v, c);
+    }
+
+    fn m(&self) -> &'m Module {
+        self.shared.m
+    }
+
+    /// The Cranelift value of an IR value already translated.
+    pub fn value(&self, v: Value) -> cl::Value {
+        self.get(v)
+    }
+
+    fn get(&self, v: Value) -> cl::Value {
+        *self.vals.get(&v).expect("operands are translated before their uses (the module verified)")
+    }
+
+    fn operands(&self, op: Op) -> Vec<cl::Value> {
+        self.m().operands(op).iter().map(|&v| self.get(v)).collect()
+    }
+
+    /// Materializes every constant that ops under `block` use but that is defined
+    /// outside it (for outlined bodies, which rematerialize rather than capture them).
+    pub fn materialize_outer_constants(&mut self, op: Op) -> Result<(), CodegenError> {
+        let m = self.m();
+        for inner in m.walk(op) {
+            for &v in m.operands(inner) {
+                if self.vals.contains_key(&v) {
+                    continue;
+                }
+                if let Some(d) = m.defining_op(v).filter(|&d| is_rematerializable(m, d) && !m.is_ancestor(op, d)) {
+                    self.op(d)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Translates the ops of `block`; returns the values of its terminator (`loop.yield`).
+    pub fn block(&mut self, block: Block) -> Result<Vec<cl::Value>, CodegenError> {
+        let m = self.m();
+        for op in m.block_ops(block) {
+            if m.is(op, &lp::YIELD) {
+                return Ok(self.operands(op));
+            }
+            if m.is(op, &RETURN) {
+                self.b.ins().return_(&[]);
+                return Ok(Vec::new());
+            }
+            self.op(op)?;
+        }
+        Ok(Vec::new())
+    }
+
+    fn result_type(&self, op: Op) -> Result<cl::Type, CodegenError> {
+        clif_type(self.m().value_type(self.m().result(op, 0)))
+    }
+
+    fn set(&mut self, op: Op, v: cl::Value) {
+        let r = self.m().result(op, 0);
+        self.vals.insert(r, v);
+    }
+
+    /// `base + sum(index * stride)` in bytes for a buffer access.
+    fn address(&mut self, buffer: Value, indices: &[Value]) -> cl::Value {
+        let m = self.m();
+        let bt = m.value_type(buffer).as_buffer().expect("verified buffer").clone();
+        let size = bt.elem().byte_size() as i64;
+        let mut addr = self.get(buffer);
+        for (&i, stride) in indices.iter().zip(bt.strides()) {
+            let iv = self.get(i);
+            let scale = stride * size;
+            let term = if scale == 1 { iv } else { self.b.ins().imul_imm_s(iv, scale) };
+            addr = self.b.ins().iadd(addr, term);
+        }
+        addr
+    }
+
+    fn op(&mut self, op: Op) -> Result<(), CodegenError> {
+        let m = self.m();
+        let def = m.def(op);
+        let is = |d: &tcc_ir::OpDef| std::ptr::eq(def, d);
+        if is(&lp::CONST) {
+            let ty = self.result_type(op)?;
+            let v = match m.attr(op, "value") {
+                Some(tcc_ir::Attribute::Float(x, _)) if ty == cl::types::F32 => self.b.ins().f32const(*x as f32),
+                Some(tcc_ir::Attribute::Float(x, _)) => self.b.ins().f64const(*x),
+                Some(tcc_ir::Attribute::Int(x, _)) => self.b.ins().iconst(ty, *x),
+                Some(tcc_ir::Attribute::Bool(x)) => self.b.ins().iconst(ty, *x as i64),
+                other => return Err(CodegenError::Unsupported(format!("constant {other:?}"))),
+            };
+            self.set(op, v);
+        } else if is(&lp::CONSTANT_BUFFER) {
+            let addr = self.shared.constant_address[&op];
+            let v = self.b.ins().iconst(cl::types::I64, addr);
+            self.set(op, v);
+        } else if is(&lp::WORKSPACE) {
+            let off = m.attr(op, "offset").and_then(|a| a.as_i64()).unwrap_or(0);
+            let ws = self
+                .workspace
+                .ok_or_else(|| CodegenError::Unsupported("loop.workspace inside a parallel loop".into()))?;
+            let v = self.b.ins().iadd_imm_s(ws, off);
+            self.set(op, v);
+        } else if is(&lp::VIEW) {
+            let v = self.get(m.operand(op, 0));
+            self.set(op, v);
+        } else if is(&lp::LOAD) || is(&vp::LOAD) {
+            let ops = m.operands(op);
+            let addr = self.address(ops[0], &ops[1..]);
+            let ty = self.result_type(op)?;
+            let v = self.b.ins().load(ty, mem(), addr, 0);
+            self.set(op, v);
+        } else if is(&lp::STORE) || is(&vp::STORE) {
+            let ops = m.operands(op);
+            let value = self.get(ops[0]);
+            let addr = self.address(ops[1], &ops[2..]);
+            self.b.ins().store(mem(), value, addr, 0);
+        } else if is(&lp::FOR) {
+            self.for_loop(op)?;
+        } else if is(&lp::PARALLEL) {
+            self.parallel(op)?;
+        } else if is(&lp::ASSERT) {
+            let cond = self.get(m.operand(op, 0));
+            let message = m.attr(op, "message").and_then(|a| a.as_str()).unwrap_or("run-time check failed").to_string();
+            self.shared.asserts.push(message);
+            let id = self.shared.asserts.len() as i64;
+            let (fail, cont) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(cond, cont, &[], fail, &[]);
+            self.b.switch_to_block(fail);
+            let idv = self.b.ins().iconst(cl::types::I32, id);
+            self.b.ins().store(mem(), idv, self.status, 0);
+            self.b.ins().jump(cont, &[]);
+            self.b.switch_to_block(cont);
+        } else if is(&vp::SPLAT) {
+            let ty = self.result_type(op)?;
+            let x = self.get(m.operand(op, 0));
+            let v = self.b.ins().splat(ty, x);
+            self.set(op, v);
+        } else if is(&vp::EXTRACT) {
+            let x = self.get(m.operand(op, 0));
+            let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u8;
+            let v = self.b.ins().extractlane(x, lane);
+            self.set(op, v);
+        } else if is(&vp::INSERT) {
+            let (s, x) = (self.get(m.operand(op, 0)), self.get(m.operand(op, 1)));
+            let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u8;
+            let v = self.b.ins().insertlane(x, s, lane);
+            self.set(op, v);
+        } else if is(&vp::REDUCE) {
+            let x = self.get(m.operand(op, 0));
+            let lanes = m.value_type(m.operand(op, 0)).as_vector().map(|v| v.lanes).unwrap_or(1);
+            let elem = m.value_type(m.result(op, 0)).as_scalar().expect("scalar");
+            let kind = m.attr(op, "kind").and_then(|a| a.as_str()).unwrap_or("add").to_string();
+            let mut acc = self.b.ins().extractlane(x, 0);
+            for lane in 1..lanes {
+                let l = self.b.ins().extractlane(x, lane as u8);
+                acc = self.combine(&kind, elem, acc, l);
+            }
+            self.set(op, acc);
+        } else {
+            let v = self.arith(op)?;
+            self.set(op, v);
+        }
+        Ok(())
+    }
+
+    fn combine(&mut self, kind: &str, elem: ScalarType, a: cl::Value, x: cl::Value) -> cl::Value {
+        let f = elem.is_float();
+        let ins = self.b.ins();
+        match (kind, f) {
+            ("add", true) => ins.fadd(a, x),
+            ("add", false) => ins.iadd(a, x),
+            ("mul", true) => ins.fmul(a, x),
+            ("mul", false) => ins.imul(a, x),
+            ("max", true) => ins.fmax(a, x),
+            ("max", false) => ins.smax(a, x),
+            ("min", true) => ins.fmin(a, x),
+            _ => ins.smin(a, x),
+        }
+    }
+
+    fn arith(&mut self, op: Op) -> Result<cl::Value, CodegenError> {
+        let m = self.m();
+        let def = m.def(op);
+        let is = |d: &tcc_ir::OpDef| std::ptr::eq(def, d);
+        let a = self.operands(op);
+        let operand_ty = m.value_type(m.operand(op, 0)).clone();
+        let elem = lp::elem_of(&operand_ty)
+            .ok_or_else(|| CodegenError::Unsupported(format!("'{}' on {operand_ty}", def.name)))?;
+        let float = elem.is_float();
+        let result_ty = self.result_type(op)?;
+        let ins = self.b.ins();
+        let v = match () {
+            _ if is(&lp::ADD) => {
+                if float {
+                    ins.fadd(a[0], a[1])
+                } else {
+                    ins.iadd(a[0], a[1])
+                }
+            }
+            _ if is(&lp::SUB) => {
+                if float {
+                    ins.fsub(a[0], a[1])
+                } else {
+                    ins.isub(a[0], a[1])
+                }
+            }
+            _ if is(&lp::MUL) => {
+                if float {
+                    ins.fmul(a[0], a[1])
+                } else {
+                    ins.imul(a[0], a[1])
+                }
+            }
+            _ if is(&lp::DIV) => {
+                if float {
+                    ins.fdiv(a[0], a[1])
+                } else {
+                    ins.sdiv(a[0], a[1])
+                }
+            }
+            _ if is(&lp::REM) => ins.srem(a[0], a[1]),
+            _ if is(&lp::MIN) => {
+                if float {
+                    ins.fmin(a[0], a[1])
+                } else {
+                    ins.smin(a[0], a[1])
+                }
+            }
+            _ if is(&lp::MAX) => {
+                if float {
+                    ins.fmax(a[0], a[1])
+                } else {
+                    ins.smax(a[0], a[1])
+                }
+            }
+            _ if is(&lp::AND) => ins.band(a[0], a[1]),
+            _ if is(&lp::OR) => ins.bor(a[0], a[1]),
+            _ if is(&lp::XOR) => ins.bxor(a[0], a[1]),
+            _ if is(&lp::SHL) => ins.ishl(a[0], a[1]),
+            _ if is(&lp::SHR) => ins.sshr(a[0], a[1]),
+            _ if is(&lp::NEG) => {
+                if float {
+                    ins.fneg(a[0])
+                } else {
+                    ins.ineg(a[0])
+                }
+            }
+            _ if is(&lp::ABS) => {
+                if float {
+                    ins.fabs(a[0])
+                } else {
+                    ins.iabs(a[0])
+                }
+            }
+            _ if is(&lp::FMA) => ins.fma(a[0], a[1], a[2]),
+            _ if is(&lp::SQRT) => ins.sqrt(a[0]),
+            _ if is(&lp::FLOOR) => ins.floor(a[0]),
+            _ if is(&lp::CEIL) => ins.ceil(a[0]),
+            _ if is(&lp::ROUND) => ins.nearest(a[0]),
+            _ if is(&lp::RSQRT) => {
+                let s = ins.sqrt(a[0]);
+                let one = self.float_const(&operand_ty, 1.0)?;
+                self.b.ins().fdiv(one, s)
+            }
+            _ if is(&lp::CMP) => {
+                let pred = m.attr(op, "pred").and_then(|p| p.as_str()).unwrap_or("eq");
+                if float {
+                    let cc = match pred {
+                        "eq" => FloatCC::Equal,
+                        "ne" => FloatCC::NotEqual,
+                        "lt" => FloatCC::LessThan,
+                        "le" => FloatCC::LessThanOrEqual,
+                        "gt" => FloatCC::GreaterThan,
+                        _ => FloatCC::GreaterThanOrEqual,
+                    };
+                    ins.fcmp(cc, a[0], a[1])
+                } else {
+                    let cc = match pred {
+                        "eq" => IntCC::Equal,
+                        "ne" => IntCC::NotEqual,
+                        "lt" => IntCC::SignedLessThan,
+                        "le" => IntCC::SignedLessThanOrEqual,
+                        "gt" => IntCC::SignedGreaterThan,
+                        _ => IntCC::SignedGreaterThanOrEqual,
+                    };
+                    ins.icmp(cc, a[0], a[1])
+                }
+            }
+            _ if is(&lp::SELECT) => {
+                let ty = result_ty;
+                if ty.is_vector() {
+                    let mask = if self.b.func.dfg.value_type(a[0]) == ty {
+                        a[0]
+                    } else {
+                        self.b.ins().bitcast(ty, MemFlagsData::new(), a[0])
+                    };
+                    self.b.ins().bitselect(mask, a[1], a[2])
+                } else {
+                    self.b.ins().select(a[0], a[1], a[2])
+                }
+            }
+            _ if is(&lp::CAST) => return self.cast(op, a[0]),
+            _ if is(&lp::BITCAST) => ins.bitcast(result_ty, MemFlagsData::new(), a[0]),
+            _ if elem == ScalarType::F64 && !operand_ty.as_vector().is_some() => {
+                let name = match def.name {
+                    "loop.exp" => "tcc_exp_f64",
+                    "loop.log" => "tcc_log_f64",
+                    "loop.tanh" => "tcc_tanh_f64",
+                    "loop.erf" => "tcc_erf_f64",
+                    "loop.pow" => "tcc_pow_f64",
+                    other => return Err(CodegenError::Unsupported(format!("'{other}'"))),
+                };
+                return self.runtime_call(name, &a);
+            }
+            _ => {
+                return Err(CodegenError::Unsupported(format!(
+                    "'{}' on {operand_ty} (f32 math must go through expand-math first)",
+                    def.name
+                )));
+            }
+        };
+        Ok(v)
+    }
+
+    /// Calls a runtime math function `f64 (f64, ...)`.
+    fn runtime_call(&mut self, name: &str, args: &[cl::Value]) -> Result<cl::Value, CodegenError> {
+        let mut sig = self.module.make_signature();
+        for _ in args {
+            sig.params.push(AbiParam::new(cl::types::F64));
+        }
+        sig.returns.push(AbiParam::new(cl::types::F64));
+        let id = self
+            .module
+            .declare_function(name, Linkage::Import, &sig)
+            .map_err(|e| CodegenError::Backend(e.to_string()))?;
+        let f = self.module.declare_func_in_func(id, self.b.func);
+        let call = self.b.ins().call(f, args);
+        Ok(self.b.inst_results(call)[0])
+    }
+
+    fn float_const(&mut self, ty: &Type, x: f64) -> Result<cl::Value, CodegenError> {
+        let elem = lp::elem_of(ty).expect("float type");
+        let s = if elem == ScalarType::F32 { self.b.ins().f32const(x as f32) } else { self.b.ins().f64const(x) };
+        Ok(if let Type::Vector(_) = ty { self.b.ins().splat(clif_type(ty)?, s) } else { s })
+    }
+
+    fn cast(&mut self, op: Op, x: cl::Value) -> Result<cl::Value, CodegenError> {
+        let m = self.m();
+        let from_ty = m.value_type(m.operand(op, 0)).clone();
+        let to_ty = m.value_type(m.result(op, 0)).clone();
+        let (from, to) = (lp::elem_of(&from_ty).expect("scalar"), lp::elem_of(&to_ty).expect("scalar"));
+        let (cf, ct) = (clif_type(&from_ty)?, clif_type(&to_ty)?);
+        if cf == ct && from.is_float() == to.is_float() && to != ScalarType::I1 {
+            return Ok(x);
+        }
+        let ins = self.b.ins();
+        Ok(match (from.is_float(), to.is_float()) {
+            (true, true) => {
+                if ct.bits() > cf.bits() {
+                    ins.fpromote(ct, x)
+                } else {
+                    ins.fdemote(ct, x)
+                }
+            }
+            (true, false) if to == ScalarType::I1 => {
+                let zero = self.float_const(&from_ty, 0.0)?;
+                self.b.ins().fcmp(FloatCC::NotEqual, x, zero)
+            }
+            (true, false) => ins.fcvt_to_sint_sat(ct, x),
+            (false, true) => {
+                // i1 (i8 0/1) and narrow integers widen first.
+                let wide = if from == ScalarType::I1 {
+                    self.b.ins().uextend(cl::types::I32, x)
+                } else if cf.bits() < 32 {
+                    self.b.ins().sextend(cl::types::I32, x)
+                } else {
+                    x
+                };
+                self.b.ins().fcvt_from_sint(ct, wide)
+            }
+            (false, false) if to == ScalarType::I1 => {
+                let zero = ins.iconst(cf, 0);
+                self.b.ins().icmp(IntCC::NotEqual, x, zero)
+            }
+            (false, false) if ct.bits() < cf.bits() => ins.ireduce(ct, x),
+            (false, false) if from == ScalarType::I1 => ins.uextend(ct, x),
+            (false, false) if ct.bits() > cf.bits() => ins.sextend(ct, x),
+            (false, false) => x,
+        })
+    }
+
+    fn for_loop(&mut self, op: Op) -> Result<(), CodegenError> {
+        let m = self.m();
+        let ops = self.operands(op);
+        let (lb, ub, step) = (ops[0], ops[1], ops[2]);
+        let carried_types: Vec<cl::Type> =
+            m.results(op).iter().map(|&r| clif_type(m.value_type(r))).collect::<Result<_, _>>()?;
+        let header = self.b.create_block();
+        let iv = self.b.append_block_param(header, cl::types::I64);
+        let carried: Vec<cl::Value> = carried_types.iter().map(|&t| self.b.append_block_param(header, t)).collect();
+        let body = self.b.create_block();
+        let exit = self.b.create_block();
+        let results: Vec<cl::Value> = carried_types.iter().map(|&t| self.b.append_block_param(exit, t)).collect();
+        let mut args = vec![lb];
+        args.extend_from_slice(&ops[3..]);
+        let args: Vec<cl::BlockArg> = args.into_iter().map(Into::into).collect();
+        self.b.ins().jump(header, &args);
+        self.b.switch_to_block(header);
+        let go = self.b.ins().icmp(IntCC::SignedLessThan, iv, ub);
+        let carried_args: Vec<cl::BlockArg> = carried.iter().map(|&v| v.into()).collect();
+        self.b.ins().brif(go, body, &[], exit, &carried_args);
+        self.b.switch_to_block(body);
+        let region_block = m.region_blocks(m.regions(op)[0])[0];
+        let bargs = m.block_args(region_block).to_vec();
+        self.bind(bargs[0], iv);
+        for (&a, &c) in bargs[1..].iter().zip(&carried) {
+            self.bind(a, c);
+        }
+        let yielded = self.block(region_block)?;
+        let next = self.b.ins().iadd(iv, step);
+        let mut back = vec![next];
+        back.extend(yielded);
+        let back: Vec<cl::BlockArg> = back.into_iter().map(Into::into).collect();
+        self.b.ins().jump(header, &back);
+        self.b.switch_to_block(exit);
+        for (&r, &v) in m.results(op).iter().zip(&results) {
+            self.vals.insert(r, v);
+        }
+        Ok(())
+    }
+
+    fn parallel(&mut self, op: Op) -> Result<(), CodegenError> {
+        let m = self.m();
+        let captures = captures_of(m, op);
+        let ptr = cl::types::I64;
+        // Slot 0 holds the status pointer; captures follow, 8 bytes each.
+        let size = 8 * (captures.len() as u32 + 1);
+        let ss = self.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, size, 4));
+        self.b.ins().stack_store(ptr, self.status, ss, 0);
+        for (i, &v) in captures.iter().enumerate() {
+            if m.value_type(v).as_vector().is_some() {
+                return Err(CodegenError::Unsupported("a vector value captured by a parallel loop".into()));
+            }
+            let c = self.get(v);
+            self.b.ins().stack_store(ptr, c, ss, 8 * (i as i32 + 1));
+        }
+        let ctx = self.b.ins().stack_addr(ptr, ss, 0);
+        let mut sig = self.module.make_signature();
+        for _ in 0..3 {
+            sig.params.push(AbiParam::new(ptr));
+        }
+        let name = format!("tcc_parallel_body_{}", self.shared.outlines_made);
+        self.shared.outlines_made += 1;
+        let id = self
+            .module
+            .declare_function(&name, Linkage::Local, &sig)
+            .map_err(|e| CodegenError::Backend(e.to_string()))?;
+        let fref = self.module.declare_func_in_func(id, self.b.func);
+        let fp = self.b.ins().func_addr(ptr, fref);
+        let lb = self.get(m.operand(op, 0));
+        let ub = self.get(m.operand(op, 1));
+        let n = self.b.ins().isub(ub, lb);
+        let pf = self.module.declare_func_in_func(self.shared.parallel_for, self.b.func);
+        let pool = self.pool.ok_or_else(|| CodegenError::Unsupported("nested parallel loops".into()))?;
+        self.b.ins().call(pf, &[pool, fp, ctx, n]);
+        self.shared.outlines.push(Outline { id, op, captures });
+        Ok(())
+    }
+}
+
+/// Whether an op is cheaper to recompute in an outlined body than to capture.
+pub fn is_rematerializable(m: &Module, op: Op) -> bool {
+    m.is(op, &lp::CONST) || m.is(op, &lp::CONSTANT_BUFFER)
+}
+
+/// Values a parallel loop uses that are defined outside it (constants excluded: they
+/// are rematerialized), in first-use order.
+pub fn captures_of(m: &Module, op: Op) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut inside = std::collections::HashSet::new();
+    for inner in m.walk(op) {
+        for &r in m.regions(inner) {
+            for &b in m.region_blocks(r) {
+                inside.extend(m.block_args(b).iter().copied());
+            }
+        }
+        if inner != op {
+            inside.extend(m.results(inner).iter().copied());
+        }
+    }
+    let mut operands: Vec<Value> = m.operands(op).to_vec();
+    for inner in m.walk(op).into_iter().skip(1) {
+        operands.extend_from_slice(m.operands(inner));
+    }
+    for v in operands {
+        if inside.contains(&v) || out.contains(&v) {
+            continue;
+        }
+        if m.defining_op(v).is_some_and(|d| is_rematerializable(m, d)) {
+            continue;
+        }
+        out.push(v);
+    }
+    out
+}

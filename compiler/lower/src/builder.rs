@@ -1,0 +1,328 @@
+//! A builder for loop-dialect IR: appends ops to the current block, makes loop nests
+//! from closures, and keeps one copy of each constant at the top of the function.
+
+use std::collections::HashMap;
+
+use tcc_dialect_loop as lp;
+use tcc_ir::{
+    AttrDict, Attribute, Block, BufferType, Location, Module, OpDef, OperationState, ScalarType, Type, Value,
+};
+
+pub struct Builder<'m> {
+    pub m: &'m mut Module,
+    /// Where new ops go: the end of `block`, or before `before` when set.
+    block: Block,
+    before: Option<tcc_ir::Op>,
+    /// The function's entry block, where constants live.
+    entry: Block,
+    pub loc: Location,
+    consts: HashMap<(u64, Type), Value>,
+}
+
+pub fn index() -> Type {
+    Type::Scalar(ScalarType::Index)
+}
+
+impl<'m> Builder<'m> {
+    pub fn new(m: &'m mut Module, entry: Block, loc: Location) -> Builder<'m> {
+        Builder { m, block: entry, before: None, entry, loc, consts: HashMap::new() }
+    }
+
+    /// A builder inserting before `anchor` (constants go to the top of `entry`).
+    pub fn before(m: &'m mut Module, anchor: tcc_ir::Op, entry: Block) -> Builder<'m> {
+        let block = m.parent_block(anchor).expect("anchor in a block");
+        let loc = m.loc(anchor).clone();
+        Builder { m, block, before: Some(anchor), entry, loc, consts: HashMap::new() }
+    }
+
+    fn place(&mut self, op: tcc_ir::Op) {
+        match self.before {
+            Some(anchor) => self.m.insert_op_before(anchor, op),
+            None => self.m.append_op(self.block, op),
+        }
+    }
+
+    pub fn ty(&self, v: Value) -> Type {
+        self.m.value_type(v).clone()
+    }
+
+    pub fn buffer_type(&self, v: Value) -> BufferType {
+        self.m.value_type(v).as_buffer().expect("a buffer value").clone()
+    }
+
+    /// Appends an op with explicit result types; returns its results.
+    pub fn op_typed(
+        &mut self,
+        def: &'static OpDef,
+        operands: &[Value],
+        attrs: AttrDict,
+        results: Vec<Type>,
+    ) -> Vec<Value> {
+        let mut st = OperationState::new(def, self.loc.clone());
+        st.operands = operands.to_vec();
+        st.attrs = attrs;
+        st.result_types = results;
+        let op = self.m.create_op(st);
+        self.place(op);
+        self.m.results(op).to_vec()
+    }
+
+    /// Appends an op whose result type is inferred; returns its single result.
+    pub fn op(&mut self, def: &'static OpDef, operands: &[Value], attrs: AttrDict) -> Value {
+        let types: Vec<Type> = operands.iter().map(|&v| self.ty(v)).collect();
+        let results =
+            def.infer_types(&types, &attrs).unwrap_or_else(|e| panic!("lowering built an invalid '{}': {e}", def.name));
+        self.op_typed(def, operands, attrs, results)[0]
+    }
+
+    pub fn bin(&mut self, def: &'static OpDef, a: Value, b: Value) -> Value {
+        self.op(def, &[a, b], AttrDict::new())
+    }
+
+    pub fn un(&mut self, def: &'static OpDef, a: Value) -> Value {
+        self.op(def, &[a], AttrDict::new())
+    }
+
+    /// A constant, created once per function at the top of the entry block.
+    fn constant(&mut self, value: Attribute, ty: Type, bits: u64) -> Value {
+        if let Some(&v) = self.consts.get(&(bits, ty.clone())) {
+            return v;
+        }
+        let mut st = OperationState::new(&lp::CONST, self.loc.clone());
+        st.attrs.set("value", value);
+        st.result_types.push(ty.clone());
+        let op = self.m.create_op(st);
+        match self.m.first_op(self.entry) {
+            Some(first) => self.m.insert_op_before(first, op),
+            None => self.m.append_op(self.entry, op),
+        }
+        let v = self.m.result(op, 0);
+        self.consts.insert((bits, ty), v);
+        v
+    }
+
+    pub fn index(&mut self, v: i64) -> Value {
+        self.constant(Attribute::Int(v, ScalarType::Index), index(), v as u64)
+    }
+
+    /// A constant of scalar type `elem` (floats from `v`, integers from `v` truncated).
+    pub fn scalar(&mut self, elem: ScalarType, v: f64) -> Value {
+        let (attr, bits) = if elem.is_float() {
+            let v = if elem == ScalarType::F32 { v as f32 as f64 } else { v };
+            (Attribute::Float(v, elem), v.to_bits())
+        } else if elem == ScalarType::I1 {
+            (Attribute::Bool(v != 0.0), (v != 0.0) as u64)
+        } else {
+            (Attribute::Int(v as i64, elem), v as i64 as u64)
+        };
+        self.constant(attr, Type::Scalar(elem), bits)
+    }
+
+    pub fn int(&mut self, elem: ScalarType, v: i64) -> Value {
+        if elem.is_float() {
+            return self.scalar(elem, v as f64);
+        }
+        let attr = if elem == ScalarType::I1 { Attribute::Bool(v != 0) } else { Attribute::Int(v, elem) };
+        self.constant(attr, Type::Scalar(elem), v as u64)
+    }
+
+    pub fn load(&mut self, buf: Value, idx: &[Value]) -> Value {
+        let elem = self.buffer_type(buf).elem();
+        let mut ops = vec![buf];
+        ops.extend_from_slice(idx);
+        self.op_typed(&lp::LOAD, &ops, AttrDict::new(), vec![Type::Scalar(elem)])[0]
+    }
+
+    pub fn store(&mut self, v: Value, buf: Value, idx: &[Value]) {
+        let mut ops = vec![v, buf];
+        ops.extend_from_slice(idx);
+        self.op_typed(&lp::STORE, &ops, AttrDict::new(), vec![]);
+    }
+
+    pub fn cmp(&mut self, pred: &str, a: Value, b: Value) -> Value {
+        self.op(&lp::CMP, &[a, b], AttrDict::new().with("pred", Attribute::string(pred)))
+    }
+
+    pub fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
+        self.op(&lp::SELECT, &[c, a, b], AttrDict::new())
+    }
+
+    pub fn cast(&mut self, v: Value, to: Type) -> Value {
+        if self.ty(v) == to {
+            return v;
+        }
+        self.op_typed(&lp::CAST, &[v], AttrDict::new(), vec![to])[0]
+    }
+
+    pub fn assert(&mut self, cond: Value, message: String) {
+        self.op_typed(&lp::ASSERT, &[cond], AttrDict::new().with("message", Attribute::String(message.into())), vec![]);
+    }
+
+    pub fn view(&mut self, buf: Value, shape: &[i64]) -> Value {
+        let elem = self.buffer_type(buf).elem();
+        let ty = Type::Buffer(std::sync::Arc::new(BufferType::new(shape.to_vec(), elem, None).expect("valid view")));
+        self.op_typed(&lp::VIEW, &[buf], AttrDict::new(), vec![ty])[0]
+    }
+
+    // -- index arithmetic (folds constants, so nests over static shapes stay readable) ----
+
+    fn const_of(&self, v: Value) -> Option<i64> {
+        let op = self.m.defining_op(v)?;
+        if !self.m.is(op, &lp::CONST) || *self.m.value_type(v) != index() {
+            return None;
+        }
+        self.m.attr(op, "value")?.as_i64()
+    }
+
+    pub fn add(&mut self, a: Value, b: Value) -> Value {
+        match (self.const_of(a), self.const_of(b)) {
+            (Some(x), Some(y)) => self.index(x + y),
+            (Some(0), _) => b,
+            (_, Some(0)) => a,
+            _ => self.bin(&lp::ADD, a, b),
+        }
+    }
+    pub fn sub(&mut self, a: Value, b: Value) -> Value {
+        match (self.const_of(a), self.const_of(b)) {
+            (Some(x), Some(y)) => self.index(x - y),
+            (_, Some(0)) => a,
+            _ => self.bin(&lp::SUB, a, b),
+        }
+    }
+    pub fn mul(&mut self, a: Value, b: Value) -> Value {
+        match (self.const_of(a), self.const_of(b)) {
+            (Some(x), Some(y)) => self.index(x * y),
+            (Some(1), _) => b,
+            (_, Some(1)) => a,
+            (Some(0), _) | (_, Some(0)) => self.index(0),
+            _ => self.bin(&lp::MUL, a, b),
+        }
+    }
+    /// a * k for index values.
+    pub fn scale(&mut self, a: Value, k: i64) -> Value {
+        let kv = self.index(k);
+        self.mul(a, kv)
+    }
+
+    /// a * k + c for index values.
+    pub fn mul_add(&mut self, a: Value, k: i64, c: Value) -> Value {
+        let kv = self.index(k);
+        let p = self.mul(a, kv);
+        self.add(p, c)
+    }
+    pub fn div(&mut self, a: Value, b: Value) -> Value {
+        match (self.const_of(a), self.const_of(b)) {
+            (Some(x), Some(y)) if y != 0 => self.index(x / y),
+            (_, Some(1)) => a,
+            _ => self.bin(&lp::DIV, a, b),
+        }
+    }
+    pub fn rem(&mut self, a: Value, b: Value) -> Value {
+        match (self.const_of(a), self.const_of(b)) {
+            (Some(x), Some(y)) if y != 0 => self.index(x % y),
+            (_, Some(1)) => self.index(0),
+            _ => self.bin(&lp::REM, a, b),
+        }
+    }
+    pub fn min(&mut self, a: Value, b: Value) -> Value {
+        match (self.const_of(a), self.const_of(b)) {
+            (Some(x), Some(y)) => self.index(x.min(y)),
+            _ => self.bin(&lp::MIN, a, b),
+        }
+    }
+    pub fn max(&mut self, a: Value, b: Value) -> Value {
+        match (self.const_of(a), self.const_of(b)) {
+            (Some(x), Some(y)) => self.index(x.max(y)),
+            _ => self.bin(&lp::MAX, a, b),
+        }
+    }
+
+    pub fn max_const(&mut self, a: Value, k: i64) -> Value {
+        let kv = self.index(k);
+        self.max(a, kv)
+    }
+    pub fn min_const(&mut self, a: Value, k: i64) -> Value {
+        let kv = self.index(k);
+        self.min(a, kv)
+    }
+
+    // -- loops ---------------------------------------------------------------------------
+
+    /// `for iv in lb..ub step step` carrying `inits`; `body(b, iv, carried)` returns the
+    /// next carried values. Returns the final carried values.
+    pub fn for_loop(
+        &mut self,
+        lb: Value,
+        ub: Value,
+        step: Value,
+        inits: &[Value],
+        body: impl FnOnce(&mut Builder, Value, &[Value]) -> Vec<Value>,
+    ) -> Vec<Value> {
+        let types: Vec<Type> = inits.iter().map(|&v| self.ty(v)).collect();
+        let region = self.m.new_region();
+        let mut arg_types = vec![index()];
+        arg_types.extend(types.iter().cloned());
+        let blk = self.m.append_block(region, &arg_types);
+        let args = self.m.block_args(blk).to_vec();
+        let saved = (std::mem::replace(&mut self.block, blk), self.before.take());
+        let yielded = body(self, args[0], &args[1..]);
+        self.op_typed(&lp::YIELD, &yielded, AttrDict::new(), vec![]);
+        (self.block, self.before) = saved;
+        let mut st = OperationState::new(&lp::FOR, self.loc.clone());
+        st.operands = vec![lb, ub, step];
+        st.operands.extend_from_slice(inits);
+        st.result_types = types;
+        st.regions.push(region);
+        let op = self.m.create_op(st);
+        self.place(op);
+        self.m.results(op).to_vec()
+    }
+
+    /// `for iv in lb..ub` (step 1) without carried values.
+    pub fn range(&mut self, lb: Value, ub: Value, body: impl FnOnce(&mut Builder, Value)) {
+        let one = self.index(1);
+        self.for_loop(lb, ub, one, &[], |b, iv, _| {
+            body(b, iv);
+            Vec::new()
+        });
+    }
+
+    /// `for iv in 0..n` (step 1).
+    pub fn range_n(&mut self, n: i64, body: impl FnOnce(&mut Builder, Value)) {
+        let (lb, ub) = (self.index(0), self.index(n));
+        self.range(lb, ub, body);
+    }
+
+    /// `0..n` in parallel on the thread pool.
+    pub fn parallel(&mut self, n: i64, body: impl FnOnce(&mut Builder, Value)) {
+        let region = self.m.new_region();
+        let blk = self.m.append_block(region, &[index()]);
+        let iv = self.m.block_args(blk)[0];
+        let saved = (std::mem::replace(&mut self.block, blk), self.before.take());
+        body(self, iv);
+        self.op_typed(&lp::YIELD, &[], AttrDict::new(), vec![]);
+        (self.block, self.before) = saved;
+        let (lb, ub) = (self.index(0), self.index(n));
+        let mut st = OperationState::new(&lp::PARALLEL, self.loc.clone());
+        st.operands = vec![lb, ub];
+        st.regions.push(region);
+        let op = self.m.create_op(st);
+        self.place(op);
+    }
+
+    /// Splits a flat index over `dims` (row-major) into one index per dimension.
+    pub fn unflatten(&mut self, flat: Value, dims: &[i64]) -> Vec<Value> {
+        let mut out = vec![flat; dims.len()];
+        let mut rest = flat;
+        for d in (0..dims.len()).rev() {
+            if d == 0 {
+                out[0] = rest;
+            } else {
+                let n = self.index(dims[d]);
+                out[d] = self.rem(rest, n);
+                rest = self.div(rest, n);
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,201 @@
+//! Loop nests for graph ops: one emitter per op family, reached through [`EMITTERS`].
+//!
+//! Every emitter writes its results into buffers it is given (inputs are read-only),
+//! so the driver decides where each tensor lives. The nests are deliberately plain
+//! (correct first; the kernel templates of later issues make them fast), with two
+//! habits that matter already: the outermost loop runs on the thread pool when the op
+//! has enough work, and the innermost loop walks the contiguous dimension with unit
+//! step, so the vectorizer can take it.
+
+pub mod elementwise;
+pub mod nn;
+pub mod shape;
+
+use tcc_dialect_graph::ops as g;
+use tcc_ir::{Module, OpDef, ScalarType, Signature, Type, Value};
+
+use crate::builder::Builder;
+
+/// Ops with fewer element-operations than this run on one thread (dispatching to the
+/// pool costs microseconds).
+pub const PARALLEL_MIN_WORK: i64 = 1 << 15;
+/// Chunk of a long 1-D loop given to one parallel iteration.
+const BLOCK: i64 = 2048;
+
+/// One graph op being lowered: its attributes, input buffers and output buffers.
+pub struct Ctx<'a> {
+    pub g: &'a Module,
+    pub op: tcc_ir::Op,
+    pub ins: Vec<Value>,
+    pub outs: Vec<Value>,
+    operand_types: Vec<Type>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(g: &'a Module, op: tcc_ir::Op, ins: Vec<Value>, outs: Vec<Value>) -> Ctx<'a> {
+        let operand_types = g.operands(op).iter().map(|&v| g.value_type(v).clone()).collect();
+        Ctx { g, op, ins, outs, operand_types }
+    }
+
+    /// Attributes with their defaults, as shape inference sees them.
+    pub fn sig(&self) -> Signature<'_> {
+        Signature { def: self.g.def(self.op), operands: &self.operand_types, attrs: self.g.attrs(self.op) }
+    }
+
+    pub fn ints(&self, name: &str) -> Vec<i64> {
+        self.sig().ints(name).expect("verified attribute")
+    }
+    pub fn int(&self, name: &str) -> i64 {
+        self.sig().int(name).expect("verified attribute")
+    }
+    pub fn float(&self, name: &str) -> f64 {
+        self.sig().float(name).expect("verified attribute")
+    }
+    pub fn string(&self, name: &str) -> String {
+        self.sig().string(name).expect("verified attribute")
+    }
+    pub fn flag(&self, name: &str) -> bool {
+        self.sig().bool(name).expect("verified attribute")
+    }
+
+    /// Shape of graph operand `i`.
+    pub fn in_shape(&self, i: usize) -> Vec<i64> {
+        self.operand_types[i].as_tensor().expect("tensor operand").shape().to_vec()
+    }
+    pub fn in_elem(&self, i: usize) -> ScalarType {
+        self.operand_types[i].as_tensor().expect("tensor operand").elem()
+    }
+    /// Shape of graph result `i`.
+    pub fn out_shape(&self, i: usize) -> Vec<i64> {
+        self.g.value_type(self.g.result(self.op, i)).as_tensor().expect("tensor result").shape().to_vec()
+    }
+    pub fn out_elem(&self, i: usize) -> ScalarType {
+        self.g.value_type(self.g.result(self.op, i)).as_tensor().expect("tensor result").elem()
+    }
+    pub fn name(&self) -> &'static str {
+        self.g.name(self.op)
+    }
+    /// `'graph.x' at file:line:col`, for run-time error messages.
+    pub fn where_(&self) -> String {
+        format!("'{}' at {}", self.name(), self.g.loc(self.op))
+    }
+}
+
+pub type EmitFn = fn(&mut Builder, &Ctx);
+
+/// The emitter of each graph op (constants need none: they become constant buffers).
+pub static EMITTERS: &[(&OpDef, EmitFn)] = &[
+    (&g::ADD, elementwise::emit),
+    (&g::SUB, elementwise::emit),
+    (&g::MUL, elementwise::emit),
+    (&g::DIV, elementwise::emit),
+    (&g::MAX, elementwise::emit),
+    (&g::MIN, elementwise::emit),
+    (&g::POW, elementwise::emit),
+    (&g::GREATER, elementwise::emit),
+    (&g::LESS, elementwise::emit),
+    (&g::EQUAL, elementwise::emit),
+    (&g::SELECT, elementwise::emit),
+    (&g::NEG, elementwise::emit),
+    (&g::ABS, elementwise::emit),
+    (&g::EXP, elementwise::emit),
+    (&g::LOG, elementwise::emit),
+    (&g::SQRT, elementwise::emit),
+    (&g::RSQRT, elementwise::emit),
+    (&g::RECIPROCAL, elementwise::emit),
+    (&g::TANH, elementwise::emit),
+    (&g::SIGMOID, elementwise::emit),
+    (&g::ERF, elementwise::emit),
+    (&g::RELU, elementwise::emit),
+    (&g::FLOOR, elementwise::emit),
+    (&g::CEIL, elementwise::emit),
+    (&g::GELU, elementwise::emit),
+    (&g::CLAMP, elementwise::emit),
+    (&g::CAST, elementwise::emit),
+    (&g::MATMUL, nn::matmul),
+    (&g::CONV2D, nn::conv2d),
+    (&g::MAX_POOL2D, nn::pool2d),
+    (&g::AVG_POOL2D, nn::pool2d),
+    (&g::REDUCE_SUM, nn::reduce),
+    (&g::REDUCE_MEAN, nn::reduce),
+    (&g::REDUCE_MAX, nn::reduce),
+    (&g::REDUCE_MIN, nn::reduce),
+    (&g::SOFTMAX, nn::softmax),
+    (&g::RESHAPE, shape::reshape),
+    (&g::TRANSPOSE, shape::transpose),
+    (&g::BROADCAST_TO, shape::broadcast_to),
+    (&g::CONCAT, shape::concat),
+    (&g::SPLIT, shape::split),
+    (&g::SLICE, shape::slice),
+    (&g::PAD, shape::pad),
+    (&g::GATHER, shape::gather),
+    (&g::LAYOUT_TRANSFORM, shape::layout_transform),
+];
+
+pub fn emitter(def: &OpDef) -> Option<EmitFn> {
+    EMITTERS.iter().find(|(d, _)| std::ptr::eq(*d, def)).map(|(_, f)| *f)
+}
+
+/// Visits every index of `shape`: all dimensions but the last flattened into one loop
+/// (on the thread pool when `work` is large), the last as an inner unit-step loop. A
+/// long 1-D shape is cut into blocks so it can run in parallel too.
+pub fn nest(b: &mut Builder, shape: &[i64], work: i64, body: impl FnOnce(&mut Builder, &[Value])) {
+    let Some((&inner, outer_dims)) = shape.split_last() else {
+        return body(b, &[]);
+    };
+    let outer: i64 = outer_dims.iter().product();
+    if outer == 0 || inner == 0 {
+        return;
+    }
+    let parallel = work >= PARALLEL_MIN_WORK;
+    if outer == 1 && parallel && inner >= 2 * BLOCK {
+        let blocks = (inner + BLOCK - 1) / BLOCK;
+        b.parallel(blocks, |b, blk| {
+            let block = b.index(BLOCK);
+            let lo = b.mul(blk, block);
+            let hi_unclamped = b.add(lo, block);
+            let n = b.index(inner);
+            let hi = b.min(hi_unclamped, n);
+            let zeros: Vec<Value> = outer_dims.iter().map(|_| b.index(0)).collect();
+            b.range(lo, hi, |b, j| {
+                let mut idx = zeros;
+                idx.push(j);
+                body(b, &idx);
+            });
+        });
+        return;
+    }
+    let inner_loop = move |b: &mut Builder, outer_idx: Vec<Value>| {
+        b.range_n(inner, |b, j| {
+            let mut idx = outer_idx;
+            idx.push(j);
+            body(b, &idx);
+        });
+    };
+    if outer == 1 {
+        let zeros = outer_dims.iter().map(|_| b.index(0)).collect();
+        inner_loop(b, zeros);
+    } else if parallel {
+        b.parallel(outer, |b, flat| {
+            let idx = b.unflatten(flat, outer_dims);
+            inner_loop(b, idx);
+        });
+    } else {
+        b.range_n(outer, |b, flat| {
+            let idx = b.unflatten(flat, outer_dims);
+            inner_loop(b, idx);
+        });
+    }
+}
+
+/// The index into an operand of shape `in_shape` that numpy broadcasting reads for the
+/// output index `idx` (dimensions aligned right; extent-1 dimensions read index 0).
+pub fn broadcast_index(b: &mut Builder, idx: &[Value], in_shape: &[i64]) -> Vec<Value> {
+    let offset = idx.len() - in_shape.len();
+    in_shape.iter().enumerate().map(|(d, &n)| if n == 1 { b.index(0) } else { idx[d + offset] }).collect()
+}
+
+/// Element count of a shape.
+pub fn numel(shape: &[i64]) -> i64 {
+    shape.iter().product()
+}

@@ -1,0 +1,350 @@
+//! Matmul, conv2d, pooling, reductions and softmax as plain loop nests.
+//!
+//! Convolution and pooling compute, per output row, the range of kernel taps that land
+//! inside the input (index arithmetic instead of a padding test per tap), and
+//! accumulate along the output row, whose loop has unit stride: with stride 1 the
+//! input row is walked contiguously too, so the vectorizer can take the innermost loop.
+//! Matmul accumulates rows of the output (`out[i, :] += a[i, k] * b[k, :]`) for the same
+//! reason. Accumulation is in the element type (f32); the reference interpreter uses
+//! f64, hence the tolerance of the tests comparing them.
+
+use tcc_dialect_graph::ops as g;
+use tcc_dialect_graph::ops::nn::reduction_axes;
+use tcc_dialect_loop as lp;
+use tcc_ir::{ScalarType, Type, Value};
+
+use super::{Ctx, PARALLEL_MIN_WORK, broadcast_index, nest, numel};
+use crate::builder::Builder;
+
+/// Runs `body(row)` for `rows` rows, on the pool when `work` is large.
+fn rows_loop(b: &mut Builder, rows: i64, work: i64, body: impl FnOnce(&mut Builder, Value)) {
+    if rows >= 2 && work >= PARALLEL_MIN_WORK {
+        b.parallel(rows, body);
+    } else {
+        b.range_n(rows, body);
+    }
+}
+
+/// acc + x * y (fused for floats).
+fn mul_acc(b: &mut Builder, elem: ScalarType, x: Value, y: Value, acc: Value) -> Value {
+    if elem.is_float() {
+        b.op(&lp::FMA, &[x, y, acc], Default::default())
+    } else {
+        let p = b.bin(&lp::MUL, x, y);
+        b.bin(&lp::ADD, acc, p)
+    }
+}
+
+/// ceil(max(t, 0) / s) for index values.
+fn ceil_div_pos(b: &mut Builder, t: Value, s: i64) -> Value {
+    let zero = b.index(0);
+    let t = b.max(t, zero);
+    let bias = b.index(s - 1);
+    let num = b.add(t, bias);
+    let sv = b.index(s);
+    b.div(num, sv)
+}
+
+/// The first index past the last `i < limit` with `i * s <= u`: `min(limit, floor(u / s) + 1)`,
+/// or 0 when `u < 0`.
+fn floor_bound(b: &mut Builder, u: Value, s: i64, limit: i64) -> Value {
+    let zero = b.index(0);
+    let one = b.index(1);
+    let sv = b.index(s);
+    let lim = b.index(limit);
+    let q = b.div(u, sv);
+    let q1 = b.add(q, one);
+    let hi = b.min(q1, lim);
+    let neg = b.cmp("lt", u, zero);
+    b.select(neg, zero, hi)
+}
+
+pub fn matmul(b: &mut Builder, c: &Ctx) {
+    let (sa, sb) = (c.in_shape(0), c.in_shape(1));
+    let (a_vec, b_vec) = (sa.len() == 1, sb.len() == 1);
+    let (m, k) = if a_vec { (1, sa[0]) } else { (sa[sa.len() - 2], sa[sa.len() - 1]) };
+    let n = if b_vec { 1 } else { sb[sb.len() - 1] };
+    let batch_a = if sa.len() > 2 { sa[..sa.len() - 2].to_vec() } else { vec![] };
+    let batch_b = if sb.len() > 2 { sb[..sb.len() - 2].to_vec() } else { vec![] };
+    let rank = batch_a.len().max(batch_b.len());
+    let pad = |v: &[i64]| [vec![1; rank - v.len()], v.to_vec()].concat();
+    let batch: Vec<i64> = pad(&batch_a).iter().zip(pad(&batch_b)).map(|(&x, y)| x.max(y)).collect();
+    let elem = c.out_elem(0);
+    let (a, bb, out) = (c.ins[0], c.ins[1], c.outs[0]);
+    let rows = numel(&batch) * m;
+    rows_loop(b, rows, rows * n * k, |b, row| {
+        let mut dims = batch.clone();
+        dims.push(m);
+        let idx = b.unflatten(row, &dims);
+        let (bi, i) = (&idx[..batch.len()], idx[batch.len()]);
+        let a_batch = broadcast_index(b, bi, &batch_a);
+        let b_batch = broadcast_index(b, bi, &batch_b);
+        let out_at = |j: Value| {
+            let mut o = bi.to_vec();
+            if !a_vec {
+                o.push(i);
+            }
+            if !b_vec {
+                o.push(j);
+            }
+            o
+        };
+        let zero = b.scalar(elem, 0.0);
+        b.range_n(n, |b, j| b.store(zero, out, &out_at(j)));
+        b.range_n(k, |b, p| {
+            let mut ai = a_batch.clone();
+            if !a_vec {
+                ai.push(i);
+            }
+            ai.push(p);
+            let av = b.load(a, &ai);
+            b.range_n(n, |b, j| {
+                let mut bidx = b_batch.clone();
+                bidx.push(p);
+                if !b_vec {
+                    bidx.push(j);
+                }
+                let bv = b.load(bb, &bidx);
+                let o = out_at(j);
+                let acc = b.load(out, &o);
+                let r = mul_acc(b, elem, av, bv, acc);
+                b.store(r, out, &o);
+            });
+        });
+    });
+}
+
+pub fn conv2d(b: &mut Builder, c: &Ctx) {
+    let (xs, ws, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
+    let (h, w) = (xs[2], xs[3]);
+    let (o_ch, cg, kh_n, kw_n) = (ws[0], ws[1], ws[2], ws[3]);
+    let (oh, ow) = (os[2], os[3]);
+    let (s, p, d) = (c.ints("strides"), c.ints("pads"), c.ints("dilations"));
+    let og = o_ch / c.int("groups");
+    let elem = c.out_elem(0);
+    let (x, wt, out) = (c.ins[0], c.ins[1], c.outs[0]);
+    let bias = c.ins.get(2).copied();
+    let rows = os[0] * o_ch * oh;
+    rows_loop(b, rows, numel(&os) * cg * kh_n * kw_n, |b, row| {
+        let idx = b.unflatten(row, &[os[0], o_ch, oh]);
+        let (n, o, y) = (idx[0], idx[1], idx[2]);
+        let init = match bias {
+            Some(bv) => b.load(bv, &[o]),
+            None => b.scalar(elem, 0.0),
+        };
+        b.range_n(ow, |b, xo| b.store(init, out, &[n, o, y, xo]));
+        // Kernel rows landing inside the input: y*sh + kh*dh - pt in [0, H).
+        let ysh = b.scale(y, s[0]);
+        let pt = b.index(p[0]);
+        let t = b.sub(pt, ysh);
+        let kh_lo = ceil_div_pos(b, t, d[0]);
+        let hm1 = b.index(h - 1);
+        let u0 = b.add(hm1, pt);
+        let u = b.sub(u0, ysh);
+        let kh_hi = floor_bound(b, u, d[0], kh_n);
+        let ogv = b.index(og);
+        let grp = b.div(o, ogv);
+        let c_base = b.scale(grp, cg);
+        b.range_n(cg, |b, ci| {
+            let ic = b.add(c_base, ci);
+            b.range(kh_lo, kh_hi, |b, kh| {
+                let khd = b.mul_add(kh, d[0], ysh);
+                let iy = b.sub(khd, pt);
+                b.range_n(kw_n, |b, kw| {
+                    let wv = b.load(wt, &[o, ci, kh, kw]);
+                    // Output columns whose tap lands inside: x*sw + kw*dw - pl in [0, W).
+                    let kwd = b.scale(kw, d[1]);
+                    let pl = b.index(p[1]);
+                    let t = b.sub(pl, kwd);
+                    let x_lo = ceil_div_pos(b, t, s[1]);
+                    let wm1 = b.index(w - 1);
+                    let u0 = b.add(wm1, pl);
+                    let u = b.sub(u0, kwd);
+                    let x_hi = floor_bound(b, u, s[1], ow);
+                    let off = b.sub(kwd, pl);
+                    b.range(x_lo, x_hi, |b, xo| {
+                        let ix = b.mul_add(xo, s[1], off);
+                        let xv = b.load(x, &[n, ic, iy, ix]);
+                        let acc = b.load(out, &[n, o, y, xo]);
+                        let r = mul_acc(b, elem, xv, wv, acc);
+                        b.store(r, out, &[n, o, y, xo]);
+                    });
+                });
+            });
+        });
+    });
+}
+
+pub fn pool2d(b: &mut Builder, c: &Ctx) {
+    let is_max = std::ptr::eq(c.g.def(c.op), &g::MAX_POOL2D);
+    let include_pad = !is_max && c.flag("count_include_pad");
+    let (xs, os) = (c.in_shape(0), c.out_shape(0));
+    let (h, w) = (xs[2], xs[3]);
+    let (oh, ow) = (os[2], os[3]);
+    let (k, s, p) = (c.ints("kernel"), c.ints("strides"), c.ints("pads"));
+    let elem = c.out_elem(0);
+    let (x, out) = (c.ins[0], c.outs[0]);
+    let rows = os[0] * os[1] * oh;
+    rows_loop(b, rows, numel(&os) * k[0] * k[1], |b, row| {
+        let idx = b.unflatten(row, &[os[0], os[1], oh]);
+        let (n, ch, y) = (idx[0], idx[1], idx[2]);
+        let ysh = b.scale(y, s[0]);
+        let pt = b.index(p[0]);
+        let t = b.sub(pt, ysh);
+        let kh_lo = b.max_const(t, 0);
+        let hp = b.index(h + p[0]);
+        let u = b.sub(hp, ysh);
+        let kh_hi = b.min_const(u, k[0]);
+        b.range_n(ow, |b, xo| {
+            let xsw = b.scale(xo, s[1]);
+            let pl = b.index(p[1]);
+            let t = b.sub(pl, xsw);
+            let kw_lo = b.max_const(t, 0);
+            let wp = b.index(w + p[1]);
+            let u = b.sub(wp, xsw);
+            let kw_hi = b.min_const(u, k[1]);
+            let init = b.scalar(elem, if is_max { f64::NEG_INFINITY } else { 0.0 });
+            let one = b.index(1);
+            let acc = b.for_loop(kh_lo, kh_hi, one, &[init], |b, kh, acc| {
+                let khy = b.add(ysh, kh);
+                let iy = b.sub(khy, pt);
+                b.for_loop(kw_lo, kw_hi, one, acc, |b, kw, acc| {
+                    let kwx = b.add(xsw, kw);
+                    let ix = b.sub(kwx, pl);
+                    let v = b.load(x, &[n, ch, iy, ix]);
+                    vec![b.bin(if is_max { &lp::MAX } else { &lp::ADD }, acc[0], v)]
+                })
+            })[0];
+            let r = if is_max {
+                acc
+            } else {
+                let count = if include_pad {
+                    b.index(k[0] * k[1])
+                } else {
+                    let rows_in = b.sub(kh_hi, kh_lo);
+                    let cols_in = b.sub(kw_hi, kw_lo);
+                    b.mul(rows_in, cols_in)
+                };
+                let cnt = b.cast(count, Type::Scalar(elem));
+                b.bin(&lp::DIV, acc, cnt)
+            };
+            b.store(r, out, &[n, ch, y, xo]);
+        });
+    });
+}
+
+pub fn reduce(b: &mut Builder, c: &Ctx) {
+    let def = c.g.def(c.op);
+    let is = |d| std::ptr::eq(def, d);
+    let xs = c.in_shape(0);
+    let axes = reduction_axes(&c.sig(), xs.len()).expect("verified axes");
+    let keep = c.flag("keepdims");
+    let elem = c.out_elem(0);
+    let kept: Vec<usize> = (0..xs.len()).filter(|d| !axes.contains(d)).collect();
+    let kept_shape: Vec<i64> = kept.iter().map(|&d| xs[d]).collect();
+    let reduced: Vec<i64> = axes.iter().map(|&d| xs[d]).collect();
+    let count = numel(&reduced);
+    let (combine, init): (&'static tcc_ir::OpDef, f64) = if is(&g::REDUCE_MAX) {
+        (&lp::MAX, f64::NEG_INFINITY)
+    } else if is(&g::REDUCE_MIN) {
+        (&lp::MIN, f64::INFINITY)
+    } else {
+        (&lp::ADD, 0.0)
+    };
+    let (x, out) = (c.ins[0], c.outs[0]);
+    nest(b, &kept_shape, numel(&xs), |b, kidx| {
+        let init = if elem.is_float() {
+            b.scalar(elem, init)
+        } else {
+            let (lo, hi) = super::elementwise::int_range(elem);
+            b.int(
+                elem,
+                if init < 0.0 {
+                    lo
+                } else if init > 0.0 {
+                    hi
+                } else {
+                    0
+                },
+            )
+        };
+        // Nested loops over the reduced dimensions, innermost = last reduced axis.
+        fn level(
+            b: &mut Builder,
+            x: Value,
+            axes: &[usize],
+            reduced: &[i64],
+            full: &mut Vec<Option<Value>>,
+            acc: Value,
+            combine: &'static tcc_ir::OpDef,
+        ) -> Value {
+            let Some((&n, rest)) = reduced.split_first() else {
+                let idx: Vec<Value> = full.iter().map(|v| v.expect("every dimension has an index")).collect();
+                let v = b.load(x, &idx);
+                return b.bin(combine, acc, v);
+            };
+            let (lb, ub, one) = (b.index(0), b.index(n), b.index(1));
+            let axis = axes[0];
+            let mut full_inner = full.clone();
+            b.for_loop(lb, ub, one, &[acc], |b, i, acc| {
+                full_inner[axis] = Some(i);
+                vec![level(b, x, &axes[1..], rest, &mut full_inner, acc[0], combine)]
+            })[0]
+        }
+        let mut full: Vec<Option<Value>> = vec![None; xs.len()];
+        for (k, &d) in kept.iter().enumerate() {
+            full[d] = Some(kidx[k]);
+        }
+        let mut r = level(b, x, &axes, &reduced, &mut full, init, combine);
+        if is(&g::REDUCE_MEAN) {
+            let n = b.scalar(elem, count as f64);
+            r = b.bin(&lp::DIV, r, n);
+        }
+        let zero = b.index(0);
+        let oidx: Vec<Value> = if keep {
+            (0..xs.len()).map(|d| full[d].filter(|_| !axes.contains(&d)).unwrap_or(zero)).collect()
+        } else {
+            kidx.to_vec()
+        };
+        b.store(r, out, &oidx);
+    });
+}
+
+pub fn softmax(b: &mut Builder, c: &Ctx) {
+    let shape = c.in_shape(0);
+    let axis = tcc_dialect_graph::infer::normalize_axis(c.int("axis"), shape.len()).expect("verified axis");
+    let (before, len, after) = (&shape[..axis], shape[axis], &shape[axis + 1..]);
+    let elem = c.out_elem(0);
+    let (x, out) = (c.ins[0], c.outs[0]);
+    let rows = numel(before) * numel(after);
+    rows_loop(b, rows, numel(&shape) * 16, |b, row| {
+        let mut dims = before.to_vec();
+        dims.extend_from_slice(after);
+        let rest = b.unflatten(row, &dims);
+        let at = |j: Value| {
+            let mut v = rest[..before.len()].to_vec();
+            v.push(j);
+            v.extend_from_slice(&rest[before.len()..]);
+            v
+        };
+        let (lb, ub, one) = (b.index(0), b.index(len), b.index(1));
+        let ninf = b.scalar(elem, f64::NEG_INFINITY);
+        let m = b.for_loop(lb, ub, one, &[ninf], |b, j, acc| {
+            let v = b.load(x, &at(j));
+            vec![b.bin(&lp::MAX, acc[0], v)]
+        })[0];
+        let zero = b.scalar(elem, 0.0);
+        let sum = b.for_loop(lb, ub, one, &[zero], |b, j, acc| {
+            let v = b.load(x, &at(j));
+            let d = b.bin(&lp::SUB, v, m);
+            let e = b.un(&lp::EXP, d);
+            b.store(e, out, &at(j));
+            vec![b.bin(&lp::ADD, acc[0], e)]
+        })[0];
+        b.range(lb, ub, |b, j| {
+            let e = b.load(out, &at(j));
+            let r = b.bin(&lp::DIV, e, sum);
+            b.store(r, out, &at(j));
+        });
+    });
+}

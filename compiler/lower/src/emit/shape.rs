@@ -1,0 +1,217 @@
+//! Data-movement graph ops as copy loops: each output element reads the input element
+//! the op's semantics name. Reshape copies through flat views of both buffers; pad and
+//! gather clamp the index they load so a kernel never reads out of bounds (gather also
+//! checks its indices at run time).
+
+use std::collections::BTreeMap;
+
+use tcc_dialect_graph::layout::Layout;
+use tcc_dialect_loop as lp;
+use tcc_ir::{ScalarType, Type, Value};
+
+use super::{Ctx, broadcast_index, nest, numel};
+use crate::builder::Builder;
+
+pub fn reshape(b: &mut Builder, c: &Ctx) {
+    let n = numel(&c.out_shape(0));
+    let src = b.view(c.ins[0], &[n]);
+    let dst = b.view(c.outs[0], &[n]);
+    nest(b, &[n], n, |b, idx| {
+        let v = b.load(src, idx);
+        b.store(v, dst, idx);
+    });
+}
+
+pub fn transpose(b: &mut Builder, c: &Ctx) {
+    let perm = c.ints("perm");
+    let os = c.out_shape(0);
+    nest(b, &os, numel(&os), |b, idx| {
+        // Output dimension k walks input dimension perm[k].
+        let mut src = idx.to_vec();
+        for (k, &p) in perm.iter().enumerate() {
+            src[p as usize] = idx[k];
+        }
+        let v = b.load(c.ins[0], &src);
+        b.store(v, c.outs[0], idx);
+    });
+}
+
+pub fn broadcast_to(b: &mut Builder, c: &Ctx) {
+    let (is, os) = (c.in_shape(0), c.out_shape(0));
+    nest(b, &os, numel(&os), |b, idx| {
+        let src = broadcast_index(b, idx, &is);
+        let v = b.load(c.ins[0], &src);
+        b.store(v, c.outs[0], idx);
+    });
+}
+
+/// Copies `src` (shape `shape`) into `dst`, shifted by `offset` along `axis`; with
+/// `into_dst` false the shift applies to the source instead.
+fn shifted_copy(b: &mut Builder, src: Value, dst: Value, shape: &[i64], axis: usize, offset: i64, into_dst: bool) {
+    nest(b, shape, numel(shape), |b, idx| {
+        let mut shifted = idx.to_vec();
+        let off = b.index(offset);
+        shifted[axis] = b.add(idx[axis], off);
+        let (from, to) = if into_dst { (idx.to_vec(), shifted) } else { (shifted, idx.to_vec()) };
+        let v = b.load(src, &from);
+        b.store(v, dst, &to);
+    });
+}
+
+pub fn concat(b: &mut Builder, c: &Ctx) {
+    let rank = c.out_shape(0).len();
+    let axis = tcc_dialect_graph::infer::normalize_axis(c.int("axis"), rank).expect("verified axis");
+    let mut offset = 0;
+    for (i, &src) in c.ins.iter().enumerate() {
+        let shape = c.in_shape(i);
+        shifted_copy(b, src, c.outs[0], &shape, axis, offset, true);
+        offset += shape[axis];
+    }
+}
+
+pub fn split(b: &mut Builder, c: &Ctx) {
+    let rank = c.in_shape(0).len();
+    let axis = tcc_dialect_graph::infer::normalize_axis(c.int("axis"), rank).expect("verified axis");
+    let mut offset = 0;
+    for (r, &dst) in c.outs.iter().enumerate() {
+        let shape = c.out_shape(r);
+        shifted_copy(b, c.ins[0], dst, &shape, axis, offset, false);
+        offset += shape[axis];
+    }
+}
+
+pub fn slice(b: &mut Builder, c: &Ctx) {
+    let is = c.in_shape(0);
+    let (starts, _, steps) = tcc_dialect_graph::ops::shape::slice_params(&c.sig(), &is).expect("verified slice");
+    let os = c.out_shape(0);
+    nest(b, &os, numel(&os), |b, idx| {
+        let src: Vec<Value> = idx
+            .iter()
+            .enumerate()
+            .map(|(d, &i)| {
+                let start = b.index(starts[d]);
+                b.mul_add(i, steps[d], start)
+            })
+            .collect();
+        let v = b.load(c.ins[0], &src);
+        b.store(v, c.outs[0], idx);
+    });
+}
+
+/// The padding value as a constant of the element type (like the interpreter's
+/// conversion from f64).
+fn fill_value(b: &mut Builder, elem: ScalarType, value: f64) -> Value {
+    if elem.is_float() {
+        b.scalar(elem, value)
+    } else if elem == ScalarType::I1 {
+        b.int(elem, (value != 0.0) as i64)
+    } else if elem == ScalarType::I32 {
+        b.int(elem, value as i32 as i64)
+    } else {
+        b.int(elem, value as i64)
+    }
+}
+
+pub fn pad(b: &mut Builder, c: &Ctx) {
+    let (is, os) = (c.in_shape(0), c.out_shape(0));
+    let low = c.ints("low");
+    let fill = fill_value(b, c.out_elem(0), c.float("value"));
+    let empty_input = numel(&is) == 0;
+    nest(b, &os, numel(&os), |b, idx| {
+        if empty_input {
+            b.store(fill, c.outs[0], idx);
+            return;
+        }
+        let mut valid: Option<Value> = None;
+        let mut src = Vec::new();
+        for (d, &i) in idx.iter().enumerate() {
+            let lo = b.index(low[d]);
+            let t = b.sub(i, lo);
+            let zero = b.index(0);
+            let dim = b.index(is[d]);
+            let ge = b.cmp("ge", t, zero);
+            let lt = b.cmp("lt", t, dim);
+            let ok = b.bin(&lp::AND, ge, lt);
+            valid = Some(match valid {
+                Some(v) => b.bin(&lp::AND, v, ok),
+                None => ok,
+            });
+            // Clamp so the load stays inside the input even for padding cells.
+            let last = b.index(is[d] - 1);
+            let t0 = b.max(t, zero);
+            src.push(b.min(t0, last));
+        }
+        let v = b.load(c.ins[0], &src);
+        let r = match valid {
+            Some(ok) => b.select(ok, v, fill),
+            None => v,
+        };
+        b.store(r, c.outs[0], idx);
+    });
+}
+
+pub fn gather(b: &mut Builder, c: &Ctx) {
+    let (xs, ind_shape, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
+    let axis = tcc_dialect_graph::infer::normalize_axis(c.int("axis"), xs.len()).expect("verified axis");
+    let extent = xs[axis];
+    let ir = ind_shape.len();
+    let message = format!("index out of range in {} (axis {axis} has extent {extent})", c.where_());
+    nest(b, &os, numel(&os), |b, idx| {
+        let raw = b.load(c.ins[1], &idx[axis..axis + ir]);
+        let k = b.cast(raw, Type::Scalar(ScalarType::Index));
+        // Negative indices count from the end.
+        let zero = b.index(0);
+        let ext = b.index(extent);
+        let neg = b.cmp("lt", k, zero);
+        let wrapped = b.add(k, ext);
+        let k = b.select(neg, wrapped, k);
+        let ge = b.cmp("ge", k, zero);
+        let lt = b.cmp("lt", k, ext);
+        let ok = b.bin(&lp::AND, ge, lt);
+        b.assert(ok, message.clone());
+        let last = b.index(extent - 1);
+        let k0 = b.max(k, zero);
+        let k = b.min(k0, last);
+        let mut src = idx[..axis].to_vec();
+        src.push(k);
+        src.extend_from_slice(&idx[axis + ir..]);
+        let v = b.load(c.ins[0], &src);
+        b.store(v, c.outs[0], idx);
+    });
+}
+
+pub fn layout_transform(b: &mut Builder, c: &Ctx) {
+    let src = Layout::parse(&c.string("src")).expect("verified layout");
+    let dst = Layout::parse(&c.string("dst")).expect("verified layout");
+    let os = c.out_shape(0);
+    nest(b, &os, numel(&os), |b, idx| {
+        // Logical coordinate of each letter from the destination index...
+        let mut logical: BTreeMap<char, Value> = BTreeMap::new();
+        for ((letter, mult, _), &i) in dst.components().into_iter().zip(idx) {
+            let term = b.scale(i, mult as i64);
+            let sum = match logical.get(&letter) {
+                Some(&acc) => b.add(acc, term),
+                None => term,
+            };
+            logical.insert(letter, sum);
+        }
+        // ...then the source index of those coordinates.
+        let from: Vec<Value> = src
+            .components()
+            .into_iter()
+            .map(|(letter, mult, block)| {
+                let m = b.index(mult as i64);
+                let q = b.div(logical[&letter], m);
+                match block {
+                    Some(bs) => {
+                        let bv = b.index(bs as i64);
+                        b.rem(q, bv)
+                    }
+                    None => q,
+                }
+            })
+            .collect();
+        let v = b.load(c.ins[0], &from);
+        b.store(v, c.outs[0], idx);
+    });
+}

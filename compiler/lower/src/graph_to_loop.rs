@@ -1,0 +1,151 @@
+//! The conversion from the graph dialect to the loop dialect (`convert-graph-to-loop`).
+//!
+//! The result is a module whose `@main` takes one buffer per model input, then one per
+//! model output, and returns nothing. Tensors are placed as follows:
+//! - inputs are the argument buffers (never written);
+//! - a tensor returned by `@main` is computed straight into its output buffer (a
+//!   returned input or constant, or a tensor returned twice, is copied at the end);
+//! - constants become read-only `loop.constant_buffer`s sharing the constant's data;
+//! - every other tensor gets a `loop.workspace` buffer at an offset planned from
+//!   lifetimes ([`crate::memory_plan`]), so dead tensors' memory is reused.
+//!
+//! The function carries `tcc.num_inputs` and `tcc.workspace_size` (bytes) attributes
+//! for code generation and the runtime.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tcc_dialect_graph::ops as g;
+use tcc_dialect_loop as lp;
+use tcc_ir::builtin::{RETURN, create_func, create_return, func_entry, func_type};
+use tcc_ir::{AttrDict, Attribute, BufferType, Diagnostic, Diagnostics, Module, Op, Type, Value};
+
+use crate::builder::Builder;
+use crate::emit::{Ctx, emitter, nest, numel};
+use crate::memory_plan::{Interval, plan};
+
+pub const NUM_INPUTS: &str = "tcc.num_inputs";
+pub const WORKSPACE_SIZE: &str = "tcc.workspace_size";
+
+/// The function a model runs: `@main`, or the module's only function.
+pub fn entry_function(m: &Module) -> Result<Op, Diagnostic> {
+    if let Some(f) = m.func("main") {
+        return Ok(f);
+    }
+    match m.funcs()[..] {
+        [f] => Ok(f),
+        [] => Err(Diagnostic::error(m.loc(m.top()).clone(), "the module has no function to run")),
+        _ => Err(Diagnostic::error(m.loc(m.top()).clone(), "the module has several functions and none is named @main")),
+    }
+}
+
+fn buffer_of(t: &Type) -> Option<Type> {
+    let t = t.as_tensor()?;
+    Some(Type::Buffer(Arc::new(BufferType::new(t.shape().to_vec(), t.elem(), None).ok()?)))
+}
+
+/// Lowers the model's entry function to the loop dialect.
+pub fn convert(gm: &Module) -> Result<Module, Diagnostics> {
+    let func = entry_function(gm)?;
+    let floc = gm.loc(func).clone();
+    let err = |loc: &tcc_ir::Location, msg: String| Diagnostics::error(loc.clone(), msg);
+    let fty = func_type(gm, func).ok_or_else(|| err(&floc, "function has no type".into()))?.clone();
+    let entry = func_entry(gm, func).ok_or_else(|| err(&floc, "the model's function has no body".into()))?;
+    let mut arg_types = Vec::new();
+    for t in fty.inputs.iter().chain(&fty.results) {
+        arg_types.push(
+            buffer_of(t).ok_or_else(|| err(&floc, format!("model inputs and outputs must be tensors, found {t}")))?,
+        );
+    }
+    let n_in = fty.inputs.len();
+
+    let mut lm = Module::new(gm.loc(gm.top()).clone());
+    let (lfunc, lentry) = create_func(&mut lm, "main", arg_types, vec![], floc.clone());
+    lm.set_attr(lfunc, NUM_INPUTS, Attribute::i64(n_in as i64));
+    let args = lm.block_args(lentry).to_vec();
+
+    let ops: Vec<Op> = gm.block_ops(entry).collect();
+    let (ret, body) = ops.split_last().ok_or_else(|| err(&floc, "the model's function is empty".into()))?;
+    if !gm.is(*ret, &RETURN) {
+        return Err(err(gm.loc(*ret), "the model's function must end with return".into()));
+    }
+    let returned = gm.operands(*ret).to_vec();
+
+    // Returned op results are computed in place in their output buffer.
+    let mut direct: HashMap<Value, Value> = HashMap::new();
+    for (i, &v) in returned.iter().enumerate() {
+        let made_by_op = gm.defining_op(v).is_some_and(|d| !gm.is(d, &g::CONSTANT));
+        if made_by_op && !direct.contains_key(&v) {
+            direct.insert(v, args[n_in + i]);
+        }
+    }
+
+    // Lifetimes of the tensors that need workspace.
+    let position: HashMap<Op, usize> = body.iter().enumerate().map(|(i, &o)| (o, i)).collect();
+    let mut intervals = Vec::new();
+    let mut slot: HashMap<Value, usize> = HashMap::new();
+    for (pos, &op) in body.iter().enumerate() {
+        if gm.is(op, &g::CONSTANT) {
+            continue;
+        }
+        for &r in gm.results(op) {
+            if direct.contains_key(&r) {
+                continue;
+            }
+            let t = gm.value_type(r).as_tensor().ok_or_else(|| err(gm.loc(op), "results must be tensors".into()))?;
+            let end =
+                gm.uses(r).iter().map(|u| position.get(&u.op).copied().unwrap_or(body.len())).max().unwrap_or(pos);
+            slot.insert(r, intervals.len());
+            intervals.push(Interval { bytes: t.numel() * t.elem().byte_size(), start: pos, end });
+        }
+    }
+    let (offsets, workspace_size) = plan(&intervals);
+    lm.set_attr(lfunc, WORKSPACE_SIZE, Attribute::i64(workspace_size as i64));
+
+    let mut b = Builder::new(&mut lm, lentry, floc.clone());
+    let mut buffers: HashMap<Value, Value> = HashMap::new();
+    for (i, &a) in gm.block_args(entry).iter().enumerate() {
+        buffers.insert(a, args[i]);
+    }
+    for &op in body {
+        b.loc = gm.loc(op).clone();
+        let buffer_types: Vec<Type> =
+            gm.results(op).iter().map(|&r| buffer_of(gm.value_type(r)).expect("tensor result")).collect();
+        if gm.is(op, &g::CONSTANT) {
+            let value = gm.attr(op, "value").cloned().expect("verified constant");
+            let v = b.op_typed(&lp::CONSTANT_BUFFER, &[], AttrDict::new().with("value", value), buffer_types)[0];
+            buffers.insert(gm.result(op, 0), v);
+            continue;
+        }
+        let emit = emitter(gm.def(op)).ok_or_else(|| {
+            err(gm.loc(op), format!("'{}' cannot be compiled yet (no lowering to loops)", gm.name(op)))
+        })?;
+        let mut outs = Vec::new();
+        for (&r, ty) in gm.results(op).iter().zip(buffer_types) {
+            let v = match direct.get(&r) {
+                Some(&out) => out,
+                None => {
+                    let offset = offsets[slot[&r]] as i64;
+                    b.op_typed(&lp::WORKSPACE, &[], AttrDict::new().with("offset", Attribute::i64(offset)), vec![ty])[0]
+                }
+            };
+            buffers.insert(r, v);
+            outs.push(v);
+        }
+        let ins: Vec<Value> = gm.operands(op).iter().map(|v| buffers[v]).collect();
+        emit(&mut b, &Ctx::new(gm, op, ins, outs));
+    }
+    b.loc = gm.loc(*ret).clone();
+    for (i, &v) in returned.iter().enumerate() {
+        let (src, dst) = (buffers[&v], args[n_in + i]);
+        if src != dst {
+            let shape = gm.value_type(v).as_tensor().expect("tensor").shape().to_vec();
+            nest(&mut b, &shape, numel(&shape), |b, idx| {
+                let x = b.load(src, idx);
+                b.store(x, dst, idx);
+            });
+        }
+    }
+    create_return(&mut lm, lentry, &[], gm.loc(*ret).clone());
+    Ok(lm)
+}

@@ -1,0 +1,36 @@
+//! The compilation pipeline, stage by stage, so tools can stop at any level.
+
+use tcc_ir::{Diagnostics, Module, PassManager, verify};
+
+use crate::Options;
+
+/// Graph-level clean-up: canonicalization (folding, identities, dead code) and CSE.
+pub const GRAPH_PIPELINE: &str = "canonicalize,cse";
+/// From the optimized graph to loops ready for code generation.
+pub const LOWERING_PIPELINE: &str = "convert-graph-to-loop,expand-math";
+
+/// Runs a pipeline string on `m`.
+pub fn run_pipeline(m: &mut Module, pipeline: &str, options: &Options) -> Result<(), Diagnostics> {
+    let passes =
+        crate::pass_registry().parse_pipeline(pipeline).map_err(|e| Diagnostics::error(m.loc(m.top()).clone(), e))?;
+    let mut pm = PassManager::new(passes);
+    pm.print_ir_after_all = options.print_ir_after_all;
+    pm.timing = options.timing.then(Default::default);
+    let r = pm.run(m);
+    if let Some(t) = pm.timing {
+        eprint!("{t}");
+    }
+    r
+}
+
+/// Verifies and optimizes a graph-dialect module in place.
+pub fn optimize_graph(m: &mut Module, options: &Options) -> Result<(), Diagnostics> {
+    verify(m)?;
+    run_pipeline(m, GRAPH_PIPELINE, options)
+}
+
+/// Lowers an optimized graph module to the loop (and vector) dialects.
+pub fn lower(m: &mut Module, options: &Options) -> Result<(), Diagnostics> {
+    run_pipeline(m, LOWERING_PIPELINE, options)?;
+    verify(m)
+}
