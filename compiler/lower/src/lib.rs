@@ -12,6 +12,7 @@ pub mod emit;
 pub mod expand_math;
 pub mod graph_to_loop;
 pub mod memory_plan;
+pub mod vectorize;
 
 pub use graph_to_loop::{NUM_INPUTS, WORKSPACE_SIZE, convert, entry_function};
 
@@ -40,4 +41,5 @@ impl Pass for ConvertGraphToLoop {
 pub fn register_passes(r: &mut PassRegistry) {
     r.register(&CONVERT_GRAPH_TO_LOOP);
     r.register(&expand_math::EXPAND_MATH);
+    r.register(&vectorize::VECTORIZE);
 }

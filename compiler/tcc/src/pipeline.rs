@@ -7,7 +7,7 @@ use crate::Options;
 /// Graph-level clean-up: canonicalization (folding, identities, dead code) and CSE.
 pub const GRAPH_PIPELINE: &str = "canonicalize,cse";
 /// From the optimized graph to loops ready for code generation.
-pub const LOWERING_PIPELINE: &str = "convert-graph-to-loop,expand-math";
+pub const LOWERING_PIPELINE: &str = "convert-graph-to-loop,vectorize{vector-bits=128},expand-math";
 
 /// Runs a pipeline string on `m`.
 pub fn run_pipeline(m: &mut Module, pipeline: &str, options: &Options) -> Result<(), Diagnostics> {

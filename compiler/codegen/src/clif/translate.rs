@@ -294,6 +294,16 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
             .ok_or_else(|| CodegenError::Unsupported(format!("'{}' on {operand_ty}", def.name)))?;
         let float = elem.is_float();
         let result_ty = self.result_type(op)?;
+        let mut a = a;
+        if (is(&lp::SHL) || is(&lp::SHR)) && operand_ty.as_vector().is_some() {
+            // Cranelift shifts every lane by one scalar amount: take it from the splat.
+            let amount = m.operand(op, 1);
+            let splat = m
+                .defining_op(amount)
+                .filter(|&d| m.is(d, &vp::SPLAT))
+                .ok_or_else(|| CodegenError::Unsupported("vector shifts by different amounts per lane".into()))?;
+            a[1] = self.get(m.operand(splat, 0));
+        }
         let ins = self.b.ins();
         let v = match () {
             _ if is(&lp::ADD) => {

@@ -1,0 +1,438 @@
+//! The `vectorize` pass: innermost unit-step loops to vector code.
+//!
+//! A `loop.for` with step 1 whose body is straight-line code is vectorized when:
+//! - `index` values are affine in the induction variable (`iv`, `iv + c`, `iv - c`,
+//!   `c + iv` with `c` invariant) or invariant; they stay scalar and form addresses;
+//! - every load and store indexes the innermost dimension (unit stride) with such an
+//!   `iv + c`, and every other dimension with invariants; a load whose indices are all
+//!   invariant is uniform (a scalar load, then a splat);
+//! - a buffer that is stored in the loop is only loaded at exactly the stored indices
+//!   (so lanes never depend on each other) and never uniformly;
+//! - carried values are reductions `acc' = op(acc, x)` with `op` in add, mul, max, min;
+//! - all vector values have elements of one width (masks from `cmp` aside), no `i1`
+//!   buffer is accessed, and no f64 math remains (it is a runtime call).
+//!
+//! The loop then becomes a vector loop over the largest multiple of the lane count,
+//! followed by the original loop as the scalar remainder, seeded with the vector
+//! loop's horizontally reduced accumulators. Lane counts come from the target's
+//! vector width (`vector-bits`, 128 for Cranelift). Reductions are reassociated (lane
+//! partial sums), as every vectorizing compiler does.
+
+use std::collections::{HashMap, HashSet};
+
+use tcc_dialect_loop as lp;
+use tcc_dialect_vector as vp;
+use tcc_ir::builtin::func_entry;
+use tcc_ir::{
+    AttrDict, Attribute, Block, Diagnostics, Module, Op, OpDef, Pass, PassInfo, ScalarType, Type, Value, VectorType,
+};
+
+use crate::builder::Builder;
+
+pub static VECTORIZE: PassInfo = PassInfo {
+    name: "vectorize",
+    summary: "Turn innermost unit-stride loops into vector loops with a scalar remainder",
+    options: &[("vector-bits", "SIMD register width in bits (default 128)")],
+    create: |opts| Ok(Box::new(Vectorize { vector_bits: opts.parse_or("vector-bits", 128u32)? })),
+};
+
+pub struct Vectorize {
+    pub vector_bits: u32,
+}
+
+impl Pass for Vectorize {
+    fn name(&self) -> &'static str {
+        "vectorize"
+    }
+    fn run(&self, m: &mut Module) -> Result<(), Diagnostics> {
+        vectorize(m, self.vector_bits);
+        Ok(())
+    }
+}
+
+/// Vectorizes every eligible loop; returns how many were vectorized.
+pub fn vectorize(m: &mut Module, vector_bits: u32) -> usize {
+    let mut count = 0;
+    for func in m.funcs() {
+        let Some(entry) = func_entry(m, func) else { continue };
+        let loops: Vec<Op> = m.walk(func).into_iter().filter(|&op| m.is(op, &lp::FOR)).collect();
+        for l in loops {
+            if let Some(plan) = analyze(m, l, vector_bits) {
+                rewrite(m, l, entry, &plan);
+                count += 1;
+            }
+        }
+    }
+    count
+}
+
+/// Math with no vector expansion when its elements are f64.
+const MATH: [&OpDef; 5] = [&lp::EXP, &lp::LOG, &lp::TANH, &lp::ERF, &lp::POW];
+
+/// Ops that apply lane by lane.
+const ELEMENTWISE: [&OpDef; 26] = [
+    &lp::ADD,
+    &lp::SUB,
+    &lp::MUL,
+    &lp::DIV,
+    &lp::MIN,
+    &lp::MAX,
+    &lp::AND,
+    &lp::OR,
+    &lp::XOR,
+    &lp::SHL,
+    &lp::SHR,
+    &lp::NEG,
+    &lp::ABS,
+    &lp::FMA,
+    &lp::SQRT,
+    &lp::RSQRT,
+    &lp::FLOOR,
+    &lp::CEIL,
+    &lp::ROUND,
+    &lp::EXP,
+    &lp::LOG,
+    &lp::TANH,
+    &lp::ERF,
+    &lp::POW,
+    &lp::CMP,
+    &lp::SELECT,
+];
+
+struct Plan {
+    lanes: u32,
+    /// Values that become vectors (the rest stay scalar).
+    vector: HashSet<Value>,
+    /// Loads with only invariant indices: scalar load, splat.
+    uniform_loads: HashSet<Op>,
+    /// For each carried value: its combining op.
+    reductions: Vec<&'static OpDef>,
+}
+
+fn is_any(m: &Module, op: Op, defs: &[&OpDef]) -> bool {
+    defs.iter().any(|d| m.is(op, d))
+}
+
+fn index_ty() -> Type {
+    Type::Scalar(ScalarType::Index)
+}
+
+fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Plan> {
+    let ops = m.operands(l);
+    let step = m.defining_op(ops[2]).filter(|&d| m.is(d, &lp::CONST))?;
+    if m.attr(step, "value")?.as_i64()? != 1 {
+        return None;
+    }
+    let body = m.region_blocks(m.regions(l)[0])[0];
+    let args = m.block_args(body).to_vec();
+    let iv = args[0];
+    let inside: HashSet<Value> = {
+        let mut s: HashSet<Value> = args.iter().copied().collect();
+        for op in m.block_ops(body) {
+            s.extend(m.results(op).iter().copied());
+        }
+        s
+    };
+    let invariant = |v: Value| !inside.contains(&v);
+
+    // Index values: affine in iv (`iv + c`) or invariant.
+    let mut affine: HashSet<Value> = HashSet::from([iv]);
+    let mut vector: HashSet<Value> = HashSet::new();
+    let mut uniform_loads = HashSet::new();
+    let mut elem_bits: Option<u32> = None;
+    let mut stored: HashMap<Value, Vec<Value>> = HashMap::new();
+    let mut loaded: Vec<(Value, Vec<Value>, bool)> = Vec::new();
+    let mut note_bits = |t: &Type| -> bool {
+        match lp::elem_of(t) {
+            Some(ScalarType::I1) => true,
+            Some(e) => {
+                let bits = e.byte_size() as u32 * 8;
+                *elem_bits.get_or_insert(bits) == bits
+            }
+            None => false,
+        }
+    };
+    let ops_in: Vec<Op> = m.block_ops(body).collect();
+    let (last, straight) = ops_in.split_last()?;
+    if !m.is(*last, &lp::YIELD) {
+        return None;
+    }
+    for &op in straight {
+        let operands = m.operands(op);
+        let is_index = m.results(op).first().is_some_and(|&r| *m.value_type(r) == index_ty());
+        if is_index {
+            // Index arithmetic: keep scalar; track affinity.
+            if !is_any(m, op, &ELEMENTWISE) {
+                return None;
+            }
+            let uses_iv: Vec<bool> = operands.iter().map(|v| affine.contains(v)).collect();
+            let any_varying = operands.iter().any(|&v| !invariant(v) && !affine.contains(&v));
+            if any_varying {
+                return None;
+            }
+            if uses_iv.iter().any(|&u| u) {
+                let ok = (m.is(op, &lp::ADD) && uses_iv.iter().filter(|&&u| u).count() == 1)
+                    || (m.is(op, &lp::SUB) && uses_iv[0] && !uses_iv[1]);
+                if !ok {
+                    return None;
+                }
+                affine.insert(m.result(op, 0));
+            }
+            continue;
+        }
+        // Index operands of non-address ops would need a vector of lane indices.
+        let first_addr = if m.is(op, &lp::LOAD) {
+            1
+        } else if m.is(op, &lp::STORE) {
+            2
+        } else {
+            usize::MAX
+        };
+        for (k, &v) in operands.iter().enumerate() {
+            if *m.value_type(v) == index_ty() && k < first_addr && !invariant(v) {
+                return None;
+            }
+        }
+        if m.is(op, &lp::LOAD) || m.is(op, &lp::STORE) {
+            let (buf, idx) =
+                if m.is(op, &lp::LOAD) { (operands[0], &operands[1..]) } else { (operands[1], &operands[2..]) };
+            let bt = m.value_type(buf).as_buffer()?;
+            if bt.elem() == ScalarType::I1 || !note_bits(&Type::Scalar(bt.elem())) {
+                return None;
+            }
+            let (last_idx, rest) = idx.split_last()?;
+            if rest.iter().any(|&v| !invariant(v)) {
+                return None;
+            }
+            let contiguous = affine.contains(last_idx);
+            if !contiguous && !invariant(*last_idx) {
+                return None;
+            }
+            if contiguous && bt.strides().last() != Some(&1) {
+                return None;
+            }
+            if m.is(op, &lp::LOAD) {
+                loaded.push((buf, idx.to_vec(), contiguous));
+                if contiguous {
+                    vector.insert(m.result(op, 0));
+                } else {
+                    uniform_loads.insert(op);
+                }
+            } else {
+                if !contiguous {
+                    return None;
+                }
+                if let Some(prev) = stored.insert(buf, idx.to_vec()) {
+                    if prev != idx {
+                        return None;
+                    }
+                }
+            }
+            continue;
+        }
+        if m.is(op, &lp::CAST) {
+            let (from, to) = (m.value_type(operands[0]), m.value_type(m.result(op, 0)));
+            if !note_bits(from) || !note_bits(to) {
+                return None;
+            }
+        } else if !is_any(m, op, &ELEMENTWISE) {
+            return None;
+        }
+        if is_any(m, op, &MATH) && lp::elem_of(m.value_type(m.result(op, 0))) == Some(ScalarType::F64) {
+            return None;
+        }
+        if m.results(op).iter().any(|&r| !note_bits(m.value_type(r))) {
+            return None;
+        }
+        if operands.iter().any(|v| vector.contains(v)) {
+            vector.extend(m.results(op).iter().copied());
+        }
+    }
+    // A stored buffer is loaded only at the stored indices (no cross-lane dependence).
+    for (buf, idx, contiguous) in &loaded {
+        if let Some(st) = stored.get(buf) {
+            if !contiguous || st != idx {
+                return None;
+            }
+        }
+    }
+    // Reductions: each carried value feeds exactly one combining op whose result is yielded.
+    let mut reductions = Vec::new();
+    let yielded = m.operands(*last).to_vec();
+    for (k, &acc) in args[1..].iter().enumerate() {
+        let uses = m.uses(acc);
+        let [u] = uses else { return None };
+        let combine = [&lp::ADD, &lp::MUL, &lp::MAX, &lp::MIN].into_iter().find(|d| m.is(u.op, d))?;
+        if yielded[k] != m.result(u.op, 0) || m.uses(yielded[k]).len() != 1 {
+            return None;
+        }
+        if !note_bits(m.value_type(acc)) {
+            return None;
+        }
+        vector.insert(acc);
+        vector.insert(yielded[k]);
+        reductions.push(combine);
+    }
+    if vector.is_empty() && stored.is_empty() {
+        return None;
+    }
+    let lanes = vector_bits / elem_bits?;
+    (lanes >= 2).then_some(Plan { lanes, vector, uniform_loads, reductions })
+}
+
+fn vector_of(t: &Type, lanes: u32) -> Type {
+    let elem = lp::elem_of(t).expect("scalar type");
+    Type::Vector(VectorType { lanes, elem })
+}
+
+/// The identity of a reduction, as a scalar constant of `elem`.
+fn identity(b: &mut Builder, combine: &OpDef, elem: ScalarType) -> Value {
+    let is = |d| std::ptr::eq(combine, d);
+    if is(&lp::ADD) {
+        b.scalar(elem, 0.0)
+    } else if is(&lp::MUL) {
+        b.scalar(elem, 1.0)
+    } else if elem.is_float() {
+        b.scalar(elem, if is(&lp::MAX) { f64::NEG_INFINITY } else { f64::INFINITY })
+    } else {
+        let (lo, hi) = crate::emit::elementwise::int_range(elem);
+        b.int(elem, if is(&lp::MAX) { lo } else { hi })
+    }
+}
+
+fn reduce_kind(combine: &OpDef) -> &'static str {
+    match combine.name {
+        "loop.add" => "add",
+        "loop.mul" => "mul",
+        "loop.max" => "max",
+        _ => "min",
+    }
+}
+
+fn rewrite(m: &mut Module, l: Op, entry: Block, plan: &Plan) {
+    let ops = m.operands(l).to_vec();
+    let (lb, ub) = (ops[0], ops[1]);
+    let inits = ops[3..].to_vec();
+    let body = m.region_blocks(m.regions(l)[0])[0];
+    let body_ops: Vec<Op> = m.block_ops(body).collect();
+    let args = m.block_args(body).to_vec();
+    let lanes = plan.lanes;
+    let mut b = Builder::before(m, l, entry);
+
+    // Vector trip bound: lb + (max(ub - lb, 0) / lanes) * lanes.
+    let n = b.sub(ub, lb);
+    let n = b.max_const(n, 0);
+    let lanes_v = b.index(lanes as i64);
+    let q = b.div(n, lanes_v);
+    let nv = b.mul(q, lanes_v);
+    let vub = b.add(lb, nv);
+
+    // Splats of invariant operands, made once before the loop.
+    let mut splats: HashMap<Value, Value> = HashMap::new();
+    let mut vinits = Vec::new();
+    for (k, &init) in inits.iter().enumerate() {
+        let elem = lp::elem_of(b.m.value_type(init)).expect("scalar");
+        let id = identity(&mut b, plan.reductions[k], elem);
+        let ty = vector_of(&Type::Scalar(elem), lanes);
+        vinits.push(b.op_typed(&vp::SPLAT, &[id], AttrDict::new(), vec![ty])[0]);
+    }
+    for &op in &body_ops {
+        // Value operands only: a store's first operand, any operand of arithmetic.
+        let values: Vec<Value> = if b.m.is(op, &lp::STORE) {
+            vec![b.m.operand(op, 0)]
+        } else if b.m.is(op, &lp::LOAD) || b.m.is(op, &lp::YIELD) {
+            vec![]
+        } else {
+            b.m.operands(op).to_vec()
+        };
+        for v in values {
+            let needs_vector = b.m.results(op).iter().any(|r| plan.vector.contains(r)) || b.m.is(op, &lp::STORE);
+            let inside = b.m.defining_op(v).is_some_and(|d| body_ops.contains(&d)) || args.contains(&v);
+            if needs_vector && !inside && *b.m.value_type(v) != index_ty() && !splats.contains_key(&v) {
+                let ty = vector_of(b.m.value_type(v), lanes);
+                let s = b.op_typed(&vp::SPLAT, &[v], AttrDict::new(), vec![ty])[0];
+                splats.insert(v, s);
+            }
+        }
+    }
+
+    let step = b.index(lanes as i64);
+    let results = b.for_loop(lb, vub, step, &vinits, |b, viv, vaccs| {
+        let mut map: HashMap<Value, Value> = HashMap::new();
+        map.insert(args[0], viv);
+        for (&a, &v) in args[1..].iter().zip(vaccs) {
+            map.insert(a, v);
+        }
+        let mut yielded = Vec::new();
+        for &op in &body_ops {
+            let m = &*b.m;
+            let operands: Vec<Value> = m.operands(op).to_vec();
+            if m.is(op, &lp::YIELD) {
+                yielded = operands.iter().map(|v| map[v]).collect();
+                break;
+            }
+            // An operand as this op needs it: mapped, splatted, or as is.
+            let wants_vector = m.results(op).iter().any(|r| plan.vector.contains(r)) || m.is(op, &lp::STORE);
+            let get = |v: Value, map: &HashMap<Value, Value>, b: &mut Builder| -> Value {
+                let mapped = map.get(&v).copied().unwrap_or(v);
+                if !wants_vector
+                    || *b.m.value_type(mapped) == index_ty()
+                    || b.m.value_type(mapped).as_vector().is_some()
+                {
+                    return mapped;
+                }
+                if let Some(&s) = splats.get(&v) {
+                    return s;
+                }
+                // A scalar computed inside the loop (from uniform loads): splat it here.
+                let ty = vector_of(b.m.value_type(mapped), lanes);
+                b.op_typed(&vp::SPLAT, &[mapped], AttrDict::new(), vec![ty])[0]
+            };
+            let def = m.def(op);
+            if m.is(op, &lp::LOAD) {
+                let idx: Vec<Value> = operands.iter().map(|v| map.get(v).copied().unwrap_or(*v)).collect();
+                let r = m.result(op, 0);
+                let new = if plan.uniform_loads.contains(&op) {
+                    b.load(idx[0], &idx[1..])
+                } else {
+                    let ty = vector_of(m.value_type(r), lanes);
+                    b.op_typed(&vp::LOAD, &idx, AttrDict::new(), vec![ty])[0]
+                };
+                map.insert(r, new);
+            } else if m.is(op, &lp::STORE) {
+                let value = get(operands[0], &map, b);
+                let mut all = vec![value];
+                all.extend(operands[1..].iter().map(|v| map.get(v).copied().unwrap_or(*v)));
+                b.op_typed(&vp::STORE, &all, AttrDict::new(), vec![]);
+            } else {
+                let new_operands: Vec<Value> = operands.iter().map(|&v| get(v, &map, b)).collect();
+                let attrs = b.m.attrs(op).clone();
+                let r = b.m.result(op, 0);
+                let ty = b.m.value_type(r).clone();
+                let ty = if plan.vector.contains(&r) { vector_of(&ty, lanes) } else { ty };
+                let new = b.op_typed(def, &new_operands, attrs, vec![ty])[0];
+                map.insert(r, new);
+            }
+        }
+        yielded
+    });
+
+    // Seed the scalar remainder with the reduced vector accumulators.
+    let mut new_inits = Vec::new();
+    for (k, (&init, &vacc)) in inits.iter().zip(&results).enumerate() {
+        let elem = lp::elem_of(b.m.value_type(init)).expect("scalar");
+        let kind = Attribute::string(reduce_kind(plan.reductions[k]));
+        let red = b.op_typed(&vp::REDUCE, &[vacc], AttrDict::new().with("kind", kind), vec![Type::Scalar(elem)])[0];
+        new_inits.push(b.bin(plan.reductions[k], init, red));
+    }
+    drop(b);
+    m.set_operand(l, 0, vub);
+    for (k, v) in new_inits.into_iter().enumerate() {
+        m.set_operand(l, 3 + k, v);
+    }
+}
+
+/// The scalar loads that stay scalar in a vector loop, for tests.
+pub fn lane_count(vector_bits: u32, elem: ScalarType) -> u32 {
+    vector_bits / (elem.byte_size() as u32 * 8)
+}
