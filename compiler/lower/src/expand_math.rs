@@ -340,14 +340,23 @@ impl Ex<'_, '_> {
         let fh = self.b.un(&lp::FLOOR, hb);
         let not_even = self.cmp("ne", fh, hb);
         let odd = self.b.bin(&lp::AND, is_int, not_even);
-        let zero = self.c(0.0);
-        let neg_base = self.cmp("lt", a, zero);
-        let flip = self.b.bin(&lp::AND, neg_base, odd);
+        // The sign follows a's sign bit (so pow(-0, -3) = -inf), for odd exponents.
+        let ity = self.int_ty();
+        let a_bits = self.bitcast(a, ity);
+        let zero_i = self.ci(0);
+        let sign_bit = self.cmp("lt", a_bits, zero_i);
+        let flip = self.b.bin(&lp::AND, sign_bit, odd);
         let nr = self.b.un(&lp::NEG, r);
         r = self.select(flip, nr, r);
-        let nan = self.c(f64::NAN);
+        // A finite negative base with a fractional exponent has no real power.
+        let zero = self.c(0.0);
+        let ninf = self.c(f64::NEG_INFINITY);
+        let negative = self.cmp("lt", a, zero);
+        let finite = self.cmp("gt", a, ninf);
+        let neg_finite = self.b.bin(&lp::AND, negative, finite);
         let not_int = self.cmp("ne", fl, bexp);
-        let bad = self.b.bin(&lp::AND, neg_base, not_int);
+        let bad = self.b.bin(&lp::AND, neg_finite, not_int);
+        let nan = self.c(f64::NAN);
         r = self.select(bad, nan, r);
         // pow(x, 0) = 1 and pow(1, y) = 1, even for NaN.
         let one = self.c(1.0);

@@ -10,7 +10,8 @@
 //!   (so lanes never depend on each other) and never uniformly;
 //! - carried values are reductions `acc' = op(acc, x)` with `op` in add, mul, max, min;
 //! - all vector values have elements of one width (masks from `cmp` aside), no `i1`
-//!   buffer is accessed, and no f64 math remains (it is a runtime call).
+//!   buffer is accessed, no f64 math remains (it is a runtime call), and no 64-bit
+//!   float <-> integer conversion is needed (Cranelift has no vector form of it).
 //!
 //! The loop then becomes a vector loop over the largest multiple of the lane count,
 //! followed by the original loop as the scalar remainder, seeded with the vector
@@ -233,6 +234,12 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Plan> {
         if m.is(op, &lp::CAST) {
             let (from, to) = (m.value_type(operands[0]), m.value_type(m.result(op, 0)));
             if !note_bits(from) || !note_bits(to) {
+                return None;
+            }
+            // 64-bit float <-> integer conversions have no vector form on every target.
+            let (fe, te) = (lp::elem_of(from)?, lp::elem_of(to)?);
+            let wide = |e: ScalarType| e.byte_size() == 8;
+            if fe.is_float() != te.is_float() && (wide(fe) || wide(te)) {
                 return None;
             }
         } else if !is_any(m, op, &ELEMENTWISE) {

@@ -1,0 +1,609 @@
+//! Property test: every graph op, compiled by the JIT, agrees with the reference
+//! interpreter on random draws.
+//!
+//! For each op, 50 draws of shapes and attributes (odd extents so vector loops have
+//! tails, broadcasting, strides, dilation, padding, groups, negative axes, several
+//! element types, NaNs and infinities in float inputs). Each case is built with the IR
+//! API, printed to text, compiled from the text and run on 1 or 2 threads. Float
+//! results must agree within 2e-5 of the result's scale (the JIT accumulates in f32,
+//! the interpreter in f64; math functions are polynomials); everything else exactly.
+
+use tcc::graph::{Data, Tensor as ITensor, ops as g, run_function};
+use tcc::ir::builtin::{create_func, create_return};
+use tcc::ir::{AttrDict, Attribute, Location, Module, OpDef, PrintOptions, ScalarType, Type, print_module};
+
+const DRAWS: u64 = 50;
+
+/// xorshift64*: deterministic draws, reproducible from the printed seed.
+struct Rng(u64);
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn int(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % (hi - lo + 1) as u64) as i64
+    }
+    fn chance(&mut self, p: f64) -> bool {
+        (self.next() % 10_000) as f64 / 10_000.0 < p
+    }
+    fn shape_in(&mut self, lo: i64, hi: i64, max: i64) -> Vec<i64> {
+        let rank = self.int(lo, hi) as usize;
+        self.shape(rank, max)
+    }
+    fn shape(&mut self, rank: usize, max: i64) -> Vec<i64> {
+        (0..rank).map(|_| self.int(1, max)).collect()
+    }
+    fn f(&mut self) -> f32 {
+        if self.chance(0.02) {
+            return [f32::NAN, f32::INFINITY, f32::NEG_INFINITY][self.int(0, 2) as usize];
+        }
+        (self.int(-4000, 4000) as f32) / 1000.0
+    }
+    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
+        v[self.int(0, v.len() as i64 - 1) as usize]
+    }
+}
+
+fn numel(s: &[i64]) -> usize {
+    s.iter().product::<i64>() as usize
+}
+
+/// A random tensor of `elem` and `shape`; `positive` keeps floats in (0, 4].
+fn tensor(r: &mut Rng, elem: ScalarType, shape: &[i64], positive: bool) -> ITensor {
+    let n = numel(shape);
+    let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
+    let data = match elem {
+        ScalarType::F32 => {
+            Data::F32((0..n).map(|_| if positive { 0.05 + r.f().abs().min(4.0) } else { r.f() }).collect())
+        }
+        ScalarType::F64 => Data::F64(
+            (0..n).map(|_| if positive { 0.05 + r.f().abs().min(4.0) as f64 } else { r.f() as f64 }).collect(),
+        ),
+        ScalarType::I32 => Data::I32((0..n).map(|_| r.int(-50, 50) as i32).collect()),
+        ScalarType::I64 => Data::I64((0..n).map(|_| r.int(-50, 50)).collect()),
+        ScalarType::I1 => Data::I1((0..n).map(|_| r.chance(0.5)).collect()),
+        other => panic!("{other}"),
+    };
+    ITensor::new(dims, data).unwrap()
+}
+
+/// `tensor` with the element type drawn from `elems`.
+fn tensor_of(r: &mut Rng, elems: &[ScalarType], shape: &[i64], positive: bool) -> ITensor {
+    let elem = r.pick(elems);
+    tensor(r, elem, shape, positive)
+}
+
+struct Case {
+    def: &'static OpDef,
+    inputs: Vec<ITensor>,
+    attrs: AttrDict,
+    /// Explicit result types (for ops without shape inference, like cast).
+    results: Option<Vec<Type>>,
+    /// Relative tolerance for float results.
+    tolerance: f64,
+}
+
+impl Case {
+    fn new(def: &'static OpDef, inputs: Vec<ITensor>) -> Case {
+        Case { def, inputs, attrs: AttrDict::new(), results: None, tolerance: 2e-5 }
+    }
+    fn attr(mut self, k: &str, v: Attribute) -> Case {
+        self.attrs.set(k, v);
+        self
+    }
+    fn ints(self, k: &str, v: &[i64]) -> Case {
+        self.attr(k, Attribute::i64_list(v))
+    }
+}
+
+fn build(case: &Case) -> Result<Module, String> {
+    let mut m = Module::new(Location::unknown());
+    let in_types: Vec<Type> = case.inputs.iter().map(|t| Type::from_tensor(t.tensor_type())).collect();
+    let types: Vec<Type> = match &case.results {
+        Some(t) => t.clone(),
+        None => case.def.infer_types(&in_types, &case.attrs)?,
+    };
+    let (func, entry) = create_func(&mut m, "main", in_types, types.clone(), Location::unknown());
+    let args = m.block_args(entry).to_vec();
+    let mut st = tcc::ir::OperationState::new(case.def, Location::unknown());
+    st.operands = args;
+    st.attrs = case.attrs.clone();
+    st.result_types = types;
+    let op = m.create_op(st);
+    m.append_op(entry, op);
+    let results = m.results(op).to_vec();
+    create_return(&mut m, entry, &results, Location::unknown());
+    let _ = func;
+    tcc::ir::verify(&m).map_err(|e| e.to_string())?;
+    Ok(m)
+}
+
+fn to_runtime(t: &ITensor) -> tcc::Tensor {
+    match t.data() {
+        Data::F32(v) => tcc::Tensor::from_slice(v, t.shape()),
+        Data::F64(v) => tcc::Tensor::from_slice(v, t.shape()),
+        Data::I32(v) => tcc::Tensor::from_slice(v, t.shape()),
+        Data::I64(v) => tcc::Tensor::from_slice(v, t.shape()),
+        Data::I1(v) => tcc::Tensor::from_slice(v, t.shape()),
+    }
+    .unwrap()
+}
+
+fn values(t: &tcc::Tensor) -> Vec<f64> {
+    match t.dtype() {
+        tcc::DType::F32 => t.as_slice::<f32>().unwrap().iter().map(|&x| x as f64).collect(),
+        tcc::DType::F64 => t.as_slice::<f64>().unwrap().to_vec(),
+        tcc::DType::I32 => t.as_slice::<i32>().unwrap().iter().map(|&x| x as f64).collect(),
+        tcc::DType::I64 => t.as_slice::<i64>().unwrap().iter().map(|&x| x as f64).collect(),
+        tcc::DType::Bool => t.as_slice::<bool>().unwrap().iter().map(|&x| x as u8 as f64).collect(),
+    }
+}
+
+/// Compiles and runs `case`, comparing with the interpreter. `Ok(false)` means the
+/// draw was invalid (rejected by shape inference) and is skipped.
+fn check(case: &Case, threads: usize) -> Result<bool, String> {
+    let m = match build(case) {
+        Ok(m) => m,
+        Err(_) => return Ok(false),
+    };
+    let text = print_module(&m, PrintOptions::default());
+    let want =
+        run_function(&m, m.func("main").unwrap(), &case.inputs).map_err(|e| format!("interpreter: {e}\n{text}"))?;
+    let model =
+        tcc::Runtime::builder().threads(threads).load_str(&text).map_err(|e| format!("compile: {e}\n{text}"))?;
+    let inputs: Vec<tcc::Tensor> = case.inputs.iter().map(to_runtime).collect();
+    let got = model.run(&inputs).map_err(|e| format!("run: {e}\n{text}"))?;
+    for (i, (gt, wt)) in got.iter().zip(&want).enumerate() {
+        if gt.shape() != wt.shape() {
+            return Err(format!("result {i}: shape {:?} vs {:?}\n{text}", gt.shape(), wt.shape()));
+        }
+        let (gv, wv) = (values(gt), wt.to_f64s());
+        let exact = !wt.is_float();
+        let scale = wv.iter().filter(|x| x.is_finite()).fold(1.0f64, |a, &x| a.max(x.abs()));
+        for (k, (&x, &y)) in gv.iter().zip(&wv).enumerate() {
+            let ok = if exact || !y.is_finite() || !x.is_finite() {
+                x == y || (x.is_nan() && y.is_nan())
+            } else {
+                (x - y).abs() <= case.tolerance * scale
+            };
+            if !ok {
+                return Err(format!(
+                    "result {i} element {k}: JIT {x}, interpreter {y} (scale {scale})\n{text}\ninputs: {:?}",
+                    case.inputs
+                ));
+            }
+        }
+    }
+    Ok(true)
+}
+
+/// Runs `DRAWS` valid draws of `gen` (invalid draws are retried with new seeds).
+fn property(name: &str, make: impl Fn(&mut Rng) -> Case) {
+    let mut valid = 0;
+    let mut seed = 0u64;
+    while valid < DRAWS {
+        seed += 1;
+        assert!(seed < DRAWS * 20, "{name}: too many invalid draws");
+        let mut r = Rng::new(seed ^ (name.len() as u64) << 32);
+        let case = make(&mut r);
+        match check(&case, 1 + (seed % 2) as usize) {
+            Ok(true) => valid += 1,
+            Ok(false) => {}
+            Err(e) => panic!("{name}, seed {seed}: {e}"),
+        }
+    }
+}
+
+/// A shape that broadcasts against `s`: itself, a suffix, or with some extents 1.
+fn broadcastable(r: &mut Rng, s: &[i64]) -> Vec<i64> {
+    match r.int(0, 2) {
+        0 => s.to_vec(),
+        1 => s[r.int(0, s.len() as i64) as usize..].to_vec(),
+        _ => s.iter().map(|&d| if r.chance(0.5) { 1 } else { d }).collect(),
+    }
+}
+
+fn binary(r: &mut Rng, def: &'static OpDef, elems: &[ScalarType], positive: bool) -> Case {
+    let elem = r.pick(elems);
+    let rank = r.int(0, 4) as usize;
+    let s = r.shape(rank, 9);
+    let t = broadcastable(r, &s);
+    let (a, b) = if r.chance(0.5) { (s, t) } else { (t, s) };
+    Case::new(def, vec![tensor(r, elem, &a, positive), tensor(r, elem, &b, positive)])
+}
+
+const NUM: &[ScalarType] = &[ScalarType::F32, ScalarType::F32, ScalarType::F64, ScalarType::I32, ScalarType::I64];
+
+#[test]
+fn elementwise_binary() {
+    for def in [&g::ADD, &g::SUB, &g::MUL, &g::MAX, &g::MIN] {
+        property(def.name, |r| binary(r, def, NUM, false));
+    }
+    property("graph.div", |r| {
+        let mut c = binary(r, &g::DIV, NUM, false);
+        // Integer divisors stay nonzero here; zero divisors are a run-time error (below).
+        if let Data::I32(v) = c.inputs[1].data() {
+            let v: Vec<i32> = v.iter().map(|&x| if x == 0 { 3 } else { x }).collect();
+            c.inputs[1] = ITensor::new(c.inputs[1].shape().to_vec(), Data::I32(v)).unwrap();
+        }
+        if let Data::I64(v) = c.inputs[1].data() {
+            let v: Vec<i64> = v.iter().map(|&x| if x == 0 { -7 } else { x }).collect();
+            c.inputs[1] = ITensor::new(c.inputs[1].shape().to_vec(), Data::I64(v)).unwrap();
+        }
+        c
+    });
+    property("graph.pow", |r| {
+        let mut c = binary(r, &g::POW, &[ScalarType::F32, ScalarType::F64], false);
+        // Exponents: mostly small integers (negative bases stay real), some fractions.
+        let e: Vec<f64> = c.inputs[1]
+            .to_f64s()
+            .iter()
+            .map(|&x| if r.chance(0.7) { x.round().clamp(-3.0, 3.0) } else { x.abs().min(2.5) })
+            .collect();
+        c.inputs[1] = ITensor::from_f64s(c.inputs[1].elem(), c.inputs[1].shape().to_vec(), e).unwrap();
+        c.tolerance = 1e-4;
+        c
+    });
+    for def in [&g::GREATER, &g::LESS, &g::EQUAL] {
+        property(def.name, |r| {
+            let mut c = binary(r, def, NUM, false);
+            // Make equal elements likely.
+            if r.chance(0.5) && c.inputs[0].shape() == c.inputs[1].shape() {
+                c.inputs[1] = c.inputs[0].clone();
+            }
+            c
+        });
+    }
+    property("graph.select", |r| {
+        let elem = r.pick(NUM);
+        let s = r.shape_in(0, 3, 7);
+        let (cs, bs) = (broadcastable(r, &s), broadcastable(r, &s));
+        Case::new(
+            &g::SELECT,
+            vec![tensor(r, ScalarType::I1, &cs, false), tensor(r, elem, &s, false), tensor(r, elem, &bs, false)],
+        )
+    });
+}
+
+#[test]
+fn integer_division_by_zero_fails_the_run() {
+    let c = Case::new(
+        &g::DIV,
+        vec![
+            tensor(&mut Rng::new(1), ScalarType::I32, &[5], false),
+            ITensor::new(vec![5], Data::I32(vec![1, 2, 0, 4, 5])).unwrap(),
+        ],
+    );
+    let text = print_module(&build(&c).unwrap(), PrintOptions::default());
+    let model = tcc::Runtime::load_str(&text).unwrap();
+    let err = model.run(&c.inputs.iter().map(to_runtime).collect::<Vec<_>>()).unwrap_err().to_string();
+    assert!(err.contains("integer division by zero") && err.contains("graph.div"), "{err}");
+}
+
+#[test]
+fn elementwise_unary() {
+    let positive_only = [&g::LOG, &g::SQRT, &g::RSQRT];
+    for def in [
+        &g::NEG,
+        &g::ABS,
+        &g::EXP,
+        &g::LOG,
+        &g::SQRT,
+        &g::RSQRT,
+        &g::RECIPROCAL,
+        &g::TANH,
+        &g::SIGMOID,
+        &g::ERF,
+        &g::RELU,
+        &g::FLOOR,
+        &g::CEIL,
+    ] {
+        property(def.name, |r| {
+            let ints = [&g::NEG, &g::ABS, &g::RELU].iter().any(|d| std::ptr::eq(*d, def));
+            let elem = if ints { r.pick(NUM) } else { r.pick(&[ScalarType::F32, ScalarType::F32, ScalarType::F64]) };
+            let s = r.shape_in(0, 4, 11);
+            let positive = positive_only.iter().any(|d| std::ptr::eq(*d, def)) && r.chance(0.8);
+            let mut c = Case::new(def, vec![tensor(r, elem, &s, positive)]);
+            if std::ptr::eq(def, &g::EXP) {
+                // Values up to e^20 keep the scale meaningful.
+                let v: Vec<f64> = c.inputs[0].to_f64s().iter().map(|x| x * 5.0).collect();
+                c.inputs[0] = ITensor::from_f64s(elem, c.inputs[0].shape().to_vec(), v).unwrap();
+            }
+            c
+        });
+    }
+    property("graph.gelu", |r| {
+        let s = r.shape_in(1, 3, 9);
+        let approx = if r.chance(0.5) { "tanh" } else { "none" };
+        Case::new(&g::GELU, vec![tensor(r, ScalarType::F32, &s, false)]).attr("approximate", Attribute::string(approx))
+    });
+    property("graph.clamp", |r| {
+        let elem = r.pick(NUM);
+        let s = r.shape_in(0, 3, 9);
+        let lo = (r.int(-30, 10) as f64) / 10.0;
+        let hi = lo + (r.int(0, 40) as f64) / 10.0;
+        let mut c = Case::new(&g::CLAMP, vec![tensor(r, elem, &s, false)]).attr("min", Attribute::f64(lo));
+        if r.chance(0.8) {
+            c = c.attr("max", Attribute::f64(hi));
+        }
+        c
+    });
+    property("graph.cast", |r| {
+        let all = [ScalarType::F32, ScalarType::F64, ScalarType::I32, ScalarType::I64, ScalarType::I1];
+        let (from, to) = (r.pick(&all), r.pick(&all));
+        let s = r.shape_in(0, 3, 9);
+        let mut c = Case::new(&g::CAST, vec![tensor(r, from, &s, false)]);
+        c.results = Some(vec![Type::tensor(s, to).unwrap()]);
+        c
+    });
+}
+
+#[test]
+fn matmul() {
+    property("graph.matmul", |r| {
+        let elem = r.pick(&[ScalarType::F32, ScalarType::F32, ScalarType::F64, ScalarType::I32]);
+        let (m, k, n) = (r.int(1, 13), r.int(1, 17), r.int(1, 13));
+        let ra = r.int(1, 4) as usize;
+        let rb = r.int(1, 4) as usize;
+        let batch = r.shape(ra.max(rb).saturating_sub(2), 3);
+        let mut a = if ra == 1 {
+            vec![k]
+        } else {
+            [broadcastable(r, &batch[batch.len().saturating_sub(ra - 2)..]), vec![m, k]].concat()
+        };
+        let b = if rb == 1 {
+            vec![k]
+        } else {
+            [broadcastable(r, &batch[batch.len().saturating_sub(rb - 2)..]), vec![k, n]].concat()
+        };
+        if ra >= 2 && a.len() < 2 {
+            a = vec![m, k];
+        }
+        let mut c = Case::new(&g::MATMUL, vec![tensor(r, elem, &a, false), tensor(r, elem, &b, false)]);
+        c.tolerance = 1e-4;
+        c
+    });
+}
+
+#[test]
+fn conv2d() {
+    property("graph.conv2d", |r| {
+        let groups = r.int(1, 3);
+        let (cg, og) = (r.int(1, 4), r.int(1, 3));
+        let (h, w) = (r.int(1, 12), r.int(1, 13));
+        let (kh, kw) = (r.int(1, 4), r.int(1, 4));
+        let n = r.int(1, 2);
+        let x = tensor(r, ScalarType::F32, &[n, cg * groups, h, w], false);
+        let wt = tensor(r, ScalarType::F32, &[og * groups, cg, kh, kw], false);
+        let mut inputs = vec![x, wt];
+        if r.chance(0.6) {
+            inputs.push(tensor(r, ScalarType::F32, &[og * groups], false));
+        }
+        let mut c = Case::new(&g::CONV2D, inputs)
+            .ints("strides", &[r.int(1, 3), r.int(1, 3)])
+            .ints("pads", &[r.int(0, 2), r.int(0, 2), r.int(0, 2), r.int(0, 2)])
+            .ints("dilations", &[r.int(1, 2), r.int(1, 2)])
+            .attr("groups", Attribute::i64(groups));
+        c.tolerance = 1e-4;
+        c
+    });
+}
+
+#[test]
+fn pooling() {
+    for def in [&g::MAX_POOL2D, &g::AVG_POOL2D] {
+        property(def.name, |r| {
+            let (kh, kw) = (r.int(1, 4), r.int(1, 4));
+            let shape = [r.int(1, 2), r.int(1, 3), r.int(1, 12), r.int(1, 12)];
+            let x = tensor(r, ScalarType::F32, &shape, false);
+            let mut c = Case::new(def, vec![x])
+                .ints("kernel", &[kh, kw])
+                .ints("strides", &[r.int(1, 3), r.int(1, 3)])
+                .ints("pads", &[r.int(0, kh - 1), r.int(0, kw - 1), r.int(0, kh - 1), r.int(0, kw - 1)]);
+            if std::ptr::eq(def, &g::AVG_POOL2D) && r.chance(0.5) {
+                c = c.attr("count_include_pad", Attribute::Bool(true));
+            }
+            c
+        });
+    }
+}
+
+#[test]
+fn reductions_and_softmax() {
+    for def in [&g::REDUCE_SUM, &g::REDUCE_MEAN, &g::REDUCE_MAX, &g::REDUCE_MIN] {
+        property(def.name, |r| {
+            let float_only = std::ptr::eq(def, &g::REDUCE_MEAN);
+            let elem = if float_only { ScalarType::F32 } else { r.pick(NUM) };
+            let rank = r.int(1, 4) as usize;
+            let s = r.shape(rank, 9);
+            let mut axes: Vec<i64> = (0..rank as i64).filter(|_| r.chance(0.5)).collect();
+            if axes.is_empty() {
+                axes.push(r.int(0, rank as i64 - 1));
+            }
+            let axes: Vec<i64> = axes.into_iter().map(|a| if r.chance(0.3) { a - rank as i64 } else { a }).collect();
+            let mut c = Case::new(def, vec![tensor(r, elem, &s, false)])
+                .ints("axes", &axes)
+                .attr("keepdims", Attribute::Bool(r.chance(0.5)));
+            c.tolerance = 1e-4;
+            c
+        });
+    }
+    property("graph.softmax", |r| {
+        let rank = r.int(1, 4) as usize;
+        let s = r.shape(rank, 9);
+        let axis = r.int(-(rank as i64), rank as i64 - 1);
+        Case::new(&g::SOFTMAX, vec![tensor(r, ScalarType::F32, &s, false)]).attr("axis", Attribute::i64(axis))
+    });
+}
+
+#[test]
+fn data_movement() {
+    let any = [ScalarType::F32, ScalarType::I32, ScalarType::I64, ScalarType::I1, ScalarType::F64];
+    property("graph.reshape", |r| {
+        let s = r.shape_in(0, 4, 6);
+        let n = numel(&s) as i64;
+        let mut target = Vec::new();
+        let mut rest = n;
+        while rest > 1 {
+            let d = (1..=rest).filter(|d| rest % d == 0).nth(r.int(0, 2) as usize).unwrap_or(rest);
+            target.push(d);
+            rest /= d;
+        }
+        if target.len() > 1 && r.chance(0.5) {
+            target[0] = -1;
+        }
+        Case::new(&g::RESHAPE, vec![tensor_of(r, &any, &s, false)]).ints("shape", &target)
+    });
+    property("graph.transpose", |r| {
+        let rank = r.int(1, 5) as usize;
+        let mut perm: Vec<i64> = (0..rank as i64).collect();
+        for i in (1..rank).rev() {
+            perm.swap(i, r.int(0, i as i64) as usize);
+        }
+        let s = r.shape(rank, 6);
+        Case::new(&g::TRANSPOSE, vec![tensor_of(r, &any, &s, false)]).ints("perm", &perm)
+    });
+    property("graph.broadcast_to", |r| {
+        let s = r.shape_in(0, 4, 7);
+        let small = broadcastable(r, &s);
+        Case::new(&g::BROADCAST_TO, vec![tensor_of(r, &any, &small, false)]).ints("shape", &s)
+    });
+    property("graph.concat", |r| {
+        let elem = r.pick(&any);
+        let rank = r.int(1, 4) as usize;
+        let s = r.shape(rank, 6);
+        let axis = r.int(0, rank as i64 - 1);
+        let inputs = (0..r.int(1, 3))
+            .map(|_| {
+                let mut t = s.clone();
+                t[axis as usize] = r.int(1, 5);
+                tensor(r, elem, &t, false)
+            })
+            .collect();
+        let shown = if r.chance(0.3) { axis - rank as i64 } else { axis };
+        Case::new(&g::CONCAT, inputs).attr("axis", Attribute::i64(shown))
+    });
+    property("graph.split", |r| {
+        let rank = r.int(1, 4) as usize;
+        let s = r.shape(rank, 8);
+        let axis = r.int(0, rank as i64 - 1) as usize;
+        let mut sizes = Vec::new();
+        let mut left = s[axis];
+        while left > 0 {
+            let k = r.int(1, left);
+            sizes.push(k);
+            left -= k;
+        }
+        Case::new(&g::SPLIT, vec![tensor_of(r, &any, &s, false)])
+            .attr("axis", Attribute::i64(axis as i64))
+            .ints("sizes", &sizes)
+    });
+    property("graph.slice", |r| {
+        let rank = r.int(1, 4) as usize;
+        let s = r.shape(rank, 9);
+        let (mut starts, mut sizes, mut steps) = (vec![], vec![], vec![]);
+        for &d in &s {
+            let step = r.int(1, 3);
+            let start = r.int(0, d - 1);
+            let max_size = (d - 1 - start) / step + 1;
+            starts.push(start);
+            sizes.push(r.int(1, max_size));
+            steps.push(step);
+        }
+        let mut c =
+            Case::new(&g::SLICE, vec![tensor_of(r, &any, &s, false)]).ints("starts", &starts).ints("sizes", &sizes);
+        if r.chance(0.7) {
+            c = c.ints("steps", &steps);
+        } else {
+            c = Case::new(&g::SLICE, vec![c.inputs[0].clone()]).ints("starts", &starts).ints(
+                "sizes",
+                &sizes.iter().zip(&starts).zip(&s).map(|((&z, &st), &d)| z.min(d - st)).collect::<Vec<_>>(),
+            );
+        }
+        c
+    });
+    property("graph.pad", |r| {
+        let rank = r.int(1, 4) as usize;
+        let s = r.shape(rank, 6);
+        let low: Vec<i64> = (0..rank).map(|_| r.int(0, 3)).collect();
+        let high: Vec<i64> = (0..rank).map(|_| r.int(0, 3)).collect();
+        let elem = r.pick(&any);
+        Case::new(&g::PAD, vec![tensor(r, elem, &s, false)])
+            .ints("low", &low)
+            .ints("high", &high)
+            .attr("value", Attribute::f64(r.int(-3, 3) as f64 * 0.5))
+    });
+    property("graph.gather", |r| {
+        let rank = r.int(1, 3) as usize;
+        let s = r.shape(rank, 7);
+        let axis = r.int(0, rank as i64 - 1) as usize;
+        let ind_shape = r.shape_in(0, 2, 4);
+        let extent = s[axis];
+        let n = numel(&ind_shape);
+        let idx: Vec<i64> = (0..n).map(|_| r.int(-extent, extent - 1)).collect();
+        let ind_dims: Vec<usize> = ind_shape.iter().map(|&d| d as usize).collect();
+        let indices = if r.chance(0.5) {
+            ITensor::new(ind_dims, Data::I64(idx)).unwrap()
+        } else {
+            ITensor::new(ind_dims, Data::I32(idx.iter().map(|&x| x as i32).collect())).unwrap()
+        };
+        Case::new(&g::GATHER, vec![tensor_of(r, &any, &s, false), indices]).attr("axis", Attribute::i64(axis as i64))
+    });
+    property("graph.layout_transform", |r| {
+        let block = r.pick(&[2i64, 4, 8]);
+        let (src, dst, shape) = match r.int(0, 3) {
+            0 => (
+                "NCHW".to_string(),
+                format!("NCHW{block}c"),
+                vec![r.int(1, 2), block * r.int(1, 3), r.int(1, 5), r.int(1, 5)],
+            ),
+            1 => (
+                format!("NCHW{block}c"),
+                "NCHW".to_string(),
+                vec![r.int(1, 2), r.int(1, 3), r.int(1, 5), r.int(1, 5), block],
+            ),
+            2 => ("NCHW".to_string(), "NHWC".to_string(), r.shape(4, 5)),
+            _ => (
+                "OIHW".to_string(),
+                format!("OIHW2i{block}o"),
+                vec![block * r.int(1, 2), 2 * r.int(1, 3), r.int(1, 3), r.int(1, 3)],
+            ),
+        };
+        Case::new(&g::LAYOUT_TRANSFORM, vec![tensor(r, ScalarType::F32, &shape, false)])
+            .attr("src", Attribute::string(&src))
+            .attr("dst", Attribute::string(&dst))
+    });
+}
+
+#[test]
+fn constants() {
+    property("graph.constant", |r| {
+        let s = r.shape_in(0, 3, 7);
+        let t = tensor_of(r, NUM, &s, false);
+        let mut c = Case::new(&g::CONSTANT, vec![]);
+        c.attrs.set("value", Attribute::Dense(t.to_dense()));
+        c
+    });
+}
+
+#[test]
+fn gather_out_of_range_fails_the_run() {
+    let c = Case::new(
+        &g::GATHER,
+        vec![
+            tensor(&mut Rng::new(3), ScalarType::F32, &[4, 2], false),
+            ITensor::new(vec![2], Data::I64(vec![1, 9])).unwrap(),
+        ],
+    )
+    .attr("axis", Attribute::i64(0));
+    let text = print_module(&build(&c).unwrap(), PrintOptions::default());
+    let model = tcc::Runtime::load_str(&text).unwrap();
+    let err = model.run(&c.inputs.iter().map(to_runtime).collect::<Vec<_>>()).unwrap_err().to_string();
+    assert!(err.contains("index out of range") && err.contains("graph.gather"), "{err}");
+}
