@@ -186,6 +186,20 @@ fn shared_pool(threads: usize) -> Option<Arc<ThreadPool>> {
     Some(p)
 }
 
+/// Optimizes, lowers and JIT-compiles a graph-dialect module; `keep_listings` keeps
+/// each function's Cranelift IR and machine code (for `--emit=clif|asm`).
+pub fn compile(mut module: Module, options: &Options, keep_listings: bool) -> Result<CompiledModel, Error> {
+    pipeline::optimize_graph(&mut module, options)?;
+    pipeline::lower(&mut module, options)?;
+    match options.backend {
+        Backend::Cranelift => Ok(tcc_codegen::compile_jit(&module, keep_listings)?),
+        Backend::Llvm => Err(Error::Compile(Diagnostics::error(
+            module.loc(module.top()).clone(),
+            "the LLVM backend was not compiled in (build tcc with `--features llvm`)",
+        ))),
+    }
+}
+
 /// A compiled model, ready to run.
 pub struct Model {
     compiled: CompiledModel,
@@ -201,18 +215,8 @@ impl fmt::Debug for Model {
 
 impl Model {
     /// Optimizes, lowers and compiles a parsed graph-dialect module.
-    pub fn compile(mut module: Module, options: &Options) -> Result<Model, Error> {
-        pipeline::optimize_graph(&mut module, options)?;
-        pipeline::lower(&mut module, options)?;
-        let compiled = match options.backend {
-            Backend::Cranelift => tcc_codegen::compile_jit(&module, false)?,
-            Backend::Llvm => {
-                return Err(Error::Compile(Diagnostics::error(
-                    module.loc(module.top()).clone(),
-                    "the LLVM backend was not compiled in (build tcc with `--features llvm`)",
-                )));
-            }
-        };
+    pub fn compile(module: Module, options: &Options) -> Result<Model, Error> {
+        let compiled = compile(module, options, false)?;
         let threads = options.threads.unwrap_or_else(tcc_runtime::cpu::default_threads);
         Ok(Model::from_compiled(compiled, threads))
     }
