@@ -171,11 +171,14 @@ class Graph:
                        F.avg_pool2d(x.value, kernel, strides))
 
     def unary(self, name, x):
-        fns = {"relu": torch.relu, "rsqrt": torch.rsqrt, "sqrt": torch.sqrt, "erf": torch.erf}
+        fns = {"relu": torch.relu, "rsqrt": torch.rsqrt, "sqrt": torch.sqrt, "erf": torch.erf,
+               "sigmoid": torch.sigmoid, "tanh": torch.tanh, "exp": torch.exp, "neg": torch.neg,
+               "abs": torch.abs, "gelu": F.gelu}
         return self.op(f"graph.{name}", [x], {}, fns[name](x.value))
 
     def binary(self, name, a, b):
-        fns = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div}
+        fns = {"add": torch.add, "sub": torch.sub, "mul": torch.mul, "div": torch.div,
+               "max": torch.maximum, "min": torch.minimum}
         return self.op(f"graph.{name}", [a, b], {}, fns[name](a.value, b.value))
 
     def matmul(self, a, b):
@@ -744,6 +747,38 @@ def group_norm_block():
               "reduce_mean, sub, mul, rsqrt, reshape back, affine, relu. Reference: nn.Conv2d, nn.GroupNorm, F.relu.")
 
 
+def elementwise_mix():
+    """Elementwise ops with broadcasting, written out in graph ops and in PyTorch."""
+    name = "elementwise_mix"
+    seed(name)
+    x = randn(2, 3, 5, 7)
+    w = randn(3, 1, 7)
+    b = randn(5, 1)
+    with torch.no_grad():
+        want = (torch.sigmoid(x * w + b) * torch.tanh(x)
+                - torch.exp(-x.abs()) / (1 + x * x)
+                + torch.clamp(x, -1.0, 1.0)
+                + torch.maximum(F.gelu(x), torch.minimum(x, b)) * torch.relu(x - 0.5))
+
+    g = Graph()
+    xa = g.arg(x.double())
+    wc, bc = g.const(w.numpy()), g.const(b.numpy())
+    one, half = g.const(np.array(1.0)), g.const(np.array(0.5))
+    s = g.unary("sigmoid", g.binary("add", g.binary("mul", xa, wc), bc))
+    t = g.binary("mul", s, g.unary("tanh", xa))
+    e = g.unary("exp", g.unary("neg", g.unary("abs", xa)))
+    d = g.binary("add", one, g.binary("mul", xa, xa))
+    u = g.binary("sub", t, g.binary("div", e, d))
+    c = g.op("graph.clamp", [xa], {"min": -1.0, "max": 1.0}, xa.value.clamp(-1.0, 1.0))
+    m = g.binary("max", g.unary("gelu", xa), g.binary("min", xa, bc))
+    r = g.unary("relu", g.binary("sub", xa, half))
+    out = g.binary("add", g.binary("add", u, c), g.binary("mul", m, r))
+    check_shadow(name, out.value, want)
+    save_case(name, g, [x], [(out, want)],
+              "sigmoid(x*w + b)*tanh(x) - exp(-|x|)/(1 + x^2) + clamp(x, -1, 1) + max(gelu(x), min(x, b))*relu(x - 0.5)\n"
+              "with w [3, 1, 7] and b [5, 1] broadcast against x [2, 3, 5, 7]. Reference: the same in torch ops.")
+
+
 # ---------------------------------------------------------------------------------------
 
 
@@ -766,6 +801,7 @@ def main():
     small_cnn()
     attention_block()
     group_norm_block()
+    elementwise_mix()
     total = sum(os.path.getsize(os.path.join(d, f)) for d in (DATA, MODELS) for f in os.listdir(d))
     print(f"wrote {len(WRITTEN)} cases, {total / 1024:.1f} KiB, into {os.path.relpath(HERE)}")
     assert total < 1.5 * 1024 * 1024, "reference data grew beyond 1.5 MB"
