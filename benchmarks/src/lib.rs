@@ -1,2 +1,1 @@
-//! Benchmarks: criterion benches of kernels and compile time, and scripts comparing tcc
-//! with peers (ONNX Runtime, PyTorch, IREE). Filled by later issues; results go in RESULTS.md.
+//! Benchmarks live in `benches/`; this crate has no library code.
