@@ -12,6 +12,8 @@ use std::sync::Arc;
 
 pub use clif::compile_jit;
 
+
+
 #[derive(Debug, Clone)]
 pub enum CodegenError {
     /// The IR uses something this backend cannot compile.
@@ -30,6 +32,27 @@ impl fmt::Display for CodegenError {
 }
 
 impl std::error::Error for CodegenError {}
+
+/// What a backend offers the layers above it: they read the vector width here and
+/// never assume one.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// Width of the SIMD registers the backend generates code for, in bits.
+    pub vector_bits: u32,
+}
+
+impl Target {
+    /// Lanes of a vector of `elem`.
+    pub fn lanes(&self, elem: tcc_ir::ScalarType) -> u32 {
+        self.vector_bits / (elem.byte_size() as u32 * 8)
+    }
+}
+
+/// The Cranelift backend's target: the host ISA, with 128-bit vectors (the widest
+/// Cranelift's x86-64 backend compiles).
+pub fn cranelift_target() -> Target {
+    Target { vector_bits: 128 }
+}
 
 /// One compiled function's Cranelift IR and machine code (for `--emit=clif|asm`).
 #[derive(Clone, Debug)]

@@ -6,8 +6,18 @@ use crate::Options;
 
 /// Graph-level clean-up: canonicalization (folding, identities, dead code) and CSE.
 pub const GRAPH_PIPELINE: &str = "canonicalize,cse";
-/// From the optimized graph to loops ready for code generation.
-pub const LOWERING_PIPELINE: &str = "convert-graph-to-loop,vectorize{vector-bits=128},expand-math";
+/// From the optimized graph to loops ready for code generation, vectorized for
+/// `target`.
+pub fn lowering_pipeline(target: &tcc_codegen::Target) -> String {
+    format!("convert-graph-to-loop,vectorize{{vector-bits={}}},expand-math", target.vector_bits)
+}
+
+/// The target description of the chosen backend.
+pub fn target(options: &Options) -> tcc_codegen::Target {
+    match options.backend {
+        crate::Backend::Cranelift | crate::Backend::Llvm => tcc_codegen::cranelift_target(),
+    }
+}
 
 /// Runs a pipeline string on `m`.
 pub fn run_pipeline(m: &mut Module, pipeline: &str, options: &Options) -> Result<(), Diagnostics> {
@@ -31,6 +41,6 @@ pub fn optimize_graph(m: &mut Module, options: &Options) -> Result<(), Diagnosti
 
 /// Lowers an optimized graph module to the loop (and vector) dialects.
 pub fn lower(m: &mut Module, options: &Options) -> Result<(), Diagnostics> {
-    run_pipeline(m, LOWERING_PIPELINE, options)?;
+    run_pipeline(m, &lowering_pipeline(&target(options)), options)?;
     verify(m)
 }
