@@ -125,10 +125,10 @@ impl ThreadPool {
             // `busy`), so nobody reads `task` until `seq` is bumped below.
             unsafe { *slot.task.get() = Task { func: Some(func), ctx, begin: bounds(c), end: bounds(c + 1) } };
             slot.seq.fetch_add(1, Ordering::SeqCst);
-            if slot.sleeping.swap(false, Ordering::SeqCst) {
-                if let Some(t) = slot.thread.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-                    t.unpark();
-                }
+            if slot.sleeping.swap(false, Ordering::SeqCst)
+                && let Some(t) = slot.thread.lock().unwrap_or_else(|e| e.into_inner()).as_ref()
+            {
+                t.unpark();
             }
         }
         // SAFETY: forwarded from the caller's contract.

@@ -12,8 +12,6 @@ use std::sync::Arc;
 
 pub use clif::compile_jit;
 
-
-
 #[derive(Debug, Clone)]
 pub enum CodegenError {
     /// The IR uses something this backend cannot compile.

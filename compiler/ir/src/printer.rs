@@ -227,7 +227,7 @@ impl<'a> Printer<'a> {
             Syntax::SameType if !self.options.generic && self.has_same_types(op) => {
                 self.out.push_str(def.name);
                 self.out.push(' ');
-                self.print_values(&self.m.operands(op).to_vec());
+                self.print_values(self.m.operands(op));
                 self.print_attr_dict(self.m.attrs(op), &[]);
                 self.out.push_str(" : ");
                 let ty = self.m.value_type(self.m.result(op, 0)).clone();

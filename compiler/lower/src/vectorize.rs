@@ -223,10 +223,10 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Plan> {
                 if !contiguous {
                     return None;
                 }
-                if let Some(prev) = stored.insert(buf, idx.to_vec()) {
-                    if prev != idx {
-                        return None;
-                    }
+                if let Some(prev) = stored.insert(buf, idx.to_vec())
+                    && prev != idx
+                {
+                    return None;
                 }
             }
             continue;
@@ -257,10 +257,10 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Plan> {
     }
     // A stored buffer is loaded only at the stored indices (no cross-lane dependence).
     for (buf, idx, contiguous) in &loaded {
-        if let Some(st) = stored.get(buf) {
-            if !contiguous || st != idx {
-                return None;
-            }
+        if let Some(st) = stored.get(buf)
+            && (!contiguous || st != idx)
+        {
+            return None;
         }
     }
     // Reductions: each carried value feeds exactly one combining op whose result is yielded.

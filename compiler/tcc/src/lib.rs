@@ -253,7 +253,7 @@ impl Model {
         let mut args: Vec<*mut u8> = inputs.iter().map(|t| t.as_ptr() as *mut u8).collect();
         args.extend(outputs.iter_mut().map(|t| t.as_mut_ptr()));
         let mut workspace = self.workspace.lock().unwrap_or_else(|e| e.into_inner());
-        let pool = self.pool.as_ref().map_or(std::ptr::null(), |p| Arc::as_ptr(p));
+        let pool = self.pool.as_ref().map_or(std::ptr::null(), Arc::as_ptr);
         let mut status = 0u32;
         // SAFETY: the arguments match the compiled signature (validated above): one
         // pointer per input (only read) and per output buffer of the declared sizes, a

@@ -107,10 +107,10 @@ fn lane_types(m: &Module, op: Op, vector_operand: usize, scalar: &Type) -> Resul
     if *scalar != Type::Scalar(vt.elem) {
         return Err(format!("lane type {scalar} differs from the element type of {v}"));
     }
-    if let Some(i) = m.attr(op, "index").and_then(|a| a.as_i64()) {
-        if i < 0 || i >= vt.lanes as i64 {
-            return Err(format!("lane {i} is out of range for {v}"));
-        }
+    if let Some(i) = m.attr(op, "index").and_then(|a| a.as_i64())
+        && (i < 0 || i >= vt.lanes as i64)
+    {
+        return Err(format!("lane {i} is out of range for {v}"));
     }
     Ok(())
 }

@@ -417,7 +417,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
             }
             _ if is(&lp::CAST) => return self.cast(op, a[0]),
             _ if is(&lp::BITCAST) => ins.bitcast(result_ty, MemFlagsData::new(), a[0]),
-            _ if elem == ScalarType::F64 && !operand_ty.as_vector().is_some() => {
+            _ if elem == ScalarType::F64 && operand_ty.as_vector().is_none() => {
                 let name = match def.name {
                     "loop.exp" => "tcc_exp_f64",
                     "loop.log" => "tcc_log_f64",

@@ -268,34 +268,11 @@ pub fn reduce(b: &mut Builder, c: &Ctx) {
                 },
             )
         };
-        // Nested loops over the reduced dimensions, innermost = last reduced axis.
-        fn level(
-            b: &mut Builder,
-            x: Value,
-            axes: &[usize],
-            reduced: &[i64],
-            full: &mut Vec<Option<Value>>,
-            acc: Value,
-            combine: &'static tcc_ir::OpDef,
-        ) -> Value {
-            let Some((&n, rest)) = reduced.split_first() else {
-                let idx: Vec<Value> = full.iter().map(|v| v.expect("every dimension has an index")).collect();
-                let v = b.load(x, &idx);
-                return b.bin(combine, acc, v);
-            };
-            let (lb, ub, one) = (b.index(0), b.index(n), b.index(1));
-            let axis = axes[0];
-            let mut full_inner = full.clone();
-            b.for_loop(lb, ub, one, &[acc], |b, i, acc| {
-                full_inner[axis] = Some(i);
-                vec![level(b, x, &axes[1..], rest, &mut full_inner, acc[0], combine)]
-            })[0]
-        }
         let mut full: Vec<Option<Value>> = vec![None; xs.len()];
         for (k, &d) in kept.iter().enumerate() {
             full[d] = Some(kidx[k]);
         }
-        let mut r = level(b, x, &axes, &reduced, &mut full, init, combine);
+        let mut r = reduce_level(b, x, &axes, &reduced, &full, init, combine);
         if is(&g::REDUCE_MEAN) {
             let n = b.scalar(elem, count as f64);
             r = b.bin(&lp::DIV, r, n);
@@ -308,6 +285,30 @@ pub fn reduce(b: &mut Builder, c: &Ctx) {
         };
         b.store(r, out, &oidx);
     });
+}
+
+/// Loops over the reduced dimensions (innermost = last reduced axis), combining each
+/// element into `acc`; `full` holds the kept dimensions' indices.
+fn reduce_level(
+    b: &mut Builder,
+    x: Value,
+    axes: &[usize],
+    reduced: &[i64],
+    full: &[Option<Value>],
+    acc: Value,
+    combine: &'static tcc_ir::OpDef,
+) -> Value {
+    let Some((&n, rest)) = reduced.split_first() else {
+        let idx: Vec<Value> = full.iter().map(|v| v.expect("every dimension has an index")).collect();
+        let v = b.load(x, &idx);
+        return b.bin(combine, acc, v);
+    };
+    let (lb, ub, one) = (b.index(0), b.index(n), b.index(1));
+    let mut full_inner = full.to_vec();
+    b.for_loop(lb, ub, one, &[acc], |b, i, acc| {
+        full_inner[axes[0]] = Some(i);
+        vec![reduce_level(b, x, &axes[1..], rest, &full_inner, acc[0], combine)]
+    })[0]
 }
 
 pub fn softmax(b: &mut Builder, c: &Ctx) {
