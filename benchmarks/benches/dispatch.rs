@@ -5,7 +5,7 @@
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{Criterion, criterion_group, criterion_main};
 use tcc_runtime::ThreadPool;
 
 unsafe extern "C" fn empty(_ctx: *const u8, begin: i64, end: i64) {

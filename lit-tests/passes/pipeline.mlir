@@ -137,7 +137,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // TIMING-NOVERIFY-NEXT: print
 // TIMING-NOVERIFY-NEXT: Total
 
-// UNKNOWN: tcc-opt: error: unknown pass 'bogus' (known passes: canonicalize, cse)
+// UNKNOWN: tcc-opt: error: unknown pass 'bogus' (known passes: canonicalize, convert-graph-to-loop, cse, expand-math, vectorize)
 // UNKNOWN-NOT: module
 // BADOPT: tcc-opt: error: pass 'canonicalize' has no option 'foo'
 // CSEOPT: tcc-opt: error: pass 'cse' has no option 'max-iterations'
@@ -150,4 +150,8 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 
 // LIST: {{^}}canonicalize {{ *}}Remove dead ops and apply each op's canonicalization patterns to a fixed point
 // LIST-NEXT: {{^}}    max-iterations: sweeps over the IR before stopping (default 10)
+// LIST-NEXT: {{^}}convert-graph-to-loop {{ *}}Lower the graph dialect to loop nests
 // LIST-NEXT: {{^}}cse {{ *}}Merge identical pure operations
+// LIST-NEXT: {{^}}expand-math {{ *}}Expand f32 exp/log/tanh/erf/pow
+// LIST-NEXT: {{^}}vectorize {{ *}}Turn innermost unit-stride loops into vector loops
+// LIST-NEXT: {{^}}    vector-bits: SIMD register width in bits (default 128)

@@ -583,6 +583,9 @@ fn lit_to_scalar(lit: &Lit<'_>, ty: ScalarType) -> Result<Scalar, String> {
             } else {
                 text.parse::<f64>().map_err(|e| e.to_string())?
             };
+            if v.is_infinite() || (ty == ScalarType::F32 && v.abs() > f32::MAX as f64) {
+                return Err(format!("float literal {text} is out of range for {ty} (write infinities as hex bits)"));
+            }
             Ok(Scalar::Float(if negative { -v } else { v }))
         }
         Lit::Int { text, negative } => {

@@ -9,7 +9,7 @@ pub const GRAPH_PIPELINE: &str = "canonicalize,cse";
 /// From the optimized graph to loops ready for code generation, vectorized for
 /// `target`.
 pub fn lowering_pipeline(target: &tcc_codegen::Target) -> String {
-    format!("convert-graph-to-loop,vectorize{{vector-bits={}}},expand-math", target.vector_bits)
+    format!("convert-graph-to-loop,vectorize{{vector-bits={}}},expand-math,cse", target.vector_bits)
 }
 
 /// The target description of the chosen backend.

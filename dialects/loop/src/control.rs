@@ -150,7 +150,11 @@ fn check_body(m: &Module, op: Op, arg_types: &[Type], yield_types: &[Type]) -> R
     }
     let yielded: Vec<&Type> = m.operands(term).iter().map(|&v| m.value_type(v)).collect();
     if yielded.len() != yield_types.len() || yielded.iter().zip(yield_types).any(|(a, b)| *a != b) {
-        return Err("loop.yield must produce the loop-carried value types".into());
+        return Err(if yield_types.is_empty() {
+            "loop.yield of a loop without carried values takes no operands".into()
+        } else {
+            "loop.yield must produce the loop-carried value types".into()
+        });
     }
     Ok(())
 }

@@ -50,6 +50,7 @@ pub static ALL: &[&OpDef] = &[
     &BITCAST,
     &WORKSPACE,
     &CONSTANT_BUFFER,
+    &VIEW,
     &LOAD,
     &STORE,
     &FOR,

@@ -39,8 +39,8 @@ struct Common {
     #[arg(long, default_value = "cranelift")]
     backend: Backend,
     /// Threads for parallel loops (default: one per physical core, or TCC_NUM_THREADS).
-    #[arg(long)]
-    threads: Option<usize>,
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
     /// Print the IR after every pass (to stderr).
     #[arg(long)]
     print_ir_after_all: bool,
@@ -75,7 +75,12 @@ enum Emit {
 }
 
 fn options(c: &Common) -> Options {
-    Options { backend: c.backend, threads: c.threads, print_ir_after_all: c.print_ir_after_all, timing: c.timing }
+    Options {
+        backend: c.backend,
+        threads: c.threads.map(|t| t as usize),
+        print_ir_after_all: c.print_ir_after_all,
+        timing: c.timing,
+    }
 }
 
 fn main() -> ExitCode {

@@ -1,0 +1,95 @@
+// The tcc driver's --emit: the model after each compilation level.
+//
+// graph (the default): the optimized graph (canonicalize, cse): x * 1 is gone.
+// RUN: %tcc %s --emit=graph | FileCheck %s --check-prefix=GRAPH
+// RUN: %tcc %s | FileCheck %s --check-prefix=GRAPH
+//
+// loop: lowered, vectorized for 128-bit vectors and with f32 math expanded; the
+// printed IR is valid and parses back.
+// RUN: %tcc %s --emit=loop | FileCheck %s --check-prefix=LOOP
+// RUN: %tcc %s --emit=loop | %tcc-opt | FileCheck %s --check-prefix=LOOP
+//
+// clif: Cranelift IR with 4 x f32 vectors and fused multiply-adds.
+// RUN: %tcc %s --emit=clif | FileCheck %s --check-prefix=CLIF
+//
+// asm: x86-64 machine code using vector FMA on xmm registers (Cranelift targets the
+// host, so this expects an x86-64 host with FMA).
+// RUN: %tcc %s --emit=asm | FileCheck %s --check-prefix=ASM
+//
+// -o writes the file and nothing to stdout; `-o -` is stdout.
+// RUN: %tcc %s --emit=loop -o %t.loop.mlir > %t.stdout
+// RUN: FileCheck %s --check-prefix=LOOP --input-file %t.loop.mlir
+// RUN: FileCheck %s --check-prefix=EMPTY --allow-empty --input-file %t.stdout
+// RUN: %tcc %s --emit=clif --output %t.clif
+// RUN: FileCheck %s --check-prefix=CLIF --input-file %t.clif
+// RUN: %tcc %s --emit=graph -o - | FileCheck %s --check-prefix=GRAPH
+// RUN: not %tcc %s --emit=loop -o %t.missing-dir/out.mlir 2>&1 | FileCheck %s --check-prefix=NOWRITE
+//
+// Usage errors: an unknown --emit value, no model at all.
+// RUN: not %tcc %s --emit=llvm-ir 2>&1 | FileCheck %s --check-prefix=BADEMIT
+// RUN: not %tcc 2>&1 | FileCheck %s --check-prefix=NOMODEL
+//
+// A missing model file, and a model that does not parse (located diagnostic).
+// RUN: not %tcc %t.does-not-exist.mlir --emit=loop 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: echo "func.func @main() {" > %t.bad.mlir
+// RUN: not %tcc %t.bad.mlir --emit=graph 2>&1 | FileCheck %s --check-prefix=BADMODEL
+//
+// Element types code generation does not support at the model's interface (i8).
+// RUN: echo 'func.func @main(%%x: tensor<2xi8>) -> tensor<2xi8> { return %%x : tensor<2xi8> }' > %t.i8.mlir
+// RUN: not %tcc %t.i8.mlir --emit=clif 2>&1 | FileCheck %s --check-prefix=I8
+//
+// The LLVM backend is an optional feature; without it, asking for it is a clear error.
+// RUN: not %tcc %s --emit=asm --backend llvm 2>&1 | FileCheck %s --check-prefix=NOLLVM
+// RUN: not %tcc %s --emit=asm --backend bogus 2>&1 | FileCheck %s --check-prefix=BADBACKEND
+
+func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %one = graph.constant {value = dense<1.0> : tensor<16xf32>} : () -> tensor<16xf32>
+  %0 = graph.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %1 = graph.mul %0, %one : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  %2 = graph.sigmoid %1 : (tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %2 : tensor<4x16xf32>
+}
+
+// GRAPH: module {
+// GRAPH-NEXT: func.func @main(%arg0: tensor<4x8xf32>, %arg1: tensor<8x16xf32>) -> tensor<4x16xf32> {
+// GRAPH-NEXT: %0 = graph.matmul %arg0, %arg1 : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+// GRAPH-NEXT: %1 = graph.sigmoid %0 : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// GRAPH-NEXT: return %1 : tensor<4x16xf32>
+// GRAPH-NEXT: }
+// GRAPH-NEXT: }
+
+// LOOP: func.func @main(%arg0: buffer<4x8xf32>, %arg1: buffer<8x16xf32>, %arg2: buffer<4x16xf32>) attributes {tcc.num_inputs = 2, tcc.workspace_size = 256} {
+// LOOP-NOT: graph.
+// LOOP: [[WS:%[0-9]+]] = loop.workspace {offset = 0} : () -> buffer<4x16xf32>
+// LOOP: vector.load %arg1{{\[}}{{.*}}] : buffer<8x16xf32>, vector<4xf32>
+// LOOP: loop.fma {{.*}} : vector<4xf32>
+// LOOP: vector.store {{%[0-9]+}}, [[WS]]
+// LOOP-NOT: loop.exp
+// LOOP: loop.round {{%[0-9]+}} : vector<4xf32>
+// LOOP-NOT: loop.exp
+// LOOP: vector.store {{%[0-9]+}}, %arg2{{\[}}
+// LOOP-NOT: loop.exp
+// LOOP: return
+
+// CLIF: ; tcc_model_main
+// CLIF-NEXT: function {{.*}}(i64, i64, i64, i64)
+// CLIF: splat.f32x4
+// CLIF: [[B:v[0-9]+]] = load.f32x4 notrap
+// CLIF: [[ACC:v[0-9]+]] = load.f32x4 notrap
+// CLIF-NEXT: [[R:v[0-9]+]] = fma v{{[0-9]+}}, [[B]], [[ACC]]
+// CLIF: store notrap [[R]], v{{[0-9]+}}
+
+// ASM: tcc_model_main:
+// ASM: vfmadd{{[0-9]+}}ps {{.*}}%xmm{{[0-9]+}}
+// ASM: ret
+
+// EMPTY-NOT: {{.}}
+// NOWRITE: tcc: error: cannot write '{{.*}}missing-dir{{[/\\]}}out.mlir': {{.+}}
+// BADEMIT: error: invalid value 'llvm-ir' for '--emit <EMIT>'
+// BADEMIT: [possible values: graph, loop, clif, asm]
+// NOMODEL: tcc: error: no model given (see `tcc --help`)
+// MISSING: tcc: error: cannot read '{{.*}}does-not-exist.mlir': {{.+}}
+// BADMODEL: bad.mlir:2:1: error: {{.+}}
+// I8: i8.mlir:1:1: error: code generation does not support model inputs and outputs of element type i8
+// NOLLVM: emit.mlir:1:1: error: the LLVM backend was not compiled in (build tcc with `--features llvm`)
+// BADBACKEND: error: invalid value 'bogus' for '--backend <BACKEND>': unknown backend 'bogus' (expected cranelift or llvm)
