@@ -22,6 +22,21 @@ fn dispatch(c: &mut Criterion) {
         b.iter(|| unsafe { pool.parallel_for(empty, std::ptr::null(), black_box(threads as i64)) })
     });
 
+    // A cold dispatch: the worker has stopped spinning and parked, so it must be woken.
+    group.bench_function("tcc_pool_parked_worker", |b| {
+        b.iter_custom(|iters| {
+            let mut total = std::time::Duration::ZERO;
+            for _ in 0..iters {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                let t = std::time::Instant::now();
+                // SAFETY: as above.
+                unsafe { pool.parallel_for(empty, std::ptr::null(), threads as i64) };
+                total += t.elapsed();
+            }
+            total
+        })
+    });
+
     let rayon_pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
     group.bench_function("rayon_scope", |b| {
         b.iter(|| {
@@ -36,6 +51,19 @@ fn dispatch(c: &mut Criterion) {
     group.bench_function("rayon_join", |b| {
         b.iter(|| {
             rayon_pool.install(|| rayon::join(|| black_box(0), || black_box(1)));
+        })
+    });
+
+    group.bench_function("rayon_join_parked_workers", |b| {
+        b.iter_custom(|iters| {
+            let mut total = std::time::Duration::ZERO;
+            for _ in 0..iters {
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                let t = std::time::Instant::now();
+                rayon_pool.install(|| rayon::join(|| black_box(0), || black_box(1)));
+                total += t.elapsed();
+            }
+            total
         })
     });
 

@@ -24,6 +24,8 @@ pub type TaskFn = unsafe extern "C" fn(ctx: *const u8, begin: i64, end: i64);
 
 /// Spins before a worker parks (about 100 µs on a current core).
 const SPIN_LIMIT: u32 = 1 << 16;
+/// Spins of a caller waiting for the workers before it yields its core.
+const CALLER_SPIN_LIMIT: u32 = 1 << 12;
 
 #[repr(align(64))]
 struct Padded<T>(T);
@@ -133,10 +135,12 @@ impl ThreadPool {
         }
         // SAFETY: forwarded from the caller's contract.
         unsafe { func(ctx, 0, bounds(1)) };
+        // The other chunks usually finish about when ours does: spin briefly, then yield
+        // (a worker sharing this core, when threads outnumber cores, needs the CPU).
         let mut spins = 0u32;
         while self.shared.pending.0.load(Ordering::Acquire) != 0 {
             spins += 1;
-            if spins < SPIN_LIMIT {
+            if spins < CALLER_SPIN_LIMIT {
                 std::hint::spin_loop();
             } else {
                 thread::yield_now();
