@@ -6,8 +6,13 @@
 //! - [`Workspace`]: the per-model scratch arena whose offsets the compiler planned.
 //! - [`Signature`] / [`validate`]: input checks (count, dtype, shape) done before any
 //!   compiled code runs.
-//! - [`EntryFn`]: the ABI of a compiled model's entry function.
+//! - [`EntryFn`]: the ABI of a compiled model's entry function; [`aot`]: the entry
+//!   point objects made by `tcc --emit=obj` call.
+//!
+//! Built as an rlib (for the JIT) and as `libtcc_runtime.a` (for C programs linking
+//! compiled models).
 
+pub mod aot;
 pub mod cpu;
 pub mod math;
 pub mod pool;

@@ -204,6 +204,23 @@ impl Drop for ThreadPool {
     }
 }
 
+/// The process-wide pool for a thread count, created on first use and shared by every
+/// model (so loading many models does not multiply spinning workers). One thread needs
+/// no pool.
+pub fn shared(threads: usize) -> Option<Arc<ThreadPool>> {
+    static POOLS: std::sync::OnceLock<Mutex<Vec<(usize, Arc<ThreadPool>)>>> = std::sync::OnceLock::new();
+    if threads <= 1 {
+        return None;
+    }
+    let mut pools = POOLS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Some(p.clone());
+    }
+    let p = Arc::new(ThreadPool::new(threads));
+    pools.push((threads, p.clone()));
+    Some(p)
+}
+
 /// The C entry point compiled code calls for `loop.parallel`. A null pool runs the
 /// loop on the calling thread.
 ///

@@ -6,11 +6,13 @@
 //! [`disassemble`] renders machine code for `--emit=asm`.
 
 pub mod clif;
+pub mod header;
 
 use std::fmt;
 use std::sync::Arc;
 
 pub use clif::compile_jit;
+pub use clif::object::{ObjectCode, compile_object};
 
 #[derive(Debug, Clone)]
 pub enum CodegenError {

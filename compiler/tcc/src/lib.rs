@@ -20,11 +20,12 @@
 //! [`Runtime::builder`] chooses the backend and the thread count; [`pipeline`] exposes
 //! each compilation stage for tools (`tcc-opt`, `tcc --emit=...`).
 
+pub mod dot;
 pub mod pipeline;
 
 use std::fmt;
 use std::path::Path;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 pub use tcc_codegen::CompiledModel;
 pub use tcc_dialect_graph as graph;
@@ -171,21 +172,6 @@ impl RuntimeBuilder {
     }
 }
 
-/// The process-wide thread pool for a thread count (pools are shared by models).
-fn shared_pool(threads: usize) -> Option<Arc<ThreadPool>> {
-    static POOLS: OnceLock<Mutex<Vec<(usize, Arc<ThreadPool>)>>> = OnceLock::new();
-    if threads <= 1 {
-        return None;
-    }
-    let mut pools = POOLS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
-        return Some(p.clone());
-    }
-    let p = Arc::new(ThreadPool::new(threads));
-    pools.push((threads, p.clone()));
-    Some(p)
-}
-
 /// Optimizes, lowers and JIT-compiles a graph-dialect module; `keep_listings` keeps
 /// each function's Cranelift IR and machine code (for `--emit=clif|asm`).
 pub fn compile(mut module: Module, options: &Options, keep_listings: bool) -> Result<CompiledModel, Error> {
@@ -198,6 +184,57 @@ pub fn compile(mut module: Module, options: &Options, keep_listings: bool) -> Re
             "the LLVM backend was not compiled in (build tcc with `--features llvm`)",
         ))),
     }
+}
+
+/// Optimizes, lowers and compiles a graph-dialect module to an object file and C header
+/// for a model named `name` (a C identifier); `source` names the model in the header.
+pub fn compile_object(
+    mut module: Module,
+    options: &Options,
+    name: &str,
+    source: &str,
+) -> Result<tcc_codegen::ObjectCode, Error> {
+    pipeline::optimize_graph(&mut module, options)?;
+    pipeline::lower(&mut module, options)?;
+    match options.backend {
+        Backend::Cranelift => Ok(tcc_codegen::compile_object(&module, name, source)?),
+        Backend::Llvm => Err(Error::Compile(Diagnostics::error(
+            module.loc(module.top()).clone(),
+            "the LLVM backend was not compiled in (build tcc with `--features llvm`)",
+        ))),
+    }
+}
+
+/// The path of `libtcc_runtime.a`, the static library C programs link compiled models
+/// with: next to the running executable (an installed layout), or where cargo built it
+/// for this executable (`deps/`, the newest one).
+pub fn runtime_library() -> Result<std::path::PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot locate the tcc executable: {e}"))?;
+    let dir = exe.parent().ok_or("the tcc executable has no directory")?;
+    let direct = dir.join("libtcc_runtime.a");
+    if direct.is_file() {
+        return Ok(direct);
+    }
+    let mut candidates: Vec<(std::time::SystemTime, std::path::PathBuf)> = std::fs::read_dir(dir.join("deps"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("libtcc_runtime-") && n.ends_with(".a"))
+        })
+        .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
+        .collect();
+    candidates.sort();
+    candidates.pop().map(|(_, p)| p).ok_or_else(|| {
+        format!(
+            "libtcc_runtime.a not found next to {} (build it with `cargo build -p tcc-runtime` in the same profile, \
+             or copy it there)",
+            exe.display()
+        )
+    })
 }
 
 /// A compiled model, ready to run.
@@ -224,7 +261,7 @@ impl Model {
     /// Wraps code compiled elsewhere, to run on `threads` threads.
     pub fn from_compiled(compiled: CompiledModel, threads: usize) -> Model {
         let workspace = Mutex::new(Workspace::new(compiled.workspace_size));
-        Model { pool: shared_pool(threads), compiled, workspace }
+        Model { pool: tcc_runtime::pool::shared(threads), compiled, workspace }
     }
 
     pub fn inputs(&self) -> &[TensorSpec] {

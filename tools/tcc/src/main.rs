@@ -1,8 +1,11 @@
 //! `tcc`, the compiler driver.
 //!
 //! - `tcc run MODEL.mlir --input A.npy ... [--output Y.npy ...]`: JIT-compile and run.
-//! - `tcc MODEL.mlir --emit=graph|loop|clif|asm [-o FILE]`: show the model after each
-//!   compilation level (optimized graph, loops and vectors, Cranelift IR, machine code).
+//! - `tcc MODEL.mlir --emit=graph|loop|vector|clif|asm|dot [-o FILE]`: show the model
+//!   after each compilation level (optimized graph, naive loops, vectorized loops ready
+//!   for code generation, Cranelift IR, machine code, a Graphviz picture of the graph).
+//! - `tcc MODEL.mlir --emit=obj [-o OUT.o] [--name NAME]`: an object file and `OUT.h`.
+//! - `tcc --print-runtime-lib`: the path of `libtcc_runtime.a` to link objects with.
 //!
 //! Errors (bad model, bad inputs, failed run-time checks) are printed as located
 //! diagnostics and exit with status 1; usage errors exit with status 2.
@@ -23,12 +26,19 @@ struct Cli {
     command: Option<Command>,
     /// The model (MLIR, graph dialect) to compile.
     model: Option<PathBuf>,
-    /// What to print: the optimized graph, the loop/vector IR, Cranelift IR, or assembly.
+    /// What to produce (default: the optimized graph).
     #[arg(long, value_enum, default_value = "graph")]
     emit: Emit,
-    /// Output file (`-` for standard output).
-    #[arg(short, long, default_value = "-")]
-    output: String,
+    /// Output file (`-` for standard output; for `--emit=obj`, default `<model>.o`).
+    #[arg(short, long)]
+    output: Option<String>,
+    /// The model's name in an object file and header (a C identifier; default: the
+    /// file stem made into one).
+    #[arg(long)]
+    name: Option<String>,
+    /// Print the path of the runtime library to link objects with, and exit.
+    #[arg(long)]
+    print_runtime_lib: bool,
     #[command(flatten)]
     common: Common,
 }
@@ -68,10 +78,20 @@ enum Command {
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
 enum Emit {
+    /// The optimized graph dialect.
     Graph,
+    /// Loop nests over buffers, as lowered (before vectorization).
     Loop,
+    /// Vectorized loops with math expanded: what code generation consumes.
+    Vector,
+    /// Cranelift IR of every function.
     Clif,
+    /// Disassembled machine code of every function.
     Asm,
+    /// An ELF object file and its C header.
+    Obj,
+    /// Graphviz DOT of the optimized graph.
+    Dot,
 }
 
 fn options(c: &Common) -> Options {
@@ -85,10 +105,22 @@ fn options(c: &Common) -> Options {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.print_runtime_lib {
+        return match tcc::runtime_library() {
+            Ok(p) => {
+                println!("{}", p.display());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("tcc: error: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let result = match &cli.command {
         Some(Command::Run { model, inputs, outputs, common }) => run(model, inputs, outputs, common),
         None => match &cli.model {
-            Some(model) => emit(model, cli.emit, &cli.output, &cli.common),
+            Some(model) => emit(model, cli.emit, cli.output.as_deref(), cli.name.as_deref(), &cli.common),
             None => {
                 eprintln!("tcc: error: no model given (see `tcc --help`)");
                 return ExitCode::from(2);
@@ -144,17 +176,28 @@ fn run(model: &PathBuf, inputs: &[PathBuf], outputs: &[PathBuf], common: &Common
     Ok(())
 }
 
-fn emit(model: &PathBuf, what: Emit, output: &str, common: &Common) -> Result<(), String> {
+fn emit(model: &PathBuf, what: Emit, output: Option<&str>, name: Option<&str>, common: &Common) -> Result<(), String> {
     let mut module = parse(model)?;
     let opts = options(common);
+    if let Emit::Obj = what {
+        return emit_object(model, module, output, name, &opts);
+    }
     let text = match what {
-        Emit::Graph => {
+        Emit::Graph | Emit::Dot => {
             tcc::pipeline::optimize_graph(&mut module, &opts).map_err(|d| d.to_string())?;
-            tcc::ir::print_module(&module, Default::default())
+            if let Emit::Dot = what {
+                tcc::dot::graph_to_dot(&module)
+            } else {
+                tcc::ir::print_module(&module, Default::default())
+            }
         }
-        Emit::Loop => {
+        Emit::Loop | Emit::Vector => {
             tcc::pipeline::optimize_graph(&mut module, &opts).map_err(|d| d.to_string())?;
-            tcc::pipeline::lower(&mut module, &opts).map_err(|d| d.to_string())?;
+            if let Emit::Loop = what {
+                tcc::pipeline::run_pipeline(&mut module, "convert-graph-to-loop", &opts).map_err(|d| d.to_string())?;
+            } else {
+                tcc::pipeline::lower(&mut module, &opts).map_err(|d| d.to_string())?;
+            }
             tcc::ir::print_module(&module, Default::default())
         }
         Emit::Clif | Emit::Asm => {
@@ -169,11 +212,38 @@ fn emit(model: &PathBuf, what: Emit, output: &str, common: &Common) -> Result<()
             }
             out
         }
+        Emit::Obj => unreachable!("handled above"),
     };
-    if output == "-" {
-        let _ = std::io::stdout().lock().write_all(text.as_bytes());
-        Ok(())
-    } else {
-        std::fs::write(output, text).map_err(|e| format!("cannot write '{output}': {e}"))
+    match output.unwrap_or("-") {
+        "-" => {
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            Ok(())
+        }
+        path => std::fs::write(path, text).map_err(|e| format!("cannot write '{path}': {e}")),
     }
+}
+
+fn emit_object(
+    model: &PathBuf,
+    module: tcc::ir::Module,
+    output: Option<&str>,
+    name: Option<&str>,
+    opts: &Options,
+) -> Result<(), String> {
+    let stem = model.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
+    let name = match name {
+        Some(n) if tcc_codegen::header::is_c_identifier(n) => n.to_string(),
+        Some(n) => return Err(format!("--name '{n}' is not a C identifier")),
+        None => tcc_codegen::header::c_identifier(stem),
+    };
+    let object_path = PathBuf::from(match output {
+        Some("-") => return Err("--emit=obj writes a file; give it with -o OUT.o".into()),
+        Some(p) => p.to_string(),
+        None => format!("{stem}.o"),
+    });
+    let header_path = object_path.with_extension("h");
+    let code = tcc::compile_object(module, opts, &name, &model.display().to_string()).map_err(|e| e.to_string())?;
+    std::fs::write(&object_path, &code.object).map_err(|e| format!("cannot write '{}': {e}", object_path.display()))?;
+    std::fs::write(&header_path, &code.header).map_err(|e| format!("cannot write '{}': {e}", header_path.display()))?;
+    Ok(())
 }

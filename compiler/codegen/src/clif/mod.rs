@@ -1,14 +1,17 @@
-//! The Cranelift backend: loop+vector IR to machine code in memory (JIT).
+//! The Cranelift backend: loop+vector IR to machine code, in memory (JIT, [`compile_jit`])
+//! or in an ELF object file ([`object::compile_object`]).
 //!
 //! The ISA comes from `cranelift_native` (the host's CPU features, so `fma` is a real
 //! `vfmadd`); vectors are 128 bits wide, the most Cranelift's x86-64 backend supports.
 //! The model's entry function has the runtime's [`tcc_runtime::EntryFn`] ABI; each
 //! `loop.parallel` body becomes a local function called back by `tcc_parallel_for`.
-//! Constant buffers are referenced by address: the compiled model keeps their storage
-//! (shared with the IR's dense attributes, not copied) alive.
+//! Constant buffers are referenced in place by the JIT (the compiled model keeps the
+//! IR's storage alive) and become read-only data objects in object files.
 
+pub mod object;
 pub mod translate;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use cranelift_codegen::Context;
@@ -16,16 +19,16 @@ use cranelift_codegen::ir::{self as cl, AbiParam, InstBuilder, MemFlagsData, Use
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{Linkage, Module as ClModule, default_libcall_names};
+use cranelift_module::{FuncId, Linkage, Module as ClModule, default_libcall_names};
 use tcc_dialect_loop as lp;
 use tcc_ir::builtin::{func_entry, func_type};
-use tcc_ir::{Diagnostics, Module};
+use tcc_ir::{Block, Diagnostics, Module, Op};
 use tcc_runtime::{DType, EntryFn, TensorSpec};
 
 use crate::{CodegenError, CompiledModel, FunctionListing};
-use translate::{Outline, Shared, Translator, clif_type};
+use translate::{ConstantRef, Outline, Shared, Translator, clif_type};
 
-/// The host ISA with tcc's settings.
+/// The host ISA with tcc's settings (`pic` for object files).
 pub fn host_isa(pic: bool) -> Result<cranelift_codegen::isa::OwnedTargetIsa, CodegenError> {
     let mut flags = settings::builder();
     let set =
@@ -48,13 +51,19 @@ fn dtype_of(e: tcc_ir::ScalarType) -> Result<DType, CodegenError> {
     })
 }
 
-/// Compiles the loop-level module (as produced by `convert-graph-to-loop`, with math
-/// expanded) to machine code in memory.
-pub fn compile_jit(lm: &Module, keep_listings: bool) -> Result<CompiledModel, Diagnostics> {
-    compile(lm, keep_listings).map_err(|e| Diagnostics::error(lm.loc(lm.top()).clone(), e.to_string()))
+fn backend_err(e: cranelift_module::ModuleError) -> CodegenError {
+    CodegenError::Backend(e.to_string())
 }
 
-fn compile(lm: &Module, keep_listings: bool) -> Result<CompiledModel, CodegenError> {
+/// What every backend needs to know about the loop-level `@main`.
+pub(crate) struct Prepared {
+    pub func: Op,
+    pub entry_block: Block,
+    pub signature: tcc_runtime::Signature,
+    pub workspace_size: usize,
+}
+
+pub(crate) fn prepare(lm: &Module) -> Result<Prepared, CodegenError> {
     let func = lm.func("main").ok_or_else(|| CodegenError::Unsupported("no @main function".into()))?;
     let fty = func_type(lm, func).ok_or_else(|| CodegenError::Unsupported("@main has no type".into()))?;
     let n_in =
@@ -67,56 +76,45 @@ fn compile(lm: &Module, keep_listings: bool) -> Result<CompiledModel, CodegenErr
         if i < n_in { signature.inputs.push(spec) } else { signature.outputs.push(spec) }
     }
     let entry_block = func_entry(lm, func).ok_or_else(|| CodegenError::Unsupported("@main has no body".into()))?;
+    Ok(Prepared { func, entry_block, signature, workspace_size })
+}
 
-    let isa = host_isa(false)?;
-    let ptr = isa.pointer_type();
-    let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
-    for (name, addr) in tcc_runtime::math::symbols() {
-        jb.symbol(name, addr);
-    }
-    let mut module = JITModule::new(jb);
-    let backend = |e: cranelift_module::ModuleError| CodegenError::Backend(e.to_string());
+/// The constant buffers of `@main` and their dense values.
+pub(crate) fn constant_buffers(lm: &Module, func: Op) -> Vec<(Op, tcc_ir::DenseElements)> {
+    lm.walk(func)
+        .into_iter()
+        .filter(|&op| lm.is(op, &lp::CONSTANT_BUFFER))
+        .map(|op| (op, lm.attr(op, "value").and_then(|a| a.as_dense()).expect("verified constant buffer").clone()))
+        .collect()
+}
 
-    let mut pf_sig = module.make_signature();
+/// Defines the entry function (named `entry_name`, with `linkage`) and every outlined
+/// parallel body in `module`; returns the entry's id and the run-time check messages.
+pub(crate) fn define_functions(
+    module: &mut dyn ClModule,
+    lm: &Module,
+    prep: &Prepared,
+    constants: HashMap<Op, ConstantRef>,
+    entry_name: &str,
+    linkage: Linkage,
+    listings: Option<&mut Vec<FunctionListing>>,
+) -> Result<(FuncId, Vec<String>), CodegenError> {
+    let ptr = module.target_config().pointer_type();
+    let mut sig4 = module.make_signature();
     for _ in 0..4 {
-        pf_sig.params.push(AbiParam::new(ptr));
+        sig4.params.push(AbiParam::new(ptr));
     }
-    let parallel_for = module.declare_function("tcc_parallel_for", Linkage::Import, &pf_sig).map_err(backend)?;
-
-    // Constant buffers: the data stays where the IR keeps it.
-    let mut keep_alive: Vec<Arc<dyn std::any::Any + Send + Sync>> = Vec::new();
-    let mut constant_address = std::collections::HashMap::new();
-    for op in lm.walk(func) {
-        if lm.is(op, &lp::CONSTANT_BUFFER) {
-            let d = lm.attr(op, "value").and_then(|a| a.as_dense()).expect("verified constant buffer").clone();
-            let addr = match d.raw_bytes() {
-                Some(bytes) => bytes.as_ptr() as i64,
-                None => {
-                    let bytes = Arc::new(tcc_ir::AlignedBytes::from_slice(&d.to_bytes()));
-                    let a = bytes.as_slice().as_ptr() as i64;
-                    keep_alive.push(bytes);
-                    a
-                }
-            };
-            keep_alive.push(Arc::new(d));
-            constant_address.insert(op, addr);
-        }
-    }
-
+    let parallel_for = module.declare_function("tcc_parallel_for", Linkage::Import, &sig4).map_err(backend_err)?;
+    let main_id = module.declare_function(entry_name, linkage, &sig4).map_err(backend_err)?;
     let mut shared =
-        Shared { m: lm, parallel_for, asserts: Vec::new(), constant_address, outlines: Vec::new(), outlines_made: 0 };
+        Shared { m: lm, parallel_for, asserts: Vec::new(), constants, outlines: Vec::new(), outlines_made: 0 };
     let mut ctx = module.make_context();
     let mut fbc = FunctionBuilderContext::new();
     let frontend = module.target_config();
-    let mut listings = Vec::new();
+    let mut listings = listings;
 
     // The entry: (args, workspace, pool, status).
-    let mut sig = module.make_signature();
-    for _ in 0..4 {
-        sig.params.push(AbiParam::new(ptr));
-    }
-    let main_id = module.declare_function("tcc_model_main", Linkage::Local, &sig).map_err(backend)?;
-    ctx.func.signature = sig;
+    ctx.func.signature = sig4.clone();
     ctx.func.name = UserFuncName::user(0, main_id.as_u32());
     {
         let mut b = FunctionBuilder::new(&mut ctx.func, &mut fbc);
@@ -125,19 +123,18 @@ fn compile(lm: &Module, keep_listings: bool) -> Result<CompiledModel, CodegenErr
         b.switch_to_block(entry);
         let p = b.block_params(entry).to_vec();
         let (args, workspace, pool, status) = (p[0], p[1], p[2], p[3]);
-        let mut bufs = Vec::new();
-        for i in 0..fty.inputs.len() {
-            bufs.push(b.ins().load(ptr, MemFlagsData::new().with_notrap(), args, 8 * i as i32));
-        }
-        let mut t = Translator::new(b, &mut shared, &mut module, status, Some(pool), Some(workspace));
-        for (&a, &v) in lm.block_args(entry_block).iter().zip(&bufs) {
+        let n_args = lm.block_args(prep.entry_block).len();
+        let bufs: Vec<cl::Value> =
+            (0..n_args).map(|i| b.ins().load(ptr, MemFlagsData::new().with_notrap(), args, 8 * i as i32)).collect();
+        let mut t = Translator::new(b, &mut shared, module, status, Some(pool), Some(workspace));
+        for (&a, &v) in lm.block_args(prep.entry_block).iter().zip(&bufs) {
             t.bind(a, v);
         }
-        t.block(entry_block)?;
+        t.block(prep.entry_block)?;
         t.b.seal_all_blocks();
         t.b.finalize(frontend);
     }
-    define(&mut module, &mut ctx, main_id, "tcc_model_main", keep_listings, &mut listings)?;
+    define(module, &mut ctx, main_id, entry_name, listings.as_deref_mut())?;
 
     while let Some(Outline { id, op, captures }) = shared.outlines.pop() {
         let mut sig = module.make_signature();
@@ -159,7 +156,7 @@ fn compile(lm: &Module, keep_listings: bool) -> Result<CompiledModel, CodegenErr
                 let ty = clif_type(lm.value_type(v))?;
                 loaded.push(b.ins().load(ty, MemFlagsData::new().with_notrap(), cx, 8 * (i as i32 + 1)));
             }
-            let mut t = Translator::new(b, &mut shared, &mut module, status, None, None);
+            let mut t = Translator::new(b, &mut shared, module, status, None, None);
             for (&v, &c) in captures.iter().zip(&loaded) {
                 t.bind(v, c);
             }
@@ -187,34 +184,76 @@ fn compile(lm: &Module, keep_listings: bool) -> Result<CompiledModel, CodegenErr
             t.b.seal_all_blocks();
             t.b.finalize(frontend);
         }
-        let name = format!("tcc_parallel_body_{}", id.as_u32());
-        define(&mut module, &mut ctx, id, &name, keep_listings, &mut listings)?;
+        let name = format!("parallel body {}", id.as_u32());
+        define(module, &mut ctx, id, &name, listings.as_deref_mut())?;
     }
+    Ok((main_id, shared.asserts))
+}
 
-    module.finalize_definitions().map_err(backend)?;
+/// Compiles the loop-level module (as produced by the lowering pipeline) to machine code
+/// in memory.
+pub fn compile_jit(lm: &Module, keep_listings: bool) -> Result<CompiledModel, Diagnostics> {
+    compile(lm, keep_listings).map_err(|e| Diagnostics::error(lm.loc(lm.top()).clone(), e.to_string()))
+}
+
+fn compile(lm: &Module, keep_listings: bool) -> Result<CompiledModel, CodegenError> {
+    let prep = prepare(lm)?;
+    let isa = host_isa(false)?;
+    let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
+    for (name, addr) in tcc_runtime::math::symbols() {
+        jb.symbol(name, addr);
+    }
+    let mut module = JITModule::new(jb);
+
+    // Constant buffers: the data stays where the IR keeps it.
+    let mut keep_alive: Vec<Arc<dyn std::any::Any + Send + Sync>> = Vec::new();
+    let mut constants = HashMap::new();
+    for (op, d) in constant_buffers(lm, prep.func) {
+        let addr = match d.raw_bytes() {
+            Some(bytes) => bytes.as_ptr() as i64,
+            None => {
+                let bytes = Arc::new(tcc_ir::AlignedBytes::from_slice(&d.to_bytes()));
+                let a = bytes.as_slice().as_ptr() as i64;
+                keep_alive.push(bytes);
+                a
+            }
+        };
+        keep_alive.push(Arc::new(d));
+        constants.insert(op, ConstantRef::Address(addr));
+    }
+    let mut listings = Vec::new();
+    let (main_id, asserts) = define_functions(
+        &mut module,
+        lm,
+        &prep,
+        constants,
+        "tcc_model_main",
+        Linkage::Local,
+        keep_listings.then_some(&mut listings),
+    )?;
+    module.finalize_definitions().map_err(backend_err)?;
     let code = module.get_finalized_function(main_id);
     // SAFETY: the function was built with exactly EntryFn's signature.
     let entry: EntryFn = unsafe { std::mem::transmute::<*const u8, EntryFn>(code) };
     Ok(CompiledModel {
         entry,
-        signature,
-        workspace_size,
-        asserts: shared.asserts,
+        signature: prep.signature,
+        workspace_size: prep.workspace_size,
+        asserts,
         listings,
         _jit: Box::new(JitHolder(Some(module))),
         _constants: keep_alive,
     })
 }
 
-fn define(
-    module: &mut JITModule,
+pub(crate) fn define(
+    module: &mut dyn ClModule,
     ctx: &mut Context,
-    id: cranelift_module::FuncId,
+    id: FuncId,
     name: &str,
-    keep_listings: bool,
-    listings: &mut Vec<FunctionListing>,
+    listings: Option<&mut Vec<FunctionListing>>,
 ) -> Result<(), CodegenError> {
-    let clif = if keep_listings { ctx.func.display().to_string() } else { String::new() };
+    let clif = if listings.is_some() { ctx.func.display().to_string() } else { String::new() };
     if let Err(e) = module.define_function(id, ctx) {
         let msg = match &e {
             cranelift_module::ModuleError::Compilation(cranelift_codegen::CodegenError::Verifier(errs)) => {
@@ -225,7 +264,7 @@ fn define(
         module.clear_context(ctx);
         return Err(CodegenError::Backend(format!("Cranelift rejected {name}: {msg}")));
     }
-    if keep_listings {
+    if let Some(listings) = listings {
         let code = ctx.compiled_code().map(|c| c.code_buffer().to_vec()).unwrap_or_default();
         listings.push(FunctionListing { name: name.to_string(), clif, code });
     }

@@ -28,11 +28,19 @@ pub struct Shared<'m> {
     pub parallel_for: FuncId,
     /// Run-time check messages; a failed check stores its index + 1 in `status`.
     pub asserts: Vec<String>,
-    /// Address of each constant buffer's data (kept alive by the compiled model).
-    pub constant_address: HashMap<Op, i64>,
+    /// Where each constant buffer's data lives.
+    pub constants: HashMap<Op, ConstantRef>,
     /// Parallel-loop bodies still to compile.
     pub outlines: Vec<Outline>,
     pub outlines_made: usize,
+}
+
+/// Where a constant buffer's data is: at a fixed address (JIT: the IR's own storage,
+/// kept alive by the compiled model) or in a read-only data object (object files).
+#[derive(Copy, Clone, Debug)]
+pub enum ConstantRef {
+    Address(i64),
+    Data(cranelift_module::DataId),
 }
 
 /// A parallel loop body to compile as its own function.
@@ -196,8 +204,13 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
             };
             self.set(op, v);
         } else if is(&lp::CONSTANT_BUFFER) {
-            let addr = self.shared.constant_address[&op];
-            let v = self.b.ins().iconst(cl::types::I64, addr);
+            let v = match self.shared.constants[&op] {
+                ConstantRef::Address(addr) => self.b.ins().iconst(cl::types::I64, addr),
+                ConstantRef::Data(id) => {
+                    let gv = self.module.declare_data_in_func(id, self.b.func);
+                    self.b.ins().symbol_value(cl::types::I64, gv)
+                }
+            };
             self.set(op, v);
         } else if is(&lp::WORKSPACE) {
             let off = m.attr(op, "offset").and_then(|a| a.as_i64()).unwrap_or(0);

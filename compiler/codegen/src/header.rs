@@ -1,0 +1,138 @@
+//! The C header written next to an object file by `tcc --emit=obj`: sizes, ranks,
+//! dimensions and element types of every input and output, the run functions, and the
+//! messages of the model's run-time checks.
+
+use std::fmt::Write;
+
+use tcc_runtime::{Signature, TensorSpec};
+
+/// Whether `s` is a valid C identifier (and so a usable model name).
+pub fn is_c_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// A C identifier made from `s` (a file stem): other characters become `_`, and a
+/// leading digit gets a `_` before it.
+pub fn c_identifier(s: &str) -> String {
+    let mut out: String = s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    out
+}
+
+fn c_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_ascii() && !c.is_ascii_control() => out.push(c),
+            c => {
+                for b in c.to_string().bytes() {
+                    let _ = write!(out, "\\{b:03o}");
+                }
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    let v: Vec<String> = items.into_iter().map(|x| x.to_string()).collect();
+    if v.is_empty() { "0".into() } else { v.join(", ") }
+}
+
+fn tensor_tables(out: &mut String, name: &str, upper: &str, kind: &str, specs: &[TensorSpec]) {
+    let n = format!("{upper}_NUM_{}S", kind.to_uppercase());
+    let size = if specs.is_empty() { "1".to_string() } else { n.clone() };
+    let _ = writeln!(out, "/* Element count, rank and element type of each {kind}. */");
+    let _ = writeln!(
+        out,
+        "static const int64_t {name}_{kind}_numel[{size}] = {{{}}};",
+        list(specs.iter().map(|s| s.shape.iter().product::<usize>()))
+    );
+    let _ = writeln!(
+        out,
+        "static const int32_t {name}_{kind}_rank[{size}] = {{{}}};",
+        list(specs.iter().map(|s| s.shape.len()))
+    );
+    let _ = writeln!(
+        out,
+        "static const char *const {name}_{kind}_dtype[{size}] = {{{}}};",
+        if specs.is_empty() { "0".into() } else { list(specs.iter().map(|s| c_string(s.dtype.name()))) }
+    );
+    let _ = writeln!(out, "/* Dimensions of each {kind}, outermost first (row-major storage). */");
+    for (i, s) in specs.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "static const int64_t {name}_{kind}_dims_{i}[{}] = {{{}}};",
+            s.shape.len().max(1),
+            list(&s.shape)
+        );
+    }
+    let dims: Vec<String> = (0..specs.len()).map(|i| format!("{name}_{kind}_dims_{i}")).collect();
+    let _ = writeln!(out, "static const int64_t *const {name}_{kind}_dims[{size}] = {{{}}};\n", list(dims));
+}
+
+/// The header of a model compiled to an object as `name`.
+pub fn c_header(name: &str, source: &str, sig: &Signature, workspace_size: usize, checks: &[String]) -> String {
+    let upper = name.to_uppercase();
+    let guard = format!("TCC_MODEL_{upper}_H");
+    let mut out = String::new();
+    let _ = writeln!(out, "/* {name}: compiled by tcc from {source}. Generated; do not edit.");
+    let _ = writeln!(out, " *");
+    for (kind, specs) in [("input", &sig.inputs), ("output", &sig.outputs)] {
+        for (i, s) in specs.iter().enumerate() {
+            let _ = writeln!(out, " * {kind} {i}: {} {:?}", s.dtype, s.shape);
+        }
+    }
+    let _ = writeln!(out, " *");
+    let _ = writeln!(out, " * Link with the runtime: cc main.c {name}.o $(tcc --print-runtime-lib) -lpthread -lm -ldl");
+    let _ = writeln!(out, " */");
+    let _ = writeln!(out, "#ifndef {guard}\n#define {guard}\n\n#include <stdint.h>\n");
+    let _ = writeln!(out, "#ifdef __cplusplus\nextern \"C\" {{\n#endif\n");
+    let _ = writeln!(out, "#define {upper}_NUM_INPUTS  {}", sig.inputs.len());
+    let _ = writeln!(out, "#define {upper}_NUM_OUTPUTS {}", sig.outputs.len());
+    let _ = writeln!(out, "/* Scratch memory a run uses (allocated by the runtime, once per calling thread). */");
+    let _ = writeln!(out, "#define {upper}_WORKSPACE_BYTES {workspace_size}\n");
+    tensor_tables(&mut out, name, &upper, "input", &sig.inputs);
+    tensor_tables(&mut out, name, &upper, "output", &sig.outputs);
+    let _ = writeln!(
+        out,
+        "/* Runs the model. inputs[i] points to {name}_input_numel[i] floats (row-major), outputs[i] to\n \
+         * room for {name}_output_numel[i] floats. Uses TCC_NUM_THREADS threads, or one per physical core.\n \
+         * Returns 0 on success, or the number of the run-time check that failed (see\n \
+         * {name}_error_message). Safe to call from several threads at once. */"
+    );
+    let _ = writeln!(out, "int {name}_run(const float *const *inputs, float *const *outputs);\n");
+    let _ = writeln!(out, "/* The same with an explicit thread count (0: the default). */");
+    let _ = writeln!(out, "int {name}_run_threads(const float *const *inputs, float *const *outputs, int threads);\n");
+    let _ = writeln!(out, "/* The message of a nonzero result of {name}_run. */");
+    let _ = writeln!(out, "static inline const char *{name}_error_message(int code) {{");
+    let _ = writeln!(
+        out,
+        "    static const char *const messages[] = {{{}}};",
+        if checks.is_empty() { "0".into() } else { list(checks.iter().map(|c| c_string(c))) }
+    );
+    let _ = writeln!(out, "    if (code == 0) return \"success\";");
+    let _ = writeln!(out, "    if (code > 0 && code <= {}) return messages[code - 1];", checks.len());
+    let _ = writeln!(out, "    return \"unknown error code\";\n}}\n");
+    let _ = writeln!(out, "#ifdef __cplusplus\n}}\n#endif\n\n#endif /* {guard} */");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers() {
+        assert_eq!(c_identifier("resnet-18.v2"), "resnet_18_v2");
+        assert_eq!(c_identifier("3d"), "_3d");
+        assert!(is_c_identifier("_3d") && !is_c_identifier("a-b") && !is_c_identifier(""));
+    }
+}
