@@ -16,6 +16,7 @@ pub mod aot;
 pub mod cpu;
 pub mod math;
 pub mod pool;
+pub mod profile;
 pub mod tensor;
 
 pub use pool::{TaskFn, ThreadPool, tcc_parallel_for};

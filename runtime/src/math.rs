@@ -32,6 +32,7 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
     vec![
         ("tcc_parallel_for", crate::pool::tcc_parallel_for as *const u8),
         ("tcc_aot_run", crate::aot::tcc_aot_run as *const u8),
+        ("tcc_profile_mark", crate::profile::tcc_profile_mark as *const u8),
         ("tcc_exp_f64", tcc_exp_f64 as *const u8),
         ("tcc_log_f64", tcc_log_f64 as *const u8),
         ("tcc_tanh_f64", tcc_tanh_f64 as *const u8),

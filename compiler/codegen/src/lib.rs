@@ -62,6 +62,14 @@ pub struct FunctionListing {
     pub code: Vec<u8>,
 }
 
+/// A profiled kernel: a graph op's loops.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelInfo {
+    pub name: String,
+    pub loc: String,
+    pub flops: u64,
+}
+
 /// A model compiled to machine code.
 pub struct CompiledModel {
     pub entry: tcc_runtime::EntryFn,
@@ -70,6 +78,8 @@ pub struct CompiledModel {
     /// Message of each run-time check; a run fails with `asserts[status - 1]`.
     pub asserts: Vec<String>,
     pub listings: Vec<FunctionListing>,
+    /// With profiling: each kernel's name, location and FLOPs, by `loop.kernel` id.
+    pub kernels: Vec<KernelInfo>,
     pub(crate) _jit: Box<dyn Send + Sync>,
     pub(crate) _constants: Vec<Arc<dyn std::any::Any + Send + Sync>>,
 }

@@ -26,6 +26,8 @@ use crate::memory_plan::{Interval, plan};
 
 pub const NUM_INPUTS: &str = "tcc.num_inputs";
 pub const WORKSPACE_SIZE: &str = "tcc.workspace_size";
+/// With profiling: one `{name, loc, flops}` dictionary per kernel, in `loop.kernel` id order.
+pub const KERNELS: &str = "tcc.kernels";
 
 /// The function a model runs: `@main`, or the module's only function.
 pub fn entry_function(m: &Module) -> Result<Op, Diagnostic> {
@@ -44,8 +46,10 @@ fn buffer_of(t: &Type) -> Option<Type> {
     Some(Type::Buffer(Arc::new(BufferType::new(t.shape().to_vec(), t.elem(), None).ok()?)))
 }
 
-/// Lowers the model's entry function to the loop dialect.
-pub fn convert(gm: &Module) -> Result<Module, Diagnostics> {
+/// Lowers the model's entry function to the loop dialect. With `profile`, each graph op's
+/// loops are preceded by a `loop.kernel` marker (and the run ends with one), and the
+/// function lists its kernels in `tcc.kernels`.
+pub fn convert(gm: &Module, profile: bool) -> Result<Module, Diagnostics> {
     let func = entry_function(gm)?;
     let floc = gm.loc(func).clone();
     let err = |loc: &tcc_ir::Location, msg: String| Diagnostics::error(loc.clone(), msg);
@@ -102,6 +106,7 @@ pub fn convert(gm: &Module) -> Result<Module, Diagnostics> {
     let (offsets, workspace_size) = plan(&intervals);
     lm.set_attr(lfunc, WORKSPACE_SIZE, Attribute::i64(workspace_size as i64));
 
+    let mut kernels = Vec::new();
     let mut b = Builder::new(&mut lm, lentry, floc.clone());
     let mut buffers: HashMap<Value, Value> = HashMap::new();
     for (i, &a) in gm.block_args(entry).iter().enumerate() {
@@ -133,7 +138,16 @@ pub fn convert(gm: &Module) -> Result<Module, Diagnostics> {
             outs.push(v);
         }
         let ins: Vec<Value> = gm.operands(op).iter().map(|v| buffers[v]).collect();
-        emit(&mut b, &Ctx::new(gm, op, ins, outs));
+        let ctx = Ctx::new(gm, op, ins, outs);
+        if profile {
+            mark_kernel(&mut b, kernels.len());
+            let info = AttrDict::new()
+                .with("name", Attribute::string(gm.name(op)))
+                .with("loc", Attribute::string(&gm.loc(op).to_string()))
+                .with("flops", Attribute::i64(crate::emit::flops(&ctx) as i64));
+            kernels.push(Attribute::Dict(info));
+        }
+        emit(&mut b, &ctx);
     }
     b.loc = gm.loc(*ret).clone();
     for (i, &v) in returned.iter().enumerate() {
@@ -146,6 +160,15 @@ pub fn convert(gm: &Module) -> Result<Module, Diagnostics> {
             });
         }
     }
+    if profile {
+        mark_kernel(&mut b, kernels.len());
+        drop(b);
+        lm.set_attr(lfunc, KERNELS, Attribute::Array(kernels.into()));
+    }
     create_return(&mut lm, lentry, &[], gm.loc(*ret).clone());
     Ok(lm)
+}
+
+fn mark_kernel(b: &mut Builder, id: usize) {
+    b.op_typed(&lp::KERNEL, &[], AttrDict::new().with("id", Attribute::i64(id as i64)), vec![]);
 }

@@ -14,25 +14,27 @@ pub mod graph_to_loop;
 pub mod memory_plan;
 pub mod vectorize;
 
-pub use graph_to_loop::{NUM_INPUTS, WORKSPACE_SIZE, convert, entry_function};
+pub use graph_to_loop::{KERNELS, NUM_INPUTS, WORKSPACE_SIZE, convert, entry_function};
 
 use tcc_ir::{Diagnostics, Module, Pass, PassInfo, PassRegistry};
 
 pub static CONVERT_GRAPH_TO_LOOP: PassInfo = PassInfo {
     name: "convert-graph-to-loop",
     summary: "Lower the graph dialect to loop nests over buffers (the module's @main becomes a buffer function)",
-    options: &[],
-    create: |_| Ok(Box::new(ConvertGraphToLoop)),
+    options: &[("profile", "insert loop.kernel markers for the profiler (default false)")],
+    create: |opts| Ok(Box::new(ConvertGraphToLoop { profile: opts.parse_or("profile", false)? })),
 };
 
-pub struct ConvertGraphToLoop;
+pub struct ConvertGraphToLoop {
+    pub profile: bool,
+}
 
 impl Pass for ConvertGraphToLoop {
     fn name(&self) -> &'static str {
         "convert-graph-to-loop"
     }
     fn run(&self, m: &mut Module) -> Result<(), Diagnostics> {
-        *m = convert(m)?;
+        *m = convert(m, self.profile)?;
         Ok(())
     }
 }

@@ -118,6 +118,8 @@ pub struct Options {
     pub print_ir_after_all: bool,
     /// Print per-pass timing (to stderr).
     pub timing: bool,
+    /// Compile profiling markers into the model (see [`tcc_runtime::profile`]).
+    pub profile: bool,
 }
 
 /// Entry points for loading models.

@@ -8,8 +8,11 @@ use crate::Options;
 pub const GRAPH_PIPELINE: &str = "canonicalize,cse";
 /// From the optimized graph to loops ready for code generation, vectorized for
 /// `target`.
-pub fn lowering_pipeline(target: &tcc_codegen::Target) -> String {
-    format!("convert-graph-to-loop,vectorize{{vector-bits={}}},expand-math,cse", target.vector_bits)
+pub fn lowering_pipeline(target: &tcc_codegen::Target, profile: bool) -> String {
+    format!(
+        "convert-graph-to-loop{{profile={profile}}},vectorize{{vector-bits={}}},expand-math,cse",
+        target.vector_bits
+    )
 }
 
 /// The target description of the chosen backend.
@@ -41,6 +44,6 @@ pub fn optimize_graph(m: &mut Module, options: &Options) -> Result<(), Diagnosti
 
 /// Lowers an optimized graph module to the loop (and vector) dialects.
 pub fn lower(m: &mut Module, options: &Options) -> Result<(), Diagnostics> {
-    run_pipeline(m, &lowering_pipeline(&target(options)), options)?;
+    run_pipeline(m, &lowering_pipeline(&target(options), options.profile), options)?;
     verify(m)
 }

@@ -291,6 +291,17 @@ pub static YIELD: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 
+pub static KERNEL: OpDef = OpDef {
+    name: "loop.kernel",
+    summary: "Profiling marker: kernel `id` starts here (the last id marks the end of the run)",
+    description: "Inserted by `convert-graph-to-loop{profile=true}`; code generation turns it into a call to \
+                  the runtime's profiler.\n\n```mlir\nloop.kernel {id = 3} : () -> ()\n```",
+    results: Arity::Exactly(0),
+    attrs: &[AttrSpec::required("id", AttrKind::Int, "the kernel's number")],
+    syntax: Syntax::Functional,
+    ..OpDef::DEFAULT
+};
+
 pub static ASSERT: OpDef = OpDef {
     name: "loop.assert",
     summary: "A run-time check: if the condition is false, the model run fails with `message`",

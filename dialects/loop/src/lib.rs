@@ -57,6 +57,7 @@ pub static ALL: &[&OpDef] = &[
     &PARALLEL,
     &YIELD,
     &ASSERT,
+    &KERNEL,
 ];
 
 pub fn register(registry: &mut Registry) {

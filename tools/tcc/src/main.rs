@@ -6,10 +6,13 @@
 //!   for code generation, Cranelift IR, machine code, a Graphviz picture of the graph).
 //! - `tcc MODEL.mlir --emit=obj [-o OUT.o] [--name NAME]`: an object file and `OUT.h`.
 //! - `tcc --print-runtime-lib`: the path of `libtcc_runtime.a` to link objects with.
+//! - `tcc bench MODEL.mlir [--runs N] [--warmup N] [--json]`: latency, GFLOP/s, compile
+//!   time and a per-kernel profile on random inputs.
 //!
 //! Errors (bad model, bad inputs, failed run-time checks) are printed as located
 //! diagnostics and exit with status 1; usage errors exit with status 2.
 
+mod bench;
 mod npy;
 
 use std::io::Write;
@@ -74,6 +77,22 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Compile a model and time it on random inputs, with a per-kernel profile.
+    Bench {
+        /// The model (MLIR, graph dialect).
+        model: PathBuf,
+        /// Timed runs.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+        runs: u32,
+        /// Untimed runs before them.
+        #[arg(long, default_value_t = 3)]
+        warmup: u32,
+        /// Print one JSON object instead of a table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        common: Common,
+    },
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -100,6 +119,7 @@ fn options(c: &Common) -> Options {
         threads: c.threads.map(|t| t as usize),
         print_ir_after_all: c.print_ir_after_all,
         timing: c.timing,
+        profile: false,
     }
 }
 
@@ -119,6 +139,12 @@ fn main() -> ExitCode {
     }
     let result = match &cli.command {
         Some(Command::Run { model, inputs, outputs, common }) => run(model, inputs, outputs, common),
+        Some(Command::Bench { model, runs, warmup, json, common }) => {
+            let settings = bench::Settings { runs: *runs as usize, warmup: *warmup as usize, json: *json };
+            bench::bench(model, options(common), &settings).map(|text| {
+                let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            })
+        }
         None => match &cli.model {
             Some(model) => emit(model, cli.emit, cli.output.as_deref(), cli.name.as_deref(), &cli.common),
             None => {

@@ -61,6 +61,7 @@ pub(crate) struct Prepared {
     pub entry_block: Block,
     pub signature: tcc_runtime::Signature,
     pub workspace_size: usize,
+    pub kernels: Vec<crate::KernelInfo>,
 }
 
 pub(crate) fn prepare(lm: &Module) -> Result<Prepared, CodegenError> {
@@ -76,7 +77,21 @@ pub(crate) fn prepare(lm: &Module) -> Result<Prepared, CodegenError> {
         if i < n_in { signature.inputs.push(spec) } else { signature.outputs.push(spec) }
     }
     let entry_block = func_entry(lm, func).ok_or_else(|| CodegenError::Unsupported("@main has no body".into()))?;
-    Ok(Prepared { func, entry_block, signature, workspace_size })
+    let kernels = lm
+        .attr(func, tcc_lower::KERNELS)
+        .and_then(|a| a.as_array())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|k| {
+            let d = k.as_dict()?;
+            Some(crate::KernelInfo {
+                name: d.get("name")?.as_str()?.to_string(),
+                loc: d.get("loc")?.as_str()?.to_string(),
+                flops: d.get("flops")?.as_i64()? as u64,
+            })
+        })
+        .collect();
+    Ok(Prepared { func, entry_block, signature, workspace_size, kernels })
 }
 
 /// The constant buffers of `@main` and their dense values.
@@ -241,6 +256,7 @@ fn compile(lm: &Module, keep_listings: bool) -> Result<CompiledModel, CodegenErr
         workspace_size: prep.workspace_size,
         asserts,
         listings,
+        kernels: prep.kernels,
         _jit: Box::new(JitHolder(Some(module))),
         _constants: keep_alive,
     })

@@ -249,6 +249,17 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
             self.b.ins().store(mem(), idv, self.status, 0);
             self.b.ins().jump(cont, &[]);
             self.b.switch_to_block(cont);
+        } else if is(&lp::KERNEL) {
+            let id = m.attr(op, "id").and_then(|a| a.as_i64()).unwrap_or(0);
+            let mut sig = self.module.make_signature();
+            sig.params.push(AbiParam::new(cl::types::I32));
+            let f = self
+                .module
+                .declare_function("tcc_profile_mark", Linkage::Import, &sig)
+                .map_err(|e| CodegenError::Backend(e.to_string()))?;
+            let fref = self.module.declare_func_in_func(f, self.b.func);
+            let idv = self.b.ins().iconst(cl::types::I32, id);
+            self.b.ins().call(fref, &[idv]);
         } else if is(&vp::SPLAT) {
             let ty = self.result_type(op)?;
             let x = self.get(m.operand(op, 0));

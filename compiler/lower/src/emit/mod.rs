@@ -136,6 +136,21 @@ pub fn emitter(def: &OpDef) -> Option<EmitFn> {
     EMITTERS.iter().find(|(d, _)| std::ptr::eq(*d, def)).map(|(_, f)| *f)
 }
 
+/// Floating-point operations of an op, counting multiply-adds as two; only conv2d and
+/// matmul are counted (the compute-bound ops GFLOP/s figures refer to).
+pub fn flops(c: &Ctx) -> u64 {
+    let def = c.g.def(c.op);
+    if std::ptr::eq(def, &g::CONV2D) {
+        let w = c.in_shape(1);
+        2 * numel(&c.out_shape(0)) as u64 * (w[1] * w[2] * w[3]) as u64
+    } else if std::ptr::eq(def, &g::MATMUL) {
+        let a = c.in_shape(0);
+        2 * numel(&c.out_shape(0)) as u64 * a[a.len() - 1] as u64
+    } else {
+        0
+    }
+}
+
 /// Visits every index of `shape`: all dimensions but the last flattened into one loop
 /// (on the thread pool when `work` is large), the last as an inner unit-step loop. A
 /// long 1-D shape is cut into blocks so it can run in parallel too.

@@ -1,0 +1,168 @@
+//! `tcc bench`: compile a model, run it on random inputs, report latency (median, min,
+//! max), GFLOP/s (conv2d and matmul FLOPs), compile time and a per-kernel profile.
+//!
+//! The model is compiled with profiling markers; each run's kernel times add up to the
+//! run's time (the markers bracket every kernel), and the table reports their mean per
+//! run against the mean latency, so the two can be compared.
+
+use std::fmt::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use tcc::{DType, Options, Tensor, TensorSpec};
+
+pub struct Settings {
+    pub runs: usize,
+    pub warmup: usize,
+    pub json: bool,
+}
+
+/// Random input for `spec`: floats uniform in [-1, 1), integers in [0, 4), bools
+/// alternating; deterministic.
+fn random_input(spec: &TensorSpec, seed: u64) -> Result<Tensor, String> {
+    let n: usize = spec.shape.iter().product();
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    let unit = |x: u64| (x >> 40) as f64 / (1u64 << 24) as f64 * 2.0 - 1.0;
+    match spec.dtype {
+        DType::F32 => Tensor::from_slice(&(0..n).map(|_| unit(next()) as f32).collect::<Vec<_>>(), &spec.shape),
+        DType::F64 => Tensor::from_slice(&(0..n).map(|_| unit(next())).collect::<Vec<_>>(), &spec.shape),
+        DType::I32 => Tensor::from_slice(&(0..n).map(|_| (next() % 4) as i32).collect::<Vec<_>>(), &spec.shape),
+        DType::I64 => Tensor::from_slice(&(0..n).map(|_| (next() % 4) as i64).collect::<Vec<_>>(), &spec.shape),
+        DType::Bool => Tensor::from_slice(&(0..n).map(|i| i % 2 == 0).collect::<Vec<_>>(), &spec.shape),
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String, String> {
+    options.profile = true;
+    let start = Instant::now();
+    let bytes = std::fs::read(model).map_err(|e| format!("cannot read '{}': {e}", model.display()))?;
+    let module =
+        tcc::ir::parse_owned(&model.display().to_string(), bytes, &tcc::registry()).map_err(|d| d.to_string())?;
+    let compiled = tcc::Model::compile(module, &options).map_err(|e| e.to_string())?;
+    let compile_time = start.elapsed();
+    let inputs: Vec<Tensor> = compiled
+        .inputs()
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| random_input(spec, i as u64 + 1))
+        .collect::<Result<_, _>>()?;
+    let kernels = compiled.compiled().kernels.clone();
+
+    for _ in 0..s.warmup {
+        compiled.run(&inputs).map_err(|e| e.to_string())?;
+    }
+    tcc_runtime::profile::take();
+    let mut times = Vec::with_capacity(s.runs);
+    for _ in 0..s.runs {
+        let t = Instant::now();
+        compiled.run(&inputs).map_err(|e| e.to_string())?;
+        times.push(t.elapsed());
+    }
+    let mut per_kernel = tcc_runtime::profile::take();
+    per_kernel.resize(kernels.len(), Duration::ZERO);
+    let runs = s.runs.max(1) as u32;
+    let mut sorted = times.clone();
+    sorted.sort();
+    let (min, max) = (sorted.first().copied().unwrap_or_default(), sorted.last().copied().unwrap_or_default());
+    let median = sorted.get(sorted.len() / 2).copied().unwrap_or_default();
+    let mean = times.iter().sum::<Duration>() / runs;
+    let flops: u64 = kernels.iter().map(|k| k.flops).sum();
+    let gflops = if median.is_zero() { 0.0 } else { flops as f64 / median.as_secs_f64() / 1e9 };
+    let kernel_sum = per_kernel.iter().sum::<Duration>() / runs;
+    let mut order: Vec<usize> = (0..kernels.len()).collect();
+    order.sort_by(|&a, &b| per_kernel[b].cmp(&per_kernel[a]));
+    let share =
+        |d: Duration| if kernel_sum.is_zero() { 0.0 } else { 100.0 * d.as_secs_f64() / kernel_sum.as_secs_f64() };
+
+    let mut out = String::new();
+    if s.json {
+        out += "{";
+        let _ = write!(out, "\"model\": {}, ", json_string(&model.display().to_string()));
+        let _ = write!(out, "\"backend\": {}, ", json_string(&format!("{:?}", options.backend).to_lowercase()));
+        let _ = write!(out, "\"threads\": {}, \"runs\": {}, \"warmup\": {}, ", compiled.threads(), s.runs, s.warmup);
+        let _ = write!(out, "\"compile_ms\": {:.3}, ", ms(compile_time));
+        let _ = write!(
+            out,
+            "\"latency_ms\": {{\"median\": {:.4}, \"min\": {:.4}, \"max\": {:.4}, \"mean\": {:.4}}}, ",
+            ms(median),
+            ms(min),
+            ms(max),
+            ms(mean)
+        );
+        let _ = write!(out, "\"flops\": {flops}, \"gflops_per_s\": {gflops:.3}, ");
+        let _ = write!(out, "\"kernels_ms\": {:.4}, \"kernels\": [", ms(kernel_sum));
+        for (n, &i) in order.iter().enumerate() {
+            let k = &kernels[i];
+            let t = per_kernel[i] / runs;
+            let _ = write!(
+                out,
+                "{}{{\"name\": {}, \"loc\": {}, \"ms\": {:.4}, \"share\": {:.2}, \"flops\": {}}}",
+                if n > 0 { ", " } else { "" },
+                json_string(&k.name),
+                json_string(&k.loc),
+                ms(t),
+                share(t),
+                k.flops
+            );
+        }
+        out += "]}\n";
+        return Ok(out);
+    }
+    let _ = writeln!(out, "model     {}", model.display());
+    let _ = writeln!(out, "backend   {:?}, {} thread(s)", options.backend, compiled.threads());
+    let _ = writeln!(out, "compile   {:.1} ms", ms(compile_time));
+    let _ = writeln!(
+        out,
+        "latency   median {:.3} ms, min {:.3} ms, max {:.3} ms ({} runs after {} warm-up)",
+        ms(median),
+        ms(min),
+        ms(max),
+        s.runs,
+        s.warmup
+    );
+    let amount = match flops {
+        f if f >= 1_000_000_000 => format!("{:.3} GFLOP", f as f64 / 1e9),
+        f if f >= 1_000_000 => format!("{:.3} MFLOP", f as f64 / 1e6),
+        f => format!("{:.3} kFLOP", f as f64 / 1e3),
+    };
+    let _ = writeln!(out, "compute   {amount} per run (conv2d, matmul), {gflops:.2} GFLOP/s at the median");
+    let _ = writeln!(out, "\n   share    ms/run  kernel");
+    for &i in &order {
+        let t = per_kernel[i] / runs;
+        let _ = writeln!(out, "  {:5.1}%  {:8.4}  {} at {}", share(t), ms(t), kernels[i].name, kernels[i].loc);
+    }
+    let _ = writeln!(
+        out,
+        "\n  kernels {:.4} ms per run = {:.1}% of the mean latency {:.4} ms",
+        ms(kernel_sum),
+        if mean.is_zero() { 0.0 } else { 100.0 * kernel_sum.as_secs_f64() / mean.as_secs_f64() },
+        ms(mean)
+    );
+    Ok(out)
+}

@@ -1,0 +1,60 @@
+//! `tcc bench` on every example model: it runs, reports the fields it promises, and its
+//! per-kernel times add up to the measured mean latency within 10% (the profiling
+//! markers bracket every kernel, so only the run's entry overhead is outside them).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn models() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root.join("examples"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .collect();
+    for m in ["small_cnn", "attention_block", "group_norm_block", "elementwise_mix"] {
+        v.push(root.join(format!("dialects/graph/tests/reference/models/{m}.mlir")));
+    }
+    v
+}
+
+/// The number after `"key": ` in a JSON text.
+fn number(json: &str, key: &str) -> f64 {
+    let at = json.find(&format!("\"{key}\": ")).unwrap_or_else(|| panic!("no {key} in {json}")) + key.len() + 4;
+    let end = json[at..].find([',', '}']).unwrap() + at;
+    json[at..end].trim().parse().unwrap()
+}
+
+#[test]
+fn bench_reports_and_kernels_add_up() {
+    for model in models() {
+        let out = Command::new(env!("CARGO_BIN_EXE_tcc"))
+            .args(["bench", model.to_str().unwrap(), "--runs", "30", "--warmup", "3", "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}: {}", model.display(), String::from_utf8_lossy(&out.stderr));
+        let json = String::from_utf8(out.stdout).unwrap();
+        for key in ["compile_ms", "median", "min", "max", "flops", "gflops_per_s", "threads"] {
+            number(&json, key);
+        }
+        assert!(json.contains("\"kernels\": [{\"name\": \"graph."), "{json}");
+        let (kernels, mean) = (number(&json, "kernels_ms"), number(&json, "mean"));
+        let ratio = kernels / mean;
+        println!("{}: kernels {kernels:.4} ms, mean latency {mean:.4} ms, ratio {ratio:.3}", model.display());
+        assert!((0.9..=1.1).contains(&ratio), "{}: kernels add up to {ratio:.3} of the latency", model.display());
+    }
+}
+
+#[test]
+fn bench_table_is_human_readable() {
+    let model = &models()[0];
+    let out = Command::new(env!("CARGO_BIN_EXE_tcc"))
+        .args(["bench", model.to_str().unwrap(), "--runs", "3"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for part in ["compile", "latency   median", "GFLOP/s", "share    ms/run  kernel", "of the mean latency"] {
+        assert!(text.contains(part), "missing {part:?} in:\n{text}");
+    }
+}
