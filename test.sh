@@ -7,8 +7,8 @@ cd "$(dirname "$0")"
 
 status=0
 cargo test --workspace --all-targets --no-fail-fast || status=1
-# lit drives the debug tcc-opt.
-if cargo build -p tcc-opt; then
+# lit drives the debug tcc-opt and tcc.
+if cargo build -p tcc-opt -p tcc-cli; then
   lit -sv lit-tests || status=1
 else
   status=1

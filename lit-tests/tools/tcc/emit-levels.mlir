@@ -1,0 +1,80 @@
+// The compilation levels added with the AOT path: vectorized loops, objects and their
+// headers, Graphviz pictures, the runtime library, and bench.
+
+// RUN: %tcc %s --emit=vector | FileCheck %s --check-prefix=VECTOR
+// VECTOR: func.func @main(%arg0: buffer<2x30xf32>, %arg1: buffer<30xf32>, %arg2: buffer<2x30xf32>)
+// VECTOR-SAME: tcc.workspace_size = 512
+// VECTOR: vector.load %{{.*}} : buffer<2x30xf32>, vector<4xf32>
+// VECTOR: loop.fma %{{.*}} : vector<4xf32>
+// VECTOR: vector.store
+// The scalar remainder loop follows the vector loop.
+// VECTOR: loop.for
+// VECTOR: loop.fma %{{.*}} : f32
+// VECTOR-NOT: loop.exp
+// VECTOR-NOT: loop.tanh
+// RUN: %tcc %s --emit=vector | %tcc-opt | FileCheck %s --check-prefix=VECTOR
+
+// The lowered loops before vectorization keep the math ops and scalar code only.
+// RUN: %tcc %s --emit=loop | FileCheck %s --check-prefix=LOOP
+// LOOP-NOT: vector.
+// LOOP: loop.tanh %{{.*}} : f32
+
+// RUN: %tcc %s --emit=obj -o %t.model.o
+// RUN: FileCheck %s --check-prefix=HEADER --input-file %t.model.h
+// HEADER: input 0: f32 [2, 30]
+// HEADER: output 0: f32 [2, 30]
+// The name defaults to the model file's stem made into a C identifier.
+// HEADER: #define EMIT_LEVELS_NUM_INPUTS  2
+// HEADER: #define EMIT_LEVELS_NUM_OUTPUTS 1
+// HEADER: static const int64_t emit_levels_input_numel[EMIT_LEVELS_NUM_INPUTS] = {60, 30};
+// HEADER: static const int64_t emit_levels_input_dims_1[1] = {30};
+// HEADER: int emit_levels_run(const float *const *inputs, float *const *outputs);
+// HEADER: int emit_levels_run_threads(const float *const *inputs, float *const *outputs, int threads);
+// HEADER: static inline const char *emit_levels_error_message(int code)
+
+// --name sets the C name; two names give disjoint exported symbols.
+// RUN: %tcc %s --emit=obj --name first -o %t.first.o
+// RUN: FileCheck %s --check-prefix=NAMED --input-file %t.first.h
+// NAMED: #define FIRST_NUM_INPUTS  2
+// NAMED: int first_run(
+// RUN: not %tcc %s --emit=obj --name 2bad -o %t.bad.o 2>&1 | FileCheck %s --check-prefix=BADNAME
+// BADNAME: tcc: error: --name '2bad' is not a C identifier
+// RUN: not %tcc %s --emit=obj -o - 2>&1 | FileCheck %s --check-prefix=OBJSTDOUT
+// OBJSTDOUT: --emit=obj writes a file; give it with -o OUT.o
+// RUN: not %tcc %s --emit=obj -o %t.no-such-dir/x.o 2>&1 | FileCheck %s --check-prefix=OBJNOWRITE
+// OBJNOWRITE: tcc: error: cannot write '{{.*}}x.o'
+
+// An element type the C interface does not pass is refused.
+// RUN: echo 'func.func @main(%%x: tensor<2xi32>) -> tensor<2xi32> { return %%x : tensor<2xi32> }' > %t.i32.mlir
+// RUN: not %tcc %t.i32.mlir --emit=obj -o %t.i32.o 2>&1 | FileCheck %s --check-prefix=CABI
+// CABI: error: code generation does not support model input #0 of element type i32 in the C interface
+
+// RUN: %tcc %s --emit=dot | FileCheck %s --check-prefix=DOT
+// DOT: digraph model {
+// DOT-DAG: in0 [shape=ellipse, label="input 0\ntensor<2x30xf32>"];
+// DOT-DAG: label="tanh\ntensor<2x30xf32>"
+// DOT-DAG: label="clamp\nmax=1.0 min=-1.0\ntensor<2x30xf32>"
+// DOT-DAG: out0 [shape=ellipse, label="output 0\ntensor<2x30xf32>"];
+// DOT: }
+
+// RUN: %tcc --print-runtime-lib | FileCheck %s --check-prefix=RTLIB
+// RTLIB: {{^/.*libtcc_runtime.*\.a$}}
+
+// RUN: %tcc bench %s --runs 3 --warmup 1 --threads 1 | FileCheck %s --check-prefix=BENCH
+// BENCH: backend   Cranelift, 1 thread(s)
+// BENCH: latency   median
+// BENCH: share    ms/run  kernel
+// BENCH-DAG: graph.tanh at
+// BENCH-DAG: graph.mul at
+// RUN: %tcc bench %s --runs 2 --json | FileCheck %s --check-prefix=JSON
+// JSON: {"model": "{{.*}}emit-levels.mlir", "backend": "cranelift",{{.*}}"kernels": [{"name": "graph.
+// RUN: not %tcc bench %s --runs 0 2>&1 | FileCheck %s --check-prefix=ZERORUNS
+// ZERORUNS: error: invalid value '0' for '--runs <RUNS>'
+
+func.func @main(%x: tensor<2x30xf32>, %b: tensor<30xf32>) -> tensor<2x30xf32> {
+  %t = graph.tanh %x : (tensor<2x30xf32>) -> tensor<2x30xf32>
+  %m = graph.mul %t, %x : (tensor<2x30xf32>, tensor<2x30xf32>) -> tensor<2x30xf32>
+  %a = graph.add %m, %b : (tensor<2x30xf32>, tensor<30xf32>) -> tensor<2x30xf32>
+  %c = graph.clamp %a {min = -1.0, max = 1.0} : (tensor<2x30xf32>) -> tensor<2x30xf32>
+  return %c : tensor<2x30xf32>
+}
