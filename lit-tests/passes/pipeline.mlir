@@ -151,6 +151,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST: {{^}}canonicalize {{ *}}Remove dead ops and apply each op's canonicalization patterns to a fixed point
 // LIST-NEXT: {{^}}    max-iterations: sweeps over the IR before stopping (default 10)
 // LIST-NEXT: {{^}}convert-graph-to-loop {{ *}}Lower the graph dialect to loop nests
+// LIST-NEXT: {{^}}    profile: insert loop.kernel markers for the profiler (default false)
 // LIST-NEXT: {{^}}cse {{ *}}Merge identical pure operations
 // LIST-NEXT: {{^}}expand-math {{ *}}Expand f32 exp/log/tanh/erf/pow
 // LIST-NEXT: {{^}}vectorize {{ *}}Turn innermost unit-stride loops into vector loops

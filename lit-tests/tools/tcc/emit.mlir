@@ -6,8 +6,9 @@
 //
 // loop: lowered, vectorized for 128-bit vectors and with f32 math expanded; the
 // printed IR is valid and parses back.
-// RUN: %tcc %s --emit=loop | FileCheck %s --check-prefix=LOOP
-// RUN: %tcc %s --emit=loop | %tcc-opt | FileCheck %s --check-prefix=LOOP
+// RUN: %tcc %s --emit=vector | FileCheck %s --check-prefix=LOOP
+// RUN: %tcc %s --emit=loop | FileCheck %s --check-prefix=NAIVE
+// RUN: %tcc %s --emit=vector | %tcc-opt | FileCheck %s --check-prefix=LOOP
 //
 // clif: Cranelift IR with 4 x f32 vectors and fused multiply-adds.
 // RUN: %tcc %s --emit=clif | FileCheck %s --check-prefix=CLIF
@@ -17,7 +18,7 @@
 // RUN: %tcc %s --emit=asm | FileCheck %s --check-prefix=ASM
 //
 // -o writes the file and nothing to stdout; `-o -` is stdout.
-// RUN: %tcc %s --emit=loop -o %t.loop.mlir > %t.stdout
+// RUN: %tcc %s --emit=vector -o %t.loop.mlir > %t.stdout
 // RUN: FileCheck %s --check-prefix=LOOP --input-file %t.loop.mlir
 // RUN: FileCheck %s --check-prefix=EMPTY --allow-empty --input-file %t.stdout
 // RUN: %tcc %s --emit=clif --output %t.clif
@@ -58,6 +59,12 @@ func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
 // GRAPH-NEXT: }
 // GRAPH-NEXT: }
 
+// Before vectorization: scalar loops, math not yet expanded.
+// NAIVE: func.func @main(%arg0: buffer<4x8xf32>, %arg1: buffer<8x16xf32>, %arg2: buffer<4x16xf32>)
+// NAIVE-NOT: vector.
+// NAIVE: loop.fma {{.*}} : f32
+// NAIVE: loop.exp {{.*}} : f32
+
 // LOOP: func.func @main(%arg0: buffer<4x8xf32>, %arg1: buffer<8x16xf32>, %arg2: buffer<4x16xf32>) attributes {tcc.num_inputs = 2, tcc.workspace_size = 256} {
 // LOOP-NOT: graph.
 // LOOP: [[WS:%[0-9]+]] = loop.workspace {offset = 0} : () -> buffer<4x16xf32>
@@ -86,7 +93,7 @@ func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
 // EMPTY-NOT: {{.}}
 // NOWRITE: tcc: error: cannot write '{{.*}}missing-dir{{[/\\]}}out.mlir': {{.+}}
 // BADEMIT: error: invalid value 'llvm-ir' for '--emit <EMIT>'
-// BADEMIT: [possible values: graph, loop, clif, asm]
+// BADEMIT: [possible values: graph, loop, vector, clif, asm, obj, dot]
 // NOMODEL: tcc: error: no model given (see `tcc --help`)
 // MISSING: tcc: error: cannot read '{{.*}}does-not-exist.mlir': {{.+}}
 // BADMODEL: bad.mlir:2:1: error: {{.+}}
