@@ -16,6 +16,7 @@ pub mod cse;
 pub mod dense;
 pub mod diagnostics;
 mod entity;
+pub mod indexed;
 pub mod lexer;
 pub mod module;
 pub mod opdef;

@@ -7,10 +7,10 @@
 //! (`loop.constant_buffer`). `loop.load` / `loop.store` access one element at a
 //! multi-index of `index` values.
 
+use tcc_ir::indexed::{indexed_buffer, indexed_types, parse_indexed, print_indexed};
 use tcc_ir::lexer::TokenKind;
 use tcc_ir::{
-    Arity, AttrKind, AttrSpec, BufferType, Diagnostic, Location, Module, Op, OpDef, OperationState, Parser, Printer,
-    Syntax, Traits, Type, Value,
+    Arity, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser, Printer, Syntax, Traits, Type,
 };
 
 fn verify_workspace(m: &Module, op: Op) -> Result<(), String> {
@@ -33,20 +33,6 @@ fn verify_constant_buffer(m: &Module, op: Op) -> Result<(), String> {
     Ok(())
 }
 
-/// The buffer type of operand `buffer_operand`, checking the index operands after it.
-pub fn indexed_buffer(m: &Module, op: Op, buffer_operand: usize) -> Result<&BufferType, String> {
-    let ty = m.value_type(m.operand(op, buffer_operand));
-    let b = ty.as_buffer().ok_or_else(|| format!("operand #{buffer_operand} must be a buffer, got {ty}"))?;
-    let indices = &m.operands(op)[buffer_operand + 1..];
-    if indices.len() != b.shape().len() {
-        return Err(format!("{} indices given for a buffer of rank {}", indices.len(), b.shape().len()));
-    }
-    if let Some(&v) = indices.iter().find(|&&v| *m.value_type(v) != Type::Scalar(tcc_ir::ScalarType::Index)) {
-        return Err(format!("indices must have type index, got {}", m.value_type(v)));
-    }
-    Ok(b)
-}
-
 fn verify_load(m: &Module, op: Op) -> Result<(), String> {
     let b = indexed_buffer(m, op, 0)?;
     let r = m.value_type(m.result(op, 0));
@@ -63,34 +49,6 @@ fn verify_store(m: &Module, op: Op) -> Result<(), String> {
         return Err(format!("stored value of type {v} differs from the buffer's element type {}", b.elem()));
     }
     Ok(())
-}
-
-/// Parses `%buf[%i, %j] : buffer<..>` and returns the buffer and index uses and type.
-pub fn parse_indexed(p: &mut Parser<'_>) -> Result<(Vec<(Value, String, Location)>, Type), Diagnostic> {
-    let mut uses = vec![p.parse_value_use()?];
-    p.expect(TokenKind::LSquare, "to start the indices")?;
-    if p.kind() != TokenKind::RSquare {
-        uses.extend(p.parse_value_uses()?);
-    }
-    p.expect(TokenKind::RSquare, "to end the indices")?;
-    p.expect(TokenKind::Colon, "before the buffer type")?;
-    let ty = p.parse_type()?;
-    Ok((uses, ty))
-}
-
-/// Types for `uses` = [buffer, indices..] given the buffer type.
-pub fn indexed_types(uses: &[(Value, String, Location)], buffer: &Type) -> Vec<Type> {
-    let mut types = vec![buffer.clone()];
-    types.extend(std::iter::repeat_n(Type::Scalar(tcc_ir::ScalarType::Index), uses.len() - 1));
-    types
-}
-
-/// Prints `%buf[%i, %j]`.
-pub fn print_indexed(p: &mut Printer<'_>, operands: &[Value]) {
-    p.print_value(operands[0]);
-    p.write("[");
-    p.print_values(&operands[1..]);
-    p.write("]");
 }
 
 fn parse_load(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {

@@ -15,7 +15,7 @@
 //! %t = vector.reduce %r {kind = "add"} : (vector<4xf32>) -> f32
 //! ```
 
-use tcc_dialect_loop::memory::{indexed_buffer, indexed_types, parse_indexed, print_indexed};
+use tcc_ir::indexed::{indexed_buffer, indexed_types, parse_indexed, print_indexed};
 use tcc_ir::lexer::TokenKind;
 use tcc_ir::{
     Arity, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser, Printer, Registry, Signature,

@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Exports tcc's model corpus from PyTorch to TOSA MLIR with torch-mlir.
+
+Each model gets random weights from a fixed seed, one random input, and PyTorch's output
+on it, written as
+
+    <out>/<name>.mlir        TOSA, as `torch_mlir.fx.export_and_import(..., output_type="tosa")`
+                             prints it (weights as dense_resource blobs)
+    <out>/<name>.in0.npy     the input
+    <out>/<name>.out0.npy    PyTorch's output (float32)
+
+Usage (any Python with torch, torchvision and torch-mlir; keep that venv outside the
+repository):
+
+    python benchmarks/models/export.py                 # small variants -> benchmarks/models/small
+    python benchmarks/models/export.py --full --out DIR   # full-size models (hundreds of MB)
+    python benchmarks/models/export.py --only resnet18,bert_layer
+
+The small variants (checked in, a few MB in all) keep each architecture's structure
+with reduced widths and input sizes; the full-size ones are the torchvision models and
+a BERT-base encoder layer, made on demand for benchmarks. Everything runs on the CPU in
+one thread, so outputs are reproducible for a given torch version.
+"""
+
+import argparse
+import os
+import sys
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torchvision
+from torchvision.models.resnet import BasicBlock, Bottleneck, ResNet
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+torch.set_num_threads(1)
+
+
+class SmallResNet(ResNet):
+    """torchvision's ResNet with every stage's width divided by `div`."""
+
+    def __init__(self, block, layers, div, num_classes=10):
+        super().__init__(block, layers, num_classes=num_classes)
+        widths = [64 // div, 128 // div, 256 // div, 512 // div]
+        self.inplanes = widths[0]
+        self.conv1 = nn.Conv2d(3, widths[0], kernel_size=7, stride=2, padding=3, bias=False)
+        self.bn1 = nn.BatchNorm2d(widths[0])
+        self.layer1 = self._make_layer(block, widths[0], layers[0])
+        self.layer2 = self._make_layer(block, widths[1], layers[1], stride=2)
+        self.layer3 = self._make_layer(block, widths[2], layers[2], stride=2)
+        self.layer4 = self._make_layer(block, widths[3], layers[3], stride=2)
+        self.fc = nn.Linear(widths[3] * block.expansion, num_classes)
+
+
+def small_vgg11():
+    cfg = [8, "M", 16, "M", 16, 16, "M", 32, 32, "M", 32, 32, "M"]
+    features = torchvision.models.vgg.make_layers(cfg, batch_norm=False)
+    return nn.Sequential(features, nn.Flatten(), nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 10))
+
+
+def small_mobilenet_v2():
+    """MobileNetV2 at width 0.25 with one block per stage and a 128-wide head."""
+    from torchvision.ops.misc import Conv2dNormActivation
+
+    setting = [[1, 16, 1, 1], [6, 24, 1, 2], [6, 32, 2, 2], [6, 64, 1, 2], [6, 96, 1, 1], [6, 160, 1, 2], [6, 320, 1, 1]]
+    model = torchvision.models.mobilenet_v2(width_mult=0.25, num_classes=10, inverted_residual_setting=setting)
+    model.features[-1] = Conv2dNormActivation(80, 128, kernel_size=1, activation_layer=nn.ReLU6)
+    model.classifier[-1] = nn.Linear(128, 10)
+    return model
+
+
+def small_squeezenet():
+    from torchvision.models.squeezenet import Fire
+
+    return nn.Sequential(
+        nn.Conv2d(3, 16, kernel_size=7, stride=2),
+        nn.ReLU(inplace=True),
+        nn.MaxPool2d(kernel_size=3, stride=2, ceil_mode=False),
+        Fire(16, 4, 8, 8),
+        Fire(16, 4, 8, 8),
+        nn.MaxPool2d(kernel_size=3, stride=2),
+        Fire(16, 8, 16, 16),
+        nn.Dropout(p=0.5),
+        nn.Conv2d(32, 10, kernel_size=1),
+        nn.ReLU(inplace=True),
+        nn.AdaptiveAvgPool2d((1, 1)),
+        nn.Flatten(),
+    )
+
+
+class GroupNormBlock(nn.Module):
+    def __init__(self, c_in, c_out, groups):
+        super().__init__()
+        self.conv = nn.Conv2d(c_in, c_out, 3, padding=1)
+        self.gn = nn.GroupNorm(groups, c_out)
+
+    def forward(self, x):
+        return torch.relu(self.gn(self.conv(x)))
+
+
+def bert_layer(hidden, heads, ffn):
+    """A BERT encoder layer: post-LN self-attention and GELU feed-forward."""
+    return nn.TransformerEncoderLayer(hidden, heads, ffn, dropout=0.0, activation="gelu", batch_first=True)
+
+
+# name -> (small model and input shape, full model and input shape)
+MODELS = {
+    "resnet18": (lambda: (SmallResNet(BasicBlock, [2, 2, 2, 2], 16), (1, 3, 32, 32)),
+                 lambda: (torchvision.models.resnet18(), (1, 3, 224, 224))),
+    "resnet50": (lambda: (SmallResNet(Bottleneck, [3, 4, 6, 3], 32), (1, 3, 32, 32)),
+                 lambda: (torchvision.models.resnet50(), (1, 3, 224, 224))),
+    "mobilenet_v2": (lambda: (small_mobilenet_v2(), (1, 3, 32, 32)),
+                     lambda: (torchvision.models.mobilenet_v2(), (1, 3, 224, 224))),
+    "squeezenet1_0": (lambda: (small_squeezenet(), (1, 3, 48, 48)),
+                      lambda: (torchvision.models.squeezenet1_0(), (1, 3, 224, 224))),
+    "vgg11": (lambda: (small_vgg11(), (1, 3, 32, 32)),
+              lambda: (torchvision.models.vgg11(), (1, 3, 224, 224))),
+    "bert_layer": (lambda: (bert_layer(64, 4, 256), (1, 16, 64)),
+                   lambda: (bert_layer(768, 12, 3072), (1, 128, 768))),
+    "groupnorm_block": (lambda: (GroupNormBlock(8, 16, 4), (2, 8, 12, 12)),
+                        lambda: (GroupNormBlock(64, 128, 32), (1, 64, 56, 56))),
+}
+
+
+def export(name, full, out):
+    from torch_mlir import fx
+
+    torch.manual_seed(1234)
+    model, shape = MODELS[name][1 if full else 0]()
+    model = model.eval()
+    with torch.no_grad():
+        # Non-trivial batch-norm statistics, so folding them into convs is exercised.
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.5, 0.5)
+                m.running_var.uniform_(0.5, 2.0)
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.5, 0.5)
+        x = torch.randn(shape)
+        y = model(x)
+    module = fx.export_and_import(model, x, output_type="tosa", func_name="main")
+    path = os.path.join(out, f"{name}.mlir")
+    with open(path, "w") as f:
+        # str(module) leaves the weight blobs out; print them.
+        module.operation.print(file=f, large_elements_limit=None)
+    np.save(os.path.join(out, f"{name}.in0.npy"), x.numpy())
+    np.save(os.path.join(out, f"{name}.out0.npy"), y.numpy().astype(np.float32))
+    print(f"{name}: {os.path.getsize(path) / 1e6:.2f} MB, input {list(shape)}, output {list(y.shape)}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--full", action="store_true", help="full-size models instead of the small variants")
+    p.add_argument("--out", help="output directory (default: benchmarks/models/small for small variants)")
+    p.add_argument("--only", help="comma-separated model names")
+    a = p.parse_args()
+    out = a.out or (None if a.full else os.path.join(HERE, "small"))
+    if out is None:
+        sys.exit("--full needs --out DIR (full-size exports stay out of the repository)")
+    os.makedirs(out, exist_ok=True)
+    names = a.only.split(",") if a.only else list(MODELS)
+    for n in names:
+        if n not in MODELS:
+            sys.exit(f"unknown model {n!r}; known: {', '.join(MODELS)}")
+        export(n, a.full, out)
+
+
+if __name__ == "__main__":
+    main()
