@@ -1,5 +1,8 @@
-//! Lowering from the graph dialect to loops and vectors.
+//! Conversions between dialects: TOSA import into the graph dialect, and lowering
+//! from the graph dialect to loops and vectors.
 //!
+//! - [`tosa_to_graph`]: `convert-tosa-to-graph`, TOSA as torch-mlir exports it to
+//!   graph ops.
 //! - [`graph_to_loop`]: `convert-graph-to-loop`, bufferization plus a naive loop nest
 //!   per graph op ([`emit`]), with a liveness-planned workspace ([`memory_plan`]).
 //! - [`expand_math`]: `expand-math`, exp/log/tanh/erf/pow as polynomials, identical
@@ -12,6 +15,7 @@ pub mod emit;
 pub mod expand_math;
 pub mod graph_to_loop;
 pub mod memory_plan;
+pub mod tosa_to_graph;
 pub mod vectorize;
 
 pub use graph_to_loop::{KERNELS, NUM_INPUTS, WORKSPACE_SIZE, convert, entry_function};
@@ -44,4 +48,5 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&CONVERT_GRAPH_TO_LOOP);
     r.register(&expand_math::EXPAND_MATH);
     r.register(&vectorize::VECTORIZE);
+    r.register(&tosa_to_graph::CONVERT_TOSA_TO_GRAPH);
 }

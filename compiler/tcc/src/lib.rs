@@ -41,6 +41,7 @@ pub fn registry() -> Registry {
     tcc_dialect_graph::register(&mut r);
     tcc_dialect_loop::register(&mut r);
     tcc_dialect_vector::register(&mut r);
+    tcc_dialect_tosa::register(&mut r);
     r
 }
 

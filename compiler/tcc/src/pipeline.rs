@@ -4,8 +4,9 @@ use tcc_ir::{Diagnostics, Module, PassManager, verify};
 
 use crate::Options;
 
-/// Graph-level clean-up: canonicalization (folding, identities, dead code) and CSE.
-pub const GRAPH_PIPELINE: &str = "canonicalize,cse";
+/// Import and graph-level clean-up: TOSA ops to graph ops, then canonicalization
+/// (folding, batch-norm folding, transpose cancelling, identities, dead code) and CSE.
+pub const GRAPH_PIPELINE: &str = "convert-tosa-to-graph,canonicalize,cse";
 /// From the optimized graph to loops ready for code generation, vectorized for
 /// `target`.
 pub fn lowering_pipeline(target: &tcc_codegen::Target, profile: bool) -> String {

@@ -1,0 +1,471 @@
+//! `convert-tosa-to-graph`: imports TOSA (as torch-mlir exports it) into the graph
+//! dialect.
+//!
+//! Each TOSA op becomes one or a few graph ops built before it with graph shape
+//! inference; the last one's type must equal the TOSA result type written in the file,
+//! which is how a malformed file is caught. Simple ops map one to one ([`ONE_TO_ONE`]);
+//! the NHWC ops (conv2d, depthwise_conv2d, pools) become NCHW graph ops between
+//! transposes ([`nn`]), which canonicalization cancels against the transposes
+//! torch-mlir puts around them. Shape operands (`tosa.const_shape`) are read as
+//! attributes and their ops removed once unused. Anything tcc cannot import exactly —
+//! quantized zero points, a non-zero `mul` shift, `nan_mode = "IGNORE"` on reductions
+//! and pools — is an error at the op's location, never an approximation.
+
+mod nn;
+
+use tcc_dialect_graph::infer::ANY;
+use tcc_dialect_graph::ops as g;
+use tcc_dialect_tosa::ops as t;
+use tcc_ir::{
+    AttrDict, Attribute, DenseElements, Diagnostic, Diagnostics, Location, Module, Op, OpDef, OperationState, Pass,
+    PassInfo, Scalar, ScalarType, TensorType, Type, Value,
+};
+
+pub static CONVERT_TOSA_TO_GRAPH: PassInfo = PassInfo {
+    name: "convert-tosa-to-graph",
+    summary: "Import TOSA and arith.constant ops into the graph dialect (NHWC convs and pools become NCHW ops between transposes)",
+    options: &[],
+    create: |_| Ok(Box::new(ConvertTosaToGraph)),
+};
+
+pub struct ConvertTosaToGraph;
+
+impl Pass for ConvertTosaToGraph {
+    fn name(&self) -> &'static str {
+        "convert-tosa-to-graph"
+    }
+    fn run(&self, m: &mut Module) -> Result<(), Diagnostics> {
+        convert(m)
+    }
+}
+
+/// TOSA ops that are exactly one graph op on the same operands.
+static ONE_TO_ONE: &[(&OpDef, &OpDef)] = &[
+    (&t::ADD, &g::ADD),
+    (&t::SUB, &g::SUB),
+    (&t::POW, &g::POW),
+    (&t::GREATER, &g::GREATER),
+    (&t::EQUAL, &g::EQUAL),
+    (&t::SELECT, &g::SELECT),
+    (&t::ABS, &g::ABS),
+    (&t::CEIL, &g::CEIL),
+    (&t::FLOOR, &g::FLOOR),
+    (&t::EXP, &g::EXP),
+    (&t::LOG, &g::LOG),
+    (&t::ERF, &g::ERF),
+    (&t::TANH, &g::TANH),
+    (&t::SIGMOID, &g::SIGMOID),
+    (&t::RSQRT, &g::RSQRT),
+    (&t::RECIPROCAL, &g::RECIPROCAL),
+];
+
+/// TOSA reductions and the graph reduction each becomes (`keepdims = true`).
+static REDUCTIONS: &[(&OpDef, &OpDef)] = &[
+    (&t::REDUCE_SUM, &g::REDUCE_SUM),
+    (&t::REDUCE_MAX, &g::REDUCE_MAX),
+    (&t::REDUCE_MIN, &g::REDUCE_MIN),
+    (&t::REDUCE_ALL, &g::REDUCE_MIN),
+    (&t::REDUCE_ANY, &g::REDUCE_MAX),
+];
+
+/// Whether the conversion handles ops of this kind.
+pub fn is_imported(def: &OpDef) -> bool {
+    def.dialect() == "tosa" || def == &t::ARITH_CONSTANT
+}
+
+/// Imports every TOSA op of `m`; all failures are reported, each at its op.
+pub fn convert(m: &mut Module) -> Result<(), Diagnostics> {
+    let mut diags = Diagnostics::new();
+    let ops: Vec<Op> = m.walk(m.top()).into_iter().filter(|&op| is_imported(m.def(op))).collect();
+    for &op in &ops {
+        if is_operand_constant(m, op) {
+            continue;
+        }
+        let loc = m.loc(op).clone();
+        let name = m.name(op);
+        let mut im = Importer { m, anchor: op, loc: loc.clone() };
+        match im.import().and_then(|v| im.check_result(v)) {
+            Ok(v) => m.replace_op(op, &[v]),
+            Err(msg) => diags.push(Diagnostic::error(loc, format!("cannot import '{name}': {msg}"))),
+        }
+    }
+    for op in ops {
+        if m.is_erased(op) {
+            continue;
+        }
+        if m.results_unused(op) {
+            m.erase_op(op);
+        } else if !diags.has_errors() {
+            let msg = format!(
+                "cannot import '{}': {} is not a graph dialect type",
+                m.name(op),
+                m.value_type(m.result(op, 0))
+            );
+            diags.push(Diagnostic::error(m.loc(op).clone(), msg));
+        }
+    }
+    diags.into_result()
+}
+
+/// Constants that only feed other ops' attributes (shapes, `mul` shifts, i8 zero
+/// points): read by their users, removed once unused.
+fn is_operand_constant(m: &Module, op: Op) -> bool {
+    if m.is(op, &t::CONST_SHAPE) {
+        return true;
+    }
+    let elem = m.results(op).first().and_then(|&r| m.value_type(r).as_tensor()).map(|t| t.elem());
+    (m.is(op, &t::CONST) || m.is(op, &t::ARITH_CONSTANT)) && elem.is_some_and(|e| !ANY.contains(&e))
+}
+
+/// Builds the graph ops for one TOSA op, just before it.
+pub(crate) struct Importer<'m> {
+    pub m: &'m mut Module,
+    pub anchor: Op,
+    pub loc: Location,
+}
+
+/// An attribute dictionary from pairs.
+pub(crate) fn attrs(pairs: &[(&str, Attribute)]) -> AttrDict {
+    let mut d = AttrDict::new();
+    for (k, v) in pairs {
+        d.set(k, v.clone());
+    }
+    d
+}
+
+impl Importer<'_> {
+    fn import(&mut self) -> Result<Value, String> {
+        let def = self.m.def(self.anchor);
+        if !def.registered {
+            return Err("this TOSA op is not supported".into());
+        }
+        if let Some((_, gdef)) = ONE_TO_ONE.iter().find(|(tdef, _)| *tdef == def) {
+            let operands = self.m.operands(self.anchor).to_vec();
+            return self.op(gdef, &operands, AttrDict::new());
+        }
+        if let Some((_, gdef)) = REDUCTIONS.iter().find(|(tdef, _)| *tdef == def) {
+            return self.reduction(gdef);
+        }
+        match def.name {
+            "tosa.const" => self.constant_attr("values"),
+            "arith.constant" => self.constant_attr("value"),
+            "tosa.mul" => {
+                let shift = self.constant_of(self.operand(2)).ok_or("the shift operand must be a constant")?;
+                if shift.to_i64s().iter().any(|&s| s != 0) {
+                    return Err("a non-zero shift (quantized multiply) is not supported".into());
+                }
+                self.op(&g::MUL, &[self.operand(0), self.operand(1)], AttrDict::new())
+            }
+            "tosa.negate" => {
+                self.zero_point(1, "input")?;
+                self.zero_point(2, "output")?;
+                self.op(&g::NEG, &[self.operand(0)], AttrDict::new())
+            }
+            "tosa.maximum" | "tosa.minimum" => self.min_max(def == &t::MAXIMUM),
+            "tosa.greater_equal" => {
+                // a >= b is (a > b) or (a == b): false where either is NaN.
+                let (a, b) = (self.operand(0), self.operand(1));
+                let gt = self.op(&g::GREATER, &[a, b], AttrDict::new())?;
+                let eq = self.op(&g::EQUAL, &[a, b], AttrDict::new())?;
+                self.op(&g::SELECT, &[gt, gt, eq], AttrDict::new())
+            }
+            "tosa.clamp" => self.clamp(),
+            "tosa.cast" => self.cast(),
+            "tosa.reshape" => self.reshape_op(),
+            "tosa.transpose" => {
+                let perm = self.ints("perms")?;
+                self.transpose(self.operand(0), &perm)
+            }
+            "tosa.slice" => self.slice(),
+            "tosa.concat" => {
+                let operands = self.m.operands(self.anchor).to_vec();
+                self.op(&g::CONCAT, &operands, attrs(&[("axis", Attribute::i64(self.int("axis")?))]))
+            }
+            "tosa.pad" => self.pad(),
+            "tosa.tile" => self.tile(),
+            "tosa.gather" => self.gather(),
+            "tosa.matmul" => self.matmul(),
+            "tosa.conv2d" => self.conv2d(false),
+            "tosa.depthwise_conv2d" => self.conv2d(true),
+            "tosa.max_pool2d" => self.pool(true),
+            "tosa.avg_pool2d" => self.pool(false),
+            _ => Err("this TOSA op is not supported".into()),
+        }
+    }
+
+    /// The imported value must have the type the file gives the TOSA result.
+    fn check_result(&self, v: Value) -> Result<Value, String> {
+        let results = self.m.results(self.anchor);
+        if results.len() != 1 {
+            return Err(format!("expected one result, got {}", results.len()));
+        }
+        let (want, got) = (self.m.value_type(results[0]), self.m.value_type(v));
+        if want != got {
+            return Err(format!("the result type {want} does not match the operands, which give {got}"));
+        }
+        Ok(v)
+    }
+
+    // -- helpers ---------------------------------------------------------------------------
+
+    pub fn operand(&self, i: usize) -> Value {
+        self.m.operand(self.anchor, i)
+    }
+
+    pub fn tensor(&self, v: Value) -> Result<TensorType, String> {
+        let ty = self.m.value_type(v);
+        ty.as_tensor().cloned().ok_or_else(|| format!("expected a tensor, got {ty}"))
+    }
+
+    pub fn result_type(&self) -> Result<TensorType, String> {
+        self.tensor(self.m.result(self.anchor, 0))
+    }
+
+    fn attr(&self, name: &str) -> Result<Attribute, String> {
+        self.m.attr_or_default(self.anchor, name).ok_or_else(|| format!("missing attribute '{name}'"))
+    }
+    pub fn int(&self, name: &str) -> Result<i64, String> {
+        self.attr(name)?.as_i64().ok_or_else(|| format!("attribute '{name}' must be an integer"))
+    }
+    pub fn float(&self, name: &str) -> Result<f64, String> {
+        self.attr(name)?.as_f64().ok_or_else(|| format!("attribute '{name}' must be a number"))
+    }
+    pub fn ints(&self, name: &str) -> Result<Vec<i64>, String> {
+        self.attr(name)?.as_i64_list().ok_or_else(|| format!("attribute '{name}' must be a list of integers"))
+    }
+    /// An integer list attribute with exactly `n` entries.
+    pub fn ints_n(&self, name: &str, n: usize) -> Result<Vec<i64>, String> {
+        let v = self.ints(name)?;
+        if v.len() != n {
+            return Err(format!("attribute '{name}' must have {n} entries, got {}", v.len()));
+        }
+        Ok(v)
+    }
+    pub fn nan_propagates(&self) -> Result<bool, String> {
+        Ok(self.attr("nan_mode")?.as_str() != Some("IGNORE"))
+    }
+
+    /// A graph op on `operands`, result type from shape inference, before the anchor.
+    pub fn op(&mut self, def: &'static OpDef, operands: &[Value], attrs: AttrDict) -> Result<Value, String> {
+        let types: Vec<Type> = operands.iter().map(|&v| self.m.value_type(v).clone()).collect();
+        let result = def.infer_types(&types, &attrs).map_err(|e| format!("as '{}': {e}", def.name))?;
+        Ok(self.op_typed(def, operands, attrs, result))
+    }
+
+    /// A graph op with explicit result types (casts).
+    pub fn op_typed(&mut self, def: &'static OpDef, operands: &[Value], attrs: AttrDict, results: Vec<Type>) -> Value {
+        let mut state = OperationState::new(def, self.loc.clone());
+        state.operands = operands.to_vec();
+        state.attrs = attrs;
+        state.result_types = results;
+        let op = self.m.create_op(state);
+        self.m.insert_op_before(self.anchor, op);
+        self.m.result(op, 0)
+    }
+
+    pub fn constant(&mut self, value: DenseElements) -> Value {
+        let ty = Type::from_tensor(value.ty().clone());
+        self.op_typed(&g::CONSTANT, &[], attrs(&[("value", Attribute::Dense(value))]), vec![ty])
+    }
+
+    /// A constant of `shape` filled with `value`.
+    pub fn splat(&mut self, shape: Vec<i64>, elem: ScalarType, value: f64) -> Result<Value, String> {
+        let scalar = if elem.is_float() { Scalar::Float(value) } else { Scalar::Int(value as i64) };
+        Ok(self.constant(DenseElements::splat(TensorType::new(shape, elem)?, scalar)))
+    }
+
+    pub fn transpose(&mut self, x: Value, perm: &[i64]) -> Result<Value, String> {
+        self.op(&g::TRANSPOSE, &[x], attrs(&[("perm", Attribute::i64_list(perm))]))
+    }
+
+    pub fn reshape(&mut self, x: Value, shape: &[i64]) -> Result<Value, String> {
+        self.op(&g::RESHAPE, &[x], attrs(&[("shape", Attribute::i64_list(shape))]))
+    }
+
+    /// The elements of a constant operand (`tosa.const`, `arith.constant`, or one already
+    /// imported as `graph.constant`).
+    pub fn constant_of(&self, v: Value) -> Option<DenseElements> {
+        let def = self.m.defining_op(v)?;
+        let name = if self.m.is(def, &g::CONSTANT) || self.m.is(def, &t::ARITH_CONSTANT) {
+            "value"
+        } else if self.m.is(def, &t::CONST) || self.m.is(def, &t::CONST_SHAPE) {
+            "values"
+        } else {
+            return None;
+        };
+        self.m.attr(def, name)?.as_dense().cloned()
+    }
+
+    /// The extents of a `!tosa.shape` operand, which must come from `tosa.const_shape`.
+    pub fn shape_operand(&self, i: usize) -> Result<Vec<i64>, String> {
+        let v = self.operand(i);
+        let from_const_shape = self.m.defining_op(v).is_some_and(|d| self.m.is(d, &t::CONST_SHAPE));
+        match self.constant_of(v) {
+            Some(d) if from_const_shape => Ok(d.to_i64s()),
+            _ => Err(format!("operand #{i} must be a constant shape (tosa.const_shape)")),
+        }
+    }
+
+    /// Operand `i` must be a constant zero point equal to 0 (tcc imports float models).
+    pub fn zero_point(&self, i: usize, what: &str) -> Result<(), String> {
+        let d = self.constant_of(self.operand(i)).ok_or_else(|| format!("the {what} zero point must be a constant"))?;
+        if d.to_f64s().iter().any(|&z| z != 0.0) {
+            return Err(format!("a non-zero {what} zero point (quantized tensor) is not supported"));
+        }
+        Ok(())
+    }
+
+    // -- simple ops ----------------------------------------------------------------------------
+
+    fn constant_attr(&mut self, name: &str) -> Result<Value, String> {
+        match self.attr(name)? {
+            Attribute::Dense(d) => Ok(self.constant(d)),
+            other => Err(format!("only tensor constants are imported, got {} {other}", other.kind_name())),
+        }
+    }
+
+    fn reduction(&mut self, def: &'static OpDef) -> Result<Value, String> {
+        let axis = self.int("axis")?;
+        let reduce_attrs = attrs(&[("axes", Attribute::i64_list(&[axis])), ("keepdims", Attribute::Bool(true))]);
+        if (self.m.is(self.anchor, &t::REDUCE_MAX) || self.m.is(self.anchor, &t::REDUCE_MIN))
+            && !self.nan_propagates()?
+        {
+            return Err("nan_mode = \"IGNORE\" is not supported on reductions".into());
+        }
+        let x = self.operand(0);
+        if !self.m.is(self.anchor, &t::REDUCE_ALL) && !self.m.is(self.anchor, &t::REDUCE_ANY) {
+            return self.op(def, &[x], reduce_attrs);
+        }
+        // all/any over i1: min/max over 0/1 integers.
+        let shape = self.tensor(x)?.shape().to_vec();
+        let as_int = self.op_typed(&g::CAST, &[x], AttrDict::new(), vec![Type::tensor(shape, ScalarType::I32)?]);
+        let r = self.op(def, &[as_int], reduce_attrs)?;
+        let r_shape = self.tensor(r)?.shape().to_vec();
+        Ok(self.op_typed(&g::CAST, &[r], AttrDict::new(), vec![Type::tensor(r_shape, ScalarType::I1)?]))
+    }
+
+    /// `maximum`/`minimum`; with `nan_mode = "IGNORE"` a NaN operand yields the other.
+    fn min_max(&mut self, is_max: bool) -> Result<Value, String> {
+        let (a, b) = (self.operand(0), self.operand(1));
+        let r = self.op(if is_max { &g::MAX } else { &g::MIN }, &[a, b], AttrDict::new())?;
+        if self.nan_propagates()? || !self.tensor(a)?.elem().is_float() {
+            return Ok(r);
+        }
+        let a_num = self.op(&g::EQUAL, &[a, a], AttrDict::new())?;
+        let b_num = self.op(&g::EQUAL, &[b, b], AttrDict::new())?;
+        let r_or_a = self.op(&g::SELECT, &[b_num, r, a], AttrDict::new())?;
+        self.op(&g::SELECT, &[a_num, r_or_a, b], AttrDict::new())
+    }
+
+    /// `clamp`; with `nan_mode = "IGNORE"` a NaN becomes `min_val`.
+    fn clamp(&mut self) -> Result<Value, String> {
+        let (lo, hi) = (self.float("min_val")?, self.float("max_val")?);
+        let x = self.operand(0);
+        let bounds = attrs(&[("min", Attribute::f64(lo)), ("max", Attribute::f64(hi))]);
+        let r = self.op(&g::CLAMP, &[x], bounds)?;
+        let elem = self.tensor(x)?.elem();
+        if self.nan_propagates()? || !elem.is_float() {
+            return Ok(r);
+        }
+        let is_num = self.op(&g::EQUAL, &[x, x], AttrDict::new())?;
+        let low = self.splat(vec![], elem, lo)?;
+        self.op(&g::SELECT, &[is_num, r, low], AttrDict::new())
+    }
+
+    /// `cast`: as `graph.cast`, except that float -> integer rounds to nearest, ties to
+    /// even, before converting (which saturates).
+    fn cast(&mut self) -> Result<Value, String> {
+        let x = self.operand(0);
+        let (src, dst) = (self.tensor(x)?, self.result_type()?);
+        let to_int = src.elem().is_float() && dst.elem().is_integer() && dst.elem() != ScalarType::I1;
+        let x = if to_int { self.round_half_even(x)? } else { x };
+        Ok(self.op_typed(&g::CAST, &[x], AttrDict::new(), vec![Type::from_tensor(dst)]))
+    }
+
+    /// Rounds to the nearest integer, ties to even: f = floor(x), d = x - f (exact),
+    /// then f + 1 if d > 0.5, f + (f mod 2) if d == 0.5, else f.
+    fn round_half_even(&mut self, x: Value) -> Result<Value, String> {
+        let elem = self.tensor(x)?.elem();
+        let none = AttrDict::new;
+        let f = self.op(&g::FLOOR, &[x], none())?;
+        let d = self.op(&g::SUB, &[x, f], none())?;
+        let (half, one, zero) =
+            (self.splat(vec![], elem, 0.5)?, self.splat(vec![], elem, 1.0)?, self.splat(vec![], elem, 0.0)?);
+        let two = self.splat(vec![], elem, 2.0)?;
+        let f_half = self.op(&g::MUL, &[f, half], none())?;
+        let f_half_floor = self.op(&g::FLOOR, &[f_half], none())?;
+        let f_even = self.op(&g::MUL, &[f_half_floor, two], none())?;
+        let f_odd = self.op(&g::SUB, &[f, f_even], none())?;
+        let up = self.op(&g::GREATER, &[d, half], none())?;
+        let tie = self.op(&g::EQUAL, &[d, half], none())?;
+        let tie_step = self.op(&g::SELECT, &[tie, f_odd, zero], none())?;
+        let step = self.op(&g::SELECT, &[up, one, tie_step], none())?;
+        self.op(&g::ADD, &[f, step], none())
+    }
+
+    /// `reshape`: the shape operand must agree with the result type (-1 matches any
+    /// extent).
+    fn reshape_op(&mut self) -> Result<Value, String> {
+        let shape = self.shape_operand(1)?;
+        let result = self.result_type()?;
+        let agrees = shape.len() == result.rank() && shape.iter().zip(result.shape()).all(|(&s, &r)| s == -1 || s == r);
+        if !agrees {
+            return Err(format!("the shape operand {shape:?} does not match the result type {result}"));
+        }
+        self.reshape(self.operand(0), result.shape())
+    }
+
+    fn slice(&mut self) -> Result<Value, String> {
+        let x = self.operand(0);
+        let in_shape = self.tensor(x)?.shape().to_vec();
+        let (start, size) = (self.shape_operand(1)?, self.shape_operand(2)?);
+        if start.len() != in_shape.len() || size.len() != in_shape.len() {
+            return Err(format!("start and size must have {} entries", in_shape.len()));
+        }
+        // A size of -1 extends to the end of the dimension.
+        let size: Vec<i64> =
+            size.iter().zip(&start).zip(&in_shape).map(|((&s, &b), &d)| if s == -1 { d - b } else { s }).collect();
+        self.op(
+            &g::SLICE,
+            &[x],
+            attrs(&[("starts", Attribute::i64_list(&start)), ("sizes", Attribute::i64_list(&size))]),
+        )
+    }
+
+    fn pad(&mut self) -> Result<Value, String> {
+        let x = self.operand(0);
+        let rank = self.tensor(x)?.rank();
+        let padding = self.shape_operand(1)?;
+        if padding.len() != 2 * rank {
+            return Err(format!("padding must have {} entries (low and high per dimension)", 2 * rank));
+        }
+        let value = self.constant_of(self.operand(2)).ok_or("the pad value must be a constant")?;
+        if value.numel() != 1 {
+            return Err("the pad value must have one element".into());
+        }
+        let low: Vec<i64> = padding.iter().step_by(2).copied().collect();
+        let high: Vec<i64> = padding.iter().skip(1).step_by(2).copied().collect();
+        let pad_attrs = attrs(&[
+            ("low", Attribute::i64_list(&low)),
+            ("high", Attribute::i64_list(&high)),
+            ("value", Attribute::f64(value.get(0).as_f64())),
+        ]);
+        self.op(&g::PAD, &[x], pad_attrs)
+    }
+
+    /// `tile`: interleave unit dimensions, broadcast them to the multiples, merge.
+    fn tile(&mut self) -> Result<Value, String> {
+        let x = self.operand(0);
+        let shape = self.tensor(x)?.shape().to_vec();
+        let multiples = self.shape_operand(1)?;
+        if multiples.len() != shape.len() || multiples.iter().any(|&k| k < 1) {
+            return Err(format!("multiples must be {} positive extents, got {multiples:?}", shape.len()));
+        }
+        let spread: Vec<i64> = shape.iter().flat_map(|&d| [1, d]).collect();
+        let tiled: Vec<i64> = shape.iter().zip(&multiples).flat_map(|(&d, &k)| [k, d]).collect();
+        let merged: Vec<i64> = shape.iter().zip(&multiples).map(|(&d, &k)| d * k).collect();
+        let r = self.reshape(x, &spread)?;
+        let r = self.op(&g::BROADCAST_TO, &[r], attrs(&[("shape", Attribute::i64_list(&tiled))]))?;
+        self.reshape(r, &merged)
+    }
+}

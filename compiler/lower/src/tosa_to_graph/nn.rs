@@ -1,0 +1,111 @@
+//! Import of TOSA's compute and indexing ops: matmul, NHWC conv2d, depthwise_conv2d and
+//! pools (as NCHW graph ops between transposes), and batched gather.
+
+use tcc_dialect_graph::ops as g;
+use tcc_ir::{AttrDict, Attribute, DenseElements, Scalar, TensorType, Value};
+
+use super::{Importer, attrs};
+
+/// NHWC -> NCHW and back.
+const TO_NCHW: [i64; 4] = [0, 3, 1, 2];
+const TO_NHWC: [i64; 4] = [0, 2, 3, 1];
+
+impl Importer<'_> {
+    pub(super) fn matmul(&mut self) -> Result<Value, String> {
+        self.zero_point(2, "a")?;
+        self.zero_point(3, "b")?;
+        let (a, b) = (self.operand(0), self.operand(1));
+        if self.tensor(a)?.rank() != 3 || self.tensor(b)?.rank() != 3 {
+            return Err("operands must be 3-D ([N, H, C] and [N, C, W])".into());
+        }
+        self.op(&g::MATMUL, &[a, b], AttrDict::new())
+    }
+
+    /// TOSA's pad `[top, bottom, left, right]` as graph pads `[top, left, bottom, right]`.
+    fn graph_pads(&self) -> Result<Vec<i64>, String> {
+        let p = self.ints_n("pad", 4)?;
+        Ok(vec![p[0], p[2], p[1], p[3]])
+    }
+
+    /// `conv2d` (OHWI weights) or `depthwise_conv2d` (HWCM weights).
+    pub(super) fn conv2d(&mut self, depthwise: bool) -> Result<Value, String> {
+        self.zero_point(3, "input")?;
+        self.zero_point(4, "weight")?;
+        let (x, w, bias) = (self.operand(0), self.operand(1), self.operand(2));
+        let (xt, wt, bt) = (self.tensor(x)?, self.tensor(w)?, self.tensor(bias)?);
+        if xt.rank() != 4 || wt.rank() != 4 || bt.rank() != 1 {
+            return Err(format!("expected a 4-D input, 4-D weights and a 1-D bias, got {xt}, {wt} and {bt}"));
+        }
+        let (channels, groups, w) = if depthwise {
+            // [KH, KW, C, M] -> [C, M, KH, KW] -> [C*M, 1, KH, KW]: output c*M + m reads input c.
+            let s = wt.shape();
+            let (c, mult) = (s[2], s[3]);
+            let w = self.transpose(w, &[2, 3, 0, 1])?;
+            (c * mult, c, self.reshape(w, &[c * mult, 1, s[0], s[1]])?)
+        } else {
+            (wt.shape()[0], 1, self.transpose(w, &TO_NCHW)?)
+        };
+        let bias = match bt.shape()[0] {
+            n if n == channels => bias,
+            1 => self.op(&g::BROADCAST_TO, &[bias], attrs(&[("shape", Attribute::i64_list(&[channels]))]))?,
+            n => return Err(format!("the bias has {n} elements, expected {channels} or 1")),
+        };
+        let conv_attrs = attrs(&[
+            ("strides", Attribute::i64_list(&self.ints_n("stride", 2)?)),
+            ("pads", Attribute::i64_list(&self.graph_pads()?)),
+            ("dilations", Attribute::i64_list(&self.ints_n("dilation", 2)?)),
+            ("groups", Attribute::i64(groups)),
+        ]);
+        let x = self.transpose(x, &TO_NCHW)?;
+        let y = self.op(&g::CONV2D, &[x, w, bias], conv_attrs)?;
+        self.transpose(y, &TO_NHWC)
+    }
+
+    /// `max_pool2d` (padding never wins) or `avg_pool2d` (the divisor counts the
+    /// window's input cells only).
+    pub(super) fn pool(&mut self, is_max: bool) -> Result<Value, String> {
+        if is_max && !self.nan_propagates()? {
+            return Err("nan_mode = \"IGNORE\" is not supported on max_pool2d".into());
+        }
+        if !is_max {
+            self.zero_point(1, "input")?;
+            self.zero_point(2, "output")?;
+        }
+        let x = self.operand(0);
+        if self.tensor(x)?.rank() != 4 {
+            return Err("the input must be 4-D (NHWC)".into());
+        }
+        let mut pool_attrs = attrs(&[
+            ("kernel", Attribute::i64_list(&self.ints_n("kernel", 2)?)),
+            ("strides", Attribute::i64_list(&self.ints_n("stride", 2)?)),
+            ("pads", Attribute::i64_list(&self.graph_pads()?)),
+        ]);
+        if !is_max {
+            pool_attrs.set("count_include_pad", Attribute::Bool(false));
+        }
+        let x = self.transpose(x, &TO_NCHW)?;
+        let y = self.op(if is_max { &g::MAX_POOL2D } else { &g::AVG_POOL2D }, &[x], pool_attrs)?;
+        self.transpose(y, &TO_NHWC)
+    }
+
+    /// `gather`: values [N, K, C], indices [N, W] -> [N, W, C], as one `graph.gather`
+    /// on values flattened to [N*K, C] with indices offset by n*K.
+    pub(super) fn gather(&mut self) -> Result<Value, String> {
+        let (values, indices) = (self.operand(0), self.operand(1));
+        let (vt, it) = (self.tensor(values)?, self.tensor(indices)?);
+        if vt.rank() != 3 || it.rank() != 2 || it.shape()[0] != vt.shape()[0] || !it.elem().is_integer() {
+            return Err(format!("expected values [N, K, C] and integer indices [N, W], got {vt} and {it}"));
+        }
+        let (n, k, c) = (vt.shape()[0], vt.shape()[1], vt.shape()[2]);
+        let flat = self.reshape(values, &[n * k, c])?;
+        let indices = if n > 1 {
+            let offsets: Vec<Scalar> = (0..n).map(|i| Scalar::Int(i * k)).collect();
+            let ty = TensorType::new(vec![n, 1], it.elem())?;
+            let offsets = self.constant(DenseElements::from_scalars(ty, &offsets)?);
+            self.op(&g::ADD, &[indices, offsets], AttrDict::new())?
+        } else {
+            indices
+        };
+        self.op(&g::GATHER, &[flat, indices], attrs(&[("axis", Attribute::i64(0))]))
+    }
+}

@@ -1,0 +1,284 @@
+//! The TOSA 1.0 ops tcc imports, as torch-mlir writes them, plus `arith.constant`.
+//!
+//! These definitions cover parsing and attribute checking: operand counts, attribute
+//! kinds and defaults. Result types are taken from the file; the conversion to the
+//! graph dialect (`convert-tosa-to-graph` in `tcc-lower`) checks them against graph
+//! shape inference and rejects what tcc does not support (quantized zero points, a
+//! non-zero `mul` shift, non-constant shape operands) with a located error.
+
+use tcc_ir::lexer::TokenKind;
+use tcc_ir::{
+    Arity, AttrDefault, AttrKind, AttrSpec, Diagnostic, Op, OpDef, OperationState, Parser, Printer, Syntax, Traits,
+};
+
+const PURE: Traits = Traits::PURE;
+const CONSTANT: Traits = Traits::PURE.union(Traits::CONSTANT_LIKE);
+
+const NAN_MODE: AttrSpec = AttrSpec::optional(
+    "nan_mode",
+    AttrKind::Enum(&["PROPAGATE", "IGNORE"]),
+    AttrDefault::Str("PROPAGATE"),
+    "PROPAGATE: NaN in, NaN out; IGNORE: a NaN loses against a number",
+);
+const AXIS: AttrSpec = AttrSpec::required("axis", AttrKind::Int, "the dimension (kept with extent 1 by reductions)");
+const ACC_TYPE: AttrSpec = AttrSpec::required("acc_type", AttrKind::Type, "accumulator type (f32 for f32 tensors)");
+const PAD: AttrSpec = AttrSpec::required("pad", AttrKind::IntList, "[top, bottom, left, right]");
+const STRIDE: AttrSpec = AttrSpec::required("stride", AttrKind::IntList, "[y, x]");
+const DILATION: AttrSpec = AttrSpec::required("dilation", AttrKind::IntList, "[y, x]");
+const KERNEL: AttrSpec = AttrSpec::required("kernel", AttrKind::IntList, "[y, x]");
+const LOCAL_BOUND: AttrSpec =
+    AttrSpec::optional("local_bound", AttrKind::Bool, AttrDefault::Bool(false), "precision hint (ignored)");
+
+macro_rules! tosa_op {
+    ($NAME:ident, $name:literal, $operands:expr, [$($attr:expr),*], $summary:literal) => {
+        pub static $NAME: OpDef = OpDef {
+            name: $name,
+            summary: $summary,
+            operands: $operands,
+            attrs: &[$($attr),*],
+            traits: PURE,
+            syntax: Syntax::Functional,
+            ..OpDef::DEFAULT
+        };
+    };
+}
+
+pub static CONST: OpDef = OpDef {
+    name: "tosa.const",
+    summary: "A constant tensor (`values`), often a `dense_resource` weight blob",
+    description: "```mlir\n%w = \"tosa.const\"() <{values = dense_resource<w1> : tensor<8x3x3x3xf32>}> : () -> tensor<8x3x3x3xf32>\n```",
+    operands: Arity::Exactly(0),
+    attrs: &[AttrSpec::required("values", AttrKind::Dense, "the elements")],
+    traits: CONSTANT,
+    syntax: Syntax::Functional,
+    ..OpDef::DEFAULT
+};
+
+pub static CONST_SHAPE: OpDef = OpDef {
+    name: "tosa.const_shape",
+    summary: "A constant shape (`!tosa.shape<N>`), the shape operand of reshape, slice, pad and tile",
+    description: "```mlir\n%s = tosa.const_shape {values = dense<[1, 4, 1, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>\n```",
+    operands: Arity::Exactly(0),
+    attrs: &[AttrSpec::required("values", AttrKind::Dense, "the extents")],
+    traits: CONSTANT,
+    syntax: Syntax::Functional,
+    ..OpDef::DEFAULT
+};
+
+fn parse_arith_constant(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
+    let loc = p.loc();
+    let value = p.parse_attribute()?;
+    if p.kind() == TokenKind::LBrace {
+        p.parse_attr_dict_into(&mut state.attrs)?;
+    }
+    let ty = match &value {
+        tcc_ir::Attribute::Dense(d) => tcc_ir::Type::from_tensor(d.ty().clone()),
+        tcc_ir::Attribute::Int(_, t) | tcc_ir::Attribute::Float(_, t) => tcc_ir::Type::Scalar(*t),
+        other => return Err(Diagnostic::error(loc, format!("expected a typed constant, got {}", other.kind_name()))),
+    };
+    state.attrs.set("value", value);
+    state.result_types.push(ty);
+    Ok(())
+}
+
+fn print_arith_constant(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
+    let m = p.module();
+    p.write("arith.constant ");
+    if let Some(v) = m.attr(op, "value") {
+        match *v {
+            tcc_ir::Attribute::Int(x, t) => p.write(&format!("{x} : {t}")),
+            tcc_ir::Attribute::Float(x, t) => p.write(&format!("{} : {t}", tcc_ir::attributes::format_float(x, t))),
+            ref other => p.print_attr(other),
+        }
+    }
+    p.print_attr_dict(m.attrs(op), &["value"]);
+    Ok(())
+}
+
+pub static ARITH_CONSTANT: OpDef = OpDef {
+    name: "arith.constant",
+    summary: "A constant from upstream MLIR's arith dialect (imported like `tosa.const`)",
+    description: "```mlir\n%c = arith.constant dense_resource<idx> : tensor<2x16xi64>\n```",
+    operands: Arity::Exactly(0),
+    attrs: &[AttrSpec::required("value", AttrKind::Any, "dense elements (scalar constants are not imported)")],
+    traits: CONSTANT,
+    syntax: Syntax::Custom { parse: parse_arith_constant, print: print_arith_constant },
+    ..OpDef::DEFAULT
+};
+
+// -- elementwise -----------------------------------------------------------------------
+
+tosa_op!(ADD, "tosa.add", Arity::Exactly(2), [], "a + b; operands of equal rank broadcast where an extent is 1");
+tosa_op!(SUB, "tosa.sub", Arity::Exactly(2), [], "a - b (broadcasting)");
+tosa_op!(MUL, "tosa.mul", Arity::Exactly(3), [], "a * b (broadcasting); the third operand is the i8 `shift`, 0 here");
+tosa_op!(POW, "tosa.pow", Arity::Exactly(2), [], "a ^ b (broadcasting)");
+tosa_op!(MAXIMUM, "tosa.maximum", Arity::Exactly(2), [NAN_MODE], "max(a, b) (broadcasting)");
+tosa_op!(MINIMUM, "tosa.minimum", Arity::Exactly(2), [NAN_MODE], "min(a, b) (broadcasting)");
+tosa_op!(GREATER, "tosa.greater", Arity::Exactly(2), [], "a > b, an i1 tensor");
+tosa_op!(GREATER_EQUAL, "tosa.greater_equal", Arity::Exactly(2), [], "a >= b, an i1 tensor");
+tosa_op!(EQUAL, "tosa.equal", Arity::Exactly(2), [], "a == b, an i1 tensor");
+tosa_op!(SELECT, "tosa.select", Arity::Exactly(3), [], "c ? a : b (broadcasting)");
+tosa_op!(ABS, "tosa.abs", Arity::Exactly(1), [], "|x|");
+tosa_op!(CEIL, "tosa.ceil", Arity::Exactly(1), [], "round toward +inf");
+tosa_op!(FLOOR, "tosa.floor", Arity::Exactly(1), [], "round toward -inf");
+tosa_op!(EXP, "tosa.exp", Arity::Exactly(1), [], "e^x");
+tosa_op!(LOG, "tosa.log", Arity::Exactly(1), [], "natural logarithm");
+tosa_op!(ERF, "tosa.erf", Arity::Exactly(1), [], "error function");
+tosa_op!(TANH, "tosa.tanh", Arity::Exactly(1), [], "hyperbolic tangent");
+tosa_op!(SIGMOID, "tosa.sigmoid", Arity::Exactly(1), [], "1 / (1 + e^-x)");
+tosa_op!(RSQRT, "tosa.rsqrt", Arity::Exactly(1), [], "1 / sqrt(x)");
+tosa_op!(RECIPROCAL, "tosa.reciprocal", Arity::Exactly(1), [], "1 / x");
+tosa_op!(
+    NEGATE,
+    "tosa.negate",
+    Arity::Exactly(3),
+    [],
+    "-x; the second and third operands are the input and output zero points, 0 here"
+);
+tosa_op!(
+    CAST,
+    "tosa.cast",
+    Arity::Exactly(1),
+    [],
+    "element type conversion; float to integer rounds to nearest, ties to even, and saturates"
+);
+tosa_op!(
+    CLAMP,
+    "tosa.clamp",
+    Arity::Exactly(1),
+    [
+        AttrSpec::required("min_val", AttrKind::Float, "lower bound"),
+        AttrSpec::required("max_val", AttrKind::Float, "upper bound"),
+        NAN_MODE
+    ],
+    "min(max(x, min_val), max_val)"
+);
+
+// -- reductions ------------------------------------------------------------------------
+
+tosa_op!(REDUCE_SUM, "tosa.reduce_sum", Arity::Exactly(1), [AXIS], "sum over `axis`, kept as extent 1");
+tosa_op!(REDUCE_PRODUCT, "tosa.reduce_product", Arity::Exactly(1), [AXIS], "product over `axis` (not imported)");
+tosa_op!(REDUCE_MAX, "tosa.reduce_max", Arity::Exactly(1), [AXIS, NAN_MODE], "maximum over `axis`");
+tosa_op!(REDUCE_MIN, "tosa.reduce_min", Arity::Exactly(1), [AXIS, NAN_MODE], "minimum over `axis`");
+tosa_op!(REDUCE_ALL, "tosa.reduce_all", Arity::Exactly(1), [AXIS], "logical and over `axis` (i1)");
+tosa_op!(REDUCE_ANY, "tosa.reduce_any", Arity::Exactly(1), [AXIS], "logical or over `axis` (i1)");
+
+// -- data movement ---------------------------------------------------------------------
+
+tosa_op!(RESHAPE, "tosa.reshape", Arity::Exactly(2), [], "the operand with the shape of the `!tosa.shape` operand");
+tosa_op!(
+    TRANSPOSE,
+    "tosa.transpose",
+    Arity::Exactly(1),
+    [AttrSpec::required("perms", AttrKind::IntList, "result dimension i is operand dimension perms[i]")],
+    "permutes dimensions"
+);
+tosa_op!(
+    SLICE,
+    "tosa.slice",
+    Arity::Exactly(3),
+    [],
+    "the block at `start` (shape operand) of extent `size` (shape operand)"
+);
+tosa_op!(CONCAT, "tosa.concat", Arity::AtLeast(1), [AXIS], "concatenation along `axis`");
+tosa_op!(
+    PAD_OP,
+    "tosa.pad",
+    Arity::Exactly(3),
+    [],
+    "pads with the constant `pad_const` (third operand); `padding` is [low0, high0, low1, high1, ..]"
+);
+tosa_op!(TILE, "tosa.tile", Arity::Exactly(2), [], "repeats the operand `multiples` times per dimension");
+tosa_op!(
+    GATHER,
+    "tosa.gather",
+    Arity::Exactly(2),
+    [],
+    "values [N, K, C], indices [N, W] -> [N, W, C] with out[n, w, c] = values[n, indices[n, w], c]"
+);
+
+// -- compute ---------------------------------------------------------------------------
+
+tosa_op!(
+    MATMUL,
+    "tosa.matmul",
+    Arity::Exactly(4),
+    [],
+    "batched [N, H, C] x [N, C, W]; the last two operands are zero points, 0 here"
+);
+tosa_op!(
+    CONV2D,
+    "tosa.conv2d",
+    Arity::Exactly(5),
+    [PAD, STRIDE, DILATION, ACC_TYPE, LOCAL_BOUND],
+    "NHWC input, OHWI weights, bias [O] or [1], then input and weight zero points (0 here)"
+);
+tosa_op!(
+    DEPTHWISE_CONV2D,
+    "tosa.depthwise_conv2d",
+    Arity::Exactly(5),
+    [PAD, STRIDE, DILATION, ACC_TYPE, LOCAL_BOUND],
+    "NHWC input, [KH, KW, C, M] weights: output channel c*M + m sees input channel c only"
+);
+tosa_op!(
+    MAX_POOL2D,
+    "tosa.max_pool2d",
+    Arity::Exactly(1),
+    [KERNEL, STRIDE, PAD, NAN_MODE],
+    "NHWC max pooling; padding never wins"
+);
+tosa_op!(
+    AVG_POOL2D,
+    "tosa.avg_pool2d",
+    Arity::Exactly(3),
+    [KERNEL, STRIDE, PAD, ACC_TYPE],
+    "NHWC average pooling over the window's input cells (padding is not counted); zero points 0"
+);
+
+/// Every op this crate defines.
+pub static ALL: &[&OpDef] = &[
+    &CONST,
+    &CONST_SHAPE,
+    &ARITH_CONSTANT,
+    &ADD,
+    &SUB,
+    &MUL,
+    &POW,
+    &MAXIMUM,
+    &MINIMUM,
+    &GREATER,
+    &GREATER_EQUAL,
+    &EQUAL,
+    &SELECT,
+    &ABS,
+    &CEIL,
+    &FLOOR,
+    &EXP,
+    &LOG,
+    &ERF,
+    &TANH,
+    &SIGMOID,
+    &RSQRT,
+    &RECIPROCAL,
+    &NEGATE,
+    &CAST,
+    &CLAMP,
+    &REDUCE_SUM,
+    &REDUCE_PRODUCT,
+    &REDUCE_MAX,
+    &REDUCE_MIN,
+    &REDUCE_ALL,
+    &REDUCE_ANY,
+    &RESHAPE,
+    &TRANSPOSE,
+    &SLICE,
+    &CONCAT,
+    &PAD_OP,
+    &TILE,
+    &GATHER,
+    &MATMUL,
+    &CONV2D,
+    &DEPTHWISE_CONV2D,
+    &MAX_POOL2D,
+    &AVG_POOL2D,
+];
