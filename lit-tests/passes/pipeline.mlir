@@ -137,7 +137,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // TIMING-NOVERIFY-NEXT: print
 // TIMING-NOVERIFY-NEXT: Total
 
-// UNKNOWN: tcc-opt: error: unknown pass 'bogus' (known passes: canonicalize, convert-graph-to-loop, cse, expand-math, vectorize)
+// UNKNOWN: tcc-opt: error: unknown pass 'bogus' (known passes: canonicalize, convert-graph-to-loop, convert-tosa-to-graph, cse, expand-math, vectorize)
 // UNKNOWN-NOT: module
 // BADOPT: tcc-opt: error: pass 'canonicalize' has no option 'foo'
 // CSEOPT: tcc-opt: error: pass 'cse' has no option 'max-iterations'
@@ -152,6 +152,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST-NEXT: {{^}}    max-iterations: sweeps over the IR before stopping (default 10)
 // LIST-NEXT: {{^}}convert-graph-to-loop {{ *}}Lower the graph dialect to loop nests
 // LIST-NEXT: {{^}}    profile: insert loop.kernel markers for the profiler (default false)
+// LIST-NEXT: {{^}}convert-tosa-to-graph {{ *}}Import TOSA and arith.constant ops into the graph dialect
 // LIST-NEXT: {{^}}cse {{ *}}Merge identical pure operations
 // LIST-NEXT: {{^}}expand-math {{ *}}Expand f32 exp/log/tanh/erf/pow
 // LIST-NEXT: {{^}}vectorize {{ *}}Turn innermost unit-stride loops into vector loops

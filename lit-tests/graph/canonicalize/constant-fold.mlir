@@ -145,8 +145,8 @@ func.func @not_constant(%x: tensor<3xf32>) -> tensor<3xf32> {
   return %1 : tensor<3xf32>
 }
 
-// Results are materialized only up to 65536 elements, and never with a layout
-// encoding.
+// Results that grow (broadcasts) are materialized only up to 65536 elements, and
+// never with a layout encoding.
 // CHECK-LABEL: func.func @size_limit()
 // CHECK-NEXT: %0 = graph.constant {value = dense<2.0> : tensor<1xf32>} : () -> tensor<1xf32>
 // CHECK-NEXT: %1 = graph.constant {value = dense<2.0> : tensor<65536xf32>} : () -> tensor<65536xf32>
@@ -160,6 +160,25 @@ func.func @size_limit() -> (tensor<65536xf32>, tensor<65537xf32>, tensor<4xf32, 
   %1 = graph.broadcast_to %s {shape = [65537]} : (tensor<1xf32>) -> tensor<65537xf32>
   %2 = graph.broadcast_to %s {shape = [4]} : (tensor<1xf32>) -> tensor<4xf32, "NCHW">
   return %0, %1, %2 : tensor<65536xf32>, tensor<65537xf32>, tensor<4xf32, "NCHW">
+}
+
+// Elementwise and data-movement ops fold on much larger constants (weights of real
+// models: transposed, reshaped, scaled by batch norm) as long as the result is no
+// larger than the operands; a reduction over more than 2^20 elements does not fold.
+// CHECK-LABEL: func.func @moved_data()
+// CHECK-NEXT: %0 = graph.constant {value = dense<1.5> : tensor<2048x1024xf32>}
+// CHECK-NEXT: %1 = graph.constant {value = dense<1.5> : tensor<1024x2048xf32>}
+// CHECK-NEXT: %2 = graph.constant {value = dense<1.5> : tensor<2097152xf32>}
+// CHECK-NEXT: %3 = graph.constant {value = dense<2.25> : tensor<2048x1024xf32>}
+// CHECK-NEXT: %4 = graph.reduce_sum %0 {axes = [0]}
+// CHECK-NEXT: return %1, %2, %3, %4
+func.func @moved_data() -> (tensor<1024x2048xf32>, tensor<2097152xf32>, tensor<2048x1024xf32>, tensor<1024xf32>) {
+  %c = graph.constant {value = dense<1.5> : tensor<2048x1024xf32>} : () -> tensor<2048x1024xf32>
+  %0 = graph.transpose %c {perm = [1, 0]} : (tensor<2048x1024xf32>) -> tensor<1024x2048xf32>
+  %1 = graph.reshape %c {shape = [2097152]} : (tensor<2048x1024xf32>) -> tensor<2097152xf32>
+  %2 = graph.mul %c, %c : (tensor<2048x1024xf32>, tensor<2048x1024xf32>) -> tensor<2048x1024xf32>
+  %3 = graph.reduce_sum %c {axes = [0]} : (tensor<2048x1024xf32>) -> tensor<1024xf32>
+  return %0, %1, %2, %3 : tensor<1024x2048xf32>, tensor<2097152xf32>, tensor<2048x1024xf32>, tensor<1024xf32>
 }
 
 // A dense_resource constant folds like any other.

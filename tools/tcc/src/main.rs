@@ -1,6 +1,7 @@
 //! `tcc`, the compiler driver.
 //!
-//! - `tcc run MODEL.mlir --input A.npy ... [--output Y.npy ...]`: JIT-compile and run.
+//! - `tcc run MODEL.mlir --input A.npy ... [--output Y.npy ...] [--expect R.npy ...]`:
+//!   JIT-compile and run; with `--expect`, compare the outputs with reference ones.
 //! - `tcc MODEL.mlir --emit=graph|loop|vector|clif|asm|dot [-o FILE]`: show the model
 //!   after each compilation level (optimized graph, naive loops, vectorized loops ready
 //!   for code generation, Cranelift IR, machine code, a Graphviz picture of the graph).
@@ -27,7 +28,7 @@ use tcc::{Backend, Options};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// The model (MLIR, graph dialect) to compile.
+    /// The model (MLIR: graph dialect, or TOSA as torch-mlir exports it) to compile.
     model: Option<PathBuf>,
     /// What to produce (default: the optimized graph).
     #[arg(long, value_enum, default_value = "graph")]
@@ -66,7 +67,7 @@ struct Common {
 enum Command {
     /// Compile a model and run it on .npy inputs.
     Run {
-        /// The model (MLIR, graph dialect).
+        /// The model (MLIR: graph dialect or TOSA).
         model: PathBuf,
         /// An input tensor (.npy), bound to the model's arguments in order.
         #[arg(long = "input", short = 'i')]
@@ -74,12 +75,19 @@ enum Command {
         /// Where to save an output (.npy), in the order of the model's results.
         #[arg(long = "output", short = 'o')]
         outputs: Vec<PathBuf>,
+        /// A reference output (.npy), in the order of the model's results: prints the
+        /// max error and fails if it exceeds the tolerance.
+        #[arg(long = "expect", short = 'e')]
+        expected: Vec<PathBuf>,
+        /// Largest accepted max |error| relative to the reference's max |value|.
+        #[arg(long, default_value_t = 1e-4)]
+        tolerance: f64,
         #[command(flatten)]
         common: Common,
     },
     /// Compile a model and time it on random inputs, with a per-kernel profile.
     Bench {
-        /// The model (MLIR, graph dialect).
+        /// The model (MLIR: graph dialect or TOSA).
         model: PathBuf,
         /// Timed runs.
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
@@ -138,7 +146,10 @@ fn main() -> ExitCode {
         };
     }
     let result = match &cli.command {
-        Some(Command::Run { model, inputs, outputs, common }) => run(model, inputs, outputs, common),
+        Some(Command::Run { model, inputs, outputs, expected, tolerance, common }) => {
+            let files = RunFiles { inputs, outputs, expected, tolerance: *tolerance };
+            run(model, &files, common)
+        }
         Some(Command::Bench { model, runs, warmup, json, common }) => {
             let settings = bench::Settings { runs: *runs as usize, warmup: *warmup as usize, json: *json };
             bench::bench(model, options(common), &settings).map(|text| {
@@ -172,32 +183,56 @@ fn parse(model: &PathBuf) -> Result<tcc::ir::Module, String> {
     tcc::ir::parse_owned(&model.display().to_string(), bytes, &tcc::registry()).map_err(|d| d.to_string())
 }
 
-fn run(model: &PathBuf, inputs: &[PathBuf], outputs: &[PathBuf], common: &Common) -> Result<(), String> {
+/// The files `tcc run` reads and writes.
+struct RunFiles<'a> {
+    inputs: &'a [PathBuf],
+    outputs: &'a [PathBuf],
+    expected: &'a [PathBuf],
+    tolerance: f64,
+}
+
+fn run(model: &PathBuf, files: &RunFiles, common: &Common) -> Result<(), String> {
     let module = parse(model)?;
     let compiled = tcc::Model::compile(module, &options(common)).map_err(|e| e.to_string())?;
-    if inputs.len() != compiled.inputs().len() {
+    if files.inputs.len() != compiled.inputs().len() {
         let specs: Vec<String> = compiled.inputs().iter().map(|s| s.to_string()).collect();
         return Err(format!(
             "the model takes {} inputs ({}), {} given with --input",
             specs.len(),
             specs.join(", "),
-            inputs.len()
+            files.inputs.len()
         ));
     }
-    if outputs.len() > compiled.outputs().len() {
-        return Err(format!(
-            "the model has {} outputs, {} --output files given",
-            compiled.outputs().len(),
-            outputs.len()
-        ));
+    for (flag, n) in [("--output", files.outputs.len()), ("--expect", files.expected.len())] {
+        if n > compiled.outputs().len() {
+            return Err(format!("the model has {} outputs, {n} {flag} files given", compiled.outputs().len()));
+        }
     }
-    let tensors: Vec<tcc::Tensor> = inputs.iter().map(|p| npy::read(p)).collect::<Result<_, _>>()?;
+    let expected: Vec<tcc::Tensor> = files.expected.iter().map(|p| npy::read(p)).collect::<Result<_, _>>()?;
+    let tensors: Vec<tcc::Tensor> = files.inputs.iter().map(|p| npy::read(p)).collect::<Result<_, _>>()?;
     let results = compiled.run(&tensors).map_err(|e| e.to_string())?;
     for (i, t) in results.iter().enumerate() {
-        match outputs.get(i) {
+        match files.outputs.get(i) {
             Some(path) => npy::write(path, t)?,
-            None => println!("output #{i}: {}", npy::summary(t)),
+            None if expected.is_empty() => println!("output #{i}: {}", npy::summary(t)),
+            None => {}
         }
+    }
+    let mut failures = Vec::new();
+    for (i, (got, want)) in results.iter().zip(&expected).enumerate() {
+        let (abs, rel) = npy::compare(got, want).map_err(|e| format!("output #{i}: {e}"))?;
+        let verdict = if rel <= files.tolerance { "ok" } else { "MISMATCH" };
+        println!("output #{i}: max error {abs:.3e} ({rel:.3e} of the reference's scale): {verdict}");
+        if rel > files.tolerance {
+            failures.push(i.to_string());
+        }
+    }
+    if !failures.is_empty() {
+        return Err(format!(
+            "output(s) {} differ from the reference by more than the tolerance {:e}",
+            failures.join(", "),
+            files.tolerance
+        ));
     }
     Ok(())
 }

@@ -56,15 +56,44 @@ pub fn write(path: &Path, t: &Tensor) -> Result<(), String> {
     r.map_err(|e| format!("cannot write '{}': {e}", path.display()))
 }
 
-/// A one-line summary: dtype, shape, min / max / mean and the first values.
-pub fn summary(t: &Tensor) -> String {
-    let v: Vec<f64> = match t.dtype() {
+/// The elements as f64.
+fn values(t: &Tensor) -> Vec<f64> {
+    match t.dtype() {
         DType::F32 => t.as_slice::<f32>().unwrap_or_default().iter().map(|&x| x as f64).collect(),
         DType::F64 => t.as_slice::<f64>().unwrap_or_default().to_vec(),
         DType::I32 => t.as_slice::<i32>().unwrap_or_default().iter().map(|&x| x as f64).collect(),
         DType::I64 => t.as_slice::<i64>().unwrap_or_default().iter().map(|&x| x as f64).collect(),
         DType::Bool => t.as_slice::<bool>().unwrap_or_default().iter().map(|&x| x as u8 as f64).collect(),
-    };
+    }
+}
+
+/// How far `got` is from `want`: the largest absolute difference and that difference
+/// relative to the largest |want| (the output's scale; 1 if all of `want` is zero).
+/// NaN where exactly one of them is NaN counts as an infinite error.
+pub fn compare(got: &Tensor, want: &Tensor) -> Result<(f64, f64), String> {
+    if got.shape() != want.shape() {
+        return Err(format!("shape {:?} differs from the expected {:?}", got.shape(), want.shape()));
+    }
+    let (g, w) = (values(got), values(want));
+    let mut max_err = 0.0f64;
+    for (&a, &b) in g.iter().zip(&w) {
+        let err = if a.is_nan() || b.is_nan() {
+            if a.is_nan() && b.is_nan() { 0.0 } else { f64::INFINITY }
+        } else if a == b {
+            0.0
+        } else {
+            (a - b).abs()
+        };
+        max_err = max_err.max(err);
+    }
+    let scale = w.iter().filter(|x| x.is_finite()).fold(0.0f64, |m, &x| m.max(x.abs()));
+    let scale = if scale > 0.0 { scale } else { 1.0 };
+    Ok((max_err, max_err / scale))
+}
+
+/// A one-line summary: dtype, shape, min / max / mean and the first values.
+pub fn summary(t: &Tensor) -> String {
+    let v = values(t);
     let first: Vec<String> = v.iter().take(6).map(|x| format!("{x:.6}")).collect();
     let more = if v.len() > 6 { ", ..." } else { "" };
     if v.is_empty() {

@@ -41,8 +41,31 @@ fn binary(a: &EvalArgs, f: fn(f64, f64) -> f64, fi: fn(i64, i64) -> Result<i64, 
     }
 }
 
-fn nan_or(x: f64, y: f64, pick: fn(f64, f64) -> f64) -> f64 {
-    if x.is_nan() || y.is_nan() { f64::NAN } else { pick(x, y) }
+/// IEEE 754-2019 `maximum`: NaN if either is NaN, and -0 < +0 (as the compiled code's
+/// `fmax`), so the result does not depend on the operand order.
+pub fn maximum(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else if x == y {
+        if x.is_sign_negative() { y } else { x }
+    } else if x > y {
+        x
+    } else {
+        y
+    }
+}
+
+/// IEEE 754-2019 `minimum`: NaN if either is NaN, and -0 < +0.
+pub fn minimum(x: f64, y: f64) -> f64 {
+    if x.is_nan() || y.is_nan() {
+        f64::NAN
+    } else if x == y {
+        if x.is_sign_negative() { x } else { y }
+    } else if x < y {
+        x
+    } else {
+        y
+    }
 }
 
 pub fn add(a: &EvalArgs) -> R {
@@ -58,10 +81,10 @@ pub fn div(a: &EvalArgs) -> R {
     binary(a, |x, y| x / y, |x, y| if y == 0 { Err("integer division by zero".into()) } else { Ok(x.wrapping_div(y)) })
 }
 pub fn max(a: &EvalArgs) -> R {
-    binary(a, |x, y| nan_or(x, y, f64::max), |x, y| Ok(x.max(y)))
+    binary(a, maximum, |x, y| Ok(x.max(y)))
 }
 pub fn min(a: &EvalArgs) -> R {
-    binary(a, |x, y| nan_or(x, y, f64::min), |x, y| Ok(x.min(y)))
+    binary(a, minimum, |x, y| Ok(x.min(y)))
 }
 pub fn pow(a: &EvalArgs) -> R {
     binary(a, f64::powf, |_, _| Err("pow is defined on floats only".into()))
@@ -184,7 +207,7 @@ pub fn clamp(a: &EvalArgs) -> R {
     let (lo, hi) = (a.sig.float("min")?, a.sig.float("max")?);
     let x = a.input(0);
     if x.is_float() {
-        return unary(a, move |v| if v.is_nan() { v } else { v.max(lo).min(hi) }, None);
+        return unary(a, move |v| minimum(maximum(v, lo), hi), None);
     }
     // Integer bounds round inward and saturate to the element type's range. If no
     // integer lies between them, min(max(x, lo), hi) gives hi, as for floats.

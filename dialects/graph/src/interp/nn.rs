@@ -146,13 +146,7 @@ fn pool(a: &EvalArgs, mut f: impl FnMut(&[f64], usize) -> f64) -> R {
     Ok(vec![Tensor::from_f64s(a.result_elem(0), out_dims, out)?])
 }
 
-/// Maximum that propagates NaN.
-fn nan_max(acc: f64, v: f64) -> f64 {
-    if acc.is_nan() || v.is_nan() { f64::NAN } else { acc.max(v) }
-}
-fn nan_min(acc: f64, v: f64) -> f64 {
-    if acc.is_nan() || v.is_nan() { f64::NAN } else { acc.min(v) }
-}
+use super::elementwise::{maximum as nan_max, minimum as nan_min};
 
 pub fn max_pool2d(a: &EvalArgs) -> R {
     pool(a, |win, _| win.iter().fold(f64::NEG_INFINITY, |m, &v| nan_max(m, v)))

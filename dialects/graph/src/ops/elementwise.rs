@@ -71,6 +71,9 @@ fn verify_cast(m: &Module, op: Op) -> Result<(), String> {
 
 macro_rules! elementwise {
     ($NAME:ident, $name:literal, $arity:expr, $traits:expr, $infer:path, $eval:path, $summary:literal, $example:literal) => {
+        elementwise!($NAME, $name, $arity, $traits, $infer, $eval, $summary, $example, canonical::ELEMENTWISE);
+    };
+    ($NAME:ident, $name:literal, $arity:expr, $traits:expr, $infer:path, $eval:path, $summary:literal, $example:literal, $patterns:expr) => {
         pub static $NAME: OpDef = OpDef {
             name: $name,
             summary: $summary,
@@ -79,7 +82,7 @@ macro_rules! elementwise {
             traits: $traits,
             infer: Some($infer),
             syntax: Syntax::Functional,
-            patterns: canonical::ELEMENTWISE,
+            patterns: $patterns,
             dialect_data: Some(&GraphSemantics { layout: OBLIVIOUS, eval: $eval }),
             ..OpDef::DEFAULT
         };
@@ -94,7 +97,8 @@ elementwise!(
     infer_arith,
     k::add,
     "Elementwise a + b with numpy broadcasting (f32, f64, i32, i64; integers wrap)",
-    "%r = graph.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>"
+    "%r = graph.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>",
+    canonical::AFFINE
 );
 elementwise!(
     SUB,
@@ -104,7 +108,8 @@ elementwise!(
     infer_arith,
     k::sub,
     "Elementwise a - b with numpy broadcasting",
-    "%r = graph.sub %a, %b : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>"
+    "%r = graph.sub %a, %b : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>",
+    canonical::AFFINE
 );
 elementwise!(
     MUL,
@@ -114,7 +119,8 @@ elementwise!(
     infer_arith,
     k::mul,
     "Elementwise a * b with numpy broadcasting",
-    "%r = graph.mul %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>"
+    "%r = graph.mul %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+    canonical::AFFINE
 );
 elementwise!(
     DIV,
@@ -134,7 +140,8 @@ elementwise!(
     infer_arith,
     k::max,
     "Elementwise maximum with numpy broadcasting; NaN if either operand is NaN",
-    "%r = graph.max %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>"
+    "%r = graph.max %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+    canonical::MIN_MAX
 );
 elementwise!(
     MIN,
@@ -144,7 +151,8 @@ elementwise!(
     infer_arith,
     k::min,
     "Elementwise minimum with numpy broadcasting; NaN if either operand is NaN",
-    "%r = graph.min %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>"
+    "%r = graph.min %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+    canonical::MIN_MAX
 );
 elementwise!(
     POW,
@@ -362,7 +370,7 @@ pub static CLAMP: OpDef = OpDef {
     traits: EW,
     infer: Some(infer_clamp),
     syntax: Syntax::Functional,
-    patterns: canonical::ELEMENTWISE,
+    patterns: canonical::CLAMP,
     dialect_data: Some(&GraphSemantics { layout: OBLIVIOUS, eval: k::clamp }),
     ..OpDef::DEFAULT
 };

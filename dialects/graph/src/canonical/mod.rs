@@ -1,0 +1,332 @@
+//! Canonicalization patterns of the graph dialect.
+//!
+//! - `constant-fold`: an op whose operands are all constants is evaluated by the
+//!   reference interpreter and replaced by `graph.constant`s. Data movement and
+//!   elementwise ops fold up to [`FOLD_MAX_MOVED_ELEMENTS`] as long as the result is no
+//!   larger than the inputs (weight transposes and batch-norm arithmetic on real models);
+//!   everything else, and anything that would grow, only up to
+//!   [`FOLD_MAX_RESULT_ELEMENTS`].
+//! - `*-identity`: ops that provably return their operand unchanged (reshape or
+//!   broadcast to the same type, identity transpose, full slice, zero pad, same-type
+//!   cast, single-operand concat, single-result split, same-layout transform) are
+//!   replaced by the operand; `arith-identity` removes `x * 1`, `x / 1`, `x - 0` and
+//!   `x + (-0)` (not `x + 0`: `-0 + 0` is `+0`).
+//! - `transpose-of-transpose`, `reshape-of-reshape` and `slice-of-slice` compose a pair
+//!   into one op; `transpose-as-reshape` turns a transpose that only moves extent-1
+//!   dimensions into a reshape.
+//! - `min-max-to-clamp` and `clamp-of-clamp`: `max(x, c)` / `min(x, c)` with a splat
+//!   constant become `clamp`, and nested clamps merge (ReLU6 as exported).
+//! - [`conv_fold`]: per-channel `add`/`sub`/`mul` by constants after a convolution
+//!   (batch norm) fold into its weights and bias.
+//! - [`transpose_hoist`]: a transpose moves above a single-use elementwise op or slice
+//!   when that brings it next to another transpose or a constant, so that the
+//!   NCHW<->NHWC pairs exporters write cancel.
+//!
+//! Each op's `OpDef::patterns` lists the patterns that apply to it.
+
+pub mod conv_fold;
+pub mod transpose_hoist;
+
+use tcc_ir::{AttrDict, Attribute, Op, OpDef, OperationState, Pattern, Rewriter, Scalar, Traits, Type, Value};
+
+use crate::interp::eval_op;
+use crate::interp::tensor::Tensor;
+use crate::ops;
+
+/// Largest result (in elements) constant folding will materialize in general.
+pub const FOLD_MAX_RESULT_ELEMENTS: usize = 1 << 16;
+/// Largest total operand size (in elements) constant folding will read in general.
+pub const FOLD_MAX_INPUT_ELEMENTS: usize = 1 << 20;
+/// Largest tensor (in elements) an elementwise or data-movement op is folded on, when
+/// its result is no larger than its inputs: big enough for any real weight tensor.
+pub const FOLD_MAX_MOVED_ELEMENTS: usize = 1 << 27;
+
+pub static CONSTANT_FOLD: Pattern = Pattern { name: "constant-fold", apply: constant_fold };
+pub static ARITH_IDENTITY: Pattern = Pattern { name: "arith-identity", apply: arith_identity };
+pub static SAME_TYPE_IDENTITY: Pattern = Pattern { name: "same-type-identity", apply: same_type_identity };
+pub static TRANSPOSE_IDENTITY: Pattern = Pattern { name: "transpose-identity", apply: transpose_identity };
+pub static TRANSPOSE_OF_TRANSPOSE: Pattern = Pattern { name: "transpose-of-transpose", apply: transpose_of_transpose };
+pub static RESHAPE_OF_RESHAPE: Pattern = Pattern { name: "reshape-of-reshape", apply: reshape_of_reshape };
+pub static CONCAT_SINGLE: Pattern = Pattern { name: "concat-single", apply: concat_single };
+pub static SPLIT_SINGLE: Pattern = Pattern { name: "split-single", apply: split_single };
+pub static LAYOUT_IDENTITY: Pattern = Pattern { name: "layout-identity", apply: layout_identity };
+pub static SLICE_OF_SLICE: Pattern = Pattern { name: "slice-of-slice", apply: slice_of_slice };
+pub static TRANSPOSE_AS_RESHAPE: Pattern = Pattern { name: "transpose-as-reshape", apply: transpose_as_reshape };
+pub static MIN_MAX_TO_CLAMP: Pattern = Pattern { name: "min-max-to-clamp", apply: min_max_to_clamp };
+pub static CLAMP_OF_CLAMP: Pattern = Pattern { name: "clamp-of-clamp", apply: clamp_of_clamp };
+
+pub static FOLD_ONLY: &[Pattern] = &[CONSTANT_FOLD];
+pub static ELEMENTWISE: &[Pattern] = &[CONSTANT_FOLD, ARITH_IDENTITY];
+pub static AFFINE: &[Pattern] = &[CONSTANT_FOLD, ARITH_IDENTITY, conv_fold::FOLD_INTO_CONV];
+pub static MIN_MAX: &[Pattern] = &[CONSTANT_FOLD, MIN_MAX_TO_CLAMP];
+pub static CLAMP: &[Pattern] = &[CONSTANT_FOLD, CLAMP_OF_CLAMP];
+pub static CAST: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY];
+pub static RESHAPE: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY, RESHAPE_OF_RESHAPE];
+pub static TRANSPOSE: &[Pattern] = &[
+    CONSTANT_FOLD,
+    TRANSPOSE_IDENTITY,
+    TRANSPOSE_OF_TRANSPOSE,
+    transpose_hoist::TRANSPOSE_HOIST,
+    TRANSPOSE_AS_RESHAPE,
+];
+pub static BROADCAST: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY];
+pub static SLICE: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY, SLICE_OF_SLICE];
+pub static PAD: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY];
+pub static CONCAT: &[Pattern] = &[CONSTANT_FOLD, CONCAT_SINGLE];
+pub static SPLIT: &[Pattern] = &[CONSTANT_FOLD, SPLIT_SINGLE];
+pub static LAYOUT: &[Pattern] = &[CONSTANT_FOLD, LAYOUT_IDENTITY];
+
+/// The constant behind `v`, if `v` is produced by `graph.constant`.
+pub fn constant_value(rw: &Rewriter, v: Value) -> Option<tcc_ir::DenseElements> {
+    let def = rw.defining_op(v)?;
+    if !rw.is(def, &ops::CONSTANT) {
+        return None;
+    }
+    rw.attr(def, "value")?.as_dense().cloned()
+}
+
+fn constant_fold(rw: &mut Rewriter, op: Op) -> bool {
+    if rw.is(op, &ops::CONSTANT) || rw.operands(op).is_empty() {
+        return false;
+    }
+    let Some(values) = rw.operands(op).iter().map(|&v| constant_value(rw, v)).collect::<Option<Vec<_>>>() else {
+        return false;
+    };
+    let input_elems: usize = values.iter().map(|d| d.numel()).sum();
+    let result_types: Vec<_> = rw.results(op).iter().map(|&r| rw.value_type(r).clone()).collect();
+    let Some(result_elems) = result_types
+        .iter()
+        .map(|t| t.as_tensor().filter(|t| t.encoding().is_none()).map(|t| t.numel()))
+        .sum::<Option<usize>>()
+    else {
+        return false;
+    };
+    let cheap = rw.has_trait(op, Traits::ELEMENTWISE) || rw.has_trait(op, Traits::DATA_MOVEMENT);
+    let small = result_elems <= FOLD_MAX_RESULT_ELEMENTS && input_elems <= FOLD_MAX_INPUT_ELEMENTS;
+    let moved = cheap && result_elems <= input_elems.min(FOLD_MAX_MOVED_ELEMENTS);
+    if !small && !moved {
+        return false;
+    }
+    let Ok(inputs) = values.iter().map(Tensor::from_dense).collect::<Result<Vec<_>, _>>() else {
+        return false;
+    };
+    // An op that fails to evaluate (say, integer division by zero) is left for run time.
+    let Ok(outputs) = eval_op(rw, op, &inputs) else {
+        return false;
+    };
+    let loc = rw.loc(op).clone();
+    let mut replacements = Vec::new();
+    for (t, ty) in outputs.iter().zip(result_types) {
+        let mut state = OperationState::new(&ops::CONSTANT, loc.clone());
+        state.attrs.set("value", Attribute::Dense(t.to_dense()));
+        state.result_types.push(ty);
+        let c = rw.create_before(op, state);
+        replacements.push(rw.result(c, 0));
+    }
+    rw.replace_op(op, &replacements);
+    true
+}
+
+/// Replaces `op` by its operand `i` if their types are equal.
+fn forward_operand(rw: &mut Rewriter, op: Op, i: usize) -> bool {
+    let x = rw.operand(op, i);
+    let r = rw.result(op, 0);
+    if rw.results(op).len() != 1 || rw.value_type(x) != rw.value_type(r) {
+        return false;
+    }
+    rw.replace_op(op, &[x]);
+    true
+}
+
+/// Whether `v` is a constant whose every element equals `target` (bitwise for floats,
+/// so `-0.0` and `+0.0` differ).
+fn is_splat_of(rw: &Rewriter, v: Value, target: f64) -> bool {
+    let Some(d) = constant_value(rw, v) else { return false };
+    if d.numel() == 0 || !d.all_equal() {
+        return false;
+    }
+    match d.get(0) {
+        Scalar::Float(x) => x.to_bits() == target.to_bits(),
+        Scalar::Int(x) => x as f64 == target,
+    }
+}
+
+fn arith_identity(rw: &mut Rewriter, op: Op) -> bool {
+    if ![&ops::ADD, &ops::SUB, &ops::MUL, &ops::DIV].iter().any(|d| rw.is(op, d)) {
+        return false;
+    }
+    let (a, b) = (rw.operand(op, 0), rw.operand(op, 1));
+    let is_int = rw.value_type(a).elem().is_some_and(|e| e.is_integer());
+    let zero = |rw: &Rewriter, v, negative: bool| is_splat_of(rw, v, if negative && !is_int { -0.0 } else { 0.0 });
+    if rw.is(op, &ops::ADD) {
+        (zero(rw, b, true) && forward_operand(rw, op, 0)) || (zero(rw, a, true) && forward_operand(rw, op, 1))
+    } else if rw.is(op, &ops::SUB) {
+        zero(rw, b, false) && forward_operand(rw, op, 0)
+    } else if rw.is(op, &ops::MUL) {
+        (is_splat_of(rw, b, 1.0) && forward_operand(rw, op, 0))
+            || (is_splat_of(rw, a, 1.0) && forward_operand(rw, op, 1))
+    } else if rw.is(op, &ops::DIV) {
+        is_splat_of(rw, b, 1.0) && forward_operand(rw, op, 0)
+    } else {
+        false
+    }
+}
+
+fn same_type_identity(rw: &mut Rewriter, op: Op) -> bool {
+    forward_operand(rw, op, 0)
+}
+
+fn perm_of(rw: &Rewriter, op: Op) -> Option<Vec<i64>> {
+    rw.attr(op, "perm")?.as_i64_list()
+}
+
+fn transpose_identity(rw: &mut Rewriter, op: Op) -> bool {
+    let identity = perm_of(rw, op).is_some_and(|p| p.iter().enumerate().all(|(i, &v)| v == i as i64));
+    identity && forward_operand(rw, op, 0)
+}
+
+fn transpose_of_transpose(rw: &mut Rewriter, op: Op) -> bool {
+    let Some(inner) = rw.defining_op(rw.operand(op, 0)).filter(|&d| rw.is(d, &ops::TRANSPOSE)) else { return false };
+    let (Some(outer_perm), Some(inner_perm)) = (perm_of(rw, op), perm_of(rw, inner)) else { return false };
+    // out dim k = inner dim outer[k] = x dim inner[outer[k]].
+    let composed: Vec<i64> = outer_perm.iter().map(|&k| inner_perm[k as usize]).collect();
+    let x = rw.operand(inner, 0);
+    rw.set_operand(op, 0, x);
+    rw.set_attr(op, "perm", Attribute::i64_list(&composed));
+    true
+}
+
+fn reshape_of_reshape(rw: &mut Rewriter, op: Op) -> bool {
+    let Some(inner) = rw.defining_op(rw.operand(op, 0)).filter(|&d| rw.is(d, &ops::RESHAPE)) else { return false };
+    let x = rw.operand(inner, 0);
+    rw.set_operand(op, 0, x);
+    true
+}
+
+fn concat_single(rw: &mut Rewriter, op: Op) -> bool {
+    rw.operands(op).len() == 1 && forward_operand(rw, op, 0)
+}
+
+fn split_single(rw: &mut Rewriter, op: Op) -> bool {
+    rw.results(op).len() == 1 && forward_operand(rw, op, 0)
+}
+
+fn layout_identity(rw: &mut Rewriter, op: Op) -> bool {
+    let same = rw.attr(op, "src").is_some() && rw.attr(op, "src") == rw.attr(op, "dst");
+    same && forward_operand(rw, op, 0)
+}
+
+/// Creates `def` on `operands` before `anchor` with its inferred result type; `None`
+/// if inference rejects it (the pattern then does not apply).
+pub(crate) fn build(
+    rw: &mut Rewriter,
+    anchor: Op,
+    def: &'static OpDef,
+    operands: &[Value],
+    attrs: AttrDict,
+) -> Option<Value> {
+    let types: Vec<Type> = operands.iter().map(|&v| rw.value_type(v).clone()).collect();
+    let result_types = def.infer_types(&types, &attrs).ok()?;
+    let mut state = OperationState::new(def, rw.loc(anchor).clone());
+    state.operands = operands.to_vec();
+    state.attrs = attrs;
+    state.result_types = result_types;
+    let op = rw.create_before(anchor, state);
+    Some(rw.result(op, 0))
+}
+
+fn ints(rw: &Rewriter, op: Op, name: &str) -> Option<Vec<i64>> {
+    rw.attr_or_default(op, name)?.as_i64_list()
+}
+
+/// slice(slice(x)) -> one slice: start = s1 + s2 * step1, step = step1 * step2.
+fn slice_of_slice(rw: &mut Rewriter, op: Op) -> bool {
+    let Some(inner) = rw.defining_op(rw.operand(op, 0)).filter(|&d| rw.is(d, &ops::SLICE)) else { return false };
+    let rank = rw.value_type(rw.operand(op, 0)).as_tensor().map_or(0, |t| t.rank());
+    let steps = |o| ints(rw, o, "steps").unwrap_or_else(|| vec![1; rank]);
+    let (Some(s1), Some(s2)) = (ints(rw, inner, "starts"), ints(rw, op, "starts")) else { return false };
+    let (st1, st2) = (steps(inner), steps(op));
+    let starts: Vec<i64> = (0..rank).map(|d| s1[d] + s2[d] * st1[d]).collect();
+    let step: Vec<i64> = (0..rank).map(|d| st1[d] * st2[d]).collect();
+    let x = rw.operand(inner, 0);
+    rw.set_operand(op, 0, x);
+    rw.set_attr(op, "starts", Attribute::i64_list(&starts));
+    if step.iter().all(|&s| s == 1) {
+        if rw.attr(op, "steps").is_some() {
+            rw.module_mut().remove_attr(op, "steps");
+        }
+    } else {
+        rw.set_attr(op, "steps", Attribute::i64_list(&step));
+    }
+    true
+}
+
+/// A transpose that keeps the order of the dimensions with extent > 1 moves no data.
+fn transpose_as_reshape(rw: &mut Rewriter, op: Op) -> bool {
+    let (Some(perm), Some(x)) = (perm_of(rw, op), rw.value_type(rw.operand(op, 0)).as_tensor()) else { return false };
+    let moved: Vec<i64> = perm.iter().copied().filter(|&d| x.shape()[d as usize] != 1).collect();
+    if !moved.is_sorted() {
+        return false;
+    }
+    let Some(out) = rw.value_type(rw.result(op, 0)).as_tensor() else { return false };
+    let shape = out.shape().to_vec();
+    let x = rw.operand(op, 0);
+    let mut reshape = AttrDict::new();
+    reshape.set("shape", Attribute::i64_list(&shape));
+    let Some(r) = build(rw, op, &ops::RESHAPE, &[x], reshape) else { return false };
+    rw.replace_op(op, &[r]);
+    true
+}
+
+/// The value of a float splat constant.
+fn float_splat(rw: &Rewriter, v: Value) -> Option<f64> {
+    let d = constant_value(rw, v)?;
+    if d.numel() == 0 || !d.all_equal() || !d.elem().is_float() {
+        return None;
+    }
+    Some(d.get(0).as_f64()).filter(|c| !c.is_nan())
+}
+
+/// max(x, c) -> clamp(x, min = c) and min(x, c) -> clamp(x, max = c) for a float splat
+/// `c` that does not broadcast `x`.
+fn min_max_to_clamp(rw: &mut Rewriter, op: Op) -> bool {
+    let is_max = rw.is(op, &ops::MAX);
+    for side in [0, 1] {
+        let (x, c) = (rw.operand(op, side), rw.operand(op, 1 - side));
+        let Some(bound) = float_splat(rw, c) else { continue };
+        if rw.value_type(x) != rw.value_type(rw.result(op, 0)) {
+            continue;
+        }
+        let mut attrs = AttrDict::new();
+        attrs.set(if is_max { "min" } else { "max" }, Attribute::f64(bound));
+        let Some(r) = build(rw, op, &ops::CLAMP, &[x], attrs) else { return false };
+        rw.replace_op(op, &[r]);
+        return true;
+    }
+    false
+}
+
+/// clamp(clamp(x, a, b), c, d) -> clamp(x, max(a, c), min(b, d)) when the ranges
+/// overlap (otherwise the result is a constant and is left alone).
+fn clamp_of_clamp(rw: &mut Rewriter, op: Op) -> bool {
+    let Some(inner) = rw.defining_op(rw.operand(op, 0)).filter(|&d| rw.is(d, &ops::CLAMP)) else { return false };
+    // Integer clamps round their bounds inward; keep to floats.
+    if !rw.value_type(rw.operand(op, 0)).elem().is_some_and(|e| e.is_float()) {
+        return false;
+    }
+    let bound = |o, name| rw.attr_or_default(o, name).and_then(|a| a.as_f64());
+    let (Some(a), Some(b), Some(c), Some(d)) =
+        (bound(inner, "min"), bound(inner, "max"), bound(op, "min"), bound(op, "max"))
+    else {
+        return false;
+    };
+    let (lo, hi) = (a.max(c), b.min(d));
+    if lo > hi {
+        return false;
+    }
+    let x = rw.operand(inner, 0);
+    rw.set_operand(op, 0, x);
+    rw.set_attr(op, "min", Attribute::f64(lo));
+    rw.set_attr(op, "max", Attribute::f64(hi));
+    true
+}

@@ -1,0 +1,111 @@
+//! `transpose-hoist`: moves a transpose above the elementwise op or slice that
+//! produces its operand (and feeds only copies of that transpose), when every operand of that producer is a transpose or a
+//! constant. The hoisted transposes then compose with the ones above
+//! (`transpose-of-transpose`, often to the identity) or fold into the constants, which
+//! is how the NCHW->NHWC->NCHW round trips exporters write around convs, pools and the
+//! elementwise ops between them disappear.
+//!
+//! - `T(e(a, b))` -> `e(T(a), T(b))` for an elementwise `e` whose operands have the
+//!   result's rank (operands with one element stay as they are);
+//! - `T(slice(a))` -> `slice'(T(a))` with starts, sizes and steps permuted.
+
+use tcc_ir::{AttrDict, Attribute, Op, OperationState, Pattern, Rewriter, Traits, Type, Value};
+
+use super::{build, constant_value};
+use crate::ops;
+
+pub static TRANSPOSE_HOIST: Pattern = Pattern { name: "transpose-hoist", apply: transpose_hoist };
+
+fn transpose_hoist(rw: &mut Rewriter, op: Op) -> bool {
+    let y = rw.operand(op, 0);
+    let Some(producer) = rw.defining_op(y) else { return false };
+    let Some(perm) = rw.attr(op, "perm").and_then(|a| a.as_i64_list()) else { return false };
+    // Every user must be this same transpose (copies CSE has not merged yet count).
+    let users: Vec<Op> = rw.uses(y).iter().map(|u| u.op).collect();
+    let same = |&u: &Op| rw.is(u, &ops::TRANSPOSE) && rw.attr(u, "perm") == rw.attr(op, "perm");
+    if !users.iter().all(same) || rw.results(producer).len() != 1 {
+        return false;
+    }
+    let hoisted = if rw.has_trait(producer, Traits::ELEMENTWISE) {
+        hoist_over_elementwise(rw, op, producer, &perm)
+    } else if rw.is(producer, &ops::SLICE) {
+        hoist_over_slice(rw, op, producer, &perm)
+    } else {
+        None
+    };
+    let Some(r) = hoisted else { return false };
+    for u in users {
+        rw.replace_op(u, &[r]);
+    }
+    true
+}
+
+/// Whether `v` is produced by a transpose or is a constant: hoisting a transpose onto it
+/// makes progress.
+fn absorbs_transpose(rw: &Rewriter, v: Value) -> bool {
+    constant_value(rw, v).is_some() || rw.defining_op(v).is_some_and(|d| rw.is(d, &ops::TRANSPOSE))
+}
+
+fn is_scalar_like(rw: &Rewriter, v: Value) -> bool {
+    rw.value_type(v).as_tensor().is_some_and(|t| t.numel() == 1)
+}
+
+fn transpose(rw: &mut Rewriter, anchor: Op, x: Value, perm: &[i64]) -> Option<Value> {
+    let mut a = AttrDict::new();
+    a.set("perm", Attribute::i64_list(perm));
+    build(rw, anchor, &ops::TRANSPOSE, &[x], a)
+}
+
+fn hoist_over_elementwise(rw: &mut Rewriter, op: Op, producer: Op, perm: &[i64]) -> Option<Value> {
+    let rank = perm.len();
+    let operands = rw.operands(producer).to_vec();
+    let is_transpose = |v: Value| rw.defining_op(v).is_some_and(|d| rw.is(d, &ops::TRANSPOSE));
+    let full_rank = |v: Value| rw.value_type(v).as_tensor().is_some_and(|t| t.rank() == rank);
+    let mut any_transpose = false;
+    for &v in &operands {
+        if full_rank(v) {
+            if !absorbs_transpose(rw, v) {
+                return None;
+            }
+            any_transpose |= is_transpose(v);
+        } else if !is_scalar_like(rw, v) {
+            return None;
+        }
+    }
+    if !any_transpose {
+        return None;
+    }
+    let mut new_operands = Vec::with_capacity(operands.len());
+    for &v in &operands {
+        let full_rank = rw.value_type(v).as_tensor().is_some_and(|t| t.rank() == rank);
+        new_operands.push(if full_rank { transpose(rw, op, v, perm)? } else { v });
+    }
+    // The result type is the transpose's (element type from the producer: casts and
+    // comparisons change it).
+    let result: Type = rw.value_type(rw.result(op, 0)).clone();
+    let mut state = OperationState::new(rw.def(producer), rw.loc(producer).clone());
+    state.operands = new_operands;
+    state.attrs = rw.attrs(producer).clone();
+    state.result_types = vec![result];
+    let e = rw.create_before(op, state);
+    Some(rw.result(e, 0))
+}
+
+fn hoist_over_slice(rw: &mut Rewriter, op: Op, slice: Op, perm: &[i64]) -> Option<Value> {
+    let x = rw.operand(slice, 0);
+    if !absorbs_transpose(rw, x) {
+        return None;
+    }
+    let list = |name: &str| rw.attr(slice, name).and_then(|a| a.as_i64_list());
+    let (Some(starts), Some(sizes)) = (list("starts"), list("sizes")) else { return None };
+    let steps = list("steps");
+    let permute = |v: &[i64]| perm.iter().map(|&p| v[p as usize]).collect::<Vec<i64>>();
+    let tx = transpose(rw, op, x, perm)?;
+    let mut a = AttrDict::new();
+    a.set("starts", Attribute::i64_list(&permute(&starts)));
+    a.set("sizes", Attribute::i64_list(&permute(&sizes)));
+    if let Some(steps) = steps {
+        a.set("steps", Attribute::i64_list(&permute(&steps)));
+    }
+    build(rw, op, &ops::SLICE, &[tx], a)
+}

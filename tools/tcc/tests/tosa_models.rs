@@ -1,0 +1,76 @@
+//! The checked-in torch-mlir exports (`benchmarks/models/small`): every model runs
+//! through `tcc run --expect` and matches PyTorch's output within 1e-4 of its scale, and
+//! the clean-up leaves CNNs as convs with folded batch norm, activations, adds and pools,
+//! with no transposes.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../benchmarks/models/small")
+}
+
+fn models() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(corpus())
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mlir").map(String::from))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn every_export_matches_pytorch() {
+    let names = models();
+    assert!(names.len() >= 7, "the corpus is missing models: {names:?}");
+    for name in names {
+        let dir = corpus();
+        let out = Command::new(env!("CARGO_BIN_EXE_tcc"))
+            .args(["run", dir.join(format!("{name}.mlir")).to_str().unwrap()])
+            .args(["--input", dir.join(format!("{name}.in0.npy")).to_str().unwrap()])
+            .args(["--expect", dir.join(format!("{name}.out0.npy")).to_str().unwrap()])
+            .args(["--tolerance", "1e-4"])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        println!("{name}: {}", stdout.trim());
+        assert!(out.status.success(), "{name}: {stdout}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains(": ok"), "{name}: no comparison reported: {stdout}");
+    }
+}
+
+/// The optimized graph of a model, as `tcc --emit=graph` prints it.
+fn optimized_graph(name: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_tcc"))
+        .arg(corpus().join(format!("{name}.mlir")))
+        .arg("--emit=graph")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn count(graph: &str, op: &str) -> usize {
+    graph.lines().filter(|l| l.contains(&format!("= {op} "))).count()
+}
+
+#[test]
+fn cnn_exports_clean_up_to_convs_activations_adds_and_pools() {
+    for name in ["resnet18", "resnet50", "mobilenet_v2", "vgg11", "squeezenet1_0"] {
+        let g = optimized_graph(name);
+        assert!(count(&g, "graph.conv2d") > 0, "{name}: no convs left");
+        assert_eq!(count(&g, "graph.transpose"), 0, "{name}: transposes left:\n{g}");
+        assert!(!g.contains("tosa."), "{name}: TOSA ops left");
+        // Batch norm (sub/mul by per-channel constants) is folded into the convs.
+        assert_eq!(count(&g, "graph.sub"), 0, "{name}: unfolded sub:\n{g}");
+        let convs_then_mul = count(&g, "graph.mul");
+        assert!(convs_then_mul <= 1, "{name}: unfolded mul:\n{g}");
+    }
+    // ResNet: every remaining add is a residual connection or the classifier's bias.
+    let g = optimized_graph("resnet18");
+    assert_eq!(count(&g, "graph.add"), 9, "resnet18: 8 residual adds and the fc bias expected:\n{g}");
+    assert_eq!(count(&g, "graph.mul"), 0);
+    // MobileNetV2: ReLU6 (maximum then minimum) became one clamp per activation.
+    let g = optimized_graph("mobilenet_v2");
+    assert_eq!(count(&g, "graph.max") + count(&g, "graph.min"), 0, "mobilenet_v2: ReLU6 not a clamp:\n{g}");
+}
