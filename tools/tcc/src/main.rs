@@ -17,7 +17,7 @@ mod bench;
 mod npy;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -178,7 +178,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse(model: &PathBuf) -> Result<tcc::ir::Module, String> {
+fn parse(model: &Path) -> Result<tcc::ir::Module, String> {
     let bytes = std::fs::read(model).map_err(|e| format!("cannot read '{}': {e}", model.display()))?;
     tcc::ir::parse_owned(&model.display().to_string(), bytes, &tcc::registry()).map_err(|d| d.to_string())
 }
@@ -191,7 +191,7 @@ struct RunFiles<'a> {
     tolerance: f64,
 }
 
-fn run(model: &PathBuf, files: &RunFiles, common: &Common) -> Result<(), String> {
+fn run(model: &Path, files: &RunFiles, common: &Common) -> Result<(), String> {
     let module = parse(model)?;
     let compiled = tcc::Model::compile(module, &options(common)).map_err(|e| e.to_string())?;
     if files.inputs.len() != compiled.inputs().len() {
@@ -237,7 +237,7 @@ fn run(model: &PathBuf, files: &RunFiles, common: &Common) -> Result<(), String>
     Ok(())
 }
 
-fn emit(model: &PathBuf, what: Emit, output: Option<&str>, name: Option<&str>, common: &Common) -> Result<(), String> {
+fn emit(model: &Path, what: Emit, output: Option<&str>, name: Option<&str>, common: &Common) -> Result<(), String> {
     let mut module = parse(model)?;
     let opts = options(common);
     if let Emit::Obj = what {
@@ -285,7 +285,7 @@ fn emit(model: &PathBuf, what: Emit, output: Option<&str>, name: Option<&str>, c
 }
 
 fn emit_object(
-    model: &PathBuf,
+    model: &Path,
     module: tcc::ir::Module,
     output: Option<&str>,
     name: Option<&str>,

@@ -1,9 +1,10 @@
 //! `transpose-hoist`: moves a transpose above the elementwise op or slice that
-//! produces its operand (and feeds only copies of that transpose), when every operand of that producer is a transpose or a
-//! constant. The hoisted transposes then compose with the ones above
-//! (`transpose-of-transpose`, often to the identity) or fold into the constants, which
-//! is how the NCHW->NHWC->NCHW round trips exporters write around convs, pools and the
-//! elementwise ops between them disappear.
+//! produces its operand (and feeds only copies of that transpose), when every operand
+//! of that producer is a transpose, a constant, or a single-use elementwise op over
+//! such values (a few levels deep). The hoisted transposes then compose with the ones
+//! above (`transpose-of-transpose`, often to the identity) or fold into the constants,
+//! which is how the NCHW->NHWC->NCHW round trips exporters write around convs, pools
+//! and the elementwise ops between them disappear.
 //!
 //! - `T(e(a, b))` -> `e(T(a), T(b))` for an elementwise `e` whose operands have the
 //!   result's rank (operands with one element stay as they are);
@@ -40,10 +41,29 @@ fn transpose_hoist(rw: &mut Rewriter, op: Op) -> bool {
     true
 }
 
-/// Whether `v` is produced by a transpose or is a constant: hoisting a transpose onto it
-/// makes progress.
-fn absorbs_transpose(rw: &Rewriter, v: Value) -> bool {
-    constant_value(rw, v).is_some() || rw.defining_op(v).is_some_and(|d| rw.is(d, &ops::TRANSPOSE))
+/// How many elementwise ops deep a transpose looks for the transposes and constants
+/// that absorb it.
+const MAX_DEPTH: usize = 4;
+
+/// Whether a transpose of `v` makes progress when hoisted onto it: `v` is a constant
+/// (the transpose folds), a transpose (they compose), or the only-used result of an
+/// elementwise op whose operands are such values in turn (the transpose moves on).
+fn absorbs_transpose(rw: &Rewriter, v: Value, rank: usize, depth: usize) -> bool {
+    if constant_value(rw, v).is_some() || is_transpose(rw, v) {
+        return true;
+    }
+    let Some(d) = rw.defining_op(v) else { return false };
+    depth > 0
+        && rw.has_trait(d, Traits::ELEMENTWISE)
+        && rw.uses(v).len() == 1
+        && rw.operands(d).iter().all(|&o| {
+            let full_rank = rw.value_type(o).as_tensor().is_some_and(|t| t.rank() == rank);
+            if full_rank { absorbs_transpose(rw, o, rank, depth - 1) } else { is_scalar_like(rw, o) }
+        })
+}
+
+fn is_transpose(rw: &Rewriter, v: Value) -> bool {
+    rw.defining_op(v).is_some_and(|d| rw.is(d, &ops::TRANSPOSE))
 }
 
 fn is_scalar_like(rw: &Rewriter, v: Value) -> bool {
@@ -59,15 +79,14 @@ fn transpose(rw: &mut Rewriter, anchor: Op, x: Value, perm: &[i64]) -> Option<Va
 fn hoist_over_elementwise(rw: &mut Rewriter, op: Op, producer: Op, perm: &[i64]) -> Option<Value> {
     let rank = perm.len();
     let operands = rw.operands(producer).to_vec();
-    let is_transpose = |v: Value| rw.defining_op(v).is_some_and(|d| rw.is(d, &ops::TRANSPOSE));
     let full_rank = |v: Value| rw.value_type(v).as_tensor().is_some_and(|t| t.rank() == rank);
     let mut any_transpose = false;
     for &v in &operands {
         if full_rank(v) {
-            if !absorbs_transpose(rw, v) {
+            if !absorbs_transpose(rw, v, rank, MAX_DEPTH) {
                 return None;
             }
-            any_transpose |= is_transpose(v);
+            any_transpose |= constant_value(rw, v).is_none();
         } else if !is_scalar_like(rw, v) {
             return None;
         }
@@ -93,7 +112,7 @@ fn hoist_over_elementwise(rw: &mut Rewriter, op: Op, producer: Op, perm: &[i64])
 
 fn hoist_over_slice(rw: &mut Rewriter, op: Op, slice: Op, perm: &[i64]) -> Option<Value> {
     let x = rw.operand(slice, 0);
-    if !absorbs_transpose(rw, x) {
+    if !absorbs_transpose(rw, x, perm.len(), MAX_DEPTH) {
         return None;
     }
     let list = |name: &str| rw.attr(slice, name).and_then(|a| a.as_i64_list());

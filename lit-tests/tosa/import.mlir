@@ -1,0 +1,196 @@
+// Import of every TOSA op tcc supports (pretty and generic forms) into the graph
+// dialect, before any clean-up: convert-tosa-to-graph alone.
+//
+// RUN: %tcc-opt %s --pass-pipeline=convert-tosa-to-graph | FileCheck %s
+// The imported module verifies and prints as a fixed point.
+// RUN: %tcc-opt %s --pass-pipeline=convert-tosa-to-graph | %tcc-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @constants()
+// CHECK-NEXT: %0 = graph.constant {value = dense<[1.0, 2.0]> : tensor<2xf32>}
+// CHECK-NEXT: %1 = graph.constant {value = dense_resource<idx> : tensor<2x2xi64>}
+// CHECK-NEXT: return %0, %1
+func.func @constants() -> (tensor<2xf32>, tensor<2x2xi64>) {
+  %0 = "tosa.const"() <{values = dense<[1.0, 2.0]> : tensor<2xf32>}> : () -> tensor<2xf32>
+  %1 = arith.constant dense_resource<idx> : tensor<2x2xi64>
+  return %0, %1 : tensor<2xf32>, tensor<2x2xi64>
+}
+
+// One-to-one ops keep their operands (numpy broadcasting covers TOSA's); the mul
+// shift and negate zero points are checked and dropped; greater_equal is
+// greater-or-equal without NaNs; nan_mode = "IGNORE" selects the other operand (or
+// min_val) where an operand is NaN.
+// CHECK-LABEL: func.func @elementwise
+// CHECK-NEXT: %0 = graph.constant {value = dense<0.0> : tensor<1xf32>}
+// CHECK-NEXT: %1 = graph.add %arg0, %arg1 : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %2 = graph.mul %1, %arg1
+// CHECK-NEXT: %3 = graph.neg %2
+// CHECK-NEXT: %4 = graph.rsqrt %3
+// CHECK-NEXT: %5 = graph.greater %4, %arg1
+// CHECK-NEXT: %6 = graph.equal %4, %arg1
+// CHECK-NEXT: %7 = graph.select %5, %5, %6
+// CHECK-NEXT: %8 = graph.select %arg2, %4, %arg0
+// CHECK-NEXT: %9 = graph.max %8, %arg1
+// CHECK-NEXT: %10 = graph.min %9, %arg1
+// CHECK-NEXT: %11 = graph.equal %9, %9
+// CHECK-NEXT: %12 = graph.equal %arg1, %arg1
+// CHECK-NEXT: %13 = graph.select %12, %10, %9
+// CHECK-NEXT: %14 = graph.select %11, %13, %arg1
+// CHECK-NEXT: %15 = graph.clamp %14 {max = 6.0, min = 0.0}
+// CHECK-NEXT: %16 = graph.clamp %14 {max = 1.0, min = -1.0}
+// CHECK-NEXT: %17 = graph.equal %14, %14
+// CHECK-NEXT: %18 = graph.constant {value = dense<-1.0> : tensor<f32>}
+// CHECK-NEXT: %19 = graph.select %17, %16, %18
+// CHECK-NEXT: return %1, %15, %7, %19, %3
+func.func @elementwise(%a: tensor<2x3xf32>, %b: tensor<1x3xf32>, %c: tensor<2x3xi1>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.add %a, %b : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+  %1 = tosa.mul %0, %b, %shift : (tensor<2x3xf32>, tensor<1x3xf32>, tensor<1xi8>) -> tensor<2x3xf32>
+  %2 = tosa.negate %1, %zp, %zp : (tensor<2x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x3xf32>
+  %3 = tosa.rsqrt %2 : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %4 = tosa.greater_equal %3, %b : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xi1>
+  %5 = tosa.select %c, %3, %a : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %6 = tosa.maximum %5, %b : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+  %7 = tosa.minimum %6, %b {nan_mode = "IGNORE"} : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+  %8 = tosa.clamp %7 {min_val = 0.0 : f32, max_val = 6.0 : f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %9 = tosa.clamp %7 {min_val = -1.0 : f32, max_val = 1.0 : f32, nan_mode = "IGNORE"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0, %8, %4, %9, %2 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// float -> int rounds half to even before the (saturating) graph cast:
+// f = floor(x), d = x - f, then f + 1 if d > 0.5, f + (f mod 2) if d == 0.5.
+// CHECK-LABEL: func.func @casts
+// CHECK-NEXT: %0 = graph.cast %arg0 : (tensor<4xf32>) -> tensor<4xf64>
+// CHECK-NEXT: %1 = graph.cast %arg1 : (tensor<4xi64>) -> tensor<4xi32>
+// CHECK-NEXT: %2 = graph.floor %arg0
+// CHECK-NEXT: %3 = graph.sub %arg0, %2
+// CHECK: %[[UP:.*]] = graph.greater %3,
+// CHECK-NEXT: %[[TIE:.*]] = graph.equal %3,
+// CHECK: %[[R:.*]] = graph.add %2,
+// CHECK-NEXT: %[[I:.*]] = graph.cast %[[R]] : (tensor<4xf32>) -> tensor<4xi32>
+// CHECK-NEXT: return %0, %1, %[[I]]
+func.func @casts(%x: tensor<4xf32>, %i: tensor<4xi64>) -> (tensor<4xf64>, tensor<4xi32>, tensor<4xi32>) {
+  %0 = tosa.cast %x : (tensor<4xf32>) -> tensor<4xf64>
+  %1 = tosa.cast %i : (tensor<4xi64>) -> tensor<4xi32>
+  %2 = tosa.cast %x : (tensor<4xf32>) -> tensor<4xi32>
+  return %0, %1, %2 : tensor<4xf64>, tensor<4xi32>, tensor<4xi32>
+}
+
+// Reductions keep the axis; all/any over i1 are min/max over 0/1 integers.
+// CHECK-LABEL: func.func @reductions
+// CHECK-NEXT: %0 = graph.reduce_sum %arg0 {axes = [1], keepdims = true} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+// CHECK-NEXT: %1 = graph.reduce_max %arg0 {axes = [0], keepdims = true} : (tensor<2x3xf32>) -> tensor<1x3xf32>
+// CHECK-NEXT: %2 = graph.cast %arg1 : (tensor<2x3xi1>) -> tensor<2x3xi32>
+// CHECK-NEXT: %3 = graph.reduce_min %2 {axes = [1], keepdims = true}
+// CHECK-NEXT: %4 = graph.cast %3 : (tensor<2x1xi32>) -> tensor<2x1xi1>
+// CHECK-NEXT: %5 = graph.cast %arg1 : (tensor<2x3xi1>) -> tensor<2x3xi32>
+// CHECK-NEXT: %6 = graph.reduce_max %5 {axes = [0], keepdims = true}
+// CHECK-NEXT: %7 = graph.cast %6 : (tensor<1x3xi32>) -> tensor<1x3xi1>
+func.func @reductions(%x: tensor<2x3xf32>, %p: tensor<2x3xi1>) -> (tensor<2x1xf32>, tensor<1x3xf32>, tensor<2x1xi1>, tensor<1x3xi1>) {
+  %0 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x1xf32>
+  %1 = tosa.reduce_max %x {axis = 0 : i32} : (tensor<2x3xf32>) -> tensor<1x3xf32>
+  %2 = tosa.reduce_all %p {axis = 1 : i32} : (tensor<2x3xi1>) -> tensor<2x1xi1>
+  %3 = tosa.reduce_any %p {axis = 0 : i32} : (tensor<2x3xi1>) -> tensor<1x3xi1>
+  return %0, %1, %2, %3 : tensor<2x1xf32>, tensor<1x3xf32>, tensor<2x1xi1>, tensor<1x3xi1>
+}
+
+// Shape operands become attributes (-1 resolved from the result type or the
+// operand); pad takes [low0, high0, low1, high1, ..]; tile is reshape, broadcast,
+// reshape. The const_shape ops are gone.
+// CHECK-LABEL: func.func @data_movement
+// CHECK-NEXT: %0 = graph.constant {value = dense<-1.0> : tensor<1xf32>}
+// CHECK-NEXT: %1 = graph.reshape %arg0 {shape = [6, 4]} : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
+// CHECK-NEXT: %2 = graph.transpose %arg0 {perm = [2, 0, 1]} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+// CHECK-NEXT: %3 = graph.slice %arg0 {sizes = [1, 2, 4], starts = [1, 0, 0]}
+// CHECK-NEXT: %4 = graph.concat %arg0, %arg0 {axis = 2}
+// CHECK-NEXT: %5 = graph.pad %arg0 {high = [0, 1, 0], low = [0, 1, 0], value = -1.0}
+// CHECK-NEXT: %6 = graph.reshape %arg0 {shape = [1, 2, 1, 3, 1, 4]}
+// CHECK-NEXT: %7 = graph.broadcast_to %6 {shape = [2, 2, 1, 3, 1, 4]}
+// CHECK-NEXT: %8 = graph.reshape %7 {shape = [4, 3, 4]}
+// CHECK-NOT: tosa.const_shape
+func.func @data_movement(%x: tensor<2x3x4xf32>) -> (tensor<6x4xf32>, tensor<4x2x3xf32>, tensor<1x2x4xf32>, tensor<2x3x8xf32>, tensor<2x5x4xf32>, tensor<4x3x4xf32>) {
+  %shape = tosa.const_shape {values = dense<[6, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %start = tosa.const_shape {values = dense<[1, 0, 0]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %size = tosa.const_shape {values = dense<[1, 2, -1]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %padding = tosa.const_shape {values = dense<[0, 0, 1, 1, 0, 0]> : tensor<6xindex>} : () -> !tosa.shape<6>
+  %multiples = tosa.const_shape {values = dense<[2, 1, 1]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %pad_value = "tosa.const"() <{values = dense<-1.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.reshape %x, %shape : (tensor<2x3x4xf32>, !tosa.shape<2>) -> tensor<6x4xf32>
+  %1 = tosa.transpose %x {perms = array<i32: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+  %2 = tosa.slice %x, %start, %size : (tensor<2x3x4xf32>, !tosa.shape<3>, !tosa.shape<3>) -> tensor<1x2x4xf32>
+  %3 = tosa.concat %x, %x {axis = 2 : i32} : (tensor<2x3x4xf32>, tensor<2x3x4xf32>) -> tensor<2x3x8xf32>
+  %4 = tosa.pad %x, %padding, %pad_value : (tensor<2x3x4xf32>, !tosa.shape<6>, tensor<1xf32>) -> tensor<2x5x4xf32>
+  %5 = tosa.tile %x, %multiples : (tensor<2x3x4xf32>, !tosa.shape<3>) -> tensor<4x3x4xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<6x4xf32>, tensor<4x2x3xf32>, tensor<1x2x4xf32>, tensor<2x3x8xf32>, tensor<2x5x4xf32>, tensor<4x3x4xf32>
+}
+
+// Batched gather: values flattened to [N*K, C], indices offset by n*K.
+// CHECK-LABEL: func.func @gather
+// CHECK-NEXT: %0 = graph.reshape %arg0 {shape = [10, 3]} : (tensor<2x5x3xf32>) -> tensor<10x3xf32>
+// CHECK-NEXT: %1 = graph.constant {value = dense<{{\[\[}}0], [5]]> : tensor<2x1xi32>}
+// CHECK-NEXT: %2 = graph.add %arg1, %1
+// CHECK-NEXT: %3 = graph.gather %0, %2 {axis = 0} : (tensor<10x3xf32>, tensor<2x4xi32>) -> tensor<2x4x3xf32>
+func.func @gather(%values: tensor<2x5x3xf32>, %indices: tensor<2x4xi32>) -> tensor<2x4x3xf32> {
+  %0 = tosa.gather %values, %indices : (tensor<2x5x3xf32>, tensor<2x4xi32>) -> tensor<2x4x3xf32>
+  return %0 : tensor<2x4x3xf32>
+}
+
+// CHECK-LABEL: func.func @matmul
+// CHECK: %1 = graph.matmul %arg0, %arg1 : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+func.func @matmul(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.matmul %a, %b, %zp, %zp : (tensor<2x3x4xf32>, tensor<2x4x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+
+// NHWC input and OHWI weights to NCHW/OIHW and back; TOSA's pad
+// [top, bottom, left, right] becomes graph's [top, left, bottom, right].
+// CHECK-LABEL: func.func @conv2d
+// CHECK: %1 = graph.transpose %arg1 {perm = [0, 3, 1, 2]} : (tensor<4x3x3x3xf32>) -> tensor<4x3x3x3xf32>
+// CHECK-NEXT: %2 = graph.transpose %arg0 {perm = [0, 3, 1, 2]} : (tensor<1x8x8x3xf32>) -> tensor<1x3x8x8xf32>
+// CHECK-NEXT: %3 = graph.conv2d %2, %1, %arg2 {dilations = [1, 2], groups = 1, pads = [1, 1, 0, 1], strides = [2, 2]}
+// CHECK-NEXT: %4 = graph.transpose %3 {perm = [0, 2, 3, 1]} : (tensor<1x4x4x3xf32>) -> tensor<1x4x3x4xf32>
+// CHECK-NEXT: return %4
+func.func @conv2d(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x3x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 2>, pad = array<i64: 1, 0, 1, 1>, stride = array<i64: 2, 2>} : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x3x4xf32>
+  return %0 : tensor<1x4x3x4xf32>
+}
+
+// HWCM weights become [C*M, 1, KH, KW] with groups = C; a one-element bias
+// broadcasts to every output channel.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: %2 = graph.transpose %arg1 {perm = [2, 3, 0, 1]} : (tensor<3x3x2x3xf32>) -> tensor<2x3x3x3xf32>
+// CHECK-NEXT: %3 = graph.reshape %2 {shape = [6, 1, 3, 3]}
+// CHECK-NEXT: %4 = graph.broadcast_to %1 {shape = [6]}
+// CHECK-NEXT: %5 = graph.transpose %arg0 {perm = [0, 3, 1, 2]}
+// CHECK-NEXT: %6 = graph.conv2d %5, %3, %4 {dilations = [1, 1], groups = 2, pads = [1, 1, 1, 1], strides = [1, 1]}
+// CHECK-NEXT: %7 = graph.transpose %6 {perm = [0, 2, 3, 1]}
+func.func @depthwise(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x3xf32>) -> tensor<1x5x5x6xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %b = "tosa.const"() <{values = dense<0.5> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.depthwise_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x5x5x2xf32>, tensor<3x3x2x3xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x5x6xf32>
+  return %0 : tensor<1x5x5x6xf32>
+}
+
+// Pools in NCHW between transposes; avg_pool2d divides by the window's input
+// cells only (count_include_pad = false).
+// CHECK-LABEL: func.func @pools
+// CHECK: %1 = graph.transpose %arg0 {perm = [0, 3, 1, 2]}
+// CHECK-NEXT: %2 = graph.max_pool2d %1 {kernel = [3, 3], pads = [1, 1, 0, 0], strides = [2, 2]}
+// CHECK-NEXT: %3 = graph.transpose %2 {perm = [0, 2, 3, 1]}
+// CHECK: %5 = graph.avg_pool2d %4 {count_include_pad = false, kernel = [2, 2], pads = [0, 0, 0, 0], strides = [2, 2]}
+func.func @pools(%x: tensor<1x6x6x2xf32>) -> (tensor<1x3x3x2xf32>, tensor<1x3x3x2xf32>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.max_pool2d %x {kernel = array<i64: 3, 3>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<1x6x6x2xf32>) -> tensor<1x3x3x2xf32>
+  %1 = tosa.avg_pool2d %x, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x6x6x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x2xf32>
+  return %0, %1 : tensor<1x3x3x2xf32>, tensor<1x3x3x2xf32>
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      idx: "0x08000000010000000000000002000000000000000300000000000000FFFFFFFFFFFFFFFF"
+    }
+  }
+#-}
