@@ -1,0 +1,133 @@
+//! TOSA ops whose import is more than a one-to-one mapping, compiled and run, against
+//! values worked out by hand from the TOSA 1.0 specification: float -> int cast
+//! (round half to even, saturate), `nan_mode = "IGNORE"`, avg_pool2d's divisor at the
+//! border, max_pool2d padding, depthwise channel multipliers, batched gather, tile,
+//! pad, reduce_all/any, and greater_equal with NaN.
+
+use tcc::{Runtime, Tensor};
+
+fn run(src: &str, inputs: &[Tensor]) -> Vec<Tensor> {
+    let model = Runtime::load_str(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
+    model.run(inputs).unwrap()
+}
+
+fn f32s(t: &Tensor) -> Vec<f32> {
+    t.to_vec::<f32>().unwrap()
+}
+
+fn same(got: &[f32], want: &[f32]) -> bool {
+    got.len() == want.len() && got.iter().zip(want).all(|(a, b)| a == b || (a.is_nan() && b.is_nan()))
+}
+
+#[test]
+fn cast_rounds_half_to_even_and_saturates() {
+    let src = r#"
+      func.func @main(%x: tensor<12xf32>) -> tensor<12xi32> {
+        %0 = tosa.cast %x : (tensor<12xf32>) -> tensor<12xi32>
+        return %0 : tensor<12xi32>
+      }"#;
+    let x = [0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 2.4999998, -2.5000002, 0.49999997, 1e10, -1e10, 16777215.0f32];
+    let out = run(src, &[Tensor::from_slice(&x, &[12]).unwrap()]);
+    let want = [0, 2, 2, 0, -2, -2, 2, -3, 0, i32::MAX, i32::MIN, 16777215];
+    assert_eq!(out[0].to_vec::<i32>().unwrap(), want);
+}
+
+#[test]
+fn nan_mode_ignore_picks_the_number() {
+    let src = r#"
+      func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+        %0 = tosa.maximum %a, %b {nan_mode = "IGNORE"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+        %1 = tosa.minimum %a, %b {nan_mode = "IGNORE"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+        %2 = tosa.maximum %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+        %3 = tosa.clamp %a {min_val = -1.0 : f32, max_val = 1.0 : f32, nan_mode = "IGNORE"} : (tensor<4xf32>) -> tensor<4xf32>
+        return %0, %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+      }"#;
+    let nan = f32::NAN;
+    let a = Tensor::from_slice(&[nan, 2.0, nan, 5.0f32], &[4]).unwrap();
+    let b = Tensor::from_slice(&[3.0, nan, nan, -4.0f32], &[4]).unwrap();
+    let out = run(src, &[a, b]);
+    assert!(same(&f32s(&out[0]), &[3.0, 2.0, nan, 5.0]), "{:?}", f32s(&out[0]));
+    assert!(same(&f32s(&out[1]), &[3.0, 2.0, nan, -4.0]), "{:?}", f32s(&out[1]));
+    assert!(same(&f32s(&out[2]), &[nan, nan, nan, 5.0]), "{:?}", f32s(&out[2]));
+    assert!(same(&f32s(&out[3]), &[-1.0, 1.0, -1.0, 1.0]), "{:?}", f32s(&out[3]));
+}
+
+#[test]
+fn greater_equal_is_false_on_nan() {
+    let src = r#"
+      func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xi1> {
+        %0 = tosa.greater_equal %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+        return %0 : tensor<4xi1>
+      }"#;
+    let a = Tensor::from_slice(&[1.0, 2.0, f32::NAN, 0.0f32], &[4]).unwrap();
+    let b = Tensor::from_slice(&[1.0, 3.0, 1.0, -1.0f32], &[4]).unwrap();
+    assert_eq!(run(src, &[a, b])[0].to_vec::<bool>().unwrap(), [true, false, false, true]);
+}
+
+#[test]
+fn pools_at_the_border() {
+    // x[h, w] = 4h + w + 1 on a 4x4 single-channel NHWC image.
+    let src = r#"
+      func.func @main(%x: tensor<1x4x4x1xf32>) -> (tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>) {
+        %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+        %0 = tosa.avg_pool2d %x, %zp, %zp {acc_type = f32, kernel = array<i64: 3, 3>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 2, 2>} : (tensor<1x4x4x1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x2x1xf32>
+        %1 = tosa.max_pool2d %x {kernel = array<i64: 3, 3>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<1x4x4x1xf32>) -> tensor<1x2x2x1xf32>
+        return %0, %1 : tensor<1x2x2x1xf32>, tensor<1x2x2x1xf32>
+      }"#;
+    let x: Vec<f32> = (1..=16).map(|v| v as f32).collect();
+    let out = run(src, &[Tensor::from_slice(&x, &[1, 4, 4, 1]).unwrap()]);
+    // Top-left window covers rows 0-1, cols 0-1 (4 cells): (1 + 2 + 5 + 6) / 4 = 3.5;
+    // top-right rows 0-1, cols 1-3 (6 cells): (2+3+4+6+7+8) / 6 = 5; bottom-left rows
+    // 1-3, cols 0-1: (5+6+9+10+13+14) / 6 = 9.5; bottom-right 9 cells: 11.
+    assert_eq!(f32s(&out[0]), [3.5, 5.0, 9.5, 11.0]);
+    // Max over the same windows (padding never wins).
+    assert_eq!(f32s(&out[1]), [6.0, 8.0, 14.0, 16.0]);
+}
+
+#[test]
+fn depthwise_output_channel_is_c_times_m_plus_m() {
+    // 1x1 kernel, C = 2 channels, M = 3 multipliers: out[c*3 + m] = x[c] * w[c, m] + b.
+    let src = r#"
+      func.func @main(%x: tensor<1x1x1x2xf32>) -> tensor<1x1x1x6xf32> {
+        %w = "tosa.const"() <{values = dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]]]> : tensor<1x1x2x3xf32>}> : () -> tensor<1x1x2x3xf32>
+        %b = "tosa.const"() <{values = dense<[0.0, 0.0, 0.0, 0.0, 0.0, 0.5]> : tensor<6xf32>}> : () -> tensor<6xf32>
+        %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+        %0 = tosa.depthwise_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x1x1x2xf32>, tensor<1x1x2x3xf32>, tensor<6xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x6xf32>
+        return %0 : tensor<1x1x1x6xf32>
+      }"#;
+    let out = run(src, &[Tensor::from_slice(&[10.0f32, 100.0], &[1, 1, 1, 2]).unwrap()]);
+    assert_eq!(f32s(&out[0]), [10.0, 20.0, 30.0, 400.0, 500.0, 600.5]);
+}
+
+#[test]
+fn gather_tile_pad_and_logical_reductions() {
+    let src = r#"
+      func.func @main(%v: tensor<2x3x2xf32>, %i: tensor<2x2xi32>, %t: tensor<2x3xf32>, %p: tensor<2x2xi1>)
+          -> (tensor<2x2x2xf32>, tensor<2x6xf32>, tensor<2x4xf32>, tensor<2x1xi1>, tensor<1x2xi1>) {
+        %0 = tosa.gather %v, %i : (tensor<2x3x2xf32>, tensor<2x2xi32>) -> tensor<2x2x2xf32>
+        %mult = tosa.const_shape {values = dense<[1, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+        %1 = tosa.tile %t, %mult : (tensor<2x3xf32>, !tosa.shape<2>) -> tensor<2x6xf32>
+        %padding = tosa.const_shape {values = dense<[0, 0, 1, 0]> : tensor<4xindex>} : () -> !tosa.shape<4>
+        %pv = "tosa.const"() <{values = dense<-7.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+        %2 = tosa.pad %t, %padding, %pv : (tensor<2x3xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<2x4xf32>
+        %3 = tosa.reduce_all %p {axis = 1 : i32} : (tensor<2x2xi1>) -> tensor<2x1xi1>
+        %4 = tosa.reduce_any %p {axis = 0 : i32} : (tensor<2x2xi1>) -> tensor<1x2xi1>
+        return %0, %1, %2, %3, %4 : tensor<2x2x2xf32>, tensor<2x6xf32>, tensor<2x4xf32>, tensor<2x1xi1>, tensor<1x2xi1>
+      }"#;
+    // v[n, k, c] = 100n + 10k + c.
+    let v: Vec<f32> =
+        (0..2).flat_map(|n| (0..3).flat_map(move |k| (0..2).map(move |c| (100 * n + 10 * k + c) as f32))).collect();
+    let inputs = [
+        Tensor::from_slice(&v, &[2, 3, 2]).unwrap(),
+        Tensor::from_slice(&[2i32, 0, 1, 1], &[2, 2]).unwrap(),
+        Tensor::from_slice(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0], &[2, 3]).unwrap(),
+        Tensor::from_slice(&[true, false, true, true], &[2, 2]).unwrap(),
+    ];
+    let out = run(src, &inputs);
+    // out[n, w, c] = v[n, i[n, w], c]: each batch indexes its own rows.
+    assert_eq!(f32s(&out[0]), [20.0, 21.0, 0.0, 1.0, 110.0, 111.0, 110.0, 111.0]);
+    assert_eq!(f32s(&out[1]), [1.0, 2.0, 3.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 4.0, 5.0, 6.0]);
+    assert_eq!(f32s(&out[2]), [-7.0, 1.0, 2.0, 3.0, -7.0, 4.0, 5.0, 6.0]);
+    assert_eq!(out[3].to_vec::<bool>().unwrap(), [false, true]);
+    assert_eq!(out[4].to_vec::<bool>().unwrap(), [true, true]);
+}
