@@ -123,9 +123,8 @@ MODELS = {
 }
 
 
-def export(name, full, out):
-    from torch_mlir import fx
-
+def build(name, full):
+    """The model (in eval mode, fixed random weights) and its input."""
     torch.manual_seed(1234)
     model, shape = MODELS[name][1 if full else 0]()
     model = model.eval()
@@ -138,6 +137,15 @@ def export(name, full, out):
                 m.weight.uniform_(0.5, 1.5)
                 m.bias.uniform_(-0.5, 0.5)
         x = torch.randn(shape)
+    return model, x
+
+
+def export(name, full, out):
+    from torch_mlir import fx
+
+    model, x = build(name, full)
+    shape = list(x.shape)
+    with torch.no_grad():
         y = model(x)
     module = fx.export_and_import(model, x, output_type="tosa", func_name="main")
     path = os.path.join(out, f"{name}.mlir")
