@@ -83,3 +83,11 @@ func.func @scalar_constant() -> f32 {
   %0 = arith.constant 1.0 : f32
   return %0 : f32
 }
+
+// -----
+
+func.func @bad_nan_mode(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{attribute 'nan_mode' must be PROPAGATE or IGNORE, got "SOMETIMES"}}
+  %0 = tosa.clamp %x {min_val = 0.0 : f32, max_val = 1.0 : f32, nan_mode = "SOMETIMES"} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -187,6 +187,25 @@ func.func @pools(%x: tensor<1x6x6x2xf32>) -> (tensor<1x3x3x2xf32>, tensor<1x3x3x
   return %0, %1 : tensor<1x3x3x2xf32>, tensor<1x3x3x2xf32>
 }
 
+// MLIR 22 prints NaN modes as enum attributes.
+// CHECK-LABEL: func.func @nan_mode_enum
+// CHECK-NEXT: %0 = graph.clamp %arg0 {max = 1.0, min = 0.0}
+// CHECK-NEXT: %1 = graph.equal %arg0, %arg0
+// CHECK-NEXT: %2 = graph.constant {value = dense<0.0> : tensor<f32>}
+// CHECK-NEXT: %3 = graph.select %1, %0, %2
+func.func @nan_mode_enum(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tosa.clamp %x {min_val = 0.0 : f32, max_val = 1.0 : f32, nan_mode = #tosa.nan_mode<IGNORE>} : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// The generic form of a pretty op parses too.
+// CHECK-LABEL: func.func @generic_form
+// CHECK-NEXT: %0 = graph.sub %arg0, %arg0
+func.func @generic_form(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "tosa.sub"(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
 {-#
   dialect_resources: {
     builtin: {

@@ -21,6 +21,8 @@
 //! each compilation stage for tools (`tcc-opt`, `tcc --emit=...`).
 
 pub mod dot;
+#[cfg(feature = "mlir")]
+pub mod mlir_import;
 pub mod pipeline;
 
 use std::fmt;
@@ -43,6 +45,32 @@ pub fn registry() -> Registry {
     tcc_dialect_vector::register(&mut r);
     tcc_dialect_tosa::register(&mut r);
     r
+}
+
+/// Parses a model file's bytes (`name` locates errors): graph dialect or TOSA. Built
+/// with the `mlir` feature, a file tcc's parser rejects is handed to MLIR 22 instead
+/// (see `mlir_import`); if MLIR cannot read it either, tcc's own error is reported with
+/// MLIR's as a note.
+pub fn parse_model(name: &str, bytes: Vec<u8>) -> Result<Module, Diagnostics> {
+    let registry = registry();
+    #[cfg(feature = "mlir")]
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text) => {
+            let file = tcc_ir::SourceFile::new(name, text);
+            return tcc_ir::parse_source(file.clone(), &registry).or_else(|mut native| {
+                mlir_import::parse(name, file.text(), &registry).map_err(|mlir| {
+                    // tcc's error first (the file is meant for it); MLIR's as a note.
+                    if let (Some(first), Some(m)) = (native.0.first_mut(), mlir.0.first()) {
+                        let note = format!("MLIR's parser also rejects the file: {}", m.message);
+                        *first = first.clone().with_note(m.loc.clone(), note);
+                    }
+                    native
+                })
+            });
+        }
+        Err(e) => e.into_bytes(),
+    };
+    tcc_ir::parse_owned(name, bytes, &registry)
 }
 
 /// Every pass tcc knows, by pipeline name.
@@ -165,12 +193,12 @@ impl RuntimeBuilder {
     pub fn load(self, path: impl AsRef<Path>) -> Result<Model, Error> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|e| Error::Io(format!("cannot read '{}': {e}", path.display())))?;
-        let module = tcc_ir::parse_owned(&path.display().to_string(), bytes, &registry())?;
+        let module = parse_model(&path.display().to_string(), bytes)?;
         Model::compile(module, &self.options)
     }
 
     pub fn load_str(self, text: &str) -> Result<Model, Error> {
-        let module = tcc_ir::parse_bytes("<string>", text.as_bytes(), &registry())?;
+        let module = parse_model("<string>", text.as_bytes().to_vec())?;
         Model::compile(module, &self.options)
     }
 }

@@ -6,9 +6,9 @@
 //! single-operand concats, convs followed by per-channel affine ops).
 //! The interpreter's results before and after `canonicalize,cse` must be bitwise equal
 //! (NaN matching NaN) — except after `fold-into-conv`, which reassociates
-//! `(x * w) * c` into `x * (w * c)` and may change the last bits, where they must agree
-//! within 1e-5 of the output's scale — the module must still verify, and its printed
-//! form must be a fixed point of parse+print.
+//! `(x * w) * c` into `x * (w * c)` and may change the last bits and the sign of an
+//! exact zero, where they must agree within 1e-5 of the output's scale — the module
+//! must still verify, and its printed form must be a fixed point of parse+print.
 
 use proptest::prelude::*;
 use tcc_dialect_graph::{Data, Tensor, ops, registry, run_function};
@@ -295,13 +295,19 @@ fn same_bits(a: &Tensor, b: &Tensor) -> bool {
     }
 }
 
-/// Equal within 1e-5 of the larger's scale (NaN matching NaN).
+/// Equal within 1e-5 of the larger's scale, NaN matching NaN; the sign of a zero may
+/// differ, and so may the sign of an infinity (what dividing by that zero gives).
 fn close(a: &Tensor, b: &Tensor) -> bool {
     match (a.data(), b.data()) {
         (Data::F32(x), Data::F32(y)) => {
             let scale = x.iter().chain(y).filter(|v| v.is_finite()).fold(1.0f32, |m, v| m.max(v.abs()));
-            a.shape() == b.shape()
-                && x.iter().zip(y).all(|(p, q)| p == q || (p.is_nan() && q.is_nan()) || (p - q).abs() <= 1e-5 * scale)
+            let near = |p: &f32, q: &f32| {
+                p == q
+                    || (p.is_nan() && q.is_nan())
+                    || (p.is_infinite() && q.is_infinite())
+                    || (p - q).abs() <= 1e-5 * scale
+            };
+            a.shape() == b.shape() && x.iter().zip(y).all(|(p, q)| near(p, q))
         }
         _ => a == b,
     }

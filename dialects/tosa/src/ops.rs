@@ -8,7 +8,8 @@
 
 use tcc_ir::lexer::TokenKind;
 use tcc_ir::{
-    Arity, AttrDefault, AttrKind, AttrSpec, Diagnostic, Op, OpDef, OperationState, Parser, Printer, Syntax, Traits,
+    Arity, AttrDefault, AttrKind, AttrSpec, Attribute, Diagnostic, Module, Op, OpDef, OperationState, Parser, Printer,
+    Syntax, Traits,
 };
 
 const PURE: Traits = Traits::PURE;
@@ -16,10 +17,32 @@ const CONSTANT: Traits = Traits::PURE.union(Traits::CONSTANT_LIKE);
 
 const NAN_MODE: AttrSpec = AttrSpec::optional(
     "nan_mode",
-    AttrKind::Enum(&["PROPAGATE", "IGNORE"]),
+    AttrKind::Any,
     AttrDefault::Str("PROPAGATE"),
-    "PROPAGATE: NaN in, NaN out; IGNORE: a NaN loses against a number",
+    "PROPAGATE: NaN in, NaN out; IGNORE: a NaN loses against a number (`\"IGNORE\"` or `#tosa.nan_mode<IGNORE>`)",
 );
+
+/// The NaN mode an attribute spells: `"PROPAGATE"`/`"IGNORE"` (older printers) or
+/// `#tosa.nan_mode<..>` (MLIR 22).
+pub fn nan_mode(attr: &Attribute) -> Option<&'static str> {
+    let text = match attr {
+        Attribute::String(s) => s.to_string(),
+        Attribute::Opaque(s) => {
+            let s = s.strip_prefix('#').unwrap_or(s);
+            s.strip_prefix("tosa.nan_mode<")?.strip_suffix('>')?.trim().to_string()
+        }
+        _ => return None,
+    };
+    ["PROPAGATE", "IGNORE"].into_iter().find(|m| *m == text)
+}
+
+/// Checks the attributes whose kind the specs cannot express.
+fn verify_attrs(m: &Module, op: Op) -> Result<(), String> {
+    match m.attr(op, "nan_mode") {
+        Some(a) if nan_mode(a).is_none() => Err(format!("attribute 'nan_mode' must be PROPAGATE or IGNORE, got {a}")),
+        _ => Ok(()),
+    }
+}
 const AXIS: AttrSpec = AttrSpec::required("axis", AttrKind::Int, "the dimension (kept with extent 1 by reductions)");
 const ACC_TYPE: AttrSpec = AttrSpec::required("acc_type", AttrKind::Type, "accumulator type (f32 for f32 tensors)");
 const PAD: AttrSpec = AttrSpec::required("pad", AttrKind::IntList, "[top, bottom, left, right]");
@@ -37,6 +60,7 @@ macro_rules! tosa_op {
             operands: $operands,
             attrs: &[$($attr),*],
             traits: PURE,
+            verify: Some(verify_attrs),
             syntax: Syntax::Functional,
             ..OpDef::DEFAULT
         };
@@ -72,8 +96,8 @@ fn parse_arith_constant(p: &mut Parser<'_>, state: &mut OperationState) -> Resul
         p.parse_attr_dict_into(&mut state.attrs)?;
     }
     let ty = match &value {
-        tcc_ir::Attribute::Dense(d) => tcc_ir::Type::from_tensor(d.ty().clone()),
-        tcc_ir::Attribute::Int(_, t) | tcc_ir::Attribute::Float(_, t) => tcc_ir::Type::Scalar(*t),
+        Attribute::Dense(d) => tcc_ir::Type::from_tensor(d.ty().clone()),
+        Attribute::Int(_, t) | Attribute::Float(_, t) => tcc_ir::Type::Scalar(*t),
         other => return Err(Diagnostic::error(loc, format!("expected a typed constant, got {}", other.kind_name()))),
     };
     state.attrs.set("value", value);
@@ -86,8 +110,8 @@ fn print_arith_constant(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
     p.write("arith.constant ");
     if let Some(v) = m.attr(op, "value") {
         match *v {
-            tcc_ir::Attribute::Int(x, t) => p.write(&format!("{x} : {t}")),
-            tcc_ir::Attribute::Float(x, t) => p.write(&format!("{} : {t}", tcc_ir::attributes::format_float(x, t))),
+            Attribute::Int(x, t) => p.write(&format!("{x} : {t}")),
+            Attribute::Float(x, t) => p.write(&format!("{} : {t}", tcc_ir::attributes::format_float(x, t))),
             ref other => p.print_attr(other),
         }
     }

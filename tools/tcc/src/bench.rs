@@ -62,8 +62,7 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
     options.profile = true;
     let start = Instant::now();
     let bytes = std::fs::read(model).map_err(|e| format!("cannot read '{}': {e}", model.display()))?;
-    let module =
-        tcc::ir::parse_owned(&model.display().to_string(), bytes, &tcc::registry()).map_err(|d| d.to_string())?;
+    let module = tcc::parse_model(&model.display().to_string(), bytes).map_err(|d| d.to_string())?;
     let compiled = tcc::Model::compile(module, &options).map_err(|e| e.to_string())?;
     let compile_time = start.elapsed();
     let inputs: Vec<Tensor> = compiled

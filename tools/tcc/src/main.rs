@@ -180,7 +180,7 @@ fn main() -> ExitCode {
 
 fn parse(model: &Path) -> Result<tcc::ir::Module, String> {
     let bytes = std::fs::read(model).map_err(|e| format!("cannot read '{}': {e}", model.display()))?;
-    tcc::ir::parse_owned(&model.display().to_string(), bytes, &tcc::registry()).map_err(|d| d.to_string())
+    tcc::parse_model(&model.display().to_string(), bytes).map_err(|d| d.to_string())
 }
 
 /// The files `tcc run` reads and writes.

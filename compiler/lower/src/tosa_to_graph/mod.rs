@@ -242,7 +242,10 @@ impl Importer<'_> {
         Ok(v)
     }
     pub fn nan_propagates(&self) -> Result<bool, String> {
-        Ok(self.attr("nan_mode")?.as_str() != Some("IGNORE"))
+        let attr = self.attr("nan_mode")?;
+        let mode = t::nan_mode(&attr)
+            .ok_or_else(|| format!("attribute 'nan_mode' must be PROPAGATE or IGNORE, got {attr}"))?;
+        Ok(mode == "PROPAGATE")
     }
 
     /// A graph op on `operands`, result type from shape inference, before the anchor.

@@ -8,7 +8,9 @@
 //! - `conv(x, W, b) * c` -> `conv(x, W * c[o], b * c)`
 //!
 //! The new weights and bias are built as graph ops on constants, which constant folding
-//! then evaluates, so the arithmetic is the reference interpreter's.
+//! then evaluates, so the arithmetic is the reference interpreter's. Unlike the other
+//! patterns this one is not bit-exact: `(x * w) * c` becomes `x * (w * c)`, which
+//! rounds differently in the last bits and may flip the sign of an exact zero result.
 
 use tcc_ir::{AttrDict, Attribute, Op, Pattern, Rewriter, Value};
 
@@ -57,6 +59,11 @@ fn foldable_conv(rw: &Rewriter, op: Op, y: Value, c: Value) -> Option<Op> {
         return None;
     }
     let cd = constant_value(rw, c)?;
+    // A zero or non-finite scale is left alone: moving it into the weights would
+    // change how NaN, infinities and signed zeros come out.
+    if rw.is(op, &ops::MUL) && cd.to_f64s().iter().any(|v| *v == 0.0 || !v.is_finite()) {
+        return None;
+    }
     let out = rw.value_type(y).as_tensor()?;
     let channels = out.shape()[1];
     let shape = cd.ty().shape();

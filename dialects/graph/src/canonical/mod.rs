@@ -320,8 +320,10 @@ fn clamp_of_clamp(rw: &mut Rewriter, op: Op) -> bool {
     else {
         return false;
     };
-    let (lo, hi) = (a.max(c), b.min(d));
-    if lo > hi {
+    // Bounds compare as the interpreter's maximum/minimum do: -0 < +0 (total_cmp).
+    let lo = if a.total_cmp(&c).is_gt() { a } else { c };
+    let hi = if b.total_cmp(&d).is_lt() { b } else { d };
+    if lo.total_cmp(&hi).is_gt() {
         return false;
     }
     let x = rw.operand(inner, 0);
