@@ -13,6 +13,11 @@ if cargo build -p tcc-opt -p tcc-cli; then
 else
   status=1
 fi
+# Optional features, when their system libraries are installed (.ci/run installs
+# them; see README): the MLIR 22 fallback parser.
+if [ -n "${MLIR_SYS_220_PREFIX:-}" ]; then
+  cargo test -p tcc --features mlir --lib --test mlir_import || status=1
+fi
 if [ "$status" -ne 0 ]; then
   echo "test.sh: FAILED" >&2
 fi
