@@ -1,12 +1,16 @@
 //! Code generation: loop+vector IR to machine code.
 //!
-//! [`clif`] is the Cranelift backend (the default; pure Rust). A
+//! [`clif`] is the Cranelift backend (the default; pure Rust); `llvm` the LLVM backend
+//! (cargo feature `llvm`), which takes the same IR at the host's full vector width. A
 //! [`CompiledModel`] is callable code plus what the runtime needs to call it: the
 //! tensor signature, the workspace size and the messages of run-time checks.
 //! [`disassemble`] renders machine code for `--emit=asm`.
 
 pub mod clif;
 pub mod header;
+#[cfg(feature = "llvm")]
+pub mod llvm;
+pub mod model;
 
 use std::fmt;
 use std::sync::Arc;
@@ -54,12 +58,24 @@ pub fn cranelift_target() -> Target {
     Target { vector_bits: 128 }
 }
 
-/// One compiled function's Cranelift IR and machine code (for `--emit=clif|asm`).
+/// Compiled code for `--emit=clif|llvm|asm`: one function (Cranelift) or the whole
+/// module (LLVM).
 #[derive(Clone, Debug)]
 pub struct FunctionListing {
     pub name: String,
-    pub clif: String,
+    /// The backend's IR: Cranelift IR or LLVM IR.
+    pub ir: String,
+    /// Machine code to disassemble (Cranelift).
     pub code: Vec<u8>,
+    /// Assembly text, when the backend prints its own (LLVM).
+    pub asm: Option<String>,
+}
+
+impl FunctionListing {
+    /// The assembly: the backend's own, or a disassembly of the machine code.
+    pub fn assembly(&self) -> String {
+        self.asm.clone().unwrap_or_else(|| disassemble(&self.code))
+    }
 }
 
 /// A profiled kernel: a graph op's loops.

@@ -20,6 +20,7 @@
 //! [`Runtime::builder`] chooses the backend and the thread count; [`pipeline`] exposes
 //! each compilation stage for tools (`tcc-opt`, `tcc --emit=...`).
 
+pub mod backend;
 pub mod dot;
 #[cfg(feature = "mlir")]
 pub mod mlir_import;
@@ -149,6 +150,11 @@ pub struct Options {
     pub timing: bool,
     /// Compile profiling markers into the model (see [`tcc_runtime::profile`]).
     pub profile: bool,
+    /// LLVM backend: the CPU to generate code for (an LLVM CPU name; default the host).
+    pub cpu: Option<String>,
+    /// LLVM backend: the target triple (default the host's; other targets only for
+    /// object files and listings).
+    pub target: Option<String>,
 }
 
 /// Entry points for loading models.
@@ -203,18 +209,19 @@ impl RuntimeBuilder {
     }
 }
 
+/// The chosen backend, or a located error.
+fn code_generator(module: &Module, options: &Options) -> Result<backend::CodeGenerator, Error> {
+    backend::CodeGenerator::new(options)
+        .map_err(|e| Error::Compile(Diagnostics::error(module.loc(module.top()).clone(), e)))
+}
+
 /// Optimizes, lowers and JIT-compiles a graph-dialect module; `keep_listings` keeps
-/// each function's Cranelift IR and machine code (for `--emit=clif|asm`).
+/// the backend's IR and machine code (for `--emit=clif|llvm|asm`).
 pub fn compile(mut module: Module, options: &Options, keep_listings: bool) -> Result<CompiledModel, Error> {
+    let generator = code_generator(&module, options)?;
     pipeline::optimize_graph(&mut module, options)?;
     pipeline::lower(&mut module, options)?;
-    match options.backend {
-        Backend::Cranelift => Ok(tcc_codegen::compile_jit(&module, keep_listings)?),
-        Backend::Llvm => Err(Error::Compile(Diagnostics::error(
-            module.loc(module.top()).clone(),
-            "the LLVM backend was not compiled in (build tcc with `--features llvm`)",
-        ))),
-    }
+    Ok(generator.jit(&module, keep_listings)?)
 }
 
 /// Optimizes, lowers and compiles a graph-dialect module to an object file and C header
@@ -225,15 +232,18 @@ pub fn compile_object(
     name: &str,
     source: &str,
 ) -> Result<tcc_codegen::ObjectCode, Error> {
+    let generator = code_generator(&module, options)?;
     pipeline::optimize_graph(&mut module, options)?;
     pipeline::lower(&mut module, options)?;
-    match options.backend {
-        Backend::Cranelift => Ok(tcc_codegen::compile_object(&module, name, source)?),
-        Backend::Llvm => Err(Error::Compile(Diagnostics::error(
-            module.loc(module.top()).clone(),
-            "the LLVM backend was not compiled in (build tcc with `--features llvm`)",
-        ))),
-    }
+    Ok(generator.object(&module, name, source)?)
+}
+
+/// Optimizes and lowers a graph-dialect module and prints the backend's IR or assembly.
+pub fn compile_listing(mut module: Module, options: &Options, what: backend::Listing) -> Result<String, Error> {
+    let generator = code_generator(&module, options)?;
+    pipeline::optimize_graph(&mut module, options)?;
+    pipeline::lower(&mut module, options)?;
+    Ok(generator.listing(&module, what)?)
 }
 
 /// The path of `libtcc_runtime.a`, the static library C programs link compiled models

@@ -17,10 +17,10 @@ pub fn lowering_pipeline(target: &tcc_codegen::Target, profile: bool) -> String 
 }
 
 /// The target description of the chosen backend.
-pub fn target(options: &Options) -> tcc_codegen::Target {
-    match options.backend {
-        crate::Backend::Cranelift | crate::Backend::Llvm => tcc_codegen::cranelift_target(),
-    }
+pub fn target(m: &Module, options: &Options) -> Result<tcc_codegen::Target, Diagnostics> {
+    let generator =
+        crate::backend::CodeGenerator::new(options).map_err(|e| Diagnostics::error(m.loc(m.top()).clone(), e))?;
+    Ok(generator.target())
 }
 
 /// Runs a pipeline string on `m`.
@@ -45,6 +45,6 @@ pub fn optimize_graph(m: &mut Module, options: &Options) -> Result<(), Diagnosti
 
 /// Lowers an optimized graph module to the loop (and vector) dialects.
 pub fn lower(m: &mut Module, options: &Options) -> Result<(), Diagnostics> {
-    run_pipeline(m, &lowering_pipeline(&target(options), options.profile), options)?;
+    run_pipeline(m, &lowering_pipeline(&target(m, options)?, options.profile), options)?;
     verify(m)
 }

@@ -4,7 +4,8 @@
 //! For each op, 50 draws of shapes and attributes (odd extents so vector loops have
 //! tails, broadcasting, strides, dilation, padding, groups, negative axes, several
 //! element types, NaNs and infinities in float inputs). Each case is built with the IR
-//! API, printed to text, compiled from the text and run on 1 or 2 threads. Float
+//! API, printed to text, compiled from the text by every backend this build has
+//! (Cranelift; LLVM with `--features llvm`) and run on 1 or 2 threads. Float
 //! results must agree within 2e-5 of the result's scale (the JIT accumulates in f32,
 //! the interpreter in f64; math functions are polynomials); everything else exactly.
 
@@ -155,11 +156,28 @@ fn check(case: &Case, threads: usize) -> Result<bool, String> {
     let text = print_module(&m, PrintOptions::default());
     let want =
         run_function(&m, m.func("main").unwrap(), &case.inputs).map_err(|e| format!("interpreter: {e}\n{text}"))?;
-    let model =
-        tcc::Runtime::builder().threads(threads).load_str(&text).map_err(|e| format!("compile: {e}\n{text}"))?;
+    for backend in tcc::backend::compiled_backends() {
+        check_backend(case, &text, &want, backend, threads)?;
+    }
+    Ok(true)
+}
+
+/// Compiles `text` with `backend`, runs it on `case`'s inputs and compares with `want`.
+fn check_backend(
+    case: &Case,
+    text: &str,
+    want: &[ITensor],
+    backend: tcc::Backend,
+    threads: usize,
+) -> Result<(), String> {
+    let model = tcc::Runtime::builder()
+        .backend(backend)
+        .threads(threads)
+        .load_str(text)
+        .map_err(|e| format!("{backend:?}: compile: {e}\n{text}"))?;
     let inputs: Vec<tcc::Tensor> = case.inputs.iter().map(to_runtime).collect();
-    let got = model.run(&inputs).map_err(|e| format!("run: {e}\n{text}"))?;
-    for (i, (gt, wt)) in got.iter().zip(&want).enumerate() {
+    let got = model.run(&inputs).map_err(|e| format!("{backend:?}: run: {e}\n{text}"))?;
+    for (i, (gt, wt)) in got.iter().zip(want).enumerate() {
         if gt.shape() != wt.shape() {
             return Err(format!("result {i}: shape {:?} vs {:?}\n{text}", gt.shape(), wt.shape()));
         }
@@ -174,13 +192,13 @@ fn check(case: &Case, threads: usize) -> Result<bool, String> {
             };
             if !ok {
                 return Err(format!(
-                    "result {i} element {k}: JIT {x}, interpreter {y} (scale {scale})\n{text}\ninputs: {:?}",
+                    "{backend:?}: result {i} element {k}: JIT {x}, interpreter {y} (scale {scale})\n{text}\ninputs: {:?}",
                     case.inputs
                 ));
             }
         }
     }
-    Ok(true)
+    Ok(())
 }
 
 /// Runs `DRAWS` valid draws of `gen` (invalid draws are retried with new seeds).

@@ -1,6 +1,6 @@
 //! Every PyTorch reference case (dialects/graph/tests/reference) compiled with the JIT
-//! and run on 1 and 2 threads: results match PyTorch within 1e-4 of the output's scale,
-//! and the two thread counts agree bit for bit.
+//! of every backend this build has and run on 1 and 2 threads: results match PyTorch
+//! within 1e-4 of the output's scale, and the two thread counts agree bit for bit.
 
 mod common;
 
@@ -18,46 +18,55 @@ fn jit_matches_pytorch_on_every_reference_case() {
     cases.sort();
     assert!(cases.len() > 50, "reference cases missing");
     let mut failures = Vec::new();
-    for case in &cases {
-        let load = |kind: &str| {
-            (0..)
-                .map(|i| dir.join(format!("data/{case}.{kind}{i}.npy")))
-                .take_while(|p| p.exists())
-                .map(|p| load_npy(&p))
-                .collect::<Vec<_>>()
-        };
-        let (inputs, wants) = (load("in"), load("out"));
-        let path = dir.join(format!("models/{case}.mlir"));
-        let mut results = Vec::new();
-        for threads in [1, 2] {
-            let model = match tcc::Runtime::builder().threads(threads).load(&path) {
-                Ok(m) => m,
-                Err(e) => {
-                    failures.push(format!("{case}: compile error: {e}"));
-                    break;
-                }
-            };
-            match model.run(&inputs) {
-                Ok(out) => results.push(out),
-                Err(e) => failures.push(format!("{case}: run error: {e}")),
-            }
-        }
-        let Some(one) = results.first() else { continue };
-        for (i, (got, want)) in one.iter().zip(&wants).enumerate() {
-            let (g, w) = (to_f64s(got), to_f64s(want));
-            match max_error(&g, &w) {
-                Ok(err) if err <= 1e-4 * scale(&w) => println!("{case} result {i}: max error {err:.3e}"),
-                Ok(err) => failures.push(format!("{case} result {i}: max error {err:.3e} > {:.3e}", 1e-4 * scale(&w))),
-                Err(e) => failures.push(format!("{case} result {i}: {e}")),
-            }
-        }
-        if let [a, b] = &results[..] {
-            for (x, y) in a.iter().zip(b) {
-                if x.bytes() != y.bytes() {
-                    failures.push(format!("{case}: 1 and 2 threads differ"));
-                }
-            }
+    for backend in tcc::backend::compiled_backends() {
+        for case in &cases {
+            check_case(&dir, case, backend, &mut failures);
         }
     }
     assert!(failures.is_empty(), "{} of {} cases failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+}
+
+/// Compiles and runs one reference case with `backend`; appends what went wrong.
+fn check_case(dir: &std::path::Path, case: &str, backend: tcc::Backend, failures: &mut Vec<String>) {
+    let load = |kind: &str| {
+        (0..)
+            .map(|i| dir.join(format!("data/{case}.{kind}{i}.npy")))
+            .take_while(|p| p.exists())
+            .map(|p| load_npy(&p))
+            .collect::<Vec<_>>()
+    };
+    let (inputs, wants) = (load("in"), load("out"));
+    let path = dir.join(format!("models/{case}.mlir"));
+    let mut results = Vec::new();
+    for threads in [1, 2] {
+        let model = match tcc::Runtime::builder().backend(backend).threads(threads).load(&path) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(format!("{backend:?} {case}: compile error: {e}"));
+                break;
+            }
+        };
+        match model.run(&inputs) {
+            Ok(out) => results.push(out),
+            Err(e) => failures.push(format!("{backend:?} {case}: run error: {e}")),
+        }
+    }
+    let Some(one) = results.first() else { return };
+    for (i, (got, want)) in one.iter().zip(&wants).enumerate() {
+        let (g, w) = (to_f64s(got), to_f64s(want));
+        match max_error(&g, &w) {
+            Ok(err) if err <= 1e-4 * scale(&w) => println!("{backend:?} {case} result {i}: max error {err:.3e}"),
+            Ok(err) => {
+                failures.push(format!("{backend:?} {case} result {i}: max error {err:.3e} > {:.3e}", 1e-4 * scale(&w)))
+            }
+            Err(e) => failures.push(format!("{backend:?} {case} result {i}: {e}")),
+        }
+    }
+    if let [a, b] = &results[..] {
+        for (x, y) in a.iter().zip(b) {
+            if x.bytes() != y.bytes() {
+                failures.push(format!("{backend:?} {case}: 1 and 2 threads differ"));
+            }
+        }
+    }
 }

@@ -2,13 +2,28 @@
 //! values worked out by hand from the TOSA 1.0 specification: float -> int cast
 //! (round half to even, saturate), `nan_mode = "IGNORE"`, avg_pool2d's divisor at the
 //! border, max_pool2d padding, depthwise channel multipliers, batched gather, tile,
-//! pad, reduce_all/any, and greater_equal with NaN.
+//! pad, reduce_all/any, and greater_equal with NaN. Every backend of the build runs
+//! each case.
 
 use tcc::{Runtime, Tensor};
 
+/// Runs `src` with every backend this build has; they must agree bit for bit (these
+/// are exact computations). Returns the outputs.
 fn run(src: &str, inputs: &[Tensor]) -> Vec<Tensor> {
-    let model = Runtime::load_str(src).unwrap_or_else(|e| panic!("{e}\n{src}"));
-    model.run(inputs).unwrap()
+    let mut first: Option<Vec<Tensor>> = None;
+    for backend in tcc::backend::compiled_backends() {
+        let model =
+            Runtime::builder().backend(backend).load_str(src).unwrap_or_else(|e| panic!("{backend:?}: {e}\n{src}"));
+        let out = model.run(inputs).unwrap();
+        if let Some(f) = &first {
+            for (a, b) in f.iter().zip(&out) {
+                assert_eq!(a.bytes(), b.bytes(), "{backend:?} differs from Cranelift");
+            }
+        } else {
+            first = Some(out);
+        }
+    }
+    first.expect("at least one backend")
 }
 
 fn f32s(t: &Tensor) -> Vec<f32> {

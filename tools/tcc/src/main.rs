@@ -2,9 +2,10 @@
 //!
 //! - `tcc run MODEL.mlir --input A.npy ... [--output Y.npy ...] [--expect R.npy ...]`:
 //!   JIT-compile and run; with `--expect`, compare the outputs with reference ones.
-//! - `tcc MODEL.mlir --emit=graph|loop|vector|clif|asm|dot [-o FILE]`: show the model
-//!   after each compilation level (optimized graph, naive loops, vectorized loops ready
-//!   for code generation, Cranelift IR, machine code, a Graphviz picture of the graph).
+//! - `tcc MODEL.mlir --emit=graph|loop|vector|clif|llvm|asm|dot [-o FILE]`: show the
+//!   model after each compilation level (optimized graph, naive loops, vectorized loops
+//!   ready for code generation, Cranelift or LLVM IR, assembly, a Graphviz picture).
+//! - `--backend cranelift|llvm` (LLVM with `--features llvm`), `--cpu`, `--target`.
 //! - `tcc MODEL.mlir --emit=obj [-o OUT.o] [--name NAME]`: an object file and `OUT.h`.
 //! - `tcc --print-runtime-lib`: the path of `libtcc_runtime.a` to link objects with.
 //! - `tcc bench MODEL.mlir [--runs N] [--warmup N] [--json]`: latency, GFLOP/s, compile
@@ -49,9 +50,17 @@ struct Cli {
 
 #[derive(Args, Debug, Clone)]
 struct Common {
-    /// Code generator.
+    /// Code generator: cranelift (always built) or llvm (built with `--features llvm`).
     #[arg(long, default_value = "cranelift")]
     backend: Backend,
+    /// LLVM backend: the CPU to generate code for (`native` or an LLVM x86-64 CPU name
+    /// such as x86-64-v3, skylake-avx512, znver4; default: this machine's).
+    #[arg(long)]
+    cpu: Option<String>,
+    /// LLVM backend: the target triple, e.g. x86_64-unknown-linux-gnu (default: this
+    /// machine's; others only for --emit=obj|asm|llvm).
+    #[arg(long)]
+    target: Option<String>,
     /// Threads for parallel loops (default: one per physical core, or TCC_NUM_THREADS).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
@@ -111,9 +120,11 @@ enum Emit {
     Loop,
     /// Vectorized loops with math expanded: what code generation consumes.
     Vector,
-    /// Cranelift IR of every function.
+    /// Cranelift IR of every function (Cranelift backend).
     Clif,
-    /// Disassembled machine code of every function.
+    /// LLVM IR of the optimized module (implies --backend llvm).
+    Llvm,
+    /// Assembly of every function (the chosen backend's).
     Asm,
     /// An ELF object file and its C header.
     Obj,
@@ -128,6 +139,8 @@ fn options(c: &Common) -> Options {
         print_ir_after_all: c.print_ir_after_all,
         timing: c.timing,
         profile: false,
+        cpu: c.cpu.clone(),
+        target: c.target.clone(),
     }
 }
 
@@ -261,17 +274,20 @@ fn emit(model: &Path, what: Emit, output: Option<&str>, name: Option<&str>, comm
             }
             tcc::ir::print_module(&module, Default::default())
         }
-        Emit::Clif | Emit::Asm => {
-            let compiled = tcc::compile(module, &opts, true).map_err(|e| e.to_string())?;
-            let mut out = String::new();
-            for f in &compiled.listings {
-                if matches!(what, Emit::Clif) {
-                    out += &format!("; {}\n{}\n", f.name, f.clif);
-                } else {
-                    out += &format!("{}:\n{}\n", f.name, tcc_codegen::disassemble(&f.code));
+        Emit::Clif | Emit::Llvm | Emit::Asm => {
+            let mut opts = opts;
+            let what = match what {
+                Emit::Clif if opts.backend != Backend::Cranelift => {
+                    return Err("--emit=clif shows Cranelift IR; with --backend llvm use --emit=llvm".into());
                 }
-            }
-            out
+                Emit::Llvm => {
+                    opts.backend = Backend::Llvm;
+                    tcc::backend::Listing::BackendIr
+                }
+                Emit::Clif => tcc::backend::Listing::BackendIr,
+                _ => tcc::backend::Listing::Assembly,
+            };
+            tcc::compile_listing(module, &opts, what).map_err(|e| e.to_string())?
         }
         Emit::Obj => unreachable!("handled above"),
     };

@@ -1,6 +1,9 @@
 //! Ahead-of-time compilation: models compiled with `tcc --emit=obj`, linked with a C
 //! driver and `libtcc_runtime.a` by the machine's `cc`, run as separate programs; their
-//! outputs must match the reference interpreter. One program links two models at once.
+//! outputs must match the reference interpreter, with every backend of the build. One
+//! program links two models at once (with LLVM built in, one from each backend).
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -36,14 +39,14 @@ fn interpret(model: &str) -> (Vec<f32>, Vec<Vec<f32>>) {
     (input, outs.iter().map(|o| o.as_f32s().unwrap().to_vec()).collect())
 }
 
-fn compile(model: &str, dir: &Path) -> PathBuf {
+fn compile(model: &str, backend: &str, dir: &Path) -> PathBuf {
     let obj = dir.join(format!("{model}.o"));
     let status = tcc()
         .arg(reference().join(format!("models/{model}.mlir")))
-        .args(["--emit=obj", "-o", obj.to_str().unwrap()])
+        .args(["--emit=obj", "--backend", backend, "-o", obj.to_str().unwrap()])
         .status()
         .unwrap();
-    assert!(status.success(), "tcc --emit=obj {model}");
+    assert!(status.success(), "tcc --emit=obj --backend {backend} {model}");
     assert!(obj.with_extension("h").exists(), "no header for {model}");
     obj
 }
@@ -95,8 +98,11 @@ int main(int argc, char **argv) {
     c
 }
 
-fn build_and_run(models: &[&str], dir: &Path, exe_name: &str) {
-    let objects: Vec<PathBuf> = models.iter().map(|m| compile(m, dir)).collect();
+/// Compiles each `(model, backend)`, links them into one program and checks its outputs.
+fn build_and_run(models: &[(&str, &str)], dir: &Path, exe_name: &str) {
+    let objects: Vec<PathBuf> = models.iter().map(|(m, b)| compile(m, b, dir)).collect();
+    let models: Vec<&str> = models.iter().map(|(m, _)| *m).collect();
+    let models = &models[..];
     let source = dir.join(format!("{exe_name}.c"));
     std::fs::write(&source, driver(models)).unwrap();
     let runtime = String::from_utf8(tcc().arg("--print-runtime-lib").output().unwrap().stdout).unwrap();
@@ -136,9 +142,12 @@ fn build_and_run(models: &[&str], dir: &Path, exe_name: &str) {
 
 #[test]
 fn each_model_links_and_matches_the_interpreter() {
-    let dir = scratch();
-    for m in MODELS {
-        build_and_run(&[m], &dir, &format!("run_{m}"));
+    for backend in common::backends() {
+        let dir = scratch().join(backend);
+        std::fs::create_dir_all(&dir).unwrap();
+        for m in MODELS {
+            build_and_run(&[(m, backend)], &dir, &format!("run_{m}"));
+        }
     }
 }
 
@@ -146,7 +155,8 @@ fn each_model_links_and_matches_the_interpreter() {
 fn two_models_link_into_one_program() {
     let dir = scratch().join("two");
     std::fs::create_dir_all(&dir).unwrap();
-    build_and_run(&["small_cnn", "elementwise_mix"], &dir, "both");
+    let second = *common::backends().last().unwrap();
+    build_and_run(&[("small_cnn", "cranelift"), ("elementwise_mix", second)], &dir, "both");
 }
 
 #[test]

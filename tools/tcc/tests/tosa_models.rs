@@ -1,7 +1,10 @@
 //! The checked-in torch-mlir exports (`benchmarks/models/small`): every model runs
-//! through `tcc run --expect` and matches PyTorch's output within 1e-4 of its scale, and
+//! through `tcc run --expect` with every backend of the build and matches PyTorch's
+//! output within 1e-4 of its scale, and
 //! the clean-up leaves CNNs as convs with folded batch norm, activations, adds and pools,
 //! with no transposes.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -23,19 +26,19 @@ fn models() -> Vec<String> {
 fn every_export_matches_pytorch() {
     let names = models();
     assert!(names.len() >= 7, "the corpus is missing models: {names:?}");
-    for name in names {
+    for (name, backend) in names.iter().flat_map(|n| common::backends().into_iter().map(move |b| (n, b))) {
         let dir = corpus();
         let out = Command::new(env!("CARGO_BIN_EXE_tcc"))
-            .args(["run", dir.join(format!("{name}.mlir")).to_str().unwrap()])
+            .args(["run", dir.join(format!("{name}.mlir")).to_str().unwrap(), "--backend", backend])
             .args(["--input", dir.join(format!("{name}.in0.npy")).to_str().unwrap()])
             .args(["--expect", dir.join(format!("{name}.out0.npy")).to_str().unwrap()])
             .args(["--tolerance", "1e-4"])
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
-        println!("{name}: {}", stdout.trim());
-        assert!(out.status.success(), "{name}: {stdout}{}", String::from_utf8_lossy(&out.stderr));
-        assert!(stdout.contains(": ok"), "{name}: no comparison reported: {stdout}");
+        println!("{name} ({backend}): {}", stdout.trim());
+        assert!(out.status.success(), "{name} ({backend}): {stdout}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains(": ok"), "{name} ({backend}): no comparison reported: {stdout}");
     }
 }
 

@@ -20,11 +20,10 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module as ClModule, default_libcall_names};
-use tcc_dialect_loop as lp;
-use tcc_ir::builtin::{func_entry, func_type};
-use tcc_ir::{Block, Diagnostics, Module, Op};
-use tcc_runtime::{DType, EntryFn, TensorSpec};
+use tcc_ir::{Diagnostics, Module, Op};
+use tcc_runtime::EntryFn;
 
+use crate::model::{Prepared, constant_buffers, prepare};
 use crate::{CodegenError, CompiledModel, FunctionListing};
 use translate::{ConstantRef, Outline, Shared, Translator, clif_type};
 
@@ -40,67 +39,8 @@ pub fn host_isa(pic: bool) -> Result<cranelift_codegen::isa::OwnedTargetIsa, Cod
     isa.finish(settings::Flags::new(flags)).map_err(|e| CodegenError::Backend(e.to_string()))
 }
 
-fn dtype_of(e: tcc_ir::ScalarType) -> Result<DType, CodegenError> {
-    Ok(match e {
-        tcc_ir::ScalarType::F32 => DType::F32,
-        tcc_ir::ScalarType::F64 => DType::F64,
-        tcc_ir::ScalarType::I32 => DType::I32,
-        tcc_ir::ScalarType::I64 => DType::I64,
-        tcc_ir::ScalarType::I1 => DType::Bool,
-        other => return Err(CodegenError::Unsupported(format!("model inputs and outputs of element type {other}"))),
-    })
-}
-
 fn backend_err(e: cranelift_module::ModuleError) -> CodegenError {
     CodegenError::Backend(e.to_string())
-}
-
-/// What every backend needs to know about the loop-level `@main`.
-pub(crate) struct Prepared {
-    pub func: Op,
-    pub entry_block: Block,
-    pub signature: tcc_runtime::Signature,
-    pub workspace_size: usize,
-    pub kernels: Vec<crate::KernelInfo>,
-}
-
-pub(crate) fn prepare(lm: &Module) -> Result<Prepared, CodegenError> {
-    let func = lm.func("main").ok_or_else(|| CodegenError::Unsupported("no @main function".into()))?;
-    let fty = func_type(lm, func).ok_or_else(|| CodegenError::Unsupported("@main has no type".into()))?;
-    let n_in =
-        lm.attr(func, tcc_lower::NUM_INPUTS).and_then(|a| a.as_i64()).unwrap_or(fty.inputs.len() as i64) as usize;
-    let workspace_size = lm.attr(func, tcc_lower::WORKSPACE_SIZE).and_then(|a| a.as_i64()).unwrap_or(0) as usize;
-    let mut signature = tcc_runtime::Signature::default();
-    for (i, t) in fty.inputs.iter().enumerate() {
-        let b = t.as_buffer().ok_or_else(|| CodegenError::Unsupported(format!("@main argument of type {t}")))?;
-        let spec = TensorSpec { dtype: dtype_of(b.elem())?, shape: b.shape().iter().map(|&d| d as usize).collect() };
-        if i < n_in { signature.inputs.push(spec) } else { signature.outputs.push(spec) }
-    }
-    let entry_block = func_entry(lm, func).ok_or_else(|| CodegenError::Unsupported("@main has no body".into()))?;
-    let kernels = lm
-        .attr(func, tcc_lower::KERNELS)
-        .and_then(|a| a.as_array())
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|k| {
-            let d = k.as_dict()?;
-            Some(crate::KernelInfo {
-                name: d.get("name")?.as_str()?.to_string(),
-                loc: d.get("loc")?.as_str()?.to_string(),
-                flops: d.get("flops")?.as_i64()? as u64,
-            })
-        })
-        .collect();
-    Ok(Prepared { func, entry_block, signature, workspace_size, kernels })
-}
-
-/// The constant buffers of `@main` and their dense values.
-pub(crate) fn constant_buffers(lm: &Module, func: Op) -> Vec<(Op, tcc_ir::DenseElements)> {
-    lm.walk(func)
-        .into_iter()
-        .filter(|&op| lm.is(op, &lp::CONSTANT_BUFFER))
-        .map(|op| (op, lm.attr(op, "value").and_then(|a| a.as_dense()).expect("verified constant buffer").clone()))
-        .collect()
 }
 
 /// Defines the entry function (named `entry_name`, with `linkage`) and every outlined
@@ -282,7 +222,7 @@ pub(crate) fn define(
     }
     if let Some(listings) = listings {
         let code = ctx.compiled_code().map(|c| c.code_buffer().to_vec()).unwrap_or_default();
-        listings.push(FunctionListing { name: name.to_string(), clif, code });
+        listings.push(FunctionListing { name: name.to_string(), ir: clif, code, asm: None });
     }
     module.clear_context(ctx);
     Ok(())

@@ -19,10 +19,10 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_module::{DataDescription, FuncId, Linkage, Module as ClModule, default_libcall_names};
 use cranelift_object::{ObjectBuilder, ObjectModule};
 use tcc_ir::{Diagnostics, Module};
-use tcc_runtime::DType;
 
 use super::translate::ConstantRef;
-use super::{backend_err, constant_buffers, define, define_functions, host_isa, prepare};
+use super::{backend_err, define, define_functions, host_isa};
+use crate::model::{check_c_interface, constant_buffers, prepare};
 use crate::{CodegenError, header};
 
 /// An object file and its C header.
@@ -42,15 +42,7 @@ fn compile(lm: &Module, name: &str, source: &str) -> Result<ObjectCode, CodegenE
         return Err(CodegenError::Unsupported(format!("model name '{name}': it must be a C identifier")));
     }
     let prep = prepare(lm)?;
-    for (what, specs) in [("input", &prep.signature.inputs), ("output", &prep.signature.outputs)] {
-        if let Some((i, s)) = specs.iter().enumerate().find(|(_, s)| s.dtype != DType::F32) {
-            return Err(CodegenError::Unsupported(format!(
-                "{} {what} #{i} of element type {} in the C interface (it passes float arrays; only f32 \
-                 inputs and outputs can be compiled to objects)",
-                "model", s.dtype
-            )));
-        }
-    }
+    check_c_interface(&prep.signature)?;
     let isa = host_isa(true)?;
     let mut module = ObjectModule::new(ObjectBuilder::new(isa, name, default_libcall_names()).map_err(backend_err)?);
 

@@ -21,6 +21,7 @@ use tcc_ir::builtin::RETURN;
 use tcc_ir::{Block, Module, Op, ScalarType, Type, Value};
 
 use super::CodegenError;
+use crate::model::{captures_of, is_rematerializable};
 
 /// Module-wide state shared by every function being translated.
 pub struct Shared<'m> {
@@ -606,40 +607,4 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
         self.shared.outlines.push(Outline { id, op, captures });
         Ok(())
     }
-}
-
-/// Whether an op is cheaper to recompute in an outlined body than to capture.
-pub fn is_rematerializable(m: &Module, op: Op) -> bool {
-    m.is(op, &lp::CONST) || m.is(op, &lp::CONSTANT_BUFFER)
-}
-
-/// Values a parallel loop uses that are defined outside it (constants excluded: they
-/// are rematerialized), in first-use order.
-pub fn captures_of(m: &Module, op: Op) -> Vec<Value> {
-    let mut out = Vec::new();
-    let mut inside = std::collections::HashSet::new();
-    for inner in m.walk(op) {
-        for &r in m.regions(inner) {
-            for &b in m.region_blocks(r) {
-                inside.extend(m.block_args(b).iter().copied());
-            }
-        }
-        if inner != op {
-            inside.extend(m.results(inner).iter().copied());
-        }
-    }
-    let mut operands: Vec<Value> = m.operands(op).to_vec();
-    for inner in m.walk(op).into_iter().skip(1) {
-        operands.extend_from_slice(m.operands(inner));
-    }
-    for v in operands {
-        if inside.contains(&v) || out.contains(&v) {
-            continue;
-        }
-        if m.defining_op(v).is_some_and(|d| is_rematerializable(m, d)) {
-            continue;
-        }
-        out.push(v);
-    }
-    out
 }

@@ -1,0 +1,695 @@
+//! Translation of one loop-dialect function (or one outlined parallel-loop body) to
+//! LLVM IR, op for op as the Cranelift backend does, so the two agree numerically.
+//!
+//! Values map one to one: buffers are pointers, `index` is `i64`, `i1` is LLVM `i1`
+//! (stored as a byte), vectors are LLVM vectors of any width (masks `<N x i1>`).
+//! Buffer accesses are `getelementptr inbounds` on the element type by
+//! `sum(index * stride)`, with element alignment. `loop.for` becomes header, body and
+//! exit blocks with phis; `loop.parallel` is outlined into `fn(ctx, begin, end)` called
+//! back by `tcc_parallel_for`, its captured values passed in a stack array. Float
+//! min/max are `llvm.minimum`/`llvm.maximum` (NaN-propagating, -0 < +0, like
+//! Cranelift's `fmin`/`fmax`), reductions combine lanes in order, and `rsqrt` is
+//! `1 / sqrt`, without fast-math flags anywhere.
+
+use std::collections::HashMap;
+use std::ffi::c_char;
+
+use inkwell::builder::Builder;
+use inkwell::context::Context;
+use inkwell::intrinsics::Intrinsic;
+use inkwell::llvm_sys::core as raw;
+use inkwell::llvm_sys::prelude::{LLVMBuilderRef, LLVMValueRef};
+use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMRealPredicate};
+use inkwell::module::Module as LModule;
+use inkwell::types::{AsTypeRef, BasicTypeEnum};
+use inkwell::values::{AsValueRef, BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, PointerValue};
+use inkwell::{AddressSpace, IntPredicate};
+use tcc_dialect_loop as lp;
+use tcc_dialect_vector as vp;
+use tcc_ir::builtin::RETURN;
+use tcc_ir::{Attribute, Block, Module, Op, ScalarType, Type, Value};
+
+use crate::CodegenError;
+use crate::model::{captures_of, is_rematerializable};
+
+/// Module-wide state shared by every function being translated.
+pub struct Shared<'ctx, 'm> {
+    pub m: &'m Module,
+    pub ctx: &'ctx Context,
+    pub module: &'m LModule<'ctx>,
+    /// Run-time check messages; a failed check stores its index + 1 in `status`.
+    pub asserts: Vec<String>,
+    /// The address of each constant buffer's data.
+    pub constants: HashMap<Op, PointerValue<'ctx>>,
+    /// Parallel-loop bodies still to compile.
+    pub outlines: Vec<Outline<'ctx>>,
+    /// Attributes every function gets (target CPU and features).
+    pub function_attributes: Vec<(String, String)>,
+}
+
+/// A parallel loop body to compile as its own function.
+pub struct Outline<'ctx> {
+    pub function: FunctionValue<'ctx>,
+    pub op: Op,
+    /// Values from outside the loop it uses, in ctx-slot order after the status pointer.
+    pub captures: Vec<Value>,
+}
+
+impl<'ctx> Shared<'ctx, '_> {
+    /// Declares (or finds) a function of this module.
+    pub fn function(&self, name: &str, ty: inkwell::types::FunctionType<'ctx>, local: bool) -> FunctionValue<'ctx> {
+        if let Some(f) = self.module.get_function(name) {
+            return f;
+        }
+        let linkage = local.then_some(inkwell::module::Linkage::Internal);
+        let f = self.module.add_function(name, ty, linkage);
+        if local {
+            for (k, v) in &self.function_attributes {
+                f.add_attribute(inkwell::attributes::AttributeLoc::Function, self.ctx.create_string_attribute(k, v));
+            }
+        }
+        f
+    }
+
+    fn ptr(&self) -> inkwell::types::PointerType<'ctx> {
+        self.ctx.ptr_type(AddressSpace::default())
+    }
+
+    /// The `fn(ctx, begin, end)` type of outlined parallel bodies.
+    pub fn body_type(&self) -> inkwell::types::FunctionType<'ctx> {
+        let i64t = self.ctx.i64_type();
+        self.ctx.void_type().fn_type(&[self.ptr().into(), i64t.into(), i64t.into()], false)
+    }
+
+    /// The LLVM type of a scalar element, as a value (`i1` for booleans).
+    pub fn scalar(&self, s: ScalarType) -> Result<BasicTypeEnum<'ctx>, CodegenError> {
+        let c = self.ctx;
+        Ok(match s {
+            ScalarType::F32 => c.f32_type().into(),
+            ScalarType::F64 => c.f64_type().into(),
+            ScalarType::I1 => c.bool_type().into(),
+            ScalarType::I8 => c.i8_type().into(),
+            ScalarType::I16 => c.i16_type().into(),
+            ScalarType::I32 => c.i32_type().into(),
+            ScalarType::I64 | ScalarType::Index => c.i64_type().into(),
+            other => return Err(CodegenError::Unsupported(format!("element type {other}"))),
+        })
+    }
+
+    /// The LLVM type of a scalar element in memory (`i1` takes a byte).
+    fn stored(&self, s: ScalarType) -> Result<BasicTypeEnum<'ctx>, CodegenError> {
+        if s == ScalarType::I1 { Ok(self.ctx.i8_type().into()) } else { self.scalar(s) }
+    }
+
+    /// The LLVM type of an IR value type.
+    pub fn llvm_type(&self, t: &Type) -> Result<BasicTypeEnum<'ctx>, CodegenError> {
+        match t {
+            Type::Scalar(s) => self.scalar(*s),
+            Type::Buffer(_) => Ok(self.ptr().into()),
+            Type::Vector(v) => Ok(vector_of(self.scalar(v.elem)?, v.lanes)),
+            other => Err(CodegenError::Unsupported(format!("type {other}"))),
+        }
+    }
+}
+
+fn vector_of(elem: BasicTypeEnum<'_>, lanes: u32) -> BasicTypeEnum<'_> {
+    match elem {
+        BasicTypeEnum::FloatType(f) => f.vec_type(lanes).into(),
+        BasicTypeEnum::IntType(i) => i.vec_type(lanes).into(),
+        other => other,
+    }
+}
+
+const NO_NAME: *const c_char = c"".as_ptr();
+
+type RawBinary = unsafe extern "C" fn(LLVMBuilderRef, LLVMValueRef, LLVMValueRef, *const c_char) -> LLVMValueRef;
+type RawUnary = unsafe extern "C" fn(LLVMBuilderRef, LLVMValueRef, *const c_char) -> LLVMValueRef;
+
+pub struct Translator<'a, 'ctx, 'm> {
+    pub shared: &'a mut Shared<'ctx, 'm>,
+    pub b: Builder<'ctx>,
+    pub function: FunctionValue<'ctx>,
+    vals: HashMap<Value, BasicValueEnum<'ctx>>,
+    /// Where a failed run-time check writes its id.
+    pub status: PointerValue<'ctx>,
+    /// The thread pool (main function only; outlined bodies never start parallel loops).
+    pool: Option<PointerValue<'ctx>>,
+    /// The workspace base (main function only; outlined bodies capture buffer pointers).
+    workspace: Option<PointerValue<'ctx>>,
+}
+
+impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
+    /// A translator appending to `function`'s (new) entry block.
+    pub fn new(
+        shared: &'a mut Shared<'ctx, 'm>,
+        function: FunctionValue<'ctx>,
+        status: PointerValue<'ctx>,
+        pool: Option<PointerValue<'ctx>>,
+        workspace: Option<PointerValue<'ctx>>,
+    ) -> Self {
+        let b = shared.ctx.create_builder();
+        if let Some(entry) = function.get_first_basic_block() {
+            b.position_at_end(entry);
+        }
+        Translator { shared, b, function, vals: HashMap::new(), status, pool, workspace }
+    }
+
+    pub fn bind(&mut self, v: Value, x: BasicValueEnum<'ctx>) {
+        self.vals.insert(v, x);
+    }
+
+    fn m(&self) -> &'m Module {
+        self.shared.m
+    }
+
+    pub fn value(&self, v: Value) -> BasicValueEnum<'ctx> {
+        *self.vals.get(&v).expect("operands are translated before their uses (the module verified)")
+    }
+
+    fn operands(&self, op: Op) -> Vec<BasicValueEnum<'ctx>> {
+        self.m().operands(op).iter().map(|&v| self.value(v)).collect()
+    }
+
+    fn set(&mut self, op: Op, x: BasicValueEnum<'ctx>) {
+        let r = self.m().result(op, 0);
+        self.vals.insert(r, x);
+    }
+
+    fn result_type(&self, op: Op) -> Result<BasicTypeEnum<'ctx>, CodegenError> {
+        self.shared.llvm_type(self.m().value_type(self.m().result(op, 0)))
+    }
+
+    // -- raw builders: one uniform call for scalar and vector operands -------------------
+
+    fn binary(&self, f: RawBinary, a: BasicValueEnum<'ctx>, b: BasicValueEnum<'ctx>) -> BasicValueEnum<'ctx> {
+        // SAFETY: the builder is positioned in a block of this context's module, and both
+        // operands are values of that context with the same type (the module verified).
+        unsafe { BasicValueEnum::new(f(self.b.as_mut_ptr(), a.as_value_ref(), b.as_value_ref(), NO_NAME)) }
+    }
+
+    fn unary(&self, f: RawUnary, a: BasicValueEnum<'ctx>) -> BasicValueEnum<'ctx> {
+        // SAFETY: as for `binary`.
+        unsafe { BasicValueEnum::new(f(self.b.as_mut_ptr(), a.as_value_ref(), NO_NAME)) }
+    }
+
+    fn cast_to(&self, opcode: LLVMOpcode, a: BasicValueEnum<'ctx>, ty: BasicTypeEnum<'ctx>) -> BasicValueEnum<'ctx> {
+        // SAFETY: as for `binary`; `opcode` is a cast valid between the two types.
+        unsafe {
+            BasicValueEnum::new(raw::LLVMBuildCast(
+                self.b.as_mut_ptr(),
+                opcode,
+                a.as_value_ref(),
+                ty.as_type_ref(),
+                NO_NAME,
+            ))
+        }
+    }
+
+    fn icmp(&self, p: LLVMIntPredicate, a: BasicValueEnum<'ctx>, b: BasicValueEnum<'ctx>) -> BasicValueEnum<'ctx> {
+        // SAFETY: as for `binary`.
+        unsafe {
+            BasicValueEnum::new(raw::LLVMBuildICmp(self.b.as_mut_ptr(), p, a.as_value_ref(), b.as_value_ref(), NO_NAME))
+        }
+    }
+
+    fn fcmp(&self, p: LLVMRealPredicate, a: BasicValueEnum<'ctx>, b: BasicValueEnum<'ctx>) -> BasicValueEnum<'ctx> {
+        // SAFETY: as for `binary`.
+        unsafe {
+            BasicValueEnum::new(raw::LLVMBuildFCmp(self.b.as_mut_ptr(), p, a.as_value_ref(), b.as_value_ref(), NO_NAME))
+        }
+    }
+
+    fn select(
+        &self,
+        c: BasicValueEnum<'ctx>,
+        a: BasicValueEnum<'ctx>,
+        b: BasicValueEnum<'ctx>,
+    ) -> BasicValueEnum<'ctx> {
+        // SAFETY: as for `binary`; `c` is i1 or a vector of i1 of the operands' width.
+        unsafe {
+            BasicValueEnum::new(raw::LLVMBuildSelect(
+                self.b.as_mut_ptr(),
+                c.as_value_ref(),
+                a.as_value_ref(),
+                b.as_value_ref(),
+                NO_NAME,
+            ))
+        }
+    }
+
+    /// A call of the intrinsic `name` overloaded on the first argument's type.
+    fn intrinsic(&self, name: &str, args: &[BasicValueEnum<'ctx>]) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        let decl = Intrinsic::find(name)
+            .and_then(|i| i.get_declaration(self.shared.module, &[args[0].get_type()]))
+            .ok_or_else(|| CodegenError::Backend(format!("no LLVM intrinsic {name}")))?;
+        self.call(decl, args)
+    }
+
+    fn call(
+        &self,
+        f: FunctionValue<'ctx>,
+        args: &[BasicValueEnum<'ctx>],
+    ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        let args: Vec<BasicMetadataValueEnum> = args.iter().map(|&a| a.into()).collect();
+        let call = self.b.build_call(f, &args, "")?;
+        call.try_as_basic_value().basic().ok_or_else(|| CodegenError::Backend("a call without a result".into()))
+    }
+
+    fn const_like(&self, ty: BasicTypeEnum<'ctx>, x: f64) -> BasicValueEnum<'ctx> {
+        let scalar = |t: BasicTypeEnum<'ctx>| -> BasicValueEnum<'ctx> {
+            match t {
+                BasicTypeEnum::FloatType(f) => f.const_float(x).into(),
+                BasicTypeEnum::IntType(i) => i.const_int(x as i64 as u64, true).into(),
+                other => other.const_zero(),
+            }
+        };
+        match ty {
+            BasicTypeEnum::VectorType(v) => {
+                let lane = scalar(v.get_element_type());
+                let lanes: Vec<BasicValueEnum> = (0..v.get_size()).map(|_| lane).collect();
+                inkwell::types::VectorType::const_vector(&lanes).into()
+            }
+            other => scalar(other),
+        }
+    }
+
+    // -- ops -------------------------------------------------------------------------------
+
+    /// Materializes every constant that ops under `op` use but that is defined outside
+    /// it (for outlined bodies, which rematerialize rather than capture them).
+    pub fn materialize_outer_constants(&mut self, op: Op) -> Result<(), CodegenError> {
+        let m = self.m();
+        for inner in m.walk(op) {
+            for &v in m.operands(inner) {
+                if self.vals.contains_key(&v) {
+                    continue;
+                }
+                if let Some(d) = m.defining_op(v).filter(|&d| is_rematerializable(m, d) && !m.is_ancestor(op, d)) {
+                    self.op(d)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Translates the ops of `block`; returns the values of its terminator (`loop.yield`).
+    pub fn block(&mut self, block: Block) -> Result<Vec<BasicValueEnum<'ctx>>, CodegenError> {
+        let m = self.m();
+        for op in m.block_ops(block) {
+            if m.is(op, &lp::YIELD) {
+                return Ok(self.operands(op));
+            }
+            if m.is(op, &RETURN) {
+                self.b.build_return(None)?;
+                return Ok(Vec::new());
+            }
+            self.op(op)?;
+        }
+        Ok(Vec::new())
+    }
+
+    /// The address of `buffer[indices]`: `gep inbounds elem, base, sum(index * stride)`.
+    fn address(&mut self, buffer: Value, indices: &[Value]) -> Result<(PointerValue<'ctx>, u32), CodegenError> {
+        let m = self.m();
+        let bt = m.value_type(buffer).as_buffer().expect("verified buffer").clone();
+        let i64t = self.shared.ctx.i64_type();
+        let mut linear = i64t.const_zero();
+        for (&i, stride) in indices.iter().zip(bt.strides()) {
+            let iv = self.value(i).into_int_value();
+            let term =
+                if stride == 1 { iv } else { self.b.build_int_mul(iv, i64t.const_int(stride as u64, true), "")? };
+            linear = self.b.build_int_add(linear, term, "")?;
+        }
+        let elem = self.shared.stored(bt.elem())?;
+        let base = self.value(buffer).into_pointer_value();
+        // SAFETY: every access the lowering emits is inside its buffer.
+        let addr = unsafe { self.b.build_in_bounds_gep(elem, base, &[linear], "")? };
+        Ok((addr, bt.elem().byte_size() as u32))
+    }
+
+    pub fn op(&mut self, op: Op) -> Result<(), CodegenError> {
+        let m = self.m();
+        let def = m.def(op);
+        let is = |d: &tcc_ir::OpDef| std::ptr::eq(def, d);
+        if is(&lp::CONST) {
+            let ty = self.result_type(op)?;
+            let v = match m.attr(op, "value") {
+                Some(Attribute::Float(x, _)) => self.const_like(ty, *x),
+                Some(Attribute::Int(x, _)) => ty.into_int_type().const_int(*x as u64, true).into(),
+                Some(Attribute::Bool(x)) => ty.into_int_type().const_int(*x as u64, false).into(),
+                other => return Err(CodegenError::Unsupported(format!("constant {other:?}"))),
+            };
+            self.set(op, v);
+        } else if is(&lp::CONSTANT_BUFFER) {
+            let p = self.shared.constants[&op];
+            self.set(op, p.into());
+        } else if is(&lp::WORKSPACE) {
+            let off = m.attr(op, "offset").and_then(|a| a.as_i64()).unwrap_or(0);
+            let ws = self
+                .workspace
+                .ok_or_else(|| CodegenError::Unsupported("loop.workspace inside a parallel loop".into()))?;
+            let i8t = self.shared.ctx.i8_type();
+            // SAFETY: the memory plan keeps every offset inside the workspace.
+            let p = unsafe {
+                self.b.build_in_bounds_gep(i8t, ws, &[self.shared.ctx.i64_type().const_int(off as u64, true)], "")?
+            };
+            self.set(op, p.into());
+        } else if is(&lp::VIEW) {
+            let v = self.value(m.operand(op, 0));
+            self.set(op, v);
+        } else if is(&lp::LOAD) || is(&vp::LOAD) {
+            let ops = m.operands(op);
+            let (addr, align) = self.address(ops[0], &ops[1..])?;
+            let result = m.value_type(m.result(op, 0)).clone();
+            let elem = lp::elem_of(&result).expect("scalar or vector");
+            let lanes = result.as_vector().map(|v| v.lanes);
+            let mem_ty = match lanes {
+                Some(n) => vector_of(self.shared.stored(elem)?, n),
+                None => self.shared.stored(elem)?,
+            };
+            let v = self.b.build_load(mem_ty, addr, "")?;
+            set_alignment(v, align);
+            let v = if elem == ScalarType::I1 {
+                let zero = mem_ty.const_zero();
+                self.icmp(LLVMIntPredicate::LLVMIntNE, v, zero)
+            } else {
+                v
+            };
+            self.set(op, v);
+        } else if is(&lp::STORE) || is(&vp::STORE) {
+            let ops = m.operands(op);
+            let mut value = self.value(ops[0]);
+            let (addr, align) = self.address(ops[1], &ops[2..])?;
+            if lp::elem_of(m.value_type(ops[0])) == Some(ScalarType::I1) {
+                let lanes = m.value_type(ops[0]).as_vector().map(|v| v.lanes);
+                let byte = self.shared.ctx.i8_type().into();
+                let ty = lanes.map_or(byte, |n| vector_of(byte, n));
+                value = self.cast_to(LLVMOpcode::LLVMZExt, value, ty);
+            }
+            let st = self.b.build_store(addr, value)?;
+            st.set_alignment(align).map_err(|e| CodegenError::Backend(e.to_string()))?;
+        } else if is(&lp::FOR) {
+            self.for_loop(op)?;
+        } else if is(&lp::PARALLEL) {
+            self.parallel(op)?;
+        } else if is(&lp::ASSERT) {
+            let cond = self.value(m.operand(op, 0)).into_int_value();
+            let message = m.attr(op, "message").and_then(|a| a.as_str()).unwrap_or("run-time check failed").to_string();
+            self.shared.asserts.push(message);
+            let id = self.shared.asserts.len() as u64;
+            let fail = self.shared.ctx.append_basic_block(self.function, "check_failed");
+            let cont = self.shared.ctx.append_basic_block(self.function, "checked");
+            self.b.build_conditional_branch(cond, cont, fail)?;
+            self.b.position_at_end(fail);
+            self.b.build_store(self.status, self.shared.ctx.i32_type().const_int(id, false))?;
+            self.b.build_unconditional_branch(cont)?;
+            self.b.position_at_end(cont);
+        } else if is(&lp::KERNEL) {
+            let id = m.attr(op, "id").and_then(|a| a.as_i64()).unwrap_or(0);
+            let i32t = self.shared.ctx.i32_type();
+            let f = self.shared.function(
+                "tcc_profile_mark",
+                self.shared.ctx.void_type().fn_type(&[i32t.into()], false),
+                false,
+            );
+            self.b.build_call(f, &[i32t.const_int(id as u64, false).into()], "")?;
+        } else if is(&vp::SPLAT) {
+            let ty = self.result_type(op)?.into_vector_type();
+            let x = self.value(m.operand(op, 0));
+            let zero = self.shared.ctx.i32_type().const_zero();
+            let one = self.b.build_insert_element(ty.get_poison(), x, zero, "")?;
+            let mask = self.shared.ctx.i32_type().vec_type(ty.get_size()).const_zero();
+            let v = self.b.build_shuffle_vector(one, ty.get_poison(), mask, "")?;
+            self.set(op, v.into());
+        } else if is(&vp::EXTRACT) {
+            let x = self.value(m.operand(op, 0)).into_vector_value();
+            let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u64;
+            let v = self.b.build_extract_element(x, self.shared.ctx.i32_type().const_int(lane, false), "")?;
+            self.set(op, v);
+        } else if is(&vp::INSERT) {
+            let (s, x) = (self.value(m.operand(op, 0)), self.value(m.operand(op, 1)).into_vector_value());
+            let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u64;
+            let v = self.b.build_insert_element(x, s, self.shared.ctx.i32_type().const_int(lane, false), "")?;
+            self.set(op, v.into());
+        } else if is(&vp::REDUCE) {
+            let x = self.value(m.operand(op, 0)).into_vector_value();
+            let elem = m.value_type(m.result(op, 0)).as_scalar().expect("scalar");
+            let kind = m.attr(op, "kind").and_then(|a| a.as_str()).unwrap_or("add").to_string();
+            let i32t = self.shared.ctx.i32_type();
+            let mut acc = self.b.build_extract_element(x, i32t.const_zero(), "")?;
+            for lane in 1..x.get_type().get_size() {
+                let l = self.b.build_extract_element(x, i32t.const_int(lane as u64, false), "")?;
+                acc = self.combine(&kind, elem, acc, l)?;
+            }
+            self.set(op, acc);
+        } else {
+            let v = self.arith(op)?;
+            self.set(op, v);
+        }
+        Ok(())
+    }
+
+    /// One step of a reduction (the same operation as the matching arithmetic op).
+    fn combine(
+        &mut self,
+        kind: &str,
+        elem: ScalarType,
+        a: BasicValueEnum<'ctx>,
+        x: BasicValueEnum<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        let float = elem.is_float();
+        Ok(match (kind, float) {
+            ("add", true) => self.binary(raw::LLVMBuildFAdd, a, x),
+            ("add", false) => self.binary(raw::LLVMBuildAdd, a, x),
+            ("mul", true) => self.binary(raw::LLVMBuildFMul, a, x),
+            ("mul", false) => self.binary(raw::LLVMBuildMul, a, x),
+            ("max", true) => self.intrinsic("llvm.maximum", &[a, x])?,
+            ("max", false) => self.intrinsic("llvm.smax", &[a, x])?,
+            ("min", true) => self.intrinsic("llvm.minimum", &[a, x])?,
+            _ => self.intrinsic("llvm.smin", &[a, x])?,
+        })
+    }
+
+    fn arith(&mut self, op: Op) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        let m = self.m();
+        let def = m.def(op);
+        let is = |d: &tcc_ir::OpDef| std::ptr::eq(def, d);
+        let a = self.operands(op);
+        let operand_ty = m.value_type(m.operand(op, 0)).clone();
+        let elem = lp::elem_of(&operand_ty)
+            .ok_or_else(|| CodegenError::Unsupported(format!("'{}' on {operand_ty}", def.name)))?;
+        let float = elem.is_float();
+        let pick = |f: RawBinary, i: RawBinary| if float { f } else { i };
+        let v = match () {
+            _ if is(&lp::ADD) => self.binary(pick(raw::LLVMBuildFAdd, raw::LLVMBuildAdd), a[0], a[1]),
+            _ if is(&lp::SUB) => self.binary(pick(raw::LLVMBuildFSub, raw::LLVMBuildSub), a[0], a[1]),
+            _ if is(&lp::MUL) => self.binary(pick(raw::LLVMBuildFMul, raw::LLVMBuildMul), a[0], a[1]),
+            _ if is(&lp::DIV) => self.binary(pick(raw::LLVMBuildFDiv, raw::LLVMBuildSDiv), a[0], a[1]),
+            _ if is(&lp::REM) => self.binary(raw::LLVMBuildSRem, a[0], a[1]),
+            _ if is(&lp::MIN) => self.intrinsic(if float { "llvm.minimum" } else { "llvm.smin" }, &a)?,
+            _ if is(&lp::MAX) => self.intrinsic(if float { "llvm.maximum" } else { "llvm.smax" }, &a)?,
+            _ if is(&lp::AND) => self.binary(raw::LLVMBuildAnd, a[0], a[1]),
+            _ if is(&lp::OR) => self.binary(raw::LLVMBuildOr, a[0], a[1]),
+            _ if is(&lp::XOR) => self.binary(raw::LLVMBuildXor, a[0], a[1]),
+            _ if is(&lp::SHL) => self.binary(raw::LLVMBuildShl, a[0], a[1]),
+            _ if is(&lp::SHR) => self.binary(raw::LLVMBuildAShr, a[0], a[1]),
+            _ if is(&lp::NEG) => self.unary(if float { raw::LLVMBuildFNeg } else { raw::LLVMBuildNeg }, a[0]),
+            _ if is(&lp::ABS) && float => self.intrinsic("llvm.fabs", &a)?,
+            _ if is(&lp::ABS) => {
+                let poison_ok = self.shared.ctx.bool_type().const_zero().into();
+                self.intrinsic("llvm.abs", &[a[0], poison_ok])?
+            }
+            _ if is(&lp::FMA) => self.intrinsic("llvm.fma", &a)?,
+            _ if is(&lp::SQRT) => self.intrinsic("llvm.sqrt", &a)?,
+            _ if is(&lp::FLOOR) => self.intrinsic("llvm.floor", &a)?,
+            _ if is(&lp::CEIL) => self.intrinsic("llvm.ceil", &a)?,
+            _ if is(&lp::ROUND) => self.intrinsic("llvm.roundeven", &a)?,
+            _ if is(&lp::RSQRT) => {
+                let s = self.intrinsic("llvm.sqrt", &a)?;
+                let one = self.const_like(s.get_type(), 1.0);
+                self.binary(raw::LLVMBuildFDiv, one, s)
+            }
+            _ if is(&lp::CMP) => {
+                let pred = m.attr(op, "pred").and_then(|p| p.as_str()).unwrap_or("eq");
+                if float {
+                    use LLVMRealPredicate::*;
+                    let p = match pred {
+                        "eq" => LLVMRealOEQ,
+                        "ne" => LLVMRealUNE,
+                        "lt" => LLVMRealOLT,
+                        "le" => LLVMRealOLE,
+                        "gt" => LLVMRealOGT,
+                        _ => LLVMRealOGE,
+                    };
+                    self.fcmp(p, a[0], a[1])
+                } else {
+                    use LLVMIntPredicate::*;
+                    let p = match pred {
+                        "eq" => LLVMIntEQ,
+                        "ne" => LLVMIntNE,
+                        "lt" => LLVMIntSLT,
+                        "le" => LLVMIntSLE,
+                        "gt" => LLVMIntSGT,
+                        _ => LLVMIntSGE,
+                    };
+                    self.icmp(p, a[0], a[1])
+                }
+            }
+            _ if is(&lp::SELECT) => self.select(a[0], a[1], a[2]),
+            _ if is(&lp::CAST) => self.cast(op, a[0])?,
+            _ if is(&lp::BITCAST) => self.cast_to(LLVMOpcode::LLVMBitCast, a[0], self.result_type(op)?),
+            _ if elem == ScalarType::F64 && operand_ty.as_vector().is_none() => {
+                let name = match def.name {
+                    "loop.exp" => "tcc_exp_f64",
+                    "loop.log" => "tcc_log_f64",
+                    "loop.tanh" => "tcc_tanh_f64",
+                    "loop.erf" => "tcc_erf_f64",
+                    "loop.pow" => "tcc_pow_f64",
+                    other => return Err(CodegenError::Unsupported(format!("'{other}'"))),
+                };
+                let f64t = self.shared.ctx.f64_type();
+                let params: Vec<_> = a.iter().map(|_| f64t.into()).collect();
+                let f = self.shared.function(name, f64t.fn_type(&params, false), false);
+                self.call(f, &a)?
+            }
+            _ => {
+                return Err(CodegenError::Unsupported(format!(
+                    "'{}' on {operand_ty} (f32 math must go through expand-math first)",
+                    def.name
+                )));
+            }
+        };
+        Ok(v)
+    }
+
+    fn cast(&mut self, op: Op, x: BasicValueEnum<'ctx>) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        let m = self.m();
+        let (from_ty, to_ty) = (m.value_type(m.operand(op, 0)).clone(), m.value_type(m.result(op, 0)).clone());
+        let (from, to) = (lp::elem_of(&from_ty).expect("scalar"), lp::elem_of(&to_ty).expect("scalar"));
+        let target = self.shared.llvm_type(&to_ty)?;
+        let bits = |s: ScalarType| s.int_bits().unwrap_or(s.byte_size() as u32 * 8);
+        use LLVMOpcode::*;
+        Ok(match (from.is_float(), to.is_float()) {
+            (true, true) if bits(to) > bits(from) => self.cast_to(LLVMFPExt, x, target),
+            (true, true) if bits(to) < bits(from) => self.cast_to(LLVMFPTrunc, x, target),
+            (true, true) => x,
+            (true, false) if to == ScalarType::I1 => {
+                let zero = x.get_type().const_zero();
+                self.fcmp(LLVMRealPredicate::LLVMRealUNE, x, zero)
+            }
+            (true, false) => {
+                let decl = Intrinsic::find("llvm.fptosi.sat")
+                    .and_then(|i| i.get_declaration(self.shared.module, &[target, x.get_type()]))
+                    .ok_or_else(|| CodegenError::Backend("no llvm.fptosi.sat".into()))?;
+                self.call(decl, &[x])?
+            }
+            (false, true) if from == ScalarType::I1 => self.cast_to(LLVMUIToFP, x, target),
+            (false, true) => self.cast_to(LLVMSIToFP, x, target),
+            (false, false) if to == ScalarType::I1 => {
+                let zero = x.get_type().const_zero();
+                self.icmp(LLVMIntPredicate::LLVMIntNE, x, zero)
+            }
+            (false, false) if from == ScalarType::I1 => self.cast_to(LLVMZExt, x, target),
+            (false, false) if bits(to) < bits(from) => self.cast_to(LLVMTrunc, x, target),
+            (false, false) if bits(to) > bits(from) => self.cast_to(LLVMSExt, x, target),
+            (false, false) => x,
+        })
+    }
+
+    fn for_loop(&mut self, op: Op) -> Result<(), CodegenError> {
+        let m = self.m();
+        let ops = self.operands(op);
+        let (lb, ub, step) = (ops[0].into_int_value(), ops[1].into_int_value(), ops[2].into_int_value());
+        let ctx = self.shared.ctx;
+        let pre = self.b.get_insert_block().expect("positioned");
+        let header = ctx.append_basic_block(self.function, "loop");
+        let body = ctx.append_basic_block(self.function, "body");
+        let exit = ctx.append_basic_block(self.function, "exit");
+        self.b.build_unconditional_branch(header)?;
+        self.b.position_at_end(header);
+        let iv = self.b.build_phi(ctx.i64_type(), "iv")?;
+        iv.add_incoming(&[(&lb, pre)]);
+        let mut carried = Vec::new();
+        for (&r, &init) in m.results(op).iter().zip(&ops[3..]) {
+            let phi = self.b.build_phi(self.shared.llvm_type(m.value_type(r))?, "")?;
+            phi.add_incoming(&[(&init, pre)]);
+            carried.push(phi);
+        }
+        let ivv = iv.as_basic_value().into_int_value();
+        let go = self.b.build_int_compare(IntPredicate::SLT, ivv, ub, "")?;
+        self.b.build_conditional_branch(go, body, exit)?;
+        self.b.position_at_end(body);
+        let region_block = m.region_blocks(m.regions(op)[0])[0];
+        let bargs = m.block_args(region_block).to_vec();
+        self.bind(bargs[0], ivv.into());
+        for (&a, phi) in bargs[1..].iter().zip(&carried) {
+            self.bind(a, phi.as_basic_value());
+        }
+        let yielded = self.block(region_block)?;
+        let next = self.b.build_int_add(ivv, step, "")?;
+        let latch = self.b.get_insert_block().expect("positioned");
+        self.b.build_unconditional_branch(header)?;
+        iv.add_incoming(&[(&next, latch)]);
+        for (phi, y) in carried.iter().zip(&yielded) {
+            phi.add_incoming(&[(y as &dyn BasicValue, latch)]);
+        }
+        self.b.position_at_end(exit);
+        for (&r, phi) in m.results(op).iter().zip(&carried) {
+            self.vals.insert(r, phi.as_basic_value());
+        }
+        Ok(())
+    }
+
+    fn parallel(&mut self, op: Op) -> Result<(), CodegenError> {
+        let m = self.m();
+        let captures = captures_of(m, op);
+        let ctx = self.shared.ctx;
+        let i64t = ctx.i64_type();
+        // Slot 0 holds the status pointer; captures follow, 8 bytes each.
+        let slots = i64t.array_type(captures.len() as u32 + 1);
+        // In the entry block, so a parallel loop inside a sequential one reuses the slot.
+        let entry = self.function.get_first_basic_block().expect("the function has a body");
+        let at_entry = self.shared.ctx.create_builder();
+        match entry.get_first_instruction() {
+            Some(first) => at_entry.position_before(&first),
+            None => at_entry.position_at_end(entry),
+        }
+        let frame = at_entry.build_alloca(slots, "ctx")?;
+        let slot = |t: &Self, i: u64| -> Result<PointerValue<'ctx>, CodegenError> {
+            // SAFETY: `i` is below the array's length.
+            Ok(unsafe { t.b.build_in_bounds_gep(i64t, frame, &[i64t.const_int(i, false)], "")? })
+        };
+        self.b.build_store(slot(self, 0)?, self.status)?;
+        for (i, &v) in captures.iter().enumerate() {
+            if m.value_type(v).as_vector().is_some() {
+                return Err(CodegenError::Unsupported("a vector value captured by a parallel loop".into()));
+            }
+            let x = self.value(v);
+            self.b.build_store(slot(self, i as u64 + 1)?, x)?;
+        }
+        let name = format!("tcc_parallel_body_{}", bodies_declared(self.shared));
+        let body = self.shared.function(&name, self.shared.body_type(), true);
+        let lb = self.value(m.operand(op, 0)).into_int_value();
+        let ub = self.value(m.operand(op, 1)).into_int_value();
+        let n = self.b.build_int_sub(ub, lb, "")?;
+        let ptr = self.shared.ptr();
+        let pf_ty = ctx.void_type().fn_type(&[ptr.into(), ptr.into(), ptr.into(), i64t.into()], false);
+        let pf = self.shared.function("tcc_parallel_for", pf_ty, false);
+        let pool = self.pool.ok_or_else(|| CodegenError::Unsupported("nested parallel loops".into()))?;
+        let fp = body.as_global_value().as_pointer_value();
+        self.b.build_call(pf, &[pool.into(), fp.into(), frame.into(), n.into()], "")?;
+        self.shared.outlines.push(Outline { function: body, op, captures });
+        Ok(())
+    }
+}
+
+/// How many parallel bodies the module declares already (for unique names).
+fn bodies_declared(shared: &Shared) -> usize {
+    shared.module.get_functions().filter(|f| f.get_name().to_bytes().starts_with(b"tcc_parallel_body_")).count()
+}
+
+fn set_alignment(v: BasicValueEnum<'_>, align: u32) {
+    if let Some(i) = v.as_instruction_value() {
+        let _ = i.set_alignment(align);
+    }
+}
