@@ -2,21 +2,35 @@
 # Runs every test: the Rust test suite (unit, integration, property and PyTorch
 # reference tests) and the lit suite. Needs `lit` and a FileCheck
 # (`pip install lit filecheck`). Runs both suites, then fails if either failed.
+#
+# Optional features are tested too when their system libraries are installed and the
+# environment says where (.ci/run does both; see README): the MLIR 22 fallback parser
+# (MLIR_SYS_220_PREFIX) and the LLVM backend (LLVM_SYS_221_PREFIX). With LLVM, the
+# tcc and tcc-cli tests run on both backends, and lit runs once per build of tcc.
 set -uo pipefail
 cd "$(dirname "$0")"
 
 status=0
 cargo test --workspace --all-targets --no-fail-fast || status=1
-# lit drives the debug tcc-opt and tcc.
+if [ -n "${MLIR_SYS_220_PREFIX:-}" ]; then
+  cargo test -p tcc --features mlir --lib --test mlir_import || status=1
+fi
+if [ -n "${LLVM_SYS_221_PREFIX:-}" ]; then
+  cargo test -p tcc -p tcc-cli --features tcc-cli/llvm --no-fail-fast || status=1
+fi
+
+# lit drives the debug tcc-opt and tcc: the default build, then the LLVM one.
 if cargo build -p tcc-opt -p tcc-cli; then
   lit -sv lit-tests || status=1
 else
   status=1
 fi
-# Optional features, when their system libraries are installed (.ci/run installs
-# them; see README): the MLIR 22 fallback parser.
-if [ -n "${MLIR_SYS_220_PREFIX:-}" ]; then
-  cargo test -p tcc --features mlir --lib --test mlir_import || status=1
+if [ -n "${LLVM_SYS_221_PREFIX:-}" ]; then
+  if cargo build -p tcc-opt -p tcc-cli --features tcc-cli/llvm; then
+    lit -sv lit-tests || status=1
+  else
+    status=1
+  fi
 fi
 if [ "$status" -ne 0 ]; then
   echo "test.sh: FAILED" >&2

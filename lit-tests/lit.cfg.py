@@ -49,6 +49,15 @@ if tcc_opt is None:
 # once the binary exists, so tests that use it fail loudly until then.
 tcc = find_tool("tcc") or os.path.join(tools_dir, "tcc")
 
+# Optional parts of the build, for `REQUIRES:` lines: `llvm` when tcc has the LLVM
+# backend.
+if os.path.exists(tcc):
+    import subprocess
+
+    backends = subprocess.run([tcc, "--print-backends"], capture_output=True, text=True).stdout.split()
+    if "llvm" in backends:
+        config.available_features.add("llvm")
+
 filecheck = os.environ.get("FILECHECK")
 if not filecheck:
     filecheck = shutil.which("FileCheck") or shutil.which("filecheck")

@@ -126,6 +126,16 @@ pub enum Backend {
     Llvm,
 }
 
+impl Backend {
+    /// The name `--backend` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Cranelift => "cranelift",
+            Backend::Llvm => "llvm",
+        }
+    }
+}
+
 impl std::str::FromStr for Backend {
     type Err = String;
     fn from_str(s: &str) -> Result<Backend, String> {

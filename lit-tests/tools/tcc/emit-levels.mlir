@@ -61,7 +61,7 @@
 // RTLIB: {{^/.*libtcc_runtime.*\.a$}}
 
 // RUN: %tcc bench %s --runs 3 --warmup 1 --threads 1 | FileCheck %s --check-prefix=BENCH
-// BENCH: backend   Cranelift, 1 thread(s)
+// BENCH: backend   cranelift, 1 thread(s)
 // BENCH: latency   median
 // BENCH: share    ms/run  kernel
 // BENCH-DAG: graph.tanh at

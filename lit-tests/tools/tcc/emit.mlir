@@ -39,8 +39,6 @@
 // RUN: echo 'func.func @main(%%x: tensor<2xi8>) -> tensor<2xi8> { return %%x : tensor<2xi8> }' > %t.i8.mlir
 // RUN: not %tcc %t.i8.mlir --emit=clif 2>&1 | FileCheck %s --check-prefix=I8
 //
-// The LLVM backend is an optional feature; without it, asking for it is a clear error.
-// RUN: not %tcc %s --emit=asm --backend llvm 2>&1 | FileCheck %s --check-prefix=NOLLVM
 // RUN: not %tcc %s --emit=asm --backend bogus 2>&1 | FileCheck %s --check-prefix=BADBACKEND
 
 func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
@@ -93,10 +91,9 @@ func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
 // EMPTY-NOT: {{.}}
 // NOWRITE: tcc: error: cannot write '{{.*}}missing-dir{{[/\\]}}out.mlir': {{.+}}
 // BADEMIT: error: invalid value 'llvm-ir' for '--emit <EMIT>'
-// BADEMIT: [possible values: graph, loop, vector, clif, asm, obj, dot]
+// BADEMIT: [possible values: graph, loop, vector, clif, llvm, asm, obj, dot]
 // NOMODEL: tcc: error: no model given (see `tcc --help`)
 // MISSING: tcc: error: cannot read '{{.*}}does-not-exist.mlir': {{.+}}
 // BADMODEL: bad.mlir:2:1: error: {{.+}}
 // I8: i8.mlir:1:1: error: code generation does not support model inputs and outputs of element type i8
-// NOLLVM: emit.mlir:1:1: error: the LLVM backend was not compiled in (build tcc with `--features llvm`)
 // BADBACKEND: error: invalid value 'bogus' for '--backend <BACKEND>': unknown backend 'bogus' (expected cranelift or llvm)

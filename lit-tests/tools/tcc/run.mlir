@@ -38,9 +38,6 @@
 // extent 6 (written here as a .npy by hand).
 // RUN: printf "\x93NUMPY\x01\x00v\x00{'descr': '<i8', 'fortran_order': False, 'shape': (2, 3), }                                                          \n\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\xff\xff\xff\xff\xff\xff\xff\xff\x05\x00\x00\x00\x00\x00\x00\x00\x06\x00\x00\x00\x00\x00\x00\x00\xf9\xff\xff\xff\xff\xff\xff\xff" > %t.bad-indices.npy
 // RUN: not %tcc run %S/../../../dialects/graph/tests/reference/models/gather_axis1_i64.mlir -i %S/../../../dialects/graph/tests/reference/data/gather_axis1_i64.in0.npy -i %t.bad-indices.npy 2>&1 | FileCheck %s --check-prefix=GATHER
-//
-// The LLVM backend is an optional feature; without it, asking for it is a clear error.
-// RUN: not %tcc run %s -i %t.y.npy -i %t.y.npy --backend llvm 2>&1 | FileCheck %s --check-prefix=NOLLVM
 
 func.func @main(%a: tensor<2x10xf32>, %b: tensor<2x10xf32>) -> tensor<f32> {
   %0 = graph.sub %a, %b : (tensor<2x10xf32>, tensor<2x10xf32>) -> tensor<2x10xf32>
@@ -67,4 +64,3 @@ func.func @main(%a: tensor<2x10xf32>, %b: tensor<2x10xf32>) -> tensor<f32> {
 // NOT-NPY: tcc: error: '{{.*}}run.mlir' is not a valid .npy file: {{.+}}
 // NOWRITE: tcc: error: cannot write '{{.*}}missing-dir{{[/\\]}}out.npy': {{.+}}
 // GATHER: tcc: error: run-time check failed: index out of range in 'graph.gather' at {{.*}}gather_axis1_i64.mlir:4:8 (axis 1 has extent 6)
-// NOLLVM: run.mlir:1:1: error: the LLVM backend was not compiled in (build tcc with `--features llvm`)

@@ -103,7 +103,7 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
     if s.json {
         out += "{";
         let _ = write!(out, "\"model\": {}, ", json_string(&model.display().to_string()));
-        let _ = write!(out, "\"backend\": {}, ", json_string(&format!("{:?}", options.backend).to_lowercase()));
+        let _ = write!(out, "\"backend\": {}, ", json_string(options.backend.name()));
         let _ = write!(out, "\"threads\": {}, \"runs\": {}, \"warmup\": {}, ", compiled.threads(), s.runs, s.warmup);
         let _ = write!(out, "\"compile_ms\": {:.3}, ", ms(compile_time));
         let _ = write!(
@@ -134,7 +134,7 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
         return Ok(out);
     }
     let _ = writeln!(out, "model     {}", model.display());
-    let _ = writeln!(out, "backend   {:?}, {} thread(s)", options.backend, compiled.threads());
+    let _ = writeln!(out, "backend   {}, {} thread(s)", options.backend.name(), compiled.threads());
     let _ = writeln!(out, "compile   {:.1} ms", ms(compile_time));
     let _ = writeln!(
         out,

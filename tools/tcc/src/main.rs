@@ -7,7 +7,8 @@
 //!   ready for code generation, Cranelift or LLVM IR, assembly, a Graphviz picture).
 //! - `--backend cranelift|llvm` (LLVM with `--features llvm`), `--cpu`, `--target`.
 //! - `tcc MODEL.mlir --emit=obj [-o OUT.o] [--name NAME]`: an object file and `OUT.h`.
-//! - `tcc --print-runtime-lib`: the path of `libtcc_runtime.a` to link objects with.
+//! - `tcc --print-runtime-lib`: the path of `libtcc_runtime.a` to link objects with;
+//!   `tcc --print-backends`: the code generators of this build.
 //! - `tcc bench MODEL.mlir [--runs N] [--warmup N] [--json]`: latency, GFLOP/s, compile
 //!   time and a per-kernel profile on random inputs.
 //!
@@ -44,6 +45,9 @@ struct Cli {
     /// Print the path of the runtime library to link objects with, and exit.
     #[arg(long)]
     print_runtime_lib: bool,
+    /// Print the code generators this build has (one per line), and exit.
+    #[arg(long)]
+    print_backends: bool,
     #[command(flatten)]
     common: Common,
 }
@@ -157,6 +161,12 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         };
+    }
+    if cli.print_backends {
+        for b in tcc::backend::compiled_backends() {
+            println!("{}", b.name());
+        }
+        return ExitCode::SUCCESS;
     }
     let result = match &cli.command {
         Some(Command::Run { model, inputs, outputs, expected, tolerance, common }) => {
