@@ -217,8 +217,7 @@ fn build<'ctx>(
     let p: Vec<PointerValue> = main.get_param_iter().map(|v| v.into_pointer_value()).collect();
     {
         let mut t = Translator::new(&mut shared, main, p[3], Some(p[2]), Some(p[1]));
-        let n_args = lm.block_args(prep.entry_block).len();
-        for (i, &a) in lm.block_args(prep.entry_block).iter().enumerate().take(n_args) {
+        for (i, &a) in lm.block_args(prep.entry_block).iter().enumerate() {
             let i64t = t.shared.ctx.i64_type();
             // SAFETY: `args` holds one pointer per model argument.
             let slot = unsafe { t.b.build_in_bounds_gep(ptr, p[0], &[i64t.const_int(i as u64, false)], "")? };
