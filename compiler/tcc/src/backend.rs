@@ -48,7 +48,16 @@ impl CodeGenerator {
         }
     }
 
-    /// What the lowering reads: the vector width.
+    /// One line for people: backend, CPU and the target description.
+    pub fn describe(&self) -> String {
+        match self {
+            CodeGenerator::Cranelift => format!("cranelift (host): {}", self.target()),
+            #[cfg(feature = "llvm")]
+            CodeGenerator::Llvm(t) => format!("llvm ({} {}): {}", t.triple, t.cpu, self.target()),
+        }
+    }
+
+    /// What the lowering reads: vector width, registers, FMA, cores.
     pub fn target(&self) -> Target {
         match self {
             CodeGenerator::Cranelift => tcc_codegen::cranelift_target(),

@@ -5,6 +5,7 @@
 // BACKENDS-NOT: llvm
 // RUN: not %tcc run %s --backend llvm 2>&1 | FileCheck %s
 // RUN: not %tcc %s --emit=llvm 2>&1 | FileCheck %s
+// RUN: not %tcc --print-target --backend llvm 2>&1 | FileCheck %s
 // CHECK: error: the LLVM backend was not compiled in (build tcc with `--features llvm`, see the README)
 
 func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {

@@ -5,6 +5,14 @@
 // BACKENDS: cranelift
 // BACKENDS-NEXT: llvm
 
+// The target description: the named CPU's vector width, registers and FMA.
+// RUN: %tcc --print-target --backend llvm --cpu x86-64-v4 | FileCheck %s --check-prefix=TARGET-V4
+// TARGET-V4: llvm ({{.*}}x86-64-v4): 512-bit vectors x 32 registers, FMA, {{[0-9]+}} core
+// RUN: %tcc --print-target --backend llvm --cpu x86-64-v2 | FileCheck %s --check-prefix=TARGET-V2
+// TARGET-V2: llvm ({{.*}}x86-64-v2): 128-bit vectors x 16 registers, no FMA, {{[0-9]+}} core
+// RUN: not %tcc --print-target --backend llvm --cpu pentium 2>&1 | FileCheck %s --check-prefix=BAD-CPU
+// BAD-CPU: error: {{.*}}CPU 'pentium' (known: native, x86-64,
+
 // The lowering takes its vector width from the backend: 16 f32 lanes with AVX-512
 // (`--cpu x86-64-v4` pins it, so the test does not depend on the host).
 // RUN: %tcc %s --backend llvm --cpu x86-64-v4 --emit=vector | FileCheck %s --check-prefix=VECTOR

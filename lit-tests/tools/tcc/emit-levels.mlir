@@ -60,14 +60,18 @@
 // RUN: %tcc --print-runtime-lib | FileCheck %s --check-prefix=RTLIB
 // RTLIB: {{^/.*libtcc_runtime.*\.a$}}
 
+// RUN: %tcc --print-target | FileCheck %s --check-prefix=TARGET
+// TARGET: cranelift (host): 128-bit vectors x 16 registers, {{(no )?}}FMA, {{[0-9]+}} core
+
 // RUN: %tcc bench %s --runs 3 --warmup 1 --threads 1 | FileCheck %s --check-prefix=BENCH
 // BENCH: backend   cranelift, 1 thread(s)
+// BENCH-NEXT: target    cranelift (host): 128-bit vectors x 16 registers, {{(no )?}}FMA, {{[0-9]+}} core
 // BENCH: latency   median
 // BENCH: share    ms/run  kernel
 // BENCH-DAG: graph.tanh at
 // BENCH-DAG: graph.mul at
 // RUN: %tcc bench %s --runs 2 --json | FileCheck %s --check-prefix=JSON
-// JSON: {"model": "{{.*}}emit-levels.mlir", "backend": "cranelift",{{.*}}"kernels": [{"name": "graph.
+// JSON: {"model": "{{.*}}emit-levels.mlir", "backend": "cranelift", "target": "cranelift (host): 128-bit vectors{{.*}}"kernels": [{"name": "graph.
 // RUN: not %tcc bench %s --runs 0 2>&1 | FileCheck %s --check-prefix=ZERORUNS
 // ZERORUNS: error: invalid value '0' for '--runs <RUNS>'
 

@@ -65,6 +65,7 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
     let module = tcc::parse_model(&model.display().to_string(), bytes).map_err(|d| d.to_string())?;
     let compiled = tcc::Model::compile(module, &options).map_err(|e| e.to_string())?;
     let compile_time = start.elapsed();
+    let target = tcc::backend::CodeGenerator::new(&options)?.describe();
     let inputs: Vec<Tensor> = compiled
         .inputs()
         .iter()
@@ -104,6 +105,7 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
         out += "{";
         let _ = write!(out, "\"model\": {}, ", json_string(&model.display().to_string()));
         let _ = write!(out, "\"backend\": {}, ", json_string(options.backend.name()));
+        let _ = write!(out, "\"target\": {}, ", json_string(&target));
         let _ = write!(out, "\"threads\": {}, \"runs\": {}, \"warmup\": {}, ", compiled.threads(), s.runs, s.warmup);
         let _ = write!(out, "\"compile_ms\": {:.3}, ", ms(compile_time));
         let _ = write!(
@@ -135,6 +137,7 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
     }
     let _ = writeln!(out, "model     {}", model.display());
     let _ = writeln!(out, "backend   {}, {} thread(s)", options.backend.name(), compiled.threads());
+    let _ = writeln!(out, "target    {target}");
     let _ = writeln!(out, "compile   {:.1} ms", ms(compile_time));
     let _ = writeln!(
         out,

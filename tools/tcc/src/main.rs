@@ -8,7 +8,8 @@
 //! - `--backend cranelift|llvm` (LLVM with `--features llvm`), `--cpu`, `--target`.
 //! - `tcc MODEL.mlir --emit=obj [-o OUT.o] [--name NAME]`: an object file and `OUT.h`.
 //! - `tcc --print-runtime-lib`: the path of `libtcc_runtime.a` to link objects with;
-//!   `tcc --print-backends`: the code generators of this build.
+//!   `tcc --print-backends`: the code generators of this build; `tcc --print-target`:
+//!   what the chosen one generates code for.
 //! - `tcc bench MODEL.mlir [--runs N] [--warmup N] [--json]`: latency, GFLOP/s, compile
 //!   time and a per-kernel profile on random inputs.
 //!
@@ -48,6 +49,10 @@ struct Cli {
     /// Print the code generators this build has (one per line), and exit.
     #[arg(long)]
     print_backends: bool,
+    /// Print what the chosen backend generates code for (CPU, vector width and
+    /// registers, FMA, cores), and exit.
+    #[arg(long)]
+    print_target: bool,
     #[command(flatten)]
     common: Common,
 }
@@ -167,6 +172,18 @@ fn main() -> ExitCode {
             println!("{}", b.name());
         }
         return ExitCode::SUCCESS;
+    }
+    if cli.print_target {
+        return match tcc::backend::CodeGenerator::new(&options(&cli.common)) {
+            Ok(g) => {
+                println!("{}", g.describe());
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("tcc: error: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let result = match &cli.command {
         Some(Command::Run { model, inputs, outputs, expected, tolerance, common }) => {

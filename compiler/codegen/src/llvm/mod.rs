@@ -37,26 +37,26 @@ impl From<inkwell::builder::BuilderError> for CodegenError {
     }
 }
 
-/// CPU names `--cpu` accepts, with the vector width they get (LLVM knows more CPUs; these
-/// are the x86-64 ones whose vector width tcc knows).
-const CPUS: &[(&str, u32)] = &[
-    ("x86-64", 128),
-    ("x86-64-v2", 128),
-    ("x86-64-v3", 256),
-    ("x86-64-v4", 512),
-    ("haswell", 256),
-    ("broadwell", 256),
-    ("skylake", 256),
-    ("alderlake", 256),
-    ("znver1", 256),
-    ("znver2", 256),
-    ("znver3", 256),
-    ("skylake-avx512", 512),
-    ("cascadelake", 512),
-    ("icelake-server", 512),
-    ("sapphirerapids", 512),
-    ("znver4", 512),
-    ("znver5", 512),
+/// CPU names `--cpu` accepts, with the vector width they get and whether they have FMA
+/// (LLVM knows more CPUs; these are the x86-64 ones tcc knows).
+const CPUS: &[(&str, u32, bool)] = &[
+    ("x86-64", 128, false),
+    ("x86-64-v2", 128, false),
+    ("x86-64-v3", 256, true),
+    ("x86-64-v4", 512, true),
+    ("haswell", 256, true),
+    ("broadwell", 256, true),
+    ("skylake", 256, true),
+    ("alderlake", 256, true),
+    ("znver1", 256, true),
+    ("znver2", 256, true),
+    ("znver3", 256, true),
+    ("skylake-avx512", 512, true),
+    ("cascadelake", 512, true),
+    ("icelake-server", 512, true),
+    ("sapphirerapids", 512, true),
+    ("znver4", 512, true),
+    ("znver5", 512, true),
 ];
 
 /// What the LLVM backend generates code for.
@@ -67,6 +67,7 @@ pub struct LlvmTarget {
     /// LLVM feature string (`+avx512f,...`); empty for a named CPU's defaults.
     pub features: String,
     pub vector_bits: u32,
+    pub fma: bool,
     /// Whether this is the machine tcc runs on (the JIT needs it).
     pub is_host: bool,
 }
@@ -81,6 +82,7 @@ impl LlvmTarget {
         init()?;
         let features = TargetMachine::get_host_cpu_features().to_string();
         let has = |f: &str| features.split(',').any(|x| x == format!("+{f}"));
+        let fma = has("fma");
         let vector_bits = if has("avx512f") {
             512
         } else if has("avx2") {
@@ -93,6 +95,7 @@ impl LlvmTarget {
             cpu: TargetMachine::get_host_cpu_name().to_string(),
             features,
             vector_bits,
+            fma,
             is_host: true,
         })
     }
@@ -117,18 +120,30 @@ impl LlvmTarget {
             }
         }
         if let Some(name) = cpu.filter(|c| *c != "native" && *c != "host") {
-            let (_, bits) = CPUS.iter().find(|(n, _)| *n == name).ok_or_else(|| {
-                let known: Vec<&str> = CPUS.iter().map(|(n, _)| *n).collect();
+            let (_, bits, fma) = CPUS.iter().find(|(n, _, _)| *n == name).ok_or_else(|| {
+                let known: Vec<&str> = CPUS.iter().map(|(n, _, _)| *n).collect();
                 CodegenError::Unsupported(format!("CPU '{name}' (known: native, {})", known.join(", ")))
             })?;
-            t = LlvmTarget { cpu: name.to_string(), features: String::new(), vector_bits: *bits, is_host: false, ..t };
+            t = LlvmTarget {
+                cpu: name.to_string(),
+                features: String::new(),
+                vector_bits: *bits,
+                fma: *fma,
+                is_host: false,
+                ..t
+            };
         }
         Ok(t)
     }
 
-    /// The description the layers above codegen read (the vector width).
+    /// The description the layers above codegen read.
     pub fn target(&self) -> Target {
-        Target { vector_bits: self.vector_bits }
+        Target {
+            vector_bits: self.vector_bits,
+            vector_registers: if self.vector_bits == 512 { 32 } else { 16 },
+            fma: self.fma,
+            cores: Target::host_cores(),
+        }
     }
 
     fn machine(&self, reloc: RelocMode) -> Result<TargetMachine, CodegenError> {
