@@ -177,11 +177,17 @@ impl LlvmTarget {
 }
 
 /// How constant buffers are referenced: by address (JIT; the compiled model keeps the
-/// data alive) or as private read-only globals named after a prefix (object files).
+/// data alive), as private read-only globals named after a prefix (object files), or,
+/// for listings (`--emit=llvm|asm`), as globals whose data is left out above
+/// [`LISTED_CONSTANT_BYTES`] (declared `external`, so weights do not flood the text).
 enum Constants {
     Addresses(HashMap<Op, u64>),
     Globals(String),
+    Listing(String),
 }
+
+/// The largest constant whose bytes a listing shows.
+const LISTED_CONSTANT_BYTES: usize = 256;
 
 /// Builds the LLVM module: the entry function `entry_name` (external, so optimization
 /// keeps it), every outlined parallel body, and the constants. Returns the run-time
@@ -201,13 +207,22 @@ fn build<'ctx>(
     for (i, (op, d)) in constant_buffers(lm, prep.func).into_iter().enumerate() {
         let p = match &constants {
             Constants::Addresses(addresses) => ctx.i64_type().const_int(addresses[&op], false).const_to_pointer(ptr),
-            Constants::Globals(prefix) => {
-                let bytes = d.to_bytes();
-                let init = ctx.const_string(&bytes, false);
-                let g = module.add_global(init.get_type(), None, &format!("{prefix}_const_{i}"));
-                g.set_initializer(&init);
+            Constants::Globals(prefix) | Constants::Listing(prefix) => {
+                let name = format!("{prefix}_const_{i}");
+                let size = d.numel() * d.elem().byte_size();
+                let g = if matches!(constants, Constants::Listing(_)) && size > LISTED_CONSTANT_BYTES {
+                    let array = ctx.i8_type().array_type(u32::try_from(size).unwrap_or(u32::MAX));
+                    let g = module.add_global(array, None, &name);
+                    g.set_linkage(Linkage::External);
+                    g
+                } else {
+                    let init = ctx.const_string(&d.to_bytes(), false);
+                    let g = module.add_global(init.get_type(), None, &name);
+                    g.set_initializer(&init);
+                    g.set_linkage(Linkage::Private);
+                    g
+                };
                 g.set_constant(true);
-                g.set_linkage(Linkage::Private);
                 g.set_alignment(64);
                 g.as_pointer_value()
             }
@@ -377,14 +392,15 @@ fn listing(module: &LModule, machine: &TargetMachine) -> Result<FunctionListing,
     })
 }
 
-/// LLVM IR or assembly of the optimized module (`--emit=llvm|asm`), for any target.
+/// LLVM IR or assembly of the optimized module (`--emit=llvm|asm`), for any target;
+/// constants over [`LISTED_CONSTANT_BYTES`] are declared, not listed.
 pub fn emit_text(lm: &Module, target: &LlvmTarget, assembly: bool) -> Result<String, Diagnostics> {
     diagnose(
         lm,
         (|| {
             let prep = prepare(lm)?;
             let ctx = Context::create();
-            let (module, _) = build(&ctx, lm, &prep, target, Constants::Globals("tcc_model".into()), "tcc_model_main")?;
+            let (module, _) = build(&ctx, lm, &prep, target, Constants::Listing("tcc_model".into()), "tcc_model_main")?;
             let machine = target.machine(RelocMode::PIC)?;
             optimize(&module, &machine)?;
             let l = listing(&module, &machine)?;
