@@ -13,7 +13,6 @@ pub mod llvm;
 pub mod model;
 
 use std::fmt;
-use std::sync::Arc;
 
 pub use clif::compile_jit;
 pub use clif::object::{ObjectCode, compile_object};
@@ -129,7 +128,7 @@ pub struct CompiledModel {
     /// With profiling: each kernel's name, location and FLOPs, by `loop.kernel` id.
     pub kernels: Vec<KernelInfo>,
     pub(crate) _jit: Box<dyn Send + Sync>,
-    pub(crate) _constants: Vec<Arc<dyn std::any::Any + Send + Sync>>,
+    pub(crate) _constants: model::KeepAlive,
 }
 
 impl fmt::Debug for CompiledModel {

@@ -1,6 +1,8 @@
 //! What every backend needs to know about a loop-level module: the entry function's
-//! tensor signature, workspace size and kernels ([`prepare`]), its constant buffers, and
-//! which values a parallel loop captures when outlined ([`captures_of`]).
+//! tensor signature, workspace size and kernels ([`prepare`]), its constant buffers and
+//! where their data lives for a JIT ([`pin_constants`]), which values a parallel loop
+//! captures when outlined ([`captures_of`]) or rematerializes ([`outer_constants`]), and
+//! the runtime functions f64 math calls ([`f64_math_function`]).
 
 use tcc_dialect_loop as lp;
 use tcc_ir::builtin::{func_entry, func_type};
@@ -81,6 +83,60 @@ pub fn constant_buffers(lm: &Module, func: Op) -> Vec<(Op, tcc_ir::DenseElements
         .filter(|&op| lm.is(op, &lp::CONSTANT_BUFFER))
         .map(|op| (op, lm.attr(op, "value").and_then(|a| a.as_dense()).expect("verified constant buffer").clone()))
         .collect()
+}
+
+/// Storage a JIT-compiled model keeps alive for as long as its code runs.
+pub type KeepAlive = Vec<std::sync::Arc<dyn std::any::Any + Send + Sync>>;
+
+/// The address of every constant buffer's data for JIT code: the IR's own storage where
+/// it has raw bytes, fresh aligned storage for splats. The returned storage must live as
+/// long as the code.
+pub fn pin_constants(lm: &Module, func: Op) -> (std::collections::HashMap<Op, u64>, KeepAlive) {
+    let mut keep_alive: KeepAlive = Vec::new();
+    let mut addresses = std::collections::HashMap::new();
+    for (op, d) in constant_buffers(lm, func) {
+        let addr = match d.raw_bytes() {
+            Some(bytes) => bytes.as_ptr() as u64,
+            None => {
+                let bytes = std::sync::Arc::new(tcc_ir::AlignedBytes::from_slice(&d.to_bytes()));
+                let a = bytes.as_slice().as_ptr() as u64;
+                keep_alive.push(bytes);
+                a
+            }
+        };
+        keep_alive.push(std::sync::Arc::new(d));
+        addresses.insert(op, addr);
+    }
+    (addresses, keep_alive)
+}
+
+/// The runtime function computing an f64 math op (`loop.exp` -> `tcc_exp_f64`); f32
+/// math is expanded into arithmetic before code generation instead.
+pub fn f64_math_function(op_name: &str) -> Result<&'static str, CodegenError> {
+    Ok(match op_name {
+        "loop.exp" => "tcc_exp_f64",
+        "loop.log" => "tcc_log_f64",
+        "loop.tanh" => "tcc_tanh_f64",
+        "loop.erf" => "tcc_erf_f64",
+        "loop.pow" => "tcc_pow_f64",
+        other => return Err(CodegenError::Unsupported(format!("'{other}'"))),
+    })
+}
+
+/// Constants defined outside `op` that ops under it use, each once in first-use order:
+/// an outlined body recomputes them rather than capturing them.
+pub fn outer_constants(m: &Module, op: Op) -> Vec<Op> {
+    let mut out = Vec::new();
+    for inner in m.walk(op) {
+        for &v in m.operands(inner) {
+            if let Some(d) = m.defining_op(v).filter(|&d| is_rematerializable(m, d) && !m.is_ancestor(op, d))
+                && !out.contains(&d)
+            {
+                out.push(d);
+            }
+        }
+    }
+    out
 }
 
 /// Whether an op is cheaper to recompute in an outlined body than to capture.

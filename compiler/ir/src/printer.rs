@@ -147,6 +147,16 @@ impl<'a> Printer<'a> {
         let _ = write!(self.out, "{a}");
     }
 
+    /// A constant op's value: a scalar always with its type (so `4 : index` and `4 : i64`
+    /// stay distinct), anything else as an attribute (dense values carry their type).
+    pub fn print_constant_value(&mut self, a: &Attribute) {
+        let _ = match *a {
+            Attribute::Int(x, t) => write!(self.out, "{x} : {t}"),
+            Attribute::Float(x, t) => write!(self.out, "{} : {t}", crate::attributes::format_float(x, t)),
+            ref other => write!(self.out, "{other}"),
+        };
+    }
+
     /// ` {..}` with the entries not in `skip`, or nothing if none remain.
     pub fn print_attr_dict(&mut self, attrs: &AttrDict, skip: &[&str]) {
         let kept: AttrDict = attrs.iter().filter(|(k, _)| !skip.contains(k)).map(|(k, v)| (k, v.clone())).collect();

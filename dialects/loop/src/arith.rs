@@ -143,12 +143,7 @@ fn print_const(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
     let m = p.module();
     p.write("loop.const ");
     if let Some(v) = m.attr(op, "value") {
-        // Always spell the type, so `4 : index` and `4` (i64) stay distinct.
-        match *v {
-            Attribute::Int(x, t) => p.write(&format!("{x} : {t}")),
-            Attribute::Float(x, t) => p.write(&format!("{} : {t}", tcc_ir::attributes::format_float(x, t))),
-            ref other => p.print_attr(other),
-        }
+        p.print_constant_value(v);
     }
     p.print_attr_dict(m.attrs(op), &["value"]);
     Ok(())

@@ -109,11 +109,7 @@ fn print_arith_constant(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
     let m = p.module();
     p.write("arith.constant ");
     if let Some(v) = m.attr(op, "value") {
-        match *v {
-            Attribute::Int(x, t) => p.write(&format!("{x} : {t}")),
-            Attribute::Float(x, t) => p.write(&format!("{} : {t}", tcc_ir::attributes::format_float(x, t))),
-            ref other => p.print_attr(other),
-        }
+        p.print_constant_value(v);
     }
     p.print_attr_dict(m.attrs(op), &["value"]);
     Ok(())

@@ -12,7 +12,6 @@ pub mod object;
 pub mod translate;
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use cranelift_codegen::Context;
 use cranelift_codegen::ir::{self as cl, AbiParam, InstBuilder, MemFlagsData, UserFuncName};
@@ -23,7 +22,7 @@ use cranelift_module::{FuncId, Linkage, Module as ClModule, default_libcall_name
 use tcc_ir::{Diagnostics, Module, Op};
 use tcc_runtime::EntryFn;
 
-use crate::model::{Prepared, constant_buffers, prepare};
+use crate::model::{Prepared, pin_constants, prepare};
 use crate::{CodegenError, CompiledModel, FunctionListing};
 use translate::{ConstantRef, Outline, Shared, Translator, clif_type};
 
@@ -161,21 +160,8 @@ fn compile(lm: &Module, keep_listings: bool) -> Result<CompiledModel, CodegenErr
     let mut module = JITModule::new(jb);
 
     // Constant buffers: the data stays where the IR keeps it.
-    let mut keep_alive: Vec<Arc<dyn std::any::Any + Send + Sync>> = Vec::new();
-    let mut constants = HashMap::new();
-    for (op, d) in constant_buffers(lm, prep.func) {
-        let addr = match d.raw_bytes() {
-            Some(bytes) => bytes.as_ptr() as i64,
-            None => {
-                let bytes = Arc::new(tcc_ir::AlignedBytes::from_slice(&d.to_bytes()));
-                let a = bytes.as_slice().as_ptr() as i64;
-                keep_alive.push(bytes);
-                a
-            }
-        };
-        keep_alive.push(Arc::new(d));
-        constants.insert(op, ConstantRef::Address(addr));
-    }
+    let (addresses, keep_alive) = pin_constants(lm, prep.func);
+    let constants = addresses.into_iter().map(|(op, a)| (op, ConstantRef::Address(a as i64))).collect();
     let mut listings = Vec::new();
     let (main_id, asserts) = define_functions(
         &mut module,

@@ -21,7 +21,7 @@ use tcc_ir::builtin::RETURN;
 use tcc_ir::{Block, Module, Op, ScalarType, Type, Value};
 
 use super::CodegenError;
-use crate::model::{captures_of, is_rematerializable};
+use crate::model::{captures_of, f64_math_function, outer_constants};
 
 /// Module-wide state shared by every function being translated.
 pub struct Shared<'m> {
@@ -136,16 +136,8 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
     /// Materializes every constant that ops under `block` use but that is defined
     /// outside it (for outlined bodies, which rematerialize rather than capture them).
     pub fn materialize_outer_constants(&mut self, op: Op) -> Result<(), CodegenError> {
-        let m = self.m();
-        for inner in m.walk(op) {
-            for &v in m.operands(inner) {
-                if self.vals.contains_key(&v) {
-                    continue;
-                }
-                if let Some(d) = m.defining_op(v).filter(|&d| is_rematerializable(m, d) && !m.is_ancestor(op, d)) {
-                    self.op(d)?;
-                }
-            }
+        for d in outer_constants(self.m(), op) {
+            self.op(d)?;
         }
         Ok(())
     }
@@ -443,14 +435,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
             _ if is(&lp::CAST) => return self.cast(op, a[0]),
             _ if is(&lp::BITCAST) => ins.bitcast(result_ty, MemFlagsData::new(), a[0]),
             _ if elem == ScalarType::F64 && operand_ty.as_vector().is_none() => {
-                let name = match def.name {
-                    "loop.exp" => "tcc_exp_f64",
-                    "loop.log" => "tcc_log_f64",
-                    "loop.tanh" => "tcc_tanh_f64",
-                    "loop.erf" => "tcc_erf_f64",
-                    "loop.pow" => "tcc_pow_f64",
-                    other => return Err(CodegenError::Unsupported(format!("'{other}'"))),
-                };
+                let name = f64_math_function(def.name)?;
                 return self.runtime_call(name, &a);
             }
             _ => {

@@ -13,7 +13,6 @@
 pub mod translate;
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use inkwell::OptimizationLevel;
 use inkwell::context::Context;
@@ -27,7 +26,7 @@ use inkwell::values::PointerValue;
 use tcc_ir::{Diagnostics, Module, Op};
 use tcc_runtime::EntryFn;
 
-use crate::model::{Prepared, check_c_interface, constant_buffers, prepare};
+use crate::model::{Prepared, check_c_interface, constant_buffers, pin_constants, prepare};
 use crate::{CodegenError, CompiledModel, FunctionListing, ObjectCode, Target, header};
 use translate::{Outline, Shared, Translator};
 
@@ -333,21 +332,7 @@ fn jit(lm: &Module, target: &LlvmTarget, keep_listings: bool) -> Result<Compiled
     }
     let prep = prepare(lm)?;
     // Constant buffers: the data stays where the IR keeps it (splats get storage).
-    let mut keep_alive: Vec<Arc<dyn std::any::Any + Send + Sync>> = Vec::new();
-    let mut addresses = HashMap::new();
-    for (op, d) in constant_buffers(lm, prep.func) {
-        let addr = match d.raw_bytes() {
-            Some(bytes) => bytes.as_ptr() as u64,
-            None => {
-                let bytes = Arc::new(tcc_ir::AlignedBytes::from_slice(&d.to_bytes()));
-                let a = bytes.as_slice().as_ptr() as u64;
-                keep_alive.push(bytes);
-                a
-            }
-        };
-        keep_alive.push(Arc::new(d));
-        addresses.insert(op, addr);
-    }
+    let (addresses, keep_alive) = pin_constants(lm, prep.func);
     let holder = JitHolder::new();
     let ctx: &'static Context = holder.context();
     let (module, asserts) = build(ctx, lm, &prep, target, Constants::Addresses(addresses), "tcc_model_main")?;

@@ -30,7 +30,7 @@ use tcc_ir::builtin::RETURN;
 use tcc_ir::{Attribute, Block, Module, Op, ScalarType, Type, Value};
 
 use crate::CodegenError;
-use crate::model::{captures_of, is_rematerializable};
+use crate::model::{captures_of, f64_math_function, outer_constants};
 
 /// Module-wide state shared by every function being translated.
 pub struct Shared<'ctx, 'm> {
@@ -278,16 +278,8 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
     /// Materializes every constant that ops under `op` use but that is defined outside
     /// it (for outlined bodies, which rematerialize rather than capture them).
     pub fn materialize_outer_constants(&mut self, op: Op) -> Result<(), CodegenError> {
-        let m = self.m();
-        for inner in m.walk(op) {
-            for &v in m.operands(inner) {
-                if self.vals.contains_key(&v) {
-                    continue;
-                }
-                if let Some(d) = m.defining_op(v).filter(|&d| is_rematerializable(m, d) && !m.is_ancestor(op, d)) {
-                    self.op(d)?;
-                }
-            }
+        for d in outer_constants(self.m(), op) {
+            self.op(d)?;
         }
         Ok(())
     }
@@ -539,14 +531,7 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
             _ if is(&lp::CAST) => self.cast(op, a[0])?,
             _ if is(&lp::BITCAST) => self.cast_to(LLVMOpcode::LLVMBitCast, a[0], self.result_type(op)?),
             _ if elem == ScalarType::F64 && operand_ty.as_vector().is_none() => {
-                let name = match def.name {
-                    "loop.exp" => "tcc_exp_f64",
-                    "loop.log" => "tcc_log_f64",
-                    "loop.tanh" => "tcc_tanh_f64",
-                    "loop.erf" => "tcc_erf_f64",
-                    "loop.pow" => "tcc_pow_f64",
-                    other => return Err(CodegenError::Unsupported(format!("'{other}'"))),
-                };
+                let name = f64_math_function(def.name)?;
                 let f64t = self.shared.ctx.f64_type();
                 let params: Vec<_> = a.iter().map(|_| f64t.into()).collect();
                 let f = self.shared.function(name, f64t.fn_type(&params, false), false);

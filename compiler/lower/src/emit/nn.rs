@@ -35,6 +35,17 @@ fn mul_acc(b: &mut Builder, elem: ScalarType, x: Value, y: Value, acc: Value) ->
     }
 }
 
+/// The range `[lo, hi)` of `i < count` whose position `i * step + base - pad` lies in
+/// `[0, size)`: a convolution's kernel taps (or output columns) that read real input.
+fn inside_range(b: &mut Builder, base: Value, pad: Value, size: i64, step: i64, count: i64) -> (Value, Value) {
+    let t = b.sub(pad, base);
+    let lo = ceil_div_pos(b, t, step);
+    let last = b.index(size - 1);
+    let u0 = b.add(last, pad);
+    let u = b.sub(u0, base);
+    (lo, floor_bound(b, u, step, count))
+}
+
 /// ceil(max(t, 0) / s) for index values.
 fn ceil_div_pos(b: &mut Builder, t: Value, s: i64) -> Value {
     let zero = b.index(0);
@@ -136,12 +147,7 @@ pub fn conv2d(b: &mut Builder, c: &Ctx) {
         // Kernel rows landing inside the input: y*sh + kh*dh - pt in [0, H).
         let ysh = b.scale(y, s[0]);
         let pt = b.index(p[0]);
-        let t = b.sub(pt, ysh);
-        let kh_lo = ceil_div_pos(b, t, d[0]);
-        let hm1 = b.index(h - 1);
-        let u0 = b.add(hm1, pt);
-        let u = b.sub(u0, ysh);
-        let kh_hi = floor_bound(b, u, d[0], kh_n);
+        let (kh_lo, kh_hi) = inside_range(b, ysh, pt, h, d[0], kh_n);
         let ogv = b.index(og);
         let grp = b.div(o, ogv);
         let c_base = b.scale(grp, cg);
@@ -155,12 +161,7 @@ pub fn conv2d(b: &mut Builder, c: &Ctx) {
                     // Output columns whose tap lands inside: x*sw + kw*dw - pl in [0, W).
                     let kwd = b.scale(kw, d[1]);
                     let pl = b.index(p[1]);
-                    let t = b.sub(pl, kwd);
-                    let x_lo = ceil_div_pos(b, t, s[1]);
-                    let wm1 = b.index(w - 1);
-                    let u0 = b.add(wm1, pl);
-                    let u = b.sub(u0, kwd);
-                    let x_hi = floor_bound(b, u, s[1], ow);
+                    let (x_lo, x_hi) = inside_range(b, kwd, pl, w, s[1], ow);
                     let off = b.sub(kwd, pl);
                     b.range(x_lo, x_hi, |b, xo| {
                         let ix = b.mul_add(xo, s[1], off);
