@@ -36,57 +36,17 @@ impl fmt::Display for CodegenError {
 
 impl std::error::Error for CodegenError {}
 
-/// What a backend offers the layers above it: they read the vector width, register
-/// count, FMA and core count here and never assume them.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Target {
-    /// Width of the SIMD registers the backend generates code for, in bits.
-    pub vector_bits: u32,
-    /// How many SIMD registers the backend allocates (16 xmm/ymm, 32 zmm).
-    pub vector_registers: u32,
-    /// Whether fused multiply-add is a single instruction.
-    pub fma: bool,
-    /// Physical cores this process may use on the compiling machine (the run-time
-    /// thread pool's default size).
-    pub cores: u32,
-}
+pub use tcc_target::Target;
 
-impl Target {
-    /// Lanes of a vector of `elem`.
-    pub fn lanes(&self, elem: tcc_ir::ScalarType) -> u32 {
-        self.vector_bits / (elem.byte_size() as u32 * 8)
-    }
-
-    /// Whether this machine executes fused multiply-add.
-    pub fn host_has_fma() -> bool {
-        #[cfg(target_arch = "x86_64")]
-        return std::arch::is_x86_feature_detected!("fma");
-        #[cfg(not(target_arch = "x86_64"))]
-        return false;
-    }
-
-    /// Physical cores this process may use.
-    pub fn host_cores() -> u32 {
-        tcc_runtime::cpu::usable_physical_cores().len().max(1) as u32
-    }
-}
-
-impl fmt::Display for Target {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let fma = if self.fma { "FMA" } else { "no FMA" };
-        let cores = self.cores;
-        write!(f, "{}-bit vectors x {} registers, {fma}, {cores} core", self.vector_bits, self.vector_registers)?;
-        if cores != 1 {
-            write!(f, "s")?;
-        }
-        Ok(())
-    }
+/// Physical cores this process may use.
+pub fn host_cores() -> u32 {
+    tcc_runtime::cpu::usable_physical_cores().len().max(1) as u32
 }
 
 /// The Cranelift backend's target: the host ISA, with 128-bit vectors in 16 registers
 /// (the widest Cranelift's x86-64 backend compiles).
 pub fn cranelift_target() -> Target {
-    Target { vector_bits: 128, vector_registers: 16, fma: Target::host_has_fma(), cores: Target::host_cores() }
+    Target::host(128, 16, Target::host_has_fma(), host_cores())
 }
 
 /// Compiled code for `--emit=clif|llvm|asm`: one function (Cranelift) or the whole

@@ -137,12 +137,8 @@ impl LlvmTarget {
 
     /// The description the layers above codegen read.
     pub fn target(&self) -> Target {
-        Target {
-            vector_bits: self.vector_bits,
-            vector_registers: if self.vector_bits == 512 { 32 } else { 16 },
-            fma: self.fma,
-            cores: Target::host_cores(),
-        }
+        let registers = if self.vector_bits == 512 { 32 } else { 16 };
+        Target::host(self.vector_bits, registers, self.fma, crate::host_cores())
     }
 
     fn machine(&self, reloc: RelocMode) -> Result<TargetMachine, CodegenError> {
