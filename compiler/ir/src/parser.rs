@@ -489,17 +489,7 @@ impl<'a> Parser<'a> {
             state.attrs = self.parse_attr_dict()?;
             self.expect(TokenKind::Greater, "to end the properties")?;
         }
-        if self.tok.kind == TokenKind::LParen {
-            self.advance()?;
-            loop {
-                let region = self.parse_region(def.has(Traits::ISOLATED_FROM_ABOVE), &[])?;
-                state.regions.push(region);
-                if !self.consume_if(TokenKind::Comma)? {
-                    break;
-                }
-            }
-            self.expect(TokenKind::RParen, "to end the region list")?;
-        }
+        self.parse_region_list(&mut state)?;
         if self.tok.kind == TokenKind::LBrace {
             self.parse_attr_dict_into(&mut state.attrs)?;
         }
@@ -508,6 +498,23 @@ impl<'a> Parser<'a> {
         self.bind_operands(&mut state, &uses, &inputs)?;
         state.result_types = results;
         Ok(self.create_op(state))
+    }
+
+    /// An optional `({..}, {..})` list of regions.
+    fn parse_region_list(&mut self, state: &mut OperationState) -> PResult<()> {
+        if self.tok.kind != TokenKind::LParen {
+            return Ok(());
+        }
+        self.advance()?;
+        loop {
+            let region = self.parse_region(state.def.has(Traits::ISOLATED_FROM_ABOVE), &[])?;
+            state.regions.push(region);
+            if !self.consume_if(TokenKind::Comma)? {
+                break;
+            }
+        }
+        self.expect(TokenKind::RParen, "to end the region list")?;
+        Ok(())
     }
 
     /// Creates the parsed op, giving each region of a single-block op its block.
@@ -545,6 +552,7 @@ impl<'a> Parser<'a> {
                 let (inputs, results) = self.parse_function_signature()?;
                 self.bind_operands(&mut state, &uses, &inputs)?;
                 state.result_types = results;
+                self.parse_region_list(&mut state)?;
             }
             Syntax::SameType => {
                 let uses = self.parse_value_uses()?;

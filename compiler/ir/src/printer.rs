@@ -233,6 +233,7 @@ impl<'a> Printer<'a> {
                 self.print_attr_dict(self.m.attrs(op), &[]);
                 self.out.push_str(" : ");
                 self.print_functional_type(op);
+                self.print_region_list(op);
             }
             Syntax::SameType if !self.options.generic && self.has_same_types(op) => {
                 self.out.push_str(def.name);
@@ -267,20 +268,26 @@ impl<'a> Printer<'a> {
         self.out.push('(');
         self.print_values(m.operands(op));
         self.out.push(')');
-        let regions = m.regions(op);
-        if !regions.is_empty() {
-            self.out.push_str(" (");
-            for (i, &r) in regions.iter().enumerate() {
-                if i > 0 {
-                    self.out.push_str(", ");
-                }
-                self.print_region(r, true);
-            }
-            self.out.push(')');
-        }
+        self.print_region_list(op);
         self.print_attr_dict(m.attrs(op), &[]);
         self.out.push_str(" : ");
         self.print_functional_type(op);
+    }
+
+    /// ` ({..}, {..})`: the op's regions with their entry blocks' arguments, or nothing.
+    fn print_region_list(&mut self, op: Op) {
+        let regions = self.m.regions(op);
+        if regions.is_empty() {
+            return;
+        }
+        self.out.push_str(" (");
+        for (i, &r) in regions.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.print_region(r, true);
+        }
+        self.out.push(')');
     }
 
     /// `{ ops }`. The entry block's label and arguments print only if

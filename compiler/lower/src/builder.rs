@@ -4,8 +4,10 @@
 use std::collections::HashMap;
 
 use tcc_dialect_loop as lp;
+use tcc_dialect_vector as vp;
 use tcc_ir::{
     AttrDict, Attribute, Block, BufferType, Location, Module, OpDef, OperationState, ScalarType, Type, Value,
+    VectorType,
 };
 
 pub struct Builder<'m> {
@@ -137,6 +139,62 @@ impl<'m> Builder<'m> {
         let mut ops = vec![v, buf];
         ops.extend_from_slice(idx);
         self.op_typed(&lp::STORE, &ops, AttrDict::new(), vec![]);
+    }
+
+    /// A constant of `like`'s type: a scalar, or a splat of it for a vector.
+    pub fn constant_like(&mut self, like: Value, v: f64) -> Value {
+        let ty = self.ty(like);
+        let elem = lp::elem_of(&ty).expect("a scalar or vector value");
+        let s = self.scalar(elem, v);
+        match ty.as_vector() {
+            Some(vt) => self.splat(s, vt.lanes),
+            None => s,
+        }
+    }
+
+    // -- vectors -------------------------------------------------------------------------
+
+    /// `lanes` consecutive elements along the innermost dimension, starting at `idx`.
+    pub fn vload(&mut self, buf: Value, idx: &[Value], lanes: u32) -> Value {
+        if lanes == 1 {
+            return self.load(buf, idx);
+        }
+        let elem = self.buffer_type(buf).elem();
+        let mut ops = vec![buf];
+        ops.extend_from_slice(idx);
+        self.op_typed(&vp::LOAD, &ops, AttrDict::new(), vec![Type::Vector(VectorType { lanes, elem })])[0]
+    }
+
+    /// Stores a vector (or a scalar) at `idx`.
+    pub fn vstore(&mut self, v: Value, buf: Value, idx: &[Value]) {
+        if self.ty(v).as_vector().is_none() {
+            return self.store(v, buf, idx);
+        }
+        let mut ops = vec![v, buf];
+        ops.extend_from_slice(idx);
+        self.op_typed(&vp::STORE, &ops, AttrDict::new(), vec![]);
+    }
+
+    /// A vector of `lanes` copies of scalar `x` (`x` itself when `lanes` is 1).
+    pub fn splat(&mut self, x: Value, lanes: u32) -> Value {
+        if lanes == 1 {
+            return x;
+        }
+        let elem = lp::elem_of(&self.ty(x)).expect("a scalar");
+        self.op_typed(&vp::SPLAT, &[x], AttrDict::new(), vec![Type::Vector(VectorType { lanes, elem })])[0]
+    }
+
+    /// Lane `i` of vector `v`.
+    pub fn extract(&mut self, v: Value, i: u32) -> Value {
+        let elem = lp::elem_of(&self.ty(v)).expect("a vector");
+        self.op_typed(&vp::EXTRACT, &[v], AttrDict::new().with("index", Attribute::i64(i as i64)), vec![
+            Type::Scalar(elem),
+        ])[0]
+    }
+
+    /// `a * b + c`, fused.
+    pub fn fma(&mut self, a: Value, b: Value, c: Value) -> Value {
+        self.op(&lp::FMA, &[a, b, c], AttrDict::new())
     }
 
     pub fn cmp(&mut self, pred: &str, a: Value, b: Value) -> Value {

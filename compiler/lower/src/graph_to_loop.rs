@@ -49,7 +49,7 @@ fn buffer_of(t: &Type) -> Option<Type> {
 /// Lowers the model's entry function to the loop dialect. With `profile`, each graph op's
 /// loops are preceded by a `loop.kernel` marker (and the run ends with one), and the
 /// function lists its kernels in `tcc.kernels`.
-pub fn convert(gm: &Module, profile: bool) -> Result<Module, Diagnostics> {
+pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Result<Module, Diagnostics> {
     let func = entry_function(gm)?;
     let floc = gm.loc(func).clone();
     let err = |loc: &tcc_ir::Location, msg: String| Diagnostics::error(loc.clone(), msg);
@@ -138,7 +138,7 @@ pub fn convert(gm: &Module, profile: bool) -> Result<Module, Diagnostics> {
             outs.push(v);
         }
         let ins: Vec<Value> = gm.operands(op).iter().map(|v| buffers[v]).collect();
-        let ctx = Ctx::new(gm, op, ins, outs);
+        let ctx = Ctx::new(gm, op, ins, outs).with_lanes(target.lanes(4));
         if profile {
             mark_kernel(&mut b, kernels.len());
             let info = AttrDict::new()

@@ -3,8 +3,9 @@
 //!
 //! - [`tosa_to_graph`]: `convert-tosa-to-graph`, TOSA as torch-mlir exports it to
 //!   graph ops.
-//! - [`graph_to_loop`]: `convert-graph-to-loop`, bufferization plus a naive loop nest
-//!   per graph op ([`emit`]), with a liveness-planned workspace ([`memory_plan`]).
+//! - [`graph_to_loop`]: `convert-graph-to-loop`, bufferization plus a loop nest per
+//!   graph op: naive ones ([`emit`]) and, for the kernel ops, register-blocked
+//!   templates ([`kernels`]), with a liveness-planned workspace ([`memory_plan`]).
 //! - [`expand_math`]: `expand-math`, exp/log/tanh/erf/pow as polynomials, identical
 //!   on every backend.
 //! - [`vectorize`]: `vectorize`, unit-stride innermost loops to vector code with a
@@ -14,6 +15,7 @@ pub mod builder;
 pub mod emit;
 pub mod expand_math;
 pub mod graph_to_loop;
+pub mod kernels;
 pub mod memory_plan;
 pub mod tosa_to_graph;
 pub mod vectorize;
@@ -25,12 +27,19 @@ use tcc_ir::{Diagnostics, Module, Pass, PassInfo, PassRegistry};
 pub static CONVERT_GRAPH_TO_LOOP: PassInfo = PassInfo {
     name: "convert-graph-to-loop",
     summary: "Lower the graph dialect to loop nests over buffers (the module's @main becomes a buffer function)",
-    options: &[("profile", "insert loop.kernel markers for the profiler (default false)")],
-    create: |opts| Ok(Box::new(ConvertGraphToLoop { profile: opts.parse_or("profile", false)? })),
+    options: &[
+        ("profile", "insert loop.kernel markers for the profiler (default false)"),
+        ("vector-bits", "SIMD register width the kernel templates use (default 128)"),
+    ],
+    create: |opts| {
+        let target = tcc_target::Target::from_options(|k| opts.get(k))?;
+        Ok(Box::new(ConvertGraphToLoop { profile: opts.parse_or("profile", false)?, target }))
+    },
 };
 
 pub struct ConvertGraphToLoop {
     pub profile: bool,
+    pub target: tcc_target::Target,
 }
 
 impl Pass for ConvertGraphToLoop {
@@ -38,7 +47,7 @@ impl Pass for ConvertGraphToLoop {
         "convert-graph-to-loop"
     }
     fn run(&self, m: &mut Module) -> Result<(), Diagnostics> {
-        *m = convert(m, self.profile)?;
+        *m = convert(m, self.profile, &self.target)?;
         Ok(())
     }
 }

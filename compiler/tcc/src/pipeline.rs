@@ -11,7 +11,7 @@ pub const GRAPH_PIPELINE: &str = "convert-tosa-to-graph,canonicalize,cse";
 /// `target`.
 pub fn lowering_pipeline(target: &tcc_codegen::Target, profile: bool) -> String {
     format!(
-        "convert-graph-to-loop{{profile={profile}}},vectorize{{vector-bits={}}},expand-math,cse",
+        "convert-graph-to-loop{{profile={profile} vector-bits={0}}},vectorize{{vector-bits={0}}},expand-math,cse",
         target.vector_bits
     )
 }

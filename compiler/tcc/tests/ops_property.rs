@@ -9,6 +9,7 @@
 //! results must agree within 2e-5 of the result's scale (the JIT accumulates in f32,
 //! the interpreter in f64; math functions are polynomials); everything else exactly.
 
+use tcc::graph::layout::{Layout, transform_shape};
 use tcc::graph::{Data, Tensor as ITensor, ops as g, run_function};
 use tcc::ir::builtin::{create_func, create_return};
 use tcc::ir::{AttrDict, Attribute, Location, Module, OpDef, PrintOptions, ScalarType, Type, print_module};
@@ -593,9 +594,14 @@ fn data_movement() {
                 vec![block * r.int(1, 2), 2 * r.int(1, 3), r.int(1, 3), r.int(1, 3)],
             ),
         };
-        Case::new(&g::LAYOUT_TRANSFORM, vec![tensor(r, ScalarType::F32, &shape, false)])
+        // The result type is written, not inferred: every logical size kept.
+        let (s, d) = (Layout::parse(&src).unwrap(), Layout::parse(&dst).unwrap());
+        let out = transform_shape(&s, &d, &shape).unwrap();
+        let mut case = Case::new(&g::LAYOUT_TRANSFORM, vec![tensor(r, ScalarType::F32, &shape, false)])
             .attr("src", Attribute::string(&src))
-            .attr("dst", Attribute::string(&dst))
+            .attr("dst", Attribute::string(&dst));
+        case.results = Some(vec![Type::from_tensor(tcc::ir::TensorType::new(out, ScalarType::F32).unwrap())]);
+        case
     });
 }
 

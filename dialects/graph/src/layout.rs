@@ -119,23 +119,39 @@ impl Layout {
         Ok(sizes)
     }
 
-    /// The physical shape of a tensor with the given logical sizes in this layout.
+    /// The physical shape of a tensor with the given logical sizes in this layout: a
+    /// blocked dimension's outer extent rounds up, and the lanes past the logical size
+    /// are padding.
     pub fn physical_shape(&self, sizes: &BTreeMap<char, i64>) -> Result<Vec<i64>, String> {
         self.dims
             .iter()
             .map(|d| match d {
                 LayoutDim::Inner(_, b) => Ok(*b),
                 LayoutDim::Outer(l) => {
-                    let n = sizes[l];
-                    let b = self.block(*l);
-                    if n % b != 0 {
-                        Err(format!("dimension {l} of extent {n} is not divisible by its block {b}"))
-                    } else {
-                        Ok(n / b)
-                    }
+                    let n = *sizes.get(l).ok_or_else(|| format!("no size for dimension {l}"))?;
+                    Ok((n + self.block(*l) - 1) / self.block(*l))
                 }
             })
             .collect()
+    }
+
+    /// For each letter, the logical sizes a tensor of this physical shape can hold:
+    /// exactly the extent for a plain dimension, `((outer - 1) * block, outer * block]`
+    /// for a blocked one (the last block may be padded).
+    pub fn logical_bounds(&self, shape: &[i64]) -> Result<BTreeMap<char, (i64, i64)>, String> {
+        let full = self.logical_sizes(shape)?;
+        Ok(full
+            .into_iter()
+            .map(|(l, hi)| {
+                let b = self.block(l);
+                (l, (if b == 1 || hi == 0 { hi } else { hi - b + 1 }, hi))
+            })
+            .collect())
+    }
+
+    /// Whether the letter is split into blocks.
+    pub fn is_blocked(&self, letter: char) -> bool {
+        self.block(letter) > 1
     }
 
     /// How many logical steps of `letter` one step of dimension `pos` is: the product of
@@ -196,12 +212,99 @@ impl Layout {
     }
 }
 
-/// The result shape of transforming `shape` from layout `src` to `dst`.
+/// The result shape of transforming `shape` from layout `src` to `dst` with every
+/// logical size kept (blocks round up with padding).
 pub fn transform_shape(src: &Layout, dst: &Layout, shape: &[i64]) -> Result<Vec<i64>, String> {
     if src.letters() != dst.letters() {
         return Err("source and destination layouts must name the same dimensions".into());
     }
     dst.physical_shape(&src.logical_sizes(shape)?)
+}
+
+/// The logical size of each letter that a transform from `src` (of `src_shape`) to
+/// `dst` (of `dst_shape`) moves: the smaller of the two tensors' capacities. The shapes
+/// must be able to hold a common logical size (a plain side fixes it exactly; a blocked
+/// side allows any size that rounds up to its blocks). Lanes of the destination past
+/// the logical size are zero; source lanes past it are dropped.
+pub fn transform_sizes(
+    src: &Layout,
+    dst: &Layout,
+    src_shape: &[i64],
+    dst_shape: &[i64],
+) -> Result<BTreeMap<char, i64>, String> {
+    if src.letters() != dst.letters() {
+        return Err("source and destination layouts must name the same dimensions".into());
+    }
+    let (a, b) = (src.logical_bounds(src_shape)?, dst.logical_bounds(dst_shape)?);
+    let mut sizes = BTreeMap::new();
+    for (l, &(lo_a, hi_a)) in &a {
+        let (lo_b, hi_b) = b[l];
+        if lo_a.max(lo_b) > hi_a.min(hi_b) {
+            let show = |lo: i64, hi: i64| if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
+            return Err(format!(
+                "dimension {l} holds {} elements in the source but {} in the result",
+                show(lo_a, hi_a),
+                show(lo_b, hi_b)
+            ));
+        }
+        sizes.insert(*l, hi_a.min(hi_b));
+    }
+    Ok(sizes)
+}
+
+/// Where each logical coordinate of one letter lives in a layout: the flat offset
+/// contribution of coordinate `c` of `letter` is `offsets[c]`. A tensor's flat offset is
+/// the sum over its letters, which is what makes layout transforms a table lookup per
+/// letter instead of a division per element.
+pub fn letter_offsets(layout: &Layout, shape: &[i64], letter: char, size: i64) -> Vec<usize> {
+    let mut strides = vec![1usize; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * shape[i + 1] as usize;
+    }
+    let comps = layout.components();
+    (0..size as usize)
+        .map(|c| {
+            comps
+                .iter()
+                .zip(&strides)
+                .filter(|((l, _, _), _)| *l == letter)
+                .map(|(&(_, mult, block), &stride)| {
+                    let q = c / mult;
+                    block.map_or(q, |b| q % b) * stride
+                })
+                .sum()
+        })
+        .collect()
+}
+
+/// For every element of the destination (row-major), the flat index of the source
+/// element it copies, or `None` for padding.
+pub fn transform_index(
+    src: &Layout,
+    dst: &Layout,
+    src_shape: &[i64],
+    dst_shape: &[i64],
+) -> Result<Vec<Option<usize>>, String> {
+    let sizes = transform_sizes(src, dst, src_shape, dst_shape)?;
+    let letters: Vec<char> = sizes.keys().copied().collect();
+    let from: Vec<Vec<usize>> = letters.iter().map(|&l| letter_offsets(src, src_shape, l, sizes[&l])).collect();
+    let to: Vec<Vec<usize>> = letters.iter().map(|&l| letter_offsets(dst, dst_shape, l, sizes[&l])).collect();
+    let n: usize = dst_shape.iter().product::<i64>() as usize;
+    let mut index = vec![None; n];
+    // Odometer over the logical coordinates, offsets summed level by level.
+    fn walk(level: usize, from: &[Vec<usize>], to: &[Vec<usize>], f: usize, t: usize, index: &mut [Option<usize>]) {
+        if level == from.len() {
+            index[t] = Some(f);
+            return;
+        }
+        for (a, b) in from[level].iter().zip(&to[level]) {
+            walk(level + 1, from, to, f + a, t + b, index);
+        }
+    }
+    if sizes.values().all(|&s| s > 0) {
+        walk(0, &from, &to, 0, 0, &mut index);
+    }
+    Ok(index)
 }
 
 #[cfg(test)]
@@ -217,10 +320,30 @@ mod tests {
         let oihw = Layout::parse("OIHW").unwrap();
         let packed = Layout::parse("OIHW4i16o").unwrap();
         assert_eq!(transform_shape(&oihw, &packed, &[32, 8, 3, 3]).unwrap(), vec![2, 2, 3, 3, 4, 16]);
-        assert!(transform_shape(&nchw, &blocked, &[1, 30, 7, 7]).is_err());
+        // Padding: 30 channels need two blocks of 16.
+        assert_eq!(transform_shape(&nchw, &blocked, &[1, 30, 7, 7]).unwrap(), vec![1, 2, 7, 7, 16]);
+        assert_eq!(transform_sizes(&blocked, &nchw, &[1, 2, 7, 7, 16], &[1, 30, 7, 7]).unwrap()[&'C'], 30);
+        assert!(transform_sizes(&blocked, &nchw, &[1, 2, 7, 7, 16], &[1, 12, 7, 7]).is_err());
+        assert!(transform_sizes(&blocked, &nchw, &[1, 2, 7, 7, 16], &[1, 33, 7, 7]).is_err());
         assert!(Layout::parse("NCHW16").is_err());
         assert!(Layout::parse("NCC").is_err());
         assert!(Layout::parse("NHW16c").is_err());
+    }
+
+    #[test]
+    fn transform_index_pads_and_drops() {
+        let nchw = Layout::parse("NCHW").unwrap();
+        let blocked = Layout::parse("NCHW4c").unwrap();
+        // 1x6x1x2 -> 1x2x1x2x4: channel c at block c/4, lane c%4; lanes 6, 7 are padding.
+        let idx = transform_index(&nchw, &blocked, &[1, 6, 1, 2], &[1, 2, 1, 2, 4]).unwrap();
+        assert_eq!(idx.len(), 16);
+        assert_eq!(idx[0], Some(0)); // c0 w0
+        assert_eq!(idx[1], Some(2)); // c1 w0
+        assert_eq!(idx[4], Some(1)); // c0 w1
+        assert_eq!(idx[8], Some(8)); // c4 w0
+        assert_eq!(idx[10], None); // c6 w0: padding
+        let back = transform_index(&blocked, &nchw, &[1, 2, 1, 2, 4], &[1, 6, 1, 2]).unwrap();
+        assert_eq!(back, vec![Some(0), Some(4), Some(1), Some(5), Some(2), Some(6), Some(3), Some(7), Some(8), Some(12), Some(9), Some(13)]);
     }
 
     #[test]

@@ -36,6 +36,21 @@ pub struct GraphSemantics {
     pub layout: LayoutClass,
     /// The reference semantics used by the interpreter and constant folding.
     pub eval: interp::EvalFn,
+    /// For ops that carry a fused epilogue (a region of elementwise ops applied to the
+    /// result before it is stored): operands from this index on are the epilogue's extra
+    /// inputs, and `eval` sees only the ones before it.
+    pub epilogue_from: Option<usize>,
+}
+
+impl GraphSemantics {
+    pub const fn new(layout: LayoutClass, eval: interp::EvalFn) -> GraphSemantics {
+        GraphSemantics { layout, eval, epilogue_from: None }
+    }
+
+    /// An op whose operands from `from` on feed its epilogue region.
+    pub const fn with_epilogue(layout: LayoutClass, eval: interp::EvalFn, from: usize) -> GraphSemantics {
+        GraphSemantics { layout, eval, epilogue_from: Some(from) }
+    }
 }
 
 /// The graph semantics of an op kind, if it is a graph op.

@@ -33,7 +33,8 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
     });
 }
 
-/// The scalar computation of an elementwise op on loaded operand values.
+/// The scalar computation of an elementwise op on loaded operand values: scalars, or
+/// (for float ops, as in kernel epilogues) vectors of one width.
 pub fn scalar(b: &mut Builder, c: &Ctx, args: &[Value]) -> Value {
     let def = c.g.def(c.op);
     let is = |d| std::ptr::eq(def, d);
@@ -74,7 +75,7 @@ pub fn scalar(b: &mut Builder, c: &Ctx, args: &[Value]) -> Value {
     } else if is(&g::RSQRT) {
         b.un(&lp::RSQRT, x)
     } else if is(&g::RECIPROCAL) {
-        let one = b.scalar(elem, 1.0);
+        let one = b.constant_like(x, 1.0);
         b.bin(&lp::DIV, one, x)
     } else if is(&g::TANH) {
         b.un(&lp::TANH, x)
@@ -86,17 +87,17 @@ pub fn scalar(b: &mut Builder, c: &Ctx, args: &[Value]) -> Value {
         b.un(&lp::CEIL, x)
     } else if is(&g::SIGMOID) {
         // 1 / (1 + e^-x)
-        let one = b.scalar(elem, 1.0);
+        let one = b.constant_like(x, 1.0);
         let nx = b.un(&lp::NEG, x);
         let e = b.un(&lp::EXP, nx);
         let d = b.bin(&lp::ADD, one, e);
         b.bin(&lp::DIV, one, d)
     } else if is(&g::RELU) {
         // max propagates NaN, as relu does.
-        let zero = b.scalar(elem, 0.0);
+        let zero = b.constant_like(x, 0.0);
         b.bin(&lp::MAX, x, zero)
     } else if is(&g::GELU) {
-        gelu(b, x, elem, c.string("approximate") == "tanh")
+        gelu(b, x, c.string("approximate") == "tanh")
     } else if is(&g::CLAMP) {
         clamp(b, x, elem, c.float("min"), c.float("max"))
     } else if is(&g::CAST) {
@@ -124,13 +125,13 @@ fn int_div(b: &mut Builder, c: &Ctx, a: Value, d: Value, elem: ScalarType) -> Va
     b.bin(&lp::DIV, a, safe)
 }
 
-fn gelu(b: &mut Builder, x: Value, elem: ScalarType, tanh: bool) -> Value {
-    let half = b.scalar(elem, 0.5);
-    let one = b.scalar(elem, 1.0);
+fn gelu(b: &mut Builder, x: Value, tanh: bool) -> Value {
+    let half = b.constant_like(x, 0.5);
+    let one = b.constant_like(x, 1.0);
     let inner = if tanh {
         // tanh(sqrt(2/pi) * (x + 0.044715 x^3))
-        let k = b.scalar(elem, (2.0 / std::f64::consts::PI).sqrt());
-        let c = b.scalar(elem, 0.044715);
+        let k = b.constant_like(x, (2.0 / std::f64::consts::PI).sqrt());
+        let c = b.constant_like(x, 0.044715);
         let x2 = b.bin(&lp::MUL, x, x);
         let x3 = b.bin(&lp::MUL, x2, x);
         let t = b.bin(&lp::MUL, c, x3);
@@ -139,7 +140,7 @@ fn gelu(b: &mut Builder, x: Value, elem: ScalarType, tanh: bool) -> Value {
         b.un(&lp::TANH, a)
     } else {
         // erf(x / sqrt 2)
-        let k = b.scalar(elem, std::f64::consts::FRAC_1_SQRT_2);
+        let k = b.constant_like(x, std::f64::consts::FRAC_1_SQRT_2);
         let a = b.bin(&lp::MUL, x, k);
         b.un(&lp::ERF, a)
     };
@@ -152,7 +153,7 @@ fn gelu(b: &mut Builder, x: Value, elem: ScalarType, tanh: bool) -> Value {
 /// as the reference interpreter does.
 fn clamp(b: &mut Builder, x: Value, elem: ScalarType, lo: f64, hi: f64) -> Value {
     let (lo, hi) = if elem.is_float() {
-        (b.scalar(elem, lo), b.scalar(elem, hi))
+        (b.constant_like(x, lo), b.constant_like(x, hi))
     } else {
         let (tmin, tmax) = int_range(elem);
         let lo_i = (lo.ceil() as i64).clamp(tmin, tmax);

@@ -15,6 +15,7 @@ use tcc_dialect_graph::ops as g;
 use tcc_ir::{Module, OpDef, ScalarType, Signature, Type, Value};
 
 use crate::builder::Builder;
+use crate::kernels;
 
 /// Ops with fewer element-operations than this run on one thread (dispatching to the
 /// pool costs microseconds).
@@ -28,13 +29,20 @@ pub struct Ctx<'a> {
     pub op: tcc_ir::Op,
     pub ins: Vec<Value>,
     pub outs: Vec<Value>,
+    /// Lanes of the target's f32 vectors (the kernel templates' vector width).
+    pub lanes: u32,
     operand_types: Vec<Type>,
 }
 
 impl<'a> Ctx<'a> {
     pub fn new(g: &'a Module, op: tcc_ir::Op, ins: Vec<Value>, outs: Vec<Value>) -> Ctx<'a> {
         let operand_types = g.operands(op).iter().map(|&v| g.value_type(v).clone()).collect();
-        Ctx { g, op, ins, outs, operand_types }
+        Ctx { g, op, ins, outs, lanes: 4, operand_types }
+    }
+
+    pub fn with_lanes(mut self, lanes: u32) -> Ctx<'a> {
+        self.lanes = lanes;
+        self
     }
 
     /// Attributes with their defaults, as shape inference sees them.
@@ -129,7 +137,11 @@ pub static EMITTERS: &[(&OpDef, EmitFn)] = &[
     (&g::SLICE, shape::slice),
     (&g::PAD, shape::pad),
     (&g::GATHER, shape::gather),
-    (&g::LAYOUT_TRANSFORM, shape::layout_transform),
+    (&g::LAYOUT_TRANSFORM, kernels::layout::emit),
+    (&g::CONV2D_NCHWC, kernels::conv::emit),
+    (&g::MAX_POOL2D_NCHWC, kernels::pool::emit_max),
+    (&g::AVG_POOL2D_NCHWC, kernels::pool::emit_avg),
+    (&g::MATMUL_PACKED, kernels::matmul::emit),
 ];
 
 pub fn emitter(def: &OpDef) -> Option<EmitFn> {

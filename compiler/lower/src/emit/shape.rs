@@ -3,9 +3,6 @@
 //! gather clamp the index they load so a kernel never reads out of bounds (gather also
 //! checks its indices at run time).
 
-use std::collections::BTreeMap;
-
-use tcc_dialect_graph::layout::Layout;
 use tcc_dialect_loop as lp;
 use tcc_ir::{ScalarType, Type, Value};
 
@@ -176,42 +173,6 @@ pub fn gather(b: &mut Builder, c: &Ctx) {
         src.push(k);
         src.extend_from_slice(&idx[axis + ir..]);
         let v = b.load(c.ins[0], &src);
-        b.store(v, c.outs[0], idx);
-    });
-}
-
-pub fn layout_transform(b: &mut Builder, c: &Ctx) {
-    let src = Layout::parse(&c.string("src")).expect("verified layout");
-    let dst = Layout::parse(&c.string("dst")).expect("verified layout");
-    let os = c.out_shape(0);
-    nest(b, &os, numel(&os), |b, idx| {
-        // Logical coordinate of each letter from the destination index...
-        let mut logical: BTreeMap<char, Value> = BTreeMap::new();
-        for ((letter, mult, _), &i) in dst.components().into_iter().zip(idx) {
-            let term = b.scale(i, mult as i64);
-            let sum = match logical.get(&letter) {
-                Some(&acc) => b.add(acc, term),
-                None => term,
-            };
-            logical.insert(letter, sum);
-        }
-        // ...then the source index of those coordinates.
-        let from: Vec<Value> = src
-            .components()
-            .into_iter()
-            .map(|(letter, mult, block)| {
-                let m = b.index(mult as i64);
-                let q = b.div(logical[&letter], m);
-                match block {
-                    Some(bs) => {
-                        let bv = b.index(bs as i64);
-                        b.rem(q, bv)
-                    }
-                    None => q,
-                }
-            })
-            .collect();
-        let v = b.load(c.ins[0], &from);
         b.store(v, c.outs[0], idx);
     });
 }

@@ -8,13 +8,14 @@
 //! every failure is a located diagnostic, never a panic.
 
 pub mod elementwise;
+pub mod kernel;
 pub mod nn;
 pub mod shape;
 pub mod tensor;
 
 use std::collections::HashMap;
 
-use tcc_ir::builtin::{RETURN, func_entry, func_name, func_type};
+use tcc_ir::builtin::{func_entry, func_name, func_type};
 use tcc_ir::{Diagnostic, Module, Op, ScalarType, Signature, TensorType, Type, Value};
 
 use crate::semantics;
@@ -52,12 +53,25 @@ impl EvalArgs<'_> {
     }
 }
 
-/// Evaluates one op on the given inputs.
+/// Evaluates one op on the given inputs (a kernel op's epilogue region included).
 pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, String> {
     let def = m.def(op);
     let sem = semantics(def).ok_or_else(|| format!("'{}' has no reference semantics", def.name))?;
-    let operand_types: Vec<Type> = m.operands(op).iter().map(|&v| m.value_type(v).clone()).collect();
-    let result_types: Vec<Type> = m.results(op).iter().map(|&v| m.value_type(v).clone()).collect();
+    // A kernel op with an epilogue: the main computation gives the region's first
+    // block arguments, the region the results.
+    let epilogue = match (sem.epilogue_from, m.regions(op).first()) {
+        (Some(from), Some(&region)) => Some((from, *m.region_blocks(region).first().ok_or("empty epilogue")?)),
+        _ => None,
+    };
+    let main_inputs = epilogue.map_or(inputs, |(from, _)| &inputs[..from.min(inputs.len())]);
+    let operand_types: Vec<Type> =
+        m.operands(op).iter().take(main_inputs.len()).map(|&v| m.value_type(v).clone()).collect();
+    let result_types: Vec<Type> = match epilogue {
+        Some((_, block)) => {
+            m.block_args(block).iter().take(m.results(op).len()).map(|&v| m.value_type(v).clone()).collect()
+        }
+        None => m.results(op).iter().map(|&v| m.value_type(v).clone()).collect(),
+    };
     for ty in &result_types {
         let n = ty.as_tensor().map_or(0, |t| t.numel());
         if n > MAX_ELEMENTS {
@@ -67,7 +81,7 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
         }
     }
     let args = EvalArgs {
-        inputs,
+        inputs: main_inputs,
         sig: Signature { def, operands: &operand_types, attrs: m.attrs(op) },
         result_types: &result_types,
     };
@@ -83,7 +97,14 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
             ));
         }
     }
-    Ok(outputs)
+    match epilogue {
+        None => Ok(outputs),
+        Some((from, block)) => {
+            let mut block_inputs = outputs;
+            block_inputs.extend(inputs[from..].iter().cloned());
+            run_block(m, block, block_inputs).map_err(|d| format!("in the epilogue: {}", d.message))
+        }
+    }
 }
 
 /// Checks that `t` matches tensor type `ty`.
@@ -111,14 +132,23 @@ pub fn run_function(m: &Module, func: Op, inputs: &[Tensor]) -> Result<Vec<Tenso
             format!("@{name} takes {} inputs, {} given", ty.inputs.len(), inputs.len()),
         ));
     }
+    for (i, (t, ty)) in inputs.iter().zip(&ty.inputs).enumerate() {
+        check_tensor(t, ty, &format!("input #{i}")).map_err(|e| Diagnostic::error(loc.clone(), e))?;
+    }
+    run_block(m, entry, inputs.to_vec())
+}
+
+/// Runs the ops of `block` with its arguments bound to `inputs`; returns the values its
+/// terminator (`return` or `graph.yield`) gives.
+pub fn run_block(m: &Module, block: tcc_ir::Block, inputs: Vec<Tensor>) -> Result<Vec<Tensor>, Diagnostic> {
+    let err = |op: Op, msg: String| Diagnostic::error(m.loc(op).clone(), msg);
     let mut env: HashMap<Value, Tensor> = HashMap::new();
     let mut remaining_uses: HashMap<Value, usize> = HashMap::new();
-    for (i, (&arg, t)) in m.block_args(entry).iter().zip(inputs).enumerate() {
-        check_tensor(t, &ty.inputs[i], &format!("input #{i}")).map_err(|e| Diagnostic::error(loc.clone(), e))?;
-        env.insert(arg, t.clone());
+    for (&arg, t) in m.block_args(block).iter().zip(inputs) {
         remaining_uses.insert(arg, m.uses(arg).len());
+        env.insert(arg, t);
     }
-    for op in m.block_ops(entry) {
+    for op in m.block_ops(block) {
         let args: Vec<Tensor> = m
             .operands(op)
             .iter()
@@ -126,11 +156,8 @@ pub fn run_function(m: &Module, func: Op, inputs: &[Tensor]) -> Result<Vec<Tenso
                 env.get(v).cloned().ok_or_else(|| err(op, "operand has no value (is the module verified?)".into()))
             })
             .collect::<Result<_, _>>()?;
-        if m.is(op, &RETURN) {
+        if m.has_trait(op, tcc_ir::Traits::TERMINATOR) {
             return Ok(args);
-        }
-        if !m.regions(op).is_empty() {
-            return Err(err(op, format!("the interpreter cannot run '{}' (it has regions)", m.name(op))));
         }
         let outputs = eval_op(m, op, &args).map_err(|e| err(op, format!("'{}': {e}", m.name(op))))?;
         for &v in m.operands(op) {
@@ -145,5 +172,6 @@ pub fn run_function(m: &Module, func: Op, inputs: &[Tensor]) -> Result<Vec<Tenso
             env.insert(r, t);
         }
     }
-    Err(Diagnostic::error(loc, format!("function @{name} has no return")))
+    let loc = m.block_parent_op(block).map_or_else(|| m.loc(m.top()).clone(), |p| m.loc(p).clone());
+    Err(Diagnostic::error(loc, "block has no terminator"))
 }

@@ -5,7 +5,7 @@ use super::EvalArgs;
 use super::elementwise::broadcast_map;
 use super::tensor::{Tensor, for_each_index, strides};
 use crate::infer::normalize_axis;
-use crate::layout::Layout;
+use crate::layout::{Layout, transform_index};
 
 type R = Result<Vec<Tensor>, String>;
 
@@ -156,12 +156,8 @@ pub fn layout_transform(a: &EvalArgs) -> R {
     let x = a.input(0);
     let src = Layout::parse(&a.sig.string("src")?)?;
     let dst = Layout::parse(&a.sig.string("dst")?)?;
-    let s = strides(x.shape());
     let out = a.result_dims(0);
-    let mut idx = Vec::with_capacity(out.iter().product());
-    for_each_index(&out, |j, _| {
-        let src_index = src.physical_index(&dst.logical_index(j));
-        idx.push(src_index.iter().zip(&s).map(|(&i, &st)| i * st).sum());
-    });
-    Ok(vec![x.gather_flat(out, &idx)])
+    let to_i64 = |s: &[usize]| s.iter().map(|&d| d as i64).collect::<Vec<_>>();
+    let idx = transform_index(&src, &dst, &to_i64(x.shape()), &to_i64(&out))?;
+    Ok(vec![x.gather_padded(out, &idx)])
 }

@@ -153,6 +153,21 @@ impl Tensor {
         Tensor { shape, data }
     }
 
+    /// Like [`Tensor::gather_flat`], with `None` giving a zero (false) element.
+    pub fn gather_padded(&self, shape: Vec<usize>, idx: &[Option<usize>]) -> Tensor {
+        fn pick<T: Copy + Default>(v: &[T], idx: &[Option<usize>]) -> Vec<T> {
+            idx.iter().map(|i| i.map_or_else(T::default, |i| v[i])).collect()
+        }
+        let data = match &self.data {
+            Data::F32(v) => Data::F32(pick(v, idx)),
+            Data::F64(v) => Data::F64(pick(v, idx)),
+            Data::I1(v) => Data::I1(pick(v, idx)),
+            Data::I32(v) => Data::I32(pick(v, idx)),
+            Data::I64(v) => Data::I64(pick(v, idx)),
+        };
+        Tensor { shape, data }
+    }
+
     /// The tensor type describing this tensor.
     pub fn tensor_type(&self) -> TensorType {
         TensorType::new(self.shape.iter().map(|&d| d as i64).collect(), self.elem())

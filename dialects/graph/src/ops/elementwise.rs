@@ -83,7 +83,7 @@ macro_rules! elementwise {
             infer: Some($infer),
             syntax: Syntax::Functional,
             patterns: $patterns,
-            dialect_data: Some(&GraphSemantics { layout: OBLIVIOUS, eval: $eval }),
+            dialect_data: Some(&GraphSemantics::new(OBLIVIOUS, $eval)),
             ..OpDef::DEFAULT
         };
     };
@@ -352,7 +352,7 @@ pub static GELU: OpDef = OpDef {
     infer: Some(infer_unary_float),
     syntax: Syntax::Functional,
     patterns: canonical::ELEMENTWISE,
-    dialect_data: Some(&GraphSemantics { layout: OBLIVIOUS, eval: k::gelu }),
+    dialect_data: Some(&GraphSemantics::new(OBLIVIOUS, k::gelu)),
     ..OpDef::DEFAULT
 };
 
@@ -371,7 +371,7 @@ pub static CLAMP: OpDef = OpDef {
     infer: Some(infer_clamp),
     syntax: Syntax::Functional,
     patterns: canonical::CLAMP,
-    dialect_data: Some(&GraphSemantics { layout: OBLIVIOUS, eval: k::clamp }),
+    dialect_data: Some(&GraphSemantics::new(OBLIVIOUS, k::clamp)),
     ..OpDef::DEFAULT
 };
 
@@ -386,6 +386,6 @@ pub static CAST: OpDef = OpDef {
     verify: Some(verify_cast),
     syntax: Syntax::Functional,
     patterns: canonical::CAST,
-    dialect_data: Some(&GraphSemantics { layout: OBLIVIOUS, eval: k::cast }),
+    dialect_data: Some(&GraphSemantics::new(OBLIVIOUS, k::cast)),
     ..OpDef::DEFAULT
 };

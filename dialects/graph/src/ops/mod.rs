@@ -2,16 +2,18 @@
 //! `shared/GRAPH_DIALECT.md` for the contract they implement).
 
 pub mod elementwise;
+pub mod kernel;
 pub mod nn;
 pub mod shape;
 
 pub use elementwise::*;
+pub use kernel::{AVG_POOL2D_NCHWC, CONV2D_NCHWC, MATMUL_PACKED, MAX_POOL2D_NCHWC, YIELD};
 pub use nn::*;
 pub use shape::*;
 
 use tcc_ir::OpDef;
 
-/// All graph ops, in the order of the contract's table.
+/// All graph ops: the contract's table in its order, then the compiler's kernel ops.
 pub static ALL: &[&OpDef] = &[
     &CONSTANT,
     &ADD,
@@ -59,4 +61,9 @@ pub static ALL: &[&OpDef] = &[
     &PAD,
     &GATHER,
     &LAYOUT_TRANSFORM,
+    &YIELD,
+    &CONV2D_NCHWC,
+    &MAX_POOL2D_NCHWC,
+    &AVG_POOL2D_NCHWC,
+    &MATMUL_PACKED,
 ];

@@ -63,6 +63,18 @@ fn infer_conv2d(sig: &Signature) -> Result<Vec<Type>, String> {
     if x.rank() != 4 || w.rank() != 4 {
         return Err(format!("conv2d expects a 4-D input (NCHW) and 4-D filter (OIHW), got {x} and {w}"));
     }
+    if sig.operands.len() == 3 {
+        let b = tensor_of(sig, 2, FLOATS)?;
+        if b.shape() != [w.shape()[0]] {
+            return Err(format!("bias must have shape [{}], got {b}", w.shape()[0]));
+        }
+    }
+    Ok(vec![tensor(conv2d_output_shape(sig, x.shape(), w.shape())?, elem)?])
+}
+
+/// The NCHW output shape of a convolution of an NCHW input by an OIHW filter, with the
+/// `strides`, `pads`, `dilations` and `groups` of `sig`; checks them all.
+pub fn conv2d_output_shape(sig: &Signature, x: &[i64], w: &[i64]) -> Result<Vec<i64>, String> {
     let strides = sig.ints_n("strides", 2)?;
     let pads = sig.ints_n("pads", 4)?;
     let dilations = sig.ints_n("dilations", 2)?;
@@ -73,8 +85,8 @@ fn infer_conv2d(sig: &Signature) -> Result<Vec<Type>, String> {
     if groups < 1 {
         return Err(format!("attribute 'groups' must be positive, got {groups}"));
     }
-    let (n, c, h, wd) = (x.shape()[0], x.shape()[1], x.shape()[2], x.shape()[3]);
-    let (o, i, kh, kw) = (w.shape()[0], w.shape()[1], w.shape()[2], w.shape()[3]);
+    let (n, c, h, wd) = (x[0], x[1], x[2], x[3]);
+    let (o, i, kh, kw) = (w[0], w[1], w[2], w[3]);
     if c % groups != 0 || o % groups != 0 {
         return Err(format!("input channels ({c}) and output channels ({o}) must be divisible by groups ({groups})"));
     }
@@ -86,15 +98,9 @@ fn infer_conv2d(sig: &Signature) -> Result<Vec<Type>, String> {
     if kh < 1 || kw < 1 {
         return Err("filter spatial dimensions must be positive".into());
     }
-    if sig.operands.len() == 3 {
-        let b = tensor_of(sig, 2, FLOATS)?;
-        if b.shape() != [o] {
-            return Err(format!("bias must have shape [{o}], got {b}"));
-        }
-    }
     let oh = window_out(h, pads[0], pads[2], kh, strides[0], dilations[0], "height")?;
     let ow = window_out(wd, pads[1], pads[3], kw, strides[1], dilations[1], "width")?;
-    Ok(vec![tensor(vec![n, o, oh, ow], elem)?])
+    Ok(vec![n, o, oh, ow])
 }
 
 fn infer_pool(sig: &Signature) -> Result<Vec<Type>, String> {
@@ -102,6 +108,12 @@ fn infer_pool(sig: &Signature) -> Result<Vec<Type>, String> {
     if x.rank() != 4 {
         return Err(format!("pooling expects a 4-D input (NCHW), got {x}"));
     }
+    Ok(vec![tensor(pool2d_output_shape(sig, x.shape())?, x.elem())?])
+}
+
+/// The NCHW output shape of pooling an NCHW input with the `kernel`, `strides` and
+/// `pads` of `sig`; checks them all.
+pub fn pool2d_output_shape(sig: &Signature, s: &[i64]) -> Result<Vec<i64>, String> {
     let kernel = sig.ints_n("kernel", 2)?;
     let strides = sig.ints_n("strides", 2)?;
     let pads = sig.ints_n("pads", 4)?;
@@ -111,10 +123,9 @@ fn infer_pool(sig: &Signature) -> Result<Vec<Type>, String> {
     if pads[0] >= kernel[0] || pads[2] >= kernel[0] || pads[1] >= kernel[1] || pads[3] >= kernel[1] {
         return Err("padding must be smaller than the kernel (a window could hold only padding)".into());
     }
-    let s = x.shape();
     let oh = window_out(s[2], pads[0], pads[2], kernel[0], strides[0], 1, "height")?;
     let ow = window_out(s[3], pads[1], pads[3], kernel[1], strides[1], 1, "width")?;
-    Ok(vec![tensor(vec![s[0], s[1], oh, ow], x.elem())?])
+    Ok(vec![s[0], s[1], oh, ow])
 }
 
 /// Normalized, sorted, unique reduction axes.
@@ -173,7 +184,7 @@ pub static MATMUL: OpDef = OpDef {
     infer: Some(infer_matmul),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Dependent, eval: k::matmul }),
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::matmul)),
     ..OpDef::DEFAULT
 };
 
@@ -196,7 +207,7 @@ pub static CONV2D: OpDef = OpDef {
     infer: Some(infer_conv2d),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Tolerant, eval: k::conv2d }),
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::conv2d)),
     ..OpDef::DEFAULT
 };
 
@@ -217,7 +228,7 @@ pub static MAX_POOL2D: OpDef = OpDef {
     infer: Some(infer_pool),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Tolerant, eval: k::max_pool2d }),
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::max_pool2d)),
     ..OpDef::DEFAULT
 };
 
@@ -238,7 +249,7 @@ pub static AVG_POOL2D: OpDef = OpDef {
     infer: Some(infer_pool),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Tolerant, eval: k::avg_pool2d }),
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::avg_pool2d)),
     ..OpDef::DEFAULT
 };
 
@@ -264,7 +275,7 @@ macro_rules! reduction {
             infer: Some($infer),
             syntax: Syntax::Functional,
             patterns: canonical::FOLD_ONLY,
-            dialect_data: Some(&GraphSemantics { layout: LayoutClass::Dependent, eval: $eval }),
+            dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, $eval)),
             ..OpDef::DEFAULT
         };
     };
@@ -285,6 +296,6 @@ pub static SOFTMAX: OpDef = OpDef {
     infer: Some(infer_softmax),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Dependent, eval: k::softmax }),
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::softmax)),
     ..OpDef::DEFAULT
 };

@@ -1,14 +1,14 @@
 //! Data-movement graph ops: constant, reshape, transpose, broadcast_to, concat, split,
 //! slice, pad, gather and layout_transform.
 
-use tcc_ir::{Arity, AttrDefault, AttrKind, AttrSpec, OpDef, Signature, Syntax, Traits, Type};
+use tcc_ir::{Arity, AttrDefault, AttrKind, AttrSpec, Module, Op, OpDef, Signature, Syntax, Traits, Type};
 
 use crate::canonical;
 use crate::infer::{
     ANY, INDICES, broadcast_shapes, check_all, fmt_shape, normalize_axis, same_elem, tensor, tensor_of,
 };
 use crate::interp::shape as k;
-use crate::layout::{Layout, transform_shape};
+use crate::layout::{Layout, transform_sizes};
 use crate::{GraphSemantics, LayoutClass};
 
 const MOVE: Traits = Traits::PURE.union(Traits::DATA_MOVEMENT);
@@ -176,11 +176,20 @@ fn infer_gather(sig: &Signature) -> Result<Vec<Type>, String> {
     Ok(vec![tensor(shape, x.elem())?])
 }
 
-fn infer_layout_transform(sig: &Signature) -> Result<Vec<Type>, String> {
-    let x = tensor_of(sig, 0, ANY)?;
-    let src = Layout::parse(&sig.string("src")?)?;
-    let dst = Layout::parse(&sig.string("dst")?)?;
-    Ok(vec![tensor(transform_shape(&src, &dst, x.shape())?, x.elem())?])
+/// The result type is written, not inferred: a blocked source can go back to any
+/// plain size its blocks hold (the padding is dropped), so only consistency is checked.
+fn verify_layout_transform(m: &Module, op: Op) -> Result<(), String> {
+    let (x, r) = (m.value_type(m.operand(op, 0)), m.value_type(m.result(op, 0)));
+    let (Some(x), Some(r)) = (x.as_tensor(), r.as_tensor()) else {
+        return Err("operand and result must be tensors".into());
+    };
+    if x.elem() != r.elem() {
+        return Err(format!("result element type {} differs from the operand's {}", r.elem(), x.elem()));
+    }
+    let attr = |name: &str| m.attr(op, name).and_then(|a| a.as_str()).map(String::from).ok_or("missing layout");
+    let src = Layout::parse(&attr("src")?)?;
+    let dst = Layout::parse(&attr("dst")?)?;
+    transform_sizes(&src, &dst, x.shape(), r.shape()).map(|_| ())
 }
 
 pub static CONSTANT: OpDef = OpDef {
@@ -192,7 +201,7 @@ pub static CONSTANT: OpDef = OpDef {
     traits: Traits::PURE.union(Traits::CONSTANT_LIKE),
     infer: Some(infer_constant),
     syntax: Syntax::Functional,
-    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Oblivious, eval: k::constant }),
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Oblivious, k::constant)),
     ..OpDef::DEFAULT
 };
 
@@ -206,7 +215,7 @@ pub static RESHAPE: OpDef = OpDef {
     infer: Some(infer_reshape),
     syntax: Syntax::Functional,
     patterns: canonical::RESHAPE,
-    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Dependent, eval: k::reshape }),
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::reshape)),
     ..OpDef::DEFAULT
 };
 
@@ -221,7 +230,7 @@ pub static TRANSPOSE: OpDef = OpDef {
     infer: Some(infer_transpose),
     syntax: Syntax::Functional,
     patterns: canonical::TRANSPOSE,
-    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Dependent, eval: k::transpose }),
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::transpose)),
     ..OpDef::DEFAULT
 };
 
@@ -235,7 +244,7 @@ pub static BROADCAST_TO: OpDef = OpDef {
     infer: Some(infer_broadcast_to),
     syntax: Syntax::Functional,
     patterns: canonical::BROADCAST,
-    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Dependent, eval: k::broadcast_to }),
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::broadcast_to)),
     ..OpDef::DEFAULT
 };
 
@@ -249,7 +258,7 @@ pub static CONCAT: OpDef = OpDef {
     infer: Some(infer_concat),
     syntax: Syntax::Functional,
     patterns: canonical::CONCAT,
-    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Tolerant, eval: k::concat }),
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::concat)),
     ..OpDef::DEFAULT
 };
 
@@ -267,7 +276,7 @@ pub static SPLIT: OpDef = OpDef {
     infer: Some(infer_split),
     syntax: Syntax::Functional,
     patterns: canonical::SPLIT,
-    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Tolerant, eval: k::split }),
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::split)),
     ..OpDef::DEFAULT
 };
 
@@ -285,7 +294,7 @@ pub static SLICE: OpDef = OpDef {
     infer: Some(infer_slice),
     syntax: Syntax::Functional,
     patterns: canonical::SLICE,
-    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Dependent, eval: k::slice }),
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::slice)),
     ..OpDef::DEFAULT
 };
 
@@ -303,7 +312,7 @@ pub static PAD: OpDef = OpDef {
     infer: Some(infer_pad),
     syntax: Syntax::Functional,
     patterns: canonical::PAD,
-    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Dependent, eval: k::pad }),
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::pad)),
     ..OpDef::DEFAULT
 };
 
@@ -319,7 +328,7 @@ pub static GATHER: OpDef = OpDef {
     infer: Some(infer_gather),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Dependent, eval: k::gather }),
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::gather)),
     ..OpDef::DEFAULT
 };
 
@@ -334,9 +343,9 @@ pub static LAYOUT_TRANSFORM: OpDef = OpDef {
         AttrSpec::required("dst", AttrKind::String, "the result's layout"),
     ],
     traits: MOVE,
-    infer: Some(infer_layout_transform),
+    verify: Some(verify_layout_transform),
     syntax: Syntax::Functional,
     patterns: canonical::LAYOUT,
-    dialect_data: Some(&GraphSemantics { layout: LayoutClass::Tolerant, eval: k::layout_transform }),
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::layout_transform)),
     ..OpDef::DEFAULT
 };

@@ -1,0 +1,423 @@
+//! Convolution templates for `graph.conv2d_nchwc` (NeoCPU's schedule).
+//!
+//! - **direct** (any KxK, stride, dilation, groups whose channels fill whole blocks):
+//!   parallel over (batch, group of `tile_oc` output-channel blocks, output row, column
+//!   chunk). Each output row is split at compile time into runs of columns with the same
+//!   in-bounds `kw` taps ([`super::row_runs`]); a run is covered by register tiles of
+//!   `tile_w` columns x `tile_oc` blocks, whose accumulators are loop-carried vectors
+//!   across the input-channel blocks, the in-bounds `kh` taps and the `kw` taps. The
+//!   innermost step broadcasts one input element and issues one FMA per accumulator
+//!   column against the filter vectors it loaded once.
+//! - **pointwise** (1x1, stride 1, no padding): the direct template on the flattened
+//!   `H x W` row, so tiles never stop at a row's end and there are no edges.
+//! - **depthwise** (one input channel per output channel): a tile of `tile_w` columns x
+//!   one block, multiplying input vectors by filter vectors lane by lane.
+//!
+//! The epilogue runs on the accumulators before the single store. Shapes a template does
+//! not fit (blocks that are not a multiple of the vector width, groups that split a
+//! block) use the scalar reference nest.
+
+use tcc_dialect_graph::ops::kernel::{config_flag, config_int, config_str};
+use tcc_ir::Value;
+
+use super::{apply_epilogue, config, epilogue_operands, for_each_tile, reference, row_runs, vector_width};
+use crate::builder::Builder;
+use crate::emit::Ctx;
+use crate::emit::nn::inside_range;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Template {
+    Direct,
+    Pointwise,
+    Depthwise,
+}
+
+/// Everything a template needs, read once from the op.
+struct Conv {
+    template: Template,
+    /// Input `[N, ICB, H, W, ib]`, filter `[OB, WICB, KH, KW, wib, ob]`, output
+    /// `[N, OB, OH, OW, ob]` (for pointwise: `H = OH = 1`, `W = OW = H x W`).
+    x: [i64; 5],
+    w: [i64; 6],
+    o: [i64; 5],
+    stride: [i64; 2],
+    pad: [i64; 2],
+    dilation: [i64; 2],
+    groups: i64,
+    /// Vector width and vectors per output-channel block.
+    width: u32,
+    vectors: i64,
+    tile_w: i64,
+    tile_oc: i64,
+    unroll_kw: bool,
+    /// Buffers as the template indexes them (views for pointwise) and the epilogue
+    /// operands with the shapes they are indexed with.
+    xb: Value,
+    wb: Value,
+    ob: Value,
+    epilogue: Vec<(Value, Vec<i64>)>,
+}
+
+fn dims<const N: usize>(v: Vec<i64>) -> [i64; N] {
+    v.try_into().expect("verified rank")
+}
+
+impl Conv {
+    /// The template plan for `c`, or `None` when only the reference nest fits.
+    fn new(b: &mut Builder, c: &Ctx) -> Option<Conv> {
+        let (x, w, o): ([i64; 5], [i64; 6], [i64; 5]) = (dims(c.in_shape(0)), dims(c.in_shape(1)), dims(c.out_shape(0)));
+        let (s, p, d) = (c.ints("strides"), c.ints("pads"), c.ints("dilations"));
+        let groups = c.int("groups");
+        let cfg = config(c);
+        let width = vector_width(c.lanes, o[4])?;
+        let (ib, wib, ob) = (x[4], w[4], w[5]);
+        let depthwise = wib == 1 && w[1] == 1 && ib == ob && groups == x[1] * ib && o[1] == x[1];
+        let pointwise = w[2] == 1 && w[3] == 1 && s == [1, 1] && d == [1, 1] && p == [0, 0, 0, 0];
+        let template = match config_str(cfg, "template") {
+            Some("reference") => return None,
+            Some("depthwise") => Template::Depthwise,
+            Some("pointwise") => Template::Pointwise,
+            Some(_) => Template::Direct,
+            None if depthwise => Template::Depthwise,
+            None if pointwise => Template::Pointwise,
+            None => Template::Direct,
+        };
+        let fits = match template {
+            Template::Depthwise => depthwise,
+            // Whole input-channel blocks per group, whole tiles of output blocks per group.
+            Template::Direct | Template::Pointwise => {
+                wib == ib && x[1] % groups == 0 && x[1] / groups == w[1] && o[1] % groups == 0
+            }
+        } && (template != Template::Pointwise || pointwise);
+        if !fits {
+            return None;
+        }
+        let mut tile_oc = config_int(cfg, "tile_oc").unwrap_or(1);
+        if template == Template::Depthwise || (o[1] / groups) % tile_oc != 0 {
+            tile_oc = 1;
+        }
+        let mut conv = Conv {
+            template,
+            x,
+            w,
+            o,
+            stride: [s[0], s[1]],
+            pad: [p[0], p[1]],
+            dilation: [d[0], d[1]],
+            groups,
+            width,
+            vectors: o[4] / width as i64,
+            tile_w: config_int(cfg, "tile_w").unwrap_or(4),
+            tile_oc,
+            unroll_kw: config_flag(cfg, "unroll_kw").unwrap_or(true),
+            xb: c.ins[0],
+            wb: c.ins[1],
+            ob: c.outs[0],
+            epilogue: epilogue_operands(c),
+        };
+        if template == Template::Pointwise {
+            conv.flatten(b)?;
+        }
+        Some(conv)
+    }
+
+    /// Views the spatial dimensions of the input, output and epilogue operands as one
+    /// row of `H x W` columns.
+    fn flatten(&mut self, b: &mut Builder) -> Option<()> {
+        let [n, icb, h, w, ib] = self.x;
+        let [_, ob_n, oh, ow, ob] = self.o;
+        let mut epilogue = Vec::new();
+        for (buf, shape) in &self.epilogue {
+            // Operands that vary over a spatial dimension must vary over both.
+            let r = shape.len();
+            let spatial: Vec<i64> = (0..2).map(|k| if r >= 3 - k { shape[r - 3 + k] } else { 1 }).collect();
+            let flat = match spatial[..] {
+                [1, 1] => 1,
+                [a, c] if a == oh && c == ow => oh * ow,
+                _ => return None,
+            };
+            let mut s = shape.clone();
+            if r >= 3 {
+                s[r - 3] = 1;
+                s[r - 2] = flat;
+            }
+            let v = if s == *shape { *buf } else { b.view(*buf, &s) };
+            epilogue.push((v, s));
+        }
+        self.xb = b.view(self.xb, &[n, icb, 1, h * w, ib]);
+        self.ob = b.view(self.ob, &[self.o[0], ob_n, 1, oh * ow, ob]);
+        self.x = [n, icb, 1, h * w, ib];
+        self.o = [self.o[0], ob_n, 1, oh * ow, ob];
+        self.epilogue = epilogue;
+        Some(())
+    }
+}
+
+pub fn emit(b: &mut Builder, c: &Ctx) {
+    match Conv::new(b, c) {
+        None => reference::conv2d_nchwc(b, c),
+        Some(conv) if conv.template == Template::Depthwise => depthwise(b, c, &conv),
+        Some(conv) => direct(b, c, &conv),
+    }
+}
+
+/// Loops `lo..hi` carrying `accs`; no loop when the range is one known value.
+fn reduce_range(
+    b: &mut Builder,
+    lo: Value,
+    hi: Value,
+    accs: Vec<Value>,
+    body: impl FnOnce(&mut Builder, Value, &[Value]) -> Vec<Value>,
+) -> Vec<Value> {
+    let (l, h) = (const_index(b, lo), const_index(b, hi));
+    if let (Some(l), Some(h)) = (l, h) {
+        if h <= l {
+            return accs;
+        }
+        if h == l + 1 {
+            let iv = b.index(l);
+            return body(b, iv, &accs);
+        }
+    }
+    let one = b.index(1);
+    b.for_loop(lo, hi, one, &accs, body)
+}
+
+fn const_index(b: &Builder, v: Value) -> Option<i64> {
+    let op = b.m.defining_op(v)?;
+    if !b.m.is(op, &tcc_dialect_loop::CONST) {
+        return None;
+    }
+    b.m.attr(op, "value")?.as_i64()
+}
+
+/// The parallel task loop: `(n, channel-block group, row, column chunk)`.
+fn tasks(b: &mut Builder, dims: [i64; 4], body: impl FnOnce(&mut Builder, [Value; 4])) {
+    let total: i64 = dims.iter().product();
+    let run = |b: &mut Builder, flat: Value| {
+        let idx = b.unflatten(flat, &dims);
+        body(b, [idx[0], idx[1], idx[2], idx[3]]);
+    };
+    if total > 1 {
+        b.parallel(total, run);
+    } else {
+        let zero = b.index(0);
+        run(b, zero);
+    }
+}
+
+fn direct(b: &mut Builder, c: &Ctx, k: &Conv) {
+    let [n_n, _, h, w, _] = k.x;
+    let [_, wicb, kh_n, kw_n, _, _] = k.w;
+    let [_, ob_n, oh_n, ow_n, _] = k.o;
+    let groups_of_tiles = ob_n / k.tile_oc;
+    let tiles_per_group = (ob_n / k.groups) / k.tile_oc;
+    let runs = row_runs(ow_n, w, kw_n, k.stride[1], k.dilation[1], k.pad[1]);
+    // Enough tasks for every core: split long rows (pointwise) into column chunks.
+    let row_tasks = n_n * groups_of_tiles * oh_n;
+    let chunks = if runs.len() == 1 && row_tasks < 32 {
+        (32 / row_tasks).clamp(1, (ow_n / k.tile_w).max(1))
+    } else {
+        1
+    };
+    tasks(b, [n_n, groups_of_tiles, oh_n, chunks], |b, [n, tg, oh, chunk]| {
+        let ohs = b.scale(oh, k.stride[0]);
+        let pt = b.index(k.pad[0]);
+        let (kh_lo, kh_hi) = inside_range(b, ohs, pt, h, k.dilation[0], kh_n);
+        let ih0 = b.sub(ohs, pt);
+        let tpg = b.index(tiles_per_group);
+        let group = b.div(tg, tpg);
+        let icb_base = b.scale(group, wicb);
+        let ob0 = b.scale(tg, k.tile_oc);
+        let at = Tile { n, ob0, oh, ih0, kh: (kh_lo, kh_hi), icb_base };
+        if chunks == 1 {
+            for run in &runs {
+                for_each_tile(b, *run, k.tile_w, |b, ow0, cols| direct_tile(b, c, k, &at, ow0, cols, run.taps));
+            }
+            return;
+        }
+        // A chunk takes a share of the row's whole tiles; the last one also the tail.
+        let run = runs[0];
+        let (whole, tail) = (run.len / k.tile_w, run.len % k.tile_w);
+        let (chunks_v, one) = (b.index(chunks), b.index(1));
+        let first = b.scale(chunk, whole);
+        let first = b.div(first, chunks_v);
+        let next = b.add(chunk, one);
+        let end = b.scale(next, whole);
+        let end = b.div(end, chunks_v);
+        b.range(first, end, |b, t| {
+            let start = b.index(run.start);
+            let ow0 = b.mul_add(t, k.tile_w, start);
+            direct_tile(b, c, k, &at, ow0, k.tile_w, run.taps);
+        });
+        if tail > 0 {
+            let last = b.index(chunks - 1);
+            let is_last = b.cmp("eq", chunk, last);
+            let (zero, one) = (b.index(0), b.index(1));
+            let lo = b.select(is_last, zero, one);
+            b.range(lo, one, |b, _| {
+                let ow0 = b.index(run.start + whole * k.tile_w);
+                direct_tile(b, c, k, &at, ow0, tail, run.taps);
+            });
+        }
+    });
+}
+
+/// Where a tile's task is.
+struct Tile {
+    n: Value,
+    /// First output-channel block of the tile.
+    ob0: Value,
+    oh: Value,
+    /// Input row of kernel row 0 (may be negative) and the in-bounds kernel rows.
+    ih0: Value,
+    kh: (Value, Value),
+    /// First input-channel block of the tile's group.
+    icb_base: Value,
+}
+
+/// One register tile of the direct template: `cols` output columns from `ow0` x
+/// `tile_oc` output-channel blocks, over the kernel columns `taps`.
+fn direct_tile(b: &mut Builder, c: &Ctx, k: &Conv, t: &Tile, ow0: Value, cols: i64, taps: (i64, i64)) {
+    let [_, _, _, _, ib] = k.x;
+    let [_, wicb, _, _, _, _] = k.w;
+    let (width, vectors, tile_oc) = (k.width, k.vectors, k.tile_oc);
+    let per_col = (tile_oc * vectors) as usize;
+    let zero_s = b.scalar(tcc_ir::ScalarType::F32, 0.0);
+    let zero = b.splat(zero_s, width);
+    let accs = vec![zero; cols as usize * per_col];
+    let iw0 = {
+        let s = b.scale(ow0, k.stride[1]);
+        let pl = b.index(k.pad[1]);
+        b.sub(s, pl)
+    };
+    let (lo, hi) = (b.index(0), b.index(wicb));
+    let accs = reduce_range(b, lo, hi, accs, |b, icb, accs| {
+        let xcb = b.add(t.icb_base, icb);
+        reduce_range(b, t.kh.0, t.kh.1, accs.to_vec(), |b, kh, accs| {
+            let khd = b.scale(kh, k.dilation[0]);
+            let ih = b.add(t.ih0, khd);
+            let step = |b: &mut Builder, kw: Value, accs: &[Value]| -> Vec<Value> {
+                let kwd = b.scale(kw, k.dilation[1]);
+                let iw = b.add(iw0, kwd);
+                let mut accs = accs.to_vec();
+                for ic in 0..ib {
+                    let icv = b.index(ic);
+                    let mut wv = Vec::with_capacity(per_col);
+                    for oc in 0..tile_oc {
+                        let ocv = b.index(oc);
+                        let ocb = b.add(t.ob0, ocv);
+                        for v in 0..vectors {
+                            let lane = b.index(v * width as i64);
+                            wv.push(b.vload(k.wb, &[ocb, icb, kh, kw, icv, lane], width));
+                        }
+                    }
+                    for col in 0..cols {
+                        let off = b.index(col * k.stride[1]);
+                        let x_col = b.add(iw, off);
+                        let xs = b.load(k.xb, &[t.n, xcb, ih, x_col, icv]);
+                        let xv = b.splat(xs, width);
+                        for (j, &wj) in wv.iter().enumerate() {
+                            let a = col as usize * per_col + j;
+                            accs[a] = b.fma(xv, wj, accs[a]);
+                        }
+                    }
+                }
+                accs
+            };
+            if k.unroll_kw {
+                let mut accs = accs.to_vec();
+                for kw in taps.0..taps.1 {
+                    let kwv = b.index(kw);
+                    accs = step(b, kwv, &accs);
+                }
+                accs
+            } else {
+                let (lo, hi) = (b.index(taps.0), b.index(taps.1));
+                reduce_range(b, lo, hi, accs.to_vec(), step)
+            }
+        })
+    });
+    store_tile(b, c, k, t.n, t.ob0, t.oh, ow0, cols, tile_oc, &accs);
+}
+
+/// Applies the epilogue to a tile's accumulators (column-major: column, block, vector)
+/// and stores them.
+fn store_tile(
+    b: &mut Builder,
+    c: &Ctx,
+    k: &Conv,
+    n: Value,
+    ob0: Value,
+    oh: Value,
+    ow0: Value,
+    cols: i64,
+    blocks: i64,
+    accs: &[Value],
+) {
+    let per_col = (blocks * k.vectors) as usize;
+    for col in 0..cols {
+        let colv = b.index(col);
+        let ow = b.add(ow0, colv);
+        for blk in 0..blocks {
+            let blkv = b.index(blk);
+            let ocb = b.add(ob0, blkv);
+            for v in 0..k.vectors {
+                let lane = b.index(v * k.width as i64);
+                let idx = [n, ocb, oh, ow, lane];
+                let acc = accs[col as usize * per_col + (blk * k.vectors + v) as usize];
+                let r = apply_epilogue(b, c, &k.epilogue, acc, &idx);
+                b.vstore(r, k.ob, &idx);
+            }
+        }
+    }
+}
+
+fn depthwise(b: &mut Builder, c: &Ctx, k: &Conv) {
+    let [n_n, _, h, w, _] = k.x;
+    let [_, _, kh_n, kw_n, _, _] = k.w;
+    let [_, ob_n, oh_n, ow_n, _] = k.o;
+    let runs = row_runs(ow_n, w, kw_n, k.stride[1], k.dilation[1], k.pad[1]);
+    tasks(b, [n_n, ob_n, oh_n, 1], |b, [n, cb, oh, _]| {
+        let ohs = b.scale(oh, k.stride[0]);
+        let pt = b.index(k.pad[0]);
+        let (kh_lo, kh_hi) = inside_range(b, ohs, pt, h, k.dilation[0], kh_n);
+        let ih0 = b.sub(ohs, pt);
+        for run in &runs {
+            for_each_tile(b, *run, k.tile_w, |b, ow0, cols| {
+                let zero_s = b.scalar(tcc_ir::ScalarType::F32, 0.0);
+                let zero = b.splat(zero_s, k.width);
+                let accs = vec![zero; (cols * k.vectors) as usize];
+                let iw0 = {
+                    let s = b.scale(ow0, k.stride[1]);
+                    let pl = b.index(k.pad[1]);
+                    b.sub(s, pl)
+                };
+                let accs = reduce_range(b, kh_lo, kh_hi, accs, |b, kh, accs| {
+                    let khd = b.scale(kh, k.dilation[0]);
+                    let ih = b.add(ih0, khd);
+                    let zero = b.index(0);
+                    let mut accs = accs.to_vec();
+                    for kw in run.taps.0..run.taps.1 {
+                        let kwv = b.index(kw);
+                        let iw = b.index(kw * k.dilation[1]);
+                        let iw = b.add(iw0, iw);
+                        for v in 0..k.vectors {
+                            let lane = b.index(v * k.width as i64);
+                            let wv = b.vload(k.wb, &[cb, zero, kh, kwv, zero, lane], k.width);
+                            for col in 0..cols {
+                                let off = b.index(col * k.stride[1]);
+                                let x_col = b.add(iw, off);
+                                let xv = b.vload(k.xb, &[n, cb, ih, x_col, lane], k.width);
+                                let a = (col * k.vectors + v) as usize;
+                                accs[a] = b.fma(xv, wv, accs[a]);
+                            }
+                        }
+                    }
+                    accs
+                });
+                store_tile(b, c, k, n, cb, oh, ow0, cols, 1, &accs);
+            });
+        }
+    });
+}

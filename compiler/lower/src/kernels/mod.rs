@@ -1,0 +1,181 @@
+//! Kernel templates: register-blocked loop nests for the graph dialect's kernel ops
+//! (`conv2d_nchwc`, the blocked pools, `matmul_packed`) and a vectorized
+//! `layout_transform`, written once for any vector width.
+//!
+//! A template keeps a register tile of output vectors in loop-carried values across the
+//! whole reduction, issues one broadcast per group of FMAs, applies the op's epilogue to
+//! the registers and stores each output vector once. What it needs from the target is
+//! the vector width ([`vector_width`]); everything else comes from the op's shapes and
+//! its `config` attribute. Each template falls back to the scalar reference nests of
+//! [`reference`] when a shape does not fit it, and is tested against them and against
+//! the interpreter.
+//!
+//! Shared here: splitting an output row into runs of columns with the same in-bounds
+//! window taps ([`row_runs`]), so interiors have no bounds checks; and applying an
+//! epilogue region to values in registers ([`apply_epilogue`]).
+
+pub mod conv;
+pub mod layout;
+pub mod matmul;
+pub mod pool;
+pub mod reference;
+
+use std::collections::HashMap;
+
+use tcc_dialect_graph::semantics;
+use tcc_ir::{AttrDict, Value};
+
+use crate::builder::Builder;
+use crate::emit::Ctx;
+use crate::emit::elementwise;
+
+/// The vector width a template uses for a channel block of `block` lanes: the widest
+/// power of two of at least 4 lanes that the target has (`lanes`) and that divides the
+/// block, or `None` (the scalar reference nest is used then).
+pub fn vector_width(lanes: u32, block: i64) -> Option<u32> {
+    let mut w = lanes;
+    while w >= 4 {
+        if block % w as i64 == 0 {
+            return Some(w);
+        }
+        w /= 2;
+    }
+    None
+}
+
+/// The op's kernel configuration, if it has one.
+pub fn config<'a>(c: &'a Ctx) -> Option<&'a AttrDict> {
+    c.g.attr(c.op, "config").and_then(|a| a.as_dict())
+}
+
+/// A run of consecutive output columns whose window taps `[lo, hi)` are exactly the
+/// ones that land inside the input: a row splits into a left edge, an interior and a
+/// right edge (or more runs for large padding), each compiled without bounds checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    pub start: i64,
+    pub len: i64,
+    pub taps: (i64, i64),
+}
+
+/// The runs of an output row of `out` columns reading an input row of `size` through a
+/// window of `taps` taps with `stride`, `dilation` and left padding `pad`.
+pub fn row_runs(out: i64, size: i64, taps: i64, stride: i64, dilation: i64, pad: i64) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    for o in 0..out {
+        let base = o * stride - pad;
+        let inside = |k: i64| (0..size).contains(&(base + k * dilation));
+        let lo = (0..taps).find(|&k| inside(k));
+        let taps = lo.map_or((0, 0), |lo| (lo, (lo..taps).take_while(|&k| inside(k)).last().unwrap_or(lo) + 1));
+        match runs.last_mut() {
+            Some(r) if r.taps == taps => r.len += 1,
+            _ => runs.push(Run { start: o, len: 1, taps }),
+        }
+    }
+    runs
+}
+
+/// Calls `tile(b, first_column, columns)` for tiles of at most `tile` columns covering
+/// a run: a loop over the full tiles (or the one full tile itself) and one tail tile.
+pub fn for_each_tile(b: &mut Builder, run: Run, tile: i64, mut body: impl FnMut(&mut Builder, Value, i64)) {
+    let full = run.len / tile;
+    let tail = run.len % tile;
+    if full == 1 {
+        let start = b.index(run.start);
+        body(b, start, tile);
+    } else if full > 1 {
+        b.range_n(full, |b, t| {
+            let start = b.index(run.start);
+            let first = b.mul_add(t, tile, start);
+            body(b, first, tile);
+        });
+    }
+    if tail > 0 {
+        let first = b.index(run.start + full * tile);
+        body(b, first, tail);
+    }
+}
+
+/// Where an epilogue operand of shape `shape` is read for the output element at `idx`
+/// (numpy broadcasting, dimensions aligned right), and whether its innermost dimension
+/// is broadcast (then one scalar is loaded and splatted).
+fn operand_index(b: &mut Builder, shape: &[i64], idx: &[Value]) -> (Vec<Value>, bool) {
+    let offset = idx.len() - shape.len();
+    let at: Vec<Value> =
+        shape.iter().enumerate().map(|(d, &n)| if n == 1 { b.index(0) } else { idx[d + offset] }).collect();
+    (at, shape.last().is_none_or(|&n| n == 1))
+}
+
+/// The epilogue operands of kernel op `c.op`: each buffer with its shape.
+pub fn epilogue_operands(c: &Ctx) -> Vec<(Value, Vec<i64>)> {
+    let from = semantics(c.g.def(c.op)).and_then(|s| s.epilogue_from).unwrap_or(c.ins.len());
+    (from..c.ins.len()).map(|i| (c.ins[i], c.in_shape(i))).collect()
+}
+
+/// Applies the epilogue region of kernel op `c.op` (if any) to `acc`, the raw result at
+/// output index `idx` (the innermost index is the first lane of `acc`, a vector or a
+/// scalar). The epilogue operands (buffer and shape, as [`epilogue_operands`] gives
+/// them, possibly viewed to the template's index space) are loaded broadcast at `idx`.
+pub fn apply_epilogue(b: &mut Builder, c: &Ctx, operands: &[(Value, Vec<i64>)], acc: Value, idx: &[Value]) -> Value {
+    let g = c.g;
+    let Some(&region) = g.regions(c.op).first() else { return acc };
+    let block = g.region_blocks(region)[0];
+    let width = b.ty(acc).as_vector().map_or(1, |v| v.lanes);
+    let mut values: HashMap<Value, Value> = HashMap::new();
+    let args = g.block_args(block);
+    values.insert(args[0], acc);
+    for (&arg, (buf, shape)) in args[1..].iter().zip(operands) {
+        let (at, splat) = operand_index(b, shape, idx);
+        let v = if splat {
+            let s = b.load(*buf, &at);
+            b.splat(s, width)
+        } else {
+            b.vload(*buf, &at, width)
+        };
+        values.insert(arg, v);
+    }
+    for op in g.block_ops(block) {
+        let operands: Vec<Value> = g.operands(op).iter().map(|v| values[v]).collect();
+        if g.is(op, &tcc_dialect_graph::ops::YIELD) {
+            return operands[0];
+        }
+        let inner = Ctx::new(g, op, Vec::new(), Vec::new());
+        let r = elementwise::scalar(b, &inner, &operands);
+        values.insert(g.result(op, 0), r);
+    }
+    unreachable!("a verified epilogue ends with graph.yield")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_split_into_edges_and_interior() {
+        // 3-tap window, stride 1, pad 1 on an 8-wide row: one left-edge column, six
+        // interior ones, one right-edge column.
+        let r = row_runs(8, 8, 3, 1, 1, 1);
+        assert_eq!(
+            r,
+            vec![
+                Run { start: 0, len: 1, taps: (1, 3) },
+                Run { start: 1, len: 6, taps: (0, 3) },
+                Run { start: 7, len: 1, taps: (0, 2) }
+            ]
+        );
+        // Stride 2, pad 3, 7 taps (ResNet's stem) on 16 columns -> 8 outputs.
+        let r = row_runs(8, 16, 7, 2, 1, 3);
+        assert_eq!(r[0], Run { start: 0, len: 1, taps: (3, 7) });
+        assert_eq!(r[1], Run { start: 1, len: 1, taps: (1, 7) });
+        assert_eq!(r[2].taps, (0, 7));
+        // Padding larger than the row: a window can miss the input entirely.
+        let r = row_runs(3, 1, 1, 1, 1, 1);
+        let taps: Vec<(i64, i64)> = r.iter().map(|r| r.taps).collect();
+        assert_eq!(taps, vec![(0, 0), (0, 1), (0, 0)]);
+        assert_eq!(vector_width(16, 32), Some(16));
+        assert_eq!(vector_width(16, 8), Some(8));
+        assert_eq!(vector_width(4, 16), Some(4));
+        assert_eq!(vector_width(4, 2), None);
+        assert_eq!(vector_width(16, 1), None);
+    }
+}

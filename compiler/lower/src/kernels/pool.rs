@@ -1,0 +1,92 @@
+//! Pooling template for `graph.max_pool2d_nchwc` and `graph.avg_pool2d_nchwc`:
+//! parallel over (batch, channel block, output row); each row split into runs of columns
+//! with the same in-bounds window columns, covered by tiles of `tile_w` columns whose
+//! vectors of channels stay in registers across the window.
+
+use tcc_dialect_graph::ops::kernel::config_int;
+use tcc_dialect_loop as lp;
+use tcc_ir::{Type, Value};
+
+use super::{config, for_each_tile, reference, row_runs, vector_width};
+use crate::builder::Builder;
+use crate::emit::Ctx;
+use crate::emit::nn::inside_range;
+
+pub fn emit_max(b: &mut Builder, c: &Ctx) {
+    emit(b, c, true)
+}
+
+pub fn emit_avg(b: &mut Builder, c: &Ctx) {
+    emit(b, c, false)
+}
+
+fn emit(b: &mut Builder, c: &Ctx, is_max: bool) {
+    let (xs, os) = (c.in_shape(0), c.out_shape(0));
+    let Some(width) = vector_width(c.lanes, xs[4]) else { return reference::pool2d_nchwc(b, c, is_max) };
+    let vectors = xs[4] / width as i64;
+    let (k, s, p) = (c.ints("kernel"), c.ints("strides"), c.ints("pads"));
+    let include_pad = !is_max && c.flag("count_include_pad");
+    let tile_w = config_int(config(c), "tile_w").unwrap_or(4);
+    let elem = c.out_elem(0);
+    let (x, out) = (c.ins[0], c.outs[0]);
+    let runs = row_runs(os[3], xs[3], k[1], s[1], 1, p[1]);
+    let combine = if is_max { &lp::MAX } else { &lp::ADD };
+    let dims = [os[0], os[1], os[2]];
+    b.parallel(dims.iter().product(), |b, flat| {
+        let idx = b.unflatten(flat, &dims);
+        let (n, cb, oh) = (idx[0], idx[1], idx[2]);
+        let (ohs, pt) = (b.scale(oh, s[0]), b.index(p[0]));
+        let (kh_lo, kh_hi) = inside_range(b, ohs, pt, xs[2], 1, k[0]);
+        let ih0 = b.sub(ohs, pt);
+        for run in &runs {
+            for_each_tile(b, *run, tile_w, |b, ow0, cols| {
+                let init_s = b.scalar(elem, if is_max { f64::NEG_INFINITY } else { 0.0 });
+                let init = b.splat(init_s, width);
+                let accs = vec![init; (cols * vectors) as usize];
+                let ows = b.scale(ow0, s[1]);
+                let pl = b.index(p[1]);
+                let iw0 = b.sub(ows, pl);
+                let one = b.index(1);
+                let accs = b.for_loop(kh_lo, kh_hi, one, &accs, |b, kh, accs| {
+                    let ih = b.add(ih0, kh);
+                    let mut accs = accs.to_vec();
+                    for kw in run.taps.0..run.taps.1 {
+                        for col in 0..cols {
+                            let off = b.index(col * s[1] + kw);
+                            let iw = b.add(iw0, off);
+                            for v in 0..vectors {
+                                let lane = b.index(v * width as i64);
+                                let xv = b.vload(x, &[n, cb, ih, iw, lane], width);
+                                let a = (col * vectors + v) as usize;
+                                accs[a] = b.bin(combine, accs[a], xv);
+                            }
+                        }
+                    }
+                    accs
+                });
+                let divisor: Option<Value> = (!is_max).then(|| {
+                    let count = if include_pad {
+                        b.index(k[0] * k[1])
+                    } else {
+                        let rows = b.sub(kh_hi, kh_lo);
+                        b.scale(rows, run.taps.1 - run.taps.0)
+                    };
+                    let cnt = b.cast(count, Type::Scalar(elem));
+                    b.splat(cnt, width)
+                });
+                for col in 0..cols {
+                    let colv = b.index(col);
+                    let ow = b.add(ow0, colv);
+                    for v in 0..vectors {
+                        let lane = b.index(v * width as i64);
+                        let mut r = accs[(col * vectors + v) as usize];
+                        if let Some(d) = divisor {
+                            r = b.bin(&lp::DIV, r, d);
+                        }
+                        b.vstore(r, out, &[n, cb, oh, ow, lane]);
+                    }
+                }
+            });
+        }
+    });
+}

@@ -1,0 +1,73 @@
+//! Reference semantics of the compiler's kernel ops. Each unpacks its blocked operands
+//! to the plain layout, runs the plain op's reference kernel and packs the result, so a
+//! kernel op is exactly as right as the plain op and the layout transforms it is made
+//! of. (The epilogue region is applied by [`super::eval_op`].)
+
+use tcc_ir::{Signature, Type};
+
+use super::EvalArgs;
+use super::tensor::Tensor;
+use crate::layout::{Layout, transform_index};
+use crate::ops;
+
+type R = Result<Vec<Tensor>, String>;
+
+/// `t` (in layout `src`) moved to layout `dst` with physical shape `shape`.
+fn relayout(t: &Tensor, src: &str, dst: &str, shape: &[i64]) -> Result<Tensor, String> {
+    let (src, dst) = (Layout::parse(src)?, Layout::parse(dst)?);
+    let from: Vec<i64> = t.shape().iter().map(|&d| d as i64).collect();
+    let idx = transform_index(&src, &dst, &from, shape)?;
+    Ok(t.gather_padded(shape.iter().map(|&d| d as usize).collect(), &idx))
+}
+
+fn dims(t: &Tensor) -> Vec<i64> {
+    t.shape().iter().map(|&d| d as i64).collect()
+}
+
+/// Runs the plain op `def`'s reference kernel on `inputs` with this op's attributes.
+fn plain(a: &EvalArgs, def: &'static tcc_ir::OpDef, inputs: &[Tensor], result: Vec<i64>) -> Result<Tensor, String> {
+    let operand_types: Vec<Type> = inputs.iter().map(|t| Type::from_tensor(t.tensor_type())).collect();
+    let result_types = vec![crate::infer::tensor(result, a.result_elem(0))?];
+    let sig = Signature { def, operands: &operand_types, attrs: a.sig.attrs };
+    let eval = crate::semantics(def).ok_or("no semantics")?.eval;
+    let mut out = eval(&EvalArgs { inputs, sig, result_types: &result_types })?;
+    Ok(out.remove(0))
+}
+
+pub fn conv2d_nchwc(a: &EvalArgs) -> R {
+    let (x, w) = (a.input(0), a.input(1));
+    let (xs, ws, out) = (dims(x), dims(w), a.result_dims(0));
+    let (ib, wib, ob) = (xs[4], ws[4], ws[5]);
+    let xp = relayout(x, &format!("NCHW{ib}c"), "NCHW", &ops::kernel::plain_activation(&xs))?;
+    let wp = relayout(w, &format!("OIHW{wib}i{ob}o"), "OIHW", &ops::kernel::plain_filter(&ws))?;
+    let out: Vec<i64> = out.iter().map(|&d| d as i64).collect();
+    let y = plain(a, &ops::CONV2D, &[xp, wp], ops::kernel::plain_activation(&out))?;
+    Ok(vec![relayout(&y, "NCHW", &format!("NCHW{ob}c"), &out)?])
+}
+
+fn pool_nchwc(a: &EvalArgs, def: &'static tcc_ir::OpDef) -> R {
+    let x = a.input(0);
+    let (xs, out) = (dims(x), a.result_dims(0));
+    let b = xs[4];
+    let xp = relayout(x, &format!("NCHW{b}c"), "NCHW", &ops::kernel::plain_activation(&xs))?;
+    let out: Vec<i64> = out.iter().map(|&d| d as i64).collect();
+    let y = plain(a, def, &[xp], ops::kernel::plain_activation(&out))?;
+    Ok(vec![relayout(&y, "NCHW", &format!("NCHW{b}c"), &out)?])
+}
+
+pub fn max_pool2d_nchwc(a: &EvalArgs) -> R {
+    pool_nchwc(a, &ops::MAX_POOL2D)
+}
+
+pub fn avg_pool2d_nchwc(a: &EvalArgs) -> R {
+    pool_nchwc(a, &ops::AVG_POOL2D)
+}
+
+pub fn matmul_packed(a: &EvalArgs) -> R {
+    let (x, bp) = (a.input(0), a.input(1));
+    let bs = dims(bp);
+    let out = a.result_dims(0);
+    let n = *out.last().ok_or("matmul result has rank 0")? as i64;
+    let b = relayout(bp, &format!("NK{}n", bs[2]), "KN", &[bs[1], n])?;
+    Ok(vec![plain(a, &ops::MATMUL, &[x.clone(), b], out.iter().map(|&d| d as i64).collect())?])
+}

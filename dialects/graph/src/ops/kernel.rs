@@ -1,0 +1,362 @@
+//! The compiler's own kernel ops: convolution and pooling in the blocked `NCHW[x]c`
+//! layout, matmul with a pre-packed right operand, and `graph.yield`, which ends the
+//! epilogue region such an op may carry.
+//!
+//! Blocked shapes are plain tensor shapes; the layout is implied by the op. An
+//! activation in `NCHW{b}c` is `[N, C/b, H, W, b]`, a filter in `OIHW{i}i{o}o` is
+//! `[O/o, I/i, KH, KW, i, o]`, a packed matmul operand in `NK{n}n` is `[N/n, K, n]`
+//! (see `layout.rs`). Channel counts that are not a multiple of the block are padded
+//! with zero lanes; the ops compute over the padded channels (padded filters are zero,
+//! so padded outputs are zero too), and the passes that create them keep that so.
+//!
+//! An op may carry an *epilogue*: one region whose block takes the op's raw result and
+//! the op's extra operands and yields the final result through elementwise graph ops
+//! (bias, scale, activation, residual add), applied to the result while it is in
+//! registers. The reference semantics evaluate the region on whole tensors.
+//!
+//! The `config` attribute is the kernel configuration the lowering follows (register
+//! tile, template); `configure-kernels` writes it and a lit test may write it by hand:
+//!
+//! ```mlir
+//! %y = graph.conv2d_nchwc %x, %w, %b {pads = [1, 1, 1, 1],
+//!        config = {template = "direct", tile_w = 6, tile_oc = 2}}
+//!      : (tensor<1x2x8x8x4xf32>, tensor<2x2x3x3x4x4xf32>, tensor<1x2x1x1x4xf32>) -> tensor<1x2x8x8x4xf32> ({
+//! ^bb0(%acc: tensor<1x2x8x8x4xf32>, %bias: tensor<1x2x1x1x4xf32>):
+//!   %0 = graph.add %acc, %bias : (tensor<1x2x8x8x4xf32>, tensor<1x2x1x1x4xf32>) -> tensor<1x2x8x8x4xf32>
+//!   graph.yield %0 : tensor<1x2x8x8x4xf32>
+//! })
+//! ```
+
+use tcc_ir::lexer::TokenKind;
+use tcc_ir::{
+    Arity, AttrDefault, AttrDict, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser,
+    Printer, Signature, Syntax, Traits, Type,
+};
+
+use crate::infer::{FLOATS, same_elem, tensor, tensor_of};
+use crate::interp::kernel as k;
+use crate::layout::{Layout, transform_sizes};
+use crate::ops::nn::{conv2d_output_shape, pool2d_output_shape};
+use crate::{GraphSemantics, LayoutClass, canonical, semantics};
+
+const KERNEL: Traits = Traits::PURE.union(Traits::COMPUTE_INTENSIVE).union(Traits::SINGLE_BLOCK);
+
+fn parse_yield(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
+    let uses = p.parse_value_uses()?;
+    p.expect(TokenKind::Colon, "before the yielded types")?;
+    let types = p.parse_type_list()?;
+    p.bind_operands(state, &uses, &types)
+}
+
+fn print_yield(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
+    let m = p.module();
+    let operands = m.operands(op).to_vec();
+    p.write("graph.yield ");
+    p.print_values(&operands);
+    p.write(" : ");
+    let types: Vec<Type> = operands.iter().map(|&v| m.value_type(v).clone()).collect();
+    p.print_types(&types);
+    Ok(())
+}
+
+fn verify_yield(m: &Module, op: Op) -> Result<(), String> {
+    let parent = m.parent_op(op).ok_or("must be inside a kernel op's epilogue region")?;
+    let results: Vec<&Type> = m.results(parent).iter().map(|&r| m.value_type(r)).collect();
+    let yielded: Vec<&Type> = m.operands(op).iter().map(|&v| m.value_type(v)).collect();
+    if results != yielded {
+        return Err(format!(
+            "yields {} value(s) of types {yielded:?}, but '{}' produces {results:?}",
+            yielded.len(),
+            m.name(parent)
+        ));
+    }
+    Ok(())
+}
+
+pub static YIELD: OpDef = OpDef {
+    name: "graph.yield",
+    summary: "Ends an epilogue region, giving the kernel op's result",
+    description: "```mlir\ngraph.yield %0 : tensor<1x2x8x8x4xf32>\n```",
+    operands: Arity::AtLeast(1),
+    results: Arity::Exactly(0),
+    traits: Traits::TERMINATOR,
+    verify: Some(verify_yield),
+    syntax: Syntax::Custom { parse: parse_yield, print: print_yield },
+    ..OpDef::DEFAULT
+};
+
+/// Checks the epilogue region of a kernel op: absent when there are no extra operands;
+/// otherwise one block taking the raw result and the extra operands, holding only
+/// elementwise graph ops that keep the result's type.
+pub fn verify_epilogue(m: &Module, op: Op) -> Result<(), String> {
+    let from = semantics(m.def(op)).and_then(|s| s.epilogue_from).ok_or("not a kernel op")?;
+    let extra: Vec<Type> = m.operands(op).iter().skip(from).map(|&v| m.value_type(v).clone()).collect();
+    let result = m.value_type(m.result(op, 0)).clone();
+    let Some(&region) = m.regions(op).first() else {
+        if !extra.is_empty() {
+            return Err(format!("has {} epilogue operand(s) but no epilogue region", extra.len()));
+        }
+        return Ok(());
+    };
+    let [block] = m.region_blocks(region) else { return Err("the epilogue region must have one block".into()) };
+    let args: Vec<Type> = m.block_args(*block).iter().map(|&a| m.value_type(a).clone()).collect();
+    let mut want = vec![result.clone()];
+    want.extend(extra);
+    if args != want {
+        return Err(format!(
+            "the epilogue block must take the raw result and the epilogue operands ({}), not ({})",
+            list(&want),
+            list(&args)
+        ));
+    }
+    for inner in m.block_ops(*block) {
+        let def = m.def(inner);
+        let ok = def.has(Traits::ELEMENTWISE) || std::ptr::eq(def, &YIELD);
+        if !ok {
+            return Err(format!("an epilogue holds elementwise ops only, not '{}'", def.name));
+        }
+        if def.has(Traits::ELEMENTWISE) && m.value_type(m.result(inner, 0)).as_tensor().map(|t| t.shape())
+            != result.as_tensor().map(|t| t.shape())
+        {
+            return Err(format!("epilogue op '{}' changes the result's shape", def.name));
+        }
+    }
+    Ok(())
+}
+
+fn list(types: &[Type]) -> String {
+    types.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// Checks the `config` attribute (the kernel configuration) against the keys an op
+/// accepts.
+fn verify_config(m: &Module, op: Op, keys: &[(&str, KeyKind)]) -> Result<(), String> {
+    let Some(config) = m.attr(op, "config") else { return Ok(()) };
+    let dict = config.as_dict().ok_or("attribute 'config' must be a dictionary")?;
+    for (name, value) in dict.iter() {
+        let (_, kind) = keys.iter().find(|(k, _)| *k == name).ok_or_else(|| {
+            let known: Vec<&str> = keys.iter().map(|(k, _)| *k).collect();
+            format!("unknown kernel configuration key '{name}' (known: {})", known.join(", "))
+        })?;
+        let ok = match kind {
+            KeyKind::Positive => value.as_i64().is_some_and(|v| (1..=256).contains(&v)),
+            KeyKind::Flag => value.as_bool().is_some(),
+            KeyKind::OneOf(options) => value.as_str().is_some_and(|s| options.contains(&s)),
+        };
+        if !ok {
+            let what = match kind {
+                KeyKind::Positive => "an integer from 1 to 256".to_string(),
+                KeyKind::Flag => "a bool".to_string(),
+                KeyKind::OneOf(options) => format!("one of {}", options.join(", ")),
+            };
+            return Err(format!("kernel configuration '{name}' must be {what}, got {value}"));
+        }
+    }
+    Ok(())
+}
+
+#[derive(Copy, Clone)]
+enum KeyKind {
+    Positive,
+    Flag,
+    OneOf(&'static [&'static str]),
+}
+
+/// Reads an integer from a kernel configuration.
+pub fn config_int(config: Option<&AttrDict>, key: &str) -> Option<i64> {
+    config?.get(key)?.as_i64()
+}
+
+/// Reads a flag from a kernel configuration.
+pub fn config_flag(config: Option<&AttrDict>, key: &str) -> Option<bool> {
+    config?.get(key)?.as_bool()
+}
+
+/// Reads a string from a kernel configuration.
+pub fn config_str<'a>(config: Option<&'a AttrDict>, key: &str) -> Option<&'a str> {
+    config?.get(key)?.as_str()
+}
+
+// -- conv2d_nchwc ---------------------------------------------------------------------
+
+/// The convolution templates of the lowering.
+pub const CONV_TEMPLATES: &[&str] = &["direct", "pointwise", "depthwise", "reference"];
+
+/// The plain (NCHW) shape of a blocked `[N, C/b, H, W, b]` activation.
+pub fn plain_activation(s: &[i64]) -> Vec<i64> {
+    vec![s[0], s[1] * s[4], s[2], s[3]]
+}
+
+/// The plain (OIHW) shape of a packed `[O/o, I/i, KH, KW, i, o]` filter.
+pub fn plain_filter(s: &[i64]) -> Vec<i64> {
+    vec![s[0] * s[5], s[1] * s[4], s[2], s[3]]
+}
+
+fn infer_conv2d_nchwc(sig: &Signature) -> Result<Vec<Type>, String> {
+    let x = tensor_of(sig, 0, FLOATS)?;
+    let w = tensor_of(sig, 1, FLOATS)?;
+    let elem = same_elem(sig, 0..2)?;
+    if x.rank() != 5 || w.rank() != 6 {
+        return Err(format!(
+            "conv2d_nchwc expects a 5-D NCHW[x]c input and a 6-D OIHW[x]i[y]o filter, got {x} and {w}"
+        ));
+    }
+    let plain = conv2d_output_shape(sig, &plain_activation(x.shape()), &plain_filter(w.shape()))?;
+    let ob = w.shape()[5];
+    Ok(vec![tensor(vec![plain[0], plain[1] / ob, plain[2], plain[3], ob], elem)?])
+}
+
+fn verify_conv2d_nchwc(m: &Module, op: Op) -> Result<(), String> {
+    verify_config(
+        m,
+        op,
+        &[
+            ("template", KeyKind::OneOf(CONV_TEMPLATES)),
+            ("tile_w", KeyKind::Positive),
+            ("tile_oc", KeyKind::Positive),
+            ("unroll_kw", KeyKind::Flag),
+        ],
+    )?;
+    verify_epilogue(m, op)
+}
+
+pub static CONV2D_NCHWC: OpDef = OpDef {
+    name: "graph.conv2d_nchwc",
+    summary: "Convolution in the blocked NCHW[x]c layout with a pre-packed OIHW[x]i[y]o filter and an optional epilogue",
+    description: "x: `[N, C/x, H, W, x]`, w: `[O/y, (C/groups)/x', KH, KW, x', y]`, result `[N, O/y, OH, OW, y]`; \
+                  channels are the padded ones. Semantics: unpack, `graph.conv2d`, pack, then the epilogue. \
+                  `config` configures the lowering: `template` (direct, pointwise, depthwise, reference), \
+                  `tile_w` (output pixels per register tile), `tile_oc` (output-channel blocks per tile), \
+                  `unroll_kw`.\n\n```mlir\n\
+                  %y = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1], config = {tile_w = 4, tile_oc = 1}}\n     \
+                  : (tensor<1x2x8x8x4xf32>, tensor<2x2x3x3x4x4xf32>) -> tensor<1x2x8x8x4xf32>\n```",
+    operands: Arity::AtLeast(2),
+    regions: Arity::Between(0, 1),
+    attrs: &[
+        AttrSpec::optional("strides", AttrKind::IntList, AttrDefault::Ints(&[1, 1]), "[sh, sw]"),
+        AttrSpec::optional("pads", AttrKind::IntList, AttrDefault::Ints(&[0, 0, 0, 0]), "[top, left, bottom, right]"),
+        AttrSpec::optional("dilations", AttrKind::IntList, AttrDefault::Ints(&[1, 1]), "[dh, dw]"),
+        AttrSpec::optional("groups", AttrKind::Int, AttrDefault::Int(1), "channel groups (of the padded channels)"),
+        AttrSpec::optional("config", AttrKind::Any, AttrDefault::Optional, "kernel configuration"),
+    ],
+    traits: KERNEL.union(Traits::ISOLATED_FROM_ABOVE),
+    infer: Some(infer_conv2d_nchwc),
+    verify: Some(verify_conv2d_nchwc),
+    syntax: Syntax::Functional,
+    patterns: canonical::FOLD_ONLY,
+    dialect_data: Some(&GraphSemantics::with_epilogue(LayoutClass::Tolerant, k::conv2d_nchwc, 2)),
+    ..OpDef::DEFAULT
+};
+
+// -- pooling --------------------------------------------------------------------------
+
+fn infer_pool_nchwc(sig: &Signature) -> Result<Vec<Type>, String> {
+    let x = tensor_of(sig, 0, FLOATS)?;
+    if x.rank() != 5 {
+        return Err(format!("blocked pooling expects a 5-D NCHW[x]c input, got {x}"));
+    }
+    let s = x.shape();
+    let plain = pool2d_output_shape(sig, &[s[0], s[1], s[2], s[3]])?;
+    Ok(vec![tensor(vec![s[0], s[1], plain[2], plain[3], s[4]], x.elem())?])
+}
+
+fn verify_pool_nchwc(m: &Module, op: Op) -> Result<(), String> {
+    verify_config(m, op, &[("tile_w", KeyKind::Positive)])
+}
+
+pub static MAX_POOL2D_NCHWC: OpDef = OpDef {
+    name: "graph.max_pool2d_nchwc",
+    summary: "Max pooling in the blocked NCHW[x]c layout",
+    description: "`graph.max_pool2d` on `[N, C/x, H, W, x]`; `config = {tile_w = ..}` sets the output pixels \
+                  per register tile.\n\n```mlir\n\
+                  %r = graph.max_pool2d_nchwc %x {kernel = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]}\n     \
+                  : (tensor<1x2x8x8x4xf32>) -> tensor<1x2x4x4x4xf32>\n```",
+    operands: Arity::Exactly(1),
+    attrs: &[
+        AttrSpec::required("kernel", AttrKind::IntList, "[kh, kw]"),
+        AttrSpec::required("strides", AttrKind::IntList, "[sh, sw]"),
+        AttrSpec::optional("pads", AttrKind::IntList, AttrDefault::Ints(&[0, 0, 0, 0]), "[top, left, bottom, right]"),
+        AttrSpec::optional("config", AttrKind::Any, AttrDefault::Optional, "kernel configuration"),
+    ],
+    traits: Traits::PURE,
+    infer: Some(infer_pool_nchwc),
+    verify: Some(verify_pool_nchwc),
+    syntax: Syntax::Functional,
+    patterns: canonical::FOLD_ONLY,
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::max_pool2d_nchwc)),
+    ..OpDef::DEFAULT
+};
+
+pub static AVG_POOL2D_NCHWC: OpDef = OpDef {
+    name: "graph.avg_pool2d_nchwc",
+    summary: "Average pooling in the blocked NCHW[x]c layout",
+    description: "`graph.avg_pool2d` on `[N, C/x, H, W, x]`.\n\n```mlir\n\
+                  %r = graph.avg_pool2d_nchwc %x {kernel = [2, 2], strides = [2, 2]} \
+                  : (tensor<1x2x8x8x4xf32>) -> tensor<1x2x4x4x4xf32>\n```",
+    operands: Arity::Exactly(1),
+    attrs: &[
+        AttrSpec::required("kernel", AttrKind::IntList, "[kh, kw]"),
+        AttrSpec::required("strides", AttrKind::IntList, "[sh, sw]"),
+        AttrSpec::optional("pads", AttrKind::IntList, AttrDefault::Ints(&[0, 0, 0, 0]), "[top, left, bottom, right]"),
+        AttrSpec::optional("count_include_pad", AttrKind::Bool, AttrDefault::Bool(false), "count padded cells"),
+        AttrSpec::optional("config", AttrKind::Any, AttrDefault::Optional, "kernel configuration"),
+    ],
+    traits: Traits::PURE,
+    infer: Some(infer_pool_nchwc),
+    verify: Some(verify_pool_nchwc),
+    syntax: Syntax::Functional,
+    patterns: canonical::FOLD_ONLY,
+    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::avg_pool2d_nchwc)),
+    ..OpDef::DEFAULT
+};
+
+// -- matmul with a packed right operand -----------------------------------------------
+
+/// `a` is `[.., M, K]`, the packed `b` is `[N/n, K, n]` (`layout_transform` from `KN` to
+/// `NK{n}n`, columns padded with zeros); the result `[.., M, N]` is written (N is not
+/// inferable when the columns were padded) and checked.
+fn verify_matmul_packed(m: &Module, op: Op) -> Result<(), String> {
+    verify_config(m, op, &[("tile_m", KeyKind::Positive), ("tile_n", KeyKind::Positive)])?;
+    let ty = |v| m.value_type(v).as_tensor().cloned().ok_or("operands and result must be tensors");
+    let (a, b, r) = (ty(m.operand(op, 0))?, ty(m.operand(op, 1))?, ty(m.result(op, 0))?);
+    if !FLOATS.contains(&a.elem()) || a.elem() != b.elem() || a.elem() != r.elem() {
+        return Err(format!("operands and result must have one float element type, got {a}, {b} -> {r}"));
+    }
+    let (sa, sb, sr) = (a.shape(), b.shape(), r.shape());
+    if sa.len() < 2 || sb.len() != 3 {
+        return Err(format!("expects a [.., M, K] operand and a packed [N/n, K, n] operand, got {a} and {b}"));
+    }
+    let (batch, mk) = sa.split_at(sa.len() - 2);
+    let n = *sr.last().unwrap_or(&0);
+    let nchk = Layout::parse("NK").and_then(|src| {
+        let dst = Layout::parse(&format!("NK{}n", sb[2]))?;
+        transform_sizes(&src, &dst, &[n, sb[1]], sb)
+    });
+    if mk[1] != sb[1] || nchk.is_err() || sr.len() != sa.len() || &sr[..batch.len()] != batch || sr[batch.len()] != mk[0]
+    {
+        return Err(format!("result {r} does not match operands {a} and packed {b} (K = {}, N <= {})", sb[1], sb[0] * sb[2]));
+    }
+    verify_epilogue(m, op)
+}
+
+pub static MATMUL_PACKED: OpDef = OpDef {
+    name: "graph.matmul_packed",
+    summary: "Matmul with a pre-packed right operand and an optional epilogue",
+    description: "a: `[.., M, K]`, b packed from `[K, N]` to `[N/n, K, n]` (zero-padded columns), result                   `[.., M, N]`. Semantics: unpack b, `graph.matmul`, then the epilogue. `config`: `tile_m` rows                   and `tile_n` column blocks per register tile.
+
+```mlir
+                  %y = graph.matmul_packed %a, %b {config = {tile_m = 4, tile_n = 1}}                   : (tensor<8x16xf32>, tensor<3x16x4xf32>) -> tensor<8x10xf32>
+```",
+    operands: Arity::AtLeast(2),
+    regions: Arity::Between(0, 1),
+    attrs: &[AttrSpec::optional("config", AttrKind::Any, AttrDefault::Optional, "kernel configuration")],
+    traits: KERNEL.union(Traits::ISOLATED_FROM_ABOVE),
+    verify: Some(verify_matmul_packed),
+    syntax: Syntax::Functional,
+    patterns: canonical::FOLD_ONLY,
+    dialect_data: Some(&GraphSemantics::with_epilogue(LayoutClass::Dependent, k::matmul_packed, 2)),
+    ..OpDef::DEFAULT
+};
+
+/// The compiler's kernel ops.
+pub static KERNEL_OPS: &[&OpDef] = &[&YIELD, &CONV2D_NCHWC, &MAX_POOL2D_NCHWC, &AVG_POOL2D_NCHWC, &MATMUL_PACKED];
