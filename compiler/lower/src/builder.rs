@@ -165,6 +165,15 @@ impl<'m> Builder<'m> {
         self.op_typed(&vp::LOAD, &ops, AttrDict::new(), vec![Type::Vector(VectorType { lanes, elem })])[0]
     }
 
+    /// A load from a kernel's input: `lanes` consecutive elements (a scalar for 1) that
+    /// nothing writes while the kernel runs, so the backend may move and merge it.
+    pub fn load_input(&mut self, buf: Value, idx: &[Value], lanes: u32) -> Value {
+        let v = self.vload(buf, idx, lanes);
+        let op = self.m.defining_op(v).expect("a load");
+        self.m.set_attr(op, "readonly", Attribute::Bool(true));
+        v
+    }
+
     /// Stores a vector (or a scalar) at `idx`.
     pub fn vstore(&mut self, v: Value, buf: Value, idx: &[Value]) {
         if self.ty(v).as_vector().is_none() {

@@ -52,7 +52,7 @@ fn verify_store(m: &Module, op: Op) -> Result<(), String> {
 }
 
 fn parse_load(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
-    let (uses, ty) = parse_indexed(p)?;
+    let (uses, ty) = parse_indexed(p, &mut state.attrs)?;
     let elem = ty
         .as_buffer()
         .map(|b| b.elem())
@@ -65,7 +65,7 @@ fn parse_load(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diag
 fn print_load(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
     let m = p.module();
     p.write("loop.load ");
-    print_indexed(p, m.operands(op));
+    print_indexed(p, op, m.operands(op));
     p.write(" : ");
     p.print_type(m.value_type(m.operand(op, 0)));
     Ok(())
@@ -74,7 +74,7 @@ fn print_load(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
 fn parse_store(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
     let value = p.parse_value_use()?;
     p.expect(TokenKind::Comma, "after the stored value")?;
-    let (mut uses, ty) = parse_indexed(p)?;
+    let (mut uses, ty) = parse_indexed(p, &mut state.attrs)?;
     let elem = ty
         .as_buffer()
         .map(|b| b.elem())
@@ -90,7 +90,7 @@ fn print_store(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
     p.write("loop.store ");
     p.print_value(m.operand(op, 0));
     p.write(", ");
-    print_indexed(p, &m.operands(op)[1..]);
+    print_indexed(p, op, &m.operands(op)[1..]);
     p.write(" : ");
     p.print_type(m.value_type(m.operand(op, 1)));
     Ok(())
@@ -148,7 +148,10 @@ pub static VIEW: OpDef = OpDef {
 pub static LOAD: OpDef = OpDef {
     name: "loop.load",
     summary: "Reads one element: `%v = loop.load %buf[%i, %j] : buffer<4x8xf32>`",
+    description: "`{readonly}` promises that nothing writes the buffer while the enclosing kernel runs, \
+                  so the load may be moved and merged (kernel templates mark their inputs so).",
     operands: Arity::AtLeast(1),
+    attrs: tcc_ir::indexed::LOAD_ATTRS,
     traits: Traits::NONE,
     verify: Some(verify_load),
     syntax: Syntax::Custom { parse: parse_load, print: print_load },

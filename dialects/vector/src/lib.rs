@@ -51,7 +51,7 @@ fn parse_vector_suffix(p: &mut Parser<'_>) -> Result<Type, Diagnostic> {
 }
 
 fn parse_load(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
-    let (uses, ty) = parse_indexed(p)?;
+    let (uses, ty) = parse_indexed(p, &mut state.attrs)?;
     let vector = parse_vector_suffix(p)?;
     p.bind_operands(state, &uses, &indexed_types(&uses, &ty))?;
     state.result_types.push(vector);
@@ -61,7 +61,7 @@ fn parse_load(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diag
 fn print_load(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
     let m = p.module();
     p.write("vector.load ");
-    print_indexed(p, m.operands(op));
+    print_indexed(p, op, m.operands(op));
     p.write(" : ");
     p.print_type(m.value_type(m.operand(op, 0)));
     p.write(", ");
@@ -72,7 +72,7 @@ fn print_load(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
 fn parse_store(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
     let value = p.parse_value_use()?;
     p.expect(TokenKind::Comma, "after the stored vector")?;
-    let (mut uses, ty) = parse_indexed(p)?;
+    let (mut uses, ty) = parse_indexed(p, &mut state.attrs)?;
     let vector = parse_vector_suffix(p)?;
     let mut types = vec![vector];
     types.extend(indexed_types(&uses, &ty));
@@ -85,7 +85,7 @@ fn print_store(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
     p.write("vector.store ");
     p.print_value(m.operand(op, 0));
     p.write(", ");
-    print_indexed(p, &m.operands(op)[1..]);
+    print_indexed(p, op, &m.operands(op)[1..]);
     p.write(" : ");
     p.print_type(m.value_type(m.operand(op, 1)));
     p.write(", ");
@@ -134,7 +134,9 @@ fn verify_insert(m: &Module, op: Op) -> Result<(), String> {
 pub static LOAD: OpDef = OpDef {
     name: "vector.load",
     summary: "Loads N consecutive elements along the innermost dimension, starting at the indices",
+    description: "`{readonly}` as for `loop.load`.",
     operands: Arity::AtLeast(1),
+    attrs: tcc_ir::indexed::LOAD_ATTRS,
     verify: Some(verify_load),
     syntax: Syntax::Custom { parse: parse_load, print: print_load },
     ..OpDef::DEFAULT

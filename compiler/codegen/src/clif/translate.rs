@@ -84,6 +84,20 @@ pub fn clif_type(t: &Type) -> Result<cl::Type, CodegenError> {
     }
 }
 
+/// How deeply `v` is defined: the number of ops enclosing its definition.
+fn nesting_depth(m: &Module, v: Value) -> usize {
+    let mut block = match m.value_def(v) {
+        tcc_ir::ValueDef::Result { op, .. } => m.parent_block(op),
+        tcc_ir::ValueDef::BlockArg { block, .. } => Some(block),
+    };
+    let mut depth = 0;
+    while let Some(op) = block.and_then(|b| m.block_parent_op(b)) {
+        depth += 1;
+        block = m.parent_block(op);
+    }
+    depth
+}
+
 fn mem() -> MemFlagsData {
     MemFlagsData::new().with_notrap()
 }
@@ -167,19 +181,76 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
         self.vals.insert(r, v);
     }
 
-    /// `base + sum(index * stride)` in bytes for a buffer access.
-    fn address(&mut self, buffer: Value, indices: &[Value]) -> cl::Value {
+    /// `base + sum(index * stride)` in bytes for a buffer access, as an address value and
+    /// a constant displacement. The indices are expanded into linear terms (through
+    /// additions, subtractions and multiplications by constants), like terms merged and
+    /// constants moved into the displacement; the terms are added outermost-defined
+    /// first, so the partial sums that do not change in an inner loop are computed
+    /// outside it (Cranelift hoists them) and neighbouring accesses share them.
+    fn address(&mut self, buffer: Value, indices: &[Value]) -> (cl::Value, i32) {
         let m = self.m();
         let bt = m.value_type(buffer).as_buffer().expect("verified buffer").clone();
         let size = bt.elem().byte_size() as i64;
-        let mut addr = self.get(buffer);
+        let mut terms: Vec<(Value, i64)> = Vec::new();
+        let mut disp: i64 = 0;
         for (&i, stride) in indices.iter().zip(bt.strides()) {
-            let iv = self.get(i);
             let scale = stride * size;
-            let term = if scale == 1 { iv } else { self.b.ins().imul_imm_s(iv, scale) };
+            let (t, c) = self.linear(i, scale).unwrap_or_else(|| (vec![(i, scale)], 0));
+            disp += c;
+            for (v, k) in t {
+                match terms.iter_mut().find(|(w, _)| *w == v) {
+                    Some(e) => e.1 += k,
+                    None => terms.push((v, k)),
+                }
+            }
+        }
+        terms.retain(|&(_, k)| k != 0);
+        terms.sort_by_key(|&(v, _)| nesting_depth(m, v));
+        let mut addr = self.get(buffer);
+        for (v, k) in terms {
+            let iv = self.get(v);
+            let term = if k == 1 { iv } else { self.b.ins().imul_imm_s(iv, k) };
             addr = self.b.ins().iadd(addr, term);
         }
-        addr
+        match i32::try_from(disp) {
+            Ok(d) => (addr, d),
+            Err(_) => (self.b.ins().iadd_imm_s(addr, disp), 0),
+        }
+    }
+
+    /// `v * scale` as linear terms over values translated in this function plus a
+    /// constant; `None` when `v` itself is not translated and cannot be expanded.
+    fn linear(&self, v: Value, scale: i64) -> Option<(Vec<(Value, i64)>, i64)> {
+        let m = self.m();
+        let leaf = || self.vals.contains_key(&v).then(|| (vec![(v, scale)], 0));
+        let Some(op) = m.defining_op(v) else { return leaf() };
+        let constant = |x: Value| {
+            m.defining_op(x).filter(|&d| m.is(d, &lp::CONST)).and_then(|d| m.attr(d, "value")?.as_i64())
+        };
+        if let Some(c) = constant(v) {
+            return Some((Vec::new(), c * scale));
+        }
+        let is_index = *m.value_type(v) == Type::Scalar(ScalarType::Index);
+        let expanded = if !is_index {
+            None
+        } else if m.is(op, &lp::ADD) || m.is(op, &lp::SUB) {
+            let sign = if m.is(op, &lp::SUB) { -1 } else { 1 };
+            let (a, b) = (self.linear(m.operand(op, 0), scale), self.linear(m.operand(op, 1), sign * scale));
+            a.zip(b).map(|((mut ta, ca), (tb, cb))| {
+                ta.extend(tb);
+                (ta, ca + cb)
+            })
+        } else if m.is(op, &lp::MUL) {
+            let (a, b) = (m.operand(op, 0), m.operand(op, 1));
+            match (constant(a), constant(b)) {
+                (_, Some(c)) => self.linear(a, scale * c),
+                (Some(c), _) => self.linear(b, scale * c),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        expanded.or_else(leaf)
     }
 
     fn op(&mut self, op: Op) -> Result<(), CodegenError> {
@@ -217,15 +288,19 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
             self.set(op, v);
         } else if is(&lp::LOAD) || is(&vp::LOAD) {
             let ops = m.operands(op);
-            let addr = self.address(ops[0], &ops[1..]);
+            let (addr, disp) = self.address(ops[0], &ops[1..]);
             let ty = self.result_type(op)?;
-            let v = self.b.ins().load(ty, mem(), addr, 0);
+            // A kernel input nothing writes meanwhile: the load is pure, so Cranelift
+            // places it at its first use (and shares or hoists it).
+            let readonly = m.attr(op, "readonly").and_then(|a| a.as_bool()).unwrap_or(false);
+            let flags = if readonly { mem().with_readonly().with_can_move() } else { mem() };
+            let v = self.b.ins().load(ty, flags, addr, disp);
             self.set(op, v);
         } else if is(&lp::STORE) || is(&vp::STORE) {
             let ops = m.operands(op);
             let value = self.get(ops[0]);
-            let addr = self.address(ops[1], &ops[2..]);
-            self.b.ins().store(mem(), value, addr, 0);
+            let (addr, disp) = self.address(ops[1], &ops[2..]);
+            self.b.ins().store(mem(), value, addr, disp);
         } else if is(&lp::FOR) {
             self.for_loop(op)?;
         } else if is(&lp::PARALLEL) {
@@ -532,9 +607,14 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
         let args: Vec<cl::BlockArg> = args.into_iter().map(Into::into).collect();
         self.b.ins().jump(header, &args);
         self.b.switch_to_block(header);
-        let go = self.b.ins().icmp(IntCC::SignedLessThan, iv, ub);
+        // `brif done, exit, body`, not `brif go, body, exit`: Cranelift's elaborator
+        // visits a block's dominator-tree children in the branch's reverse order and
+        // tracks the loops it is in along that walk; visiting the exit first drops the
+        // loop from its stack before the body is seen, and then nothing is hoisted out of
+        // the body (loop-invariant address arithmetic stays in the inner loop).
+        let done = self.b.ins().icmp(IntCC::SignedGreaterThanOrEqual, iv, ub);
         let carried_args: Vec<cl::BlockArg> = carried.iter().map(|&v| v.into()).collect();
-        self.b.ins().brif(go, body, &[], exit, &carried_args);
+        self.b.ins().brif(done, exit, &carried_args, body, &[]);
         self.b.switch_to_block(body);
         let region_block = m.region_blocks(m.regions(op)[0])[0];
         let bargs = m.block_args(region_block).to_vec();

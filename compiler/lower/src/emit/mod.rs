@@ -155,7 +155,11 @@ pub fn flops(c: &Ctx) -> u64 {
     if std::ptr::eq(def, &g::CONV2D) {
         let w = c.in_shape(1);
         2 * numel(&c.out_shape(0)) as u64 * (w[1] * w[2] * w[3]) as u64
-    } else if std::ptr::eq(def, &g::MATMUL) {
+    } else if std::ptr::eq(def, &g::CONV2D_NCHWC) {
+        // Over the padded channels: what the kernel computes.
+        let w = c.in_shape(1);
+        2 * numel(&c.out_shape(0)) as u64 * (w[1] * w[2] * w[3] * w[4]) as u64
+    } else if std::ptr::eq(def, &g::MATMUL) || std::ptr::eq(def, &g::MATMUL_PACKED) {
         let a = c.in_shape(0);
         2 * numel(&c.out_shape(0)) as u64 * a[a.len() - 1] as u64
     } else {

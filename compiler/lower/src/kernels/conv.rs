@@ -50,6 +50,7 @@ struct Conv {
     tile_w: i64,
     tile_oc: i64,
     unroll_kw: bool,
+    unroll_ic: i64,
     /// Buffers as the template indexes them (views for pointwise) and the epilogue
     /// operands with the shapes they are indexed with.
     xb: Value,
@@ -109,7 +110,8 @@ impl Conv {
             vectors: o[4] / width as i64,
             tile_w: config_int(cfg, "tile_w").unwrap_or(4),
             tile_oc,
-            unroll_kw: config_flag(cfg, "unroll_kw").unwrap_or(true),
+            unroll_kw: config_flag(cfg, "unroll_kw").unwrap_or(false),
+            unroll_ic: config_int(cfg, "unroll_ic").unwrap_or(1),
             xb: c.ins[0],
             wb: c.ins[1],
             ob: c.outs[0],
@@ -300,28 +302,48 @@ fn direct_tile(b: &mut Builder, c: &Ctx, k: &Conv, t: &Tile, ow0: Value, cols: i
             let step = |b: &mut Builder, kw: Value, accs: &[Value]| -> Vec<Value> {
                 let kwd = b.scale(kw, k.dilation[1]);
                 let iw = b.add(iw0, kwd);
-                let mut accs = accs.to_vec();
-                for ic in 0..ib {
-                    let icv = b.index(ic);
+                // The input channels of the block: a loop of `unroll_ic` channels a step.
+                let unroll = k.unroll_ic.min(ib).max(1);
+                let channel = |b: &mut Builder, icv: Value, accs: &mut Vec<Value>| {
                     let mut wv = Vec::with_capacity(per_col);
                     for oc in 0..tile_oc {
                         let ocv = b.index(oc);
                         let ocb = b.add(t.ob0, ocv);
                         for v in 0..vectors {
                             let lane = b.index(v * width as i64);
-                            wv.push(b.vload(k.wb, &[ocb, icb, kh, kw, icv, lane], width));
+                            wv.push(b.load_input(k.wb, &[ocb, icb, kh, kw, icv, lane], width));
                         }
                     }
                     for col in 0..cols {
                         let off = b.index(col * k.stride[1]);
                         let x_col = b.add(iw, off);
-                        let xs = b.load(k.xb, &[t.n, xcb, ih, x_col, icv]);
+                        let xs = b.load_input(k.xb, &[t.n, xcb, ih, x_col, icv], 1);
                         let xv = b.splat(xs, width);
                         for (j, &wj) in wv.iter().enumerate() {
                             let a = col as usize * per_col + j;
                             accs[a] = b.fma(xv, wj, accs[a]);
                         }
                     }
+                };
+                let unrolled = |b: &mut Builder, first: Value, accs: &[Value]| {
+                    let mut accs = accs.to_vec();
+                    for u in 0..unroll {
+                        let uv = b.index(u);
+                        let ic = b.add(first, uv);
+                        channel(b, ic, &mut accs);
+                    }
+                    accs
+                };
+                let mut accs = if ib / unroll > 1 {
+                    let (lo, hi, st) = (b.index(0), b.index(ib / unroll * unroll), b.index(unroll));
+                    b.for_loop(lo, hi, st, accs, unrolled)
+                } else {
+                    let zero = b.index(0);
+                    unrolled(b, zero, accs)
+                };
+                for ic in ib / unroll * unroll..ib {
+                    let icv = b.index(ic);
+                    channel(b, icv, &mut accs);
                 }
                 accs
             };
@@ -404,11 +426,11 @@ fn depthwise(b: &mut Builder, c: &Ctx, k: &Conv) {
                         let iw = b.add(iw0, iw);
                         for v in 0..k.vectors {
                             let lane = b.index(v * k.width as i64);
-                            let wv = b.vload(k.wb, &[cb, zero, kh, kwv, zero, lane], k.width);
+                            let wv = b.load_input(k.wb, &[cb, zero, kh, kwv, zero, lane], k.width);
                             for col in 0..cols {
                                 let off = b.index(col * k.stride[1]);
                                 let x_col = b.add(iw, off);
-                                let xv = b.vload(k.xb, &[n, cb, ih, x_col, lane], k.width);
+                                let xv = b.load_input(k.xb, &[n, cb, ih, x_col, lane], k.width);
                                 let a = (col * k.vectors + v) as usize;
                                 accs[a] = b.fma(xv, wv, accs[a]);
                             }

@@ -147,11 +147,11 @@ fn tile(b: &mut Builder, c: &Ctx, mm: &Matmul, m0: Value, rows: i64, jb: Value, 
         let wv: Vec<Value> = (0..vectors)
             .map(|v| {
                 let lane = b.index(v * width as i64);
-                b.vload(mm.bp, &[jb, k, lane], width)
+                b.load_input(mm.bp, &[jb, k, lane], width)
             })
             .collect();
         for (r, &m) in row_idx.iter().enumerate() {
-            let av = b.load(mm.a, &[m, k]);
+            let av = b.load_input(mm.a, &[m, k], 1);
             let av = b.splat(av, width);
             for (v, &w) in wv.iter().enumerate() {
                 let i = r * vectors as usize + v;

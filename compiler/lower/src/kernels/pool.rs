@@ -56,7 +56,7 @@ fn emit(b: &mut Builder, c: &Ctx, is_max: bool) {
                             let iw = b.add(iw0, off);
                             for v in 0..vectors {
                                 let lane = b.index(v * width as i64);
-                                let xv = b.vload(x, &[n, cb, ih, iw, lane], width);
+                                let xv = b.load_input(x, &[n, cb, ih, iw, lane], width);
                                 let a = (col * vectors + v) as usize;
                                 accs[a] = b.bin(combine, accs[a], xv);
                             }

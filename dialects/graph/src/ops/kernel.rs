@@ -215,6 +215,7 @@ fn verify_conv2d_nchwc(m: &Module, op: Op) -> Result<(), String> {
             ("tile_w", KeyKind::Positive),
             ("tile_oc", KeyKind::Positive),
             ("unroll_kw", KeyKind::Flag),
+            ("unroll_ic", KeyKind::Positive),
         ],
     )?;
     verify_epilogue(m, op)
@@ -227,7 +228,7 @@ pub static CONV2D_NCHWC: OpDef = OpDef {
                   channels are the padded ones. Semantics: unpack, `graph.conv2d`, pack, then the epilogue. \
                   `config` configures the lowering: `template` (direct, pointwise, depthwise, reference), \
                   `tile_w` (output pixels per register tile), `tile_oc` (output-channel blocks per tile), \
-                  `unroll_kw`.\n\n```mlir\n\
+                  `unroll_kw` (kernel columns unrolled), `unroll_ic` (input channels per step).\n\n```mlir\n\
                   %y = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1], config = {tile_w = 4, tile_oc = 1}}\n     \
                   : (tensor<1x2x8x8x4xf32>, tensor<2x2x3x3x4x4xf32>) -> tensor<1x2x8x8x4xf32>\n```",
     operands: Arity::AtLeast(2),
