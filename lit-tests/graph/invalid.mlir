@@ -917,10 +917,19 @@ func.func @gather_result_shape(%x: tensor<10x4xf32>, %i: tensor<2x3xi64>) -> ten
 
 // -----
 
-func.func @layout_transform_indivisible(%x: tensor<1x30x7x7xf32>) -> tensor<1x2x7x7x16xf32> {
-  // expected-error@+1 {{'graph.layout_transform' op dimension C of extent 30 is not divisible by its block 16}}
-  %0 = graph.layout_transform %x {src = "NCHW", dst = "NCHW16c"} : (tensor<1x30x7x7xf32>) -> tensor<1x2x7x7x16xf32>
-  return %0 : tensor<1x2x7x7x16xf32>
+// 30 channels fit two blocks of 16 (the last one padded), not three.
+func.func @layout_transform_wrong_padding(%x: tensor<1x30x7x7xf32>) -> tensor<1x3x7x7x16xf32> {
+  // expected-error@+1 {{'graph.layout_transform' op dimension C holds 30 elements in the source but 33 to 48 in the result}}
+  %0 = graph.layout_transform %x {src = "NCHW", dst = "NCHW16c"} : (tensor<1x30x7x7xf32>) -> tensor<1x3x7x7x16xf32>
+  return %0 : tensor<1x3x7x7x16xf32>
+}
+
+// -----
+
+func.func @layout_transform_unpad_too_far(%x: tensor<1x2x7x7x16xf32>) -> tensor<1x12x7x7xf32> {
+  // expected-error@+1 {{'graph.layout_transform' op dimension C holds 17 to 32 elements in the source but 12 in the result}}
+  %0 = graph.layout_transform %x {src = "NCHW16c", dst = "NCHW"} : (tensor<1x2x7x7x16xf32>) -> tensor<1x12x7x7xf32>
+  return %0 : tensor<1x12x7x7xf32>
 }
 
 // -----

@@ -137,7 +137,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // TIMING-NOVERIFY-NEXT: print
 // TIMING-NOVERIFY-NEXT: Total
 
-// UNKNOWN: tcc-opt: error: unknown pass 'bogus' (known passes: canonicalize, convert-graph-to-loop, convert-tosa-to-graph, cse, expand-math, vectorize)
+// UNKNOWN: tcc-opt: error: unknown pass 'bogus' (known passes: block-layouts, canonicalize, configure-kernels, convert-graph-to-loop, convert-tosa-to-graph, cse, expand-math, fuse-epilogues, propagate-layouts, vectorize)
 // UNKNOWN-NOT: module
 // BADOPT: tcc-opt: error: pass 'canonicalize' has no option 'foo'
 // CSEOPT: tcc-opt: error: pass 'cse' has no option 'max-iterations'

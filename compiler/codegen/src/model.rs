@@ -126,22 +126,36 @@ pub fn f64_math_function(op_name: &str) -> Result<&'static str, CodegenError> {
 /// Constants defined outside `op` that ops under it use, each once in first-use order:
 /// an outlined body recomputes them rather than capturing them.
 pub fn outer_constants(m: &Module, op: Op) -> Vec<Op> {
+    fn add(m: &Module, d: Op, out: &mut Vec<Op>) {
+        if out.contains(&d) {
+            return;
+        }
+        // A splat's constant goes first.
+        for &v in m.operands(d) {
+            if let Some(c) = m.defining_op(v) {
+                add(m, c, out);
+            }
+        }
+        out.push(d);
+    }
     let mut out = Vec::new();
     for inner in m.walk(op) {
         for &v in m.operands(inner) {
-            if let Some(d) = m.defining_op(v).filter(|&d| is_rematerializable(m, d) && !m.is_ancestor(op, d))
-                && !out.contains(&d)
-            {
-                out.push(d);
+            if let Some(d) = m.defining_op(v).filter(|&d| is_rematerializable(m, d) && !m.is_ancestor(op, d)) {
+                add(m, d, &mut out);
             }
         }
     }
     out
 }
 
-/// Whether an op is cheaper to recompute in an outlined body than to capture.
+/// Whether an op is cheaper to recompute in an outlined body than to capture: a
+/// constant, a constant buffer, or a splat of a constant (vectors are not captured).
 pub fn is_rematerializable(m: &Module, op: Op) -> bool {
-    m.is(op, &lp::CONST) || m.is(op, &lp::CONSTANT_BUFFER)
+    m.is(op, &lp::CONST)
+        || m.is(op, &lp::CONSTANT_BUFFER)
+        || (m.is(op, &tcc_dialect_vector::SPLAT)
+            && m.defining_op(m.operand(op, 0)).is_some_and(|c| m.is(c, &lp::CONST)))
 }
 
 /// Values a parallel loop uses that are defined outside it (constants excluded: they

@@ -1,1 +1,125 @@
-//! Graph-level optimization: cost model, rewrite search, layout planning, fusion, kernel configuration (filled by later issues).
+//! Graph-level optimization for the target: blocked layouts, epilogue fusion and kernel
+//! configuration (NeoCPU's schedule; `../shared/TECHNIQUES.md` section 4).
+//!
+//! The passes, in pipeline order, one per file:
+//! - [`blocking`] (`block-layouts`): convolutions and pools to their `NCHW[x]c` kernel
+//!   ops between layout transforms, filters packed `OIHW[x]i[y]o`, and matmuls with a
+//!   constant right operand to `matmul_packed`; the packing is a `layout_transform` of a
+//!   constant, which canonicalization folds (weights are packed at compile time).
+//! - [`layout_propagation`] (`propagate-layouts`): moves the transforms back to plain
+//!   layout past layout-oblivious ops (elementwise ops, spatial slices, channel concats,
+//!   spatial reductions) and cancels them against the next kernel's transform, so
+//!   transforms remain only at the graph's boundaries and before layout-dependent ops.
+//! - [`epilogue_fusion`] (`fuse-epilogues`): elementwise ops consuming a kernel op's
+//!   result join its epilogue region (bias, scale, activation, residual add).
+//! - [`kernel_config`] (`configure-kernels`): each kernel op gets its register tile
+//!   from the target description when it has no `config` yet.
+//!
+//! Blocked activations keep an invariant these passes rely on: lanes past a tensor's
+//! logical channel count (the padding of the last block) hold zeros. Transforms from a
+//! plain layout write zeros there, packed filters are zero there, and an op is carried
+//! into a padded blocked layout only if it maps zeros to zeros.
+
+pub mod blocking;
+pub mod epilogue_fusion;
+pub mod kernel_config;
+pub mod layout_propagation;
+
+use tcc_dialect_graph::ops as g;
+use tcc_ir::{AttrDict, Attribute, Location, Module, Op, OpDef, OperationState, PassRegistry, TensorType, Type, Value};
+
+/// Registers this crate's passes.
+pub fn register_passes(r: &mut PassRegistry) {
+    r.register(&blocking::BLOCK_LAYOUTS);
+    r.register(&layout_propagation::PROPAGATE_LAYOUTS);
+    r.register(&epilogue_fusion::FUSE_EPILOGUES);
+    r.register(&kernel_config::CONFIGURE_KERNELS);
+}
+
+/// The target a pass was created for, from its pipeline options.
+pub fn target_from(opts: &tcc_ir::PassOptions) -> Result<tcc_target::Target, String> {
+    tcc_target::Target::from_options(|k| opts.get(k))
+}
+
+/// An f32 tensor type (or any element type) of `shape`.
+pub fn tensor_type(shape: Vec<i64>, elem: tcc_ir::ScalarType) -> Type {
+    Type::from_tensor(TensorType::new(shape, elem).expect("valid shape"))
+}
+
+/// The shape of a tensor value.
+pub fn shape(m: &Module, v: Value) -> Vec<i64> {
+    m.value_type(v).as_tensor().map(|t| t.shape().to_vec()).unwrap_or_default()
+}
+
+/// Creates ops just before an anchor op, at its location.
+pub struct Inserter<'m> {
+    pub m: &'m mut Module,
+    anchor: Op,
+    loc: Location,
+}
+
+impl<'m> Inserter<'m> {
+    pub fn before(m: &'m mut Module, anchor: Op) -> Inserter<'m> {
+        let loc = m.loc(anchor).clone();
+        Inserter { m, anchor, loc }
+    }
+
+    /// An op with the given result types; returns it.
+    pub fn op(&mut self, def: &'static OpDef, operands: &[Value], attrs: AttrDict, results: Vec<Type>) -> Op {
+        self.op_with_regions(def, operands, attrs, results, Vec::new())
+    }
+
+    pub fn op_with_regions(
+        &mut self,
+        def: &'static OpDef,
+        operands: &[Value],
+        attrs: AttrDict,
+        results: Vec<Type>,
+        regions: Vec<tcc_ir::Region>,
+    ) -> Op {
+        let mut st = OperationState::new(def, self.loc.clone());
+        st.operands = operands.to_vec();
+        st.attrs = attrs;
+        st.result_types = results;
+        st.regions = regions;
+        let op = self.m.create_op(st);
+        self.m.insert_op_before(self.anchor, op);
+        op
+    }
+
+    /// An op with an inferred result type; returns its result.
+    pub fn inferred(&mut self, def: &'static OpDef, operands: &[Value], attrs: AttrDict) -> Value {
+        let types: Vec<Type> = operands.iter().map(|&v| self.m.value_type(v).clone()).collect();
+        let results = def
+            .infer_types(&types, &attrs)
+            .unwrap_or_else(|e| panic!("a pass built an invalid '{}': {e}", def.name));
+        let op = self.op(def, operands, attrs, results);
+        self.m.result(op, 0)
+    }
+
+    /// `x` moved from layout `src` to `dst`, with result shape `shape`.
+    pub fn layout(&mut self, x: Value, src: &str, dst: &str, shape: Vec<i64>) -> Value {
+        let elem = self.m.value_type(x).as_tensor().expect("a tensor").elem();
+        let attrs = AttrDict::new().with("src", Attribute::string(src)).with("dst", Attribute::string(dst));
+        let op = self.op(&g::LAYOUT_TRANSFORM, &[x], attrs, vec![tensor_type(shape, elem)]);
+        self.m.result(op, 0)
+    }
+
+    /// `x` reshaped to `shape` (no op when it has that shape).
+    pub fn reshape(&mut self, x: Value, shape: Vec<i64>) -> Value {
+        if self.m.value_type(x).as_tensor().is_some_and(|t| t.shape() == shape.as_slice()) {
+            return x;
+        }
+        self.inferred(&g::RESHAPE, &[x], AttrDict::new().with("shape", Attribute::i64_list(&shape)))
+    }
+}
+
+/// `NCHW{b}c`.
+pub fn blocked(b: i64) -> String {
+    format!("NCHW{b}c")
+}
+
+/// The block size of an `NCHW{b}c` layout string, if it is one.
+pub fn block_of(layout: &str) -> Option<i64> {
+    layout.strip_prefix("NCHW")?.strip_suffix('c')?.parse().ok()
+}

@@ -77,6 +77,7 @@ pub fn parse_model(name: &str, bytes: Vec<u8>) -> Result<Module, Diagnostics> {
 /// Every pass tcc knows, by pipeline name.
 pub fn pass_registry() -> PassRegistry {
     let mut r = PassRegistry::new();
+    tcc_graph_opt::register_passes(&mut r);
     tcc_lower::register_passes(&mut r);
     r
 }

@@ -7,6 +7,14 @@ use crate::Options;
 /// Import and graph-level clean-up: TOSA ops to graph ops, then canonicalization
 /// (folding, batch-norm folding, transpose cancelling, identities, dead code) and CSE.
 pub const GRAPH_PIPELINE: &str = "convert-tosa-to-graph,canonicalize,cse";
+
+/// Kernel planning for `target`: blocked layouts with packed weights (folded by
+/// canonicalization), transforms moved to the boundaries, epilogues fused, kernel
+/// configurations chosen.
+pub fn kernel_pipeline(target: &tcc_codegen::Target) -> String {
+    let t = target.to_pass_options();
+    format!("block-layouts{{{t}}},propagate-layouts,canonicalize,fuse-epilogues,configure-kernels{{{t}}},cse")
+}
 /// From the optimized graph to loops ready for code generation, vectorized for
 /// `target`.
 pub fn lowering_pipeline(target: &tcc_codegen::Target, profile: bool) -> String {
@@ -37,10 +45,12 @@ pub fn run_pipeline(m: &mut Module, pipeline: &str, options: &Options) -> Result
     r
 }
 
-/// Verifies and optimizes a graph-dialect module in place.
+/// Verifies and optimizes a graph-dialect module in place, for the target `options`
+/// choose.
 pub fn optimize_graph(m: &mut Module, options: &Options) -> Result<(), Diagnostics> {
     verify(m)?;
-    run_pipeline(m, GRAPH_PIPELINE, options)
+    let pipeline = format!("{GRAPH_PIPELINE},{}", kernel_pipeline(&target(m, options)?));
+    run_pipeline(m, &pipeline, options)
 }
 
 /// Lowers an optimized graph module to the loop (and vector) dialects.

@@ -57,22 +57,35 @@ fn count(graph: &str, op: &str) -> usize {
     graph.lines().filter(|l| l.contains(&format!("= {op} "))).count()
 }
 
+/// Ops at the function's top level (not inside epilogue regions).
+fn top_level(graph: &str, op: &str) -> usize {
+    graph.lines().filter(|l| l.starts_with("    %") && l.contains(&format!("= {op} "))).count()
+}
+
 #[test]
-fn cnn_exports_clean_up_to_convs_activations_adds_and_pools() {
+fn cnn_exports_clean_up_to_blocked_kernels_with_fused_epilogues() {
     for name in ["resnet18", "resnet50", "mobilenet_v2", "vgg11", "squeezenet1_0"] {
         let g = optimized_graph(name);
-        assert!(count(&g, "graph.conv2d") > 0, "{name}: no convs left");
+        assert!(count(&g, "graph.conv2d_nchwc") > 0, "{name}: no blocked convs");
+        assert_eq!(count(&g, "graph.conv2d"), 0, "{name}: plain convs left:\n{g}");
         assert_eq!(count(&g, "graph.transpose"), 0, "{name}: transposes left:\n{g}");
         assert!(!g.contains("tosa."), "{name}: TOSA ops left");
         // Batch norm (sub/mul by per-channel constants) is folded into the convs.
         assert_eq!(count(&g, "graph.sub"), 0, "{name}: unfolded sub:\n{g}");
-        let convs_then_mul = count(&g, "graph.mul");
-        assert!(convs_then_mul <= 1, "{name}: unfolded mul:\n{g}");
+        assert!(count(&g, "graph.mul") <= 1, "{name}: unfolded mul:\n{g}");
+        // Layouts change only at the graph's boundaries: into the first conv, out of the last.
+        assert_eq!(top_level(&g, "graph.layout_transform"), 2, "{name}: inner layout transforms:\n{g}");
+        // Elementwise ops after kernels are fused into them.
+        for op in ["graph.add", "graph.clamp", "graph.relu"] {
+            assert_eq!(top_level(&g, op), 0, "{name}: unfused {op}:\n{g}");
+        }
     }
-    // ResNet: every remaining add is a residual connection or the classifier's bias.
+    // ResNet-18: 20 convs, 8 of them with a residual add (two adds: bias, residual).
     let g = optimized_graph("resnet18");
-    assert_eq!(count(&g, "graph.add"), 9, "resnet18: 8 residual adds and the fc bias expected:\n{g}");
-    assert_eq!(count(&g, "graph.mul"), 0);
+    assert_eq!(count(&g, "graph.conv2d_nchwc"), 20);
+    let residual = g.split("graph.conv2d_nchwc").skip(1).filter(|k| k.split("graph.yield").next().unwrap().matches("= graph.add ").count() == 2);
+    assert_eq!(residual.count(), 8, "resnet18: 8 residual adds fused:\n{g}");
+    assert_eq!(count(&g, "graph.matmul_packed"), 1, "resnet18: the classifier is a packed matmul");
     // MobileNetV2: ReLU6 (maximum then minimum) became one clamp per activation.
     let g = optimized_graph("mobilenet_v2");
     assert_eq!(count(&g, "graph.max") + count(&g, "graph.min"), 0, "mobilenet_v2: ReLU6 not a clamp:\n{g}");

@@ -77,12 +77,12 @@ pub static SPLIT: &[Pattern] = &[CONSTANT_FOLD, SPLIT_SINGLE];
 pub static LAYOUT: &[Pattern] = &[CONSTANT_FOLD, LAYOUT_IDENTITY];
 
 /// The constant behind `v`, if `v` is produced by `graph.constant`.
-pub fn constant_value(rw: &Rewriter, v: Value) -> Option<tcc_ir::DenseElements> {
-    let def = rw.defining_op(v)?;
-    if !rw.is(def, &ops::CONSTANT) {
+pub fn constant_value(m: &tcc_ir::Module, v: Value) -> Option<tcc_ir::DenseElements> {
+    let def = m.defining_op(v)?;
+    if !m.is(def, &ops::CONSTANT) {
         return None;
     }
-    rw.attr(def, "value")?.as_dense().cloned()
+    m.attr(def, "value")?.as_dense().cloned()
 }
 
 fn constant_fold(rw: &mut Rewriter, op: Op) -> bool {

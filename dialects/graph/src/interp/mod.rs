@@ -107,6 +107,41 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
     }
 }
 
+/// Whether elementwise op `op` maps all-zero operands to zero, by its own reference
+/// semantics on one element (`relu`, `add`, `mul`, `clamp(0, 6)` do; `sigmoid`, `exp`
+/// and `div` do not). Blocked layouts may carry ops through their zero padding lanes
+/// only when this holds.
+pub fn maps_zero_to_zero(m: &Module, op: Op) -> bool {
+    let def = m.def(op);
+    if !def.has(tcc_ir::Traits::ELEMENTWISE) || m.results(op).len() != 1 {
+        return false;
+    }
+    let Some(sem) = semantics(def) else { return false };
+    let scalar = |v: Value| m.value_type(v).as_tensor().map(|t| t.elem());
+    let Some(inputs) = m
+        .operands(op)
+        .iter()
+        .map(|&v| scalar(v).and_then(|e| Tensor::zeros(e, &[]).ok()))
+        .collect::<Option<Vec<Tensor>>>()
+    else {
+        return false;
+    };
+    let operand_types: Vec<Type> =
+        inputs.iter().map(|t| Type::from_tensor(t.tensor_type())).collect();
+    let Some(result_elem) = scalar(m.result(op, 0)) else { return false };
+    let Ok(result_type) = crate::infer::tensor(Vec::new(), result_elem) else { return false };
+    let result_types = [result_type];
+    let args = EvalArgs {
+        inputs: &inputs,
+        sig: Signature { def, operands: &operand_types, attrs: m.attrs(op) },
+        result_types: &result_types,
+    };
+    match (sem.eval)(&args) {
+        Ok(out) => out.first().is_some_and(|t| t.to_f64s().iter().all(|&x| x == 0.0)),
+        Err(_) => false,
+    }
+}
+
 /// Checks that `t` matches tensor type `ty`.
 pub fn check_tensor(t: &Tensor, ty: &Type, what: &str) -> Result<(), String> {
     let ty = ty.as_tensor().ok_or_else(|| format!("{what} has non-tensor type {ty}"))?;

@@ -1,0 +1,189 @@
+//! `block-layouts`: convolutions, pools and constant-weight matmuls to kernel ops in
+//! blocked layouts (NeoCPU), at the target's vector width.
+//!
+//! - `conv2d(x, w, b)` (f32) becomes
+//!   `layout_transform(conv2d_nchwc(layout_transform(x, NCHW -> NCHW{i}c),
+//!   layout_transform(w, OIHW -> OIHW{i}i{o}o)) + bias, NCHW{o}c -> NCHW)` with
+//!   `o` = the f32 lanes and `i` = `o` (or 1 for inputs with fewer channels than lanes,
+//!   the first layer's 3 colours). Channel counts round up to whole blocks; the padded
+//!   filter and bias lanes are zero, so padded outputs are zero. Depthwise convolutions
+//!   keep one input channel per output channel (filter `OIHW1i{o}o`); other grouped
+//!   convolutions are blocked only when each group holds whole blocks. The bias becomes
+//!   the epilogue's `add`.
+//! - `max_pool2d` / `avg_pool2d` become their `_nchwc` forms between transforms.
+//! - `matmul(a, B)` with a constant `B` of shape `[K, N]` (or with leading extents 1)
+//!   becomes `matmul_packed(a, layout_transform(B, KN -> NK{n}n))`, `n` the column block
+//!   the kernel configuration chooses.
+//!
+//! The transforms of constants are folded by canonicalization afterwards, so filters
+//! are packed once, at compile time.
+
+use tcc_dialect_graph::canonical::constant_value;
+use tcc_dialect_graph::ops as g;
+use tcc_ir::builtin::func_entry;
+use tcc_ir::{AttrDict, Attribute, Diagnostics, Module, Op, Pass, PassInfo, ScalarType, Value};
+use tcc_target::Target;
+
+use crate::epilogue_fusion::new_epilogue;
+use crate::{Inserter, blocked, shape, tensor_type};
+
+pub static BLOCK_LAYOUTS: PassInfo = PassInfo {
+    name: "block-layouts",
+    summary: "Convert convolutions, pools and constant-weight matmuls to blocked kernel ops (NCHW[x]c, packed filters)",
+    options: tcc_target::PASS_OPTIONS,
+    create: |opts| Ok(Box::new(BlockLayouts { target: crate::target_from(opts)? })),
+};
+
+pub struct BlockLayouts {
+    pub target: Target,
+}
+
+impl Pass for BlockLayouts {
+    fn name(&self) -> &'static str {
+        "block-layouts"
+    }
+    fn run(&self, m: &mut Module) -> Result<(), Diagnostics> {
+        for func in m.funcs() {
+            let Some(entry) = func_entry(m, func) else { continue };
+            let ops: Vec<Op> = m.block_ops(entry).collect();
+            for op in ops {
+                if !is_f32(m, m.result_or_none(op)) {
+                    continue;
+                }
+                if m.is(op, &g::CONV2D) {
+                    block_conv(m, op, self.target.f32_lanes());
+                } else if m.is(op, &g::MAX_POOL2D) || m.is(op, &g::AVG_POOL2D) {
+                    block_pool(m, op, self.target.f32_lanes());
+                } else if m.is(op, &g::MATMUL) {
+                    pack_matmul(m, op, &self.target);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+trait ResultOrNone {
+    fn result_or_none(&self, op: Op) -> Option<Value>;
+}
+
+impl ResultOrNone for Module {
+    fn result_or_none(&self, op: Op) -> Option<Value> {
+        self.results(op).first().copied()
+    }
+}
+
+fn is_f32(m: &Module, v: Option<Value>) -> bool {
+    v.and_then(|v| m.value_type(v).as_tensor().map(|t| t.elem())) == Some(ScalarType::F32)
+}
+
+fn round_up(n: i64, b: i64) -> i64 {
+    (n + b - 1) / b * b
+}
+
+fn ints(m: &Module, op: Op, name: &str) -> Vec<i64> {
+    m.attr_or_default(op, name).and_then(|a| a.as_i64_list()).expect("verified attribute")
+}
+
+fn block_conv(m: &mut Module, op: Op, lanes: i64) {
+    let (xs, ws, ys) = (shape(m, m.operand(op, 0)), shape(m, m.operand(op, 1)), shape(m, m.result(op, 0)));
+    let groups = m.attr_or_default(op, "groups").and_then(|a| a.as_i64()).unwrap_or(1);
+    let (c, o, per_group) = (xs[1], ws[0], ws[1]);
+    let depthwise = groups > 1 && groups == c && per_group == 1 && o == c;
+    // (input block, filter input block, output block, groups in padded channels)
+    let (ib, wib, ob, padded_groups) = if depthwise {
+        (lanes, 1, lanes, round_up(c, lanes))
+    } else if groups == 1 {
+        // Few input channels (an image's colours) stay unblocked, unless the input
+        // comes blocked from another kernel anyway.
+        let ib = if c < lanes && !from_kernel(m, m.operand(op, 0), lanes) { 1 } else { lanes };
+        (ib, ib, lanes, 1)
+    } else if per_group % lanes == 0 && (o / groups) % lanes == 0 {
+        (lanes, lanes, lanes, groups)
+    } else {
+        return;
+    };
+    let (cp, op_) = (round_up(c, ib), if depthwise { round_up(c, lanes) } else { round_up(o, ob) });
+    let (x, w) = (m.operand(op, 0), m.operand(op, 1));
+    let bias = m.operands(op).get(2).copied();
+    let mut ins = Inserter::before(m, op);
+    let xb = ins.layout(x, "NCHW", &blocked(ib), vec![xs[0], cp / ib, xs[2], xs[3], ib]);
+    let wshape = vec![op_ / ob, round_up(per_group, wib) / wib, ws[2], ws[3], wib, ob];
+    let wb = ins.layout(w, "OIHW", &format!("OIHW{wib}i{ob}o"), wshape);
+    let raw = tensor_type(vec![ys[0], op_ / ob, ys[2], ys[3], ob], ScalarType::F32);
+    let mut attrs = AttrDict::new();
+    for name in ["strides", "pads", "dilations"] {
+        let v = ints(ins.m, op, name);
+        attrs.set(name, Attribute::i64_list(&v));
+    }
+    attrs.set("groups", Attribute::i64(padded_groups));
+    let mut operands = vec![xb, wb];
+    let mut regions = Vec::new();
+    if let Some(b) = bias {
+        let b4 = ins.reshape(b, vec![1, o, 1, 1]);
+        let bb = ins.layout(b4, "NCHW", &blocked(ob), vec![1, op_ / ob, 1, 1, ob]);
+        let loc = ins.m.loc(op).clone();
+        let bty = ins.m.value_type(bb).clone();
+        regions.push(new_epilogue(ins.m, &loc, &raw, &[bty], |m, block, acc, args| {
+            let add = m.append_inferred(block, &g::ADD, &[acc, args[0]], AttrDict::new(), loc.clone());
+            m.result(add.expect("broadcastable bias"), 0)
+        }));
+        operands.push(bb);
+    }
+    let conv = ins.op_with_regions(&g::CONV2D_NCHWC, &operands, attrs, vec![raw], regions);
+    let yb = ins.m.result(conv, 0);
+    let y = ins.layout(yb, &blocked(ob), "NCHW", ys);
+    m.replace_op(op, &[y]);
+}
+
+/// Whether `v` is computed, through elementwise ops, from a kernel's result in
+/// `NCHW{lanes}c` (a transform from that layout).
+fn from_kernel(m: &Module, v: Value, lanes: i64) -> bool {
+    let mut v = v;
+    while let Some(d) = m.defining_op(v) {
+        if m.is(d, &g::LAYOUT_TRANSFORM) {
+            return m.attr(d, "src").and_then(|a| a.as_str()) == Some(blocked(lanes).as_str());
+        }
+        if !m.has_trait(d, tcc_ir::Traits::ELEMENTWISE) || m.operands(d).is_empty() {
+            return false;
+        }
+        v = m.operand(d, 0);
+    }
+    false
+}
+
+fn block_pool(m: &mut Module, op: Op, lanes: i64) {
+    let (xs, ys) = (shape(m, m.operand(op, 0)), shape(m, m.result(op, 0)));
+    let cp = round_up(xs[1], lanes);
+    let def = if m.is(op, &g::MAX_POOL2D) { &g::MAX_POOL2D_NCHWC } else { &g::AVG_POOL2D_NCHWC };
+    let attrs = m.attrs(op).clone();
+    let x = m.operand(op, 0);
+    let mut ins = Inserter::before(m, op);
+    let xb = ins.layout(x, "NCHW", &blocked(lanes), vec![xs[0], cp / lanes, xs[2], xs[3], lanes]);
+    let pooled = ins.inferred(def, &[xb], attrs);
+    let y = ins.layout(pooled, &blocked(lanes), "NCHW", ys);
+    m.replace_op(op, &[y]);
+}
+
+fn pack_matmul(m: &mut Module, op: Op, target: &Target) {
+    let (a, b) = (m.operand(op, 0), m.operand(op, 1));
+    let (sa, sb, sy) = (shape(m, a), shape(m, b), shape(m, m.result(op, 0)));
+    if sa.len() < 2 || sb.len() < 2 || sb[..sb.len() - 2].iter().any(|&d| d != 1) {
+        return;
+    }
+    if constant_value(m, b).is_none() {
+        return;
+    }
+    let (k, n) = (sb[sb.len() - 2], sb[sb.len() - 1]);
+    let rows: i64 = sa[..sa.len() - 1].iter().product();
+    let nb = crate::kernel_config::matmul_block(target, rows, n);
+    let mut ins = Inserter::before(m, op);
+    let b2 = ins.reshape(b, vec![k, n]);
+    let bp = ins.layout(b2, "KN", &format!("NK{nb}n"), vec![(n + nb - 1) / nb, k, nb]);
+    let mut out = sa.clone();
+    *out.last_mut().expect("rank >= 2") = n;
+    let mm = ins.op(&g::MATMUL_PACKED, &[a, bp], AttrDict::new(), vec![tensor_type(out, ScalarType::F32)]);
+    let r = ins.m.result(mm, 0);
+    let y = ins.reshape(r, sy);
+    m.replace_op(op, &[y]);
+}

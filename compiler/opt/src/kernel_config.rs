@@ -1,0 +1,167 @@
+//! `configure-kernels`: the untuned default kernel configuration of every kernel op
+//! that has none, derived from the target description.
+//!
+//! A register tile of `R` columns x `C` vectors of output channels needs `R * C`
+//! accumulators, `C` filter vectors and one broadcast register; it must fit the vector
+//! register file (16 xmm for Cranelift, 32 zmm with AVX-512). Among the tiles that fit,
+//! the choice maximizes an estimate of FMA throughput: the share of a step's
+//! instructions that are FMAs (`R * C` FMAs against `R` broadcasts and `C` filter loads,
+//! weighted by how much a load costs next to an FMA on the target), times the share of
+//! the row's columns that fall in full tiles rather than the tail, times how often each
+//! filter vector is reused (`R / (R + 2)`: narrow tiles re-read the filters from L2).
+
+use tcc_dialect_graph::ops as g;
+use tcc_ir::builtin::func_entry;
+use tcc_ir::{AttrDict, Attribute, Diagnostics, Module, Op, Pass, PassInfo};
+use tcc_target::Target;
+
+pub static CONFIGURE_KERNELS: PassInfo = PassInfo {
+    name: "configure-kernels",
+    summary: "Give every kernel op without a `config` the default register tile for the target",
+    options: tcc_target::PASS_OPTIONS,
+    create: |opts| Ok(Box::new(ConfigureKernels { target: crate::target_from(opts)? })),
+};
+
+pub struct ConfigureKernels {
+    pub target: Target,
+}
+
+impl Pass for ConfigureKernels {
+    fn name(&self) -> &'static str {
+        "configure-kernels"
+    }
+    fn run(&self, m: &mut Module) -> Result<(), Diagnostics> {
+        for func in m.funcs() {
+            let Some(entry) = func_entry(m, func) else { continue };
+            let ops: Vec<Op> = m.block_ops(entry).collect();
+            for op in ops {
+                if m.attr(op, "config").is_some() {
+                    continue;
+                }
+                if let Some(config) = default_config(m, op, &self.target) {
+                    m.set_attr(op, "config", Attribute::Dict(config));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn int(v: i64) -> Attribute {
+    Attribute::i64(v)
+}
+
+/// The default configuration of kernel op `op`, or `None` if it is not one.
+pub fn default_config(m: &Module, op: Op, target: &Target) -> Option<AttrDict> {
+    let shape = |i: usize| crate::shape(m, m.operand(op, i));
+    let out = crate::shape(m, *m.results(op).first()?);
+    let lanes = target.f32_lanes();
+    if m.is(op, &g::CONV2D_NCHWC) {
+        let (x, w) = (shape(0), shape(1));
+        let attr = |name: &str| m.attr_or_default(op, name).and_then(|a| a.as_i64_list());
+        let (s, p, d) = (attr("strides")?, attr("pads")?, attr("dilations")?);
+        let groups = m.attr_or_default(op, "groups").and_then(|a| a.as_i64())?;
+        let depthwise = w[4] == 1 && w[1] == 1 && x[4] == w[5] && groups == x[1] * x[4];
+        let pointwise = w[2] == 1 && w[3] == 1 && s == [1, 1] && d == [1, 1] && p == [0, 0, 0, 0];
+        let vectors = (w[5] / lanes).max(1);
+        let config = if depthwise {
+            let cols = out[3];
+            let r = (target.vector_registers as i64 - vectors - 2).max(1) / vectors;
+            AttrDict::new().with("template", Attribute::string("depthwise")).with("tile_w", int(r.min(8).min(cols)))
+        } else {
+            let cols = if pointwise { out[2] * out[3] } else { out[3] };
+            let (r, c) = register_tile(target, cols, out[1] / groups, vectors);
+            AttrDict::new()
+                .with("template", Attribute::string(if pointwise { "pointwise" } else { "direct" }))
+                .with("tile_w", int(r))
+                .with("tile_oc", int(c))
+        };
+        return Some(config);
+    }
+    if m.is(op, &g::MAX_POOL2D_NCHWC) || m.is(op, &g::AVG_POOL2D_NCHWC) {
+        return Some(AttrDict::new().with("tile_w", int(out[3].clamp(1, 8))));
+    }
+    if m.is(op, &g::MATMUL_PACKED) {
+        let rows: i64 = out[..out.len() - 1].iter().product();
+        let nb = shape(1)[2];
+        let (r, _) = register_tile(target, rows, 1, (nb / lanes).max(1));
+        return Some(AttrDict::new().with("tile_m", int(r)).with("tile_n", int((nb / lanes).max(1))));
+    }
+    None
+}
+
+/// The register tile `(columns, channel blocks)` for a row of `cols` output columns,
+/// `blocks` output-channel blocks (the tile's block count must divide it) of `vectors`
+/// vectors each.
+pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64) -> (i64, i64) {
+    let regs = target.vector_registers as i64;
+    // What a broadcast or filter load costs next to an FMA: with 32 registers (AVX-512)
+    // broadcasts fold into the FMA's memory operand; with 16 they are separate
+    // instructions and the FMA's tied operand adds a move.
+    let load_cost = if regs >= 32 { 0.25 } else { 0.5 };
+    let mut best = (1, 1, f64::MIN);
+    for c in (1..=4).filter(|c| blocks % c == 0) {
+        let accs_per_col = c * vectors;
+        for r in 1..=cols.clamp(1, 32) {
+            if r * accs_per_col + accs_per_col + 1 > regs {
+                break;
+            }
+            let fmas = (r * accs_per_col) as f64;
+            let share = fmas / (fmas + load_cost * (r + accs_per_col) as f64);
+            let tiles = (cols + r - 1) / r;
+            let used = cols as f64 / (tiles * r) as f64;
+            // Each filter vector is reused by the tile's `r` columns; small tiles stream
+            // the filters from L2 too often.
+            let reuse = r as f64 / (r + 2) as f64;
+            let score = share * used.sqrt() * reuse;
+            if score > best.2 + 1e-9 || (score > best.2 - 1e-9 && r * c > best.0 * best.1) {
+                best = (r, c, score);
+            }
+        }
+    }
+    (best.0, best.1)
+}
+
+/// The packed column block (`tile_n` vectors) of a matmul with a constant right
+/// operand of `n` columns and `rows` rows of the left one: what `block-layouts` packs.
+pub fn matmul_block(target: &Target, rows: i64, n: i64) -> i64 {
+    let lanes = target.f32_lanes();
+    let max_vectors = ((n + lanes - 1) / lanes).clamp(1, 4);
+    let mut best = (1, f64::MIN);
+    for c in 1..=max_vectors {
+        let (r, _) = register_tile(target, rows, 1, c);
+        let fmas = (r * c) as f64;
+        let padded = ((n + c * lanes - 1) / (c * lanes) * c * lanes) as f64;
+        let score = fmas / (fmas + 0.25 * (r + c) as f64) * n as f64 / padded;
+        if score > best.1 {
+            best = (c, score);
+        }
+    }
+    best.0 * lanes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn target(bits: u32, regs: u32) -> Target {
+        Target { vector_bits: bits, vector_registers: regs, ..Target::default() }
+    }
+
+    #[test]
+    fn tiles_fill_the_register_file() {
+        // AVX-512: 56 columns, 4 blocks -> 14 x 2 (28 accumulators of 32 registers).
+        assert_eq!(register_tile(&target(512, 32), 56, 4, 1), (14, 2));
+        // Cranelift's 16 xmm registers: at most 15 live vectors.
+        let (r, c) = register_tile(&target(128, 16), 56, 16, 1);
+        assert!(r * c + c < 16, "{r}x{c}");
+        // Narrow rows use what fits.
+        let (r, _) = register_tile(&target(512, 32), 7, 32, 1);
+        assert_eq!(r, 7);
+        // Block counts the tile cannot divide are not split.
+        let (_, c) = register_tile(&target(512, 32), 56, 3, 1);
+        assert!(c == 1 || c == 3);
+        assert_eq!(matmul_block(&target(512, 32), 128, 3072) % 16, 0);
+        assert_eq!(matmul_block(&target(128, 16), 1, 10), 4 * (matmul_block(&target(128, 16), 1, 10) / 4));
+    }
+}
