@@ -148,12 +148,23 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // STRAY: tcc-opt: error: unexpected ')' in pass pipeline at offset 12
 // EMPTY: tcc-opt: error: expected a pass name at offset 13
 
-// LIST: {{^}}canonicalize {{ *}}Remove dead ops and apply each op's canonicalization patterns to a fixed point
+// LIST: {{^}}block-layouts {{ *}}Convert convolutions, pools and constant-weight matmuls to blocked kernel ops
+// LIST-NEXT: {{^}}    vector-bits: SIMD register width in bits (default 128)
+// LIST-NEXT: {{^}}    vector-registers: number of SIMD registers (default 16)
+// LIST-NEXT: {{^}}    fma:
+// LIST-NEXT: {{^}}    cores:
+// LIST-NEXT: {{^}}    l1:
+// LIST-NEXT: {{^}}    l2:
+// LIST-NEXT: {{^}}canonicalize {{ *}}Remove dead ops and apply each op's canonicalization patterns to a fixed point
 // LIST-NEXT: {{^}}    max-iterations: sweeps over the IR before stopping (default 10)
-// LIST-NEXT: {{^}}convert-graph-to-loop {{ *}}Lower the graph dialect to loop nests
+// LIST-NEXT: {{^}}configure-kernels {{ *}}Give every kernel op without a `config` the default register tile for the target
+// LIST:      {{^}}convert-graph-to-loop {{ *}}Lower the graph dialect to loop nests
 // LIST-NEXT: {{^}}    profile: insert loop.kernel markers for the profiler (default false)
+// LIST-NEXT: {{^}}    vector-bits: SIMD register width the kernel templates use (default 128)
 // LIST-NEXT: {{^}}convert-tosa-to-graph {{ *}}Import TOSA and arith.constant ops into the graph dialect
 // LIST-NEXT: {{^}}cse {{ *}}Merge identical pure operations
 // LIST-NEXT: {{^}}expand-math {{ *}}Expand f32 exp/log/tanh/erf/pow
+// LIST-NEXT: {{^}}fuse-epilogues {{ *}}Fuse elementwise consumers of conv2d_nchwc / matmul_packed into their epilogue regions
+// LIST-NEXT: {{^}}propagate-layouts {{ *}}Move NCHW[x]c -> NCHW transforms past layout-oblivious ops
 // LIST-NEXT: {{^}}vectorize {{ *}}Turn innermost unit-stride loops into vector loops
 // LIST-NEXT: {{^}}    vector-bits: SIMD register width in bits (default 128)
