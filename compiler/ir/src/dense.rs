@@ -158,8 +158,29 @@ impl DenseElements {
     }
 
     pub fn from_f32s(ty: TensorType, values: &[f32]) -> Result<DenseElements, String> {
-        let scalars: Vec<Scalar> = values.iter().map(|&v| Scalar::Float(v as f64)).collect();
-        Self::from_scalars(ty, &scalars)
+        if ty.elem() != ScalarType::F32 {
+            let scalars: Vec<Scalar> = values.iter().map(|&v| Scalar::Float(v as f64)).collect();
+            return Self::from_scalars(ty, &scalars);
+        }
+        if values.len() != ty.numel() {
+            return Err(format!("expected {} elements for {ty}, got {}", ty.numel(), values.len()));
+        }
+        let mut bytes = AlignedBytes::zeroed(values.len() * 4);
+        for (out, v) in bytes.as_mut_slice().chunks_exact_mut(4).zip(values) {
+            out.copy_from_slice(&v.to_le_bytes());
+        }
+        DenseElements::from_bytes(ty, bytes)
+    }
+
+    /// The elements of an f32 constant as f32s (a splat expanded).
+    pub fn to_f32s(&self) -> Option<Vec<f32>> {
+        if self.elem() != ScalarType::F32 {
+            return None;
+        }
+        Some(match self.raw_bytes() {
+            Some(b) => b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect(),
+            None => vec![self.get(0).as_f64() as f32; self.numel()],
+        })
     }
 
     /// Elements held in a shared resource blob; its size must match the type.

@@ -277,6 +277,49 @@ pub fn letter_offsets(layout: &Layout, shape: &[i64], letter: char, size: i64) -
         .collect()
 }
 
+/// How a layout transform moves elements: for each letter, where each of its logical
+/// coordinates lives in the source and in the destination ([`letter_offsets`]).
+pub struct TransformPlan {
+    from: Vec<Vec<usize>>,
+    to: Vec<Vec<usize>>,
+    /// Elements of the destination.
+    len: usize,
+}
+
+impl TransformPlan {
+    pub fn new(src: &Layout, dst: &Layout, src_shape: &[i64], dst_shape: &[i64]) -> Result<TransformPlan, String> {
+        let sizes = transform_sizes(src, dst, src_shape, dst_shape)?;
+        let from = sizes.iter().map(|(&l, &n)| letter_offsets(src, src_shape, l, n)).collect();
+        let to = sizes.iter().map(|(&l, &n)| letter_offsets(dst, dst_shape, l, n)).collect();
+        Ok(TransformPlan { from, to, len: dst_shape.iter().product::<i64>() as usize })
+    }
+
+    /// Calls `copy(destination, source)` for every moved element (padding is skipped).
+    pub fn for_each(&self, mut copy: impl FnMut(usize, usize)) {
+        fn walk(level: usize, p: &TransformPlan, f: usize, t: usize, copy: &mut impl FnMut(usize, usize)) {
+            if level + 1 == p.from.len() {
+                for (a, b) in p.from[level].iter().zip(&p.to[level]) {
+                    copy(t + b, f + a);
+                }
+                return;
+            }
+            for (a, b) in p.from[level].iter().zip(&p.to[level]) {
+                walk(level + 1, p, f + a, t + b, copy);
+            }
+        }
+        if !self.from.is_empty() && self.from.iter().all(|t| !t.is_empty()) {
+            walk(0, self, 0, 0, &mut copy);
+        }
+    }
+
+    /// The destination of the transform of `src`, padding filled with `T::default()`.
+    pub fn apply<T: Copy + Default>(&self, src: &[T]) -> Vec<T> {
+        let mut out = vec![T::default(); self.len];
+        self.for_each(|t, f| out[t] = src[f]);
+        out
+    }
+}
+
 /// For every element of the destination (row-major), the flat index of the source
 /// element it copies, or `None` for padding.
 pub fn transform_index(
@@ -285,25 +328,9 @@ pub fn transform_index(
     src_shape: &[i64],
     dst_shape: &[i64],
 ) -> Result<Vec<Option<usize>>, String> {
-    let sizes = transform_sizes(src, dst, src_shape, dst_shape)?;
-    let letters: Vec<char> = sizes.keys().copied().collect();
-    let from: Vec<Vec<usize>> = letters.iter().map(|&l| letter_offsets(src, src_shape, l, sizes[&l])).collect();
-    let to: Vec<Vec<usize>> = letters.iter().map(|&l| letter_offsets(dst, dst_shape, l, sizes[&l])).collect();
-    let n: usize = dst_shape.iter().product::<i64>() as usize;
-    let mut index = vec![None; n];
-    // Odometer over the logical coordinates, offsets summed level by level.
-    fn walk(level: usize, from: &[Vec<usize>], to: &[Vec<usize>], f: usize, t: usize, index: &mut [Option<usize>]) {
-        if level == from.len() {
-            index[t] = Some(f);
-            return;
-        }
-        for (a, b) in from[level].iter().zip(&to[level]) {
-            walk(level + 1, from, to, f + a, t + b, index);
-        }
-    }
-    if sizes.values().all(|&s| s > 0) {
-        walk(0, &from, &to, 0, 0, &mut index);
-    }
+    let plan = TransformPlan::new(src, dst, src_shape, dst_shape)?;
+    let mut index = vec![None; plan.len];
+    plan.for_each(|t, f| index[t] = Some(f));
     Ok(index)
 }
 

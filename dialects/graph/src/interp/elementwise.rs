@@ -9,26 +9,41 @@ type R = Result<Vec<Tensor>, String>;
 /// For each flat index of `out`, the flat index of the element of `input` (numpy
 /// broadcasting: `input`'s dimensions align to the right, extent-1 dims repeat).
 pub fn broadcast_map(out: &[usize], input: &[usize]) -> Vec<usize> {
-    let n: usize = out.iter().product();
-    let rank = out.len();
-    let offset = rank - input.len();
-    let in_strides = super::tensor::strides(input);
-    let mut map = Vec::with_capacity(n);
-    super::tensor::for_each_index(out, |idx, _| {
-        let mut flat = 0;
-        for (d, &extent) in input.iter().enumerate() {
-            if extent != 1 {
-                flat += idx[d + offset] * in_strides[d];
-            }
-        }
-        map.push(flat);
-    });
-    map
+    super::tensor::strided_offsets(out, &broadcast_strides(out, input))
 }
 
-fn binary(a: &EvalArgs, f: fn(f64, f64) -> f64, fi: fn(i64, i64) -> Result<i64, String>) -> R {
+/// The strides with which a broadcast `input` is read along each dimension of `out`
+/// (0 where it repeats).
+pub fn broadcast_strides(out: &[usize], input: &[usize]) -> Vec<usize> {
+    let offset = out.len() - input.len();
+    let in_strides = super::tensor::strides(input);
+    (0..out.len()).map(|d| if d < offset || input[d - offset] == 1 { 0 } else { in_strides[d - offset] }).collect()
+}
+
+/// Calls `f(i, j)` with the flat offsets into two broadcast operands (strides `sa`,
+/// `sb`) for every index of `shape` in row-major order.
+fn for_each_pair(shape: &[usize], sa: &[usize], sb: &[usize], f: &mut impl FnMut(usize, usize)) {
+    fn level(shape: &[usize], sa: &[usize], sb: &[usize], a: usize, b: usize, f: &mut impl FnMut(usize, usize)) {
+        match shape {
+            [] => f(a, b),
+            [n] => (0..*n).for_each(|i| f(a + i * sa[0], b + i * sb[0])),
+            [n, ..] => (0..*n).for_each(|i| level(&shape[1..], &sa[1..], &sb[1..], a + i * sa[0], b + i * sb[0], f)),
+        }
+    }
+    level(shape, sa, sb, 0, 0, f);
+}
+
+fn binary(a: &EvalArgs, f: impl Fn(f64, f64) -> f64, fi: impl Fn(i64, i64) -> Result<i64, String>) -> R {
     let (x, y) = (a.input(0), a.input(1));
     let out = a.result_dims(0);
+    if let (Some(xv), Some(yv), ScalarType::F32) = (x.as_f32s(), y.as_f32s(), a.result_elem(0)) {
+        // The same f64 arithmetic, without f64 copies of large f32 operands (weights)
+        // or index maps.
+        let mut v = Vec::with_capacity(out.iter().product());
+        let (sx, sy) = (broadcast_strides(&out, x.shape()), broadcast_strides(&out, y.shape()));
+        for_each_pair(&out, &sx, &sy, &mut |i, j| v.push(f(xv[i] as f64, yv[j] as f64) as f32));
+        return Ok(vec![Tensor::new(out, super::tensor::Data::F32(v))?]);
+    }
     let (ix, iy) = (broadcast_map(&out, x.shape()), broadcast_map(&out, y.shape()));
     if x.is_float() {
         let (xv, yv) = (x.to_f64s(), y.to_f64s());

@@ -7,7 +7,7 @@ use tcc_ir::{Signature, Type};
 
 use super::EvalArgs;
 use super::tensor::Tensor;
-use crate::layout::{Layout, transform_index};
+use crate::layout::{Layout, TransformPlan};
 use crate::ops;
 
 type R = Result<Vec<Tensor>, String>;
@@ -16,8 +16,8 @@ type R = Result<Vec<Tensor>, String>;
 fn relayout(t: &Tensor, src: &str, dst: &str, shape: &[i64]) -> Result<Tensor, String> {
     let (src, dst) = (Layout::parse(src)?, Layout::parse(dst)?);
     let from: Vec<i64> = t.shape().iter().map(|&d| d as i64).collect();
-    let idx = transform_index(&src, &dst, &from, shape)?;
-    Ok(t.gather_padded(shape.iter().map(|&d| d as usize).collect(), &idx))
+    let plan = TransformPlan::new(&src, &dst, &from, shape)?;
+    Ok(t.relayout(&plan, shape.iter().map(|&d| d as usize).collect()))
 }
 
 fn dims(t: &Tensor) -> Vec<i64> {

@@ -3,9 +3,9 @@
 
 use super::EvalArgs;
 use super::elementwise::broadcast_map;
-use super::tensor::{Tensor, for_each_index, strides};
+use super::tensor::{Tensor, for_each_index, strided_offsets, strides};
 use crate::infer::normalize_axis;
-use crate::layout::{Layout, transform_index};
+use crate::layout::{Layout, TransformPlan};
 
 type R = Result<Vec<Tensor>, String>;
 
@@ -23,9 +23,9 @@ pub fn transpose(a: &EvalArgs) -> R {
     let perm = a.sig.ints("perm")?;
     let in_strides = strides(x.shape());
     let out = a.result_dims(0);
-    let mut idx = Vec::with_capacity(x.numel());
     // Output dimension k walks input dimension perm[k].
-    for_each_index(&out, |j, _| idx.push(j.iter().zip(&perm).map(|(&jk, &p)| jk * in_strides[p as usize]).sum()));
+    let walk: Vec<usize> = perm.iter().map(|&p| in_strides[p as usize]).collect();
+    let idx = strided_offsets(&out, &walk);
     Ok(vec![x.gather_flat(out, &idx)])
 }
 
@@ -158,6 +158,6 @@ pub fn layout_transform(a: &EvalArgs) -> R {
     let dst = Layout::parse(&a.sig.string("dst")?)?;
     let out = a.result_dims(0);
     let to_i64 = |s: &[usize]| s.iter().map(|&d| d as i64).collect::<Vec<_>>();
-    let idx = transform_index(&src, &dst, &to_i64(x.shape()), &to_i64(&out))?;
-    Ok(vec![x.gather_padded(out, &idx)])
+    let plan = TransformPlan::new(&src, &dst, &to_i64(x.shape()), &to_i64(&out))?;
+    Ok(vec![x.relayout(&plan, out)])
 }

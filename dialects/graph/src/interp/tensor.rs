@@ -153,17 +153,14 @@ impl Tensor {
         Tensor { shape, data }
     }
 
-    /// Like [`Tensor::gather_flat`], with `None` giving a zero (false) element.
-    pub fn gather_padded(&self, shape: Vec<usize>, idx: &[Option<usize>]) -> Tensor {
-        fn pick<T: Copy + Default>(v: &[T], idx: &[Option<usize>]) -> Vec<T> {
-            idx.iter().map(|i| i.map_or_else(T::default, |i| v[i])).collect()
-        }
+    /// This tensor moved to another layout by `plan` (padding zero), of `shape`.
+    pub fn relayout(&self, plan: &crate::layout::TransformPlan, shape: Vec<usize>) -> Tensor {
         let data = match &self.data {
-            Data::F32(v) => Data::F32(pick(v, idx)),
-            Data::F64(v) => Data::F64(pick(v, idx)),
-            Data::I1(v) => Data::I1(pick(v, idx)),
-            Data::I32(v) => Data::I32(pick(v, idx)),
-            Data::I64(v) => Data::I64(pick(v, idx)),
+            Data::F32(v) => Data::F32(plan.apply(v)),
+            Data::F64(v) => Data::F64(plan.apply(v)),
+            Data::I1(v) => Data::I1(plan.apply(v)),
+            Data::I32(v) => Data::I32(plan.apply(v)),
+            Data::I64(v) => Data::I64(plan.apply(v)),
         };
         Tensor { shape, data }
     }
@@ -179,7 +176,7 @@ impl Tensor {
         let shape = d.ty().dims();
         let n = d.numel();
         let data = match d.elem() {
-            ScalarType::F32 => Data::F32((0..n).map(|i| d.get(i).as_f64() as f32).collect()),
+            ScalarType::F32 => Data::F32(d.to_f32s().expect("f32 elements")),
             ScalarType::F64 => Data::F64((0..n).map(|i| d.get(i).as_f64()).collect()),
             ScalarType::I1 => Data::I1((0..n).map(|i| d.get(i).as_i64() != 0).collect()),
             ScalarType::I32 => Data::I32((0..n).map(|i| d.get(i).as_i64() as i32).collect()),
@@ -191,6 +188,9 @@ impl Tensor {
 
     /// Writes this tensor as a dense constant.
     pub fn to_dense(&self) -> DenseElements {
+        if let Data::F32(v) = &self.data {
+            return DenseElements::from_f32s(self.tensor_type(), v).expect("element count matches the shape");
+        }
         let scalars: Vec<Scalar> = match &self.data {
             Data::F32(v) => v.iter().map(|&x| Scalar::Float(x as f64)).collect(),
             Data::F64(v) => v.iter().map(|&x| Scalar::Float(x)).collect(),
@@ -209,6 +209,27 @@ pub fn strides(shape: &[usize]) -> Vec<usize> {
         s[i] = s[i + 1] * shape[i + 1];
     }
     s
+}
+
+/// For every multi-index of `shape` in row-major order, `sum(index[d] * strides[d])`:
+/// the flat source offsets of a strided view (a transpose, a broadcast with stride-0
+/// dimensions), computed without per-element index vectors.
+pub fn strided_offsets(shape: &[usize], strides: &[usize]) -> Vec<usize> {
+    fn level(shape: &[usize], strides: &[usize], base: usize, out: &mut Vec<usize>) {
+        match (shape, strides) {
+            ([], _) => out.push(base),
+            ([n], [s]) => out.extend((0..*n).map(|i| base + i * s)),
+            ([n, rest @ ..], [s, srest @ ..]) => {
+                for i in 0..*n {
+                    level(rest, srest, base + i * s, out);
+                }
+            }
+            _ => unreachable!("one stride per dimension"),
+        }
+    }
+    let mut out = Vec::with_capacity(shape.iter().product());
+    level(shape, strides, 0, &mut out);
+    out
 }
 
 /// Calls `f(index, flat)` for every multi-index of `shape` in row-major order.
