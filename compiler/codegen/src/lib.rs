@@ -75,6 +75,8 @@ pub struct KernelInfo {
     pub name: String,
     pub loc: String,
     pub flops: u64,
+    /// Bytes of the tensors the kernel reads and writes.
+    pub bytes: u64,
 }
 
 /// A model compiled to machine code.

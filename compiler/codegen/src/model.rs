@@ -70,6 +70,7 @@ pub fn prepare(lm: &Module) -> Result<Prepared, CodegenError> {
                 name: d.get("name")?.as_str()?.to_string(),
                 loc: d.get("loc")?.as_str()?.to_string(),
                 flops: d.get("flops")?.as_i64()? as u64,
+                bytes: d.get("bytes").and_then(|b| b.as_i64()).unwrap_or(0) as u64,
             })
         })
         .collect();

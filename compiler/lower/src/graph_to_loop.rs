@@ -26,7 +26,8 @@ use crate::memory_plan::{Interval, plan};
 
 pub const NUM_INPUTS: &str = "tcc.num_inputs";
 pub const WORKSPACE_SIZE: &str = "tcc.workspace_size";
-/// With profiling: one `{name, loc, flops}` dictionary per kernel, in `loop.kernel` id order.
+/// With profiling: one `{name, loc, flops, bytes}` dictionary per kernel, in `loop.kernel`
+/// id order (`bytes`: the sizes of its operands and results).
 pub const KERNELS: &str = "tcc.kernels";
 
 /// The function a model runs: `@main`, or the module's only function.
@@ -144,7 +145,8 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
             let info = AttrDict::new()
                 .with("name", Attribute::string(gm.name(op)))
                 .with("loc", Attribute::string(&gm.loc(op).to_string()))
-                .with("flops", Attribute::i64(crate::emit::flops(&ctx) as i64));
+                .with("flops", Attribute::i64(crate::emit::flops(&ctx) as i64))
+                .with("bytes", Attribute::i64(tensor_bytes(gm, op) as i64));
             kernels.push(Attribute::Dict(info));
         }
         emit(&mut b, &ctx);
@@ -167,6 +169,16 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
     }
     create_return(&mut lm, lentry, &[], gm.loc(*ret).clone());
     Ok(lm)
+}
+
+/// Bytes of the tensors an op reads and writes.
+fn tensor_bytes(gm: &Module, op: Op) -> usize {
+    gm.operands(op)
+        .iter()
+        .chain(gm.results(op))
+        .filter_map(|&v| gm.value_type(v).as_tensor())
+        .map(|t| t.numel() * t.elem().byte_size())
+        .sum()
 }
 
 fn mark_kernel(b: &mut Builder, id: usize) {

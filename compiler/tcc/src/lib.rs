@@ -24,6 +24,7 @@ pub mod backend;
 pub mod dot;
 #[cfg(feature = "mlir")]
 pub mod mlir_import;
+pub mod peak;
 pub mod pipeline;
 
 use std::fmt;

@@ -1,9 +1,12 @@
 //! `tcc bench`: compile a model, run it on random inputs, report latency (median, min,
-//! max), GFLOP/s (conv2d and matmul FLOPs), compile time and a per-kernel profile.
+//! max), GFLOP/s (conv and matmul FLOPs), compile time and a per-kernel profile.
 //!
 //! The model is compiled with profiling markers; each run's kernel times add up to the
 //! run's time (the markers bracket every kernel), and the table reports their mean per
-//! run against the mean latency, so the two can be compared.
+//! run against the mean latency, so the two can be compared. Each compute kernel's
+//! GFLOP/s is also given as a percentage of the machine's FMA peak for the backend's
+//! vector width on the threads in use (measured by [`tcc::peak`]), and every kernel's
+//! memory traffic (its operands and results) as GB/s.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -66,6 +69,7 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
     let compiled = tcc::Model::compile(module, &options).map_err(|e| e.to_string())?;
     let compile_time = start.elapsed();
     let target = tcc::backend::CodeGenerator::new(&options)?.describe();
+    let peak = tcc::peak::fma_peak(&options).map_err(|e| e.to_string())?;
     let inputs: Vec<Tensor> = compiled
         .inputs()
         .iter()
@@ -99,6 +103,8 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
     order.sort_by(|&a, &b| per_kernel[b].cmp(&per_kernel[a]));
     let share =
         |d: Duration| if kernel_sum.is_zero() { 0.0 } else { 100.0 * d.as_secs_f64() / kernel_sum.as_secs_f64() };
+    let machine_peak = peak.gflops_per_core * compiled.threads() as f64;
+    let rate = |amount: u64, d: Duration| if d.is_zero() { 0.0 } else { amount as f64 / d.as_secs_f64() / 1e9 };
 
     let mut out = String::new();
     if s.json {
@@ -117,19 +123,30 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
             ms(mean)
         );
         let _ = write!(out, "\"flops\": {flops}, \"gflops_per_s\": {gflops:.3}, ");
+        let _ = write!(
+            out,
+            "\"peak_gflops_per_core\": {:.2}, \"peak_percent\": {:.2}, ",
+            peak.gflops_per_core,
+            100.0 * gflops / machine_peak
+        );
         let _ = write!(out, "\"kernels_ms\": {:.4}, \"kernels\": [", ms(kernel_sum));
         for (n, &i) in order.iter().enumerate() {
             let k = &kernels[i];
             let t = per_kernel[i] / runs;
             let _ = write!(
                 out,
-                "{}{{\"name\": {}, \"loc\": {}, \"ms\": {:.4}, \"share\": {:.2}, \"flops\": {}}}",
+                "{}{{\"name\": {}, \"loc\": {}, \"ms\": {:.4}, \"share\": {:.2}, \"flops\": {}, \"bytes\": {}, \
+                 \"gflops_per_s\": {:.3}, \"peak_percent\": {:.2}, \"gb_per_s\": {:.3}}}",
                 if n > 0 { ", " } else { "" },
                 json_string(&k.name),
                 json_string(&k.loc),
                 ms(t),
                 share(t),
-                k.flops
+                k.flops,
+                k.bytes,
+                rate(k.flops, t),
+                100.0 * rate(k.flops, t) / machine_peak,
+                rate(k.bytes, t)
             );
         }
         out += "]}\n";
@@ -153,11 +170,30 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
         f if f >= 1_000_000 => format!("{:.3} MFLOP", f as f64 / 1e6),
         f => format!("{:.3} kFLOP", f as f64 / 1e3),
     };
-    let _ = writeln!(out, "compute   {amount} per run (conv2d, matmul), {gflops:.2} GFLOP/s at the median");
-    let _ = writeln!(out, "\n   share    ms/run  kernel");
+    let _ = writeln!(
+        out,
+        "compute   {amount} per run (conv, matmul), {gflops:.2} GFLOP/s at the median = {:.1}% of peak",
+        100.0 * gflops / machine_peak
+    );
+    let _ = writeln!(
+        out,
+        "peak      {:.1} GFLOP/s per core with {}-bit FMA ({}), x {} thread(s)",
+        peak.gflops_per_core,
+        peak.vector_bits,
+        if peak.cached { "measured earlier on this CPU" } else { "measured now" },
+        compiled.threads()
+    );
+    let _ = writeln!(out, "\n   share    ms/run  GFLOP/s  % peak    GB/s  kernel");
     for &i in &order {
+        let k = &kernels[i];
         let t = per_kernel[i] / runs;
-        let _ = writeln!(out, "  {:5.1}%  {:8.4}  {} at {}", share(t), ms(t), kernels[i].name, kernels[i].loc);
+        let compute = if k.flops > 0 {
+            format!("{:7.1}  {:5.1}%", rate(k.flops, t), 100.0 * rate(k.flops, t) / machine_peak)
+        } else {
+            format!("{:7}  {:6}", "", "")
+        };
+        let _ =
+            writeln!(out, "  {:5.1}%  {:8.4}  {compute}  {:6.1}  {} at {}", share(t), ms(t), rate(k.bytes, t), k.name, k.loc);
     }
     let _ = writeln!(
         out,

@@ -232,9 +232,42 @@ fn direct(b: &mut Builder, c: &Ctx, k: &Conv) {
         let icb_base = b.scale(group, wicb);
         let ob0 = b.scale(tg, k.tile_oc);
         let at = Tile { n, ob0, oh, ih0, kh: (kh_lo, kh_hi), icb_base };
+        let taps_of = |col: i64| runs.iter().find(|r| (r.start..r.start + r.len).contains(&col)).expect("covered").taps;
+        // Tiles at compile-time positions, each column with its own taps.
+        let fixed_tile = |b: &mut Builder, first: i64, end: i64| {
+            let ow0 = b.index(first);
+            let taps: Vec<(i64, i64)> = (first..end).map(taps_of).collect();
+            direct_tile(b, c, k, &at, ow0, &taps);
+        };
         if chunks == 1 {
-            for run in &runs {
-                for_each_tile(b, *run, k.tile_w, |b, ow0, cols| direct_tile(b, c, k, &at, ow0, cols, run.taps));
+            // Head tiles over the left edge, a loop over whole interior tiles, tail tiles
+            // over the rest (with the right edge); short rows are all head.
+            let interior = runs.iter().max_by_key(|r| r.len).filter(|r| r.len >= k.tile_w);
+            let (left, right) = match interior {
+                Some(r) if ow_n > 4 * k.tile_w => (r.start, ow_n - r.start - r.len),
+                _ => (ow_n, 0),
+            };
+            let head_end = ((left + k.tile_w - 1) / k.tile_w * k.tile_w).min(ow_n);
+            let whole = (ow_n - right - head_end).max(0) / k.tile_w;
+            let mid_end = head_end + whole * k.tile_w;
+            let mut first = 0;
+            while first < head_end {
+                fixed_tile(b, first, (first + k.tile_w).min(ow_n));
+                first += k.tile_w;
+            }
+            if whole > 0 {
+                let interior_taps = vec![taps_of(head_end); k.tile_w as usize];
+                let (lo, hi) = (b.index(0), b.index(whole));
+                b.range(lo, hi, |b, i| {
+                    let start = b.index(head_end);
+                    let ow0 = b.mul_add(i, k.tile_w, start);
+                    direct_tile(b, c, k, &at, ow0, &interior_taps);
+                });
+            }
+            let mut first = mid_end;
+            while first < ow_n {
+                fixed_tile(b, first, (first + k.tile_w).min(ow_n));
+                first += k.tile_w;
             }
             return;
         }
@@ -247,10 +280,11 @@ fn direct(b: &mut Builder, c: &Ctx, k: &Conv) {
         let next = b.add(chunk, one);
         let end = b.scale(next, whole);
         let end = b.div(end, chunks_v);
+        let full = vec![run.taps; k.tile_w as usize];
         b.range(first, end, |b, t| {
             let start = b.index(run.start);
             let ow0 = b.mul_add(t, k.tile_w, start);
-            direct_tile(b, c, k, &at, ow0, k.tile_w, run.taps);
+            direct_tile(b, c, k, &at, ow0, &full);
         });
         if tail > 0 {
             let last = b.index(chunks - 1);
@@ -259,7 +293,7 @@ fn direct(b: &mut Builder, c: &Ctx, k: &Conv) {
             let lo = b.select(is_last, zero, one);
             b.range(lo, one, |b, _| {
                 let ow0 = b.index(run.start + whole * k.tile_w);
-                direct_tile(b, c, k, &at, ow0, tail, run.taps);
+                direct_tile(b, c, k, &at, ow0, &vec![run.taps; tail as usize]);
             });
         }
     });
@@ -279,8 +313,13 @@ struct Tile {
 }
 
 /// One register tile of the direct template: `cols` output columns from `ow0` x
-/// `tile_oc` output-channel blocks, over the kernel columns `taps`.
-fn direct_tile(b: &mut Builder, c: &Ctx, k: &Conv, t: &Tile, ow0: Value, cols: i64, taps: (i64, i64)) {
+/// `tile_oc` output-channel blocks; column `i` reads kernel columns `taps[i]`. Columns
+/// with different taps (a tile across a row's edge) need the kernel columns unrolled:
+/// each tap then skips the columns it does not reach.
+fn direct_tile(b: &mut Builder, c: &Ctx, k: &Conv, t: &Tile, ow0: Value, taps: &[(i64, i64)]) {
+    let cols = taps.len() as i64;
+    let uniform = taps.iter().all(|&tp| tp == taps[0]);
+    let span = (taps.iter().map(|t| t.0).min().unwrap_or(0), taps.iter().map(|t| t.1).max().unwrap_or(0));
     let [_, _, _, _, ib] = k.x;
     let [_, wicb, _, _, _, _] = k.w;
     let (width, vectors, tile_oc) = (k.width, k.vectors, k.tile_oc);
@@ -299,7 +338,8 @@ fn direct_tile(b: &mut Builder, c: &Ctx, k: &Conv, t: &Tile, ow0: Value, cols: i
         reduce_range(b, t.kh.0, t.kh.1, accs.to_vec(), |b, kh, accs| {
             let khd = b.scale(kh, k.dilation[0]);
             let ih = b.add(t.ih0, khd);
-            let step = |b: &mut Builder, kw: Value, accs: &[Value]| -> Vec<Value> {
+            // `kw_known`: the kernel column when unrolled, so columns it misses are skipped.
+            let step = |b: &mut Builder, kw: Value, kw_known: Option<i64>, accs: &[Value]| -> Vec<Value> {
                 let kwd = b.scale(kw, k.dilation[1]);
                 let iw = b.add(iw0, kwd);
                 // The input channels of the block: a loop of `unroll_ic` channels a step.
@@ -315,6 +355,10 @@ fn direct_tile(b: &mut Builder, c: &Ctx, k: &Conv, t: &Tile, ow0: Value, cols: i
                         }
                     }
                     for col in 0..cols {
+                        let (lo, hi) = taps[col as usize];
+                        if kw_known.is_some_and(|kw| kw < lo || kw >= hi) {
+                            continue;
+                        }
                         let off = b.index(col * k.stride[1]);
                         let x_col = b.add(iw, off);
                         let xs = b.load_input(k.xb, &[t.n, xcb, ih, x_col, icv], 1);
@@ -347,16 +391,16 @@ fn direct_tile(b: &mut Builder, c: &Ctx, k: &Conv, t: &Tile, ow0: Value, cols: i
                 }
                 accs
             };
-            if k.unroll_kw {
+            if k.unroll_kw || !uniform {
                 let mut accs = accs.to_vec();
-                for kw in taps.0..taps.1 {
+                for kw in span.0..span.1 {
                     let kwv = b.index(kw);
-                    accs = step(b, kwv, &accs);
+                    accs = step(b, kwv, Some(kw), &accs);
                 }
                 accs
             } else {
-                let (lo, hi) = (b.index(taps.0), b.index(taps.1));
-                reduce_range(b, lo, hi, accs.to_vec(), step)
+                let (lo, hi) = (b.index(span.0), b.index(span.1));
+                reduce_range(b, lo, hi, accs.to_vec(), |b, kw, accs| step(b, kw, None, accs))
             }
         })
     });

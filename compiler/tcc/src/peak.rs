@@ -1,0 +1,124 @@
+//! The machine's fused multiply-add peak for a backend's vector width, measured: the
+//! ceiling `tcc bench` states kernel efficiency against.
+//!
+//! The calibration kernel is compiled by the backend itself from loop IR: one loop of
+//! independent vector FMA chains (enough to cover the FMA latency on every pipe), so it
+//! runs at the rate the backend's code can reach on this core. Results are cached per
+//! CPU model, backend and vector width in `$XDG_CACHE_HOME/tcc/fma-peak` (or
+//! `~/.cache/tcc/fma-peak`), since the measurement takes a noticeable fraction of a
+//! second and a CPU's peak does not change.
+
+use std::time::Instant;
+
+use tcc_ir::builtin::{create_func, create_return};
+use tcc_ir::{Attribute, BufferType, Location, Module, ScalarType, Type};
+use tcc_lower::builder::Builder;
+
+use crate::backend::CodeGenerator;
+use crate::{Error, Model, Options};
+
+/// Iterations of the calibration loop per run.
+const STEPS: i64 = 1 << 20;
+
+/// A measured FMA peak.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Peak {
+    /// GFLOP/s of one core (an FMA counts as two FLOPs).
+    pub gflops_per_core: f64,
+    /// The vector width measured.
+    pub vector_bits: u32,
+    /// Whether the value came from the cache.
+    pub cached: bool,
+}
+
+/// The FMA peak of one core for the backend `options` choose: from the cache, or
+/// measured (and cached).
+pub fn fma_peak(options: &Options) -> Result<Peak, Error> {
+    let generator =
+        CodeGenerator::new(options).map_err(|e| Error::Compile(tcc_ir::Diagnostics::error(Location::unknown(), e)))?;
+    let bits = generator.target().vector_bits;
+    let key = format!("{}|{}|{bits}", cpu_model(), options.backend.name());
+    if let Some(g) = read_cache(&key) {
+        return Ok(Peak { gflops_per_core: g, vector_bits: bits, cached: true });
+    }
+    let g = measure(&generator)?;
+    write_cache(&key, g);
+    Ok(Peak { gflops_per_core: g, vector_bits: bits, cached: false })
+}
+
+/// Builds, compiles and times the calibration kernel; GFLOP/s of one core.
+fn measure(generator: &CodeGenerator) -> Result<f64, Error> {
+    let target = generator.target();
+    let lanes = target.f32_lanes() as u32;
+    // Independent chains: latency 4 x 2 pipes needs 8; leave registers for the operands.
+    let chains = (target.vector_registers as i64 - 4).clamp(8, 16);
+    let loc = Location::unknown();
+    let mut m = Module::new(loc.clone());
+    let out = Type::Buffer(std::sync::Arc::new(
+        BufferType::new(vec![chains * lanes as i64], ScalarType::F32, None).expect("valid buffer"),
+    ));
+    let (func, entry) = create_func(&mut m, "main", vec![out], vec![], loc.clone());
+    m.set_attr(func, tcc_lower::NUM_INPUTS, Attribute::i64(0));
+    m.set_attr(func, tcc_lower::WORKSPACE_SIZE, Attribute::i64(0));
+    let buf = m.block_args(entry)[0];
+    {
+        let mut b = Builder::new(&mut m, entry, loc.clone());
+        let (a, c) = (b.scalar(ScalarType::F32, 0.999_999), b.scalar(ScalarType::F32, 1e-6));
+        let (a, c) = (b.splat(a, lanes), b.splat(c, lanes));
+        let init: Vec<_> = (0..chains).map(|k| {
+            let s = b.scalar(ScalarType::F32, k as f64);
+            b.splat(s, lanes)
+        }).collect();
+        let (lo, hi, one) = (b.index(0), b.index(STEPS), b.index(1));
+        // acc = acc * a + c: the accumulator is the multiplicand every backend's FMA
+        // overwrites, so the loop needs no register moves.
+        let accs = b.for_loop(lo, hi, one, &init, |b, _, accs| accs.iter().map(|&x| b.fma(x, a, c)).collect());
+        for (k, &acc) in accs.iter().enumerate() {
+            let at = b.index(k as i64 * lanes as i64);
+            b.vstore(acc, buf, &[at]);
+        }
+    }
+    create_return(&mut m, entry, &[], loc);
+    let compiled = generator.jit(&m, false)?;
+    let model = Model::from_compiled(compiled, 1);
+    let flops = 2.0 * (STEPS * chains * lanes as i64) as f64;
+    let mut best = f64::MAX;
+    for _ in 0..5 {
+        let t = Instant::now();
+        model.run(&[])?;
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    Ok(flops / best / 1e9)
+}
+
+/// The CPU's model name (Linux), or "unknown".
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn cache_file() -> Option<std::path::PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cache")))?;
+    Some(base.join("tcc").join("fma-peak"))
+}
+
+fn read_cache(key: &str) -> Option<f64> {
+    let text = std::fs::read_to_string(cache_file()?).ok()?;
+    text.lines().rev().find_map(|l| l.strip_prefix(key)?.strip_prefix('|')?.trim().parse().ok())
+}
+
+/// Appends a measurement; failures to write are ignored (the cache is an optimization).
+fn write_cache(key: &str, gflops: f64) {
+    let Some(path) = cache_file() else { return };
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    use std::io::Write;
+    if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(&path) {
+        let _ = writeln!(f, "{key}|{gflops:.2}");
+    }
+}
