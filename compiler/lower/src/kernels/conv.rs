@@ -56,6 +56,10 @@ struct Conv {
     xb: Value,
     wb: Value,
     ob: Value,
+    /// The input as `[N, ICB, H, W * ib]` and the filter as `[OB, WICB, KH, KW * wib, ob]`:
+    /// a kernel row's columns and channels as one contiguous run.
+    xrow: Value,
+    wrow: Value,
     epilogue: Vec<(Value, Vec<i64>)>,
 }
 
@@ -115,11 +119,16 @@ impl Conv {
             xb: c.ins[0],
             wb: c.ins[1],
             ob: c.outs[0],
+            xrow: c.ins[0],
+            wrow: c.ins[1],
             epilogue: epilogue_operands(c),
         };
         if template == Template::Pointwise {
             conv.flatten(b)?;
         }
+        let [n, icb, h, w_, ib] = conv.x;
+        conv.xrow = b.view(conv.xb, &[n, icb, h, w_ * ib]);
+        conv.wrow = b.view(conv.wb, &[w[0], w[1], w[2], w[3] * w[4], w[5]]);
         Some(conv)
     }
 
@@ -338,73 +347,130 @@ fn direct_tile(b: &mut Builder, c: &Ctx, k: &Conv, t: &Tile, ow0: Value, taps: &
         reduce_range(b, t.kh.0, t.kh.1, accs.to_vec(), |b, kh, accs| {
             let khd = b.scale(kh, k.dilation[0]);
             let ih = b.add(t.ih0, khd);
-            // `kw_known`: the kernel column when unrolled, so columns it misses are skipped.
-            let step = |b: &mut Builder, kw: Value, kw_known: Option<i64>, accs: &[Value]| -> Vec<Value> {
+            // One input channel `ic` of kernel column `kw` (`kw_known` when unrolled, so
+            // the columns it misses are skipped): filter vectors, then per column one
+            // broadcast and an FMA per vector.
+            let channel = |b: &mut Builder, kw: Value, kw_known: Option<i64>, ic: Value, accs: &mut Vec<Value>| {
+                let mut wv = Vec::with_capacity(per_col);
+                for oc in 0..tile_oc {
+                    let ocv = b.index(oc);
+                    let ocb = b.add(t.ob0, ocv);
+                    for v in 0..vectors {
+                        let lane = b.index(v * width as i64);
+                        wv.push(b.load_input(k.wb, &[ocb, icb, kh, kw, ic, lane], width));
+                    }
+                }
                 let kwd = b.scale(kw, k.dilation[1]);
                 let iw = b.add(iw0, kwd);
-                // The input channels of the block: a loop of `unroll_ic` channels a step.
-                let unroll = k.unroll_ic.min(ib).max(1);
-                let channel = |b: &mut Builder, icv: Value, accs: &mut Vec<Value>| {
-                    let mut wv = Vec::with_capacity(per_col);
-                    for oc in 0..tile_oc {
-                        let ocv = b.index(oc);
-                        let ocb = b.add(t.ob0, ocv);
-                        for v in 0..vectors {
-                            let lane = b.index(v * width as i64);
-                            wv.push(b.load_input(k.wb, &[ocb, icb, kh, kw, icv, lane], width));
-                        }
+                for col in 0..cols {
+                    let (lo, hi) = taps[col as usize];
+                    if kw_known.is_some_and(|kw| kw < lo || kw >= hi) {
+                        continue;
                     }
-                    for col in 0..cols {
-                        let (lo, hi) = taps[col as usize];
-                        if kw_known.is_some_and(|kw| kw < lo || kw >= hi) {
-                            continue;
-                        }
-                        let off = b.index(col * k.stride[1]);
-                        let x_col = b.add(iw, off);
-                        let xs = b.load_input(k.xb, &[t.n, xcb, ih, x_col, icv], 1);
-                        let xv = b.splat(xs, width);
-                        for (j, &wj) in wv.iter().enumerate() {
-                            let a = col as usize * per_col + j;
-                            accs[a] = b.fma(xv, wj, accs[a]);
-                        }
+                    let off = b.index(col * k.stride[1]);
+                    let x_col = b.add(iw, off);
+                    let xs = b.load_input(k.xb, &[t.n, xcb, ih, x_col, ic], 1);
+                    let xv = b.splat(xs, width);
+                    for (j, &wj) in wv.iter().enumerate() {
+                        let a = col as usize * per_col + j;
+                        accs[a] = b.fma(xv, wj, accs[a]);
                     }
-                };
-                let unrolled = |b: &mut Builder, first: Value, accs: &[Value]| {
+                }
+            };
+            // `count` steps from 0, `unroll` per loop iteration, the rest after the loop.
+            let unroll = k.unroll_ic.max(1);
+            let steps = |b: &mut Builder, count: i64, accs: Vec<Value>, step: &dyn Fn(&mut Builder, Value, &mut Vec<Value>)| {
+                let unroll = unroll.min(count).max(1);
+                let body = |b: &mut Builder, first: Value, accs: &[Value]| {
                     let mut accs = accs.to_vec();
                     for u in 0..unroll {
                         let uv = b.index(u);
-                        let ic = b.add(first, uv);
-                        channel(b, ic, &mut accs);
+                        let i = b.add(first, uv);
+                        step(b, i, &mut accs);
                     }
                     accs
                 };
-                let mut accs = if ib / unroll > 1 {
-                    let (lo, hi, st) = (b.index(0), b.index(ib / unroll * unroll), b.index(unroll));
-                    b.for_loop(lo, hi, st, accs, unrolled)
+                // A loop even for one iteration: each loop body is its own block, which
+                // keeps Cranelift from scheduling consecutive unrolled steps as one long
+                // dependence chain per accumulator (and spilling).
+                let whole = count / unroll * unroll;
+                let mut accs = if whole >= unroll {
+                    let (lo, hi, st) = (b.index(0), b.index(whole), b.index(unroll));
+                    b.for_loop(lo, hi, st, &accs, body)
                 } else {
-                    let zero = b.index(0);
-                    unrolled(b, zero, accs)
+                    accs
                 };
-                for ic in ib / unroll * unroll..ib {
-                    let icv = b.index(ic);
-                    channel(b, icv, &mut accs);
+                for i in whole..count {
+                    let iv = b.index(i);
+                    step(b, iv, &mut accs);
                 }
                 accs
             };
+            if uniform && !k.unroll_kw && k.dilation[1] == 1 {
+                // Kernel columns and input channels are one contiguous run of the input
+                // row and of the filter row: one loop over `kw * ib + ic`.
+                let first = b.index(span.0 * ib);
+                return steps(b, (span.1 - span.0) * ib, accs.to_vec(), &|b, j, accs| {
+                    let j = b.add(first, j);
+                    merged_channel(b, k, t, icb, xcb, kh, ih, iw0, cols, per_col, j, accs);
+                });
+            }
+            let mut accs = accs.to_vec();
             if k.unroll_kw || !uniform {
-                let mut accs = accs.to_vec();
                 for kw in span.0..span.1 {
                     let kwv = b.index(kw);
-                    accs = step(b, kwv, Some(kw), &accs);
+                    accs = steps(b, ib, accs, &|b, ic, accs| channel(b, kwv, Some(kw), ic, accs));
                 }
                 accs
             } else {
                 let (lo, hi) = (b.index(span.0), b.index(span.1));
-                reduce_range(b, lo, hi, accs.to_vec(), |b, kw, accs| step(b, kw, None, accs))
+                reduce_range(b, lo, hi, accs, |b, kw, accs| steps(b, ib, accs.to_vec(), &|b, ic, accs| channel(b, kw, None, ic, accs)))
             }
         })
     });
     store_tile(b, c, k, t.n, t.ob0, t.oh, ow0, cols, tile_oc, &accs);
+}
+
+/// One step `j = kw * ib + ic` of the merged kernel-column / input-channel loop, through
+/// row views of the input and the filter (unit dilation): the same FMAs as one
+/// `channel` of the nested loops, with one induction variable for both.
+fn merged_channel(
+    b: &mut Builder,
+    k: &Conv,
+    t: &Tile,
+    icb: Value,
+    xcb: Value,
+    kh: Value,
+    ih: Value,
+    iw0: Value,
+    cols: i64,
+    per_col: usize,
+    j: Value,
+    accs: &mut [Value],
+) {
+    let ib = k.x[4];
+    let (width, vectors) = (k.width, k.vectors);
+    let mut wv = Vec::with_capacity(per_col);
+    for oc in 0..k.tile_oc {
+        let ocv = b.index(oc);
+        let ocb = b.add(t.ob0, ocv);
+        for v in 0..vectors {
+            let lane = b.index(v * width as i64);
+            wv.push(b.load_input(k.wrow, &[ocb, icb, kh, j, lane], width));
+        }
+    }
+    let row0 = b.scale(iw0, ib);
+    let row0 = b.add(row0, j);
+    for col in 0..cols {
+        let off = b.index(col * k.stride[1] * ib);
+        let at = b.add(row0, off);
+        let xs = b.load_input(k.xrow, &[t.n, xcb, ih, at], 1);
+        let xv = b.splat(xs, width);
+        for (i, &wi) in wv.iter().enumerate() {
+            let a = col as usize * per_col + i;
+            accs[a] = b.fma(xv, wi, accs[a]);
+        }
+    }
 }
 
 /// Applies the epilogue to a tile's accumulators (column-major: column, block, vector)
