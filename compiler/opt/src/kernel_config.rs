@@ -103,7 +103,8 @@ pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64) -> (
     for c in (1..=4).filter(|c| blocks % c == 0) {
         let accs_per_col = c * vectors;
         for r in 1..=cols.clamp(1, 32) {
-            if r * accs_per_col + accs_per_col + 1 > regs {
+            // Accumulators, filter vectors, a broadcast and one spare for the backend.
+            if r * accs_per_col + accs_per_col + 1 > regs - 1 {
                 break;
             }
             let fmas = (r * accs_per_col) as f64;
@@ -152,9 +153,9 @@ mod tests {
     fn tiles_fill_the_register_file() {
         // AVX-512: 56 columns, 4 blocks -> 14 x 2 (28 accumulators of 32 registers).
         assert_eq!(register_tile(&target(512, 32), 56, 4, 1), (14, 2));
-        // Cranelift's 16 xmm registers: at most 15 live vectors.
+        // Cranelift's 16 xmm registers: at most 14 live vectors beside the broadcast.
         let (r, c) = register_tile(&target(128, 16), 56, 16, 1);
-        assert!(r * c + c < 16, "{r}x{c}");
+        assert!(r * c + c < 15, "{r}x{c}");
         // Narrow rows use what fits.
         let (r, _) = register_tile(&target(512, 32), 7, 32, 1);
         assert_eq!(r, 7);

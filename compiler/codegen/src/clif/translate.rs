@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::ir::{self as cl, AbiParam, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind};
 use cranelift_frontend::FunctionBuilder;
 use cranelift_module::{FuncId, Linkage, Module as ClModule};
@@ -112,6 +113,13 @@ pub struct Translator<'t, 'm, 'f> {
     pool: Option<cl::Value>,
     /// The workspace base (main function only; outlined bodies capture buffer pointers).
     workspace: Option<cl::Value>,
+    /// The function's entry block, and the integer constants defined there with a use
+    /// that pins them there (see [`Translator::anchored`]).
+    entry: cl::Block,
+    anchor_slot: Option<cl::StackSlot>,
+    anchored: HashMap<(cl::Type, i64), cl::Value>,
+    /// How many `loop.for`s enclose the op being translated.
+    loop_depth: usize,
 }
 
 impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
@@ -123,7 +131,40 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
         pool: Option<cl::Value>,
         workspace: Option<cl::Value>,
     ) -> Self {
-        Translator { b, shared, module, vals: HashMap::new(), status, pool, workspace }
+        let entry = b.current_block().expect("the builder is in the entry block");
+        Translator {
+            b,
+            shared,
+            module,
+            vals: HashMap::new(),
+            status,
+            pool,
+            workspace,
+            entry,
+            anchor_slot: None,
+            anchored: HashMap::new(),
+            loop_depth: 0,
+        }
+    }
+
+    /// The integer constant `k`, defined in the entry block and stored to a scratch stack
+    /// slot there. Cranelift's elaborator places a constant one loop above its first
+    /// use and never hoists anything computed from it higher; a constant first used deep
+    /// in a loop nest thus keeps loop-invariant address arithmetic inside the outer loops.
+    /// The store is a use in the entry block, so the constant is elaborated there first
+    /// and what depends on it hoists as far as its other operands allow.
+    fn anchored(&mut self, ty: cl::Type, k: i64) -> cl::Value {
+        if let Some(&v) = self.anchored.get(&(ty, k)) {
+            return v;
+        }
+        let slot = self.scratch_slot();
+        let mut pos = FuncCursor::new(self.b.func).at_first_insertion_point(self.entry);
+        let v = pos.ins().iconst(ty, k);
+        if ty == cl::types::I64 {
+            pos.ins().stack_store(cl::types::I64, v, slot, 0);
+        }
+        self.anchored.insert((ty, k), v);
+        v
     }
 
     pub fn bind(&mut self, v: Value, c: cl::Value) {
@@ -168,8 +209,40 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 return Ok(Vec::new());
             }
             self.op(op)?;
+            if self.loop_depth == 0 {
+                self.anchor_results(op);
+            }
         }
         Ok(Vec::new())
+    }
+
+    /// Pins the integer values computed outside every loop of this function (a task's
+    /// indices) to where they are computed, for the reason [`Translator::anchored`]
+    /// gives: otherwise their first use, deep in a kernel's loops, decides where they
+    /// and the constants of their arithmetic go.
+    fn anchor_results(&mut self, op: Op) {
+        let m = self.m();
+        if m.is(op, &lp::CONST) {
+            return;
+        }
+        for &r in m.results(op) {
+            if *m.value_type(r) == Type::Scalar(ScalarType::Index) {
+                let v = self.get(r);
+                let slot = self.scratch_slot();
+                self.b.ins().stack_store(cl::types::I64, v, slot, 0);
+            }
+        }
+    }
+
+    fn scratch_slot(&mut self) -> cl::StackSlot {
+        match self.anchor_slot {
+            Some(s) => s,
+            None => {
+                let s = self.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
+                self.anchor_slot = Some(s);
+                s
+            }
+        }
     }
 
     fn result_type(&self, op: Op) -> Result<cl::Type, CodegenError> {
@@ -209,7 +282,15 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
         let mut addr = self.get(buffer);
         for (v, k) in terms {
             let iv = self.get(v);
-            let term = if k == 1 { iv } else { self.b.ins().imul_imm_s(iv, k) };
+            let term = if k == 1 {
+                iv
+            } else if k > 0 && (k as u64).is_power_of_two() {
+                let shift = self.anchored(cl::types::I64, k.trailing_zeros() as i64);
+                self.b.ins().ishl(iv, shift)
+            } else {
+                let kv = self.anchored(cl::types::I64, k);
+                self.b.ins().imul(iv, kv)
+            };
             addr = self.b.ins().iadd(addr, term);
         }
         match i32::try_from(disp) {
@@ -262,6 +343,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
             let v = match m.attr(op, "value") {
                 Some(tcc_ir::Attribute::Float(x, _)) if ty == cl::types::F32 => self.b.ins().f32const(*x as f32),
                 Some(tcc_ir::Attribute::Float(x, _)) => self.b.ins().f64const(*x),
+                Some(tcc_ir::Attribute::Int(x, _)) if ty == cl::types::I64 => self.anchored(ty, *x),
                 Some(tcc_ir::Attribute::Int(x, _)) => self.b.ins().iconst(ty, *x),
                 Some(tcc_ir::Attribute::Bool(x)) => self.b.ins().iconst(ty, *x as i64),
                 other => return Err(CodegenError::Unsupported(format!("constant {other:?}"))),
@@ -622,7 +704,10 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
         for (&a, &c) in bargs[1..].iter().zip(&carried) {
             self.bind(a, c);
         }
-        let yielded = self.block(region_block)?;
+        self.loop_depth += 1;
+        let yielded = self.block(region_block);
+        self.loop_depth -= 1;
+        let yielded = yielded?;
         let next = self.b.ins().iadd(iv, step);
         let mut back = vec![next];
         back.extend(yielded);

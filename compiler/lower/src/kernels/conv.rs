@@ -172,6 +172,18 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
     }
 }
 
+/// The kernel rows `[lo, hi)` that land inside the input for the output row at
+/// `ohs = oh * stride`: constants when every row has all of them (no vertical padding
+/// reached), so no loop is made for a single row (1x1 convs).
+fn kernel_rows(b: &mut Builder, k: &Conv, ohs: Value, pt: Value, h: i64, kh_n: i64) -> (Value, Value) {
+    let (oh_n, sh, dh) = (k.o[2], k.stride[0], k.dilation[0]);
+    let all_inside = k.pad[0] == 0 && (oh_n - 1) * sh + (kh_n - 1) * dh < h;
+    if all_inside {
+        return (b.index(0), b.index(kh_n));
+    }
+    inside_range(b, ohs, pt, h, dh, kh_n)
+}
+
 /// Loops `lo..hi` carrying `accs`; no loop when the range is one known value.
 fn reduce_range(
     b: &mut Builder,
@@ -234,11 +246,15 @@ fn direct(b: &mut Builder, c: &Ctx, k: &Conv) {
     tasks(b, [n_n, groups_of_tiles, oh_n, chunks], |b, [n, tg, oh, chunk]| {
         let ohs = b.scale(oh, k.stride[0]);
         let pt = b.index(k.pad[0]);
-        let (kh_lo, kh_hi) = inside_range(b, ohs, pt, h, k.dilation[0], kh_n);
+        let (kh_lo, kh_hi) = kernel_rows(b, k, ohs, pt, h, kh_n);
         let ih0 = b.sub(ohs, pt);
-        let tpg = b.index(tiles_per_group);
-        let group = b.div(tg, tpg);
-        let icb_base = b.scale(group, wicb);
+        let icb_base = if k.groups == 1 {
+            b.index(0)
+        } else {
+            let tpg = b.index(tiles_per_group);
+            let group = b.div(tg, tpg);
+            b.scale(group, wicb)
+        };
         let ob0 = b.scale(tg, k.tile_oc);
         let at = Tile { n, ob0, oh, ih0, kh: (kh_lo, kh_hi), icb_base };
         let taps_of = |col: i64| runs.iter().find(|r| (r.start..r.start + r.len).contains(&col)).expect("covered").taps;
@@ -513,7 +529,7 @@ fn depthwise(b: &mut Builder, c: &Ctx, k: &Conv) {
     tasks(b, [n_n, ob_n, oh_n, 1], |b, [n, cb, oh, _]| {
         let ohs = b.scale(oh, k.stride[0]);
         let pt = b.index(k.pad[0]);
-        let (kh_lo, kh_hi) = inside_range(b, ohs, pt, h, k.dilation[0], kh_n);
+        let (kh_lo, kh_hi) = kernel_rows(b, k, ohs, pt, h, kh_n);
         let ih0 = b.sub(ohs, pt);
         for run in &runs {
             for_each_tile(b, *run, k.tile_w, |b, ow0, cols| {
