@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""tcc against ONNX Runtime on the same models, alternating the two in one run.
+
+The machine these numbers come from is shared and noisy (its speed changes by tens of
+percent from minute to minute), so a fair comparison runs the two back to back, many
+times: each round times ONNX Runtime (`--runs` runs after a warm-up) and then `tcc bench`
+on the same model and thread count, and the report gives each one's median over the
+rounds' medians, and the ratio tcc / ORT of the rounds taken pairwise (below 1: tcc is
+faster).
+
+The ONNX models are exported once per model from the same PyTorch modules as
+`benchmarks/models/export.py` (same seeds, so the same weights as the TOSA exports tcc
+compiles).
+
+Usage (a Python with torch, torchvision, onnx and onnxruntime; keep it outside the
+repository):
+
+    python benchmarks/peers/compare.py --models /tmp/full --tcc target/release/tcc \\
+        --only resnet50 --threads 1,2 --backend llvm --rounds 5 --runs 10
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
+import export  # noqa: E402  (the corpus definition)
+
+
+def ort_session(name, threads, path):
+    import onnxruntime as ort
+
+    if not os.path.exists(path):
+        model, x = export.build(name, True)
+        with torch.no_grad():
+            torch.onnx.export(model, (x,), path, input_names=["x"], dynamo=False)
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    session = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
+    shape = [d if isinstance(d, int) else 1 for d in session.get_inputs()[0].shape]
+    feed = {session.get_inputs()[0].name: torch.rand(shape).numpy()}
+    return lambda: session.run(None, feed)
+
+
+def ort_median(run, runs, warmup):
+    for _ in range(warmup):
+        run()
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(times)
+
+
+def tcc_bench(tcc, model, threads, backend, runs, warmup):
+    out = subprocess.run(
+        [tcc, "bench", model, "--threads", str(threads), "--backend", backend, "--runs", str(runs),
+         "--warmup", str(warmup), "--json"],
+        check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--models", required=True, help="directory of the full-size exports (export.py --full --out)")
+    p.add_argument("--tcc", default="target/release/tcc")
+    p.add_argument("--only", help="comma-separated model names (default: the CNNs)")
+    p.add_argument("--threads", default="1,2", help="comma-separated thread counts")
+    p.add_argument("--backend", default="llvm")
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--runs", type=int, default=10)
+    p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+    a = p.parse_args()
+    names = a.only.split(",") if a.only else ["resnet18", "resnet50", "vgg11", "squeezenet1_0", "mobilenet_v2"]
+    onnx_dir = os.path.join(tempfile.gettempdir(), "tcc-compare-onnx")
+    os.makedirs(onnx_dir, exist_ok=True)
+    for name in names:
+        for threads in [int(t) for t in a.threads.split(",")]:
+            torch.set_num_threads(threads)
+            run = ort_session(name, threads, os.path.join(onnx_dir, f"{name}.onnx"))
+            ort_ms, tcc_ms, ratios, compile_ms, peak = [], [], [], [], None
+            for _ in range(a.rounds):
+                o = ort_median(run, a.runs, a.warmup)
+                t = tcc_bench(a.tcc, os.path.join(a.models, f"{name}.mlir"), threads, a.backend, a.runs, a.warmup)
+                ort_ms.append(o)
+                tcc_ms.append(t["latency_ms"]["median"])
+                ratios.append(t["latency_ms"]["median"] / o)
+                compile_ms.append(t["compile_ms"])
+                peak = t.get("peak_percent")
+            row = {
+                "model": name, "threads": threads, "backend": a.backend, "rounds": a.rounds,
+                "tcc_ms": statistics.median(tcc_ms), "ort_ms": statistics.median(ort_ms),
+                "ratio": statistics.median(ratios), "compile_ms": statistics.median(compile_ms),
+                "tcc_peak_percent": peak,
+            }
+            if a.json:
+                print(json.dumps(row))
+            else:
+                print(f"{name:14} {a.backend:9} t{threads}: tcc {row['tcc_ms']:8.2f} ms  ORT {row['ort_ms']:8.2f} ms  "
+                      f"tcc/ORT {row['ratio']:.3f}  (compile {row['compile_ms']:.0f} ms, {a.rounds} rounds)")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
