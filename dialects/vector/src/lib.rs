@@ -196,7 +196,39 @@ pub static INSERT: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 
-pub static ALL: &[&OpDef] = &[&LOAD, &STORE, &SPLAT, &REDUCE, &EXTRACT, &INSERT];
+fn verify_shuffle(m: &Module, op: Op) -> Result<(), String> {
+    let (a, b, r) = (m.value_type(m.operand(op, 0)), m.value_type(m.operand(op, 1)), m.value_type(m.result(op, 0)));
+    let va = a.as_vector().ok_or_else(|| format!("expected vectors, got {a}"))?;
+    if a != b || a != r {
+        return Err(format!("operands and result must have one vector type, got {a}, {b} -> {r}"));
+    }
+    let mask = m.attr(op, "mask").and_then(|x| x.as_i64_list()).ok_or("requires attribute 'mask'")?;
+    if mask.len() != va.lanes as usize || mask.iter().any(|&i| i < 0 || i >= 2 * va.lanes as i64) {
+        return Err(format!("mask must have {} lanes, each below {}", va.lanes, 2 * va.lanes));
+    }
+    Ok(())
+}
+
+fn infer_shuffle(sig: &Signature) -> Result<Vec<Type>, String> {
+    Ok(vec![sig.operand(0)?.clone()])
+}
+
+pub static SHUFFLE: OpDef = OpDef {
+    name: "vector.shuffle",
+    summary: "Lane `i` of the result is lane `mask[i]` of the concatenation of the two operands",
+    description: "```mlir
+%lo = vector.shuffle %a, %b {mask = [0, 4, 1, 5]} : (vector<4xf32>, vector<4xf32>) -> vector<4xf32>
+```",
+    operands: Arity::Exactly(2),
+    attrs: &[AttrSpec::required("mask", AttrKind::IntList, "source lane of each result lane")],
+    traits: Traits::PURE,
+    infer: Some(infer_shuffle),
+    verify: Some(verify_shuffle),
+    syntax: Syntax::Functional,
+    ..OpDef::DEFAULT
+};
+
+pub static ALL: &[&OpDef] = &[&LOAD, &STORE, &SPLAT, &REDUCE, &EXTRACT, &INSERT, &SHUFFLE];
 
 pub fn register(registry: &mut Registry) {
     registry.register_all(ALL);

@@ -425,6 +425,25 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
             let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u8;
             let v = self.b.ins().insertlane(x, s, lane);
             self.set(op, v);
+        } else if is(&vp::SHUFFLE) {
+            // Cranelift shuffles bytes: each f32 lane is four of them.
+            let ty = self.result_type(op)?;
+            let lane_bytes = ty.lane_bits() / 8;
+            let mask: Vec<u8> = m
+                .attr(op, "mask")
+                .and_then(|a| a.as_i64_list())
+                .unwrap_or_default()
+                .iter()
+                .flat_map(|&i| (0..lane_bytes).map(move |k| (i as u32 * lane_bytes + k) as u8))
+                .collect();
+            let little = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+            let bytes = cl::types::I8X16;
+            let (x, y) = (self.get(m.operand(op, 0)), self.get(m.operand(op, 1)));
+            let (xb, yb) = (self.b.ins().bitcast(bytes, little, x), self.b.ins().bitcast(bytes, little, y));
+            let imm = self.b.func.dfg.immediates.push(cl::ConstantData::from(mask));
+            let shuffled = self.b.ins().shuffle(xb, yb, imm);
+            let v = self.b.ins().bitcast(ty, little, shuffled);
+            self.set(op, v);
         } else if is(&vp::REDUCE) {
             let x = self.get(m.operand(op, 0));
             let lanes = m.value_type(m.operand(op, 0)).as_vector().map(|v| v.lanes).unwrap_or(1);

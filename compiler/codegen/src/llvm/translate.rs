@@ -17,6 +17,7 @@ use std::ffi::c_char;
 use inkwell::builder::Builder;
 use inkwell::context::Context;
 use inkwell::intrinsics::Intrinsic;
+use inkwell::types::VectorType;
 use inkwell::llvm_sys::core as raw;
 use inkwell::llvm_sys::prelude::{LLVMBuilderRef, LLVMValueRef};
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMRealPredicate};
@@ -422,6 +423,17 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
             let (s, x) = (self.value(m.operand(op, 0)), self.value(m.operand(op, 1)).into_vector_value());
             let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u64;
             let v = self.b.build_insert_element(x, s, self.shared.ctx.i32_type().const_int(lane, false), "")?;
+            self.set(op, v.into());
+        } else if is(&vp::SHUFFLE) {
+            let (x, y) = (self.value(m.operand(op, 0)).into_vector_value(), self.value(m.operand(op, 1)).into_vector_value());
+            let mask: Vec<_> = m
+                .attr(op, "mask")
+                .and_then(|a| a.as_i64_list())
+                .unwrap_or_default()
+                .iter()
+                .map(|&i| self.shared.ctx.i32_type().const_int(i as u64, false))
+                .collect();
+            let v = self.b.build_shuffle_vector(x, y, VectorType::const_vector(&mask), "")?;
             self.set(op, v.into());
         } else if is(&vp::REDUCE) {
             let x = self.value(m.operand(op, 0)).into_vector_value();

@@ -1,13 +1,23 @@
 //! `graph.layout_transform`: every destination element reads the source element with
 //! the same logical coordinates, or is zero when a coordinate lies in the padding of a
-//! block (see `tcc_dialect_graph::layout`).
+//! block (see `tcc_dialect_graph::layout`). Three lowerings:
+//!
+//! - a transform that keeps the element order (`NCHW` -> `NCHW1c`, unit dimensions) is a
+//!   flat copy, which the vectorizer takes;
+//! - `NCHW` <-> `NCHW{b}c` with `b` a multiple of the vector width is a vectorized
+//!   transpose: `L` rows of `L` elements loaded as vectors, transposed in registers by
+//!   `log2 L` rounds of lane interleaving (`vector.shuffle`), stored as vectors; padded
+//!   channels are zero vectors (packing) or not stored (unpacking);
+//! - anything else is a scalar nest computing each element's source index.
 
 use std::collections::BTreeMap;
 
-use tcc_dialect_graph::layout::{Layout, transform_sizes};
+use tcc_dialect_graph::layout::{Layout, TransformPlan, transform_sizes};
 use tcc_dialect_loop as lp;
-use tcc_ir::Value;
+use tcc_dialect_vector as vp;
+use tcc_ir::{AttrDict, Attribute, Value};
 
+use super::vector_width;
 use crate::builder::Builder;
 use crate::emit::{Ctx, nest, numel};
 
@@ -15,7 +25,161 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
     let src = Layout::parse(&c.string("src")).expect("verified layout");
     let dst = Layout::parse(&c.string("dst")).expect("verified layout");
     let (is, os) = (c.in_shape(0), c.out_shape(0));
-    let sizes = transform_sizes(&src, &dst, &is, &os).expect("verified shapes");
+    if keeps_order(&src, &dst, &is, &os) {
+        let n = numel(&os);
+        let (x, y) = (b.view(c.ins[0], &[n]), b.view(c.outs[0], &[n]));
+        return nest(b, &[n], n, |b, idx| {
+            let v = b.load(x, idx);
+            b.store(v, y, idx);
+        });
+    }
+    let (s, d) = (c.string("src"), c.string("dst"));
+    let block = |l: &str| l.strip_prefix("NCHW")?.strip_suffix('c')?.parse::<i64>().ok();
+    if s == "NCHW"
+        && let Some(bk) = block(&d)
+        && let Some(l) = vector_width(c.lanes, bk)
+    {
+        return transpose(b, c, bk, l as i64, true);
+    }
+    if d == "NCHW"
+        && let Some(bk) = block(&s)
+        && let Some(l) = vector_width(c.lanes, bk)
+    {
+        return transpose(b, c, bk, l as i64, false);
+    }
+    scalar(b, c, &src, &dst);
+}
+
+/// Whether the transform moves no element: every element keeps its flat position.
+fn keeps_order(src: &Layout, dst: &Layout, is: &[i64], os: &[i64]) -> bool {
+    if numel(is) != numel(os) {
+        return false;
+    }
+    let Ok(plan) = TransformPlan::new(src, dst, is, os) else { return false };
+    let mut same = true;
+    let mut count = 0;
+    plan.for_each(|t, f| {
+        same &= t == f;
+        count += 1;
+    });
+    same && count == numel(os) as usize
+}
+
+/// `lanes` vectors transposed: result `j` holds lane `j` of every input, in order.
+fn transpose_vectors(b: &mut Builder, rows: Vec<Value>) -> Vec<Value> {
+    let l = rows.len();
+    let (lo, hi): (Vec<i64>, Vec<i64>) = (
+        (0..l / 2).flat_map(|i| [i as i64, (i + l) as i64]).collect(),
+        (l / 2..l).flat_map(|i| [i as i64, (i + l) as i64]).collect(),
+    );
+    let mut r = rows;
+    for _ in 0..l.trailing_zeros() {
+        let mut next = Vec::with_capacity(l);
+        for i in 0..l / 2 {
+            for mask in [&lo, &hi] {
+                let attrs = AttrDict::new().with("mask", Attribute::i64_list(mask));
+                next.push(b.op(&vp::SHUFFLE, &[r[i], r[i + l / 2]], attrs));
+            }
+        }
+        r = next;
+    }
+    r
+}
+
+/// `NCHW` -> `NCHW{bk}c` (`pack`) or back, `l` lanes a vector (`bk % l == 0`).
+fn transpose(b: &mut Builder, c: &Ctx, bk: i64, l: i64, pack: bool) {
+    let (plain, blocked) = if pack { (c.in_shape(0), c.out_shape(0)) } else { (c.out_shape(0), c.in_shape(0)) };
+    let (pb, bb) = if pack { (c.ins[0], c.outs[0]) } else { (c.outs[0], c.ins[0]) };
+    let (n, channels, h, w) = (plain[0], plain[1], plain[2], plain[3]);
+    let blocks = blocked[1];
+    let elem = c.out_elem(0);
+    let whole = channels / bk;
+    // Whole blocks, then the padded last one (its real channel count known here).
+    for (first, count, real) in [(0, whole, bk), (whole, blocks - whole, channels - whole * bk)] {
+        if count == 0 {
+            continue;
+        }
+        let dims = [n, count, h];
+        b.parallel(numel(&dims), |b, flat| {
+            let idx = b.unflatten(flat, &dims);
+            let first_v = b.index(first);
+            let (ni, cb, hi) = (idx[0], b.add(first_v, idx[1]), idx[2]);
+            let channel = |b: &mut Builder, lane: i64| {
+                let base = b.scale(cb, bk);
+                let off = b.index(lane);
+                b.add(base, off)
+            };
+            for sub in 0..bk / l {
+                let lanes: Vec<i64> = (sub * l..sub * l + l).collect();
+                let zero_s = b.scalar(elem, 0.0);
+                let zero = b.splat(zero_s, l as u32);
+                // Columns in groups of `l`: a vector transpose each.
+                let (lo, hi_w) = (b.index(0), b.index(w / l));
+                b.range(lo, hi_w, |b, g| {
+                    let w0 = b.scale(g, l);
+                    let rows: Vec<Value> = if pack {
+                        lanes
+                            .iter()
+                            .map(|&ln| {
+                                if ln >= real {
+                                    return zero;
+                                }
+                                let ch = channel(b, ln);
+                                b.load_input(pb, &[ni, ch, hi, w0], l as u32)
+                            })
+                            .collect()
+                    } else {
+                        (0..l)
+                            .map(|j| {
+                                let jv = b.index(j);
+                                let wj = b.add(w0, jv);
+                                let lane = b.index(sub * l);
+                                b.load_input(bb, &[ni, cb, hi, wj, lane], l as u32)
+                            })
+                            .collect()
+                    };
+                    let cols = transpose_vectors(b, rows);
+                    for (j, col) in cols.into_iter().enumerate() {
+                        if pack {
+                            let jv = b.index(j as i64);
+                            let wj = b.add(w0, jv);
+                            let lane = b.index(sub * l);
+                            b.vstore(col, bb, &[ni, cb, hi, wj, lane]);
+                        } else if lanes[j] < real {
+                            let ch = channel(b, lanes[j]);
+                            b.vstore(col, pb, &[ni, ch, hi, w0]);
+                        }
+                    }
+                });
+                // The last columns one element at a time.
+                let (lo, hi_w) = (b.index(w / l * l), b.index(w));
+                b.range(lo, hi_w, |b, wi| {
+                    for &ln in &lanes {
+                        let lane = b.index(ln);
+                        if ln >= real {
+                            if pack {
+                                b.store(zero_s, bb, &[ni, cb, hi, wi, lane]);
+                            }
+                            continue;
+                        }
+                        let ch = channel(b, ln);
+                        if pack {
+                            let v = b.load(pb, &[ni, ch, hi, wi]);
+                            b.store(v, bb, &[ni, cb, hi, wi, lane]);
+                        } else {
+                            let v = b.load(bb, &[ni, cb, hi, wi, lane]);
+                            b.store(v, pb, &[ni, ch, hi, wi]);
+                        }
+                    }
+                });
+            }
+        });
+    }
+}
+
+fn scalar(b: &mut Builder, c: &Ctx, src: &Layout, dst: &Layout) {
+    let (is, os) = (c.in_shape(0), c.out_shape(0));
+    let sizes = transform_sizes(src, dst, &is, &os).expect("verified shapes");
     let elem = c.out_elem(0);
     nest(b, &os, numel(&os), |b, idx| {
         // Logical coordinate of each letter from the destination index...
