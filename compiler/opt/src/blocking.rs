@@ -13,7 +13,8 @@
 //! - `max_pool2d` / `avg_pool2d` become their `_nchwc` forms between transforms.
 //! - `matmul(a, B)` with a constant `B` of shape `[K, N]` (or with leading extents 1)
 //!   becomes `matmul_packed(a, layout_transform(B, KN -> NK{n}n))`, `n` the column block
-//!   the kernel configuration chooses.
+//!   the kernel configuration chooses; a matmul of two activations with equal batch
+//!   dimensions (attention) becomes `batch_matmul`.
 //!
 //! The transforms of constants are folded by canonicalization afterwards, so filters
 //! are packed once, at compile time.
@@ -168,10 +169,21 @@ fn block_pool(m: &mut Module, op: Op, lanes: i64) {
 fn pack_matmul(m: &mut Module, op: Op, target: &Target) {
     let (a, b) = (m.operand(op, 0), m.operand(op, 1));
     let (sa, sb, sy) = (shape(m, a), shape(m, b), shape(m, m.result(op, 0)));
-    if sa.len() < 2 || sb.len() < 2 || sb[..sb.len() - 2].iter().any(|&d| d != 1) {
+    if sa.len() < 2 || sb.len() < 2 {
+        return;
+    }
+    let packable = sb[..sb.len() - 2].iter().all(|&d| d == 1);
+    if !packable && constant_value(m, b).is_some() {
         return;
     }
     if constant_value(m, b).is_none() {
+        // Two activations with the same batch dimensions (attention): the batched
+        // kernel reads the right operand as it is.
+        if sa.len() == sb.len() && sa[..sa.len() - 2] == sb[..sb.len() - 2] {
+            let mut ins = Inserter::before(m, op);
+            let y = ins.inferred(&g::BATCH_MATMUL, &[a, b], AttrDict::new());
+            m.replace_op(op, &[y]);
+        }
         return;
     }
     let (k, n) = (sb[sb.len() - 2], sb[sb.len() - 1]);

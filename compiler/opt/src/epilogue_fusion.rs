@@ -22,7 +22,7 @@ use crate::Inserter;
 
 pub static FUSE_EPILOGUES: PassInfo = PassInfo {
     name: "fuse-epilogues",
-    summary: "Fuse elementwise consumers of conv2d_nchwc / matmul_packed into their epilogue regions",
+    summary: "Fuse elementwise consumers of kernel ops (conv2d_nchwc, matmul_packed, batch_matmul) into their epilogues",
     options: &[],
     create: |_| Ok(Box::new(FuseEpilogues)),
 };

@@ -81,6 +81,12 @@ pub fn default_config(m: &Module, op: Op, target: &Target) -> Option<AttrDict> {
     if m.is(op, &g::MAX_POOL2D_NCHWC) || m.is(op, &g::AVG_POOL2D_NCHWC) {
         return Some(AttrDict::new().with("tile_w", int(out[3].clamp(1, 8))));
     }
+    if m.is(op, &g::BATCH_MATMUL) {
+        let (rows, n) = (out[out.len() - 2], out[out.len() - 1]);
+        let vectors = matmul_block(target, rows, n) / lanes;
+        let (r, _) = register_tile(target, rows, 1, vectors);
+        return Some(AttrDict::new().with("tile_m", int(r)).with("tile_n", int(vectors)));
+    }
     if m.is(op, &g::MATMUL_PACKED) {
         let rows: i64 = out[..out.len() - 1].iter().product();
         let nb = shape(1)[2];

@@ -5,8 +5,9 @@
 //! Draws cover odd widths (tiles with tails), stride 2, dilation, asymmetric padding,
 //! padding wider than the window, groups and depthwise convolutions, channel blocks of
 //! 1 (the NCHW first layer), 4, 8 and 16 lanes, fused epilogues (bias, scale,
-//! residual, relu/clamp/sigmoid), every template and the scalar reference nest, and
-//! register tiles from 1 to 8 columns.
+//! residual, relu/clamp/sigmoid), every template and the scalar reference nest,
+//! register tiles from 1 to 8 columns, and batched matmuls of activations with columns
+//! that do not fill the last register block.
 
 use tcc::graph::{Data, Tensor as ITensor, run_function};
 
@@ -212,10 +213,27 @@ fn matmul_case(r: &mut Rng) -> Option<Case> {
     let batch: Vec<i64> = (0..r.int(0, 2)).map(|_| r.int(1, 3)).collect();
     let a: Vec<i64> = batch.iter().copied().chain([m, k]).collect();
     let out: Vec<i64> = batch.iter().copied().chain([m, n]).collect();
-    let attrs = format!(" {{config = {{tile_m = {}, tile_n = 1}}}}", r.int(1, 6));
+    let attrs = format!(" {{config = {{tile_m = {}, tile_n = 1, unroll_k = {}}}}}", r.int(1, 6), r.int(1, 4));
     let dim = out.len() - 1;
     let fuse = r.chance(0.6);
     Some(build(r, "graph.matmul_packed", attrs, vec![a, vec![blocks, k, nb]], out, Some(dim), fuse))
+}
+
+fn batch_matmul_case(r: &mut Rng) -> Option<Case> {
+    let (m, k, n) = (r.int(1, 13), r.int(1, 21), r.int(1, 40));
+    let batch: Vec<i64> = (0..r.int(0, 2)).map(|_| r.int(1, 3)).collect();
+    let a: Vec<i64> = batch.iter().copied().chain([m, k]).collect();
+    let b: Vec<i64> = batch.iter().copied().chain([k, n]).collect();
+    let out: Vec<i64> = batch.iter().copied().chain([m, n]).collect();
+    let attrs = format!(
+        " {{config = {{tile_m = {}, tile_n = {}, unroll_k = {}}}}}",
+        r.int(1, 6),
+        r.int(1, 3),
+        r.int(1, 4)
+    );
+    let dim = out.len() - 1;
+    let fuse = r.chance(0.6);
+    Some(build(r, "graph.batch_matmul", attrs, vec![a, b], out, Some(dim), fuse))
 }
 
 fn layout_case(r: &mut Rng) -> Option<Case> {
@@ -291,6 +309,11 @@ fn pool2d_nchwc_template() {
 #[test]
 fn matmul_packed_template() {
     property("matmul_packed", 60, matmul_case);
+}
+
+#[test]
+fn batch_matmul_template() {
+    property("batch_matmul", 60, batch_matmul_case);
 }
 
 #[test]

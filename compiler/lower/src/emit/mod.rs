@@ -142,6 +142,7 @@ pub static EMITTERS: &[(&OpDef, EmitFn)] = &[
     (&g::MAX_POOL2D_NCHWC, kernels::pool::emit_max),
     (&g::AVG_POOL2D_NCHWC, kernels::pool::emit_avg),
     (&g::MATMUL_PACKED, kernels::matmul::emit),
+    (&g::BATCH_MATMUL, kernels::matmul::emit),
 ];
 
 pub fn emitter(def: &OpDef) -> Option<EmitFn> {
@@ -159,7 +160,7 @@ pub fn flops(c: &Ctx) -> u64 {
         // Over the padded channels: what the kernel computes.
         let w = c.in_shape(1);
         2 * numel(&c.out_shape(0)) as u64 * (w[1] * w[2] * w[3] * w[4]) as u64
-    } else if std::ptr::eq(def, &g::MATMUL) || std::ptr::eq(def, &g::MATMUL_PACKED) {
+    } else if [&g::MATMUL, &g::MATMUL_PACKED, &g::BATCH_MATMUL].iter().any(|d| std::ptr::eq(def, *d)) {
         let a = c.in_shape(0);
         2 * numel(&c.out_shape(0)) as u64 * a[a.len() - 1] as u64
     } else {

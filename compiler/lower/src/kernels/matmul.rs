@@ -1,22 +1,26 @@
-//! Matmul template for `graph.matmul_packed`: `a` viewed as `[rows, K]` (batch
-//! dimensions flattened), the packed operand `[N/nb, K, nb]`. A register tile is
-//! `tile_m` rows x one packed column block (`nb / width` vectors); the reduction over K
-//! broadcasts one element of `a` per row and issues one FMA per vector of the block,
-//! unrolled by four. Parallel over (column block, row chunk). The last column block,
-//! when N is not a multiple of `nb`, is stored lane by lane (the padded columns are never
-//! written).
+//! Matmul templates for `graph.matmul_packed` (a constant right operand packed
+//! `[N/nb, K, nb]`, shared by every row of `a`: batch dimensions fold into rows) and
+//! `graph.batch_matmul` (both operands activations, `[B, M, K] x [B, K, N]`, as in
+//! attention).
+//!
+//! A register tile is `tile_m` rows of one batch x one column block of `nb` columns
+//! (`nb / width` vectors); the reduction over K broadcasts one element of `a` per row
+//! and issues one FMA per vector of the block (`unroll_k` steps per loop iteration).
+//! Parallel over (batch, column block, row chunk). In the last column block, when N is
+//! not a multiple of `nb`, the right operand is read and the result written lane by lane
+//! (the columns past N are never touched).
 
+use tcc_dialect_graph::ops as g;
 use tcc_dialect_graph::ops::kernel::config_int;
-use tcc_ir::{ScalarType, Value};
+use tcc_ir::{ScalarType, Type, Value, VectorType};
 
 use super::{apply_epilogue, config, epilogue_operands, reference, vector_width};
 use crate::builder::Builder;
 use crate::emit::{Ctx, numel};
 
-/// K steps per iteration of the reduction loop.
-const UNROLL_K: i64 = 4;
-
 struct Matmul {
+    /// Batches with their own right operand (1 for a packed one) and rows of each.
+    batches: i64,
     rows: i64,
     k: i64,
     n: i64,
@@ -25,9 +29,13 @@ struct Matmul {
     width: u32,
     vectors: i64,
     tile_m: i64,
+    unroll_k: i64,
+    /// `a` as `[batches * rows, K]`, the output as `[batches * rows, N]`.
     a: Value,
-    bp: Value,
     out: Value,
+    /// The packed `[N/nb, K, nb]`, or the plain `[batches, K, N]`.
+    b: Value,
+    packed: bool,
     epilogue: Vec<(Value, Vec<i64>)>,
 }
 
@@ -56,55 +64,70 @@ fn flatten_operand(b: &mut Builder, buf: Value, shape: &[i64], out: &[i64]) -> O
 
 impl Matmul {
     fn new(b: &mut Builder, c: &Ctx) -> Option<Matmul> {
-        let (sa, sp, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
+        let (sa, sb, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
         if c.out_elem(0) != ScalarType::F32 {
             return None;
         }
-        let width = vector_width(c.lanes, sp[2])?;
+        let packed = std::ptr::eq(c.g.def(c.op), &g::MATMUL_PACKED);
+        let cfg = config(c);
         let (k, n) = (sa[sa.len() - 1], os[os.len() - 1]);
-        let rows = numel(&sa[..sa.len() - 1]);
+        let (batches, rows, nb, blocks) = if packed {
+            (1, numel(&sa[..sa.len() - 1]), sb[2], sb[0])
+        } else {
+            let nb = config_int(cfg, "tile_n").unwrap_or(1) * c.lanes as i64;
+            (numel(&sa[..sa.len() - 2]), sa[sa.len() - 2], nb, (n + nb - 1) / nb)
+        };
+        let width = vector_width(c.lanes, nb)?;
         let mut epilogue = Vec::new();
         for (buf, shape) in epilogue_operands(c) {
             epilogue.push(flatten_operand(b, buf, &shape, &os)?);
         }
+        let total = batches * rows;
         Some(Matmul {
+            batches,
             rows,
             k,
             n,
-            nb: sp[2],
-            blocks: sp[0],
+            nb,
+            blocks,
             width,
-            vectors: sp[2] / width as i64,
-            tile_m: config_int(config(c), "tile_m").unwrap_or(4),
-            a: b.view(c.ins[0], &[rows, k]),
-            bp: c.ins[1],
-            out: b.view(c.outs[0], &[rows, n]),
+            vectors: nb / width as i64,
+            tile_m: config_int(cfg, "tile_m").unwrap_or(4),
+            unroll_k: config_int(cfg, "unroll_k").unwrap_or(1),
+            a: b.view(c.ins[0], &[total, k]),
+            out: b.view(c.outs[0], &[total, n]),
+            b: if packed { c.ins[1] } else { b.view(c.ins[1], &[batches, k, n]) },
+            packed,
             epilogue,
         })
     }
 }
 
 pub fn emit(b: &mut Builder, c: &Ctx) {
-    let Some(mm) = Matmul::new(b, c) else { return reference::matmul_packed(b, c) };
+    let Some(mm) = Matmul::new(b, c) else { return reference::matmul(b, c) };
     // Column blocks stored whole, and the last one if it is partial.
     let whole = if mm.n % mm.nb == 0 { mm.blocks } else { mm.blocks - 1 };
-    // Row chunks: whole tiles, enough tasks for every core.
+    // Row chunks of whole tiles, enough tasks for every core.
     let tiles = (mm.rows + mm.tile_m - 1) / mm.tile_m;
-    let chunks = (32 / mm.blocks.max(1)).clamp(1, tiles);
+    let chunks = (32 / (mm.blocks * mm.batches).max(1)).clamp(1, tiles);
     let tiles_per_chunk = (tiles + chunks - 1) / chunks;
     let chunks = (tiles + tiles_per_chunk - 1) / tiles_per_chunk;
     let rows_per_chunk = tiles_per_chunk * mm.tile_m;
+    let full_rows = mm.rows / mm.tile_m * mm.tile_m;
     for (first_block, count, partial) in [(0, whole, false), (whole, mm.blocks - whole, true)] {
         if count == 0 {
             continue;
         }
-        b.parallel(count * chunks, |b, flat| {
-            let idx = b.unflatten(flat, &[count, chunks]);
+        let dims = [mm.batches, count, chunks];
+        b.parallel(numel(&dims), |b, flat| {
+            let idx = b.unflatten(flat, &dims);
+            let (batch, chunk) = (idx[0], idx[2]);
             let first = b.index(first_block);
-            let jb = b.add(first, idx[0]);
-            let row0 = b.scale(idx[1], rows_per_chunk);
+            let jb = b.add(first, idx[1]);
+            let base = b.scale(batch, mm.rows);
+            let at = Block { batch, jb, partial };
             // Whole tiles of this chunk, then (in the last chunk) the tail rows.
-            let full_rows = mm.rows / mm.tile_m * mm.tile_m;
+            let row0 = b.scale(chunk, rows_per_chunk);
             let tile_v = b.index(mm.tile_m);
             let lo = b.div(row0, tile_v);
             let end_rows = b.index(rows_per_chunk);
@@ -113,26 +136,67 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
             let end = b.min(end, cap);
             let hi = b.div(end, tile_v);
             b.range(lo, hi, |b, t| {
-                let m0 = b.scale(t, mm.tile_m);
-                tile(b, c, &mm, m0, mm.tile_m, jb, partial);
+                let m = b.scale(t, mm.tile_m);
+                let m0 = b.add(base, m);
+                tile(b, c, &mm, &at, m0, mm.tile_m);
             });
             let tail = mm.rows - full_rows;
             if tail > 0 {
                 let last = b.index(chunks - 1);
-                let is_last = b.cmp("eq", idx[1], last);
+                let is_last = b.cmp("eq", chunk, last);
                 let (zero, one) = (b.index(0), b.index(1));
                 let lo = b.select(is_last, zero, one);
                 b.range(lo, one, |b, _| {
-                    let m0 = b.index(full_rows);
-                    tile(b, c, &mm, m0, tail, jb, partial);
+                    let m = b.index(full_rows);
+                    let m0 = b.add(base, m);
+                    tile(b, c, &mm, &at, m0, tail);
                 });
             }
         });
     }
 }
 
-/// `rows` rows from `m0` x column block `jb`.
-fn tile(b: &mut Builder, c: &Ctx, mm: &Matmul, m0: Value, rows: i64, jb: Value, partial: bool) {
+/// The column block a tile computes.
+struct Block {
+    batch: Value,
+    jb: Value,
+    /// The last block, with columns past N.
+    partial: bool,
+}
+
+/// Vector `v` of the right operand's row `k` in the tile's column block.
+fn b_vector(b: &mut Builder, mm: &Matmul, at: &Block, k: Value, v: i64) -> Value {
+    let width = mm.width as i64;
+    if mm.packed {
+        let lane = b.index(v * width);
+        return b.load_input(mm.b, &[at.jb, k, lane], mm.width);
+    }
+    let col0 = b.scale(at.jb, mm.nb);
+    let lane = b.index(v * width);
+    let col = b.add(col0, lane);
+    if !at.partial {
+        return b.load_input(mm.b, &[at.batch, k, col], mm.width);
+    }
+    // Lane by lane, zero past the last column.
+    let first = (mm.blocks - 1) * mm.nb + v * width;
+    let zero = b.scalar(ScalarType::F32, 0.0);
+    let ty = Type::Vector(VectorType { lanes: mm.width, elem: ScalarType::F32 });
+    let mut vec = b.splat(zero, mm.width);
+    for lane in 0..(mm.n - first).clamp(0, width) {
+        let j = b.index(first + lane);
+        let x = b.load_input(mm.b, &[at.batch, k, j], 1);
+        vec = b.op_typed(
+            &tcc_dialect_vector::INSERT,
+            &[x, vec],
+            tcc_ir::AttrDict::new().with("index", tcc_ir::Attribute::i64(lane)),
+            vec![ty.clone()],
+        )[0];
+    }
+    vec
+}
+
+/// `rows` rows from global row `m0` x the column block `at`.
+fn tile(b: &mut Builder, c: &Ctx, mm: &Matmul, at: &Block, m0: Value, rows: i64) {
     let (width, vectors) = (mm.width, mm.vectors);
     let zero_s = b.scalar(ScalarType::F32, 0.0);
     let zero = b.splat(zero_s, width);
@@ -144,12 +208,7 @@ fn tile(b: &mut Builder, c: &Ctx, mm: &Matmul, m0: Value, rows: i64, jb: Value, 
         })
         .collect();
     let step = |b: &mut Builder, k: Value, accs: &mut Vec<Value>| {
-        let wv: Vec<Value> = (0..vectors)
-            .map(|v| {
-                let lane = b.index(v * width as i64);
-                b.load_input(mm.bp, &[jb, k, lane], width)
-            })
-            .collect();
+        let wv: Vec<Value> = (0..vectors).map(|v| b_vector(b, mm, at, k, v)).collect();
         for (r, &m) in row_idx.iter().enumerate() {
             let av = b.load_input(mm.a, &[m, k], 1);
             let av = b.splat(av, width);
@@ -159,29 +218,30 @@ fn tile(b: &mut Builder, c: &Ctx, mm: &Matmul, m0: Value, rows: i64, jb: Value, 
             }
         }
     };
-    let main = mm.k / UNROLL_K;
+    let unroll = mm.unroll_k.clamp(1, mm.k.max(1));
+    let main = mm.k / unroll;
     let (lo, hi, one) = (b.index(0), b.index(main), b.index(1));
     let mut accs = b.for_loop(lo, hi, one, &accs, |b, i, accs| {
         let mut accs = accs.to_vec();
-        for u in 0..UNROLL_K {
+        for u in 0..unroll {
             let uv = b.index(u);
-            let k0 = b.scale(i, UNROLL_K);
+            let k0 = b.scale(i, unroll);
             let k = b.add(k0, uv);
             step(b, k, &mut accs);
         }
         accs
     });
-    for kk in main * UNROLL_K..mm.k {
+    for kk in main * unroll..mm.k {
         let k = b.index(kk);
         step(b, k, &mut accs);
     }
     for (r, &m) in row_idx.iter().enumerate() {
         for v in 0..vectors {
             let acc = accs[r * vectors as usize + v as usize];
-            let col0 = b.scale(jb, mm.nb);
+            let col0 = b.scale(at.jb, mm.nb);
             let lane0 = b.index(v * width as i64);
             let col = b.add(col0, lane0);
-            if !partial {
+            if !at.partial {
                 let idx = [m, col];
                 let res = apply_epilogue(b, c, &mm.epilogue, acc, &idx);
                 b.vstore(res, mm.out, &idx);

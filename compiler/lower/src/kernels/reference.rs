@@ -102,22 +102,31 @@ pub fn pool2d_nchwc(b: &mut Builder, c: &Ctx, is_max: bool) {
     });
 }
 
-pub fn matmul_packed(b: &mut Builder, c: &Ctx) {
-    let (sa, sp, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
-    let (kdim, nb) = (sa[sa.len() - 1], sp[2]);
-    let (a, bp, out) = (c.ins[0], c.ins[1], c.outs[0]);
+/// `matmul_packed` (the right operand `[N/nb, K, nb]`) or `batch_matmul` (`[.., K, N]`).
+pub fn matmul(b: &mut Builder, c: &Ctx) {
+    let (sa, sb, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
+    let packed = std::ptr::eq(c.g.def(c.op), &tcc_dialect_graph::ops::MATMUL_PACKED);
+    let kdim = sa[sa.len() - 1];
+    let (a, bm, out) = (c.ins[0], c.ins[1], c.outs[0]);
     let operands = epilogue_operands(c);
     nest(b, &os, numel(&os) * kdim, |b, idx| {
         let (row, j) = idx.split_at(idx.len() - 1);
-        let nbv = b.index(nb);
-        let (jb, jl) = (b.div(j[0], nbv), b.rem(j[0], nbv));
         let zero = b.scalar(c.out_elem(0), 0.0);
         let (lo, hi) = (b.index(0), b.index(kdim));
         let acc = fold(b, lo, hi, zero, |b, k, acc| {
             let mut ai = row.to_vec();
             ai.push(k);
             let av = b.load(a, &ai);
-            let bv = b.load(bp, &[jb, k, jl]);
+            let bv = if packed {
+                let nbv = b.index(sb[2]);
+                let (jb, jl) = (b.div(j[0], nbv), b.rem(j[0], nbv));
+                b.load(bm, &[jb, k, jl])
+            } else {
+                let mut bi = row[..row.len() - 1].to_vec();
+                bi.push(k);
+                bi.push(j[0]);
+                b.load(bm, &bi)
+            };
             b.fma(av, bv, acc)
         });
         let r = apply_epilogue(b, c, &operands, acc, idx);

@@ -71,3 +71,8 @@ pub fn matmul_packed(a: &EvalArgs) -> R {
     let b = relayout(bp, &format!("NK{}n", bs[2]), "KN", &[bs[1], n])?;
     Ok(vec![plain(a, &ops::MATMUL, &[x.clone(), b], out.iter().map(|&d| d as i64).collect())?])
 }
+
+pub fn batch_matmul(a: &EvalArgs) -> R {
+    let out = a.result_dims(0).iter().map(|&d| d as i64).collect();
+    Ok(vec![plain(a, &ops::MATMUL, a.inputs, out)?])
+}

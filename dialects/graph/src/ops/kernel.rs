@@ -317,7 +317,11 @@ pub static AVG_POOL2D_NCHWC: OpDef = OpDef {
 /// `NK{n}n`, columns padded with zeros); the result `[.., M, N]` is written (N is not
 /// inferable when the columns were padded) and checked.
 fn verify_matmul_packed(m: &Module, op: Op) -> Result<(), String> {
-    verify_config(m, op, &[("tile_m", KeyKind::Positive), ("tile_n", KeyKind::Positive)])?;
+    verify_config(
+        m,
+        op,
+        &[("tile_m", KeyKind::Positive), ("tile_n", KeyKind::Positive), ("unroll_k", KeyKind::Positive)],
+    )?;
     let ty = |v| m.value_type(v).as_tensor().cloned().ok_or("operands and result must be tensors");
     let (a, b, r) = (ty(m.operand(op, 0))?, ty(m.operand(op, 1))?, ty(m.result(op, 0))?);
     if !FLOATS.contains(&a.elem()) || a.elem() != b.elem() || a.elem() != r.elem() {
@@ -359,5 +363,54 @@ pub static MATMUL_PACKED: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 
+// -- batched matmul of activations ------------------------------------------------------
+
+fn infer_batch_matmul(sig: &Signature) -> Result<Vec<Type>, String> {
+    let a = tensor_of(sig, 0, FLOATS)?;
+    let b = tensor_of(sig, 1, FLOATS)?;
+    let elem = same_elem(sig, 0..2)?;
+    let (sa, sb) = (a.shape(), b.shape());
+    if sa.len() < 2 || sa.len() != sb.len() || sa[..sa.len() - 2] != sb[..sb.len() - 2] {
+        return Err(format!("batch_matmul expects [.., M, K] and [.., K, N] with equal batch dimensions, got {a} and {b}"));
+    }
+    let (k, kb) = (sa[sa.len() - 1], sb[sb.len() - 2]);
+    if k != kb {
+        return Err(format!("contraction dimensions differ: {k} (a) vs {kb} (b)"));
+    }
+    let mut shape = sa[..sa.len() - 1].to_vec();
+    shape.push(sb[sb.len() - 1]);
+    Ok(vec![tensor(shape, elem)?])
+}
+
+fn verify_batch_matmul(m: &Module, op: Op) -> Result<(), String> {
+    verify_config(
+        m,
+        op,
+        &[("tile_m", KeyKind::Positive), ("tile_n", KeyKind::Positive), ("unroll_k", KeyKind::Positive)],
+    )?;
+    verify_epilogue(m, op)
+}
+
+pub static BATCH_MATMUL: OpDef = OpDef {
+    name: "graph.batch_matmul",
+    summary: "Matmul of two activations with equal batch dimensions (attention), with an optional epilogue",
+    description: "`[.., M, K] x [.., K, N] -> [.., M, N]`: `graph.matmul` without broadcasting, then the \
+                  epilogue. `config`: `tile_m` rows and `tile_n` vectors of columns per register tile, \
+                  `unroll_k` reduction steps per loop iteration.\n\n```mlir\n\
+                  %y = graph.batch_matmul %q, %k {config = {tile_m = 4, tile_n = 2}} \
+                  : (tensor<12x128x64xf32>, tensor<12x64x128xf32>) -> tensor<12x128x128xf32>\n```",
+    operands: Arity::AtLeast(2),
+    regions: Arity::Between(0, 1),
+    attrs: &[AttrSpec::optional("config", AttrKind::Any, AttrDefault::Optional, "kernel configuration")],
+    traits: KERNEL.union(Traits::ISOLATED_FROM_ABOVE),
+    infer: Some(infer_batch_matmul),
+    verify: Some(verify_batch_matmul),
+    syntax: Syntax::Functional,
+    patterns: canonical::FOLD_ONLY,
+    dialect_data: Some(&GraphSemantics::with_epilogue(LayoutClass::Dependent, k::batch_matmul, 2)),
+    ..OpDef::DEFAULT
+};
+
 /// The compiler's kernel ops.
-pub static KERNEL_OPS: &[&OpDef] = &[&YIELD, &CONV2D_NCHWC, &MAX_POOL2D_NCHWC, &AVG_POOL2D_NCHWC, &MATMUL_PACKED];
+pub static KERNEL_OPS: &[&OpDef] =
+    &[&YIELD, &CONV2D_NCHWC, &MAX_POOL2D_NCHWC, &AVG_POOL2D_NCHWC, &MATMUL_PACKED, &BATCH_MATMUL];

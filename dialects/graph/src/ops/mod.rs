@@ -7,7 +7,7 @@ pub mod nn;
 pub mod shape;
 
 pub use elementwise::*;
-pub use kernel::{AVG_POOL2D_NCHWC, CONV2D_NCHWC, MATMUL_PACKED, MAX_POOL2D_NCHWC, YIELD};
+pub use kernel::{AVG_POOL2D_NCHWC, BATCH_MATMUL, CONV2D_NCHWC, MATMUL_PACKED, MAX_POOL2D_NCHWC, YIELD};
 pub use nn::*;
 pub use shape::*;
 
@@ -66,4 +66,5 @@ pub static ALL: &[&OpDef] = &[
     &MAX_POOL2D_NCHWC,
     &AVG_POOL2D_NCHWC,
     &MATMUL_PACKED,
+    &BATCH_MATMUL,
 ];
