@@ -164,7 +164,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST-NEXT: {{^}}convert-tosa-to-graph {{ *}}Import TOSA and arith.constant ops into the graph dialect
 // LIST-NEXT: {{^}}cse {{ *}}Merge identical pure operations
 // LIST-NEXT: {{^}}expand-math {{ *}}Expand f32 exp/log/tanh/erf/pow
-// LIST-NEXT: {{^}}fuse-epilogues {{ *}}Fuse elementwise consumers of conv2d_nchwc / matmul_packed into their epilogue regions
+// LIST-NEXT: {{^}}fuse-epilogues {{ *}}Fuse elementwise consumers of kernel ops
 // LIST-NEXT: {{^}}propagate-layouts {{ *}}Move NCHW[x]c -> NCHW transforms past layout-oblivious ops
 // LIST-NEXT: {{^}}vectorize {{ *}}Turn innermost unit-stride loops into vector loops
 // LIST-NEXT: {{^}}    vector-bits: SIMD register width in bits (default 128)

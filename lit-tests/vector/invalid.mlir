@@ -213,3 +213,11 @@ func.func @extract_float_index(%v: vector<4xf32>, %x: f32) {
   %0 = vector.extract %v {index = 1.0} : (vector<4xf32>) -> f32
   return
 }
+
+// -----
+
+func.func @shuffle_mask_out_of_range(%a: vector<4xf32>) {
+  // expected-error@+1 {{'vector.shuffle' op mask must have 4 lanes, each below 8}}
+  %0 = vector.shuffle %a, %a {mask = [0, 1, 2, 8]} : (vector<4xf32>, vector<4xf32>) -> vector<4xf32>
+  return
+}

@@ -46,6 +46,8 @@
 // CHECK-NEXT: %13 = vector.extract %8 {index = 3} : (vector<4xf32>) -> f32
 // CHECK-NEXT: %14 = vector.insert %13, %8 {index = 0} : (f32, vector<4xf32>) -> vector<4xf32>
 // CHECK-NEXT: %15 = vector.insert %arg8, %7 {index = 3} : (i32, vector<4xi32>) -> vector<4xi32>
+// CHECK-NEXT: %16 = vector.shuffle %8, %14 {mask = [0, 4, 1, 5]} : (vector<4xf32>, vector<4xf32>) -> vector<4xf32>
+// CHECK-NEXT: %17 = vector.load %arg0[%arg5] {readonly = true} : buffer<16xf32>, vector<4xf32>
 // CHECK-NEXT: return %9, %10, %11, %12 : f32, f32, f64, i32
 // CHECK-NEXT: }
 func.func @vector(%buf: buffer<16xf32>, %m: buffer<4x64xf32>, %s: buffer<4x8xf32, [16, 1]>, %d: buffer<8xf64>, %ib: buffer<32xi32>, %i: index, %x: f32, %y: f64, %n: i32) -> (f32, f32, f64, i32) {
@@ -68,5 +70,7 @@ func.func @vector(%buf: buffer<16xf32>, %m: buffer<4x64xf32>, %s: buffer<4x8xf32
   %e = vector.extract %r {index = 3} : (vector<4xf32>) -> f32
   %ins = vector.insert %e, %r {index = 0} : (f32, vector<4xf32>) -> vector<4xf32>
   %ins2 = vector.insert %n, %spi {index = 3} : (i32, vector<4xi32>) -> vector<4xi32>
+  %lo = vector.shuffle %r, %ins {mask = [0, 4, 1, 5]} : (vector<4xf32>, vector<4xf32>) -> vector<4xf32>
+  %ro = vector.load %buf[%i] {readonly = true} : buffer<16xf32>, vector<4xf32>
   return %sum, %mx, %mn, %pr : f32, f32, f64, i32
 }

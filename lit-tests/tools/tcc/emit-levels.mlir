@@ -67,7 +67,8 @@
 // BENCH: backend   cranelift, 1 thread(s)
 // BENCH-NEXT: target    cranelift (host): 128-bit vectors x 16 registers, {{(no )?}}FMA, {{[0-9]+}} core
 // BENCH: latency   median
-// BENCH: share    ms/run  kernel
+// BENCH: peak      {{[0-9.]+}} GFLOP/s per core with 128-bit FMA
+// BENCH: share    ms/run  GFLOP/s  % peak    GB/s  kernel
 // BENCH-DAG: graph.tanh at
 // BENCH-DAG: graph.mul at
 // RUN: %tcc bench %s --runs 2 --json | FileCheck %s --check-prefix=JSON

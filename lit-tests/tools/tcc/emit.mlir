@@ -41,31 +41,33 @@
 //
 // RUN: not %tcc %s --emit=asm --backend bogus 2>&1 | FileCheck %s --check-prefix=BADBACKEND
 
-func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
+// (The matmul broadcasts its right operand over a batch of two, so no kernel
+// template takes it: this shows the naive nests and the vectorizer.)
+func.func @main(%a: tensor<2x4x8xf32>, %b: tensor<8x16xf32>) -> tensor<2x4x16xf32> {
   %one = graph.constant {value = dense<1.0> : tensor<16xf32>} : () -> tensor<16xf32>
-  %0 = graph.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
-  %1 = graph.mul %0, %one : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
-  %2 = graph.sigmoid %1 : (tensor<4x16xf32>) -> tensor<4x16xf32>
-  return %2 : tensor<4x16xf32>
+  %0 = graph.matmul %a, %b : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
+  %1 = graph.mul %0, %one : (tensor<2x4x16xf32>, tensor<16xf32>) -> tensor<2x4x16xf32>
+  %2 = graph.sigmoid %1 : (tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  return %2 : tensor<2x4x16xf32>
 }
 
 // GRAPH: module {
-// GRAPH-NEXT: func.func @main(%arg0: tensor<4x8xf32>, %arg1: tensor<8x16xf32>) -> tensor<4x16xf32> {
-// GRAPH-NEXT: %0 = graph.matmul %arg0, %arg1 : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
-// GRAPH-NEXT: %1 = graph.sigmoid %0 : (tensor<4x16xf32>) -> tensor<4x16xf32>
-// GRAPH-NEXT: return %1 : tensor<4x16xf32>
+// GRAPH-NEXT: func.func @main(%arg0: tensor<2x4x8xf32>, %arg1: tensor<8x16xf32>) -> tensor<2x4x16xf32> {
+// GRAPH-NEXT: %0 = graph.matmul %arg0, %arg1 : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
+// GRAPH-NEXT: %1 = graph.sigmoid %0 : (tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+// GRAPH-NEXT: return %1 : tensor<2x4x16xf32>
 // GRAPH-NEXT: }
 // GRAPH-NEXT: }
 
 // Before vectorization: scalar loops, math not yet expanded.
-// NAIVE: func.func @main(%arg0: buffer<4x8xf32>, %arg1: buffer<8x16xf32>, %arg2: buffer<4x16xf32>)
+// NAIVE: func.func @main(%arg0: buffer<2x4x8xf32>, %arg1: buffer<8x16xf32>, %arg2: buffer<2x4x16xf32>)
 // NAIVE-NOT: vector.
 // NAIVE: loop.fma {{.*}} : f32
 // NAIVE: loop.exp {{.*}} : f32
 
-// LOOP: func.func @main(%arg0: buffer<4x8xf32>, %arg1: buffer<8x16xf32>, %arg2: buffer<4x16xf32>) attributes {tcc.num_inputs = 2, tcc.workspace_size = 256} {
+// LOOP: func.func @main(%arg0: buffer<2x4x8xf32>, %arg1: buffer<8x16xf32>, %arg2: buffer<2x4x16xf32>) attributes {tcc.num_inputs = 2, tcc.workspace_size = 512} {
 // LOOP-NOT: graph.
-// LOOP: [[WS:%[0-9]+]] = loop.workspace {offset = 0} : () -> buffer<4x16xf32>
+// LOOP: [[WS:%[0-9]+]] = loop.workspace {offset = 0} : () -> buffer<2x4x16xf32>
 // LOOP: vector.load %arg1{{\[}}{{.*}}] : buffer<8x16xf32>, vector<4xf32>
 // LOOP: loop.fma {{.*}} : vector<4xf32>
 // LOOP: vector.store {{%[0-9]+}}, [[WS]]

@@ -1,0 +1,67 @@
+// Malformed kernel ops get located errors.
+// RUN: %tcc-opt %s --split-input-file --verify-diagnostics
+
+func.func @unknown_config_key(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32> {
+  // expected-error@+1 {{'graph.conv2d_nchwc' op unknown kernel configuration key 'tiles' (known: template, tile_w, tile_oc, unroll_kw, unroll_ic)}}
+  %y = graph.conv2d_nchwc %x, %w {config = {tiles = 4}} : (tensor<1x1x4x4x4xf32>, tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32>
+  return %y : tensor<1x1x4x4x4xf32>
+}
+
+// -----
+
+func.func @bad_template(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32> {
+  // expected-error@+1 {{kernel configuration 'template' must be one of direct, pointwise, depthwise, reference, got "winograd"}}
+  %y = graph.conv2d_nchwc %x, %w {config = {template = "winograd"}} : (tensor<1x1x4x4x4xf32>, tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32>
+  return %y : tensor<1x1x4x4x4xf32>
+}
+
+// -----
+
+func.func @zero_tile(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32> {
+  // expected-error@+1 {{kernel configuration 'tile_w' must be an integer from 1 to 256, got 0}}
+  %y = graph.conv2d_nchwc %x, %w {config = {tile_w = 0}} : (tensor<1x1x4x4x4xf32>, tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32>
+  return %y : tensor<1x1x4x4x4xf32>
+}
+
+// -----
+
+func.func @epilogue_operand_without_region(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x1x1x4x4xf32>, %b: tensor<1x1x1x1x4xf32>) -> tensor<1x1x4x4x4xf32> {
+  // expected-error@+1 {{has 1 epilogue operand(s) but no epilogue region}}
+  %y = graph.conv2d_nchwc %x, %w, %b : (tensor<1x1x4x4x4xf32>, tensor<1x1x1x1x4x4xf32>, tensor<1x1x1x1x4xf32>) -> tensor<1x1x4x4x4xf32>
+  return %y : tensor<1x1x4x4x4xf32>
+}
+
+// -----
+
+func.func @epilogue_not_elementwise(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32> {
+  // expected-error@+1 {{an epilogue holds elementwise ops only, not 'graph.transpose'}}
+  %y = graph.conv2d_nchwc %x, %w : (tensor<1x1x4x4x4xf32>, tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32> ({
+  ^bb0(%acc: tensor<1x1x4x4x4xf32>):
+    %t = graph.transpose %acc {perm = [0, 1, 3, 2, 4]} : (tensor<1x1x4x4x4xf32>) -> tensor<1x1x4x4x4xf32>
+    graph.yield %t : tensor<1x1x4x4x4xf32>
+  })
+  return %y : tensor<1x1x4x4x4xf32>
+}
+
+// -----
+
+func.func @channels_do_not_match(%x: tensor<1x2x4x4x4xf32>, %w: tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32> {
+  // expected-error@+1 {{filter expects 4 input channels per group, but the input has 8 channels in 1 group(s)}}
+  %y = graph.conv2d_nchwc %x, %w : (tensor<1x2x4x4x4xf32>, tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32>
+  return %y : tensor<1x1x4x4x4xf32>
+}
+
+// -----
+
+func.func @packed_columns(%a: tensor<8x16xf32>, %bp: tensor<3x16x4xf32>) -> tensor<8x13xf32> {
+  // expected-error@+1 {{result tensor<8x13xf32> does not match operands tensor<8x16xf32> and packed tensor<3x16x4xf32> (K = 16, N <= 12)}}
+  %y = graph.matmul_packed %a, %bp : (tensor<8x16xf32>, tensor<3x16x4xf32>) -> tensor<8x13xf32>
+  return %y : tensor<8x13xf32>
+}
+
+// -----
+
+func.func @yield_outside(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'graph.yield' op yields 1 value(s) of types}}
+  graph.yield %x : tensor<4xf32>
+}

@@ -1,0 +1,61 @@
+// block-layouts: convolutions, pools and constant-weight matmuls become kernel ops in
+// blocked layouts at the target's vector width.
+// RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=128}' | FileCheck %s
+// RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=512}' | FileCheck %s --check-prefix=AVX512
+
+// Channels round up to whole blocks (6 -> 8, 5 -> 8); the filter is packed OIHW4i4o,
+// the bias becomes the epilogue's add; the result goes back to NCHW with 5 channels.
+// CHECK-LABEL: func.func @conv
+// CHECK: %[[X:.*]] = graph.layout_transform %arg0 {dst = "NCHW4c", src = "NCHW"} : (tensor<1x6x8x8xf32>) -> tensor<1x2x8x8x4xf32>
+// CHECK: %[[W:.*]] = graph.layout_transform %{{.*}} {dst = "OIHW4i4o", src = "OIHW"} : (tensor<5x6x3x3xf32>) -> tensor<2x2x3x3x4x4xf32>
+// CHECK: %[[B:.*]] = graph.layout_transform %{{.*}} {dst = "NCHW4c", src = "NCHW"} : (tensor<1x5x1x1xf32>) -> tensor<1x2x1x1x4xf32>
+// CHECK: %[[Y:.*]] = graph.conv2d_nchwc %[[X]], %[[W]], %[[B]] {dilations = [1, 1], groups = 1, pads = [1, 1, 1, 1], strides = [1, 1]}
+// CHECK: graph.add
+// CHECK: graph.layout_transform %[[Y]] {dst = "NCHW", src = "NCHW4c"} : (tensor<1x2x8x8x4xf32>) -> tensor<1x5x8x8xf32>
+// With 16 lanes, 6 input channels are fewer than a block: they stay unblocked; the
+// output is one (padded) block of 16.
+// AVX512-LABEL: func.func @conv
+// AVX512: graph.layout_transform %arg0 {dst = "NCHW1c", src = "NCHW"} : (tensor<1x6x8x8xf32>) -> tensor<1x6x8x8x1xf32>
+// AVX512: graph.conv2d_nchwc {{.*}} -> tensor<1x1x8x8x16xf32>
+func.func @conv(%x: tensor<1x6x8x8xf32>) -> tensor<1x5x8x8xf32> {
+  %w = graph.constant {value = dense<0.5> : tensor<5x6x3x3xf32>} : () -> tensor<5x6x3x3xf32>
+  %b = graph.constant {value = dense<0.25> : tensor<5xf32>} : () -> tensor<5xf32>
+  %y = graph.conv2d %x, %w, %b {pads = [1, 1, 1, 1]} : (tensor<1x6x8x8xf32>, tensor<5x6x3x3xf32>, tensor<5xf32>) -> tensor<1x5x8x8xf32>
+  return %y : tensor<1x5x8x8xf32>
+}
+
+// -----
+
+// An image's three colours stay unblocked (NCHW1c); depthwise keeps one input channel
+// per output channel (filter OIHW1i4o, groups over the padded channels).
+// CHECK-LABEL: func.func @stem_and_depthwise
+// CHECK: graph.layout_transform %arg0 {dst = "NCHW1c", src = "NCHW"} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8x1xf32>
+// CHECK: graph.conv2d_nchwc {{.*}} : (tensor<1x3x8x8x1xf32>, tensor<2x3x3x3x1x4xf32>) -> tensor<1x2x4x4x4xf32>
+// CHECK: graph.layout_transform {{.*}} {dst = "OIHW1i4o", src = "OIHW"} : (tensor<6x1x3x3xf32>) -> tensor<2x1x3x3x1x4xf32>
+// CHECK: graph.conv2d_nchwc {{.*}}groups = 8{{.*}} : (tensor<1x2x4x4x4xf32>, tensor<2x1x3x3x1x4xf32>) -> tensor<1x2x4x4x4xf32>
+func.func @stem_and_depthwise(%x: tensor<1x3x8x8xf32>) -> tensor<1x6x4x4xf32> {
+  %w = graph.constant {value = dense<0.5> : tensor<6x3x3x3xf32>} : () -> tensor<6x3x3x3xf32>
+  %y = graph.conv2d %x, %w {strides = [2, 2], pads = [1, 1, 1, 1]} : (tensor<1x3x8x8xf32>, tensor<6x3x3x3xf32>) -> tensor<1x6x4x4xf32>
+  %d = graph.constant {value = dense<0.5> : tensor<6x1x3x3xf32>} : () -> tensor<6x1x3x3xf32>
+  %z = graph.conv2d %y, %d {pads = [1, 1, 1, 1], groups = 6} : (tensor<1x6x4x4xf32>, tensor<6x1x3x3xf32>) -> tensor<1x6x4x4xf32>
+  return %z : tensor<1x6x4x4xf32>
+}
+
+// -----
+
+// Pools run blocked; a matmul by a constant gets its right operand packed (10 columns
+// in blocks of 4: the last one padded); a matmul of two activations is batched.
+// CHECK-LABEL: func.func @pool_and_matmuls
+// CHECK: graph.max_pool2d_nchwc {{.*}} : (tensor<1x1x4x4x4xf32>) -> tensor<1x1x2x2x4xf32>
+// CHECK: graph.layout_transform {{.*}} {dst = "NK{{[0-9]+}}n", src = "KN"} : (tensor<16x10xf32>)
+// CHECK: graph.matmul_packed
+// CHECK: graph.batch_matmul %arg1, %arg2 : (tensor<2x3x5xf32>, tensor<2x5x7xf32>) -> tensor<2x3x7xf32>
+func.func @pool_and_matmuls(%x: tensor<1x4x4x4xf32>, %a: tensor<2x3x5xf32>, %b: tensor<2x5x7xf32>) -> (tensor<1x4x2x2xf32>, tensor<1x10xf32>, tensor<2x3x7xf32>) {
+  %p = graph.max_pool2d %x {kernel = [2, 2], strides = [2, 2]} : (tensor<1x4x4x4xf32>) -> tensor<1x4x2x2xf32>
+  %f = graph.reshape %x {shape = [4, 16]} : (tensor<1x4x4x4xf32>) -> tensor<4x16xf32>
+  %r = graph.slice %f {starts = [0, 0], sizes = [1, 16]} : (tensor<4x16xf32>) -> tensor<1x16xf32>
+  %w = graph.constant {value = dense<0.5> : tensor<16x10xf32>} : () -> tensor<16x10xf32>
+  %m = graph.matmul %r, %w : (tensor<1x16xf32>, tensor<16x10xf32>) -> tensor<1x10xf32>
+  %q = graph.matmul %a, %b : (tensor<2x3x5xf32>, tensor<2x5x7xf32>) -> tensor<2x3x7xf32>
+  return %p, %m, %q : tensor<1x4x2x2xf32>, tensor<1x10xf32>, tensor<2x3x7xf32>
+}

@@ -1,0 +1,26 @@
+// configure-kernels: the default register tile fills the target's vector registers.
+// RUN: %tcc-opt %s --pass-pipeline='configure-kernels{vector-bits=128 vector-registers=16}' | FileCheck %s --check-prefix=XMM
+// RUN: %tcc-opt %s --pass-pipeline='configure-kernels{vector-bits=512 vector-registers=32}' | FileCheck %s --check-prefix=ZMM
+
+// 56-wide rows, 4 blocks of 16 output channels: 14 columns x 2 blocks = 28 zmm
+// accumulators with AVX-512. The same row in blocks of 4 channels with Cranelift's 16
+// xmm registers: at most 14 accumulators and filter vectors beside the broadcast.
+// ZMM: graph.conv2d_nchwc {{.*}}config = {template = "direct", tile_oc = 2, tile_w = 14}
+// XMM: graph.conv2d_nchwc {{.*}}config = {template = "direct", tile_oc = 2, tile_w = 6}{{.*}}tensor<1x16x56x56x4xf32>
+// A 1x1 conv runs over the flattened rows; a depthwise one gets its own template.
+// ZMM: graph.conv2d_nchwc {{.*}}config = {template = "pointwise"
+// ZMM: graph.conv2d_nchwc {{.*}}config = {template = "depthwise"
+// A configuration written by hand is kept.
+// ZMM: graph.conv2d_nchwc {{.*}}config = {tile_w = 3}
+func.func @main(%x: tensor<1x4x56x56x16xf32>, %w: tensor<4x4x3x3x16x16xf32>, %p: tensor<4x4x1x1x16x16xf32>, %d: tensor<4x1x3x3x1x16xf32>) -> (tensor<1x4x56x56x16xf32>, tensor<1x4x56x56x16xf32>, tensor<1x4x56x56x16xf32>, tensor<1x4x56x56x16xf32>) {
+  %a = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1]} : (tensor<1x4x56x56x16xf32>, tensor<4x4x3x3x16x16xf32>) -> tensor<1x4x56x56x16xf32>
+  %b = graph.conv2d_nchwc %x, %p : (tensor<1x4x56x56x16xf32>, tensor<4x4x1x1x16x16xf32>) -> tensor<1x4x56x56x16xf32>
+  %c = graph.conv2d_nchwc %x, %d {pads = [1, 1, 1, 1], groups = 64} : (tensor<1x4x56x56x16xf32>, tensor<4x1x3x3x1x16xf32>) -> tensor<1x4x56x56x16xf32>
+  %e = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1], config = {tile_w = 3}} : (tensor<1x4x56x56x16xf32>, tensor<4x4x3x3x16x16xf32>) -> tensor<1x4x56x56x16xf32>
+  return %a, %b, %c, %e : tensor<1x4x56x56x16xf32>, tensor<1x4x56x56x16xf32>, tensor<1x4x56x56x16xf32>, tensor<1x4x56x56x16xf32>
+}
+
+func.func @xmm(%x: tensor<1x16x56x56x4xf32>, %w: tensor<16x16x3x3x4x4xf32>) -> tensor<1x16x56x56x4xf32> {
+  %a = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1]} : (tensor<1x16x56x56x4xf32>, tensor<16x16x3x3x4x4xf32>) -> tensor<1x16x56x56x4xf32>
+  return %a : tensor<1x16x56x56x4xf32>
+}
