@@ -112,7 +112,9 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     let mut registry = tcc::registry();
     if args.print_op_docs {
         println!("# Op reference\n\nGenerated from the op definitions by `tcc-opt --print-op-docs > docs/ops.md`;");
-        println!("a test fails when this file falls behind them.\n");
+        println!("a test fails when this file falls behind them. Blocked layouts (`NCHW[x]c`, packed");
+        println!("filters and matmul operands) and the kernel ops' epilogues and configurations are");
+        println!("described in [layouts.md](layouts.md).\n");
         for def in registry.ops() {
             println!("{}", def.markdown());
         }
