@@ -44,14 +44,24 @@ pub fn broadcast_to(b: &mut Builder, c: &Ctx) {
 
 /// Copies `src` (shape `shape`) into `dst`, shifted by `offset` along `axis`; with
 /// `into_dst` false the shift applies to the source instead.
+/// Copies `src` (of `shape`) into `dst` at `offset` along `axis` (or the slice of `src`
+/// there into `dst`, when `!into_dst`): both viewed as `[before, axis x after]`, so the
+/// inner loop is one contiguous run as long as the part of a row it covers.
 fn shifted_copy(b: &mut Builder, src: Value, dst: Value, shape: &[i64], axis: usize, offset: i64, into_dst: bool) {
-    nest(b, shape, numel(shape), |b, idx| {
-        let mut shifted = idx.to_vec();
-        let off = b.index(offset);
-        shifted[axis] = b.add(idx[axis], off);
+    let (before, after) = (numel(&shape[..axis]), numel(&shape[axis + 1..]));
+    let whole = b.buffer_type(if into_dst { dst } else { src }).shape()[axis];
+    let part = [before, shape[axis] * after];
+    let (s, d) = if into_dst {
+        (b.view(src, &part), b.view(dst, &[before, whole * after]))
+    } else {
+        (b.view(src, &[before, whole * after]), b.view(dst, &part))
+    };
+    nest(b, &part, numel(&part), |b, idx| {
+        let off = b.index(offset * after);
+        let shifted = vec![idx[0], b.add(idx[1], off)];
         let (from, to) = if into_dst { (idx.to_vec(), shifted) } else { (shifted, idx.to_vec()) };
-        let v = b.load(src, &from);
-        b.store(v, dst, &to);
+        let v = b.load(s, &from);
+        b.store(v, d, &to);
     });
 }
 
@@ -79,8 +89,24 @@ pub fn split(b: &mut Builder, c: &Ctx) {
 
 pub fn slice(b: &mut Builder, c: &Ctx) {
     let is = c.in_shape(0);
-    let (starts, _, steps) = tcc_dialect_graph::ops::shape::slice_params(&c.sig(), &is).expect("verified slice");
-    let os = c.out_shape(0);
+    let (mut starts, _, mut steps) =
+        tcc_dialect_graph::ops::shape::slice_params(&c.sig(), &is).expect("verified slice");
+    let (mut is, mut os) = (is, c.out_shape(0));
+    // Trailing dimensions taken whole merge into the one before (when it is walked with
+    // unit steps), so the inner loop copies a longer contiguous run.
+    while os.len() > 1 {
+        let d = os.len() - 1;
+        if starts[d] != 0 || os[d] != is[d] || steps[d] != 1 || steps[d - 1] != 1 {
+            break;
+        }
+        starts[d - 1] *= is[d];
+        os[d - 1] *= os[d];
+        is[d - 1] *= is[d];
+        for v in [&mut os, &mut is, &mut starts, &mut steps] {
+            v.pop();
+        }
+    }
+    let (x, y) = (b.view(c.ins[0], &is), b.view(c.outs[0], &os));
     nest(b, &os, numel(&os), |b, idx| {
         let src: Vec<Value> = idx
             .iter()
@@ -90,8 +116,8 @@ pub fn slice(b: &mut Builder, c: &Ctx) {
                 b.mul_add(i, steps[d], start)
             })
             .collect();
-        let v = b.load(c.ins[0], &src);
-        b.store(v, c.outs[0], idx);
+        let v = b.load(x, &src);
+        b.store(v, y, idx);
     });
 }
 
