@@ -225,8 +225,14 @@ impl<'m> Builder<'m> {
         self.op_typed(&lp::ASSERT, &[cond], AttrDict::new().with("message", Attribute::String(message.into())), vec![]);
     }
 
+    /// `buf` seen with another shape of the same element count; `buf` itself when the
+    /// shape is already `shape`.
     pub fn view(&mut self, buf: Value, shape: &[i64]) -> Value {
-        let elem = self.buffer_type(buf).elem();
+        let bt = self.buffer_type(buf);
+        if bt.shape() == shape && bt.explicit_strides().is_none() {
+            return buf;
+        }
+        let elem = bt.elem();
         let ty = Type::Buffer(std::sync::Arc::new(BufferType::new(shape.to_vec(), elem, None).expect("valid view")));
         self.op_typed(&lp::VIEW, &[buf], AttrDict::new(), vec![ty])[0]
     }

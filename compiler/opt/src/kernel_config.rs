@@ -2,13 +2,14 @@
 //! that has none, derived from the target description.
 //!
 //! A register tile of `R` columns x `C` vectors of output channels needs `R * C`
-//! accumulators, `C` filter vectors and one broadcast register; it must fit the vector
-//! register file (16 xmm for Cranelift, 32 zmm with AVX-512). Among the tiles that fit,
-//! the choice maximizes an estimate of FMA throughput: the share of a step's
+//! accumulators, `C` filter vectors and one broadcast register; it should fill the
+//! vector register file (16 xmm for Cranelift, 32 zmm with AVX-512) without spilling.
+//! For each block count `C` the tile takes the widest `R` that fits (or the whole row);
+//! among them the choice maximizes an estimate of FMA throughput: the share of a step's
 //! instructions that are FMAs (`R * C` FMAs against `R` broadcasts and `C` filter loads,
-//! weighted by how much a load costs next to an FMA on the target), times the share of
-//! the row's columns that fall in full tiles rather than the tail, times how often each
-//! filter vector is reused (`R / (R + 2)`: narrow tiles re-read the filters from L2).
+//! weighted by how much a load costs next to an FMA on the target), times how often each
+//! filter vector is reused (`R / (R + 2)`: narrow tiles re-read the filters from L2),
+//! times (the square root of) the share of the row in whole tiles.
 
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
@@ -106,24 +107,32 @@ pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64) -> (
     // instructions and the FMA's tied operand adds a move.
     let load_cost = if regs >= 32 { 0.25 } else { 0.5 };
     let mut best = (1, 1, f64::MIN);
-    for c in (1..=4).filter(|c| blocks % c == 0) {
+    // With 16 registers the broadcast is a register the FMA overwrites (no memory
+    // operand): a broadcast shared by several blocks costs a copy per extra block, so
+    // the tile takes one block and more columns.
+    let max_blocks = if regs >= 32 { 4 } else { 1 };
+    for c in (1..=max_blocks).filter(|c| blocks % c == 0) {
         let accs_per_col = c * vectors;
-        for r in 1..=cols.clamp(1, 32) {
-            // Accumulators, filter vectors, a broadcast and one spare for the backend.
-            if r * accs_per_col + accs_per_col + 1 > regs - 1 {
-                break;
-            }
-            let fmas = (r * accs_per_col) as f64;
-            let share = fmas / (fmas + load_cost * (r + accs_per_col) as f64);
-            let tiles = (cols + r - 1) / r;
-            let used = cols as f64 / (tiles * r) as f64;
-            // Each filter vector is reused by the tile's `r` columns; small tiles stream
-            // the filters from L2 too often.
-            let reuse = r as f64 / (r + 2) as f64;
-            let score = share * used.sqrt() * reuse;
-            if score > best.2 + 1e-9 || (score > best.2 - 1e-9 && r * c > best.0 * best.1) {
-                best = (r, c, score);
-            }
+        // The widest tile that fits: accumulators, filter vectors, a broadcast and one
+        // spare register for the backend; the whole row when it is narrower; a slightly
+        // narrower tile when that divides the row exactly.
+        let fits = |r: i64| r * accs_per_col + accs_per_col + 1 <= regs - 1;
+        let Some(widest) = (1..=32).rev().find(|&r| fits(r)) else { continue };
+        let r = if cols <= widest {
+            cols.max(1)
+        } else {
+            (widest * 3 / 4..=widest).rev().find(|&r| cols % r == 0).unwrap_or(widest)
+        };
+        // FMAs against the step's broadcasts and filter loads, how often each filter
+        // vector is reused (narrow tiles re-read the filters from L2 too often), and the
+        // share of the row in whole tiles.
+        let fmas = (r * accs_per_col) as f64;
+        let share = fmas / (fmas + load_cost * (r + accs_per_col) as f64);
+        let reuse = r as f64 / (r + 2) as f64;
+        let used = cols as f64 / (((cols + r - 1) / r) * r) as f64;
+        let score = share * reuse * used.sqrt();
+        if score > best.2 + 1e-9 {
+            best = (r, c, score);
         }
     }
     (best.0, best.1)
@@ -159,9 +168,10 @@ mod tests {
     fn tiles_fill_the_register_file() {
         // AVX-512: 56 columns, 4 blocks -> 14 x 2 (28 accumulators of 32 registers).
         assert_eq!(register_tile(&target(512, 32), 56, 4, 1), (14, 2));
-        // Cranelift's 16 xmm registers: at most 14 live vectors beside the broadcast.
+        // Cranelift's 16 xmm registers: one block, at most 14 live vectors beside the
+        // broadcast.
         let (r, c) = register_tile(&target(128, 16), 56, 16, 1);
-        assert!(r * c + c < 15, "{r}x{c}");
+        assert!(c == 1 && r + 1 < 15, "{r}x{c}");
         // Narrow rows use what fits.
         let (r, _) = register_tile(&target(512, 32), 7, 32, 1);
         assert_eq!(r, 7);

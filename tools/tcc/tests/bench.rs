@@ -31,7 +31,7 @@ fn number(json: &str, key: &str) -> f64 {
 fn bench_reports_and_kernels_add_up() {
     for model in models() {
         let mut ratios = Vec::new();
-        for _attempt in 0..3 {
+        for attempt in 0..3 {
             let out = Command::new(env!("CARGO_BIN_EXE_tcc"))
                 .args(["bench", model.to_str().unwrap(), "--runs", "30", "--warmup", "3", "--json"])
                 .output()
@@ -46,12 +46,13 @@ fn bench_reports_and_kernels_add_up() {
             let ratio = kernels / mean;
             println!("{}: kernels {kernels:.4} ms, mean latency {mean:.4} ms, ratio {ratio:.3}", model.display());
             ratios.push(ratio);
-            if (0.9..=1.1).contains(&ratio) {
+            // Within 10%, plus a microsecond for the per-run work outside the kernels
+            // (entry, argument checks), which dominates models that run in microseconds.
+            if (kernels - mean).abs() <= 0.1 * mean + 0.001 {
                 break;
             }
+            assert!(attempt < 2, "{}: kernels add up to {ratios:.3?} of the latency", model.display());
         }
-        let last = *ratios.last().unwrap();
-        assert!((0.9..=1.1).contains(&last), "{}: kernels add up to {ratios:.3?} of the latency", model.display());
     }
 }
 

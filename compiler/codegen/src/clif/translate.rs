@@ -350,11 +350,16 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
             };
             self.set(op, v);
         } else if is(&lp::CONSTANT_BUFFER) {
+            // Pinned like the other constants (see `anchored`): a weight's address is
+            // the base of address arithmetic that must hoist out of the kernel loops.
             let v = match self.shared.constants[&op] {
-                ConstantRef::Address(addr) => self.b.ins().iconst(cl::types::I64, addr),
+                ConstantRef::Address(addr) => self.anchored(cl::types::I64, addr),
                 ConstantRef::Data(id) => {
                     let gv = self.module.declare_data_in_func(id, self.b.func);
-                    self.b.ins().symbol_value(cl::types::I64, gv)
+                    let v = self.b.ins().symbol_value(cl::types::I64, gv);
+                    let slot = self.scratch_slot();
+                    self.b.ins().stack_store(cl::types::I64, v, slot, 0);
+                    v
                 }
             };
             self.set(op, v);

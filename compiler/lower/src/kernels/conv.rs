@@ -51,6 +51,9 @@ struct Conv {
     tile_oc: i64,
     unroll_kw: bool,
     unroll_ic: i64,
+    /// Edge columns in tiles of their own (uniform taps everywhere) rather than in the
+    /// first and last whole tiles (kernel columns unrolled there).
+    split_edges: bool,
     /// Buffers as the template indexes them (views for pointwise) and the epilogue
     /// operands with the shapes they are indexed with.
     xb: Value,
@@ -116,6 +119,7 @@ impl Conv {
             tile_oc,
             unroll_kw: config_flag(cfg, "unroll_kw").unwrap_or(false),
             unroll_ic: config_int(cfg, "unroll_ic").unwrap_or(1),
+            split_edges: config_str(cfg, "edges") == Some("split"),
             xb: c.ins[0],
             wb: c.ins[1],
             ob: c.outs[0],
@@ -264,6 +268,16 @@ fn direct(b: &mut Builder, c: &Ctx, k: &Conv) {
             let taps: Vec<(i64, i64)> = (first..end).map(taps_of).collect();
             direct_tile(b, c, k, &at, ow0, &taps);
         };
+        if chunks == 1 && k.split_edges {
+            // Each run of columns with the same taps on its own: uniform tiles only.
+            for run in &runs {
+                let taps = run.taps;
+                for_each_tile(b, *run, k.tile_w, |b, ow0, cols| {
+                    direct_tile(b, c, k, &at, ow0, &vec![taps; cols as usize])
+                });
+            }
+            return;
+        }
         if chunks == 1 {
             // Head tiles over the left edge, a loop over whole interior tiles, tail tiles
             // over the rest (with the right edge); short rows are all head.

@@ -216,6 +216,7 @@ fn verify_conv2d_nchwc(m: &Module, op: Op) -> Result<(), String> {
             ("tile_oc", KeyKind::Positive),
             ("unroll_kw", KeyKind::Flag),
             ("unroll_ic", KeyKind::Positive),
+            ("edges", KeyKind::OneOf(&["merged", "split"])),
         ],
     )?;
     verify_epilogue(m, op)
@@ -228,7 +229,9 @@ pub static CONV2D_NCHWC: OpDef = OpDef {
                   channels are the padded ones. Semantics: unpack, `graph.conv2d`, pack, then the epilogue. \
                   `config` configures the lowering: `template` (direct, pointwise, depthwise, reference), \
                   `tile_w` (output pixels per register tile), `tile_oc` (output-channel blocks per tile), \
-                  `unroll_kw` (kernel columns unrolled), `unroll_ic` (input channels per step).\n\n```mlir\n\
+                  `unroll_kw` (kernel columns unrolled), `unroll_ic` (input channels per step), `edges` \
+                  (`merged`: edge columns in whole tiles with the kernel columns unrolled; `split`: in tiles \
+                  of their own).\n\n```mlir\n\
                   %y = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1], config = {tile_w = 4, tile_oc = 1}}\n     \
                   : (tensor<1x2x8x8x4xf32>, tensor<2x2x3x3x4x4xf32>) -> tensor<1x2x8x8x4xf32>\n```",
     operands: Arity::AtLeast(2),
