@@ -22,9 +22,10 @@
 // AVX2-NOT: vector<16xf32>
 
 // LLVM IR of the optimized module: every function carries the CPU; weights are
-// declared, not listed (the object file has them).
+// declared, not listed (the object file has them). The 36x36 matmul weight is packed
+// in panels of 16 columns, 36 x 48 floats.
 // RUN: %tcc %s --emit=llvm --cpu x86-64-v4 | FileCheck %s --check-prefix=IR
-// IR: @tcc_model_const_1 = external {{.*}}constant [5184 x i8], align 64
+// IR: @tcc_model_const_{{[0-9]+}} = external {{.*}}constant [6912 x i8], align 64
 // IR: define {{.*}}void @tcc_model_main(ptr
 // IR: attributes #0 = { {{.*}}"min-legal-vector-width"="512" {{.*}}"target-cpu"="x86-64-v4"
 
