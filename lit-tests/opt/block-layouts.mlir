@@ -59,3 +59,17 @@ func.func @pool_and_matmuls(%x: tensor<1x4x4x4xf32>, %a: tensor<2x3x5xf32>, %b: 
   %q = graph.matmul %a, %b : (tensor<2x3x5xf32>, tensor<2x5x7xf32>) -> tensor<2x3x7xf32>
   return %p, %m, %q : tensor<1x4x2x2xf32>, tensor<1x10xf32>, tensor<2x3x7xf32>
 }
+
+// -----
+
+// A strided 1x1 convolution (a ResNet downsample) subsamples its input with a strided
+// slice and runs as a stride-1 pointwise one over the 4x4 pixels it reads.
+// CHECK-LABEL: func.func @downsample
+// CHECK: %[[S:.*]] = graph.slice %arg0 {sizes = [1, 8, 4, 4], starts = [0, 0, 0, 0], steps = [1, 1, 2, 2]} : (tensor<1x8x7x7xf32>) -> tensor<1x8x4x4xf32>
+// CHECK: %[[X:.*]] = graph.layout_transform %[[S]] {dst = "NCHW4c", src = "NCHW"}
+// CHECK: graph.conv2d_nchwc %[[X]], {{.*}}strides = [1, 1]} : (tensor<1x2x4x4x4xf32>, tensor<4x2x1x1x4x4xf32>) -> tensor<1x4x4x4x4xf32>
+func.func @downsample(%x: tensor<1x8x7x7xf32>) -> tensor<1x16x4x4xf32> {
+  %w = graph.constant {value = dense<0.5> : tensor<16x8x1x1xf32>} : () -> tensor<16x8x1x1xf32>
+  %y = graph.conv2d %x, %w {strides = [2, 2]} : (tensor<1x8x7x7xf32>, tensor<16x8x1x1xf32>) -> tensor<1x16x4x4xf32>
+  return %y : tensor<1x16x4x4xf32>
+}

@@ -9,7 +9,8 @@
 //!   filter and bias lanes are zero, so padded outputs are zero. Depthwise convolutions
 //!   keep one input channel per output channel (filter `OIHW1i{o}o`); other grouped
 //!   convolutions are blocked only when each group holds whole blocks. The bias becomes
-//!   the epilogue's `add`.
+//!   the epilogue's `add`. A strided 1x1 convolution (a ResNet downsample) reads its
+//!   input through a strided `slice` first and becomes a stride-1 pointwise one.
 //! - `max_pool2d` / `avg_pool2d` become their `_nchwc` forms between transforms.
 //! - `matmul(a, B)` with a constant `B` of shape `[K, N]` (or with leading extents 1)
 //!   becomes `matmul_packed(a, layout_transform(B, KN -> NK{n}n))`, `n` the column block
@@ -107,13 +108,31 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64) {
     let (cp, op_) = (round_up(c, ib), if depthwise { round_up(c, lanes) } else { round_up(o, ob) });
     let (x, w) = (m.operand(op, 0), m.operand(op, 1));
     let bias = m.operands(op).get(2).copied();
+    let mut strides = ints(m, op, "strides");
     let mut ins = Inserter::before(m, op);
+    // A strided 1x1 convolution reads every s-th pixel: the input is subsampled first
+    // (a copy of the pixels it reads), so the pointwise template runs over whole
+    // flattened rows instead of short strided ones.
+    let pointwise_filter = ws[2] == 1 && ws[3] == 1 && groups == 1;
+    let unpadded = ints(ins.m, op, "pads").iter().all(|&p| p == 0) && ints(ins.m, op, "dilations") == [1, 1];
+    let (x, xs) = if pointwise_filter && unpadded && strides != [1, 1] {
+        let sizes = vec![xs[0], xs[1], ys[2], ys[3]];
+        let attrs = AttrDict::new()
+            .with("starts", Attribute::i64_list(&[0, 0, 0, 0]))
+            .with("sizes", Attribute::i64_list(&sizes))
+            .with("steps", Attribute::i64_list(&[1, 1, strides[0], strides[1]]));
+        strides = vec![1, 1];
+        (ins.inferred(&g::SLICE, &[x], attrs), sizes)
+    } else {
+        (x, xs)
+    };
     let xb = ins.layout(x, "NCHW", &blocked(ib), vec![xs[0], cp / ib, xs[2], xs[3], ib]);
     let wshape = vec![op_ / ob, round_up(per_group, wib) / wib, ws[2], ws[3], wib, ob];
     let wb = ins.layout(w, "OIHW", &format!("OIHW{wib}i{ob}o"), wshape);
     let raw = tensor_type(vec![ys[0], op_ / ob, ys[2], ys[3], ob], ScalarType::F32);
     let mut attrs = AttrDict::new();
-    for name in ["strides", "pads", "dilations"] {
+    attrs.set("strides", Attribute::i64_list(&strides));
+    for name in ["pads", "dilations"] {
         let v = ints(ins.m, op, name);
         attrs.set(name, Attribute::i64_list(&v));
     }

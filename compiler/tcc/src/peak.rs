@@ -91,12 +91,21 @@ fn measure(generator: &CodeGenerator) -> Result<f64, Error> {
     Ok(flops / best / 1e9)
 }
 
-/// The CPU's model name (Linux), or "unknown".
+/// The CPU's model name with its family and model numbers (Linux; virtual machines
+/// often report only "AMD EPYC", which covers CPUs of different peaks), or "unknown".
 fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string()))
-        .unwrap_or_else(|| "unknown".into())
+    let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else { return "unknown".into() };
+    let field = |name: &str| {
+        info.lines()
+            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
+            .and_then(|l| l.split(':').nth(1))
+            .map(|v| v.trim().to_string())
+    };
+    match (field("model name"), field("cpu family"), field("model")) {
+        (Some(name), Some(family), Some(model)) => format!("{name} (family {family}, model {model})"),
+        (Some(name), _, _) => name,
+        _ => "unknown".into(),
+    }
 }
 
 fn cache_file() -> Option<std::path::PathBuf> {

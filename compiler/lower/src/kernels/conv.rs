@@ -20,7 +20,7 @@
 use tcc_dialect_graph::ops::kernel::{config_flag, config_int, config_str};
 use tcc_ir::Value;
 
-use super::{apply_epilogue, config, epilogue_operands, for_each_tile, reference, row_runs, vector_width};
+use super::{apply_epilogue, config, epilogue_operands, for_each_tile, reference, row_runs, tile_widths, vector_width};
 use crate::builder::Builder;
 use crate::emit::Ctx;
 use crate::emit::nn::inside_range;
@@ -287,12 +287,17 @@ fn direct(b: &mut Builder, c: &Ctx, k: &Conv) {
                 _ => (ow_n, 0),
             };
             let head_end = ((left + k.tile_w - 1) / k.tile_w * k.tile_w).min(ow_n);
-            let whole = (ow_n - right - head_end).max(0) / k.tile_w;
+            let mut whole = (ow_n - right - head_end).max(0) / k.tile_w;
+            // A short rest goes with the last interior tile (see `tile_widths`).
+            let rest = ow_n - head_end - whole * k.tile_w;
+            if whole > 0 && rest > 0 && 2 * rest < k.tile_w {
+                whole -= 1;
+            }
             let mid_end = head_end + whole * k.tile_w;
             let mut first = 0;
-            while first < head_end {
-                fixed_tile(b, first, (first + k.tile_w).min(ow_n));
-                first += k.tile_w;
+            for width in tile_widths(head_end, k.tile_w) {
+                fixed_tile(b, first, first + width);
+                first += width;
             }
             if whole > 0 {
                 let interior_taps = vec![taps_of(head_end); k.tile_w as usize];
@@ -304,9 +309,9 @@ fn direct(b: &mut Builder, c: &Ctx, k: &Conv) {
                 });
             }
             let mut first = mid_end;
-            while first < ow_n {
-                fixed_tile(b, first, (first + k.tile_w).min(ow_n));
-                first += k.tile_w;
+            for width in tile_widths(ow_n - mid_end, k.tile_w) {
+                fixed_tile(b, first, first + width);
+                first += width;
             }
             return;
         }

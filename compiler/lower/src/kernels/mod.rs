@@ -75,24 +75,42 @@ pub fn row_runs(out: i64, size: i64, taps: i64, stride: i64, dilation: i64, pad:
     runs
 }
 
+/// The widths of the tiles covering `len` columns with tiles of at most `tile`: whole
+/// tiles and the rest. A short rest (under half a tile) would run with too few
+/// accumulators to hide the FMA latency, so it is merged with the last whole tile and
+/// the two are split evenly: 14 columns in tiles of 13 are 7 + 7, not 13 + 1.
+pub fn tile_widths(len: i64, tile: i64) -> Vec<i64> {
+    let (full, rest) = (len / tile, len % tile);
+    let mut widths = vec![tile; full as usize];
+    if rest > 0 && full > 0 && 2 * rest < tile {
+        widths.pop();
+        widths.extend([(tile + rest + 1) / 2, (tile + rest) / 2]);
+    } else if rest > 0 {
+        widths.push(rest);
+    }
+    widths
+}
+
 /// Calls `tile(b, first_column, columns)` for tiles of at most `tile` columns covering
-/// a run: a loop over the full tiles (or the one full tile itself) and one tail tile.
+/// a run: a loop over the leading whole tiles, then the last ones of [`tile_widths`].
 pub fn for_each_tile(b: &mut Builder, run: Run, tile: i64, mut body: impl FnMut(&mut Builder, Value, i64)) {
-    let full = run.len / tile;
-    let tail = run.len % tile;
-    if full == 1 {
-        let start = b.index(run.start);
-        body(b, start, tile);
-    } else if full > 1 {
-        b.range_n(full, |b, t| {
+    let widths = tile_widths(run.len, tile);
+    let looped = widths.iter().take_while(|&&w| w == tile).count() as i64;
+    if looped > 1 {
+        b.range_n(looped, |b, t| {
             let start = b.index(run.start);
             let first = b.mul_add(t, tile, start);
             body(b, first, tile);
         });
+    } else if looped == 1 {
+        let start = b.index(run.start);
+        body(b, start, tile);
     }
-    if tail > 0 {
-        let first = b.index(run.start + full * tile);
-        body(b, first, tail);
+    let mut first = run.start + looped * tile;
+    for &width in &widths[looped as usize..] {
+        let at = b.index(first);
+        body(b, at, width);
+        first += width;
     }
 }
 
@@ -177,5 +195,21 @@ mod tests {
         assert_eq!(vector_width(4, 16), Some(4));
         assert_eq!(vector_width(4, 2), None);
         assert_eq!(vector_width(16, 1), None);
+    }
+
+    #[test]
+    fn short_rests_are_balanced_with_the_last_whole_tile() {
+        assert_eq!(tile_widths(14, 13), vec![7, 7]);
+        assert_eq!(tile_widths(28, 13), vec![13, 8, 7]);
+        assert_eq!(tile_widths(49, 14), vec![14, 14, 14, 7]);
+        assert_eq!(tile_widths(39, 13), vec![13, 13, 13]);
+        assert_eq!(tile_widths(5, 13), vec![5]);
+        for len in 1..100 {
+            for tile in 1..20 {
+                let w = tile_widths(len, tile);
+                assert_eq!(w.iter().sum::<i64>(), len);
+                assert!(w.iter().all(|&x| x >= 1 && x <= tile));
+            }
+        }
     }
 }
