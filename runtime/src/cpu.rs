@@ -40,6 +40,19 @@ fn allowed_cpus() -> Vec<usize> {
     Vec::new()
 }
 
+/// The logical CPU the calling thread runs on now, if the OS says.
+#[cfg(target_os = "linux")]
+pub fn current_cpu() -> Option<usize> {
+    // SAFETY: sched_getcpu has no preconditions.
+    let cpu = unsafe { libc::sched_getcpu() };
+    usize::try_from(cpu).ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn current_cpu() -> Option<usize> {
+    None
+}
+
 /// Pins the calling thread to `cpu`; returns whether it worked.
 #[cfg(target_os = "linux")]
 pub fn pin_current_thread(cpu: usize) -> bool {

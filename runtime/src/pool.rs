@@ -1,13 +1,14 @@
 //! The thread pool that runs `loop.parallel` loops (NeoCPU's design).
 //!
-//! - One worker thread per physical core but the first (the caller is the other one),
-//!   each pinned to its core.
+//! - One worker thread per physical core but the caller's, each pinned to its core.
 //! - Each worker has a single-slot mailbox: the caller writes a task and bumps the
 //!   slot's sequence number (release); the worker sees the new number (acquire), runs
 //!   the task and decrements the shared `pending` counter. No locks, no allocation.
 //! - Every piece of shared state sits on its own 64-byte line (no false sharing).
 //! - Idle workers spin for a while (new work usually comes within microseconds,
-//!   between the kernels of one model run), then park; the caller unparks them.
+//!   between the kernels of one model run), then park; the caller unparks them. With
+//!   more threads than usable cores nobody spins (the spinner would hold the core the
+//!   others need).
 //! - The range is split statically into contiguous chunks, one per thread; the caller
 //!   runs chunk 0 itself and then waits for the others.
 //!
@@ -58,6 +59,8 @@ struct Shared {
     slots: Box<[Slot]>,
     pending: Padded<AtomicUsize>,
     shutdown: Padded<AtomicBool>,
+    /// Spins of an idle worker before it parks.
+    spin_limit: u32,
 }
 
 /// A pool of `threads - 1` workers plus the calling thread.
@@ -67,14 +70,25 @@ pub struct ThreadPool {
     threads: usize,
     /// Held by the caller of `parallel_for` for the duration of a loop.
     busy: Mutex<()>,
+    /// Spins of the caller waiting for the workers before it yields.
+    caller_spin_limit: u32,
 }
 
 impl ThreadPool {
     /// A pool using `threads` threads in total (the caller counts as one). Workers are
-    /// pinned to the usable physical cores after the first.
+    /// pinned to the usable physical cores other than the one the caller runs on (the
+    /// caller is not pinned: a worker pinned to its core would share that core with it
+    /// while another one idles, halving the speed of every parallel loop).
     pub fn new(threads: usize) -> ThreadPool {
         let threads = threads.max(1);
-        let cores = crate::cpu::usable_physical_cores();
+        let mut cores = crate::cpu::usable_physical_cores();
+        if let Some(caller) = crate::cpu::current_cpu()
+            && let Some(i) = cores.iter().position(|&c| c == caller)
+        {
+            // The caller's core last, so workers take the others first.
+            let own = cores.remove(i);
+            cores.push(own);
+        }
         let slots: Box<[Slot]> = (1..threads)
             .map(|_| Slot {
                 seq: AtomicU64::new(0),
@@ -83,19 +97,27 @@ impl ThreadPool {
                 thread: Mutex::new(None),
             })
             .collect();
-        let shared =
-            Arc::new(Shared { slots, pending: Padded(AtomicUsize::new(0)), shutdown: Padded(AtomicBool::new(false)) });
+        // More threads than cores: a spinning thread would take the core from the one
+        // it waits for, so nobody spins.
+        let oversubscribed = threads > cores.len();
+        let (spin_limit, caller_spin_limit) = if oversubscribed { (0, 0) } else { (SPIN_LIMIT, CALLER_SPIN_LIMIT) };
+        let shared = Arc::new(Shared {
+            slots,
+            pending: Padded(AtomicUsize::new(0)),
+            shutdown: Padded(AtomicBool::new(false)),
+            spin_limit,
+        });
         let workers = (1..threads)
             .map(|w| {
                 let shared = shared.clone();
-                let core = (cores.len() > 1).then(|| cores[w % cores.len()]);
+                let core = (cores.len() > 1).then(|| cores[(w - 1) % cores.len()]);
                 thread::Builder::new()
                     .name(format!("tcc-worker-{w}"))
                     .spawn(move || worker_loop(&shared, w - 1, core))
                     .expect("cannot spawn a thread-pool worker")
             })
             .collect();
-        ThreadPool { shared, workers, threads, busy: Mutex::new(()) }
+        ThreadPool { shared, workers, threads, busy: Mutex::new(()), caller_spin_limit }
     }
 
     pub fn threads(&self) -> usize {
@@ -140,7 +162,7 @@ impl ThreadPool {
         let mut spins = 0u32;
         while self.shared.pending.0.load(Ordering::Acquire) != 0 {
             spins += 1;
-            if spins < CALLER_SPIN_LIMIT {
+            if spins < self.caller_spin_limit {
                 std::hint::spin_loop();
             } else {
                 thread::yield_now();
@@ -164,7 +186,7 @@ fn worker_loop(shared: &Shared, index: usize, core: Option<usize>) {
             if s != seen || shared.shutdown.0.load(Ordering::Acquire) {
                 break s;
             }
-            if spins < SPIN_LIMIT {
+            if spins < shared.spin_limit {
                 spins += 1;
                 std::hint::spin_loop();
                 continue;
@@ -261,7 +283,7 @@ mod tests {
 
     #[test]
     fn every_iteration_runs_exactly_once() {
-        for threads in [1, 2, 3] {
+        for threads in [1, 2, 3, 8] {
             let pool = ThreadPool::new(threads);
             for n in [0, 1, 2, 3, 7, 64, 1000] {
                 assert!(run(&pool, n).iter().all(|&c| c == 1), "threads {threads}, n {n}");
