@@ -103,6 +103,7 @@ def main():
                 "tcc_ms": statistics.median(tcc_ms), "ort_ms": statistics.median(ort_ms),
                 "ratio": statistics.median(ratios), "compile_ms": statistics.median(compile_ms),
                 "tcc_peak_percent": peak,
+                "tcc_rounds_ms": [round(v, 3) for v in tcc_ms], "ort_rounds_ms": [round(v, 3) for v in ort_ms],
             }
             if a.json:
                 print(json.dumps(row))

@@ -8,7 +8,7 @@
 //! among them the choice maximizes an estimate of FMA throughput: the share of a step's
 //! instructions that are FMAs (`R * C` FMAs against `R` broadcasts and `C` filter loads,
 //! weighted by how much a load costs next to an FMA on the target), times how often each
-//! filter vector is reused (`R / (R + 2)`: narrow tiles re-read the filters from L2),
+//! filter vector is reused (`R / (R + 1)`: narrow tiles re-read the filters from L2),
 //! times (the square root of) the share of the row in whole tiles.
 
 use tcc_dialect_graph::ops as g;
@@ -128,7 +128,7 @@ pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64) -> (
         // share of the row in whole tiles.
         let fmas = (r * accs_per_col) as f64;
         let share = fmas / (fmas + load_cost * (r + accs_per_col) as f64);
-        let reuse = r as f64 / (r + 2) as f64;
+        let reuse = r as f64 / (r + 1) as f64;
         let used = cols as f64 / (((cols + r - 1) / r) * r) as f64;
         let score = share * reuse * used.sqrt();
         if score > best.2 + 1e-9 {
