@@ -40,7 +40,10 @@ def ort_session(name, threads, path):
     if not os.path.exists(path):
         model, x = export.build(name, True)
         with torch.no_grad():
-            torch.onnx.export(model, (x,), path, input_names=["x"], dynamo=False)
+            try:
+                torch.onnx.export(model, (x,), path, input_names=["x"], dynamo=False)
+            except Exception:  # the TorchScript exporter cannot trace some models (attention)
+                torch.onnx.export(model, (x,), path, input_names=["x"], dynamo=True)
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
