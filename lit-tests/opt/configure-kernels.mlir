@@ -25,3 +25,17 @@ func.func @xmm(%x: tensor<1x16x56x56x4xf32>, %w: tensor<16x16x3x3x4x4xf32>) -> t
   %a = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1]} : (tensor<1x16x56x56x4xf32>, tensor<16x16x3x3x4x4xf32>) -> tensor<1x16x56x56x4xf32>
   return %a : tensor<1x16x56x56x4xf32>
 }
+
+// 512 channels at 7x7: the filters of a task's two output blocks (590 KB) exceed half
+// of L2, so the conv runs in input-channel passes of one block (18 KB of filters each).
+// With 4-lane blocks and one block per tile, a task's filters are 73 KB: one pass.
+// ZMM-LABEL: func.func @passes
+// ZMM: config = {chunk_ic = 1, template = "direct", tile_oc = 2, tile_w = 7}
+// XMM-LABEL: func.func @passes
+// XMM-NOT: chunk_ic
+// XMM: return
+func.func @passes(%x: tensor<1x32x7x7x16xf32>, %w: tensor<32x32x3x3x16x16xf32>, %y: tensor<1x128x7x7x4xf32>, %v: tensor<128x128x3x3x4x4xf32>) -> (tensor<1x32x7x7x16xf32>, tensor<1x128x7x7x4xf32>) {
+  %a = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1]} : (tensor<1x32x7x7x16xf32>, tensor<32x32x3x3x16x16xf32>) -> tensor<1x32x7x7x16xf32>
+  %b = graph.conv2d_nchwc %y, %v {pads = [1, 1, 1, 1]} : (tensor<1x128x7x7x4xf32>, tensor<128x128x3x3x4x4xf32>) -> tensor<1x128x7x7x4xf32>
+  return %a, %b : tensor<1x32x7x7x16xf32>, tensor<1x128x7x7x4xf32>
+}

@@ -3,7 +3,10 @@
 //! dimension after the buffer.
 
 use crate::lexer::TokenKind;
-use crate::{AttrDefault, AttrDict, AttrKind, AttrSpec, BufferType, Diagnostic, Location, Module, Op, Parser, Printer, Type, Value};
+use crate::{
+    AttrDefault, AttrDict, AttrKind, AttrSpec, BufferType, Diagnostic, Location, Module, Op, Parser, Printer, Type,
+    Value,
+};
 
 /// The attributes of indexed loads: `readonly` promises that nothing writes the buffer
 /// while the enclosing kernel runs, so a backend may move and merge the load.

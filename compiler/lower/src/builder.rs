@@ -196,9 +196,12 @@ impl<'m> Builder<'m> {
     /// Lane `i` of vector `v`.
     pub fn extract(&mut self, v: Value, i: u32) -> Value {
         let elem = lp::elem_of(&self.ty(v)).expect("a vector");
-        self.op_typed(&vp::EXTRACT, &[v], AttrDict::new().with("index", Attribute::i64(i as i64)), vec![
-            Type::Scalar(elem),
-        ])[0]
+        self.op_typed(
+            &vp::EXTRACT,
+            &[v],
+            AttrDict::new().with("index", Attribute::i64(i as i64)),
+            vec![Type::Scalar(elem)],
+        )[0]
     }
 
     /// `a * b + c`, fused.

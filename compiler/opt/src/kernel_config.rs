@@ -72,10 +72,14 @@ pub fn default_config(m: &Module, op: Op, target: &Target) -> Option<AttrDict> {
         } else {
             let cols = if pointwise { out[2] * out[3] } else { out[3] };
             let (r, c) = register_tile(target, cols, out[1] / groups, vectors);
-            AttrDict::new()
+            let config = AttrDict::new()
                 .with("template", Attribute::string(if pointwise { "pointwise" } else { "direct" }))
                 .with("tile_w", int(r))
-                .with("tile_oc", int(c))
+                .with("tile_oc", int(c));
+            match input_channel_passes(target, &w, c) {
+                Some(chunk) => config.with("chunk_ic", int(chunk)),
+                None => config,
+            }
         };
         return Some(config);
     }
@@ -95,6 +99,18 @@ pub fn default_config(m: &Module, op: Op, target: &Target) -> Option<AttrDict> {
         return Some(AttrDict::new().with("tile_m", int(r)).with("tile_n", int((nb / lanes).max(1))));
     }
     None
+}
+
+/// Input-channel blocks per pass for a convolution whose filters do not stay in cache:
+/// the filters of one task's output-channel group (`tile_oc` blocks of the blocked
+/// filter `w`) exceed half of L2, so every output row's task would stream them from L3
+/// or memory again, in a burst. In passes, each pass's share (a third of L1) serves all
+/// rows of the group. `None`: one pass.
+fn input_channel_passes(target: &Target, w: &[i64], tile_oc: i64) -> Option<i64> {
+    let per_block = tile_oc * w[2] * w[3] * w[4] * w[5] * 4;
+    let group_bytes = per_block * w[1];
+    let chunk = (target.l1_bytes as i64 / 3 / per_block).max(1);
+    (group_bytes > target.l2_bytes as i64 / 2 && chunk < w[1]).then_some(chunk)
 }
 
 /// The register tile `(columns, channel blocks)` for a row of `cols` output columns,

@@ -211,7 +211,10 @@ fn sink_reduce(m: &mut Module, op: Op) -> bool {
     let keep = m.attr(op, "keepdims").and_then(|a| a.as_bool()).unwrap_or(false);
     let Some(axes) = m.attr(op, "axes").and_then(|a| a.as_i64_list()) else { return false };
     let axes: Vec<i64> = axes.iter().map(|&a| if a < 0 { a + 4 } else { a }).collect();
-    if !keep || axes.iter().any(|&a| a != 2 && a != 3) || !m.value_type(x).as_tensor().is_some_and(|t| t.elem().is_float()) {
+    if !keep
+        || axes.iter().any(|&a| a != 2 && a != 3)
+        || !m.value_type(x).as_tensor().is_some_and(|t| t.elem().is_float())
+    {
         return false;
     }
     let rs = shape(m, m.result(op, 0));

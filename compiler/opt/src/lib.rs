@@ -90,9 +90,8 @@ impl<'m> Inserter<'m> {
     /// An op with an inferred result type; returns its result.
     pub fn inferred(&mut self, def: &'static OpDef, operands: &[Value], attrs: AttrDict) -> Value {
         let types: Vec<Type> = operands.iter().map(|&v| self.m.value_type(v).clone()).collect();
-        let results = def
-            .infer_types(&types, &attrs)
-            .unwrap_or_else(|e| panic!("a pass built an invalid '{}': {e}", def.name));
+        let results =
+            def.infer_types(&types, &attrs).unwrap_or_else(|e| panic!("a pass built an invalid '{}': {e}", def.name));
         let op = self.op(def, operands, attrs, results);
         self.m.result(op, 0)
     }

@@ -156,7 +156,8 @@ mod tests {
 
     #[test]
     fn options_round_trip() {
-        let t = Target { vector_bits: 512, vector_registers: 32, fma: true, cores: 2, l1_bytes: 49152, l2_bytes: 2 << 20 };
+        let t =
+            Target { vector_bits: 512, vector_registers: 32, fma: true, cores: 2, l1_bytes: 49152, l2_bytes: 2 << 20 };
         let text = t.to_pass_options();
         let map: std::collections::HashMap<&str, &str> =
             text.split(' ').map(|kv| kv.split_once('=').unwrap()).collect();

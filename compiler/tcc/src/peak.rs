@@ -65,10 +65,12 @@ fn measure(generator: &CodeGenerator) -> Result<f64, Error> {
         let mut b = Builder::new(&mut m, entry, loc.clone());
         let (a, c) = (b.scalar(ScalarType::F32, 0.999_999), b.scalar(ScalarType::F32, 1e-6));
         let (a, c) = (b.splat(a, lanes), b.splat(c, lanes));
-        let init: Vec<_> = (0..chains).map(|k| {
-            let s = b.scalar(ScalarType::F32, k as f64);
-            b.splat(s, lanes)
-        }).collect();
+        let init: Vec<_> = (0..chains)
+            .map(|k| {
+                let s = b.scalar(ScalarType::F32, k as f64);
+                b.splat(s, lanes)
+            })
+            .collect();
         let (lo, hi, one) = (b.index(0), b.index(STEPS), b.index(1));
         // acc = acc * a + c: the accumulator is the multiplicand every backend's FMA
         // overwrites, so the loop needs no register moves.

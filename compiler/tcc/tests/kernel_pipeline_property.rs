@@ -54,7 +54,8 @@ impl Graph {
         let n: i64 = shape.iter().product();
         let hex: String = self.r.values(n).iter().flat_map(|v| v.to_le_bytes()).map(|b| format!("{b:02X}")).collect();
         let v = self.value();
-        self.body += &format!("  {v} = graph.constant {{value = dense<\"0x{hex}\"> : {t}}} : () -> {t}\n", t = ty(shape));
+        self.body +=
+            &format!("  {v} = graph.constant {{value = dense<\"0x{hex}\"> : {t}}} : () -> {t}\n", t = ty(shape));
         v
     }
     fn op(&mut self, text: &str, args: &[(&str, &[i64])], out: &[i64]) -> String {
@@ -62,13 +63,21 @@ impl Graph {
         let names: Vec<&str> = args.iter().map(|a| a.0).collect();
         let types: Vec<String> = args.iter().map(|a| ty(a.1)).collect();
         let (name, attrs) = text.split_once(' ').unwrap_or((text, ""));
-        self.body +=
-            &format!("  {v} = {name} {}{attrs} : ({}) -> {}\n", names.join(", "), types.join(", "), ty(out));
+        self.body += &format!("  {v} = {name} {}{attrs} : ({}) -> {}\n", names.join(", "), types.join(", "), ty(out));
         v
     }
 
     /// conv2d with bias; returns the result and its shape.
-    fn conv(&mut self, x: &str, xs: &[i64], o: i64, k: [i64; 2], s: [i64; 2], p: [i64; 4], groups: i64) -> Option<(String, Vec<i64>)> {
+    fn conv(
+        &mut self,
+        x: &str,
+        xs: &[i64],
+        o: i64,
+        k: [i64; 2],
+        s: [i64; 2],
+        p: [i64; 4],
+        groups: i64,
+    ) -> Option<(String, Vec<i64>)> {
         let (oh, ow) = ((xs[2] + p[0] + p[2] - k[0]) / s[0] + 1, (xs[3] + p[1] + p[3] - k[1]) / s[1] + 1);
         if xs[2] + p[0] + p[2] < k[0] || xs[3] + p[1] + p[3] < k[1] {
             return None;
@@ -101,15 +110,31 @@ fn model(seed: u64) -> Option<(String, Vec<i64>)> {
     // First conv: any window, or depthwise / grouped.
     let depthwise = g.r.chance(0.2);
     let grouped = !depthwise && c % 2 == 0 && g.r.chance(0.15);
-    let o1 = if depthwise { c } else if grouped { 2 * g.r.int(1, 20) } else { g.r.int(1, 40) };
-    let groups = if depthwise { c } else if grouped { 2 } else { 1 };
+    let o1 = if depthwise {
+        c
+    } else if grouped {
+        2 * g.r.int(1, 20)
+    } else {
+        g.r.int(1, 40)
+    };
+    let groups = if depthwise {
+        c
+    } else if grouped {
+        2
+    } else {
+        1
+    };
     let k = [g.r.int(1, 3), g.r.int(1, 3)];
     let s = [g.r.int(1, 2), g.r.int(1, 2)];
     let p = [g.r.int(0, k[0] - 1), g.r.int(0, k[1] - 1), g.r.int(0, k[0] - 1), g.r.int(0, k[1] - 1)];
     let (mut y, mut ys) = g.conv("%x", &xs, o1, k, s, p, groups)?;
     y = g.activation(&y, &ys);
     if g.r.chance(0.4) && ys[2] >= 2 && ys[3] >= 2 {
-        let (op, extra) = if g.r.chance(0.5) { ("graph.max_pool2d", "") } else { ("graph.avg_pool2d", ", count_include_pad = false") };
+        let (op, extra) = if g.r.chance(0.5) {
+            ("graph.max_pool2d", "")
+        } else {
+            ("graph.avg_pool2d", ", count_include_pad = false")
+        };
         let out = vec![ys[0], ys[1], (ys[2] - 2) / 2 + 1, (ys[3] - 2) / 2 + 1];
         y = g.op(&format!("{op} {{kernel = [2, 2], strides = [2, 2]{extra}}}"), &[(&y, &ys)], &out);
         ys = out;
@@ -143,7 +168,8 @@ fn model(seed: u64) -> Option<(String, Vec<i64>)> {
     z = g.op("graph.matmul", &[(&z, &zs), (&w, &ws)], &out);
     let b = g.constant(&[1, 1, n]);
     z = g.op("graph.add", &[(&z, &out), (&b, &[1, 1, n])], &out);
-    let text = format!("func.func @main(%x: {}) -> {} {{\n{}  return {z} : {}\n}}\n", ty(&xs), ty(&out), g.body, ty(&out));
+    let text =
+        format!("func.func @main(%x: {}) -> {} {{\n{}  return {z} : {}\n}}\n", ty(&xs), ty(&out), g.body, ty(&out));
     Some((text, xs))
 }
 
@@ -165,7 +191,10 @@ fn kernel_pipeline_matches_the_interpreter() {
             let threads = 1 + (seed % 2) as usize;
             let model = tcc::Runtime::builder().backend(backend).threads(threads).load_str(&text);
             let model = model.unwrap_or_else(|e| panic!("seed {seed}, {backend:?}: {e}\n{text}"));
-            let got = model.run(&[tcc::Tensor::from_slice(&input, &xs.iter().map(|&d| d as usize).collect::<Vec<_>>()).unwrap()]);
+            let got =
+                model.run(&[
+                    tcc::Tensor::from_slice(&input, &xs.iter().map(|&d| d as usize).collect::<Vec<_>>()).unwrap()
+                ]);
             let got = got.unwrap_or_else(|e| panic!("seed {seed}, {backend:?}: {e}"));
             let got = got[0].as_slice::<f32>().unwrap();
             for (i, (&g, &w)) in got.iter().zip(&want).enumerate() {

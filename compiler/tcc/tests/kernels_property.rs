@@ -6,7 +6,7 @@
 //! padding wider than the window, groups and depthwise convolutions, channel blocks of
 //! 1 (the NCHW first layer), 4, 8 and 16 lanes, fused epilogues (bias, scale,
 //! residual, relu/clamp/sigmoid), every template and the scalar reference nest,
-//! register tiles from 1 to 8 columns, and batched matmuls of activations with columns
+//! register tiles from 1 to 8 columns, input-channel passes, and batched matmuls of activations with columns
 //! that do not fill the last register block.
 
 use tcc::graph::{Data, Tensor as ITensor, run_function};
@@ -74,9 +74,8 @@ fn epilogue(r: &mut Rng, out: &[i64], channel_dim: Option<usize>) -> (Vec<Vec<i6
     };
     if r.chance(0.6) {
         // Per-channel bias or scale: [1, OB, 1, 1, ob] (blocked) or [1, N] (matmul).
-        let s: Vec<i64> = (0..out.len())
-            .map(|d| if Some(d) == channel_dim || d == out.len() - 1 { out[d] } else { 1 })
-            .collect();
+        let s: Vec<i64> =
+            (0..out.len()).map(|d| if Some(d) == channel_dim || d == out.len() - 1 { out[d] } else { 1 }).collect();
         let name = format!("%e{}", shapes.len());
         let op = if r.chance(0.7) { "add" } else { "mul" };
         step(&mut body, op, Some((&name, &s)), "");
@@ -108,7 +107,15 @@ fn epilogue(r: &mut Rng, out: &[i64], channel_dim: Option<usize>) -> (Vec<Vec<i6
     (shapes, region)
 }
 
-fn build(r: &mut Rng, op: &str, attrs: String, operands: Vec<Vec<i64>>, out: Vec<i64>, channel_dim: Option<usize>, fuse: bool) -> Case {
+fn build(
+    r: &mut Rng,
+    op: &str,
+    attrs: String,
+    operands: Vec<Vec<i64>>,
+    out: Vec<i64>,
+    channel_dim: Option<usize>,
+    fuse: bool,
+) -> Case {
     let (extra, region) = if fuse { epilogue(r, &out, channel_dim) } else { (Vec::new(), String::new()) };
     let all: Vec<Vec<i64>> = operands.into_iter().chain(extra).collect();
     let args: Vec<String> = all.iter().enumerate().map(|(i, s)| format!("%a{i}: {}", ty(s))).collect();
@@ -163,8 +170,11 @@ fn conv_case(r: &mut Rng) -> Option<Case> {
         r.pick(&["direct", "direct", "direct", "reference"])
     };
     let tile_oc = r.pick(&[1, 1, 2, 3]);
+    // Input-channel passes (partial sums through the output): 1-3 blocks per pass.
+    let passes =
+        if template != "reference" && r.chance(0.4) { format!(", chunk_ic = {}", r.int(1, 3)) } else { String::new() };
     let config = format!(
-        "{{template = \"{template}\", tile_w = {}, tile_oc = {tile_oc}, unroll_kw = {}}}",
+        "{{template = \"{template}\", tile_w = {}, tile_oc = {tile_oc}, unroll_kw = {}{passes}}}",
         r.int(1, 8),
         r.chance(0.5)
     );
@@ -225,12 +235,8 @@ fn batch_matmul_case(r: &mut Rng) -> Option<Case> {
     let a: Vec<i64> = batch.iter().copied().chain([m, k]).collect();
     let b: Vec<i64> = batch.iter().copied().chain([k, n]).collect();
     let out: Vec<i64> = batch.iter().copied().chain([m, n]).collect();
-    let attrs = format!(
-        " {{config = {{tile_m = {}, tile_n = {}, unroll_k = {}}}}}",
-        r.int(1, 6),
-        r.int(1, 3),
-        r.int(1, 4)
-    );
+    let attrs =
+        format!(" {{config = {{tile_m = {}, tile_n = {}, unroll_k = {}}}}}", r.int(1, 6), r.int(1, 3), r.int(1, 4));
     let dim = out.len() - 1;
     let fuse = r.chance(0.6);
     Some(build(r, "graph.batch_matmul", attrs, vec![a, b], out, Some(dim), fuse))
@@ -254,7 +260,8 @@ fn check(case: &Case, threads: usize) -> Result<(), String> {
     let text = &case.text;
     let m = tcc::parse_model("<case>", text.as_bytes().to_vec()).map_err(|e| format!("parse: {e}\n{text}"))?;
     tcc::ir::verify(&m).map_err(|e| format!("verify: {e}\n{text}"))?;
-    let want = run_function(&m, m.func("main").unwrap(), &case.inputs).map_err(|e| format!("interpreter: {e}\n{text}"))?;
+    let want =
+        run_function(&m, m.func("main").unwrap(), &case.inputs).map_err(|e| format!("interpreter: {e}\n{text}"))?;
     let want = want[0].to_f64s();
     let scale = want.iter().fold(1.0f64, |a, &x| a.max(x.abs()));
     for backend in tcc::backend::compiled_backends() {

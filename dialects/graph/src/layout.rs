@@ -370,7 +370,23 @@ mod tests {
         assert_eq!(idx[8], Some(8)); // c4 w0
         assert_eq!(idx[10], None); // c6 w0: padding
         let back = transform_index(&blocked, &nchw, &[1, 2, 1, 2, 4], &[1, 6, 1, 2]).unwrap();
-        assert_eq!(back, vec![Some(0), Some(4), Some(1), Some(5), Some(2), Some(6), Some(3), Some(7), Some(8), Some(12), Some(9), Some(13)]);
+        assert_eq!(
+            back,
+            vec![
+                Some(0),
+                Some(4),
+                Some(1),
+                Some(5),
+                Some(2),
+                Some(6),
+                Some(3),
+                Some(7),
+                Some(8),
+                Some(12),
+                Some(9),
+                Some(13)
+            ]
+        );
     }
 
     #[test]

@@ -192,8 +192,15 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
         } else {
             format!("{:7}  {:6}", "", "")
         };
-        let _ =
-            writeln!(out, "  {:5.1}%  {:8.4}  {compute}  {:6.1}  {} at {}", share(t), ms(t), rate(k.bytes, t), k.name, k.loc);
+        let _ = writeln!(
+            out,
+            "  {:5.1}%  {:8.4}  {compute}  {:6.1}  {} at {}",
+            share(t),
+            ms(t),
+            rate(k.bytes, t),
+            k.name,
+            k.loc
+        );
     }
     let _ = writeln!(
         out,

@@ -38,7 +38,18 @@ fn bench_reports_and_kernels_add_up() {
                 .unwrap();
             assert!(out.status.success(), "{}: {}", model.display(), String::from_utf8_lossy(&out.stderr));
             let json = String::from_utf8(out.stdout).unwrap();
-            for key in ["compile_ms", "median", "min", "max", "flops", "gflops_per_s", "threads", "peak_gflops_per_core", "peak_percent", "gb_per_s"] {
+            for key in [
+                "compile_ms",
+                "median",
+                "min",
+                "max",
+                "flops",
+                "gflops_per_s",
+                "threads",
+                "peak_gflops_per_core",
+                "peak_percent",
+                "gb_per_s",
+            ] {
                 number(&json, key);
             }
             assert!(json.contains("\"kernels\": [{\"name\": \"graph."), "{json}");
@@ -65,7 +76,15 @@ fn bench_table_is_human_readable() {
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    let parts = ["compile", "latency   median", "GFLOP/s", "% of peak", "peak      ", "share    ms/run  GFLOP/s  % peak    GB/s  kernel", "of the mean latency"];
+    let parts = [
+        "compile",
+        "latency   median",
+        "GFLOP/s",
+        "% of peak",
+        "peak      ",
+        "share    ms/run  GFLOP/s  % peak    GB/s  kernel",
+        "of the mean latency",
+    ];
     for part in parts {
         assert!(text.contains(part), "missing {part:?} in:\n{text}");
     }

@@ -83,7 +83,10 @@ fn cnn_exports_clean_up_to_blocked_kernels_with_fused_epilogues() {
     // ResNet-18: 20 convs, 8 of them with a residual add (two adds: bias, residual).
     let g = optimized_graph("resnet18");
     assert_eq!(count(&g, "graph.conv2d_nchwc"), 20);
-    let residual = g.split("graph.conv2d_nchwc").skip(1).filter(|k| k.split("graph.yield").next().unwrap().matches("= graph.add ").count() == 2);
+    let residual = g
+        .split("graph.conv2d_nchwc")
+        .skip(1)
+        .filter(|k| k.split("graph.yield").next().unwrap().matches("= graph.add ").count() == 2);
     assert_eq!(residual.count(), 8, "resnet18: 8 residual adds fused:\n{g}");
     assert_eq!(count(&g, "graph.matmul_packed"), 1, "resnet18: the classifier is a packed matmul");
     // MobileNetV2: ReLU6 (maximum then minimum) became one clamp per activation.

@@ -11,8 +11,8 @@
 
 use std::collections::HashMap;
 
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{self as cl, AbiParam, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind};
 use cranelift_frontend::FunctionBuilder;
 use cranelift_module::{FuncId, Linkage, Module as ClModule};
@@ -305,9 +305,8 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
         let m = self.m();
         let leaf = || self.vals.contains_key(&v).then(|| (vec![(v, scale)], 0));
         let Some(op) = m.defining_op(v) else { return leaf() };
-        let constant = |x: Value| {
-            m.defining_op(x).filter(|&d| m.is(d, &lp::CONST)).and_then(|d| m.attr(d, "value")?.as_i64())
-        };
+        let constant =
+            |x: Value| m.defining_op(x).filter(|&d| m.is(d, &lp::CONST)).and_then(|d| m.attr(d, "value")?.as_i64());
         if let Some(c) = constant(v) {
             return Some((Vec::new(), c * scale));
         }

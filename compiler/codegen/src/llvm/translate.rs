@@ -17,11 +17,11 @@ use std::ffi::c_char;
 use inkwell::builder::Builder;
 use inkwell::context::Context;
 use inkwell::intrinsics::Intrinsic;
-use inkwell::types::VectorType;
 use inkwell::llvm_sys::core as raw;
 use inkwell::llvm_sys::prelude::{LLVMBuilderRef, LLVMValueRef};
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMRealPredicate};
 use inkwell::module::Module as LModule;
+use inkwell::types::VectorType;
 use inkwell::types::{AsTypeRef, BasicTypeEnum};
 use inkwell::values::{AsValueRef, BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, PointerValue};
 use inkwell::{AddressSpace, IntPredicate};
@@ -425,7 +425,8 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
             let v = self.b.build_insert_element(x, s, self.shared.ctx.i32_type().const_int(lane, false), "")?;
             self.set(op, v.into());
         } else if is(&vp::SHUFFLE) {
-            let (x, y) = (self.value(m.operand(op, 0)).into_vector_value(), self.value(m.operand(op, 1)).into_vector_value());
+            let (x, y) =
+                (self.value(m.operand(op, 0)).into_vector_value(), self.value(m.operand(op, 1)).into_vector_value());
             let mask: Vec<_> = m
                 .attr(op, "mask")
                 .and_then(|a| a.as_i64_list())

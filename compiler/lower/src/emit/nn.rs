@@ -37,7 +37,14 @@ fn mul_acc(b: &mut Builder, elem: ScalarType, x: Value, y: Value, acc: Value) ->
 
 /// The range `[lo, hi)` of `i < count` whose position `i * step + base - pad` lies in
 /// `[0, size)`: a convolution's kernel taps (or output columns) that read real input.
-pub(crate) fn inside_range(b: &mut Builder, base: Value, pad: Value, size: i64, step: i64, count: i64) -> (Value, Value) {
+pub(crate) fn inside_range(
+    b: &mut Builder,
+    base: Value,
+    pad: Value,
+    size: i64,
+    step: i64,
+    count: i64,
+) -> (Value, Value) {
     let t = b.sub(pad, base);
     let lo = ceil_div_pos(b, t, step);
     let last = b.index(size - 1);

@@ -20,7 +20,9 @@
 use tcc_dialect_graph::ops::kernel::{config_flag, config_int, config_str};
 use tcc_ir::Value;
 
-use super::{apply_epilogue, config, epilogue_operands, for_each_tile, reference, row_runs, tile_widths, vector_width};
+use super::{
+    Run, apply_epilogue, config, epilogue_operands, for_each_tile, reference, row_runs, tile_widths, vector_width,
+};
 use crate::builder::Builder;
 use crate::emit::Ctx;
 use crate::emit::nn::inside_range;
@@ -54,6 +56,12 @@ struct Conv {
     /// Edge columns in tiles of their own (uniform taps everywhere) rather than in the
     /// first and last whole tiles (kernel columns unrolled there).
     split_edges: bool,
+    /// Input-channel blocks per pass (all of them when absent). With passes, a task
+    /// covers every row of its output-channel group, pass by pass: the filters of one
+    /// pass are reused by all rows from L1 and streamed from memory once, evenly,
+    /// instead of in a burst at the start of each row's task; partial sums go through
+    /// the output.
+    chunk_ic: Option<i64>,
     /// Buffers as the template indexes them (views for pointwise) and the epilogue
     /// operands with the shapes they are indexed with.
     xb: Value,
@@ -73,7 +81,8 @@ fn dims<const N: usize>(v: Vec<i64>) -> [i64; N] {
 impl Conv {
     /// The template plan for `c`, or `None` when only the reference nest fits.
     fn new(b: &mut Builder, c: &Ctx) -> Option<Conv> {
-        let (x, w, o): ([i64; 5], [i64; 6], [i64; 5]) = (dims(c.in_shape(0)), dims(c.in_shape(1)), dims(c.out_shape(0)));
+        let (x, w, o): ([i64; 5], [i64; 6], [i64; 5]) =
+            (dims(c.in_shape(0)), dims(c.in_shape(1)), dims(c.out_shape(0)));
         let (s, p, d) = (c.ints("strides"), c.ints("pads"), c.ints("dilations"));
         let groups = c.int("groups");
         let cfg = config(c);
@@ -120,6 +129,7 @@ impl Conv {
             unroll_kw: config_flag(cfg, "unroll_kw").unwrap_or(false),
             unroll_ic: config_int(cfg, "unroll_ic").unwrap_or(1),
             split_edges: config_str(cfg, "edges") == Some("split"),
+            chunk_ic: config_int(cfg, "chunk_ic"),
             xb: c.ins[0],
             wb: c.ins[1],
             ob: c.outs[0],
@@ -234,116 +244,156 @@ fn tasks(b: &mut Builder, dims: [i64; 4], body: impl FnOnce(&mut Builder, [Value
 }
 
 fn direct(b: &mut Builder, c: &Ctx, k: &Conv) {
-    let [n_n, _, h, w, _] = k.x;
-    let [_, wicb, kh_n, kw_n, _, _] = k.w;
+    let [n_n, _, _, w, _] = k.x;
+    let [_, wicb, _, kw_n, _, _] = k.w;
     let [_, ob_n, oh_n, ow_n, _] = k.o;
     let groups_of_tiles = ob_n / k.tile_oc;
-    let tiles_per_group = (ob_n / k.groups) / k.tile_oc;
     let runs = row_runs(ow_n, w, kw_n, k.stride[1], k.dilation[1], k.pad[1]);
+    let chunk_ic = k.chunk_ic.unwrap_or(wicb).clamp(1, wicb);
+    if chunk_ic < wicb {
+        // Passes over input-channel blocks, each over all rows of the group.
+        let passes = (wicb + chunk_ic - 1) / chunk_ic;
+        tasks(b, [n_n, groups_of_tiles, 1, 1], |b, [n, tg, _, _]| {
+            let pass = |b: &mut Builder, lo: Value, hi: Value, first: bool, last: bool| {
+                let (zero, rows) = (b.index(0), b.index(oh_n));
+                b.range(zero, rows, |b, oh| {
+                    let zero = b.index(0);
+                    let at = Tile { icb: (lo, hi), first, last, ..row_tile(b, k, n, tg, oh) };
+                    direct_row(b, c, k, &runs, 1, zero, &at);
+                });
+            };
+            let (lo, hi) = (b.index(0), b.index(chunk_ic));
+            pass(b, lo, hi, true, false);
+            if passes > 2 {
+                let (lo, hi) = (b.index(1), b.index(passes - 1));
+                b.range(lo, hi, |b, p| {
+                    let first = b.scale(p, chunk_ic);
+                    let size = b.index(chunk_ic);
+                    let end = b.add(first, size);
+                    pass(b, first, end, false, false);
+                });
+            }
+            let (lo, hi) = (b.index((passes - 1) * chunk_ic), b.index(wicb));
+            pass(b, lo, hi, false, true);
+        });
+        return;
+    }
     // Enough tasks for every core: split long rows (pointwise) into column chunks.
     let row_tasks = n_n * groups_of_tiles * oh_n;
-    let chunks = if runs.len() == 1 && row_tasks < 32 {
-        (32 / row_tasks).clamp(1, (ow_n / k.tile_w).max(1))
-    } else {
-        1
-    };
+    let chunks =
+        if runs.len() == 1 && row_tasks < 32 { (32 / row_tasks).clamp(1, (ow_n / k.tile_w).max(1)) } else { 1 };
     tasks(b, [n_n, groups_of_tiles, oh_n, chunks], |b, [n, tg, oh, chunk]| {
-        let ohs = b.scale(oh, k.stride[0]);
-        let pt = b.index(k.pad[0]);
-        let (kh_lo, kh_hi) = kernel_rows(b, k, ohs, pt, h, kh_n);
-        let ih0 = b.sub(ohs, pt);
-        let icb_base = if k.groups == 1 {
-            b.index(0)
-        } else {
-            let tpg = b.index(tiles_per_group);
-            let group = b.div(tg, tpg);
-            b.scale(group, wicb)
-        };
-        let ob0 = b.scale(tg, k.tile_oc);
-        let at = Tile { n, ob0, oh, ih0, kh: (kh_lo, kh_hi), icb_base };
-        let taps_of = |col: i64| runs.iter().find(|r| (r.start..r.start + r.len).contains(&col)).expect("covered").taps;
-        // Tiles at compile-time positions, each column with its own taps.
-        let fixed_tile = |b: &mut Builder, first: i64, end: i64| {
-            let ow0 = b.index(first);
-            let taps: Vec<(i64, i64)> = (first..end).map(taps_of).collect();
-            direct_tile(b, c, k, &at, ow0, &taps);
-        };
-        if chunks == 1 && k.split_edges {
-            // Each run of columns with the same taps on its own: uniform tiles only.
-            for run in &runs {
-                let taps = run.taps;
-                for_each_tile(b, *run, k.tile_w, |b, ow0, cols| {
-                    direct_tile(b, c, k, &at, ow0, &vec![taps; cols as usize])
-                });
-            }
-            return;
-        }
-        if chunks == 1 {
-            // Head tiles over the left edge, a loop over whole interior tiles, tail tiles
-            // over the rest (with the right edge); short rows are all head.
-            let interior = runs.iter().max_by_key(|r| r.len).filter(|r| r.len >= k.tile_w);
-            let (left, right) = match interior {
-                Some(r) if ow_n > 4 * k.tile_w => (r.start, ow_n - r.start - r.len),
-                _ => (ow_n, 0),
-            };
-            let head_end = ((left + k.tile_w - 1) / k.tile_w * k.tile_w).min(ow_n);
-            let mut whole = (ow_n - right - head_end).max(0) / k.tile_w;
-            // A short rest goes with the last interior tile (see `tile_widths`).
-            let rest = ow_n - head_end - whole * k.tile_w;
-            if whole > 0 && rest > 0 && 2 * rest < k.tile_w {
-                whole -= 1;
-            }
-            let mid_end = head_end + whole * k.tile_w;
-            let mut first = 0;
-            for width in tile_widths(head_end, k.tile_w) {
-                fixed_tile(b, first, first + width);
-                first += width;
-            }
-            if whole > 0 {
-                let interior_taps = vec![taps_of(head_end); k.tile_w as usize];
-                let (lo, hi) = (b.index(0), b.index(whole));
-                b.range(lo, hi, |b, i| {
-                    let start = b.index(head_end);
-                    let ow0 = b.mul_add(i, k.tile_w, start);
-                    direct_tile(b, c, k, &at, ow0, &interior_taps);
-                });
-            }
-            let mut first = mid_end;
-            for width in tile_widths(ow_n - mid_end, k.tile_w) {
-                fixed_tile(b, first, first + width);
-                first += width;
-            }
-            return;
-        }
-        // A chunk takes a share of the row's whole tiles; the last one also the tail.
-        let run = runs[0];
-        let (whole, tail) = (run.len / k.tile_w, run.len % k.tile_w);
-        let (chunks_v, one) = (b.index(chunks), b.index(1));
-        let first = b.scale(chunk, whole);
-        let first = b.div(first, chunks_v);
-        let next = b.add(chunk, one);
-        let end = b.scale(next, whole);
-        let end = b.div(end, chunks_v);
-        let full = vec![run.taps; k.tile_w as usize];
-        b.range(first, end, |b, t| {
-            let start = b.index(run.start);
-            let ow0 = b.mul_add(t, k.tile_w, start);
-            direct_tile(b, c, k, &at, ow0, &full);
-        });
-        if tail > 0 {
-            let last = b.index(chunks - 1);
-            let is_last = b.cmp("eq", chunk, last);
-            let (zero, one) = (b.index(0), b.index(1));
-            let lo = b.select(is_last, zero, one);
-            b.range(lo, one, |b, _| {
-                let ow0 = b.index(run.start + whole * k.tile_w);
-                direct_tile(b, c, k, &at, ow0, &vec![run.taps; tail as usize]);
-            });
-        }
+        let at = row_tile(b, k, n, tg, oh);
+        direct_row(b, c, k, &runs, chunks, chunk, &at);
     });
 }
 
+/// The tile position of output row `oh` of image `n` and output-channel group `tg`,
+/// with every input-channel block in one pass.
+fn row_tile(b: &mut Builder, k: &Conv, n: Value, tg: Value, oh: Value) -> Tile {
+    let [_, _, h, _, _] = k.x;
+    let [_, wicb, kh_n, _, _, _] = k.w;
+    let ohs = b.scale(oh, k.stride[0]);
+    let pt = b.index(k.pad[0]);
+    let (kh_lo, kh_hi) = kernel_rows(b, k, ohs, pt, h, kh_n);
+    let ih0 = b.sub(ohs, pt);
+    let icb_base = if k.groups == 1 {
+        b.index(0)
+    } else {
+        let tiles_per_group = (k.o[1] / k.groups) / k.tile_oc;
+        let tpg = b.index(tiles_per_group);
+        let group = b.div(tg, tpg);
+        b.scale(group, wicb)
+    };
+    let ob0 = b.scale(tg, k.tile_oc);
+    let all = (b.index(0), b.index(wicb));
+    Tile { n, ob0, oh, ih0, kh: (kh_lo, kh_hi), icb_base, icb: all, first: true, last: true }
+}
+
+/// The tiles of one output row, or of its column chunk `chunk` of `chunks`.
+fn direct_row(b: &mut Builder, c: &Ctx, k: &Conv, runs: &[Run], chunks: i64, chunk: Value, at: &Tile) {
+    let ow_n = k.o[3];
+    let taps_of = |col: i64| runs.iter().find(|r| (r.start..r.start + r.len).contains(&col)).expect("covered").taps;
+    // Tiles at compile-time positions, each column with its own taps.
+    let fixed_tile = |b: &mut Builder, first: i64, end: i64| {
+        let ow0 = b.index(first);
+        let taps: Vec<(i64, i64)> = (first..end).map(taps_of).collect();
+        direct_tile(b, c, k, at, ow0, &taps);
+    };
+    if chunks == 1 && k.split_edges {
+        // Each run of columns with the same taps on its own: uniform tiles only.
+        for run in runs {
+            let taps = run.taps;
+            for_each_tile(b, *run, k.tile_w, |b, ow0, cols| direct_tile(b, c, k, at, ow0, &vec![taps; cols as usize]));
+        }
+        return;
+    }
+    if chunks == 1 {
+        // Head tiles over the left edge, a loop over whole interior tiles, tail tiles
+        // over the rest (with the right edge); short rows are all head.
+        let interior = runs.iter().max_by_key(|r| r.len).filter(|r| r.len >= k.tile_w);
+        let (left, right) = match interior {
+            Some(r) if ow_n > 4 * k.tile_w => (r.start, ow_n - r.start - r.len),
+            _ => (ow_n, 0),
+        };
+        let head_end = ((left + k.tile_w - 1) / k.tile_w * k.tile_w).min(ow_n);
+        let mut whole = (ow_n - right - head_end).max(0) / k.tile_w;
+        // A short rest goes with the last interior tile (see `tile_widths`).
+        let rest = ow_n - head_end - whole * k.tile_w;
+        if whole > 0 && rest > 0 && 2 * rest < k.tile_w {
+            whole -= 1;
+        }
+        let mid_end = head_end + whole * k.tile_w;
+        let mut first = 0;
+        for width in tile_widths(head_end, k.tile_w) {
+            fixed_tile(b, first, first + width);
+            first += width;
+        }
+        if whole > 0 {
+            let interior_taps = vec![taps_of(head_end); k.tile_w as usize];
+            let (lo, hi) = (b.index(0), b.index(whole));
+            b.range(lo, hi, |b, i| {
+                let start = b.index(head_end);
+                let ow0 = b.mul_add(i, k.tile_w, start);
+                direct_tile(b, c, k, at, ow0, &interior_taps);
+            });
+        }
+        let mut first = mid_end;
+        for width in tile_widths(ow_n - mid_end, k.tile_w) {
+            fixed_tile(b, first, first + width);
+            first += width;
+        }
+        return;
+    }
+    // A chunk takes a share of the row's whole tiles; the last one also the tail.
+    let run = runs[0];
+    let (whole, tail) = (run.len / k.tile_w, run.len % k.tile_w);
+    let (chunks_v, one) = (b.index(chunks), b.index(1));
+    let first = b.scale(chunk, whole);
+    let first = b.div(first, chunks_v);
+    let next = b.add(chunk, one);
+    let end = b.scale(next, whole);
+    let end = b.div(end, chunks_v);
+    let full = vec![run.taps; k.tile_w as usize];
+    b.range(first, end, |b, t| {
+        let start = b.index(run.start);
+        let ow0 = b.mul_add(t, k.tile_w, start);
+        direct_tile(b, c, k, at, ow0, &full);
+    });
+    if tail > 0 {
+        let last = b.index(chunks - 1);
+        let is_last = b.cmp("eq", chunk, last);
+        let (zero, one) = (b.index(0), b.index(1));
+        let lo = b.select(is_last, zero, one);
+        b.range(lo, one, |b, _| {
+            let ow0 = b.index(run.start + whole * k.tile_w);
+            direct_tile(b, c, k, at, ow0, &vec![run.taps; tail as usize]);
+        });
+    }
+}
+
 /// Where a tile's task is.
+#[derive(Clone, Copy)]
 struct Tile {
     n: Value,
     /// First output-channel block of the tile.
@@ -354,6 +404,12 @@ struct Tile {
     kh: (Value, Value),
     /// First input-channel block of the tile's group.
     icb_base: Value,
+    /// The pass: input-channel blocks `icb.0..icb.1` (past `icb_base`). The first pass
+    /// starts from zero, later ones from the partial sums in the output; the last one
+    /// applies the epilogue.
+    icb: (Value, Value),
+    first: bool,
+    last: bool,
 }
 
 /// One register tile of the direct template: `cols` output columns from `ow0` x
@@ -365,19 +421,21 @@ fn direct_tile(b: &mut Builder, c: &Ctx, k: &Conv, t: &Tile, ow0: Value, taps: &
     let uniform = taps.iter().all(|&tp| tp == taps[0]);
     let span = (taps.iter().map(|t| t.0).min().unwrap_or(0), taps.iter().map(|t| t.1).max().unwrap_or(0));
     let [_, _, _, _, ib] = k.x;
-    let [_, wicb, _, _, _, _] = k.w;
     let (width, vectors, tile_oc) = (k.width, k.vectors, k.tile_oc);
     let per_col = (tile_oc * vectors) as usize;
-    let zero_s = b.scalar(tcc_ir::ScalarType::F32, 0.0);
-    let zero = b.splat(zero_s, width);
-    let accs = vec![zero; cols as usize * per_col];
+    let accs = if t.first {
+        let zero_s = b.scalar(tcc_ir::ScalarType::F32, 0.0);
+        let zero = b.splat(zero_s, width);
+        vec![zero; cols as usize * per_col]
+    } else {
+        load_tile(b, k, t, ow0, cols)
+    };
     let iw0 = {
         let s = b.scale(ow0, k.stride[1]);
         let pl = b.index(k.pad[1]);
         b.sub(s, pl)
     };
-    let (lo, hi) = (b.index(0), b.index(wicb));
-    let accs = reduce_range(b, lo, hi, accs, |b, icb, accs| {
+    let accs = reduce_range(b, t.icb.0, t.icb.1, accs, |b, icb, accs| {
         let xcb = b.add(t.icb_base, icb);
         reduce_range(b, t.kh.0, t.kh.1, accs.to_vec(), |b, kh, accs| {
             let khd = b.scale(kh, k.dilation[0]);
@@ -414,33 +472,34 @@ fn direct_tile(b: &mut Builder, c: &Ctx, k: &Conv, t: &Tile, ow0: Value, taps: &
             };
             // `count` steps from 0, `unroll` per loop iteration, the rest after the loop.
             let unroll = k.unroll_ic.max(1);
-            let steps = |b: &mut Builder, count: i64, accs: Vec<Value>, step: &dyn Fn(&mut Builder, Value, &mut Vec<Value>)| {
-                let unroll = unroll.min(count).max(1);
-                let body = |b: &mut Builder, first: Value, accs: &[Value]| {
-                    let mut accs = accs.to_vec();
-                    for u in 0..unroll {
-                        let uv = b.index(u);
-                        let i = b.add(first, uv);
-                        step(b, i, &mut accs);
+            let steps =
+                |b: &mut Builder, count: i64, accs: Vec<Value>, step: &dyn Fn(&mut Builder, Value, &mut Vec<Value>)| {
+                    let unroll = unroll.min(count).max(1);
+                    let body = |b: &mut Builder, first: Value, accs: &[Value]| {
+                        let mut accs = accs.to_vec();
+                        for u in 0..unroll {
+                            let uv = b.index(u);
+                            let i = b.add(first, uv);
+                            step(b, i, &mut accs);
+                        }
+                        accs
+                    };
+                    // A loop even for one iteration: each loop body is its own block, which
+                    // keeps Cranelift from scheduling consecutive unrolled steps as one long
+                    // dependence chain per accumulator (and spilling).
+                    let whole = count / unroll * unroll;
+                    let mut accs = if whole >= unroll {
+                        let (lo, hi, st) = (b.index(0), b.index(whole), b.index(unroll));
+                        b.for_loop(lo, hi, st, &accs, body)
+                    } else {
+                        accs
+                    };
+                    for i in whole..count {
+                        let iv = b.index(i);
+                        step(b, iv, &mut accs);
                     }
                     accs
                 };
-                // A loop even for one iteration: each loop body is its own block, which
-                // keeps Cranelift from scheduling consecutive unrolled steps as one long
-                // dependence chain per accumulator (and spilling).
-                let whole = count / unroll * unroll;
-                let mut accs = if whole >= unroll {
-                    let (lo, hi, st) = (b.index(0), b.index(whole), b.index(unroll));
-                    b.for_loop(lo, hi, st, &accs, body)
-                } else {
-                    accs
-                };
-                for i in whole..count {
-                    let iv = b.index(i);
-                    step(b, iv, &mut accs);
-                }
-                accs
-            };
             if uniform && !k.unroll_kw && k.dilation[1] == 1 {
                 // Kernel columns and input channels are one contiguous run of the input
                 // row and of the filter row: one loop over `kw * ib + ic`.
@@ -459,11 +518,31 @@ fn direct_tile(b: &mut Builder, c: &Ctx, k: &Conv, t: &Tile, ow0: Value, taps: &
                 accs
             } else {
                 let (lo, hi) = (b.index(span.0), b.index(span.1));
-                reduce_range(b, lo, hi, accs, |b, kw, accs| steps(b, ib, accs.to_vec(), &|b, ic, accs| channel(b, kw, None, ic, accs)))
+                reduce_range(b, lo, hi, accs, |b, kw, accs| {
+                    steps(b, ib, accs.to_vec(), &|b, ic, accs| channel(b, kw, None, ic, accs))
+                })
             }
         })
     });
-    store_tile(b, c, k, t.n, t.ob0, t.oh, ow0, cols, tile_oc, &accs);
+    store_tile(b, c, k, t.n, t.ob0, t.oh, ow0, cols, tile_oc, &accs, t.last);
+}
+
+/// The partial sums of a tile from the output, in `direct_tile`'s accumulator order.
+fn load_tile(b: &mut Builder, k: &Conv, t: &Tile, ow0: Value, cols: i64) -> Vec<Value> {
+    let mut accs = Vec::new();
+    for col in 0..cols {
+        let colv = b.index(col);
+        let ow = b.add(ow0, colv);
+        for blk in 0..k.tile_oc {
+            let blkv = b.index(blk);
+            let ocb = b.add(t.ob0, blkv);
+            for v in 0..k.vectors {
+                let lane = b.index(v * k.width as i64);
+                accs.push(b.vload(k.ob, &[t.n, ocb, t.oh, ow, lane], k.width));
+            }
+        }
+    }
+    accs
 }
 
 /// One step `j = kw * ib + ic` of the merged kernel-column / input-channel loop, through
@@ -521,6 +600,7 @@ fn store_tile(
     cols: i64,
     blocks: i64,
     accs: &[Value],
+    epilogue: bool,
 ) {
     let per_col = (blocks * k.vectors) as usize;
     for col in 0..cols {
@@ -533,7 +613,7 @@ fn store_tile(
                 let lane = b.index(v * k.width as i64);
                 let idx = [n, ocb, oh, ow, lane];
                 let acc = accs[col as usize * per_col + (blk * k.vectors + v) as usize];
-                let r = apply_epilogue(b, c, &k.epilogue, acc, &idx);
+                let r = if epilogue { apply_epilogue(b, c, &k.epilogue, acc, &idx) } else { acc };
                 b.vstore(r, k.ob, &idx);
             }
         }
@@ -583,7 +663,7 @@ fn depthwise(b: &mut Builder, c: &Ctx, k: &Conv) {
                     }
                     accs
                 });
-                store_tile(b, c, k, n, cb, oh, ow0, cols, 1, &accs);
+                store_tile(b, c, k, n, cb, oh, ow0, cols, 1, &accs, true);
             });
         }
     });

@@ -12,7 +12,13 @@ use crate::emit::nn::inside_range;
 use crate::emit::{Ctx, nest, numel};
 
 /// `for i in lo..hi` carrying one accumulator.
-fn fold(b: &mut Builder, lo: Value, hi: Value, acc: Value, body: impl FnOnce(&mut Builder, Value, Value) -> Value) -> Value {
+fn fold(
+    b: &mut Builder,
+    lo: Value,
+    hi: Value,
+    acc: Value,
+    body: impl FnOnce(&mut Builder, Value, Value) -> Value,
+) -> Value {
     let one = b.index(1);
     b.for_loop(lo, hi, one, &[acc], |b, i, acc| vec![body(b, i, acc[0])])[0]
 }

@@ -126,8 +126,7 @@ pub fn maps_zero_to_zero(m: &Module, op: Op) -> bool {
     else {
         return false;
     };
-    let operand_types: Vec<Type> =
-        inputs.iter().map(|t| Type::from_tensor(t.tensor_type())).collect();
+    let operand_types: Vec<Type> = inputs.iter().map(|t| Type::from_tensor(t.tensor_type())).collect();
     let Some(result_elem) = scalar(m.result(op, 0)) else { return false };
     let Ok(result_type) = crate::infer::tensor(Vec::new(), result_elem) else { return false };
     let result_types = [result_type];

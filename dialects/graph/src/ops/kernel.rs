@@ -29,8 +29,8 @@
 
 use tcc_ir::lexer::TokenKind;
 use tcc_ir::{
-    Arity, AttrDefault, AttrDict, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser,
-    Printer, Signature, Syntax, Traits, Type,
+    Arity, AttrDefault, AttrDict, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser, Printer,
+    Signature, Syntax, Traits, Type,
 };
 
 use crate::infer::{FLOATS, same_elem, tensor, tensor_of};
@@ -115,8 +115,8 @@ pub fn verify_epilogue(m: &Module, op: Op) -> Result<(), String> {
         if !ok {
             return Err(format!("an epilogue holds elementwise ops only, not '{}'", def.name));
         }
-        if def.has(Traits::ELEMENTWISE) && m.value_type(m.result(inner, 0)).as_tensor().map(|t| t.shape())
-            != result.as_tensor().map(|t| t.shape())
+        if def.has(Traits::ELEMENTWISE)
+            && m.value_type(m.result(inner, 0)).as_tensor().map(|t| t.shape()) != result.as_tensor().map(|t| t.shape())
         {
             return Err(format!("epilogue op '{}' changes the result's shape", def.name));
         }
@@ -217,6 +217,7 @@ fn verify_conv2d_nchwc(m: &Module, op: Op) -> Result<(), String> {
             ("unroll_kw", KeyKind::Flag),
             ("unroll_ic", KeyKind::Positive),
             ("edges", KeyKind::OneOf(&["merged", "split"])),
+            ("chunk_ic", KeyKind::Positive),
         ],
     )?;
     verify_epilogue(m, op)
@@ -231,7 +232,8 @@ pub static CONV2D_NCHWC: OpDef = OpDef {
                   `tile_w` (output pixels per register tile), `tile_oc` (output-channel blocks per tile), \
                   `unroll_kw` (kernel columns unrolled), `unroll_ic` (input channels per step), `edges` \
                   (`merged`: edge columns in whole tiles with the kernel columns unrolled; `split`: in tiles \
-                  of their own).\n\n```mlir\n\
+                  of their own), `chunk_ic` (input-channel blocks per pass: a task then covers all rows of \
+                  its channel group pass by pass, partial sums in the output).\n\n```mlir\n\
                   %y = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1], config = {tile_w = 4, tile_oc = 1}}\n     \
                   : (tensor<1x2x8x8x4xf32>, tensor<2x2x3x3x4x4xf32>) -> tensor<1x2x8x8x4xf32>\n```",
     operands: Arity::AtLeast(2),
@@ -340,9 +342,17 @@ fn verify_matmul_packed(m: &Module, op: Op) -> Result<(), String> {
         let dst = Layout::parse(&format!("NK{}n", sb[2]))?;
         transform_sizes(&src, &dst, &[n, sb[1]], sb)
     });
-    if mk[1] != sb[1] || nchk.is_err() || sr.len() != sa.len() || &sr[..batch.len()] != batch || sr[batch.len()] != mk[0]
+    if mk[1] != sb[1]
+        || nchk.is_err()
+        || sr.len() != sa.len()
+        || &sr[..batch.len()] != batch
+        || sr[batch.len()] != mk[0]
     {
-        return Err(format!("result {r} does not match operands {a} and packed {b} (K = {}, N <= {})", sb[1], sb[0] * sb[2]));
+        return Err(format!(
+            "result {r} does not match operands {a} and packed {b} (K = {}, N <= {})",
+            sb[1],
+            sb[0] * sb[2]
+        ));
     }
     verify_epilogue(m, op)
 }
@@ -374,7 +384,9 @@ fn infer_batch_matmul(sig: &Signature) -> Result<Vec<Type>, String> {
     let elem = same_elem(sig, 0..2)?;
     let (sa, sb) = (a.shape(), b.shape());
     if sa.len() < 2 || sa.len() != sb.len() || sa[..sa.len() - 2] != sb[..sb.len() - 2] {
-        return Err(format!("batch_matmul expects [.., M, K] and [.., K, N] with equal batch dimensions, got {a} and {b}"));
+        return Err(format!(
+            "batch_matmul expects [.., M, K] and [.., K, N] with equal batch dimensions, got {a} and {b}"
+        ));
     }
     let (k, kb) = (sa[sa.len() - 1], sb[sb.len() - 2]);
     if k != kb {
