@@ -76,7 +76,7 @@ pub fn default_config(m: &Module, op: Op, target: &Target) -> Option<AttrDict> {
                 .with("template", Attribute::string(if pointwise { "pointwise" } else { "direct" }))
                 .with("tile_w", int(r))
                 .with("tile_oc", int(c));
-            match input_channel_passes(target, &w, c) {
+            match input_channel_passes(target, &w, &out, c) {
                 Some(chunk) => config.with("chunk_ic", int(chunk)),
                 None => config,
             }
@@ -101,16 +101,19 @@ pub fn default_config(m: &Module, op: Op, target: &Target) -> Option<AttrDict> {
     None
 }
 
-/// Input-channel blocks per pass for a convolution whose filters do not stay in cache:
-/// the filters of one task's output-channel group (`tile_oc` blocks of the blocked
-/// filter `w`) exceed half of L2, so every output row's task would stream them from L3
-/// or memory again, in a burst. In passes, each pass's share (a third of L1) serves all
-/// rows of the group. `None`: one pass.
-fn input_channel_passes(target: &Target, w: &[i64], tile_oc: i64) -> Option<i64> {
+/// Input-channel blocks per pass for a convolution whose filters do not stay in cache
+/// and are reused by few output rows: the filters of one task's output-channel group
+/// (`tile_oc` blocks of the blocked filter `w`) exceed half of L2 and the output has at
+/// most 8 rows, so each row's task would start with a burst of filter reads from L3 or
+/// memory that its little compute cannot hide (measured: ResNet-50's 512-channel 3x3
+/// convs at 7x7 gain 10 points of peak; VGG-11's at 14x14, 14 rows, gain nothing). In
+/// passes, each pass's share (a third of L1) is read once and serves all rows of the
+/// group. `None`: one pass.
+fn input_channel_passes(target: &Target, w: &[i64], out: &[i64], tile_oc: i64) -> Option<i64> {
     let per_block = tile_oc * w[2] * w[3] * w[4] * w[5] * 4;
     let group_bytes = per_block * w[1];
     let chunk = (target.l1_bytes as i64 / 3 / per_block).max(1);
-    (group_bytes > target.l2_bytes as i64 / 2 && chunk < w[1]).then_some(chunk)
+    (group_bytes > target.l2_bytes as i64 / 2 && out[2] <= 8 && chunk < w[1]).then_some(chunk)
 }
 
 /// The register tile `(columns, channel blocks)` for a row of `cols` output columns,
