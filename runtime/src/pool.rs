@@ -9,8 +9,10 @@
 //!   between the kernels of one model run), then park; the caller unparks them. With
 //!   more threads than usable cores nobody spins (the spinner would hold the core the
 //!   others need).
-//! - The range is split statically into contiguous chunks, one per thread; the caller
-//!   runs chunk 0 itself and then waits for the others.
+//! - The range is split into contiguous blocks, a few per thread, which the threads
+//!   (the caller among them) claim with an atomic counter: a thread slowed down by a
+//!   busy core takes fewer blocks instead of holding up the loop. The caller then
+//!   waits for the workers.
 //!
 //! One caller at a time owns the pool; a second concurrent caller (or a parallel loop
 //! started from inside a task) runs its loop on its own thread instead of waiting.
@@ -35,9 +37,38 @@ struct Padded<T>(T);
 struct Task {
     func: Option<TaskFn>,
     ctx: *const u8,
-    begin: i64,
-    end: i64,
+    /// The loop's range `0..n`, split into `blocks` contiguous blocks that the threads
+    /// claim one at a time.
+    n: i64,
+    blocks: usize,
 }
+
+impl Task {
+    /// Claims and runs blocks until none is left.
+    ///
+    /// # Safety
+    /// The `parallel_for` contract for `func` and `ctx`.
+    unsafe fn run_blocks(&self, next: &AtomicUsize) {
+        let Some(func) = self.func else { return };
+        loop {
+            let b = next.fetch_add(1, Ordering::Relaxed);
+            if b >= self.blocks {
+                return;
+            }
+            let bound = |b: usize| (self.n as i128 * b as i128 / self.blocks as i128) as i64;
+            let (begin, end) = (bound(b), bound(b + 1));
+            if begin < end {
+                // SAFETY: forwarded from the caller's contract; blocks are disjoint.
+                unsafe { func(self.ctx, begin, end) };
+            }
+        }
+    }
+}
+
+/// Blocks per thread of a parallel loop: more than one, so that a thread slowed down
+/// (a busy core on a shared machine, a late wake-up) takes fewer of them instead of
+/// making everyone wait.
+const BLOCKS_PER_THREAD: usize = 4;
 
 #[repr(align(64))]
 struct Slot {
@@ -58,6 +89,8 @@ unsafe impl Send for Slot {}
 struct Shared {
     slots: Box<[Slot]>,
     pending: Padded<AtomicUsize>,
+    /// The next block of the current loop to claim.
+    next: Padded<AtomicUsize>,
     shutdown: Padded<AtomicBool>,
     /// Spins of an idle worker before it parks.
     spin_limit: u32,
@@ -92,7 +125,7 @@ impl ThreadPool {
         let slots: Box<[Slot]> = (1..threads)
             .map(|_| Slot {
                 seq: AtomicU64::new(0),
-                task: UnsafeCell::new(Task { func: None, ctx: std::ptr::null(), begin: 0, end: 0 }),
+                task: UnsafeCell::new(Task { func: None, ctx: std::ptr::null(), n: 0, blocks: 0 }),
                 sleeping: AtomicBool::new(false),
                 thread: Mutex::new(None),
             })
@@ -104,6 +137,7 @@ impl ThreadPool {
         let shared = Arc::new(Shared {
             slots,
             pending: Padded(AtomicUsize::new(0)),
+            next: Padded(AtomicUsize::new(0)),
             shutdown: Padded(AtomicBool::new(false)),
             spin_limit,
         });
@@ -124,30 +158,32 @@ impl ThreadPool {
         self.threads
     }
 
-    /// Runs `func(ctx, begin, end)` over `0..n` split into contiguous chunks, one per
-    /// thread, and returns when all are done.
+    /// Runs `func(ctx, begin, end)` over `0..n` split into contiguous blocks, a few per
+    /// thread, which the threads claim one at a time; returns when all are done.
     ///
     /// # Safety
     /// `func` must be safe to call concurrently on disjoint ranges with `ctx`, and
     /// `ctx` must stay valid until this returns.
     pub unsafe fn parallel_for(&self, func: TaskFn, ctx: *const u8, n: i64) {
-        let chunks = (self.threads as i64).min(n).max(0) as usize;
-        let guard = if chunks > 1 { self.busy.try_lock().ok() } else { None };
+        let threads = (self.threads as i64).min(n).max(0) as usize;
+        let guard = if threads > 1 { self.busy.try_lock().ok() } else { None };
         if guard.is_none() {
-            // One chunk, or the pool is in use: run everything here.
+            // One thread's worth, or the pool is in use: run everything here.
             if n > 0 {
                 // SAFETY: forwarded from the caller's contract.
                 unsafe { func(ctx, 0, n) };
             }
             return;
         }
-        let bounds = |c: usize| (n as i128 * c as i128 / chunks as i128) as i64;
-        self.shared.pending.0.store(chunks - 1, Ordering::Relaxed);
-        for c in 1..chunks {
-            let slot = &self.shared.slots[c - 1];
+        let blocks = (threads * BLOCKS_PER_THREAD).min(n as usize);
+        let task = Task { func: Some(func), ctx, n, blocks };
+        self.shared.next.0.store(0, Ordering::Relaxed);
+        self.shared.pending.0.store(threads - 1, Ordering::Relaxed);
+        for slot in &self.shared.slots[..threads - 1] {
             // SAFETY: the worker is idle (pending was 0 before this loop and we hold
-            // `busy`), so nobody reads `task` until `seq` is bumped below.
-            unsafe { *slot.task.get() = Task { func: Some(func), ctx, begin: bounds(c), end: bounds(c + 1) } };
+            // `busy`), so nobody reads `task` until `seq` is bumped below, which also
+            // publishes the stores above.
+            unsafe { *slot.task.get() = task };
             slot.seq.fetch_add(1, Ordering::SeqCst);
             if slot.sleeping.swap(false, Ordering::SeqCst)
                 && let Some(t) = slot.thread.lock().unwrap_or_else(|e| e.into_inner()).as_ref()
@@ -156,9 +192,9 @@ impl ThreadPool {
             }
         }
         // SAFETY: forwarded from the caller's contract.
-        unsafe { func(ctx, 0, bounds(1)) };
-        // The other chunks usually finish about when ours does: spin briefly, then yield
-        // (a worker sharing this core, when threads outnumber cores, needs the CPU).
+        unsafe { task.run_blocks(&self.shared.next.0) };
+        // The workers finish their last blocks about when we do: spin briefly, then
+        // yield (a worker sharing this core, when threads outnumber cores, needs it).
         let mut spins = 0u32;
         while self.shared.pending.0.load(Ordering::Acquire) != 0 {
             spins += 1;
@@ -204,10 +240,8 @@ fn worker_loop(shared: &Shared, index: usize, core: Option<usize>) {
         seen = seq;
         // SAFETY: the caller wrote the task before bumping `seq`, which we observed.
         let task = unsafe { *slot.task.get() };
-        if let Some(f) = task.func {
-            // SAFETY: the parallel_for contract covers concurrent calls on disjoint ranges.
-            unsafe { f(task.ctx, task.begin, task.end) };
-        }
+        // SAFETY: the parallel_for contract covers concurrent calls on disjoint ranges.
+        unsafe { task.run_blocks(&shared.next.0) };
         shared.pending.0.fetch_sub(1, Ordering::Release);
     }
 }
