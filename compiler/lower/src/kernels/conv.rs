@@ -7,7 +7,9 @@
 //!   `tile_w` columns x `tile_oc` blocks, whose accumulators are loop-carried vectors
 //!   across the input-channel blocks, the in-bounds `kh` taps and the `kw` taps. The
 //!   innermost step broadcasts one input element and issues one FMA per accumulator
-//!   column against the filter vectors it loaded once.
+//!   column against the filter vectors it loaded once. With `chunk_ic`, a task is one
+//!   channel-block group instead, running all its rows once per pass over `chunk_ic`
+//!   input-channel blocks, the partial sums kept in the output between passes.
 //! - **pointwise** (1x1, stride 1, no padding): the direct template on the flattened
 //!   `H x W` row, so tiles never stop at a row's end and there are no edges.
 //! - **depthwise** (one input channel per output channel): a tile of `tile_w` columns x
