@@ -200,4 +200,17 @@ mod tests {
         assert_eq!(matmul_block(&target(512, 32), 128, 3072) % 16, 0);
         assert_eq!(matmul_block(&target(128, 16), 1, 10), 4 * (matmul_block(&target(128, 16), 1, 10) / 4));
     }
+
+    #[test]
+    fn passes_only_for_filters_that_overflow_l2_on_few_rows() {
+        let t = target(512, 32); // L1 32 KiB, L2 1 MiB by default
+        // 512 channels, 3x3, two blocks of 16 per task: 590 KB of filters, 7 rows.
+        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], &[1, 32, 7, 7, 16], 2), Some(1));
+        // The same at 14x14: enough rows to amortize the filter reads.
+        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], &[1, 32, 14, 14, 16], 2), None);
+        // Filters that fit: 256 channels (295 KB per task).
+        assert_eq!(input_channel_passes(&t, &[16, 16, 3, 3, 16, 16], &[1, 16, 7, 7, 16], 2), None);
+        // 1x1, 2048 -> 512: 256 KB per task.
+        assert_eq!(input_channel_passes(&t, &[32, 128, 1, 1, 16, 16], &[1, 32, 7, 7, 16], 2), None);
+    }
 }
