@@ -171,6 +171,7 @@ func.func @arith(%a: f32, %b: f32, %c: f32, %va: vector<4xf32>, %vb: vector<4xf3
 // CHECK-NEXT: loop.store %10, %arg2[%1, %1] : buffer<4x8xf32, [1, 4]>
 // CHECK-NEXT: loop.store %8, %arg3[] : buffer<f64>
 // CHECK-NEXT: loop.store %10, %2[%1, %0] : buffer<2x8xf32>
+// CHECK-NEXT: loop.prefetch %arg1[%1, %0] : buffer<4x8xf32, [16, 1]>
 // CHECK-NEXT: loop.assert %9 {message = "flag must be set"} : (i1) -> ()
 // CHECK-NEXT: return
 func.func @memory(%in: buffer<4x8xf32>, %strided: buffer<4x8xf32, [16, 1]>, %cols: buffer<4x8xf32, [1, 4]>, %scalar: buffer<f64>, %flags: buffer<3xi1>) {
@@ -188,6 +189,7 @@ func.func @memory(%in: buffer<4x8xf32>, %strided: buffer<4x8xf32, [16, 1]>, %col
   loop.store %s, %cols[%c1, %c1] : buffer<4x8xf32, [1, 4]>
   loop.store %z, %scalar[] : buffer<f64>
   loop.store %s, %w[%c1, %c0] : buffer<2x8xf32>
+  loop.prefetch %strided[%c1, %c0] : buffer<4x8xf32, [16, 1]>
   loop.assert %f {message = "flag must be set"} : (i1) -> ()
   return
 }

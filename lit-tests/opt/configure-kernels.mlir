@@ -29,9 +29,12 @@ func.func @xmm(%x: tensor<1x16x56x56x4xf32>, %w: tensor<16x16x3x3x4x4xf32>) -> t
 // 512 channels at 7x7: the filters of a task's two output blocks (590 KB) exceed half
 // of L2, so the conv runs in input-channel passes of one block (18 KB of filters each).
 // With 4-lane blocks and one block per tile, a task's filters are 73 KB: one pass.
+// All 9.4 MB of filters exceed L2: the next group's are prefetched.
 // ZMM-LABEL: func.func @passes
-// ZMM: config = {chunk_ic = 1, template = "direct", tile_oc = 2, tile_w = 7}
+// ZMM: config = {chunk_ic = 1, prefetch = true, template = "direct", tile_oc = 2, tile_w = 7}
 // XMM-LABEL: func.func @passes
+// XMM-NOT: chunk_ic
+// XMM: prefetch = true
 // XMM-NOT: chunk_ic
 // XMM: return
 func.func @passes(%x: tensor<1x32x7x7x16xf32>, %w: tensor<32x32x3x3x16x16xf32>, %y: tensor<1x128x7x7x4xf32>, %v: tensor<128x128x3x3x4x4xf32>) -> (tensor<1x32x7x7x16xf32>, tensor<1x128x7x7x4xf32>) {

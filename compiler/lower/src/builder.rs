@@ -174,6 +174,13 @@ impl<'m> Builder<'m> {
         v
     }
 
+    /// A hint that the element at `idx` of `buf` will be read soon (`loop.prefetch`).
+    pub fn prefetch(&mut self, buf: Value, idx: &[Value]) {
+        let mut ops = vec![buf];
+        ops.extend_from_slice(idx);
+        self.op_typed(&lp::PREFETCH, &ops, AttrDict::new(), vec![]);
+    }
+
     /// Stores a vector (or a scalar) at `idx`.
     pub fn vstore(&mut self, v: Value, buf: Value, idx: &[Value]) {
         if self.ty(v).as_vector().is_none() {

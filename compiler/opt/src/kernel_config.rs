@@ -76,9 +76,17 @@ pub fn default_config(m: &Module, op: Op, target: &Target) -> Option<AttrDict> {
                 .with("template", Attribute::string(if pointwise { "pointwise" } else { "direct" }))
                 .with("tile_w", int(r))
                 .with("tile_oc", int(c));
-            match input_channel_passes(target, &w, &out, c) {
+            let config = match input_channel_passes(target, &w, &out, c) {
                 Some(chunk) => config.with("chunk_ic", int(chunk)),
                 None => config,
+            };
+            // Filters larger than L2 come from L3 or memory at the start of each
+            // channel group: fetch the next group's while this one runs.
+            let filter_bytes = w.iter().product::<i64>() * 4;
+            if filter_bytes > target.l2_bytes as i64 {
+                config.with("prefetch", Attribute::Bool(true))
+            } else {
+                config
             }
         };
         return Some(config);

@@ -6,7 +6,7 @@
 //! padding wider than the window, groups and depthwise convolutions, channel blocks of
 //! 1 (the NCHW first layer), 4, 8 and 16 lanes, fused epilogues (bias, scale,
 //! residual, relu/clamp/sigmoid), every template and the scalar reference nest,
-//! register tiles from 1 to 8 columns, input-channel passes, and batched matmuls of activations with columns
+//! register tiles from 1 to 8 columns, input-channel passes, filter prefetching, and batched matmuls of activations with columns
 //! that do not fill the last register block.
 
 use tcc::graph::{Data, Tensor as ITensor, run_function};
@@ -170,9 +170,14 @@ fn conv_case(r: &mut Rng) -> Option<Case> {
         r.pick(&["direct", "direct", "direct", "reference"])
     };
     let tile_oc = r.pick(&[1, 1, 2, 3]);
-    // Input-channel passes (partial sums through the output): 1-3 blocks per pass.
-    let passes =
+    // Input-channel passes (partial sums through the output): 1-3 blocks per pass; and
+    // prefetching of the next group's filters (no effect on values, but addresses must
+    // stay in bounds).
+    let mut passes =
         if template != "reference" && r.chance(0.4) { format!(", chunk_ic = {}", r.int(1, 3)) } else { String::new() };
+    if r.chance(0.3) {
+        passes += ", prefetch = true";
+    }
     let config = format!(
         "{{template = \"{template}\", tile_w = {}, tile_oc = {tile_oc}, unroll_kw = {}{passes}}}",
         r.int(1, 8),

@@ -53,6 +53,7 @@ pub static ALL: &[&OpDef] = &[
     &VIEW,
     &LOAD,
     &STORE,
+    &PREFETCH,
     &FOR,
     &PARALLEL,
     &YIELD,

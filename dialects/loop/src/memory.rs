@@ -71,6 +71,27 @@ fn print_load(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
     Ok(())
 }
 
+fn verify_prefetch(m: &Module, op: Op) -> Result<(), String> {
+    indexed_buffer(m, op, 0).map(|_| ())
+}
+
+fn parse_prefetch(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
+    let (uses, ty) = parse_indexed(p, &mut state.attrs)?;
+    if ty.as_buffer().is_none() {
+        return Err(Diagnostic::error(state.loc.clone(), format!("expected a buffer type, got {ty}")));
+    }
+    p.bind_operands(state, &uses, &indexed_types(&uses, &ty))
+}
+
+fn print_prefetch(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
+    let m = p.module();
+    p.write("loop.prefetch ");
+    print_indexed(p, op, m.operands(op));
+    p.write(" : ");
+    p.print_type(m.value_type(m.operand(op, 0)));
+    Ok(())
+}
+
 fn parse_store(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
     let value = p.parse_value_use()?;
     p.expect(TokenKind::Comma, "after the stored value")?;
@@ -165,5 +186,17 @@ pub static STORE: OpDef = OpDef {
     results: Arity::Exactly(0),
     verify: Some(verify_store),
     syntax: Syntax::Custom { parse: parse_store, print: print_store },
+    ..OpDef::DEFAULT
+};
+
+pub static PREFETCH: OpDef = OpDef {
+    name: "loop.prefetch",
+    summary: "A hint that an element will be read soon: `loop.prefetch %buf[%i, %j] : buffer<4x8xf32>`",
+    description: "Asks for the cache line holding the element to be brought into L2. It has no effect on \
+                  any value; backends without a prefetch instruction (Cranelift) drop it.",
+    operands: Arity::AtLeast(1),
+    results: Arity::Exactly(0),
+    verify: Some(verify_prefetch),
+    syntax: Syntax::Custom { parse: parse_prefetch, print: print_prefetch },
     ..OpDef::DEFAULT
 };

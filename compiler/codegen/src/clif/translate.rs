@@ -382,6 +382,8 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
             let flags = if readonly { mem().with_readonly().with_can_move() } else { mem() };
             let v = self.b.ins().load(ty, flags, addr, disp);
             self.set(op, v);
+        } else if is(&lp::PREFETCH) {
+            // Cranelift has no prefetch instruction; the hint is dropped.
         } else if is(&lp::STORE) || is(&vp::STORE) {
             let ops = m.operands(op);
             let value = self.get(ops[0]);

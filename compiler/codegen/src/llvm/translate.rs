@@ -369,6 +369,21 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 v
             };
             self.set(op, v);
+        } else if is(&lp::PREFETCH) {
+            // llvm.prefetch(address, read, locality 2 (L2), data cache)
+            let ops = m.operands(op);
+            let (addr, _) = self.address(ops[0], &ops[1..])?;
+            let decl = Intrinsic::find("llvm.prefetch")
+                .and_then(|i| i.get_declaration(self.shared.module, &[addr.get_type().into()]))
+                .ok_or_else(|| CodegenError::Backend("LLVM has no llvm.prefetch".into()))?;
+            let i32t = self.shared.ctx.i32_type();
+            let args = [
+                addr.into(),
+                i32t.const_zero().into(),
+                i32t.const_int(2, false).into(),
+                i32t.const_int(1, false).into(),
+            ];
+            self.b.build_call(decl, &args, "")?;
         } else if is(&lp::STORE) || is(&vp::STORE) {
             let ops = m.operands(op);
             let mut value = self.value(ops[0]);

@@ -64,6 +64,9 @@ struct Conv {
     /// instead of in a burst at the start of each row's task; partial sums go through
     /// the output.
     chunk_ic: Option<i64>,
+    /// Prefetch the next channel group's filters into L2 while this group's run (when
+    /// the filters stream from memory).
+    prefetch: bool,
     /// Buffers as the template indexes them (views for pointwise) and the epilogue
     /// operands with the shapes they are indexed with.
     xb: Value,
@@ -132,6 +135,7 @@ impl Conv {
             unroll_ic: config_int(cfg, "unroll_ic").unwrap_or(1),
             split_edges: config_str(cfg, "edges") == Some("split"),
             chunk_ic: config_int(cfg, "chunk_ic"),
+            prefetch: config_flag(cfg, "prefetch").unwrap_or(false),
             xb: c.ins[0],
             wb: c.ins[1],
             ob: c.outs[0],
@@ -455,6 +459,16 @@ fn direct_tile(b: &mut Builder, c: &Ctx, k: &Conv, t: &Tile, ow0: Value, taps: &
                         wv.push(b.load_input(k.wb, &[ocb, icb, kh, kw, ic, lane], width));
                     }
                 }
+                prefetch_next_group(
+                    b,
+                    k,
+                    t,
+                    |ocb, b| {
+                        let zero = b.index(0);
+                        vec![ocb, icb, kh, kw, ic, zero]
+                    },
+                    k.wb,
+                );
                 let kwd = b.scale(kw, k.dilation[1]);
                 let iw = b.add(iw0, kwd);
                 for col in 0..cols {
@@ -575,6 +589,16 @@ fn merged_channel(
             wv.push(b.load_input(k.wrow, &[ocb, icb, kh, j, lane], width));
         }
     }
+    prefetch_next_group(
+        b,
+        k,
+        t,
+        |ocb, b| {
+            let zero = b.index(0);
+            vec![ocb, icb, kh, j, zero]
+        },
+        k.wrow,
+    );
     let row0 = b.scale(iw0, ib);
     let row0 = b.add(row0, j);
     for col in 0..cols {
@@ -586,6 +610,30 @@ fn merged_channel(
             let a = col as usize * per_col + i;
             accs[a] = b.fma(xv, wi, accs[a]);
         }
+    }
+}
+
+/// With `prefetch`, asks for the next channel group's filter line of the current step
+/// (the last group asks for its own): `at(ocb)` is the step's filter index for block
+/// `ocb` of `filters`.
+fn prefetch_next_group(
+    b: &mut Builder,
+    k: &Conv,
+    t: &Tile,
+    at: impl Fn(Value, &mut Builder) -> Vec<Value>,
+    filters: Value,
+) {
+    if !k.prefetch {
+        return;
+    }
+    let step = b.index(k.tile_oc);
+    let next = b.add(t.ob0, step);
+    let next = b.min_const(next, k.o[1] - k.tile_oc);
+    for oc in 0..k.tile_oc {
+        let ocv = b.index(oc);
+        let ocb = b.add(next, ocv);
+        let idx = at(ocb, b);
+        b.prefetch(filters, &idx);
     }
 }
 

@@ -218,6 +218,7 @@ fn verify_conv2d_nchwc(m: &Module, op: Op) -> Result<(), String> {
             ("unroll_ic", KeyKind::Positive),
             ("edges", KeyKind::OneOf(&["merged", "split"])),
             ("chunk_ic", KeyKind::Positive),
+            ("prefetch", KeyKind::Flag),
         ],
     )?;
     verify_epilogue(m, op)
@@ -233,7 +234,8 @@ pub static CONV2D_NCHWC: OpDef = OpDef {
                   `unroll_kw` (kernel columns unrolled), `unroll_ic` (input channels per step), `edges` \
                   (`merged`: edge columns in whole tiles with the kernel columns unrolled; `split`: in tiles \
                   of their own), `chunk_ic` (input-channel blocks per pass: a task then covers all rows of \
-                  its channel group pass by pass, partial sums in the output).\n\n```mlir\n\
+                  its channel group pass by pass, partial sums in the output), `prefetch` (prefetch the next \
+                  channel group's filters into L2).\n\n```mlir\n\
                   %y = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1], config = {tile_w = 4, tile_oc = 1}}\n     \
                   : (tensor<1x2x8x8x4xf32>, tensor<2x2x3x3x4x4xf32>) -> tensor<1x2x8x8x4xf32>\n```",
     operands: Arity::AtLeast(2),
