@@ -31,7 +31,7 @@ pub fn host_isa(pic: bool) -> Result<cranelift_codegen::isa::OwnedTargetIsa, Cod
     let mut flags = settings::builder();
     let set =
         |f: &mut settings::Builder, k: &str, v: &str| f.set(k, v).map_err(|e| CodegenError::Backend(e.to_string()));
-    set(&mut flags, "opt_level", std::env::var("TCC_CL_OPT").as_deref().unwrap_or("speed"))?;
+    set(&mut flags, "opt_level", "speed")?;
     set(&mut flags, "is_pic", if pic { "true" } else { "false" })?;
     set(&mut flags, "use_colocated_libcalls", "false")?;
     let isa = cranelift_native::builder().map_err(|e| CodegenError::Backend(e.to_string()))?;
@@ -196,7 +196,7 @@ pub(crate) fn define(
     name: &str,
     listings: Option<&mut Vec<FunctionListing>>,
 ) -> Result<(), CodegenError> {
-    let mut clif = if listings.is_some() { ctx.func.display().to_string() } else { String::new() };
+    let clif = if listings.is_some() { ctx.func.display().to_string() } else { String::new() };
     if let Err(e) = module.define_function(id, ctx) {
         let msg = match &e {
             cranelift_module::ModuleError::Compilation(cranelift_codegen::CodegenError::Verifier(errs)) => {
@@ -206,9 +206,6 @@ pub(crate) fn define(
         };
         module.clear_context(ctx);
         return Err(CodegenError::Backend(format!("Cranelift rejected {name}: {msg}")));
-    }
-    if std::env::var_os("TCC_CLIF_OPTIMIZED").is_some() {
-        clif = ctx.func.display().to_string();
     }
     if let Some(listings) = listings {
         let code = ctx.compiled_code().map(|c| c.code_buffer().to_vec()).unwrap_or_default();
