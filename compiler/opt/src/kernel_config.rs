@@ -83,11 +83,7 @@ pub fn default_config(m: &Module, op: Op, target: &Target) -> Option<AttrDict> {
             // Filters larger than L2 come from L3 or memory at the start of each
             // channel group: fetch the next group's while this one runs.
             let filter_bytes = w.iter().product::<i64>() * 4;
-            if filter_bytes > target.l2_bytes as i64 {
-                config.with("prefetch", Attribute::Bool(true))
-            } else {
-                config
-            }
+            if filter_bytes > target.l2_bytes as i64 { config.with("prefetch", Attribute::Bool(true)) } else { config }
         };
         return Some(config);
     }

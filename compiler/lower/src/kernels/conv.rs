@@ -23,7 +23,8 @@ use tcc_dialect_graph::ops::kernel::{config_flag, config_int, config_str};
 use tcc_ir::Value;
 
 use super::{
-    Run, apply_epilogue, config, epilogue_operands, for_each_tile, reference, row_runs, tile_widths, vector_width,
+    Run, apply_epilogue, config, epilogue_operands, for_each_tile, in_last_chunk, reference, row_runs, tile_widths,
+    vector_width,
 };
 use crate::builder::Builder;
 use crate::emit::Ctx;
@@ -387,11 +388,7 @@ fn direct_row(b: &mut Builder, c: &Ctx, k: &Conv, runs: &[Run], chunks: i64, chu
         direct_tile(b, c, k, at, ow0, &full);
     });
     if tail > 0 {
-        let last = b.index(chunks - 1);
-        let is_last = b.cmp("eq", chunk, last);
-        let (zero, one) = (b.index(0), b.index(1));
-        let lo = b.select(is_last, zero, one);
-        b.range(lo, one, |b, _| {
+        in_last_chunk(b, chunk, chunks, |b| {
             let ow0 = b.index(run.start + whole * k.tile_w);
             direct_tile(b, c, k, at, ow0, &vec![run.taps; tail as usize]);
         });

@@ -14,7 +14,7 @@ use tcc_dialect_graph::ops as g;
 use tcc_dialect_graph::ops::kernel::config_int;
 use tcc_ir::{ScalarType, Type, Value, VectorType};
 
-use super::{apply_epilogue, config, epilogue_operands, reference, vector_width};
+use super::{apply_epilogue, config, epilogue_operands, in_last_chunk, reference, vector_width};
 use crate::builder::Builder;
 use crate::emit::{Ctx, numel};
 
@@ -142,11 +142,7 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
             });
             let tail = mm.rows - full_rows;
             if tail > 0 {
-                let last = b.index(chunks - 1);
-                let is_last = b.cmp("eq", chunk, last);
-                let (zero, one) = (b.index(0), b.index(1));
-                let lo = b.select(is_last, zero, one);
-                b.range(lo, one, |b, _| {
+                in_last_chunk(b, chunk, chunks, |b| {
                     let m = b.index(full_rows);
                     let m0 = b.add(base, m);
                     tile(b, c, &mm, &at, m0, tail);

@@ -114,6 +114,16 @@ pub fn for_each_tile(b: &mut Builder, run: Run, tile: i64, mut body: impl FnMut(
     }
 }
 
+/// Runs `body` only in the last of `chunks` column chunks (`chunk` is the task's): a
+/// loop of one or zero iterations, so the tail code is emitted once.
+pub fn in_last_chunk(b: &mut Builder, chunk: Value, chunks: i64, body: impl FnOnce(&mut Builder)) {
+    let last = b.index(chunks - 1);
+    let is_last = b.cmp("eq", chunk, last);
+    let (zero, one) = (b.index(0), b.index(1));
+    let lo = b.select(is_last, zero, one);
+    b.range(lo, one, |b, _| body(b));
+}
+
 /// Where an epilogue operand of shape `shape` is read for the output element at `idx`
 /// (numpy broadcasting, dimensions aligned right), and whether its innermost dimension
 /// is broadcast (then one scalar is loaded and splatted).
