@@ -228,7 +228,8 @@ fn matmul_case(r: &mut Rng) -> Option<Case> {
     let batch: Vec<i64> = (0..r.int(0, 2)).map(|_| r.int(1, 3)).collect();
     let a: Vec<i64> = batch.iter().copied().chain([m, k]).collect();
     let out: Vec<i64> = batch.iter().copied().chain([m, n]).collect();
-    let attrs = format!(" {{config = {{tile_m = {}, tile_n = 1, unroll_k = {}}}}}", r.int(1, 6), r.int(1, 4));
+    let prefetch = if r.chance(0.4) { ", prefetch = true" } else { "" };
+    let attrs = format!(" {{config = {{tile_m = {}, tile_n = 1, unroll_k = {}{prefetch}}}}}", r.int(1, 6), r.int(1, 4));
     let dim = out.len() - 1;
     let fuse = r.chance(0.6);
     Some(build(r, "graph.matmul_packed", attrs, vec![a, vec![blocks, k, nb]], out, Some(dim), fuse))

@@ -11,7 +11,7 @@
 //! (the columns past N are never touched).
 
 use tcc_dialect_graph::ops as g;
-use tcc_dialect_graph::ops::kernel::config_int;
+use tcc_dialect_graph::ops::kernel::{config_flag, config_int};
 use tcc_ir::{ScalarType, Type, Value, VectorType};
 
 use super::{apply_epilogue, config, epilogue_operands, in_last_chunk, reference, vector_width};
@@ -30,6 +30,8 @@ struct Matmul {
     vectors: i64,
     tile_m: i64,
     unroll_k: i64,
+    /// Prefetch the next column block's packed weights into L2 while this one runs.
+    prefetch: bool,
     /// `a` as `[batches * rows, K]`, the output as `[batches * rows, N]`.
     a: Value,
     out: Value,
@@ -94,6 +96,7 @@ impl Matmul {
             vectors: nb / width as i64,
             tile_m: config_int(cfg, "tile_m").unwrap_or(4),
             unroll_k: config_int(cfg, "unroll_k").unwrap_or(1),
+            prefetch: packed && config_flag(cfg, "prefetch").unwrap_or(false),
             a: b.view(c.ins[0], &[total, k]),
             out: b.view(c.outs[0], &[total, n]),
             b: if packed { c.ins[1] } else { b.view(c.ins[1], &[batches, k, n]) },
@@ -205,6 +208,16 @@ fn tile(b: &mut Builder, c: &Ctx, mm: &Matmul, at: &Block, m0: Value, rows: i64)
         .collect();
     let step = |b: &mut Builder, k: Value, accs: &mut Vec<Value>| {
         let wv: Vec<Value> = (0..vectors).map(|v| b_vector(b, mm, at, k, v)).collect();
+        if mm.prefetch {
+            // Row `k` of the next column block (the last block asks for its own).
+            let one = b.index(1);
+            let next = b.add(at.jb, one);
+            let next = b.min_const(next, mm.blocks - 1);
+            for v in 0..vectors {
+                let lane = b.index(v * width as i64);
+                b.prefetch(mm.b, &[next, k, lane]);
+            }
+        }
         for (r, &m) in row_idx.iter().enumerate() {
             let av = b.load_input(mm.a, &[m, k], 1);
             let av = b.splat(av, width);

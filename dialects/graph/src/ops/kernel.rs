@@ -327,7 +327,12 @@ fn verify_matmul_packed(m: &Module, op: Op) -> Result<(), String> {
     verify_config(
         m,
         op,
-        &[("tile_m", KeyKind::Positive), ("tile_n", KeyKind::Positive), ("unroll_k", KeyKind::Positive)],
+        &[
+            ("tile_m", KeyKind::Positive),
+            ("tile_n", KeyKind::Positive),
+            ("unroll_k", KeyKind::Positive),
+            ("prefetch", KeyKind::Flag),
+        ],
     )?;
     let ty = |v| m.value_type(v).as_tensor().cloned().ok_or("operands and result must be tensors");
     let (a, b, r) = (ty(m.operand(op, 0))?, ty(m.operand(op, 1))?, ty(m.result(op, 0))?);
@@ -362,7 +367,8 @@ fn verify_matmul_packed(m: &Module, op: Op) -> Result<(), String> {
 pub static MATMUL_PACKED: OpDef = OpDef {
     name: "graph.matmul_packed",
     summary: "Matmul with a pre-packed right operand and an optional epilogue",
-    description: "a: `[.., M, K]`, b packed from `[K, N]` to `[N/n, K, n]` (zero-padded columns), result                   `[.., M, N]`. Semantics: unpack b, `graph.matmul`, then the epilogue. `config`: `tile_m` rows                   and `tile_n` column blocks per register tile.
+    description: "a: `[.., M, K]`, b packed from `[K, N]` to `[N/n, K, n]` (zero-padded columns), result                   `[.., M, N]`. Semantics: unpack b, `graph.matmul`, then the epilogue. `config`: `tile_m` rows                   and `tile_n` column blocks per register tile, `unroll_k` reduction steps per loop \
+                  iteration, `prefetch` (prefetch the next column block's weights into L2).
 
 ```mlir
                   %y = graph.matmul_packed %a, %b {config = {tile_m = 4, tile_n = 1}}                   : (tensor<8x16xf32>, tensor<3x16x4xf32>) -> tensor<8x10xf32>
