@@ -10,6 +10,11 @@
 //! weighted by how much a load costs next to an FMA on the target), times how often each
 //! filter vector is reused (`R / (R + 1)`: narrow tiles re-read the filters from L2),
 //! times (the square root of) the share of the row in whole tiles.
+//!
+//! Filters and packed weights that do not fit L2 stream from L3 or memory: the kernel
+//! then prefetches the next channel group's (or column block's) into L2 while the
+//! current one runs, and a convolution with few output rows runs in input-channel
+//! passes so that each pass's filters are read once for all rows.
 
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
