@@ -51,23 +51,32 @@ fn verify_store(m: &Module, op: Op) -> Result<(), String> {
     Ok(())
 }
 
-fn parse_load(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
+/// `%buf[%i, %j] : buffer<..>` of a load or prefetch: binds the operands and returns
+/// the buffer's element type.
+fn parse_access(p: &mut Parser<'_>, state: &mut OperationState) -> Result<tcc_ir::ScalarType, Diagnostic> {
     let (uses, ty) = parse_indexed(p, &mut state.attrs)?;
     let elem = ty
         .as_buffer()
         .map(|b| b.elem())
         .ok_or_else(|| Diagnostic::error(state.loc.clone(), format!("expected a buffer type, got {ty}")))?;
     p.bind_operands(state, &uses, &indexed_types(&uses, &ty))?;
-    state.result_types.push(Type::Scalar(elem));
-    Ok(())
+    Ok(elem)
 }
 
-fn print_load(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
+/// `loop.load` / `loop.prefetch`: the op's name, `%buf[%i, %j] : buffer<..>`.
+fn print_access(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
     let m = p.module();
-    p.write("loop.load ");
+    p.write(m.def(op).name);
+    p.write(" ");
     print_indexed(p, op, m.operands(op));
     p.write(" : ");
     p.print_type(m.value_type(m.operand(op, 0)));
+    Ok(())
+}
+
+fn parse_load(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
+    let elem = parse_access(p, state)?;
+    state.result_types.push(Type::Scalar(elem));
     Ok(())
 }
 
@@ -76,20 +85,7 @@ fn verify_prefetch(m: &Module, op: Op) -> Result<(), String> {
 }
 
 fn parse_prefetch(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
-    let (uses, ty) = parse_indexed(p, &mut state.attrs)?;
-    if ty.as_buffer().is_none() {
-        return Err(Diagnostic::error(state.loc.clone(), format!("expected a buffer type, got {ty}")));
-    }
-    p.bind_operands(state, &uses, &indexed_types(&uses, &ty))
-}
-
-fn print_prefetch(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
-    let m = p.module();
-    p.write("loop.prefetch ");
-    print_indexed(p, op, m.operands(op));
-    p.write(" : ");
-    p.print_type(m.value_type(m.operand(op, 0)));
-    Ok(())
+    parse_access(p, state).map(|_| ())
 }
 
 fn parse_store(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
@@ -175,7 +171,7 @@ pub static LOAD: OpDef = OpDef {
     attrs: tcc_ir::indexed::LOAD_ATTRS,
     traits: Traits::NONE,
     verify: Some(verify_load),
-    syntax: Syntax::Custom { parse: parse_load, print: print_load },
+    syntax: Syntax::Custom { parse: parse_load, print: print_access },
     ..OpDef::DEFAULT
 };
 
@@ -197,6 +193,6 @@ pub static PREFETCH: OpDef = OpDef {
     operands: Arity::AtLeast(1),
     results: Arity::Exactly(0),
     verify: Some(verify_prefetch),
-    syntax: Syntax::Custom { parse: parse_prefetch, print: print_prefetch },
+    syntax: Syntax::Custom { parse: parse_prefetch, print: print_access },
     ..OpDef::DEFAULT
 };
