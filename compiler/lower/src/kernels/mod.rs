@@ -155,10 +155,10 @@ pub fn apply_epilogue(b: &mut Builder, c: &Ctx, operands: &[(Value, Vec<i64>)], 
     for (&arg, (buf, shape)) in args[1..].iter().zip(operands) {
         let (at, splat) = operand_index(b, shape, idx);
         let v = if splat {
-            let s = b.load_input(*buf, &at, 1);
+            let s = b.vload(*buf, &at, 1);
             b.splat(s, width)
         } else {
-            b.load_input(*buf, &at, width)
+            b.vload(*buf, &at, width)
         };
         values.insert(arg, v);
     }
