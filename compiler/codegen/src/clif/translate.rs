@@ -121,6 +121,8 @@ pub struct Translator<'t, 'm, 'f> {
     /// Vector constants, each kept in a stack slot the entry block fills (see
     /// [`Translator::vector_constant`]), by type and scalar bits.
     vector_constants: HashMap<(cl::Type, u64), cl::StackSlot>,
+    /// IR values that are splats of constants, read at each use from their slot.
+    splat_constants: HashMap<Value, (cl::Type, cl::StackSlot)>,
     /// How many `loop.for`s enclose the op being translated.
     loop_depth: usize,
 }
@@ -147,6 +149,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
             anchor_slot: None,
             anchored: HashMap::new(),
             vector_constants: HashMap::new(),
+            splat_constants: HashMap::new(),
             loop_depth: 0,
         }
     }
@@ -178,10 +181,10 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
     /// its use, and its register allocator neither rematerializes it nor spills it around
     /// the inner loops: a kernel epilogue's constants (a ReLU's bounds) held registers
     /// across the FMA loop and pushed accumulators to the stack (ResNet-50's 1x1 convs at
-    /// 43-51% of peak). A load at the use stays there and folds into its user as a
-    /// memory operand, as LLVM's constant-pool operands do.
-    fn vector_constant(&mut self, ty: cl::Type, scalar: cl::Value, bits: u64) -> cl::Value {
-        let slot = match self.vector_constants.get(&(ty, bits)) {
+    /// 43-51% of peak). A load at each use (`get` emits one per use) stays there and
+    /// folds into its user as a memory operand, as LLVM's constant-pool operands do.
+    fn vector_constant(&mut self, ty: cl::Type, scalar: cl::Value, bits: u64) -> cl::StackSlot {
+        match self.vector_constants.get(&(ty, bits)) {
             Some(&slot) => slot,
             None => {
                 let slot = self.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, ty.bytes(), 4));
@@ -197,8 +200,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 self.vector_constants.insert((ty, bits), slot);
                 slot
             }
-        };
-        self.b.ins().stack_load(cl::types::I64, ty, slot, 0)
+        }
     }
 
     pub fn bind(&mut self, v: Value, c: cl::Value) {
@@ -210,15 +212,20 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
     }
 
     /// The Cranelift value of an IR value already translated.
-    pub fn value(&self, v: Value) -> cl::Value {
+    pub fn value(&mut self, v: Value) -> cl::Value {
         self.get(v)
     }
 
-    fn get(&self, v: Value) -> cl::Value {
+    /// The Cranelift value of `v` at the current position: a vector constant is read
+    /// afresh at each use (see [`Translator::vector_constant`]).
+    fn get(&mut self, v: Value) -> cl::Value {
+        if let Some(&(ty, slot)) = self.splat_constants.get(&v) {
+            return self.b.ins().stack_load(cl::types::I64, ty, slot, 0);
+        }
         *self.vals.get(&v).expect("operands are translated before their uses (the module verified)")
     }
 
-    fn operands(&self, op: Op) -> Vec<cl::Value> {
+    fn operands(&mut self, op: Op) -> Vec<cl::Value> {
         self.m().operands(op).iter().map(|&v| self.get(v)).collect()
     }
 
@@ -453,11 +460,16 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
         } else if is(&vp::SPLAT) {
             let ty = self.result_type(op)?;
             let x = self.get(m.operand(op, 0));
-            let v = match self.constant_bits(m.operand(op, 0)) {
-                Some(bits) => self.vector_constant(ty, x, bits),
-                None => self.b.ins().splat(ty, x),
-            };
-            self.set(op, v);
+            match self.constant_bits(m.operand(op, 0)) {
+                Some(bits) => {
+                    let slot = self.vector_constant(ty, x, bits);
+                    self.splat_constants.insert(m.result(op, 0), (ty, slot));
+                }
+                None => {
+                    let v = self.b.ins().splat(ty, x);
+                    self.set(op, v);
+                }
+            }
         } else if is(&vp::EXTRACT) {
             let x = self.get(m.operand(op, 0));
             let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u8;
@@ -690,7 +702,13 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
         } else {
             (self.b.ins().f64const(x), x.to_bits())
         };
-        Ok(if let Type::Vector(_) = ty { self.vector_constant(clif_type(ty)?, s, bits) } else { s })
+        Ok(if let Type::Vector(_) = ty {
+            let ty = clif_type(ty)?;
+            let slot = self.vector_constant(ty, s, bits);
+            self.b.ins().stack_load(cl::types::I64, ty, slot, 0)
+        } else {
+            s
+        })
     }
 
     /// The bits of `v` when it is a `loop.constant` (floats as their IEEE bits).
