@@ -631,3 +631,30 @@ fn gather_out_of_range_fails_the_run() {
     let err = model.run(&c.inputs.iter().map(to_runtime).collect::<Vec<_>>()).unwrap_err().to_string();
     assert!(err.contains("index out of range") && err.contains("graph.gather"), "{err}");
 }
+
+/// Clamp on the values where `min`/`max` semantics are delicate (NaN, signed zeros,
+/// infinities, the bounds themselves), bit for bit against the interpreter: a constant
+/// bound is compiled to one `maxps`/`minps` on Cranelift, which must keep NaN and order
+/// -0 below +0. 13 elements: vector iterations and a scalar tail.
+#[test]
+fn clamp_keeps_nan_and_signed_zeros_bit_for_bit() {
+    let special = [f32::NAN, -0.0, 0.0, -1.5, 1.5, f32::INFINITY, f32::NEG_INFINITY, 6.0, -6.0, 0.25, -0.0, 0.0, f32::NAN];
+    let x = ITensor::new(vec![special.len()], Data::F32(special.to_vec())).unwrap();
+    let bounds = [(0.0, 6.0), (-0.0, 0.0), (0.0, -0.0), (-0.0, f64::INFINITY), (f64::NEG_INFINITY, -0.0), (-1.0, 1.0)];
+    for (lo, hi) in bounds {
+        let case = Case::new(&g::CLAMP, vec![x.clone()]).attr("min", Attribute::f64(lo)).attr("max", Attribute::f64(hi));
+        let m = build(&case).unwrap();
+        let text = print_module(&m, PrintOptions::default());
+        let want = run_function(&m, m.func("main").unwrap(), &case.inputs).unwrap();
+        let want = want[0].to_f64s();
+        for backend in tcc::backend::compiled_backends() {
+            let model = tcc::Runtime::builder().backend(backend).load_str(&text).unwrap();
+            let got = model.run(&[to_runtime(&x)]).unwrap();
+            let got = got[0].as_slice::<f32>().unwrap();
+            for (k, (&g, &w)) in got.iter().zip(&want).enumerate() {
+                let same = (g.is_nan() && w.is_nan()) || g.to_bits() == (w as f32).to_bits();
+                assert!(same, "{backend:?}: clamp({}, {lo}, {hi}): JIT {g:?}, interpreter {w:?}", special[k]);
+            }
+        }
+    }
+}

@@ -80,10 +80,10 @@ func.func @main(%a: tensor<2x4x8xf32>, %b: tensor<8x16xf32>) -> tensor<2x4x16xf3
 
 // CLIF: ; tcc_model_main
 // CLIF-NEXT: function {{.*}}(i64, i64, i64, i64)
-// CLIF: splat.f32x4
+// CLIF: [[S:v[0-9]+]] = splat.f32x4 v{{[0-9]+}}{{$}}
 // CLIF: [[B:v[0-9]+]] = load.f32x4 notrap
 // CLIF: [[ACC:v[0-9]+]] = load.f32x4 notrap
-// CLIF-NEXT: [[R:v[0-9]+]] = fma v{{[0-9]+}}, [[B]], [[ACC]]
+// CLIF-NEXT: [[R:v[0-9]+]] = fma [[S]], [[B]], [[ACC]]
 // CLIF: store notrap [[R]], v{{[0-9]+}}
 
 // ASM: tcc_model_main:

@@ -552,6 +552,11 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 .ok_or_else(|| CodegenError::Unsupported("vector shifts by different amounts per lane".into()))?;
             a[1] = self.get(m.operand(splat, 0));
         }
+        if float && operand_ty.as_vector().is_some() && (is(&lp::MAX) || is(&lp::MIN)) {
+            if let Some(v) = self.extremum_with_constant(op, is(&lp::MAX), &a) {
+                return Ok(v);
+            }
+        }
         let ins = self.b.ins();
         let v = match () {
             _ if is(&lp::ADD) => {
@@ -709,6 +714,39 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
         } else {
             s
         })
+    }
+
+    /// `max`/`min` (NaN-propagating, -0 < +0) of a float vector and a splat constant
+    /// that is not NaN, as one `maxps`/`minps` instead of `fmax`/`fmin`'s eight
+    /// instructions (a kernel epilogue's ReLU ran longer than a short reduction's FMAs).
+    /// `(x < c) ? c : x` (the pattern Cranelift selects `maxps` for) returns `x` when `x`
+    /// is NaN, as required; only a zero constant of the wrong sign differs, on the zero
+    /// of the other sign: `max(-0, +0)` gives -0, which adding +0 turns into +0. `None`:
+    /// no such constant operand (or `min` with -0), the general lowering applies.
+    fn extremum_with_constant(&mut self, op: Op, is_max: bool, a: &[cl::Value]) -> Option<cl::Value> {
+        let m = self.m();
+        let (c, x) = [(1, 0), (0, 1)].into_iter().find(|&(c, _)| self.splat_constants.contains_key(&m.operand(op, c)))?;
+        let splat = m.defining_op(m.operand(op, c))?;
+        let bits = self.constant_bits(m.operand(splat, 0))?;
+        let ty = self.result_type(op).ok()?;
+        let value = if ty.lane_type() == cl::types::F32 { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) };
+        let positive_zero = value == 0.0 && value.is_sign_positive();
+        if value.is_nan() || (!is_max && value == 0.0 && !positive_zero) {
+            return None;
+        }
+        let (c, x) = (a[c], a[x]);
+        // `maxps` is selected for `(x < c) ? c : x`, `minps` for `(c < x) ? c : x`.
+        let (lhs, rhs) = if is_max { (x, c) } else { (c, x) };
+        let below = self.b.ins().fcmp(FloatCC::LessThan, lhs, rhs);
+        let mask = self.b.ins().bitcast(ty, MemFlagsData::new(), below);
+        let v = self.b.ins().bitselect(mask, c, x);
+        let v = if is_max && positive_zero {
+            let zero = self.float_const(&m.value_type(m.result(op, 0)).clone(), 0.0).ok()?;
+            self.b.ins().fadd(v, zero)
+        } else {
+            v
+        };
+        Some(v)
     }
 
     /// The bits of `v` when it is a `loop.constant` (floats as their IEEE bits).
