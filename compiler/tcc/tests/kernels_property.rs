@@ -6,8 +6,9 @@
 //! padding wider than the window, groups and depthwise convolutions, channel blocks of
 //! 1 (the NCHW first layer), 4, 8 and 16 lanes, fused epilogues (bias, scale,
 //! residual, relu/clamp/sigmoid), every template and the scalar reference nest,
-//! register tiles from 1 to 8 columns, input-channel passes, filter prefetching, and batched matmuls of activations with columns
-//! that do not fill the last register block.
+//! register tiles from 1 to 8 columns, input-channel passes, filter prefetching, tasks
+//! over column chunks (every channel group in turn), and batched matmuls of activations
+//! with columns that do not fill the last register block.
 
 use tcc::graph::{Data, Tensor as ITensor, run_function};
 
@@ -177,6 +178,10 @@ fn conv_case(r: &mut Rng) -> Option<Case> {
         if template != "reference" && r.chance(0.4) { format!(", chunk_ic = {}", r.int(1, 3)) } else { String::new() };
     if r.chance(0.3) {
         passes += ", prefetch = true";
+    }
+    // Tasks over column chunks, every channel group in turn.
+    if r.chance(0.4) {
+        passes += &format!(", task_w = {}", r.int(1, 12));
     }
     let config = format!(
         "{{template = \"{template}\", tile_w = {}, tile_oc = {tile_oc}, unroll_kw = {}{passes}}}",

@@ -68,6 +68,10 @@ struct Conv {
     /// Prefetch the next channel group's filters into L2 while this group's run (when
     /// the filters stream from memory).
     prefetch: bool,
+    /// Output columns per task (a whole row when absent or when the row has edge
+    /// columns), the tasks over the same columns running one after another for every
+    /// channel group; absent: a channel group's tasks run one after another.
+    task_w: Option<i64>,
     /// Buffers as the template indexes them (views for pointwise) and the epilogue
     /// operands with the shapes they are indexed with.
     xb: Value,
@@ -137,6 +141,7 @@ impl Conv {
             split_edges: config_str(cfg, "edges") == Some("split"),
             chunk_ic: config_int(cfg, "chunk_ic"),
             prefetch: config_flag(cfg, "prefetch").unwrap_or(false),
+            task_w: config_int(cfg, "task_w"),
             xb: c.ins[0],
             wb: c.ins[1],
             ob: c.outs[0],
@@ -285,20 +290,21 @@ fn direct(b: &mut Builder, c: &Ctx, k: &Conv) {
         });
         return;
     }
-    // Enough tasks for every core: split long rows (pointwise) into column chunks.
+    // Long rows (pointwise) split into column chunks: enough tasks for every core, and
+    // at most `task_w` columns per task.
     let row_tasks = n_n * groups_of_tiles * oh_n;
-    let chunks =
-        if runs.len() == 1 && row_tasks < 32 { (32 / row_tasks).clamp(1, (ow_n / k.tile_w).max(1)) } else { 1 };
-    // Consecutive tasks share the larger operand, which thus stays in cache: the same
-    // filter group over successive rows, or the same input rows for successive filter
-    // groups (ResNet-50's 256->64 1x1 conv at 56x56 read its 3.2 MB input from L3 once
-    // per group).
-    let numel = |s: &[i64]| s.iter().product::<i64>();
+    let chunks = if runs.len() == 1 {
+        let for_cores = if row_tasks < 32 { 32 / row_tasks } else { 1 };
+        let for_cache = k.task_w.map_or(1, |t| (ow_n + t - 1) / t);
+        for_cores.max(for_cache).clamp(1, (ow_n / k.tile_w).max(1))
+    } else {
+        1
+    };
     let row = |b: &mut Builder, n: Value, tg: Value, oh: Value, chunk: Value| {
         let at = row_tile(b, k, n, tg, oh);
         direct_row(b, c, k, &runs, chunks, chunk, &at);
     };
-    if numel(&k.x) > numel(&k.w) {
+    if k.task_w.is_some() {
         tasks(b, [n_n, oh_n, chunks, groups_of_tiles], |b, [n, oh, chunk, tg]| row(b, n, tg, oh, chunk));
     } else {
         tasks(b, [n_n, groups_of_tiles, oh_n, chunks], |b, [n, tg, oh, chunk]| row(b, n, tg, oh, chunk));

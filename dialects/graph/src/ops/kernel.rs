@@ -219,6 +219,7 @@ fn verify_conv2d_nchwc(m: &Module, op: Op) -> Result<(), String> {
             ("edges", KeyKind::OneOf(&["merged", "split"])),
             ("chunk_ic", KeyKind::Positive),
             ("prefetch", KeyKind::Flag),
+            ("task_w", KeyKind::Positive),
         ],
     )?;
     verify_epilogue(m, op)
@@ -235,7 +236,10 @@ pub static CONV2D_NCHWC: OpDef = OpDef {
                   (`merged`: edge columns in whole tiles with the kernel columns unrolled; `split`: in tiles \
                   of their own), `chunk_ic` (input-channel blocks per pass: a task then covers all rows of \
                   its channel group pass by pass, partial sums in the output), `prefetch` (prefetch the next \
-                  channel group's filters into L2).\n\n```mlir\n\
+                  channel group's filters into L2), `task_w` (output columns per task, of the flattened rows \
+                  for pointwise; the tasks over the same columns run one after another for every channel \
+                  group, so the input they read stays in cache; without it, a channel group's tasks run one \
+                  after another).\n\n```mlir\n\
                   %y = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1], config = {tile_w = 4, tile_oc = 1}}\n     \
                   : (tensor<1x2x8x8x4xf32>, tensor<2x2x3x3x4x4xf32>) -> tensor<1x2x8x8x4xf32>\n```",
     operands: Arity::AtLeast(2),
