@@ -139,13 +139,13 @@ fn verify_config(m: &Module, op: Op, keys: &[(&str, KeyKind)]) -> Result<(), Str
             format!("unknown kernel configuration key '{name}' (known: {})", known.join(", "))
         })?;
         let ok = match kind {
-            KeyKind::Positive => value.as_i64().is_some_and(|v| (1..=256).contains(&v)),
+            KeyKind::Positive(max) => value.as_i64().is_some_and(|v| (1..=*max).contains(&v)),
             KeyKind::Flag => value.as_bool().is_some(),
             KeyKind::OneOf(options) => value.as_str().is_some_and(|s| options.contains(&s)),
         };
         if !ok {
             let what = match kind {
-                KeyKind::Positive => "an integer from 1 to 256".to_string(),
+                KeyKind::Positive(max) => format!("an integer from 1 to {max}"),
                 KeyKind::Flag => "a bool".to_string(),
                 KeyKind::OneOf(options) => format!("one of {}", options.join(", ")),
             };
@@ -157,7 +157,8 @@ fn verify_config(m: &Module, op: Op, keys: &[(&str, KeyKind)]) -> Result<(), Str
 
 #[derive(Copy, Clone)]
 enum KeyKind {
-    Positive,
+    /// An integer from 1 to the bound.
+    Positive(i64),
     Flag,
     OneOf(&'static [&'static str]),
 }
@@ -212,14 +213,14 @@ fn verify_conv2d_nchwc(m: &Module, op: Op) -> Result<(), String> {
         op,
         &[
             ("template", KeyKind::OneOf(CONV_TEMPLATES)),
-            ("tile_w", KeyKind::Positive),
-            ("tile_oc", KeyKind::Positive),
+            ("tile_w", KeyKind::Positive(256)),
+            ("tile_oc", KeyKind::Positive(256)),
             ("unroll_kw", KeyKind::Flag),
-            ("unroll_ic", KeyKind::Positive),
+            ("unroll_ic", KeyKind::Positive(256)),
             ("edges", KeyKind::OneOf(&["merged", "split"])),
-            ("chunk_ic", KeyKind::Positive),
+            ("chunk_ic", KeyKind::Positive(256)),
             ("prefetch", KeyKind::Flag),
-            ("task_w", KeyKind::Positive),
+            ("task_w", KeyKind::Positive(1 << 30)),
         ],
     )?;
     verify_epilogue(m, op)
@@ -273,7 +274,7 @@ fn infer_pool_nchwc(sig: &Signature) -> Result<Vec<Type>, String> {
 }
 
 fn verify_pool_nchwc(m: &Module, op: Op) -> Result<(), String> {
-    verify_config(m, op, &[("tile_w", KeyKind::Positive)])
+    verify_config(m, op, &[("tile_w", KeyKind::Positive(256))])
 }
 
 pub static MAX_POOL2D_NCHWC: OpDef = OpDef {
@@ -332,9 +333,9 @@ fn verify_matmul_packed(m: &Module, op: Op) -> Result<(), String> {
         m,
         op,
         &[
-            ("tile_m", KeyKind::Positive),
-            ("tile_n", KeyKind::Positive),
-            ("unroll_k", KeyKind::Positive),
+            ("tile_m", KeyKind::Positive(256)),
+            ("tile_n", KeyKind::Positive(256)),
+            ("unroll_k", KeyKind::Positive(256)),
             ("prefetch", KeyKind::Flag),
         ],
     )?;
@@ -413,7 +414,7 @@ fn verify_batch_matmul(m: &Module, op: Op) -> Result<(), String> {
     verify_config(
         m,
         op,
-        &[("tile_m", KeyKind::Positive), ("tile_n", KeyKind::Positive), ("unroll_k", KeyKind::Positive)],
+        &[("tile_m", KeyKind::Positive(256)), ("tile_n", KeyKind::Positive(256)), ("unroll_k", KeyKind::Positive(256))],
     )?;
     verify_epilogue(m, op)
 }
