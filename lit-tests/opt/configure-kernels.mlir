@@ -5,11 +5,11 @@
 // 56-wide rows, 4 blocks of 16 output channels: 14 columns x 2 blocks = 28 zmm
 // accumulators with AVX-512. The same row in blocks of 4 channels with Cranelift's 16
 // xmm registers (the broadcast is overwritten by each FMA, so a tile takes one block):
-// 13 accumulators, a filter vector and the broadcast.
+// 14 accumulators, a filter vector and the broadcast.
 // The input (200K elements) is larger than the filters (37K): a task is a row, and the
 // tasks of a row run for every channel group in turn (`task_w`).
 // ZMM: graph.conv2d_nchwc {{.*}}config = {task_w = 56, template = "direct", tile_oc = 2, tile_w = 14}
-// XMM: graph.conv2d_nchwc {{.*}}config = {task_w = 56, template = "direct", tile_oc = 1, tile_w = {{1[0-3]}}}{{.*}}tensor<1x16x56x56x4xf32>
+// XMM: graph.conv2d_nchwc {{.*}}config = {task_w = 56, template = "direct", tile_oc = 1, tile_w = 14}{{.*}}tensor<1x16x56x56x4xf32>
 // A 1x1 conv runs over the flattened rows, in chunks whose input (64 channels, 256
 // bytes a column) fits in half of L2 (1 MiB by default): 2048 columns. Its filters fit
 // in L2, so its tile counts the input passes and takes all 4 blocks.
