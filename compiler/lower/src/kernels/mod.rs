@@ -152,6 +152,10 @@ pub fn apply_epilogue(b: &mut Builder, c: &Ctx, operands: &[(Value, Vec<i64>)], 
     let mut values: HashMap<Value, Value> = HashMap::new();
     let args = g.block_args(block);
     values.insert(args[0], acc);
+    // Plain loads, not `load_input`'s movable ones: a per-channel operand (a bias) is
+    // invariant over a row's tiles, and a backend free to move it hoists it out of the
+    // tile loop, where it holds a register across the reduction (Cranelift then spilled
+    // an accumulator).
     for (&arg, (buf, shape)) in args[1..].iter().zip(operands) {
         let (at, splat) = operand_index(b, shape, idx);
         let v = if splat {
