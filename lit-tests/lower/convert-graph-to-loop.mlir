@@ -202,7 +202,8 @@ func.func @main(%x: tensor<1x1x4x4xf32>, %w: tensor<1x1x2x2xf32>) -> tensor<1x1x
 // -----
 
 // reduce_sum over axis 1 with keepdims: the reduced loop carries the sum, the kept
-// dimension is stored at index 0.
+// dimensions are stored at index 0 of the reduced one. The innermost dimension is kept
+// and holds whole vectors (4 lanes by default): the sum is a vector over it.
 // CHECK-LABEL: func.func @main(%arg0: buffer<2x3x4xf32>, %arg1: buffer<2x1x4xf32>)
 // CHECK-DAG: [[C0:%[0-9]+]] = loop.const 0 : index
 // CHECK-DAG: [[C1:%[0-9]+]] = loop.const 1 : index
@@ -210,15 +211,31 @@ func.func @main(%x: tensor<1x1x4x4xf32>, %w: tensor<1x1x2x2xf32>) -> tensor<1x1x
 // CHECK-DAG: [[ZERO:%[0-9]+]] = loop.const 0.0 : f32
 // CHECK: loop.for [[I:%arg[0-9]+]] =
 // CHECK-NEXT: loop.for [[K:%arg[0-9]+]] =
-// CHECK-NEXT: [[SUM:%[0-9]+]] = loop.for [[J:%arg[0-9]+]] = [[C0]] to [[C3]] step [[C1]] iter_args([[ACC:%arg[0-9]+]] = [[ZERO]]) -> (f32) {
-// CHECK-NEXT: [[X:%[0-9]+]] = loop.load %arg0{{\[}}[[I]], [[J]], [[K]]] : buffer<2x3x4xf32>
-// CHECK-NEXT: [[S:%[0-9]+]] = loop.add [[ACC]], [[X]] : f32
-// CHECK-NEXT: loop.yield [[S]] : f32
+// CHECK-NEXT: [[L:%[0-9]+]] = loop.mul [[K]]
+// CHECK-NEXT: [[Z:%[0-9]+]] = vector.splat [[ZERO]] : (f32) -> vector<4xf32>
+// CHECK-NEXT: [[SUM:%[0-9]+]] = loop.for [[J:%arg[0-9]+]] = [[C0]] to [[C3]] step [[C1]] iter_args([[ACC:%arg[0-9]+]] = [[Z]]) -> (vector<4xf32>) {
+// CHECK-NEXT: [[X:%[0-9]+]] = vector.load %arg0{{\[}}[[I]], [[J]], [[L]]] : buffer<2x3x4xf32>, vector<4xf32>
+// CHECK-NEXT: [[S:%[0-9]+]] = loop.add [[ACC]], [[X]] : vector<4xf32>
+// CHECK-NEXT: loop.yield [[S]] : vector<4xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: loop.store [[SUM]], %arg1{{\[}}[[I]], [[C0]], [[K]]] : buffer<2x1x4xf32>
+// CHECK-NEXT: vector.store [[SUM]], %arg1{{\[}}[[I]], [[C0]], [[L]]] : buffer<2x1x4xf32>, vector<4xf32>
 func.func @main(%x: tensor<2x3x4xf32>) -> tensor<2x1x4xf32> {
   %0 = graph.reduce_sum %x {axes = [1], keepdims = true} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
   return %0 : tensor<2x1x4xf32>
+}
+
+// -----
+
+// The same with 5 elements innermost (not whole vectors): a scalar sum per element.
+// CHECK-LABEL: func.func @main(%arg0: buffer<2x3x5xf32>, %arg1: buffer<2x1x5xf32>)
+// CHECK: loop.for [[I:%arg[0-9]+]] =
+// CHECK-NEXT: loop.for [[K:%arg[0-9]+]] =
+// CHECK-NEXT: [[SUM:%[0-9]+]] = loop.for [[J:%arg[0-9]+]] = {{.*}} -> (f32) {
+// CHECK-NEXT: [[X:%[0-9]+]] = loop.load %arg0{{\[}}[[I]], [[J]], [[K]]] : buffer<2x3x5xf32>
+// CHECK-NEXT: [[S:%[0-9]+]] = loop.add [[ACC:%arg[0-9]+]], [[X]] : f32
+func.func @main(%x: tensor<2x3x5xf32>) -> tensor<2x1x5xf32> {
+  %0 = graph.reduce_sum %x {axes = [1], keepdims = true} : (tensor<2x3x5xf32>) -> tensor<2x1x5xf32>
+  return %0 : tensor<2x1x5xf32>
 }
 
 // -----

@@ -3,11 +3,13 @@
 //! Random graphs are built from every graph op family, with constants chosen to
 //! trigger each canonicalization pattern (splats of 1, 0 and -0, identity
 //! transposes and reshapes, chains of transposes/reshapes/slices/clamps,
-//! single-operand concats, convs followed by per-channel affine ops).
+//! single-operand concats, convs followed by per-channel affine ops, reductions of
+//! regrouped views with elementwise ops between).
 //! The interpreter's results before and after `canonicalize,cse` must be bitwise equal
 //! (NaN matching NaN) — except after `fold-into-conv`, which reassociates
 //! `(x * w) * c` into `x * (w * c)` and may change the last bits and the sign of an
-//! exact zero, where they must agree within 1e-5 of the output's scale — the module
+//! exact zero, and after `reduce-of-reduce` or `reduce-of-reshape`, which reorder sums
+//! and means, where they must agree within 1e-5 of the output's scale — the module
 //! must still verify, and its printed form must be a fixed point of parse+print.
 
 use proptest::prelude::*;
@@ -104,6 +106,7 @@ fn add_random_op(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Value>)
             (&ops::CLAMP, vec![x], AttrDict::new().with("min", Attribute::f64(lo)).with("max", Attribute::f64(hi)))
         }
         16 | 17 if rank == 4 => return conv_then_affine(m, b, rng, vals, x),
+        16 | 17 => return grouped_reduction(m, b, rng, vals, x),
         18 => return round_trip(m, b, rng, vals, x),
         19 => {
             // Two slices in a row.
@@ -228,6 +231,45 @@ fn round_trip(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Value>, x:
     add(m, &ops::TRANSPOSE, &[y], AttrDict::new().with("perm", Attribute::i64_list(&inverse)))
 }
 
+/// A reduction of a regrouped view, as torch-mlir writes group norm: `x` reshaped
+/// with some dimensions merged (and maybe a leading 1), one or two elementwise ops
+/// (a cast to f64 and back, or an op with a constant broadcast along some dimensions),
+/// then one or two reductions of one kind over single axes, keeping dimensions.
+fn grouped_reduction(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Value>, x: Value) -> Option<Value> {
+    let s = shape_of(m, x);
+    let k = 1 + rng.below(s.len());
+    let mut view = vec![s[..k].iter().product::<i64>()];
+    view.extend_from_slice(&s[k..]);
+    if rng.below(2) == 0 {
+        view.insert(0, 1);
+    }
+    let mut add = |m: &mut Module, def: &'static OpDef, operands: &[Value], attrs: AttrDict| -> Option<Value> {
+        let op = m.append_inferred(b, def, operands, attrs, Location::unknown()).ok()?;
+        let r = m.result(op, 0);
+        vals.push(r);
+        Some(r)
+    };
+    let mut y = add(m, &ops::RESHAPE, &[x], AttrDict::new().with("shape", Attribute::i64_list(&view)))?;
+    for _ in 0..1 + rng.below(2) {
+        y = if rng.below(2) == 0 {
+            add(m, rng.pick(&[&ops::NEG, &ops::ABS, &ops::RELU]), &[y], AttrDict::new())?
+        } else {
+            let c_shape: Vec<i64> = view.iter().map(|&d| if rng.below(2) == 0 { 1 } else { d }).collect();
+            let c = constant(m, b, rng, &c_shape);
+            let operands = if rng.below(2) == 0 { vec![y, c] } else { vec![c, y] };
+            add(m, rng.pick(&[&ops::ADD, &ops::MUL, &ops::SUB]), &operands, AttrDict::new())?
+        };
+    }
+    let def = rng.pick(&[&ops::REDUCE_SUM, &ops::REDUCE_MAX, &ops::REDUCE_MEAN, &ops::REDUCE_MIN]);
+    for _ in 0..1 + rng.below(2) {
+        let axis = rng.below(view.len()) as i64;
+        let attrs =
+            AttrDict::new().with("axes", Attribute::i64_list(&[axis])).with("keepdims", Attribute::Bool(true));
+        y = add(m, def, &[y], attrs)?;
+    }
+    Some(y)
+}
+
 /// A conv with constant weights (and maybe a bias) on the NCHW value `x`, often
 /// followed by add/sub/mul with a per-channel or scalar constant (batch norm).
 fn conv_then_affine(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Value>, x: Value) -> Option<Value> {
@@ -324,7 +366,9 @@ fn check_seed(seed: u64) -> Result<(), TestCaseError> {
         .map_err(|e| TestCaseError::fail(format!("{e}\n{before_text}")))?;
     prop_assert_eq!(print_module(&reparsed, PrintOptions::default()), before_text.clone());
 
-    let exact = !canonicalize(&mut m).applied.contains_key("fold-into-conv");
+    // Folding into a conv and merging or moving reductions reassociate arithmetic.
+    let applied = canonicalize(&mut m).applied;
+    let exact = ["fold-into-conv", "reduce-of-reduce", "reduce-of-reshape"].iter().all(|p| !applied.contains_key(p));
     cse(&mut m);
     verify(&m).map_err(|e| TestCaseError::fail(format!("after passes: {e}\nbefore:\n{before_text}")))?;
     let after = run_function(&m, m.func("main").unwrap(), &inputs).map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -380,6 +424,9 @@ fn the_random_graphs_exercise_every_pattern() {
         "min-max-to-clamp",
         "clamp-of-clamp",
         "fold-into-conv",
+        "reshape-sink",
+        "reduce-of-reduce",
+        "reduce-of-reshape",
     ] {
         assert!(applied.get(p).copied().unwrap_or(0) >= 10, "pattern {p} applied fewer than 10 times: {applied:?}");
     }

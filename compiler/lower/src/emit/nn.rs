@@ -260,6 +260,39 @@ pub fn reduce(b: &mut Builder, c: &Ctx) {
         (&lp::ADD, 0.0)
     };
     let (x, out) = (c.ins[0], c.outs[0]);
+    // The innermost (contiguous) dimension kept, a whole number of float vectors (a
+    // reduction over the pixels of a blocked NCHW[x]c tensor): vector accumulators over
+    // it, the reduced dimensions looped over outside.
+    let last = xs.len() - 1;
+    let width = c.lanes as i64 * 4 / elem.byte_size().max(1) as i64;
+    if elem.is_float() && !axes.contains(&last) && width >= 2 && xs[last] % width == 0 {
+        let mut chunks = kept_shape.clone();
+        *chunks.last_mut().expect("the last dimension is kept") /= width;
+        nest(b, &chunks, numel(&xs), |b, kidx| {
+            let mut full: Vec<Option<Value>> = vec![None; xs.len()];
+            for (k, &d) in kept.iter().enumerate() {
+                full[d] = Some(kidx[k]);
+            }
+            let lane0 = b.scale(kidx[kept.len() - 1], width);
+            full[last] = Some(lane0);
+            let init_s = b.scalar(elem, init);
+            let acc = b.splat(init_s, width as u32);
+            let mut r = reduce_level(b, x, &axes, &reduced, &full, acc, combine);
+            if is(&g::REDUCE_MEAN) {
+                let n = b.scalar(elem, count as f64);
+                let n = b.splat(n, width as u32);
+                r = b.bin(&lp::DIV, r, n);
+            }
+            let zero = b.index(0);
+            let oidx: Vec<Value> = if keep {
+                (0..xs.len()).map(|d| full[d].filter(|_| !axes.contains(&d)).unwrap_or(zero)).collect()
+            } else {
+                kept.iter().map(|&d| full[d].expect("kept dimensions have indices")).collect()
+            };
+            b.vstore(r, out, &oidx);
+        });
+        return;
+    }
     nest(b, &kept_shape, numel(&xs), |b, kidx| {
         let init = if elem.is_float() {
             b.scalar(elem, init)
@@ -296,7 +329,8 @@ pub fn reduce(b: &mut Builder, c: &Ctx) {
 }
 
 /// Loops over the reduced dimensions (innermost = last reduced axis), combining each
-/// element into `acc`; `full` holds the kept dimensions' indices.
+/// element (or, for a vector `acc`, the vector of elements from there on) into `acc`;
+/// `full` holds the kept dimensions' indices.
 fn reduce_level(
     b: &mut Builder,
     x: Value,
@@ -308,7 +342,8 @@ fn reduce_level(
 ) -> Value {
     let Some((&n, rest)) = reduced.split_first() else {
         let idx: Vec<Value> = full.iter().map(|v| v.expect("every dimension has an index")).collect();
-        let v = b.load(x, &idx);
+        let lanes = b.ty(acc).as_vector().map_or(1, |v| v.lanes);
+        let v = b.vload(x, &idx, lanes);
         return b.bin(combine, acc, v);
     };
     let (lb, ub, one) = (b.index(0), b.index(n), b.index(1));

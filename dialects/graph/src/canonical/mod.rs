@@ -19,6 +19,8 @@
 //!   constant become `clamp`, and nested clamps merge (ReLU6 as exported).
 //! - [`conv_fold`]: per-channel `add`/`sub`/`mul` by constants after a convolution
 //!   (batch norm) fold into its weights and bias.
+//! - [`reshape_sinking`]: reshapes move below elementwise ops and into the reductions
+//!   after them (`reshape-sink`, `reduce-of-reduce`, `reduce-of-reshape`).
 //! - [`transpose_hoist`]: a transpose moves above a single-use elementwise op or slice
 //!   when that brings it next to another transpose or a constant, so that the
 //!   NCHW<->NHWC pairs exporters write cancel.
@@ -26,6 +28,7 @@
 //! Each op's `OpDef::patterns` lists the patterns that apply to it.
 
 pub mod conv_fold;
+pub mod reshape_sinking;
 pub mod transpose_hoist;
 
 use tcc_ir::{AttrDict, Attribute, Op, OpDef, OperationState, Pattern, Rewriter, Scalar, Traits, Type, Value};
@@ -57,11 +60,14 @@ pub static MIN_MAX_TO_CLAMP: Pattern = Pattern { name: "min-max-to-clamp", apply
 pub static CLAMP_OF_CLAMP: Pattern = Pattern { name: "clamp-of-clamp", apply: clamp_of_clamp };
 
 pub static FOLD_ONLY: &[Pattern] = &[CONSTANT_FOLD];
-pub static ELEMENTWISE: &[Pattern] = &[CONSTANT_FOLD, ARITH_IDENTITY];
-pub static AFFINE: &[Pattern] = &[CONSTANT_FOLD, ARITH_IDENTITY, conv_fold::FOLD_INTO_CONV];
-pub static MIN_MAX: &[Pattern] = &[CONSTANT_FOLD, MIN_MAX_TO_CLAMP];
-pub static CLAMP: &[Pattern] = &[CONSTANT_FOLD, CLAMP_OF_CLAMP];
-pub static CAST: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY];
+pub static ELEMENTWISE: &[Pattern] = &[CONSTANT_FOLD, ARITH_IDENTITY, reshape_sinking::RESHAPE_SINK];
+pub static AFFINE: &[Pattern] =
+    &[CONSTANT_FOLD, ARITH_IDENTITY, conv_fold::FOLD_INTO_CONV, reshape_sinking::RESHAPE_SINK];
+pub static MIN_MAX: &[Pattern] = &[CONSTANT_FOLD, MIN_MAX_TO_CLAMP, reshape_sinking::RESHAPE_SINK];
+pub static CLAMP: &[Pattern] = &[CONSTANT_FOLD, CLAMP_OF_CLAMP, reshape_sinking::RESHAPE_SINK];
+pub static CAST: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY, reshape_sinking::RESHAPE_SINK];
+pub static REDUCE: &[Pattern] =
+    &[CONSTANT_FOLD, reshape_sinking::REDUCE_OF_REDUCE, reshape_sinking::REDUCE_OF_RESHAPE];
 pub static RESHAPE: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY, RESHAPE_OF_RESHAPE];
 pub static TRANSPOSE: &[Pattern] = &[
     CONSTANT_FOLD,

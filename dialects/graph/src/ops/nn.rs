@@ -274,7 +274,7 @@ macro_rules! reduction {
             traits: REDUCE,
             infer: Some($infer),
             syntax: Syntax::Functional,
-            patterns: canonical::FOLD_ONLY,
+            patterns: canonical::REDUCE,
             dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, $eval)),
             ..OpDef::DEFAULT
         };
