@@ -137,7 +137,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // TIMING-NOVERIFY-NEXT: print
 // TIMING-NOVERIFY-NEXT: Total
 
-// UNKNOWN: tcc-opt: error: unknown pass 'bogus' (known passes: block-layouts, canonicalize, configure-kernels, convert-graph-to-loop, convert-tosa-to-graph, cse, expand-math, fuse-epilogues, propagate-layouts, vectorize)
+// UNKNOWN: tcc-opt: error: unknown pass 'bogus' (known passes: block-layouts, canonicalize, configure-kernels, convert-graph-to-loop, convert-tosa-to-graph, cse, expand-math, fuse-epilogues, fuse-memory-bound, propagate-layouts, vectorize)
 // UNKNOWN-NOT: module
 // BADOPT: tcc-opt: error: pass 'canonicalize' has no option 'foo'
 // CSEOPT: tcc-opt: error: pass 'cse' has no option 'max-iterations'
@@ -165,6 +165,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST-NEXT: {{^}}cse {{ *}}Merge identical pure operations
 // LIST-NEXT: {{^}}expand-math {{ *}}Expand f32 exp/log/tanh/erf/pow
 // LIST-NEXT: {{^}}fuse-epilogues {{ *}}Fuse elementwise consumers of kernel ops
+// LIST-NEXT: {{^}}fuse-memory-bound {{ *}}Stitch memory-bound ops into fusion groups
 // LIST-NEXT: {{^}}propagate-layouts {{ *}}Move NCHW[x]c -> NCHW transforms past layout-oblivious ops
 // LIST-NEXT: {{^}}vectorize {{ *}}Turn innermost unit-stride loops into vector loops
 // LIST-NEXT: {{^}}    vector-bits: SIMD register width in bits (default 128)

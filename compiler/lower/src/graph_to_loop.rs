@@ -143,7 +143,7 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
         if profile {
             mark_kernel(&mut b, kernels.len());
             let info = AttrDict::new()
-                .with("name", Attribute::string(gm.name(op)))
+                .with("name", Attribute::string(&kernel_name(gm, op)))
                 .with("loc", Attribute::string(&gm.loc(op).to_string()))
                 .with("flops", Attribute::i64(crate::emit::flops(&ctx) as i64))
                 .with("bytes", Attribute::i64(tensor_bytes(gm, op) as i64));
@@ -183,4 +183,19 @@ fn tensor_bytes(gm: &Module, op: Op) -> usize {
 
 fn mark_kernel(b: &mut Builder, id: usize) {
     b.op_typed(&lp::KERNEL, &[], AttrDict::new().with("id", Attribute::i64(id as i64)), vec![]);
+}
+
+/// A kernel's name in the profile: its op's, and for a fusion group the ops it holds
+/// (`graph.fused(cast, sub, mul, reduce_sum)`).
+fn kernel_name(gm: &Module, op: tcc_ir::Op) -> String {
+    let Some(&region) = gm.regions(op).first().filter(|_| gm.is(op, &tcc_dialect_graph::ops::FUSED)) else {
+        return gm.name(op).to_string();
+    };
+    let block = gm.region_blocks(region)[0];
+    let inner: Vec<&str> = gm
+        .block_ops(block)
+        .filter(|&o| !gm.is(o, &tcc_dialect_graph::ops::YIELD))
+        .map(|o| gm.name(o).trim_start_matches("graph."))
+        .collect();
+    format!("{}({})", gm.name(op), inner.join(", "))
 }

@@ -14,6 +14,9 @@
 //!   result join its epilogue region (bias, scale, activation, residual add).
 //! - [`kernel_config`] (`configure-kernels`): each kernel op gets its register tile
 //!   from the target description when it has no `config` yet.
+//! - [`fusion`] (`fuse-memory-bound`): the memory-bound ops left between the kernels
+//!   are stitched into fusion groups (`graph.fused`), each around a reduction or an
+//!   elementwise root.
 //!
 //! Blocked activations keep an invariant these passes rely on: lanes past a tensor's
 //! logical channel count (the padding of the last block) hold zeros. Transforms from a
@@ -22,6 +25,7 @@
 
 pub mod blocking;
 pub mod epilogue_fusion;
+pub mod fusion;
 pub mod kernel_config;
 pub mod layout_propagation;
 
@@ -34,6 +38,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&layout_propagation::PROPAGATE_LAYOUTS);
     r.register(&epilogue_fusion::FUSE_EPILOGUES);
     r.register(&kernel_config::CONFIGURE_KERNELS);
+    r.register(&fusion::FUSE_MEMORY_BOUND);
 }
 
 /// The target a pass was created for, from its pipeline options.

@@ -10,10 +10,12 @@ pub const GRAPH_PIPELINE: &str = "convert-tosa-to-graph,canonicalize,cse";
 
 /// Kernel planning for `target`: blocked layouts with packed weights (folded by
 /// canonicalization), transforms moved to the boundaries, epilogues fused, kernel
-/// configurations chosen.
+/// configurations chosen, the memory-bound ops between kernels stitched into groups.
 pub fn kernel_pipeline(target: &tcc_codegen::Target) -> String {
     let t = target.to_pass_options();
-    format!("block-layouts{{{t}}},propagate-layouts,canonicalize,fuse-epilogues,configure-kernels{{{t}}},cse")
+    format!(
+        "block-layouts{{{t}}},propagate-layouts,canonicalize,fuse-epilogues,configure-kernels{{{t}}},cse,fuse-memory-bound"
+    )
 }
 /// From the optimized graph to loops ready for code generation, vectorized for
 /// `target`.

@@ -3,7 +3,8 @@
 
 // RUN: %tcc %s --emit=vector | FileCheck %s --check-prefix=VECTOR
 // VECTOR: func.func @main(%arg0: buffer<2x30xf32>, %arg1: buffer<30xf32>, %arg2: buffer<2x30xf32>)
-// VECTOR-SAME: tcc.workspace_size = 512
+// The four ops are one fusion group: no intermediate tensor, no workspace.
+// VECTOR-SAME: tcc.workspace_size = 0
 // VECTOR: vector.load %{{.*}} : buffer<2x30xf32>, vector<4xf32>
 // VECTOR: loop.fma %{{.*}} : vector<4xf32>
 // VECTOR: vector.store
@@ -55,6 +56,9 @@
 // DOT-DAG: label="tanh\ntensor<2x30xf32>"
 // DOT-DAG: label="clamp\nmax=1.0 min=-1.0\ntensor<2x30xf32>"
 // DOT-DAG: out0 [shape=ellipse, label="output 0\ntensor<2x30xf32>"];
+// The four ops are one fusion group, drawn as a cluster.
+// DOT-DAG: subgraph cluster_op0 {
+// DOT-DAG: label="fused group"
 // DOT: }
 
 // RUN: %tcc --print-runtime-lib | FileCheck %s --check-prefix=RTLIB
@@ -69,8 +73,8 @@
 // BENCH: latency   median
 // BENCH: peak      {{[0-9.]+}} GFLOP/s per core with 128-bit FMA
 // BENCH: share    ms/run  GFLOP/s  % peak    GB/s  kernel
-// BENCH-DAG: graph.tanh at
-// BENCH-DAG: graph.mul at
+// One row for the fusion group, naming its ops.
+// BENCH: graph.fused(tanh, mul, add, clamp) at
 // RUN: %tcc bench %s --runs 2 --json | FileCheck %s --check-prefix=JSON
 // JSON: {"model": "{{.*}}emit-levels.mlir", "backend": "cranelift", "target": "cranelift (host): 128-bit vectors{{.*}}"kernels": [{"name": "graph.
 // RUN: not %tcc bench %s --runs 0 2>&1 | FileCheck %s --check-prefix=ZERORUNS

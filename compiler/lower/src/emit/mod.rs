@@ -8,6 +8,7 @@
 //! step, so the vectorizer can take it.
 
 pub mod elementwise;
+pub mod fused;
 pub mod nn;
 pub mod shape;
 
@@ -143,6 +144,7 @@ pub static EMITTERS: &[(&OpDef, EmitFn)] = &[
     (&g::AVG_POOL2D_NCHWC, kernels::pool::emit_avg),
     (&g::MATMUL_PACKED, kernels::matmul::emit),
     (&g::BATCH_MATMUL, kernels::matmul::emit),
+    (&g::FUSED, fused::emit),
 ];
 
 pub fn emitter(def: &OpDef) -> Option<EmitFn> {

@@ -242,6 +242,25 @@ pub fn pool2d(b: &mut Builder, c: &Ctx) {
 }
 
 pub fn reduce(b: &mut Builder, c: &Ctx) {
+    let x = c.ins[0];
+    reduce_with(b, c, c.outs[0], &|b: &mut Builder, idx: &[Value], lanes: u32| b.vload(x, idx, lanes), true);
+}
+
+/// The element `element(b, index, lanes)` gives at an index of a reduction's input: a
+/// scalar for one lane, else the vector of `lanes` elements from there along the
+/// innermost dimension.
+pub type Element<'a> = &'a dyn Fn(&mut Builder, &[Value], u32) -> Value;
+
+/// Reduction op `c` (its attributes and input shape) into `out`, reading its input
+/// through `element` (`vectors`: `element` can give vectors).
+///
+/// When the innermost (contiguous) dimension is kept and holds whole float vectors (a
+/// reduction over the pixels of a blocked NCHW[x]c tensor), the accumulators run along
+/// it: vector accumulators, the reduced dimensions looped over outside; or, when
+/// `element` gives scalars only, the output row accumulates in memory with the kept
+/// dimension innermost, for `vectorize`. Otherwise one accumulator per output element,
+/// the reduced dimensions innermost.
+pub fn reduce_with(b: &mut Builder, c: &Ctx, out: Value, element: Element, vectors: bool) {
     let def = c.g.def(c.op);
     let is = |d| std::ptr::eq(def, d);
     let xs = c.in_shape(0);
@@ -259,13 +278,21 @@ pub fn reduce(b: &mut Builder, c: &Ctx) {
     } else {
         (&lp::ADD, 0.0)
     };
-    let (x, out) = (c.ins[0], c.outs[0]);
-    // The innermost (contiguous) dimension kept, a whole number of float vectors (a
-    // reduction over the pixels of a blocked NCHW[x]c tensor): vector accumulators over
-    // it, the reduced dimensions looped over outside.
+    // The output index of the input index `full` (kept dimensions set).
+    let out_index = |b: &mut Builder, full: &[Option<Value>]| -> Vec<Value> {
+        let zero = b.index(0);
+        if keep {
+            (0..xs.len()).map(|d| full[d].filter(|_| !axes.contains(&d)).unwrap_or(zero)).collect()
+        } else {
+            kept.iter().map(|&d| full[d].expect("kept dimensions have indices")).collect()
+        }
+    };
     let last = xs.len() - 1;
     let width = c.lanes as i64 * 4 / elem.byte_size().max(1) as i64;
     if elem.is_float() && !axes.contains(&last) && width >= 2 && xs[last] % width == 0 {
+        if !vectors {
+            return reduce_rows_in_memory(b, c, out, element, (&axes, &reduced, &kept), (combine, init), &out_index);
+        }
         let mut chunks = kept_shape.clone();
         *chunks.last_mut().expect("the last dimension is kept") /= width;
         nest(b, &chunks, numel(&xs), |b, kidx| {
@@ -277,18 +304,13 @@ pub fn reduce(b: &mut Builder, c: &Ctx) {
             full[last] = Some(lane0);
             let init_s = b.scalar(elem, init);
             let acc = b.splat(init_s, width as u32);
-            let mut r = reduce_level(b, x, &axes, &reduced, &full, acc, combine);
+            let mut r = reduce_level(b, element, &axes, &reduced, &full, acc, combine);
             if is(&g::REDUCE_MEAN) {
                 let n = b.scalar(elem, count as f64);
                 let n = b.splat(n, width as u32);
                 r = b.bin(&lp::DIV, r, n);
             }
-            let zero = b.index(0);
-            let oidx: Vec<Value> = if keep {
-                (0..xs.len()).map(|d| full[d].filter(|_| !axes.contains(&d)).unwrap_or(zero)).collect()
-            } else {
-                kept.iter().map(|&d| full[d].expect("kept dimensions have indices")).collect()
-            };
+            let oidx = out_index(b, &full);
             b.vstore(r, out, &oidx);
         });
         return;
@@ -313,18 +335,91 @@ pub fn reduce(b: &mut Builder, c: &Ctx) {
         for (k, &d) in kept.iter().enumerate() {
             full[d] = Some(kidx[k]);
         }
-        let mut r = reduce_level(b, x, &axes, &reduced, &full, init, combine);
+        let mut r = reduce_level(b, element, &axes, &reduced, &full, init, combine);
         if is(&g::REDUCE_MEAN) {
             let n = b.scalar(elem, count as f64);
             r = b.bin(&lp::DIV, r, n);
         }
-        let zero = b.index(0);
-        let oidx: Vec<Value> = if keep {
-            (0..xs.len()).map(|d| full[d].filter(|_| !axes.contains(&d)).unwrap_or(zero)).collect()
-        } else {
-            kidx.to_vec()
-        };
+        let oidx = out_index(b, &full);
         b.store(r, out, &oidx);
+    });
+}
+
+/// A float reduction keeping its innermost dimension, accumulated in the output row:
+/// per row of the kept outer dimensions, the row is set to the initial value, then for
+/// each reduced index combined with the input along the innermost dimension (a
+/// contiguous loop `vectorize` turns into vector code), and divided for a mean.
+fn reduce_rows_in_memory(
+    b: &mut Builder,
+    c: &Ctx,
+    out: Value,
+    element: Element,
+    (axes, reduced, kept): (&[usize], &[i64], &[usize]),
+    (combine, init): (&'static tcc_ir::OpDef, f64),
+    out_index: &dyn Fn(&mut Builder, &[Option<Value>]) -> Vec<Value>,
+) {
+    let xs = c.in_shape(0);
+    let elem = c.out_elem(0);
+    let last = xs.len() - 1;
+    let outer: Vec<usize> = kept.iter().copied().filter(|&d| d != last).collect();
+    let outer_shape: Vec<i64> = outer.iter().map(|&d| xs[d]).collect();
+    let mean = std::ptr::eq(c.g.def(c.op), &g::REDUCE_MEAN);
+    nest(b, &outer_shape, numel(&xs), |b, kidx| {
+        let mut full: Vec<Option<Value>> = vec![None; xs.len()];
+        for (k, &d) in outer.iter().enumerate() {
+            full[d] = Some(kidx[k]);
+        }
+        let (zero, row) = (b.index(0), b.index(xs[last]));
+        let start = b.scalar(elem, init);
+        b.range(zero, row, |b, l| {
+            let mut at = full.clone();
+            at[last] = Some(l);
+            let o = out_index(b, &at);
+            b.store(start, out, &o);
+        });
+        reduced_loops(b, axes, reduced, &full, &mut |b, full| {
+            let (zero, row) = (b.index(0), b.index(xs[last]));
+            b.range(zero, row, |b, l| {
+                let mut at = full.to_vec();
+                at[last] = Some(l);
+                let idx: Vec<Value> = at.iter().map(|v| v.expect("every dimension has an index")).collect();
+                let v = element(b, &idx, 1);
+                let o = out_index(b, &at);
+                let acc = b.load(out, &o);
+                let r = b.bin(combine, acc, v);
+                b.store(r, out, &o);
+            });
+        });
+        if mean {
+            let n = b.scalar(elem, numel(reduced) as f64);
+            b.range(zero, row, |b, l| {
+                let mut at = full.clone();
+                at[last] = Some(l);
+                let o = out_index(b, &at);
+                let acc = b.load(out, &o);
+                let r = b.bin(&lp::DIV, acc, n);
+                b.store(r, out, &o);
+            });
+        }
+    });
+}
+
+/// Loops over the reduced dimensions (no carried values), `body` at each index.
+fn reduced_loops(
+    b: &mut Builder,
+    axes: &[usize],
+    reduced: &[i64],
+    full: &[Option<Value>],
+    body: &mut dyn FnMut(&mut Builder, &[Option<Value>]),
+) {
+    let Some((&n, rest)) = reduced.split_first() else {
+        return body(b, full);
+    };
+    let (lb, ub) = (b.index(0), b.index(n));
+    let mut inner = full.to_vec();
+    b.range(lb, ub, |b, i| {
+        inner[axes[0]] = Some(i);
+        reduced_loops(b, &axes[1..], rest, &inner, body);
     });
 }
 
@@ -333,7 +428,7 @@ pub fn reduce(b: &mut Builder, c: &Ctx) {
 /// `full` holds the kept dimensions' indices.
 fn reduce_level(
     b: &mut Builder,
-    x: Value,
+    element: Element,
     axes: &[usize],
     reduced: &[i64],
     full: &[Option<Value>],
@@ -343,14 +438,14 @@ fn reduce_level(
     let Some((&n, rest)) = reduced.split_first() else {
         let idx: Vec<Value> = full.iter().map(|v| v.expect("every dimension has an index")).collect();
         let lanes = b.ty(acc).as_vector().map_or(1, |v| v.lanes);
-        let v = b.vload(x, &idx, lanes);
+        let v = element(b, &idx, lanes);
         return b.bin(combine, acc, v);
     };
     let (lb, ub, one) = (b.index(0), b.index(n), b.index(1));
     let mut full_inner = full.to_vec();
     b.for_loop(lb, ub, one, &[acc], |b, i, acc| {
         full_inner[axes[0]] = Some(i);
-        vec![reduce_level(b, x, &axes[1..], rest, &full_inner, acc[0], combine)]
+        vec![reduce_level(b, element, &axes[1..], rest, &full_inner, acc[0], combine)]
     })[0]
 }
 

@@ -56,6 +56,12 @@ impl EvalArgs<'_> {
 /// Evaluates one op on the given inputs (a kernel op's epilogue region included).
 pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, String> {
     let def = m.def(op);
+    // A fusion group: its region computes it.
+    if std::ptr::eq(def, &crate::ops::FUSED) {
+        let region = *m.regions(op).first().ok_or("graph.fused without a region")?;
+        let block = *m.region_blocks(region).first().ok_or("graph.fused with an empty region")?;
+        return run_block(m, block, inputs.to_vec()).map_err(|d| format!("in the fusion group: {}", d.message));
+    }
     let sem = semantics(def).ok_or_else(|| format!("'{}' has no reference semantics", def.name))?;
     // A kernel op with an epilogue: the main computation gives the region's first
     // block arguments, the region the results.

@@ -2,11 +2,13 @@
 //! `shared/GRAPH_DIALECT.md` for the contract they implement).
 
 pub mod elementwise;
+pub mod fused;
 pub mod kernel;
 pub mod nn;
 pub mod shape;
 
 pub use elementwise::*;
+pub use fused::FUSED;
 pub use kernel::{AVG_POOL2D_NCHWC, BATCH_MATMUL, CONV2D_NCHWC, MATMUL_PACKED, MAX_POOL2D_NCHWC, YIELD};
 pub use nn::*;
 pub use shape::*;
@@ -67,4 +69,5 @@ pub static ALL: &[&OpDef] = &[
     &AVG_POOL2D_NCHWC,
     &MATMUL_PACKED,
     &BATCH_MATMUL,
+    &FUSED,
 ];

@@ -1,0 +1,142 @@
+//! `fuse-memory-bound`: memory-bound ops stitched into fusion groups (`graph.fused`),
+//! each one kernel (`../shared/TECHNIQUES.md` section 3).
+//!
+//! A group has a root, a reduction (the backbone; keeping dimensions) or an elementwise
+//! op, and the elementwise producers inlined into it: a producer joins when its result
+//! has the group's iteration space (the root's input for a reduction, its result
+//! otherwise) and either every use of it is in the group, or it is cheap to compute
+//! again (one full-size operand, no transcendental function: a cast, a bias add, a
+//! scale) - then it stays for its other users too and the group reads its (often
+//! narrower) input instead of its result. Roots are taken from the end of the function
+//! backwards, so a consumer's group claims its producers first; a group needs two ops.
+//! Broadcast operands (a mean, a per-channel scale) and values from outside are the
+//! group's inputs. Compute-intensive ops, reshapes and layout transforms are not
+//! elementwise and bound the groups.
+//!
+//! Not yet: several reductions of the same rows in one group (sub-backbones), groups with
+//! several results.
+
+use std::collections::{HashMap, HashSet};
+
+use tcc_dialect_graph::ops as g;
+use tcc_dialect_graph::ops::fused::GROUP_REDUCTIONS;
+use tcc_ir::builtin::func_entry;
+use tcc_ir::{AttrDict, Block, Diagnostics, Module, Op, OperationState, Pass, PassInfo, Traits, Type, Value};
+
+use crate::Inserter;
+use crate::epilogue_fusion::append_copy;
+
+pub static FUSE_MEMORY_BOUND: PassInfo = PassInfo {
+    name: "fuse-memory-bound",
+    summary: "Stitch memory-bound ops into fusion groups (graph.fused) around reductions and elementwise roots",
+    options: &[],
+    create: |_| Ok(Box::new(FuseMemoryBound)),
+};
+
+pub struct FuseMemoryBound;
+
+impl Pass for FuseMemoryBound {
+    fn name(&self) -> &'static str {
+        "fuse-memory-bound"
+    }
+    fn run(&self, m: &mut Module) -> Result<(), Diagnostics> {
+        for func in m.funcs() {
+            let Some(entry) = func_entry(m, func) else { continue };
+            while fuse_one(m, entry) {}
+        }
+        Ok(())
+    }
+}
+
+fn is_group_reduction(m: &Module, op: Op) -> bool {
+    GROUP_REDUCTIONS.iter().any(|d| m.is(op, d))
+        && m.attr_or_default(op, "keepdims").and_then(|a| a.as_bool()) == Some(true)
+}
+
+/// An elementwise graph op with one result (and no region: not a kernel).
+fn is_elementwise(m: &Module, op: Op) -> bool {
+    m.has_trait(op, Traits::ELEMENTWISE) && m.results(op).len() == 1 && m.regions(op).is_empty()
+}
+
+/// Cheap enough to compute again for a group while it stays for its other users: one
+/// operand of the group's size, the others broadcast, and no transcendental function.
+fn cheap_to_repeat(m: &Module, op: Op, space: &[i64]) -> bool {
+    let costly = [&g::EXP, &g::LOG, &g::TANH, &g::SIGMOID, &g::ERF, &g::GELU, &g::POW, &g::DIV, &g::SQRT, &g::RSQRT];
+    !costly.iter().any(|d| m.is(op, d)) && m.operands(op).iter().filter(|&&v| crate::shape(m, v) == space).count() <= 1
+}
+
+/// Forms the group of the last root in `block` that has one, and replaces it.
+fn fuse_one(m: &mut Module, block: Block) -> bool {
+    let ops: Vec<Op> = m.block_ops(block).collect();
+    let position: HashMap<Op, usize> = ops.iter().enumerate().map(|(i, &o)| (o, i)).collect();
+    for &root in ops.iter().rev() {
+        let reduction = is_group_reduction(m, root);
+        if !reduction && !is_elementwise(m, root) {
+            continue;
+        }
+        let space = if reduction { crate::shape(m, m.operand(root, 0)) } else { crate::shape(m, m.result(root, 0)) };
+        let members = collect(m, root, &space);
+        if members.len() < 2 {
+            continue;
+        }
+        let mut ordered: Vec<Op> = members.into_iter().collect();
+        ordered.sort_by_key(|o| position[o]);
+        build_group(m, root, &ordered);
+        return true;
+    }
+    false
+}
+
+/// The root and the producers that join its group.
+fn collect(m: &Module, root: Op, space: &[i64]) -> HashSet<Op> {
+    let mut members: HashSet<Op> = HashSet::from([root]);
+    let mut work: Vec<Value> = m.operands(root).to_vec();
+    while let Some(v) = work.pop() {
+        let Some(p) = m.defining_op(v) else { continue };
+        if members.contains(&p) || !is_elementwise(m, p) || crate::shape(m, v) != space {
+            continue;
+        }
+        let all_inside = m.uses(v).iter().all(|u| members.contains(&u.op));
+        if all_inside || cheap_to_repeat(m, p, space) {
+            members.insert(p);
+            work.extend(m.operands(p).iter().copied());
+        }
+    }
+    members
+}
+
+/// Replaces `root` by a `graph.fused` op holding `members` (in program order, `root`
+/// last); members left without users are erased.
+fn build_group(m: &mut Module, root: Op, members: &[Op]) {
+    let inside: HashSet<Value> = members.iter().map(|&o| m.result(o, 0)).collect();
+    let mut inputs: Vec<Value> = Vec::new();
+    for &o in members {
+        for &v in m.operands(o) {
+            if !inside.contains(&v) && !inputs.contains(&v) {
+                inputs.push(v);
+            }
+        }
+    }
+    let types: Vec<Type> = inputs.iter().map(|&v| m.value_type(v).clone()).collect();
+    let region = m.new_region();
+    let body = m.append_block(region, &types);
+    let mut map: HashMap<Value, Value> = inputs.iter().copied().zip(m.block_args(body).to_vec()).collect();
+    for &o in members {
+        let v = append_copy(m, body, o, &map);
+        map.insert(m.result(o, 0), v);
+    }
+    let root_value = map[&m.result(root, 0)];
+    let mut st = OperationState::new(&g::YIELD, m.loc(root).clone());
+    st.operands = vec![root_value];
+    let y = m.create_op(st);
+    m.append_op(body, y);
+    let result_type = m.value_type(m.result(root, 0)).clone();
+    let fused = Inserter::before(m, root).op_with_regions(&g::FUSED, &inputs, AttrDict::new(), vec![result_type], vec![region]);
+    let r = m.result(fused, 0);
+    m.replace_op(root, &[r]);
+    for &o in members.iter().rev() {
+        if o != root && m.uses(m.result(o, 0)).is_empty() {
+            m.erase_op(o);
+        }
+    }
+}
