@@ -65,3 +65,40 @@ func.func @yield_outside(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error@+1 {{'graph.yield' op yields 1 value(s) of types}}
   graph.yield %x : tensor<4xf32>
 }
+
+// -----
+
+func.func @fused_with_a_reshape(%x: tensor<4x8xf32>) -> tensor<32xf32> {
+  // expected-error@+1 {{'graph.fused' op a group holds elementwise ops and one final reduction, not 'graph.reshape'}}
+  %r = graph.fused %x : (tensor<4x8xf32>) -> tensor<32xf32> ({
+  ^bb0(%a: tensor<4x8xf32>):
+    %0 = graph.reshape %a {shape = [32]} : (tensor<4x8xf32>) -> tensor<32xf32>
+    graph.yield %0 : tensor<32xf32>
+  })
+  return %r : tensor<32xf32>
+}
+
+// -----
+
+func.func @fused_reduction_not_last(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
+  // expected-error@+1 {{'graph.fused' op a reduction in a group must be its last op and keep dimensions}}
+  %r = graph.fused %x : (tensor<4x8xf32>) -> tensor<4x1xf32> ({
+  ^bb0(%a: tensor<4x8xf32>):
+    %0 = graph.reduce_sum %a {axes = [1], keepdims = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+    %1 = graph.neg %0 : (tensor<4x1xf32>) -> tensor<4x1xf32>
+    graph.yield %1 : tensor<4x1xf32>
+  })
+  return %r : tensor<4x1xf32>
+}
+
+// -----
+
+func.func @fused_bad_arguments(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error@+1 {{'graph.fused' op the block's arguments must have the operands' types}}
+  %r = graph.fused %x : (tensor<4x8xf32>) -> tensor<4x8xf32> ({
+  ^bb0(%a: tensor<4x8xf64>):
+    %0 = graph.cast %a : (tensor<4x8xf64>) -> tensor<4x8xf32>
+    graph.yield %0 : tensor<4x8xf32>
+  })
+  return %r : tensor<4x8xf32>
+}

@@ -1,0 +1,201 @@
+//! Property test: fusion groups compute what the ops they stitch compute.
+//!
+//! Random memory-bound graphs: elementwise ops (unary, transcendental, binary with
+//! broadcast constants or with earlier values), reductions over random axes (mostly
+//! keeping dimensions, then combined with the full-size values they came from, as in
+//! softmax and norms), reshapes and transposes between them, on odd shapes. For each:
+//! the interpreter on the graph as written is the oracle; the interpreter on the graph
+//! after `fuse-memory-bound` must agree, and so must the compiled graph (whose pipeline
+//! fuses) on every backend, on 1 and 2 threads.
+
+use tcc::graph::{Data, Tensor as ITensor, run_function};
+
+struct Rng(u64);
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn int(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % (hi - lo + 1) as u64) as i64
+    }
+    fn values(&mut self, n: i64) -> Vec<f32> {
+        (0..n).map(|_| self.int(-1000, 1000) as f32 / 500.0).collect()
+    }
+}
+
+fn ty(s: &[i64]) -> String {
+    if s.is_empty() {
+        return "tensor<f32>".into();
+    }
+    format!("tensor<{}xf32>", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"))
+}
+
+fn list(v: &[i64]) -> String {
+    v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// Builds the text of `@main` op by op, tracking each value's shape.
+struct Graph {
+    body: String,
+    values: Vec<(String, Vec<i64>)>,
+    r: Rng,
+}
+
+impl Graph {
+    fn add(&mut self, text: &str, args: &[usize], out: Vec<i64>) -> usize {
+        let v = format!("%v{}", self.values.len());
+        let names: Vec<&str> = args.iter().map(|&a| self.values[a].0.as_str()).collect();
+        let types: Vec<String> = args.iter().map(|&a| ty(&self.values[a].1)).collect();
+        let (name, attrs) = text.split_once(' ').unwrap_or((text, ""));
+        self.body += &format!("  {v} = {name} {}{attrs} : ({}) -> {}\n", names.join(", "), types.join(", "), ty(&out));
+        self.values.push((v, out));
+        self.values.len() - 1
+    }
+
+    fn constant(&mut self, shape: &[i64]) -> usize {
+        let n: i64 = shape.iter().product();
+        let hex: String = self.r.values(n).iter().flat_map(|v| v.to_le_bytes()).map(|b| format!("{b:02X}")).collect();
+        let v = format!("%v{}", self.values.len());
+        self.body +=
+            &format!("  {v} = graph.constant {{value = dense<\"0x{hex}\"> : {t}}} : () -> {t}\n", t = ty(shape));
+        self.values.push((v, shape.to_vec()));
+        self.values.len() - 1
+    }
+
+    /// One random memory-bound op on value `x`; returns its result.
+    fn step(&mut self, x: usize) -> usize {
+        let s = self.values[x].1.clone();
+        let rank = s.len();
+        match self.r.int(0, 9) {
+            0 | 1 => {
+                let op = ["graph.neg", "graph.exp", "graph.tanh", "graph.abs", "graph.relu"][self.r.int(0, 4) as usize];
+                self.add(op, &[x], s)
+            }
+            2 | 3 => {
+                let c_shape: Vec<i64> = s.iter().map(|&d| if self.r.int(0, 1) == 0 { 1 } else { d }).collect();
+                let c = self.constant(&c_shape);
+                let op = ["graph.add", "graph.sub", "graph.mul", "graph.max"][self.r.int(0, 3) as usize];
+                let args = if self.r.int(0, 1) == 0 { [x, c] } else { [c, x] };
+                self.add(op, &args, s)
+            }
+            4 | 5 if rank > 0 => {
+                // A reduction kept as 1s, then combined with the value it reduced.
+                let axis = self.r.int(0, rank as i64 - 1);
+                let op = ["graph.reduce_sum", "graph.reduce_max", "graph.reduce_mean"][self.r.int(0, 2) as usize];
+                let mut out = s.clone();
+                out[axis as usize] = 1;
+                let red = self.add(&format!("{op} {{axes = [{axis}], keepdims = true}}"), &[x], out);
+                if self.r.int(0, 2) > 0 {
+                    let comb = ["graph.sub", "graph.mul", "graph.add"][self.r.int(0, 2) as usize];
+                    self.add(comb, &[x, red], s)
+                } else {
+                    red
+                }
+            }
+            6 if rank >= 2 => {
+                // Merge two neighbouring dimensions.
+                let d = self.r.int(0, rank as i64 - 2) as usize;
+                let mut out = s.clone();
+                out[d] *= out.remove(d + 1);
+                self.add(&format!("graph.reshape {{shape = [{}]}}", list(&out)), &[x], out)
+            }
+            7 if rank >= 2 => {
+                let mut perm: Vec<i64> = (0..rank as i64).collect();
+                let (a, b) = (self.r.int(0, rank as i64 - 1) as usize, self.r.int(0, rank as i64 - 1) as usize);
+                perm.swap(a, b);
+                let out: Vec<i64> = perm.iter().map(|&p| s[p as usize]).collect();
+                self.add(&format!("graph.transpose {{perm = [{}]}}", list(&perm)), &[x], out)
+            }
+            8 => {
+                // With an earlier value of the same shape.
+                let same: Vec<usize> = (0..self.values.len()).filter(|&i| self.values[i].1 == s && i != x).collect();
+                if same.is_empty() {
+                    return self.add("graph.neg", &[x], s);
+                }
+                let y = same[self.r.int(0, same.len() as i64 - 1) as usize];
+                self.add("graph.add", &[x, y], s)
+            }
+            _ => self.add("graph.clamp {max = 2.0, min = -1.5}", &[x], s),
+        }
+    }
+}
+
+fn model(seed: u64) -> (String, Vec<i64>) {
+    let mut r = Rng::new(seed);
+    let rank = r.int(1, 4) as usize;
+    let xs: Vec<i64> = (0..rank).map(|_| r.int(1, 9)).collect();
+    let mut g = Graph { body: String::new(), values: vec![("%x".into(), xs.clone())], r };
+    let mut v = 0;
+    for _ in 0..g.r.int(2, 8) {
+        v = g.step(v);
+    }
+    let out = g.values[v].1.clone();
+    let text = format!(
+        "func.func @main(%x: {}) -> {} {{\n{}  return {} : {}\n}}\n",
+        ty(&xs),
+        ty(&out),
+        g.body,
+        g.values[v].0,
+        ty(&out)
+    );
+    (text, xs)
+}
+
+fn close(got: &[f64], want: &[f64]) -> Option<usize> {
+    let scale = want.iter().filter(|v| v.is_finite()).fold(1e-3f64, |a, &v| a.max(v.abs()));
+    got.iter().zip(want).position(|(&g, &w)| !((g - w).abs() <= 1e-4 * scale || (g.is_nan() && w.is_nan()) || g == w))
+}
+
+#[test]
+fn fused_graphs_match_the_interpreter() {
+    let mut groups = 0;
+    for seed in 1..=150u64 {
+        let (text, xs) = model(seed);
+        let m = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let n: i64 = xs.iter().product();
+        let input = Rng::new(seed ^ 0xABCD).values(n);
+        let dims: Vec<usize> = xs.iter().map(|&d| d as usize).collect();
+        let x = ITensor::new(dims.clone(), Data::F32(input.clone())).unwrap();
+        let want = run_function(&m, m.func("main").unwrap(), std::slice::from_ref(&x))
+            .unwrap_or_else(|e| panic!("{e}\n{text}"))[0]
+            .to_f64s();
+
+        // The interpreter on the fused graph.
+        let mut fused = m.clone();
+        for pass in tcc::pass_registry().parse_pipeline("fuse-memory-bound").unwrap() {
+            pass.run(&mut fused).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+        }
+        tcc::ir::verify(&fused).unwrap_or_else(|e| panic!("seed {seed}: fused graph does not verify: {e}\n{text}"));
+        let fused_text = tcc::ir::print_module(&fused, tcc::ir::PrintOptions::default());
+        groups += fused_text.matches("graph.fused").count();
+        let got = run_function(&fused, fused.func("main").unwrap(), &[x]).unwrap_or_else(|e| panic!("{e}\n{fused_text}"));
+        if let Some(i) = close(&got[0].to_f64s(), &want) {
+            panic!("seed {seed}: fused graph in the interpreter differs at element {i}\n{text}\n{fused_text}");
+        }
+
+        // Compiled (the pipeline fuses), every backend, 1 or 2 threads.
+        for backend in tcc::backend::compiled_backends() {
+            let threads = 1 + (seed % 2) as usize;
+            let model = tcc::Runtime::builder().backend(backend).threads(threads).load_str(&text);
+            let model = model.unwrap_or_else(|e| panic!("seed {seed}, {backend:?}: {e}\n{text}"));
+            let got = model.run(&[tcc::Tensor::from_slice(&input, &dims).unwrap()]);
+            let got = got.unwrap_or_else(|e| panic!("seed {seed}, {backend:?}: {e}"));
+            let got: Vec<f64> = got[0].as_slice::<f32>().unwrap().iter().map(|&v| v as f64).collect();
+            if let Some(i) = close(&got, &want) {
+                panic!(
+                    "seed {seed}, {backend:?}, {threads} thread(s): element {i}: compiled {}, interpreter {}\n{text}\n{fused_text}",
+                    got[i], want[i]
+                );
+            }
+        }
+    }
+    // The graphs must actually form groups, or the property says little.
+    eprintln!("{groups} fusion groups formed");
+    assert!(groups >= 100, "only {groups} fusion groups formed");
+}
