@@ -3,7 +3,8 @@
 //! Random memory-bound graphs: elementwise ops (unary, transcendental, binary with
 //! broadcast constants or with earlier values), reductions over random axes (mostly
 //! keeping dimensions, then combined with the full-size values they came from, as in
-//! softmax and norms), reshapes and transposes between them, on odd shapes. For each:
+//! softmax and norms; some in f64 between casts), reshapes and transposes between
+//! them, on odd shapes, sometimes with a long innermost dimension. For each:
 //! the interpreter on the graph as written is the oracle; the interpreter on the graph
 //! after `fuse-memory-bound` must agree, and so must the compiled graph (whose pipeline
 //! fuses) on every backend, on 1 and 2 threads.
@@ -121,6 +122,25 @@ impl Graph {
                 let y = same[self.r.int(0, same.len() as i64 - 1) as usize];
                 self.add("graph.add", &[x, y], s)
             }
+            9 if rank > 0 && self.r.int(0, 1) == 0 => {
+                // A sum in f64 of the centred square, as torch-mlir writes a norm's
+                // variance: a group mixing element types.
+                let axis = rank - 1;
+                let mut out = s.clone();
+                out[axis] = 1;
+                let n = self.values.len();
+                let (name, t64, o64) = (&self.values[x].0, ty(&s).replace("f32", "f64"), ty(&out).replace("f32", "f64"));
+                let v = format!("%v{n}");
+                self.body += &format!(
+                    "  %w{n}a = graph.cast {name} : ({}) -> {t64}\n  %w{n}b = graph.mul %w{n}a, %w{n}a : ({t64}, {t64}) -> {t64}\n  \
+                     %w{n}c = graph.reduce_sum %w{n}b {{axes = [{axis}], keepdims = true}} : ({t64}) -> {o64}\n  \
+                     {v} = graph.cast %w{n}c : ({o64}) -> {}\n",
+                    ty(&s),
+                    ty(&out)
+                );
+                self.values.push((v, out));
+                self.values.len() - 1
+            }
             _ => self.add("graph.clamp {max = 2.0, min = -1.5}", &[x], s),
         }
     }
@@ -129,7 +149,11 @@ impl Graph {
 fn model(seed: u64) -> (String, Vec<i64>) {
     let mut r = Rng::new(seed);
     let rank = r.int(1, 4) as usize;
-    let xs: Vec<i64> = (0..rank).map(|_| r.int(1, 9)).collect();
+    let mut xs: Vec<i64> = (0..rank).map(|_| r.int(1, 9)).collect();
+    // Sometimes a long innermost dimension (whole vectors, partial accumulators).
+    if r.int(0, 2) == 0 {
+        xs[rank - 1] = r.int(16, 40);
+    }
     let mut g = Graph { body: String::new(), values: vec![("%x".into(), xs.clone())], r };
     let mut v = 0;
     for _ in 0..g.r.int(2, 8) {

@@ -335,7 +335,15 @@ pub fn reduce_with(b: &mut Builder, c: &Ctx, out: Value, element: Element, vecto
         for (k, &d) in kept.iter().enumerate() {
             full[d] = Some(kidx[k]);
         }
-        let mut r = reduce_level(b, element, &axes, &reduced, &full, init, combine);
+        // Scalar elements along a contiguous reduced dimension (the group mixes element
+        // types, so `vectorize` leaves it): four partial accumulators, so the
+        // combining's latency does not bound the loop (a layer norm's f64 sums).
+        let split = !vectors && axes.last() == Some(&(xs.len() - 1)) && xs[xs.len() - 1] >= 16;
+        let mut r = if split {
+            reduce_level_split(b, element, &axes, &reduced, &full, init, combine)
+        } else {
+            reduce_level(b, element, &axes, &reduced, &full, init, combine)
+        };
         if is(&g::REDUCE_MEAN) {
             let n = b.scalar(elem, count as f64);
             r = b.bin(&lp::DIV, r, n);
@@ -421,6 +429,77 @@ fn reduced_loops(
         inner[axes[0]] = Some(i);
         reduced_loops(b, &axes[1..], rest, &inner, body);
     });
+}
+
+/// `reduce_level` with the last reduced dimension in steps of four, each step's
+/// elements combined into four partial results (starting from `init`, the identity),
+/// which are combined at the end; a rest of fewer than four goes to the first.
+fn reduce_level_split(
+    b: &mut Builder,
+    element: Element,
+    axes: &[usize],
+    reduced: &[i64],
+    full: &[Option<Value>],
+    init: Value,
+    combine: &'static tcc_ir::OpDef,
+) -> Value {
+    let (&n, outer) = reduced.split_last().expect("a reduced dimension");
+    let last = *axes.last().expect("a reduced axis");
+    let mut parts = vec![init; 4];
+    let mut frame = full.to_vec();
+    let mut outer_loops = |b: &mut Builder, frame: &[Option<Value>], parts: Vec<Value>| -> Vec<Value> {
+        let (whole, four) = (b.index(n / 4), b.index(4));
+        let (zero, one) = (b.index(0), b.index(1));
+        let mut parts = b.for_loop(zero, whole, one, &parts, |b, j, parts| {
+            let base = b.mul(j, four);
+            (0..4)
+                .map(|u| {
+                    let uv = b.index(u);
+                    let i = b.add(base, uv);
+                    let mut at = frame.to_vec();
+                    at[last] = Some(i);
+                    let idx: Vec<Value> = at.iter().map(|v| v.expect("every dimension has an index")).collect();
+                    let v = element(b, &idx, 1);
+                    b.bin(combine, parts[u as usize], v)
+                })
+                .collect()
+        });
+        for i in n / 4 * 4..n {
+            let iv = b.index(i);
+            let mut at = frame.to_vec();
+            at[last] = Some(iv);
+            let idx: Vec<Value> = at.iter().map(|v| v.expect("every dimension has an index")).collect();
+            let v = element(b, &idx, 1);
+            parts[0] = b.bin(combine, parts[0], v);
+        }
+        parts
+    };
+    parts = nested_parts(b, &axes[..axes.len() - 1], outer, &mut frame, parts, &mut outer_loops);
+    let a = b.bin(combine, parts[0], parts[1]);
+    let c = b.bin(combine, parts[2], parts[3]);
+    b.bin(combine, a, c)
+}
+
+/// Loops over the reduced dimensions but the last, threading `parts` through them;
+/// `inner` runs the last one.
+fn nested_parts(
+    b: &mut Builder,
+    axes: &[usize],
+    reduced: &[i64],
+    frame: &mut Vec<Option<Value>>,
+    parts: Vec<Value>,
+    inner: &mut dyn FnMut(&mut Builder, &[Option<Value>], Vec<Value>) -> Vec<Value>,
+) -> Vec<Value> {
+    let Some((&n, rest)) = reduced.split_first() else {
+        return inner(b, frame, parts);
+    };
+    let (lb, ub, one) = (b.index(0), b.index(n), b.index(1));
+    let axis = axes[0];
+    b.for_loop(lb, ub, one, &parts, |b, i, parts| {
+        let mut inner_frame = frame.clone();
+        inner_frame[axis] = Some(i);
+        nested_parts(b, &axes[1..], rest, &mut inner_frame, parts.to_vec(), inner)
+    })
 }
 
 /// Loops over the reduced dimensions (innermost = last reduced axis), combining each
