@@ -125,7 +125,8 @@ impl Graph {
             9 if rank > 0 && self.r.int(0, 1) == 0 => {
                 // A sum in f64 of the centred square, as torch-mlir writes a norm's
                 // variance: a group mixing element types.
-                let axis = rank - 1;
+                // Over the innermost dimension or another one (the innermost kept).
+                let axis = if self.r.int(0, 1) == 0 { rank - 1 } else { self.r.int(0, rank as i64 - 1) as usize };
                 let mut out = s.clone();
                 out[axis] = 1;
                 let n = self.values.len();

@@ -101,7 +101,11 @@ pub fn scalar(b: &mut Builder, c: &Ctx, args: &[Value]) -> Value {
     } else if is(&g::CLAMP) {
         clamp(b, x, elem, c.float("min"), c.float("max"))
     } else if is(&g::CAST) {
-        b.cast(x, Type::Scalar(c.out_elem(0)))
+        let to = match b.ty(x).as_vector() {
+            Some(v) => Type::Vector(tcc_ir::VectorType { lanes: v.lanes, elem: c.out_elem(0) }),
+            None => Type::Scalar(c.out_elem(0)),
+        };
+        b.cast(x, to)
     } else {
         unreachable!("{} is not an elementwise op", def.name)
     }

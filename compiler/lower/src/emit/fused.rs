@@ -29,13 +29,19 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
     if reduction {
         let rc = Ctx::new(gm, root, Vec::new(), Vec::new()).with_lanes(c.lanes);
         let x = gm.operand(root, 0);
-        // Vectors along the innermost dimension when every value has the reduction's
-        // element type (no casts in between), else scalars for `vectorize`.
-        let elem = rc.out_elem(0);
-        let same_type = group.body.iter().all(|&o| value_elem(c, gm.result(o, 0)) == Some(elem))
-            && gm.block_args(block).iter().all(|&a| value_elem(c, a) == Some(elem));
+        // Vectors along the innermost dimension, as many lanes as the reduction's
+        // element type fills a register with, when every value of the group is a float
+        // whose vector of that many lanes is one the target has (from 128 bits to its
+        // width: f32 values of an f64 group with AVX-512, not with 128-bit vectors);
+        // else scalars for `vectorize`.
+        let bits = c.lanes as usize * 32;
+        let lanes = bits / (rc.out_elem(0).byte_size() * 8);
+        let fits = |v: Value| {
+            value_elem(c, v).is_some_and(|e| e.is_float() && (128..=bits).contains(&(lanes * e.byte_size() * 8)))
+        };
+        let vectors = group.body.iter().all(|&o| fits(gm.result(o, 0))) && gm.block_args(block).iter().all(|&a| fits(a));
         let element = |b: &mut Builder, idx: &[Value], lanes: u32| group.value(b, x, idx, lanes);
-        super::nn::reduce_with(b, &rc, c.outs[0], &element, same_type);
+        super::nn::reduce_with(b, &rc, c.outs[0], &element, vectors);
     } else {
         let shape = c.out_shape(0);
         let out = c.outs[0];
