@@ -158,8 +158,15 @@ impl Ex<'_, '_> {
         let q = self.add(r, one);
         let y = self.fma(p, r2, q);
         // 2^n through the exponent bits; n is in [-126, 128), so split 2^n = 2^(n/2) 2^(n - n/2).
+        // n as an integer without a float-to-int conversion (which keeps NaN and
+        // saturation semantics, and LLVM scalarizes on x86): n + 1.5 * 2^23 is exact and
+        // holds n in its low mantissa bits.
         let ity = self.int_ty();
-        let ni = self.b.cast(n, ity.clone());
+        let magic = self.c(12_582_912.0);
+        let shifted = self.add(n, magic);
+        let shifted = self.bitcast(shifted, ity.clone());
+        let magic_bits = self.ci(0x4B40_0000);
+        let ni = self.sub_i(shifted, magic_bits);
         let one_i = self.ci(1);
         let half = self.b.bin(&lp::SHR, ni, one_i);
         let rest = self.sub_i(ni, half);
