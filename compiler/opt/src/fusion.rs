@@ -131,7 +131,8 @@ fn build_group(m: &mut Module, root: Op, members: &[Op]) {
     let y = m.create_op(st);
     m.append_op(body, y);
     let result_type = m.value_type(m.result(root, 0)).clone();
-    let fused = Inserter::before(m, root).op_with_regions(&g::FUSED, &inputs, AttrDict::new(), vec![result_type], vec![region]);
+    let fused =
+        Inserter::before(m, root).op_with_regions(&g::FUSED, &inputs, AttrDict::new(), vec![result_type], vec![region]);
     let r = m.result(fused, 0);
     m.replace_op(root, &[r]);
     for &o in members.iter().rev() {

@@ -130,7 +130,8 @@ impl Graph {
                 let mut out = s.clone();
                 out[axis] = 1;
                 let n = self.values.len();
-                let (name, t64, o64) = (&self.values[x].0, ty(&s).replace("f32", "f64"), ty(&out).replace("f32", "f64"));
+                let (name, t64, o64) =
+                    (&self.values[x].0, ty(&s).replace("f32", "f64"), ty(&out).replace("f32", "f64"));
                 let v = format!("%v{n}");
                 self.body += &format!(
                     "  %w{n}a = graph.cast {name} : ({}) -> {t64}\n  %w{n}b = graph.mul %w{n}a, %w{n}a : ({t64}, {t64}) -> {t64}\n  \
@@ -199,7 +200,8 @@ fn fused_graphs_match_the_interpreter() {
         tcc::ir::verify(&fused).unwrap_or_else(|e| panic!("seed {seed}: fused graph does not verify: {e}\n{text}"));
         let fused_text = tcc::ir::print_module(&fused, tcc::ir::PrintOptions::default());
         groups += fused_text.matches("graph.fused").count();
-        let got = run_function(&fused, fused.func("main").unwrap(), &[x]).unwrap_or_else(|e| panic!("{e}\n{fused_text}"));
+        let got =
+            run_function(&fused, fused.func("main").unwrap(), &[x]).unwrap_or_else(|e| panic!("{e}\n{fused_text}"));
         if let Some(i) = close(&got[0].to_f64s(), &want) {
             panic!("seed {seed}: fused graph in the interpreter differs at element {i}\n{text}\n{fused_text}");
         }

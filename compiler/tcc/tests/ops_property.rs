@@ -638,11 +638,13 @@ fn gather_out_of_range_fails_the_run() {
 /// -0 below +0. 13 elements: vector iterations and a scalar tail.
 #[test]
 fn clamp_keeps_nan_and_signed_zeros_bit_for_bit() {
-    let special = [f32::NAN, -0.0, 0.0, -1.5, 1.5, f32::INFINITY, f32::NEG_INFINITY, 6.0, -6.0, 0.25, -0.0, 0.0, f32::NAN];
+    let special =
+        [f32::NAN, -0.0, 0.0, -1.5, 1.5, f32::INFINITY, f32::NEG_INFINITY, 6.0, -6.0, 0.25, -0.0, 0.0, f32::NAN];
     let x = ITensor::new(vec![special.len()], Data::F32(special.to_vec())).unwrap();
     let bounds = [(0.0, 6.0), (-0.0, 0.0), (0.0, -0.0), (-0.0, f64::INFINITY), (f64::NEG_INFINITY, -0.0), (-1.0, 1.0)];
     for (lo, hi) in bounds {
-        let case = Case::new(&g::CLAMP, vec![x.clone()]).attr("min", Attribute::f64(lo)).attr("max", Attribute::f64(hi));
+        let case =
+            Case::new(&g::CLAMP, vec![x.clone()]).attr("min", Attribute::f64(lo)).attr("max", Attribute::f64(hi));
         let m = build(&case).unwrap();
         let text = print_module(&m, PrintOptions::default());
         let want = run_function(&m, m.func("main").unwrap(), &case.inputs).unwrap();

@@ -263,8 +263,7 @@ fn grouped_reduction(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Val
     let def = rng.pick(&[&ops::REDUCE_SUM, &ops::REDUCE_MAX, &ops::REDUCE_MEAN, &ops::REDUCE_MIN]);
     for _ in 0..1 + rng.below(2) {
         let axis = rng.below(view.len()) as i64;
-        let attrs =
-            AttrDict::new().with("axes", Attribute::i64_list(&[axis])).with("keepdims", Attribute::Bool(true));
+        let attrs = AttrDict::new().with("axes", Attribute::i64_list(&[axis])).with("keepdims", Attribute::Bool(true));
         y = add(m, def, &[y], attrs)?;
     }
     Some(y)

@@ -39,7 +39,8 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
         let fits = |v: Value| {
             value_elem(c, v).is_some_and(|e| e.is_float() && (128..=bits).contains(&(lanes * e.byte_size() * 8)))
         };
-        let vectors = group.body.iter().all(|&o| fits(gm.result(o, 0))) && gm.block_args(block).iter().all(|&a| fits(a));
+        let vectors =
+            group.body.iter().all(|&o| fits(gm.result(o, 0))) && gm.block_args(block).iter().all(|&a| fits(a));
         let element = |b: &mut Builder, idx: &[Value], lanes: u32| group.value(b, x, idx, lanes);
         super::nn::reduce_with(b, &rc, c.outs[0], &element, vectors);
     } else {
@@ -75,7 +76,14 @@ impl Group<'_> {
         self.eval(b, v, idx, lanes, &memo)
     }
 
-    fn eval(&self, b: &mut Builder, v: Value, idx: &[Value], lanes: u32, memo: &RefCell<HashMap<Value, Value>>) -> Value {
+    fn eval(
+        &self,
+        b: &mut Builder,
+        v: Value,
+        idx: &[Value],
+        lanes: u32,
+        memo: &RefCell<HashMap<Value, Value>>,
+    ) -> Value {
         if let Some(&known) = memo.borrow().get(&v) {
             return known;
         }

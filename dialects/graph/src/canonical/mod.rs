@@ -66,8 +66,7 @@ pub static AFFINE: &[Pattern] =
 pub static MIN_MAX: &[Pattern] = &[CONSTANT_FOLD, MIN_MAX_TO_CLAMP, reshape_sinking::RESHAPE_SINK];
 pub static CLAMP: &[Pattern] = &[CONSTANT_FOLD, CLAMP_OF_CLAMP, reshape_sinking::RESHAPE_SINK];
 pub static CAST: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY, reshape_sinking::RESHAPE_SINK];
-pub static REDUCE: &[Pattern] =
-    &[CONSTANT_FOLD, reshape_sinking::REDUCE_OF_REDUCE, reshape_sinking::REDUCE_OF_RESHAPE];
+pub static REDUCE: &[Pattern] = &[CONSTANT_FOLD, reshape_sinking::REDUCE_OF_REDUCE, reshape_sinking::REDUCE_OF_RESHAPE];
 pub static RESHAPE: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY, RESHAPE_OF_RESHAPE];
 pub static TRANSPOSE: &[Pattern] = &[
     CONSTANT_FOLD,

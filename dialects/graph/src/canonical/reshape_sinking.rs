@@ -235,7 +235,13 @@ impl Operand {
 
 /// How operand `v` of an elementwise op with result shape `r`, reshaped from `s` with
 /// `groups`, becomes an operand of the same op on `s`; `None` if it cannot.
-fn plan_operand(rw: &Rewriter, v: Value, r: &[i64], s: &[i64], groups: &[(Range<usize>, Range<usize>)]) -> Option<Operand> {
+fn plan_operand(
+    rw: &Rewriter,
+    v: Value,
+    r: &[i64],
+    s: &[i64],
+    groups: &[(Range<usize>, Range<usize>)],
+) -> Option<Operand> {
     let vs = shape(rw, v)?;
     let numel = |s: &[i64]| s.iter().product::<i64>();
     if vs == r {

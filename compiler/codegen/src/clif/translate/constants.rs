@@ -27,7 +27,8 @@ impl Translator<'_, '_, '_> {
         match self.vector_constants.get(&(ty, bits)) {
             Some(&slot) => slot,
             None => {
-                let slot = self.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, ty.bytes(), 4));
+                let slot =
+                    self.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, ty.bytes(), 4));
                 let scalar_ty = self.b.func.dfg.value_type(scalar);
                 let mut pos = FuncCursor::new(self.b.func).at_first_insertion_point(self.entry);
                 let k = match scalar_ty {
@@ -52,11 +53,13 @@ impl Translator<'_, '_, '_> {
     /// no such constant operand (or `min` with -0), the general lowering applies.
     pub(super) fn extremum_with_constant(&mut self, op: Op, is_max: bool, a: &[cl::Value]) -> Option<cl::Value> {
         let m = self.m();
-        let (c, x) = [(1, 0), (0, 1)].into_iter().find(|&(c, _)| self.splat_constants.contains_key(&m.operand(op, c)))?;
+        let (c, x) =
+            [(1, 0), (0, 1)].into_iter().find(|&(c, _)| self.splat_constants.contains_key(&m.operand(op, c)))?;
         let splat = m.defining_op(m.operand(op, c))?;
         let bits = self.constant_bits(m.operand(splat, 0))?;
         let ty = self.result_type(op).ok()?;
-        let value = if ty.lane_type() == cl::types::F32 { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) };
+        let value =
+            if ty.lane_type() == cl::types::F32 { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) };
         let positive_zero = value == 0.0 && value.is_sign_positive();
         if value.is_nan() || (!is_max && value == 0.0 && !positive_zero) {
             return None;
