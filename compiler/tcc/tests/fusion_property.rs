@@ -11,24 +11,9 @@
 
 use tcc::graph::{Data, Tensor as ITensor, run_function};
 
-struct Rng(u64);
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-    fn values(&mut self, n: i64) -> Vec<f32> {
-        (0..n).map(|_| self.int(-1000, 1000) as f32 / 500.0).collect()
-    }
-}
+mod common;
+
+use common::Rng;
 
 fn ty(s: &[i64]) -> String {
     if s.is_empty() {
@@ -61,7 +46,8 @@ impl Graph {
 
     fn constant(&mut self, shape: &[i64]) -> usize {
         let n: i64 = shape.iter().product();
-        let hex: String = self.r.values(n).iter().flat_map(|v| v.to_le_bytes()).map(|b| format!("{b:02X}")).collect();
+        let hex: String =
+            self.r.values(n, 500.0).iter().flat_map(|v| v.to_le_bytes()).map(|b| format!("{b:02X}")).collect();
         let v = format!("%v{}", self.values.len());
         self.body +=
             &format!("  {v} = graph.constant {{value = dense<\"0x{hex}\"> : {t}}} : () -> {t}\n", t = ty(shape));
@@ -185,7 +171,7 @@ fn fused_graphs_match_the_interpreter() {
         let (text, xs) = model(seed);
         let m = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let n: i64 = xs.iter().product();
-        let input = Rng::new(seed ^ 0xABCD).values(n);
+        let input = Rng::new(seed ^ 0xABCD).values(n, 500.0);
         let dims: Vec<usize> = xs.iter().map(|&d| d as usize).collect();
         let x = ITensor::new(dims.clone(), Data::F32(input.clone())).unwrap();
         let want = run_function(&m, m.func("main").unwrap(), std::slice::from_ref(&x))

@@ -12,27 +12,9 @@
 
 use tcc::graph::{Data, Tensor as ITensor, run_function};
 
-struct Rng(u64);
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-    fn chance(&mut self, p: f64) -> bool {
-        (self.next() % 10_000) as f64 / 10_000.0 < p
-    }
-    fn values(&mut self, n: i64) -> Vec<f32> {
-        (0..n).map(|_| self.int(-1000, 1000) as f32 / 1000.0).collect()
-    }
-}
+mod common;
+
+use common::Rng;
 
 fn ty(s: &[i64]) -> String {
     format!("tensor<{}xf32>", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"))
@@ -52,7 +34,8 @@ impl Graph {
     }
     fn constant(&mut self, shape: &[i64]) -> String {
         let n: i64 = shape.iter().product();
-        let hex: String = self.r.values(n).iter().flat_map(|v| v.to_le_bytes()).map(|b| format!("{b:02X}")).collect();
+        let hex: String =
+            self.r.values(n, 1000.0).iter().flat_map(|v| v.to_le_bytes()).map(|b| format!("{b:02X}")).collect();
         let v = self.value();
         self.body +=
             &format!("  {v} = graph.constant {{value = dense<\"0x{hex}\"> : {t}}} : () -> {t}\n", t = ty(shape));
@@ -182,7 +165,7 @@ fn kernel_pipeline_matches_the_interpreter() {
         let Some((text, xs)) = model(seed) else { continue };
         let m = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let n: i64 = xs.iter().product();
-        let input = Rng::new(seed ^ 0xABCD).values(n);
+        let input = Rng::new(seed ^ 0xABCD).values(n, 1000.0);
         let x = ITensor::new(xs.iter().map(|&d| d as usize).collect(), Data::F32(input.clone())).unwrap();
         let want = run_function(&m, m.func("main").unwrap(), &[x]).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let want = want[0].to_f64s();

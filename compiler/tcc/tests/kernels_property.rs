@@ -12,27 +12,16 @@
 
 use tcc::graph::{Data, Tensor as ITensor, run_function};
 
-/// xorshift64*: deterministic draws, reproducible from the printed seed.
-struct Rng(u64);
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-    fn chance(&mut self, p: f64) -> bool {
-        (self.next() % 10_000) as f64 / 10_000.0 < p
-    }
-    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
-        v[self.int(0, v.len() as i64 - 1) as usize]
-    }
+mod common;
+
+use common::Rng;
+
+/// This test's draws on top of the shared generator.
+trait Draws {
+    fn tensor(&mut self, shape: &[i64]) -> ITensor;
+}
+
+impl Draws for Rng {
     fn tensor(&mut self, shape: &[i64]) -> ITensor {
         let n: i64 = shape.iter().product();
         let v = (0..n).map(|_| self.int(-1000, 1000) as f32 / 500.0).collect();

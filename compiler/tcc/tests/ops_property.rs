@@ -16,24 +16,18 @@ use tcc::ir::{AttrDict, Attribute, Location, Module, OpDef, PrintOptions, Scalar
 
 const DRAWS: u64 = 50;
 
-/// xorshift64*: deterministic draws, reproducible from the printed seed.
-struct Rng(u64);
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-    fn chance(&mut self, p: f64) -> bool {
-        (self.next() % 10_000) as f64 / 10_000.0 < p
-    }
+mod common;
+
+use common::Rng;
+
+/// This test's draws on top of the shared generator.
+trait Draws {
+    fn shape_in(&mut self, lo: i64, hi: i64, max: i64) -> Vec<i64>;
+    fn shape(&mut self, rank: usize, max: i64) -> Vec<i64>;
+    fn f(&mut self) -> f32;
+}
+
+impl Draws for Rng {
     fn shape_in(&mut self, lo: i64, hi: i64, max: i64) -> Vec<i64> {
         let rank = self.int(lo, hi) as usize;
         self.shape(rank, max)
@@ -46,9 +40,6 @@ impl Rng {
             return [f32::NAN, f32::INFINITY, f32::NEG_INFINITY][self.int(0, 2) as usize];
         }
         (self.int(-4000, 4000) as f32) / 1000.0
-    }
-    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
-        v[self.int(0, v.len() as i64 - 1) as usize]
     }
 }
 

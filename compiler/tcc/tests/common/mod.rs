@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests: .npy loading and tolerant comparison.
+//! Helpers shared by the integration tests: .npy loading, tolerant comparison, and the
+//! deterministic random draws of the property tests.
 
 #![allow(dead_code)]
 
@@ -62,4 +63,34 @@ pub fn max_error(got: &[f64], want: &[f64]) -> Result<f64, String> {
 
 pub fn scale(want: &[f64]) -> f64 {
     want.iter().filter(|x| x.is_finite()).fold(1.0f64, |m, &x| m.max(x.abs()))
+}
+
+/// xorshift64*: deterministic draws, reproducible from the printed seed. Each property
+/// test adds the draws it needs (shapes, tensors) through a trait of its own.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// An integer in `lo..=hi`.
+    pub fn int(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % (hi - lo + 1) as u64) as i64
+    }
+    pub fn chance(&mut self, p: f64) -> bool {
+        (self.next() % 10_000) as f64 / 10_000.0 < p
+    }
+    pub fn pick<T: Copy>(&mut self, v: &[T]) -> T {
+        v[self.int(0, v.len() as i64 - 1) as usize]
+    }
+    /// `n` values in [-1000, 1000] / `scale`.
+    pub fn values(&mut self, n: i64, scale: f32) -> Vec<f32> {
+        (0..n).map(|_| self.int(-1000, 1000) as f32 / scale).collect()
+    }
 }
