@@ -9,9 +9,9 @@ use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{self as cl, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind};
 use tcc_dialect_loop as lp;
-use tcc_ir::{Op, ScalarType, Value};
+use tcc_ir::{Op, ScalarType, Type, Value};
 
-use super::Translator;
+use super::{CodegenError, Translator, clif_type};
 
 impl Translator<'_, '_, '_> {
     /// The vector of type `ty` with every lane `scalar` (a constant of bits `bits`), read
@@ -90,5 +90,21 @@ impl Translator<'_, '_, '_> {
             tcc_ir::Attribute::Bool(x) => Some(*x as u64),
             _ => None,
         }
+    }
+
+    pub(super) fn float_const(&mut self, ty: &Type, x: f64) -> Result<cl::Value, CodegenError> {
+        let elem = lp::elem_of(ty).expect("float type");
+        let (s, bits) = if elem == ScalarType::F32 {
+            (self.b.ins().f32const(x as f32), (x as f32).to_bits() as u64)
+        } else {
+            (self.b.ins().f64const(x), x.to_bits())
+        };
+        Ok(if let Type::Vector(_) = ty {
+            let ty = clif_type(ty)?;
+            let slot = self.vector_constant(ty, s, bits);
+            self.b.ins().stack_load(cl::types::I64, ty, slot, 0)
+        } else {
+            s
+        })
     }
 }
