@@ -385,7 +385,8 @@ fn reduce_rows_in_memory(
             let o = out_index(b, &at);
             b.store(start, out, &o);
         });
-        reduced_loops(b, axes, reduced, &full, &mut |b, full| {
+        let mut frame = full.clone();
+        reduced_nest(b, axes, reduced, &mut frame, Vec::new(), &mut |b, full, _| {
             let (zero, row) = (b.index(0), b.index(xs[last]));
             b.range(zero, row, |b, l| {
                 let mut at = full.to_vec();
@@ -397,6 +398,7 @@ fn reduce_rows_in_memory(
                 let r = b.bin(combine, acc, v);
                 b.store(r, out, &o);
             });
+            Vec::new()
         });
         if mean {
             let n = b.scalar(elem, numel(reduced) as f64);
@@ -409,25 +411,6 @@ fn reduce_rows_in_memory(
                 b.store(r, out, &o);
             });
         }
-    });
-}
-
-/// Loops over the reduced dimensions (no carried values), `body` at each index.
-fn reduced_loops(
-    b: &mut Builder,
-    axes: &[usize],
-    reduced: &[i64],
-    full: &[Option<Value>],
-    body: &mut dyn FnMut(&mut Builder, &[Option<Value>]),
-) {
-    let Some((&n, rest)) = reduced.split_first() else {
-        return body(b, full);
-    };
-    let (lb, ub) = (b.index(0), b.index(n));
-    let mut inner = full.to_vec();
-    b.range(lb, ub, |b, i| {
-        inner[axes[0]] = Some(i);
-        reduced_loops(b, &axes[1..], rest, &inner, body);
     });
 }
 
@@ -474,15 +457,15 @@ fn reduce_level_split(
         }
         parts
     };
-    parts = nested_parts(b, &axes[..axes.len() - 1], outer, &mut frame, parts, &mut outer_loops);
+    parts = reduced_nest(b, &axes[..axes.len() - 1], outer, &mut frame, parts, &mut outer_loops);
     let a = b.bin(combine, parts[0], parts[1]);
     let c = b.bin(combine, parts[2], parts[3]);
     b.bin(combine, a, c)
 }
 
-/// Loops over the reduced dimensions but the last, threading `parts` through them;
-/// `inner` runs the last one.
-fn nested_parts(
+/// Loops over the dimensions `axes` (extents `reduced`), threading the values `parts`
+/// through them; `inner` runs at each index (`frame` with those dimensions set).
+fn reduced_nest(
     b: &mut Builder,
     axes: &[usize],
     reduced: &[i64],
@@ -498,7 +481,7 @@ fn nested_parts(
     b.for_loop(lb, ub, one, &parts, |b, i, parts| {
         let mut inner_frame = frame.clone();
         inner_frame[axis] = Some(i);
-        nested_parts(b, &axes[1..], rest, &mut inner_frame, parts.to_vec(), inner)
+        reduced_nest(b, &axes[1..], rest, &mut inner_frame, parts.to_vec(), inner)
     })
 }
 
@@ -514,17 +497,12 @@ fn reduce_level(
     acc: Value,
     combine: &'static tcc_ir::OpDef,
 ) -> Value {
-    let Some((&n, rest)) = reduced.split_first() else {
-        let idx: Vec<Value> = full.iter().map(|v| v.expect("every dimension has an index")).collect();
-        let lanes = b.ty(acc).as_vector().map_or(1, |v| v.lanes);
+    let lanes = b.ty(acc).as_vector().map_or(1, |v| v.lanes);
+    let mut frame = full.to_vec();
+    reduced_nest(b, axes, reduced, &mut frame, vec![acc], &mut |b, at, acc| {
+        let idx: Vec<Value> = at.iter().map(|v| v.expect("every dimension has an index")).collect();
         let v = element(b, &idx, lanes);
-        return b.bin(combine, acc, v);
-    };
-    let (lb, ub, one) = (b.index(0), b.index(n), b.index(1));
-    let mut full_inner = full.to_vec();
-    b.for_loop(lb, ub, one, &[acc], |b, i, acc| {
-        full_inner[axes[0]] = Some(i);
-        vec![reduce_level(b, element, &axes[1..], rest, &full_inner, acc[0], combine)]
+        vec![b.bin(combine, acc[0], v)]
     })[0]
 }
 
