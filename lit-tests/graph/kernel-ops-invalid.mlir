@@ -69,7 +69,7 @@ func.func @yield_outside(%x: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @fused_with_a_reshape(%x: tensor<4x8xf32>) -> tensor<32xf32> {
-  // expected-error@+1 {{'graph.fused' op a group holds elementwise ops and one final reduction, not 'graph.reshape'}}
+  // expected-error@+1 {{'graph.fused' op a group holds elementwise ops and reductions, not 'graph.reshape'}}
   %r = graph.fused %x : (tensor<4x8xf32>) -> tensor<32xf32> ({
   ^bb0(%a: tensor<4x8xf32>):
     %0 = graph.reshape %a {shape = [32]} : (tensor<4x8xf32>) -> tensor<32xf32>
@@ -80,15 +80,55 @@ func.func @fused_with_a_reshape(%x: tensor<4x8xf32>) -> tensor<32xf32> {
 
 // -----
 
-func.func @fused_reduction_not_last(%x: tensor<4x8xf32>) -> tensor<4x1xf32> {
-  // expected-error@+1 {{'graph.fused' op a reduction in a group must be its last op and keep dimensions}}
-  %r = graph.fused %x : (tensor<4x8xf32>) -> tensor<4x1xf32> ({
+func.func @fused_reduction_of_outer_rows(%x: tensor<4x8xf32>) -> tensor<1x8xf32> {
+  // expected-error@+1 {{'graph.fused' op a group with several reductions, or whose result uses a reduction, must reduce the same innermost dimensions}}
+  %r = graph.fused %x : (tensor<4x8xf32>) -> tensor<1x8xf32> ({
   ^bb0(%a: tensor<4x8xf32>):
-    %0 = graph.reduce_sum %a {axes = [1], keepdims = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
-    %1 = graph.neg %0 : (tensor<4x1xf32>) -> tensor<4x1xf32>
-    graph.yield %1 : tensor<4x1xf32>
+    %0 = graph.reduce_sum %a {axes = [0], keepdims = true} : (tensor<4x8xf32>) -> tensor<1x8xf32>
+    %1 = graph.neg %0 : (tensor<1x8xf32>) -> tensor<1x8xf32>
+    graph.yield %1 : tensor<1x8xf32>
   })
-  return %r : tensor<4x1xf32>
+  return %r : tensor<1x8xf32>
+}
+
+// -----
+
+func.func @fused_reductions_of_different_rows(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error@+1 {{'graph.fused' op a group with several reductions, or whose result uses a reduction, must reduce the same innermost dimensions}}
+  %r = graph.fused %x : (tensor<4x8xf32>) -> tensor<4x8xf32> ({
+  ^bb0(%a: tensor<4x8xf32>):
+    %0 = graph.reduce_max %a {axes = [1], keepdims = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+    %1 = graph.reduce_sum %a {axes = [0, 1], keepdims = true} : (tensor<4x8xf32>) -> tensor<1x1xf32>
+    %2 = graph.sub %a, %0 : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+    %3 = graph.mul %2, %1 : (tensor<4x8xf32>, tensor<1x1xf32>) -> tensor<4x8xf32>
+    graph.yield %3 : tensor<4x8xf32>
+  })
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @fused_reduction_dropping_dims(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'graph.fused' op a reduction in a group must keep dimensions}}
+  %r = graph.fused %x : (tensor<4x8xf32>) -> tensor<4xf32> ({
+  ^bb0(%a: tensor<4x8xf32>):
+    %0 = graph.reduce_sum %a {axes = [1], keepdims = false} : (tensor<4x8xf32>) -> tensor<4xf32>
+    graph.yield %0 : tensor<4xf32>
+  })
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @fused_yield_not_last(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error@+1 {{'graph.fused' op the region must yield the result of its last op}}
+  %r = graph.fused %x : (tensor<4x8xf32>) -> tensor<4x8xf32> ({
+  ^bb0(%a: tensor<4x8xf32>):
+    %0 = graph.neg %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    %1 = graph.abs %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+    graph.yield %0 : tensor<4x8xf32>
+  })
+  return %r : tensor<4x8xf32>
 }
 
 // -----

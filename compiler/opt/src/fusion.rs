@@ -2,24 +2,29 @@
 //! each one kernel (`../shared/TECHNIQUES.md` section 3).
 //!
 //! A group has a root, a reduction (the backbone; keeping dimensions) or an elementwise
-//! op, and the elementwise producers inlined into it: a producer joins when its result
+//! op, and the producers inlined into it: an elementwise producer joins when its result
 //! has the group's iteration space (the root's input for a reduction, its result
 //! otherwise) and either every use of it is in the group, or it is cheap to compute
-//! again (one full-size operand, no transcendental function: a cast, a bias add, a
-//! scale) - then it stays for its other users too and the group reads its (often
-//! narrower) input instead of its result. Roots are taken from the end of the function
-//! backwards, so a consumer's group claims its producers first; a group needs two ops.
-//! Broadcast operands (a mean, a per-channel scale) and values from outside are the
-//! group's inputs. Compute-intensive ops, reshapes and layout transforms are not
-//! elementwise and bound the groups.
+//! again (one full-size operand, no costly function: a cast, a bias add, a scale) -
+//! then it stays for its other users too and the group reads its (often narrower)
+//! input instead of its result. Reductions of the same rows whose results only the
+//! group uses join too (sub-backbones: a norm's mean and variance, a softmax's max and
+//! sum), with the elementwise ops on their results (an epsilon, an rsqrt), so a norm or
+//! a softmax is one group stitched around its rows - when its reductions reduce the
+//! innermost dimensions and no costly value (an exp) would be computed by two of the
+//! group's loops (one kept in the result buffer is not); otherwise the group keeps
+//! one reduction, its root. Roots are taken from the end of the function backwards,
+//! so a consumer's group claims its producers first; a group needs two ops. Broadcast
+//! operands (a per-channel scale) and values from outside are the group's inputs.
+//! Compute-intensive ops, reshapes and layout transforms are not elementwise and bound
+//! the groups.
 //!
-//! Not yet: several reductions of the same rows in one group (sub-backbones), groups with
-//! several results.
+//! Not yet: groups with several results (sibling reductions used outside the group).
 
 use std::collections::{HashMap, HashSet};
 
 use tcc_dialect_graph::ops as g;
-use tcc_dialect_graph::ops::fused::GROUP_REDUCTIONS;
+use tcc_dialect_graph::ops::fused::{COSTLY, GROUP_REDUCTIONS, computed_twice, is_stitched, stitched_rows};
 use tcc_ir::builtin::func_entry;
 use tcc_ir::{AttrDict, Block, Diagnostics, Module, Op, OperationState, Pass, PassInfo, Traits, Type, Value};
 
@@ -59,10 +64,9 @@ fn is_elementwise(m: &Module, op: Op) -> bool {
 }
 
 /// Cheap enough to compute again for a group while it stays for its other users: one
-/// operand of the group's size, the others broadcast, and no transcendental function.
+/// operand of the group's size, the others broadcast, and no costly function.
 fn cheap_to_repeat(m: &Module, op: Op, space: &[i64]) -> bool {
-    let costly = [&g::EXP, &g::LOG, &g::TANH, &g::SIGMOID, &g::ERF, &g::GELU, &g::POW, &g::DIV, &g::SQRT, &g::RSQRT];
-    !costly.iter().any(|d| m.is(op, d)) && m.operands(op).iter().filter(|&&v| crate::shape(m, v) == space).count() <= 1
+    !COSTLY.iter().any(|d| m.is(op, d)) && m.operands(op).iter().filter(|&&v| crate::shape(m, v) == space).count() <= 1
 }
 
 /// Forms the group of the last root in `block` that has one, and replaces it.
@@ -74,35 +78,75 @@ fn fuse_one(m: &mut Module, block: Block) -> bool {
         if !reduction && !is_elementwise(m, root) {
             continue;
         }
-        let space = if reduction { crate::shape(m, m.operand(root, 0)) } else { crate::shape(m, m.result(root, 0)) };
-        let members = collect(m, root, &space);
-        if members.len() < 2 {
+        let order = |members: HashSet<Op>| {
+            let mut ordered: Vec<Op> = members.into_iter().collect();
+            ordered.sort_by_key(|o| position[o]);
+            ordered
+        };
+        let mut ordered = order(collect(m, root, true));
+        if !is_stitched(m, &ordered) || !stitchable(m, &ordered) {
+            ordered = order(collect(m, root, false));
+        }
+        if ordered.len() < 2 {
             continue;
         }
-        let mut ordered: Vec<Op> = members.into_iter().collect();
-        ordered.sort_by_key(|o| position[o]);
         build_group(m, root, &ordered);
         return true;
     }
     false
 }
 
-/// The root and the producers that join its group.
-fn collect(m: &Module, root: Op, space: &[i64]) -> HashSet<Op> {
+/// A group of `members` (in order, root last) stitched around rows can be: its
+/// reductions reduce the same innermost dimensions, and no costly value would be
+/// computed by two of its loops.
+fn stitchable(m: &Module, members: &[Op]) -> bool {
+    let inside: HashSet<Value> = members.iter().map(|&o| m.result(o, 0)).collect();
+    let inputs: Vec<Value> =
+        members.iter().flat_map(|&o| m.operands(o).to_vec()).filter(|v| !inside.contains(v)).collect();
+    stitched_rows(m, members, &inputs).is_some_and(|rows| computed_twice(m, members, &rows).is_empty())
+}
+
+/// The root and the producers that join its group. A producer joins when its result
+/// has the group's iteration space and every use of it is in the group or it is cheap
+/// to repeat; with `stitch`, also a reduction keeping dimensions whose every use is in
+/// the group (its input's shape is then the iteration space when the root is one
+/// too), and an elementwise op of smaller results (one value per row) whose every use
+/// is; such a group is kept only if it is stitched (`fuse_one`).
+fn collect(m: &Module, root: Op, stitch: bool) -> HashSet<Op> {
+    let reduction = is_group_reduction(m, root);
+    let space = if reduction { crate::shape(m, m.operand(root, 0)) } else { crate::shape(m, m.result(root, 0)) };
     let mut members: HashSet<Op> = HashSet::from([root]);
-    let mut work: Vec<Value> = m.operands(root).to_vec();
-    while let Some(v) = work.pop() {
-        let Some(p) = m.defining_op(v) else { continue };
-        if members.contains(&p) || !is_elementwise(m, p) || crate::shape(m, v) != space {
-            continue;
+    loop {
+        let candidates: Vec<Op> = members
+            .iter()
+            .flat_map(|&o| m.operands(o).to_vec())
+            .filter_map(|v| m.defining_op(v))
+            .filter(|p| !members.contains(p))
+            .collect();
+        let mut grew = false;
+        for p in candidates {
+            if members.contains(&p) || m.results(p).len() != 1 {
+                continue;
+            }
+            let v = m.result(p, 0);
+            let all_inside = m.uses(v).iter().all(|u| members.contains(&u.op));
+            let joins = if is_elementwise(m, p) && crate::shape(m, v) == space {
+                all_inside || cheap_to_repeat(m, p, &space)
+            } else if stitch && is_group_reduction(m, p) && crate::shape(m, m.operand(p, 0)) == space {
+                all_inside
+            } else {
+                let rank = crate::shape(m, v).len() == space.len();
+                stitch && is_elementwise(m, p) && rank && all_inside
+            };
+            if joins {
+                members.insert(p);
+                grew = true;
+            }
         }
-        let all_inside = m.uses(v).iter().all(|u| members.contains(&u.op));
-        if all_inside || cheap_to_repeat(m, p, space) {
-            members.insert(p);
-            work.extend(m.operands(p).iter().copied());
+        if !grew {
+            return members;
         }
     }
-    members
 }
 
 /// Replaces `root` by a `graph.fused` op holding `members` (in program order, `root`

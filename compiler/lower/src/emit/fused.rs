@@ -1,15 +1,18 @@
 //! A fusion group (`graph.fused`) as one loop nest: the group's ops are evaluated at
 //! each index of its iteration space, their values kept in registers, and only the
-//! group's inputs are read and its result written. A group ending with a reduction is
-//! that reduction's nest ([`super::nn::reduce_with`]) reading its input element by
-//! element from the group; an elementwise group is one nest over its result.
+//! group's inputs are read and its result written. A group whose reductions reduce its
+//! innermost dimensions is stitched around them ([`super::stitched`]: one loop over
+//! the rows, several passes over each row); a group ending with a reduction that keeps
+//! its innermost dimension is that reduction's nest ([`super::nn::reduce_with`])
+//! reading its input element by element from the group; an elementwise group is one
+//! nest over its result.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
 use tcc_dialect_graph::ops as g;
 use tcc_dialect_graph::ops::fused::GROUP_REDUCTIONS;
-use tcc_ir::{Op, Value};
+use tcc_ir::{Op, ScalarType, Value};
 
 use super::{Ctx, broadcast_index, nest, numel};
 use crate::builder::Builder;
@@ -23,87 +26,139 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
     let args = gm.block_args(block).to_vec();
     let inputs: HashMap<Value, (Value, Vec<i64>)> =
         args.iter().enumerate().map(|(i, &a)| (a, (c.ins[i], c.in_shape(i)))).collect();
-    let reduction = GROUP_REDUCTIONS.iter().any(|d| gm.is(root, d));
-    let body: Vec<Op> = if reduction { ops[..ops.len() - 1].to_vec() } else { ops.clone() };
-    let group = Group { c, inputs, body };
-    if reduction {
+    let reductions: Vec<Op> = ops.iter().copied().filter(|&o| is_reduction(gm, o)).collect();
+    let body: Vec<Op> = ops.iter().copied().filter(|o| !reductions.contains(o)).collect();
+    let group = Group { c, inputs, ops: ops.clone(), body, reductions };
+    if super::stitched::applies(&group) {
+        return super::stitched::emit(b, &group);
+    }
+    if is_reduction(gm, root) {
         let rc = Ctx::new(gm, root, Vec::new(), Vec::new()).with_lanes(c.lanes);
         let x = gm.operand(root, 0);
-        // Vectors along the innermost dimension, as many lanes as the reduction's
-        // element type fills a register with, when every value of the group is a float
-        // whose vector of that many lanes is one the target has (from 128 bits to its
-        // width: f32 values of an f64 group with AVX-512, not with 128-bit vectors);
-        // else scalars for `vectorize`.
-        let bits = c.lanes as usize * 32;
-        let lanes = bits / (rc.out_elem(0).byte_size() * 8);
-        let fits = |v: Value| {
-            value_elem(c, v).is_some_and(|e| e.is_float() && (128..=bits).contains(&(lanes * e.byte_size() * 8)))
-        };
-        let vectors =
-            group.body.iter().all(|&o| fits(gm.result(o, 0))) && gm.block_args(block).iter().all(|&a| fits(a));
-        let element = |b: &mut Builder, idx: &[Value], lanes: u32| group.value(b, x, idx, lanes);
-        super::nn::reduce_with(b, &rc, c.outs[0], &element, vectors);
+        let lanes = group.vector_lanes(rc.out_elem(0));
+        let no_fixed = HashMap::new();
+        let element = |b: &mut Builder, idx: &[Value], lanes: u32| group.value(b, x, idx, lanes, &no_fixed);
+        super::nn::reduce_with(b, &rc, c.outs[0], &element, lanes.is_some());
     } else {
         let shape = c.out_shape(0);
         let out = c.outs[0];
         let result = gm.result(root, 0);
+        let no_fixed = HashMap::new();
         nest(b, &shape, numel(&shape) * group.body.len() as i64, |b, idx| {
-            let v = group.value(b, result, idx, 1);
+            let v = group.value(b, result, idx, 1, &no_fixed);
             b.store(v, out, idx);
         });
     }
 }
 
-fn value_elem(c: &Ctx, v: Value) -> Option<tcc_ir::ScalarType> {
-    c.g.value_type(v).as_tensor().map(|t| t.elem())
+pub(super) fn is_reduction(gm: &tcc_ir::Module, op: Op) -> bool {
+    GROUP_REDUCTIONS.iter().any(|d| gm.is(op, d))
 }
 
 /// A group's ops and where its block arguments come from.
-struct Group<'a> {
-    c: &'a Ctx<'a>,
+pub(super) struct Group<'a> {
+    pub c: &'a Ctx<'a>,
     /// Block argument -> (input buffer, its shape).
-    inputs: HashMap<Value, (Value, Vec<i64>)>,
+    pub inputs: HashMap<Value, (Value, Vec<i64>)>,
+    /// All ops, in order (the result's last).
+    pub ops: Vec<Op>,
     /// The elementwise ops, in order.
-    body: Vec<Op>,
+    pub body: Vec<Op>,
+    /// The reductions, in order.
+    pub reductions: Vec<Op>,
 }
 
 impl Group<'_> {
-    /// Group value `v` at index `idx` of the iteration space: `lanes` consecutive
-    /// elements along the innermost dimension (a scalar for one). Every op of the
-    /// group is computed once per index.
-    fn value(&self, b: &mut Builder, v: Value, idx: &[Value], lanes: u32) -> Value {
-        let memo: RefCell<HashMap<Value, Value>> = RefCell::new(HashMap::new());
-        self.eval(b, v, idx, lanes, &memo)
+    pub fn elem(&self, v: Value) -> Option<ScalarType> {
+        self.c.g.value_type(v).as_tensor().map(|t| t.elem())
     }
 
-    fn eval(
-        &self,
-        b: &mut Builder,
-        v: Value,
-        idx: &[Value],
-        lanes: u32,
-        memo: &RefCell<HashMap<Value, Value>>,
-    ) -> Value {
-        if let Some(&known) = memo.borrow().get(&v) {
+    pub fn shape(&self, v: Value) -> Vec<i64> {
+        self.c.g.value_type(v).as_tensor().map(|t| t.shape().to_vec()).unwrap_or_default()
+    }
+
+    /// Lanes of the group's vectors along the innermost dimension: as many as the
+    /// widest element type (`widest`, a reduction's) fills a register with, when every
+    /// value of the group is a float whose vector of that many lanes is one the target
+    /// has (from 128 bits to its width: f32 values of an f64 group with AVX-512, not
+    /// with 128-bit vectors); else none (scalars, for `vectorize`).
+    pub fn vector_lanes(&self, widest: ScalarType) -> Option<u32> {
+        let gm = self.c.g;
+        let bits = self.c.lanes as usize * 32;
+        let lanes = bits / (widest.byte_size() * 8);
+        let fits = |v: Value| {
+            self.elem(v).is_some_and(|e| e.is_float() && (128..=bits).contains(&(lanes * e.byte_size() * 8)))
+        };
+        let values = self.body.iter().chain(&self.reductions).map(|&o| gm.result(o, 0));
+        let all = values.chain(self.inputs.keys().copied()).all(fits);
+        (all && lanes >= 2).then_some(lanes as u32)
+    }
+
+    /// Group value `v` at index `idx` of the iteration space: `lanes` consecutive
+    /// elements along the innermost dimension (a scalar for one). Every op of the
+    /// group is computed once per index; values in `fixed` (scalars constant over
+    /// the loop being emitted, such as a row's reductions) are splat.
+    pub fn value(&self, b: &mut Builder, v: Value, idx: &[Value], lanes: u32, fixed: &HashMap<Value, Value>) -> Value {
+        let memo = RefCell::new(HashMap::new());
+        self.eval(b, v, idx, lanes, &Env { fixed, memo: &memo, spill: None })
+    }
+
+    pub(super) fn eval(&self, b: &mut Builder, v: Value, idx: &[Value], lanes: u32, env: &Env) -> Value {
+        if let Some(&known) = env.memo.borrow().get(&(v, lanes)) {
             return known;
         }
-        let r = if let Some((buf, shape)) = self.inputs.get(&v) {
+        if let Some(&s) = env.fixed.get(&v) {
+            let r = if lanes > 1 { b.splat(s, lanes) } else { s };
+            env.memo.borrow_mut().insert((v, lanes), r);
+            return r;
+        }
+        // Constant along the innermost dimension: computed once, one value for every lane.
+        if lanes > 1 && self.shape(v).last().is_none_or(|&n| n == 1) {
+            let s = self.eval(b, v, idx, 1, env);
+            let r = b.splat(s, lanes);
+            env.memo.borrow_mut().insert((v, lanes), r);
+            return r;
+        }
+        let spilled = env.spill.as_ref().filter(|s| s.value == v);
+        let r = if let Some(s) = spilled.filter(|s| s.written) {
+            if lanes > 1 { b.vload(s.buffer, idx, lanes) } else { b.load(s.buffer, idx) }
+        } else if let Some((buf, shape)) = self.inputs.get(&v) {
             let at = broadcast_index(b, idx, shape);
-            // Broadcast along the innermost dimension: one element for every lane.
-            if lanes > 1 && shape.last().is_none_or(|&n| n == 1) {
-                let s = b.load(*buf, &at);
-                b.splat(s, lanes)
-            } else {
-                b.vload(*buf, &at, lanes)
-            }
+            if lanes > 1 { b.vload(*buf, &at, lanes) } else { b.load(*buf, &at) }
         } else {
             let op = self.c.g.defining_op(v).expect("a group value is an argument or an op's result");
-            debug_assert!(self.body.contains(&op));
-            let args: Vec<Value> = self.c.g.operands(op).iter().map(|&o| self.eval(b, o, idx, lanes, memo)).collect();
+            debug_assert!(self.body.contains(&op), "reductions are given in `fixed`");
+            let args: Vec<Value> = self.c.g.operands(op).iter().map(|&o| self.eval(b, o, idx, lanes, env)).collect();
             let inner = Ctx::new(self.c.g, op, Vec::new(), Vec::new()).with_lanes(self.c.lanes);
             super::elementwise::scalar(b, &inner, &args)
         };
-        memo.borrow_mut().insert(v, r);
+        if let Some(s) = spilled.filter(|s| !s.written) {
+            if lanes > 1 {
+                b.vstore(r, s.buffer, idx);
+            } else {
+                b.store(r, s.buffer, idx);
+            }
+        }
+        env.memo.borrow_mut().insert((v, lanes), r);
         r
     }
+}
+
+/// What `Group::eval` knows while emitting one loop body.
+pub(super) struct Env<'e> {
+    /// Scalars constant over the loop (splat on use).
+    pub fixed: &'e HashMap<Value, Value>,
+    /// Values computed in this loop body, by lane count.
+    pub memo: &'e RefCell<HashMap<(Value, u32), Value>>,
+    /// A value kept in a buffer of the iteration space's shape between loops.
+    pub spill: Option<Spill>,
+}
+
+/// A value that one loop computes and writes to `buffer` (at the loop's index), and
+/// later loops read back (`written`) instead of computing it again.
+#[derive(Clone, Copy)]
+pub(super) struct Spill {
+    pub value: Value,
+    pub buffer: Value,
+    pub written: bool,
 }

@@ -11,6 +11,7 @@ pub mod elementwise;
 pub mod fused;
 pub mod nn;
 pub mod shape;
+pub mod stitched;
 
 use tcc_dialect_graph::ops as g;
 use tcc_ir::{Module, OpDef, ScalarType, Signature, Type, Value};

@@ -5,22 +5,23 @@
 //! `fuse-memory-bound` (`tcc_graph_opt`) forms the groups and the lowering compiles
 //! each into one loop nest.
 
-use tcc_ir::{Arity, Module, Op, OpDef, Traits, Type};
+use tcc_ir::{Arity, Module, Op, OpDef, Signature, Traits, Type, Value};
 
 use super::YIELD;
-use super::nn::{REDUCE_MAX, REDUCE_MEAN, REDUCE_MIN, REDUCE_SUM};
+use super::elementwise::{DIV, ERF, EXP, GELU, LOG, POW, RSQRT, SIGMOID, SQRT, TANH};
+use super::nn::{REDUCE_MAX, REDUCE_MEAN, REDUCE_MIN, REDUCE_SUM, reduction_axes};
 use crate::interp::EvalArgs;
 use crate::interp::tensor::Tensor;
 use crate::{GraphSemantics, LayoutClass};
 
 pub static FUSED: OpDef = OpDef {
     name: "graph.fused",
-    summary: "A fusion group: the elementwise ops of its region, ending with at most one reduction, as one kernel",
+    summary: "A fusion group: the elementwise ops and reductions of its region as one kernel",
     description: "The region's block takes the operands and yields the result. It holds elementwise ops \
-                  on one iteration space (the result's, or the input of a final reduction: \
-                  `reduce_sum`, `reduce_mean`, `reduce_max`, `reduce_min`, keeping dimensions), \
-                  whose operands are block arguments or earlier ops of the block; operands that are \
-                  smaller broadcast.\n\n```mlir\n\
+                  and reductions (`reduce_sum`, `reduce_mean`, `reduce_max`, `reduce_min`, keeping \
+                  dimensions; several reduce the same dimensions of the same shape: a norm's mean and \
+                  variance, a softmax's max and sum), whose operands are block arguments or earlier \
+                  ops of the block; operands that are smaller broadcast.\n\n```mlir\n\
                   %r = graph.fused %x, %m : (tensor<8x16xf32>, tensor<8x1xf32>) -> tensor<8x1xf32> ({\n\
                   ^bb0(%a: tensor<8x16xf32>, %b: tensor<8x1xf32>):\n  \
                   %0 = graph.sub %a, %b : (tensor<8x16xf32>, tensor<8x1xf32>) -> tensor<8x16xf32>\n  \
@@ -43,6 +44,125 @@ pub static FUSED: OpDef = OpDef {
 /// The reductions a group may end with.
 pub static GROUP_REDUCTIONS: &[&OpDef] = &[&REDUCE_SUM, &REDUCE_MEAN, &REDUCE_MAX, &REDUCE_MIN];
 
+/// Elementwise ops too costly to compute twice for the same element (a fusion group
+/// reads or keeps their results rather than recomputing them).
+pub static COSTLY: &[&OpDef] = &[&EXP, &LOG, &TANH, &SIGMOID, &ERF, &GELU, &POW, &DIV, &SQRT, &RSQRT];
+
+/// The rows of a stitched group: the shape its reductions reduce and the first reduced
+/// dimension (every one from there on is reduced, by every reduction).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rows {
+    pub shape: Vec<i64>,
+    pub first: usize,
+}
+
+impl Rows {
+    /// A value of shape `shape` (of the rows' rank) is the same all along a row.
+    pub fn constant_along_row(&self, shape: &[i64]) -> bool {
+        shape[self.first..].iter().all(|&n| n == 1)
+    }
+}
+
+fn shape_of(m: &Module, v: Value) -> Vec<i64> {
+    m.value_type(v).as_tensor().map(|t| t.shape().to_vec()).unwrap_or_default()
+}
+
+fn is_group_reduction(m: &Module, op: Op) -> bool {
+    GROUP_REDUCTIONS.iter().any(|d| m.is(op, d))
+}
+
+/// A group of `ops` (in order, the result's op last) is stitched around rows: it has
+/// several reductions, or its result is computed from a reduction.
+pub fn is_stitched(m: &Module, ops: &[Op]) -> bool {
+    let reductions = ops.iter().filter(|&&o| is_group_reduction(m, o)).count();
+    reductions > 1 || (reductions == 1 && ops.last().is_some_and(|&o| !is_group_reduction(m, o)))
+}
+
+/// The rows of a group of `ops` (in order, the result's op last) reading `inputs`, when
+/// it can be stitched: its reductions reduce the same innermost dimensions of one shape,
+/// every value has that shape's rank, and the result is a whole row or one value per row.
+pub fn stitched_rows(m: &Module, ops: &[Op], inputs: &[Value]) -> Option<Rows> {
+    let mut rows: Option<Rows> = None;
+    for &r in ops.iter().filter(|&&o| is_group_reduction(m, o)) {
+        let shape = shape_of(m, m.operand(r, 0));
+        let operands: Vec<Type> = m.operands(r).iter().map(|&v| m.value_type(v).clone()).collect();
+        let sig = Signature { def: m.def(r), operands: &operands, attrs: m.attrs(r) };
+        let axes = reduction_axes(&sig, shape.len()).ok()?;
+        let trailing = !axes.is_empty() && axes.iter().enumerate().all(|(i, &a)| a + axes.len() == shape.len() + i);
+        let these = Rows { shape, first: *axes.first()? };
+        if !trailing || rows.as_ref().is_some_and(|r| *r != these) {
+            return None;
+        }
+        rows = Some(these);
+    }
+    let rows = rows?;
+    let values = ops.iter().map(|&o| m.result(o, 0)).chain(inputs.iter().copied());
+    if !values.into_iter().all(|v| shape_of(m, v).len() == rows.shape.len()) {
+        return None;
+    }
+    let out = shape_of(m, m.result(*ops.last()?, 0));
+    (out == rows.shape || rows.constant_along_row(&out)).then_some(rows)
+}
+
+/// The values of a group (`ops`) that a loop over rows computing `v` evaluates per
+/// element: `v` and its operands, not through values constant along the row.
+pub fn per_element_values(m: &Module, ops: &[Op], rows: &Rows, v: Value) -> Vec<Value> {
+    let mut seen = Vec::new();
+    let mut work = vec![v];
+    while let Some(v) = work.pop() {
+        if seen.contains(&v) || rows.constant_along_row(&shape_of(m, v)) {
+            continue;
+        }
+        seen.push(v);
+        if let Some(op) = m.defining_op(v).filter(|o| ops.contains(o)) {
+            work.extend(m.operands(op).iter().copied());
+        }
+    }
+    seen
+}
+
+/// The costly value of a stitched group that both a reduction's loop and the result's
+/// loop need, when it has the result's type: the first loop keeps it in the result
+/// buffer for the second.
+pub fn kept_in_result(m: &Module, ops: &[Op], rows: &Rows) -> Option<Value> {
+    let result = m.result(*ops.last()?, 0);
+    if shape_of(m, result) != rows.shape {
+        return None;
+    }
+    let in_result = per_element_values(m, ops, rows, result);
+    let reductions = ops.iter().filter(|&&o| is_group_reduction(m, o));
+    reductions.flat_map(|&r| per_element_values(m, ops, rows, m.operand(r, 0))).find(|&v| {
+        in_result.contains(&v)
+            && m.defining_op(v).is_some_and(|o| COSTLY.iter().any(|d| m.is(o, d)))
+            && m.value_type(v) == m.value_type(result)
+    })
+}
+
+/// Costly values of a stitched group that two of its loops would each compute (not the
+/// one kept in the result buffer).
+pub fn computed_twice(m: &Module, ops: &[Op], rows: &Rows) -> Vec<Value> {
+    let Some(&last) = ops.last() else { return Vec::new() };
+    let mut loops: Vec<Value> = ops.iter().filter(|&&o| is_group_reduction(m, o)).map(|&r| m.operand(r, 0)).collect();
+    if !is_group_reduction(m, last) && !rows.constant_along_row(&shape_of(m, m.result(last, 0))) {
+        loops.push(m.result(last, 0));
+    }
+    let kept = kept_in_result(m, ops, rows);
+    let mut count: Vec<(Value, usize)> = Vec::new();
+    for v in loops.iter().flat_map(|&x| per_element_values(m, ops, rows, x)) {
+        match count.iter_mut().find(|(w, _)| *w == v) {
+            Some((_, n)) => *n += 1,
+            None => count.push((v, 1)),
+        }
+    }
+    count
+        .into_iter()
+        .filter(|&(v, n)| {
+            n > 1 && Some(v) != kept && m.defining_op(v).is_some_and(|o| COSTLY.iter().any(|d| m.is(o, d)))
+        })
+        .map(|(v, _)| v)
+        .collect()
+}
+
 /// `graph.fused` is evaluated by running its region (`interp::eval_op` does).
 fn region_only(_: &EvalArgs) -> Result<Vec<Tensor>, String> {
     Err("graph.fused is evaluated through its region".into())
@@ -61,17 +181,27 @@ fn verify_fused(m: &Module, op: Op) -> Result<(), String> {
     if !m.is(last, &YIELD) {
         return Err("the region must end with graph.yield".into());
     }
-    for (i, &inner) in body.iter().enumerate() {
+    for &inner in body {
         let def = m.def(inner);
         let reduction = GROUP_REDUCTIONS.iter().any(|d| std::ptr::eq(*d, def));
         if reduction {
             let keeps = m.attr_or_default(inner, "keepdims").and_then(|a| a.as_bool()) == Some(true);
-            if i + 1 != body.len() || !keeps {
-                return Err("a reduction in a group must be its last op and keep dimensions".into());
+            if !keeps {
+                return Err("a reduction in a group must keep dimensions".into());
             }
         } else if !def.has(Traits::ELEMENTWISE) || !m.regions(inner).is_empty() {
-            return Err(format!("a group holds elementwise ops and one final reduction, not '{}'", def.name));
+            return Err(format!("a group holds elementwise ops and reductions, not '{}'", def.name));
         }
+    }
+    let yielded = m.operands(last).first().copied();
+    if body.last().is_none_or(|&o| m.results(o).first().copied() != yielded) {
+        return Err("the region must yield the result of its last op".into());
+    }
+    if is_stitched(m, body) && stitched_rows(m, body, m.block_args(*block)).is_none() {
+        return Err("a group with several reductions, or whose result uses a reduction, must reduce the same \
+                    innermost dimensions of one shape whose rank every value has, and give a whole row \
+                    or one value per row"
+            .into());
     }
     Ok(())
 }

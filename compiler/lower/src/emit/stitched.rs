@@ -1,0 +1,341 @@
+//! A stitched fusion group: the reductions of a group that reduce the same innermost
+//! dimensions (a norm's mean and variance, a softmax's max and sum) and the
+//! elementwise ops around them, as one kernel (`../shared/TECHNIQUES.md` section 3).
+//!
+//! One loop over the rows (the dimensions before the reduced ones; on the thread pool,
+//! a few rows per task); per row, loops over the row's elements: one per set of
+//! reductions that do not depend on each other (a mean in f32 and in f64 share one),
+//! in dependence order, then one computing the result. Values constant along a row (the
+//! reductions' results, what is computed from them, broadcast inputs) are scalars
+//! computed once per row, between the loops. The loops run along the contiguous
+//! innermost dimension in vectors, with several partial accumulators so the combining's
+//! latency does not bound them. A row is small enough to stay in cache between its
+//! loops, so the group reads its inputs from memory about once. A transcendental value
+//! that a reduction's loop and the result's loop both need (a softmax's exp) is written
+//! to the result buffer by the first and read back by the second instead of computed
+//! twice.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+
+use tcc_dialect_graph::ops as g;
+use tcc_dialect_graph::ops::fused::{self, Rows};
+use tcc_dialect_loop as lp;
+use tcc_dialect_vector as vp;
+use tcc_ir::{AttrDict, Attribute, Op, OpDef, ScalarType, Type, Value};
+
+use super::fused::{Env, Group, Spill};
+use super::{Ctx, PARALLEL_MIN_WORK, numel};
+use crate::builder::Builder;
+
+/// The group is stitched: it has several reductions, or its result uses one (the
+/// verifier checked that they reduce the same innermost dimensions).
+pub(super) fn applies(group: &Group) -> bool {
+    fused::is_stitched(group.c.g, &group.ops)
+}
+
+pub(super) fn emit(b: &mut Builder, group: &Group) {
+    let gm = group.c.g;
+    let args: Vec<Value> = group.inputs.keys().copied().collect();
+    let rows = fused::stitched_rows(gm, &group.ops, &args).expect("the verifier checked the rows");
+    let outer = &rows.shape[..rows.first];
+    let row_dims = &rows.shape[rows.first..];
+    let widest = group
+        .body
+        .iter()
+        .chain(&group.reductions)
+        .map(|&o| group.elem(gm.result(o, 0)).map_or(8, |e| e.byte_size()))
+        .max()
+        .unwrap_or(4);
+    let width = group.c.lanes * 4 / widest as u32;
+    let lanes = group
+        .vector_lanes(if widest == 8 { ScalarType::F64 } else { ScalarType::F32 })
+        .filter(|&l| l == width && row_dims.last().is_some_and(|&n| n % l as i64 == 0))
+        .unwrap_or(1);
+    let result = gm.result(*group.ops.last().expect("a verified group is not empty"), 0);
+    let spill = fused::kept_in_result(gm, &group.ops, &rows);
+    let out = group.c.outs[0];
+    let work = numel(&rows.shape) * (group.body.len() + group.reductions.len()) as i64;
+    let n_rows = numel(outer);
+    let row_body = |b: &mut Builder, flat: Value| {
+        let outer_idx = b.unflatten(flat, outer);
+        let zeros: Vec<Value> = row_dims.iter().map(|_| b.index(0)).collect();
+        let row_start: Vec<Value> = outer_idx.iter().copied().chain(zeros).collect();
+        let mut row = RowState {
+            group,
+            rows: &rows,
+            row_start: &row_start,
+            lanes,
+            fixed: HashMap::new(),
+            spill: spill.map(|value| Spill { value, buffer: out, written: false }),
+        };
+        if rows.constant_along_row(&group.shape(result)) {
+            let v = row.row_value(b, result);
+            b.store(v, out, &row_start);
+        } else {
+            row.prepare(b, result);
+            let fixed = row.fixed.clone();
+            let spill = row.spill;
+            over_row(b, &row, 1, Vec::new(), &mut |b, idx, _| {
+                let memo = RefCell::new(HashMap::new());
+                let env = Env { fixed: &fixed, memo: &memo, spill };
+                let v = group.eval(b, result, idx, lanes, &env);
+                if lanes > 1 {
+                    b.vstore(v, out, idx);
+                } else {
+                    b.store(v, out, idx);
+                }
+                Vec::new()
+            });
+        }
+    };
+    if n_rows >= 2 && work >= PARALLEL_MIN_WORK {
+        b.parallel(n_rows, row_body);
+    } else {
+        b.range_n(n_rows, row_body);
+    }
+}
+
+/// One row being emitted: the scalars known so far.
+struct RowState<'a> {
+    group: &'a Group<'a>,
+    rows: &'a Rows,
+    /// The index of the row's first element.
+    row_start: &'a [Value],
+    lanes: u32,
+    /// Values constant along the row, computed.
+    fixed: HashMap<Value, Value>,
+    spill: Option<Spill>,
+}
+
+impl RowState<'_> {
+    /// Computes the values constant along the row that a loop computing `v` needs.
+    fn prepare(&mut self, b: &mut Builder, v: Value) {
+        let gm = self.group.c.g;
+        let mut seen: HashSet<Value> = HashSet::new();
+        let mut work = vec![v];
+        let mut needed = Vec::new();
+        while let Some(v) = work.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            if self.rows.constant_along_row(&self.group.shape(v)) {
+                needed.push(v);
+            } else if let Some(op) = gm.defining_op(v).filter(|o| self.group.body.contains(o)) {
+                work.extend(gm.operands(op).iter().copied());
+            }
+        }
+        for v in needed {
+            self.row_value(b, v);
+        }
+    }
+
+    /// The scalar value of `v`, constant along the row.
+    fn row_value(&mut self, b: &mut Builder, v: Value) -> Value {
+        if let Some(&s) = self.fixed.get(&v) {
+            return s;
+        }
+        let gm = self.group.c.g;
+        let s = if let Some((buf, shape)) = self.group.inputs.get(&v) {
+            let at = super::broadcast_index(b, self.row_start, shape);
+            b.load(*buf, &at)
+        } else {
+            let op = gm.defining_op(v).expect("a group value is an argument or an op's result");
+            if self.group.reductions.contains(&op) {
+                self.reduce(b, op);
+                return self.fixed[&v];
+            }
+            let args: Vec<Value> = gm.operands(op).iter().map(|&o| self.row_value(b, o)).collect();
+            let inner = Ctx::new(gm, op, Vec::new(), Vec::new()).with_lanes(self.group.c.lanes);
+            super::elementwise::scalar(b, &inner, &args)
+        };
+        self.fixed.insert(v, s);
+        s
+    }
+
+    /// The reductions a reduction's input needs (through values constant along rows).
+    fn needs(&self, r: Op) -> Vec<Op> {
+        let gm = self.group.c.g;
+        let mut seen: HashSet<Value> = HashSet::new();
+        let mut work = vec![gm.operand(r, 0)];
+        let mut found = Vec::new();
+        while let Some(v) = work.pop() {
+            if !seen.insert(v) {
+                continue;
+            }
+            let Some(op) = gm.defining_op(v) else { continue };
+            if self.group.reductions.contains(&op) {
+                found.push(op);
+                work.push(gm.operand(op, 0));
+            } else if self.group.body.contains(&op) {
+                work.extend(gm.operands(op).iter().copied());
+            }
+        }
+        found
+    }
+
+    /// Runs the loop computing reduction `r`, and every other reduction whose inputs
+    /// are ready, over the row.
+    fn reduce(&mut self, b: &mut Builder, r: Op) {
+        let gm = self.group.c.g;
+        for dep in self.needs(r) {
+            self.row_value(b, gm.result(dep, 0));
+        }
+        let done = |me: &Self, o: Op| me.fixed.contains_key(&gm.result(o, 0));
+        let batch: Vec<Op> = self
+            .group
+            .reductions
+            .iter()
+            .copied()
+            .filter(|&o| o == r || (!done(self, o) && self.needs(o).iter().all(|&d| done(self, d))))
+            .collect();
+        for &o in &batch {
+            self.prepare(b, gm.operand(o, 0));
+        }
+        let kinds: Vec<(&'static OpDef, ScalarType, &'static str)> =
+            batch.iter().map(|&o| combine_of(self.group, o)).collect();
+        let row_len = numel(&self.rows.shape[self.rows.first..]);
+        let last = *self.rows.shape.last().expect("rows have a dimension");
+        let vectors = last / self.lanes as i64;
+        let unroll = [4, 2, 1].into_iter().find(|u| vectors % u == 0 && vectors >= 2 * u).unwrap_or(1);
+        let init: Vec<Value> = (0..unroll)
+            .flat_map(|_| kinds.clone())
+            .map(|(combine, elem, _)| {
+                let s = identity(b, combine, elem);
+                if self.lanes > 1 { b.splat(s, self.lanes) } else { s }
+            })
+            .collect();
+        let fixed = self.fixed.clone();
+        let spill = self.spill;
+        let group = self.group;
+        let lanes = self.lanes;
+        let operands: Vec<Value> = batch.iter().map(|&o| gm.operand(o, 0)).collect();
+        let parts = over_row(b, self, unroll, init, &mut |b, idx, accs| {
+            let memo = RefCell::new(HashMap::new());
+            let env = Env { fixed: &fixed, memo: &memo, spill };
+            operands
+                .iter()
+                .zip(accs)
+                .zip(&kinds)
+                .map(|((&x, &acc), &(combine, _, _))| {
+                    let v = group.eval(b, x, idx, lanes, &env);
+                    b.bin(combine, acc, v)
+                })
+                .collect()
+        });
+        if let Some(s) = self.spill.as_mut().filter(|s| {
+            operands.iter().any(|&x| fused::per_element_values(gm, &group.ops, self.rows, x).contains(&s.value))
+        }) {
+            s.written = true;
+        }
+        for (i, &o) in batch.iter().enumerate() {
+            let (combine, elem, kind) = kinds[i];
+            let mut acc = parts[i];
+            for u in 1..unroll as usize {
+                acc = b.bin(combine, acc, parts[u * batch.len() + i]);
+            }
+            if lanes > 1 {
+                let attrs = AttrDict::new().with("kind", Attribute::string(kind));
+                acc = b.op_typed(&vp::REDUCE, &[acc], attrs, vec![Type::Scalar(elem)])[0];
+            }
+            if gm.is(o, &g::REDUCE_MEAN) {
+                let n = b.scalar(elem, row_len as f64);
+                acc = b.bin(&lp::DIV, acc, n);
+            }
+            self.fixed.insert(gm.result(o, 0), acc);
+        }
+    }
+}
+
+/// How reduction `r` combines: the loop op, the element type and `vector.reduce`'s kind.
+fn combine_of(group: &Group, r: Op) -> (&'static OpDef, ScalarType, &'static str) {
+    let gm = group.c.g;
+    let elem = group.elem(gm.result(r, 0)).expect("a tensor");
+    if gm.is(r, &g::REDUCE_MAX) {
+        (&lp::MAX, elem, "max")
+    } else if gm.is(r, &g::REDUCE_MIN) {
+        (&lp::MIN, elem, "min")
+    } else {
+        (&lp::ADD, elem, "add")
+    }
+}
+
+/// The identity of a combining op for `elem`.
+fn identity(b: &mut Builder, combine: &'static OpDef, elem: ScalarType) -> Value {
+    let v = if std::ptr::eq(combine, &lp::MAX) {
+        f64::NEG_INFINITY
+    } else if std::ptr::eq(combine, &lp::MIN) {
+        f64::INFINITY
+    } else {
+        0.0
+    };
+    if elem.is_float() {
+        return b.scalar(elem, v);
+    }
+    let (lo, hi) = super::elementwise::int_range(elem);
+    b.int(
+        elem,
+        if v < 0.0 {
+            lo
+        } else if v > 0.0 {
+            hi
+        } else {
+            0
+        },
+    )
+}
+
+/// Loops over the elements of the row with `accs` threaded through: the row's
+/// dimensions before the last as plain loops, the last in steps of `lanes * unroll`;
+/// `body(b, index, accs)` runs for each of the `unroll` vectors of a step, with that
+/// vector's share of `accs` (which holds `unroll` equal-sized groups).
+fn over_row(
+    b: &mut Builder,
+    row: &RowState,
+    unroll: i64,
+    accs: Vec<Value>,
+    body: &mut dyn FnMut(&mut Builder, &[Value], &[Value]) -> Vec<Value>,
+) -> Vec<Value> {
+    let rank = row.rows.shape.len();
+    let first = row.rows.first;
+    let per = accs.len() / unroll.max(1) as usize;
+    let step = row.lanes as i64 * unroll;
+    let mut frame: Vec<Value> = row.row_start.to_vec();
+    loops(b, &row.rows.shape, first, rank - 1, &mut frame, accs, &mut |b, frame, accs| {
+        let n = row.rows.shape[rank - 1];
+        let (lb, ub, st) = (b.index(0), b.index(n / step), b.index(1));
+        b.for_loop(lb, ub, st, &accs, |b, j, accs| {
+            let base = b.scale(j, step);
+            let mut next = Vec::with_capacity(accs.len());
+            for u in 0..unroll as usize {
+                let off = b.index(u as i64 * row.lanes as i64);
+                let i = b.add(base, off);
+                let mut idx = frame.to_vec();
+                idx[rank - 1] = i;
+                next.extend(body(b, &idx, &accs[u * per..(u + 1) * per]));
+            }
+            next
+        })
+    })
+}
+
+/// Plain loops over dimensions `d..end` of `shape`, threading `accs`.
+fn loops(
+    b: &mut Builder,
+    shape: &[i64],
+    d: usize,
+    end: usize,
+    frame: &mut Vec<Value>,
+    accs: Vec<Value>,
+    inner: &mut dyn FnMut(&mut Builder, &[Value], Vec<Value>) -> Vec<Value>,
+) -> Vec<Value> {
+    if d == end {
+        return inner(b, frame, accs);
+    }
+    let (lb, ub, one) = (b.index(0), b.index(shape[d]), b.index(1));
+    b.for_loop(lb, ub, one, &accs, |b, i, accs| {
+        let mut f = frame.clone();
+        f[d] = i;
+        loops(b, shape, d + 1, end, &mut f, accs.to_vec(), inner)
+    })
+}
