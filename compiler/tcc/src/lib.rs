@@ -21,6 +21,7 @@
 //! each compilation stage for tools (`tcc-opt`, `tcc --emit=...`).
 
 pub mod backend;
+pub mod bandwidth;
 pub mod dot;
 #[cfg(feature = "mlir")]
 pub mod mlir_import;

@@ -38,11 +38,11 @@ pub fn fma_peak(options: &Options) -> Result<Peak, Error> {
         CodeGenerator::new(options).map_err(|e| Error::Compile(tcc_ir::Diagnostics::error(Location::unknown(), e)))?;
     let bits = generator.target().vector_bits;
     let key = format!("{}|{}|{bits}", cpu_model(), options.backend.name());
-    if let Some(g) = read_cache(&key) {
+    if let Some(g) = read_cache("fma-peak", &key).and_then(|v| v.parse().ok()) {
         return Ok(Peak { gflops_per_core: g, vector_bits: bits, cached: true });
     }
     let g = measure(&generator)?;
-    write_cache(&key, g);
+    write_cache("fma-peak", &key, &format!("{g:.2}"));
     Ok(Peak { gflops_per_core: g, vector_bits: bits, cached: false })
 }
 
@@ -99,7 +99,7 @@ fn measure(generator: &CodeGenerator) -> Result<f64, Error> {
 
 /// The CPU's model name with its family and model numbers (Linux; virtual machines
 /// often report only "AMD EPYC", which covers CPUs of different peaks), or "unknown".
-fn cpu_model() -> String {
+pub(crate) fn cpu_model() -> String {
     let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else { return "unknown".into() };
     let field = |name: &str| {
         info.lines()
@@ -114,26 +114,28 @@ fn cpu_model() -> String {
     }
 }
 
-fn cache_file() -> Option<std::path::PathBuf> {
+fn cache_file(name: &str) -> Option<std::path::PathBuf> {
     let base = std::env::var_os("XDG_CACHE_HOME")
         .map(std::path::PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cache")))?;
-    Some(base.join("tcc").join("fma-peak"))
+    Some(base.join("tcc").join(name))
 }
 
-fn read_cache(key: &str) -> Option<f64> {
-    let text = std::fs::read_to_string(cache_file()?).ok()?;
-    text.lines().rev().find_map(|l| l.strip_prefix(key)?.strip_prefix('|')?.trim().parse().ok())
+/// The last value cached for `key` in the cache file `name`.
+pub(crate) fn read_cache(name: &str, key: &str) -> Option<String> {
+    let text = std::fs::read_to_string(cache_file(name)?).ok()?;
+    text.lines().rev().find_map(|l| Some(l.strip_prefix(key)?.strip_prefix('|')?.trim().to_string()))
 }
 
-/// Appends a measurement; failures to write are ignored (the cache is an optimization).
-fn write_cache(key: &str, gflops: f64) {
-    let Some(path) = cache_file() else { return };
+/// Appends a measurement to the cache file `name`; failures to write are ignored (the
+/// cache is an optimization).
+pub(crate) fn write_cache(name: &str, key: &str, value: &str) {
+    let Some(path) = cache_file(name) else { return };
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
     use std::io::Write;
     if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(&path) {
-        let _ = writeln!(f, "{key}|{gflops:.2}");
+        let _ = writeln!(f, "{key}|{value}");
     }
 }

@@ -3,8 +3,9 @@
 //! Random memory-bound graphs: elementwise ops (unary, transcendental, binary with
 //! broadcast constants or with earlier values), reductions over random axes (mostly
 //! keeping dimensions, then combined with the full-size values they came from, as in
-//! softmax and norms; some in f64 between casts), reshapes and transposes between
-//! them, on odd shapes, sometimes with a long innermost dimension. For each:
+//! softmax and norms; some in f64 between casts), whole softmaxes and norms over the
+//! innermost dimensions (stitched groups), reshapes and transposes between them, on
+//! odd shapes, sometimes with a long innermost dimension. For each:
 //! the interpreter on the graph as written is the oracle; the interpreter on the graph
 //! after `fuse-memory-bound` must agree, and so must the compiled graph (whose pipeline
 //! fuses) on every backend, on 1 and 2 threads.
@@ -59,7 +60,7 @@ impl Graph {
     fn step(&mut self, x: usize) -> usize {
         let s = self.values[x].1.clone();
         let rank = s.len();
-        match self.r.int(0, 9) {
+        match self.r.int(0, 11) {
             0 | 1 => {
                 let op = ["graph.neg", "graph.exp", "graph.tanh", "graph.abs", "graph.relu"][self.r.int(0, 4) as usize];
                 self.add(op, &[x], s)
@@ -129,6 +130,35 @@ impl Graph {
                 self.values.push((v, out));
                 self.values.len() - 1
             }
+            10 | 11 if rank > 0 => {
+                // A softmax or a norm over the innermost dimensions: several reductions
+                // of the same rows, stitched into one group.
+                let first = self.r.int(0, rank as i64 - 1) as usize;
+                let axes: Vec<i64> = (first as i64..rank as i64).collect();
+                let mut row = s.clone();
+                for d in first..rank {
+                    row[d] = 1;
+                }
+                let attrs = format!("{{axes = [{}], keepdims = true}}", list(&axes));
+                if self.r.int(0, 1) == 0 {
+                    let m = self.add(&format!("graph.reduce_max {attrs}"), &[x], row.clone());
+                    let d = self.add("graph.sub", &[x, m], s.clone());
+                    let e = self.add("graph.exp", &[d], s.clone());
+                    let sum = self.add(&format!("graph.reduce_sum {attrs}"), &[e], row.clone());
+                    let r = self.add("graph.reciprocal", &[sum], row);
+                    self.add("graph.mul", &[e, r], s)
+                } else {
+                    let mean = self.add(&format!("graph.reduce_mean {attrs}"), &[x], row.clone());
+                    let c = self.add("graph.sub", &[x, mean], s.clone());
+                    let sq = self.add("graph.mul", &[c, c], s.clone());
+                    let var = self.add(&format!("graph.reduce_mean {attrs}"), &[sq], row.clone());
+                    let eps = self.constant(&vec![1; rank]);
+                    let abs = self.add("graph.abs", &[eps], vec![1; rank]);
+                    let ve = self.add("graph.add", &[var, abs], row.clone());
+                    let rs = self.add("graph.rsqrt", &[ve], row);
+                    self.add("graph.mul", &[c, rs], s)
+                }
+            }
             _ => self.add("graph.clamp {max = 2.0, min = -1.5}", &[x], s),
         }
     }
@@ -166,7 +196,7 @@ fn close(got: &[f64], want: &[f64]) -> Option<usize> {
 
 #[test]
 fn fused_graphs_match_the_interpreter() {
-    let mut groups = 0;
+    let (mut groups, mut stitched) = (0, 0);
     for seed in 1..=150u64 {
         let (text, xs) = model(seed);
         let m = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -186,6 +216,11 @@ fn fused_graphs_match_the_interpreter() {
         tcc::ir::verify(&fused).unwrap_or_else(|e| panic!("seed {seed}: fused graph does not verify: {e}\n{text}"));
         let fused_text = tcc::ir::print_module(&fused, tcc::ir::PrintOptions::default());
         groups += fused_text.matches("graph.fused").count();
+        stitched += fused_text
+            .split("graph.fused")
+            .skip(1)
+            .filter(|g| g.split("graph.yield").next().is_some_and(|body| body.matches("graph.reduce_").count() >= 2))
+            .count();
         let got =
             run_function(&fused, fused.func("main").unwrap(), &[x]).unwrap_or_else(|e| panic!("{e}\n{fused_text}"));
         if let Some(i) = close(&got[0].to_f64s(), &want) {
@@ -209,6 +244,7 @@ fn fused_graphs_match_the_interpreter() {
         }
     }
     // The graphs must actually form groups, or the property says little.
-    eprintln!("{groups} fusion groups formed");
+    eprintln!("{groups} fusion groups formed, {stitched} stitched around several reductions");
     assert!(groups >= 100, "only {groups} fusion groups formed");
+    assert!(stitched >= 20, "only {stitched} groups stitched around several reductions");
 }

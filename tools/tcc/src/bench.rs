@@ -6,7 +6,10 @@
 //! run against the mean latency, so the two can be compared. Each compute kernel's
 //! GFLOP/s is also given as a percentage of the machine's FMA peak for the backend's
 //! vector width on the threads in use (measured by [`tcc::peak`]), and every kernel's
-//! memory traffic (its operands and results) as GB/s.
+//! compulsory memory traffic (its operands read once, its results written once) as
+//! GB/s; for a memory-bound kernel (no FLOPs counted) also as a percentage of the
+//! measured read bandwidth of the memory level that traffic fits in on those threads
+//! ([`tcc::bandwidth`]).
 
 use std::fmt::Write;
 use std::path::Path;
@@ -77,6 +80,7 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
         .map(|(i, spec)| random_input(spec, i as u64 + 1))
         .collect::<Result<_, _>>()?;
     let kernels = compiled.compiled().kernels.clone();
+    let bandwidth = tcc::bandwidth::measured(compiled.threads());
 
     for _ in 0..s.warmup {
         compiled.run(&inputs).map_err(|e| e.to_string())?;
@@ -136,7 +140,8 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
             let _ = write!(
                 out,
                 "{}{{\"name\": {}, \"loc\": {}, \"ms\": {:.4}, \"share\": {:.2}, \"flops\": {}, \"bytes\": {}, \
-                 \"gflops_per_s\": {:.3}, \"peak_percent\": {:.2}, \"gb_per_s\": {:.3}}}",
+                 \"gflops_per_s\": {:.3}, \"peak_percent\": {:.2}, \"gb_per_s\": {:.3}, \"level\": {}, \
+                 \"bandwidth_percent\": {:.2}}}",
                 if n > 0 { ", " } else { "" },
                 json_string(&k.name),
                 json_string(&k.loc),
@@ -146,7 +151,9 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
                 k.bytes,
                 rate(k.flops, t),
                 100.0 * rate(k.flops, t) / machine_peak,
-                rate(k.bytes, t)
+                rate(k.bytes, t),
+                json_string(bandwidth.level_for(k.bytes).name),
+                100.0 * rate(k.bytes, t) / bandwidth.level_for(k.bytes).gb_per_s
             );
         }
         out += "]}\n";
@@ -183,7 +190,15 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
         if peak.cached { "measured earlier on this CPU" } else { "measured now" },
         compiled.threads()
     );
-    let _ = writeln!(out, "\n   share    ms/run  GFLOP/s  % peak    GB/s  kernel");
+    let levels: Vec<String> = bandwidth.levels.iter().map(|l| format!("{} {:.0}", l.name, l.gb_per_s)).collect();
+    let _ = writeln!(
+        out,
+        "bandwidth {} GB/s read ({}), x {} thread(s)",
+        levels.join(", "),
+        if bandwidth.cached { "measured earlier on this CPU" } else { "measured now" },
+        compiled.threads()
+    );
+    let _ = writeln!(out, "\n   share    ms/run  GFLOP/s  % peak    GB/s  % bw (level)  kernel");
     for &i in &order {
         let k = &kernels[i];
         let t = per_kernel[i] / runs;
@@ -192,9 +207,17 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
         } else {
             format!("{:7}  {:6}", "", "")
         };
+        // Memory-bound kernels: compulsory traffic against the bandwidth of the level
+        // their data fits in.
+        let level = bandwidth.level_for(k.bytes);
+        let memory = if k.flops == 0 {
+            format!("{:5.1}% {:6}", 100.0 * rate(k.bytes, t) / level.gb_per_s, format!("({})", level.name))
+        } else {
+            format!("{:13}", "")
+        };
         let _ = writeln!(
             out,
-            "  {:5.1}%  {:8.4}  {compute}  {:6.1}  {} at {}",
+            "  {:5.1}%  {:8.4}  {compute}  {:6.1}  {memory}  {} at {}",
             share(t),
             ms(t),
             rate(k.bytes, t),

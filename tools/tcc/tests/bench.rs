@@ -49,6 +49,7 @@ fn bench_reports_and_kernels_add_up() {
                 "peak_gflops_per_core",
                 "peak_percent",
                 "gb_per_s",
+                "bandwidth_percent",
             ] {
                 number(&json, key);
             }
@@ -82,7 +83,8 @@ fn bench_table_is_human_readable() {
         "GFLOP/s",
         "% of peak",
         "peak      ",
-        "share    ms/run  GFLOP/s  % peak    GB/s  kernel",
+        "bandwidth L1 ",
+        "share    ms/run  GFLOP/s  % peak    GB/s  % bw (level)  kernel",
         "of the mean latency",
     ];
     for part in parts {

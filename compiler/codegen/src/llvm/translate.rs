@@ -456,9 +456,24 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
             let elem = m.value_type(m.result(op, 0)).as_scalar().expect("scalar");
             let kind = m.attr(op, "kind").and_then(|a| a.as_str()).unwrap_or("add").to_string();
             let i32t = self.shared.ctx.i32_type();
-            let mut acc = self.b.build_extract_element(x, i32t.const_zero(), "")?;
-            for lane in 1..x.get_type().get_size() {
-                let l = self.b.build_extract_element(x, i32t.const_int(lane as u64, false), "")?;
+            // A tree: the upper half combined into the lower half until one lane is
+            // left (log2 steps of latency, not one per lane).
+            let mut v = x;
+            let mut lanes = x.get_type().get_size();
+            while lanes > 1 && lanes % 2 == 0 {
+                let half = lanes / 2;
+                let mask = |from: u32| {
+                    let idx: Vec<_> = (from..from + half).map(|i| i32t.const_int(i as u64, false)).collect();
+                    inkwell::types::VectorType::const_vector(&idx)
+                };
+                let lo = self.b.build_shuffle_vector(v, v, mask(0), "")?;
+                let hi = self.b.build_shuffle_vector(v, v, mask(half), "")?;
+                v = self.combine(&kind, elem, lo.into(), hi.into())?.into_vector_value();
+                lanes = half;
+            }
+            let mut acc = self.b.build_extract_element(v, i32t.const_zero(), "")?;
+            for lane in 1..lanes {
+                let l = self.b.build_extract_element(v, i32t.const_int(lane as u64, false), "")?;
                 acc = self.combine(&kind, elem, acc, l)?;
             }
             self.set(op, acc);

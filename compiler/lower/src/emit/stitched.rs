@@ -40,18 +40,6 @@ pub(super) fn emit(b: &mut Builder, group: &Group) {
     let rows = fused::stitched_rows(gm, &group.ops, &args).expect("the verifier checked the rows");
     let outer = &rows.shape[..rows.first];
     let row_dims = &rows.shape[rows.first..];
-    let widest = group
-        .body
-        .iter()
-        .chain(&group.reductions)
-        .map(|&o| group.elem(gm.result(o, 0)).map_or(8, |e| e.byte_size()))
-        .max()
-        .unwrap_or(4);
-    let width = group.c.lanes * 4 / widest as u32;
-    let lanes = group
-        .vector_lanes(if widest == 8 { ScalarType::F64 } else { ScalarType::F32 })
-        .filter(|&l| l == width && row_dims.last().is_some_and(|&n| n % l as i64 == 0))
-        .unwrap_or(1);
     let result = gm.result(*group.ops.last().expect("a verified group is not empty"), 0);
     let spill = fused::kept_in_result(gm, &group.ops, &rows);
     let out = group.c.outs[0];
@@ -65,7 +53,6 @@ pub(super) fn emit(b: &mut Builder, group: &Group) {
             group,
             rows: &rows,
             row_start: &row_start,
-            lanes,
             fixed: HashMap::new(),
             spill: spill.map(|value| Spill { value, buffer: out, written: false }),
         };
@@ -76,7 +63,8 @@ pub(super) fn emit(b: &mut Builder, group: &Group) {
             row.prepare(b, result);
             let fixed = row.fixed.clone();
             let spill = row.spill;
-            over_row(b, &row, 1, Vec::new(), &mut |b, idx, _| {
+            let lanes = row.lanes_for(&[result]);
+            over_row(b, &row, lanes, 1, Vec::new(), &mut |b, idx, _| {
                 let memo = RefCell::new(HashMap::new());
                 let env = Env { fixed: &fixed, memo: &memo, spill };
                 let v = group.eval(b, result, idx, lanes, &env);
@@ -102,13 +90,33 @@ struct RowState<'a> {
     rows: &'a Rows,
     /// The index of the row's first element.
     row_start: &'a [Value],
-    lanes: u32,
     /// Values constant along the row, computed.
     fixed: HashMap<Value, Value>,
     spill: Option<Spill>,
 }
 
 impl RowState<'_> {
+    /// Lanes of the vectors of a loop computing `targets`: as many as the widest
+    /// element type among the values it computes per element fills a register with,
+    /// when every such value is a float whose vector of that many lanes the target has
+    /// (128 bits to its width) and the innermost dimension holds whole vectors; else 1.
+    fn lanes_for(&self, targets: &[Value]) -> u32 {
+        let gm = self.group.c.g;
+        let values: Vec<Value> =
+            targets.iter().flat_map(|&t| fused::per_element_values(gm, &self.group.ops, self.rows, t)).collect();
+        let bits = self.group.c.lanes as usize * 32;
+        let Some(widest) = values.iter().map(|&v| self.group.elem(v).map_or(usize::MAX, |e| e.byte_size())).max()
+        else {
+            return 1;
+        };
+        let lanes = bits / (widest * 8).max(1);
+        let fits = |v: &Value| {
+            self.group.elem(*v).is_some_and(|e| e.is_float() && (128..=bits).contains(&(lanes * e.byte_size() * 8)))
+        };
+        let whole = self.rows.shape.last().is_some_and(|&n| n % lanes.max(1) as i64 == 0);
+        if lanes >= 2 && whole && values.iter().all(fits) { lanes as u32 } else { 1 }
+    }
+
     /// Computes the values constant along the row that a loop computing `v` needs.
     fn prepare(&mut self, b: &mut Builder, v: Value) {
         let gm = self.group.c.g;
@@ -196,21 +204,21 @@ impl RowState<'_> {
             batch.iter().map(|&o| combine_of(self.group, o)).collect();
         let row_len = numel(&self.rows.shape[self.rows.first..]);
         let last = *self.rows.shape.last().expect("rows have a dimension");
-        let vectors = last / self.lanes as i64;
+        let operands: Vec<Value> = batch.iter().map(|&o| gm.operand(o, 0)).collect();
+        let lanes = self.lanes_for(&operands);
+        let vectors = last / lanes as i64;
         let unroll = [4, 2, 1].into_iter().find(|u| vectors % u == 0 && vectors >= 2 * u).unwrap_or(1);
         let init: Vec<Value> = (0..unroll)
             .flat_map(|_| kinds.clone())
             .map(|(combine, elem, _)| {
                 let s = identity(b, combine, elem);
-                if self.lanes > 1 { b.splat(s, self.lanes) } else { s }
+                if lanes > 1 { b.splat(s, lanes) } else { s }
             })
             .collect();
         let fixed = self.fixed.clone();
         let spill = self.spill;
         let group = self.group;
-        let lanes = self.lanes;
-        let operands: Vec<Value> = batch.iter().map(|&o| gm.operand(o, 0)).collect();
-        let parts = over_row(b, self, unroll, init, &mut |b, idx, accs| {
+        let parts = over_row(b, self, lanes, unroll, init, &mut |b, idx, accs| {
             let memo = RefCell::new(HashMap::new());
             let env = Env { fixed: &fixed, memo: &memo, spill };
             operands
@@ -286,12 +294,14 @@ fn identity(b: &mut Builder, combine: &'static OpDef, elem: ScalarType) -> Value
 }
 
 /// Loops over the elements of the row with `accs` threaded through: the row's
-/// dimensions before the last as plain loops, the last in steps of `lanes * unroll`;
+/// dimensions before the last as plain loops, the last in vectors of `lanes`, `unroll`
+/// per step;
 /// `body(b, index, accs)` runs for each of the `unroll` vectors of a step, with that
 /// vector's share of `accs` (which holds `unroll` equal-sized groups).
 fn over_row(
     b: &mut Builder,
     row: &RowState,
+    lanes: u32,
     unroll: i64,
     accs: Vec<Value>,
     body: &mut dyn FnMut(&mut Builder, &[Value], &[Value]) -> Vec<Value>,
@@ -299,7 +309,7 @@ fn over_row(
     let rank = row.rows.shape.len();
     let first = row.rows.first;
     let per = accs.len() / unroll.max(1) as usize;
-    let step = row.lanes as i64 * unroll;
+    let step = lanes as i64 * unroll;
     let mut frame: Vec<Value> = row.row_start.to_vec();
     loops(b, &row.rows.shape, first, rank - 1, &mut frame, accs, &mut |b, frame, accs| {
         let n = row.rows.shape[rank - 1];
@@ -308,7 +318,7 @@ fn over_row(
             let base = b.scale(j, step);
             let mut next = Vec::with_capacity(accs.len());
             for u in 0..unroll as usize {
-                let off = b.index(u as i64 * row.lanes as i64);
+                let off = b.index(u as i64 * lanes as i64);
                 let i = b.add(base, off);
                 let mut idx = frame.to_vec();
                 idx[rank - 1] = i;

@@ -1,0 +1,196 @@
+//! The machine's read bandwidth at each memory level, measured: the ceiling `tcc
+//! bench` states a memory-bound kernel's compulsory traffic against.
+//!
+//! Each of `threads` threads sums its own buffer of 64-bit words over and over with
+//! the widest vectors the CPU has (AVX-512, AVX2 or SSE2, chosen at run time), sized
+//! to live in one level: half the L1 data cache, half the L2 (both per core), half the
+//! L3 shared among the threads (sysfs; 32 MiB when unknown), and 256 MiB of main
+//! memory. A kernel's data lives in the smallest level its compulsory traffic (inputs
+//! read once, outputs written once) fits, on the threads in use. Results are cached per
+//! CPU model and thread count in `$XDG_CACHE_HOME/tcc/bandwidth` (or
+//! `~/.cache/tcc/bandwidth`), like the FMA peak ([`crate::peak`]).
+
+use std::time::Instant;
+
+/// One memory level's measured read bandwidth.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Level {
+    pub name: &'static str,
+    /// Bytes that fit in the level for all threads together (the last level: any).
+    pub capacity: usize,
+    pub gb_per_s: f64,
+}
+
+/// The read bandwidth of every level, for a number of threads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bandwidth {
+    pub levels: Vec<Level>,
+    /// Whether the values came from the cache.
+    pub cached: bool,
+}
+
+impl Bandwidth {
+    /// The level data of `bytes` bytes lives in: the smallest it fits.
+    pub fn level_for(&self, bytes: u64) -> &Level {
+        let fits = self.levels.iter().find(|l| bytes as usize <= l.capacity);
+        fits.unwrap_or_else(|| self.levels.last().expect("at least main memory"))
+    }
+}
+
+/// The bandwidth of each level on `threads` threads: from the cache, or measured (and
+/// cached).
+pub fn measured(threads: usize) -> Bandwidth {
+    let threads = threads.max(1);
+    let (l1, l2) = tcc_target::host_caches();
+    let l3 = host_l3().unwrap_or(32 << 20);
+    let per_thread = [l1 as usize / 2, l2 as usize / 2, l3 / 2 / threads, 256 << 20];
+    let capacity = [l1 as usize * threads, l2 as usize * threads, l3, usize::MAX];
+    let names = ["L1", "L2", "L3", "memory"];
+    let key = format!("{}|{threads}", crate::peak::cpu_model());
+    let cached = crate::peak::read_cache("bandwidth", &key).and_then(|text| {
+        let v: Vec<f64> = text.split(',').filter_map(|x| x.parse().ok()).collect();
+        (v.len() == names.len()).then_some(v)
+    });
+    let (values, was_cached) = match cached {
+        Some(v) => (v, true),
+        None => {
+            let v: Vec<f64> = per_thread.iter().map(|&bytes| read_rate(bytes, threads)).collect();
+            let text = v.iter().map(|g| format!("{g:.1}")).collect::<Vec<_>>().join(",");
+            crate::peak::write_cache("bandwidth", &key, &text);
+            (v, false)
+        }
+    };
+    let levels =
+        (0..names.len()).map(|i| Level { name: names[i], capacity: capacity[i], gb_per_s: values[i] }).collect();
+    Bandwidth { levels, cached: was_cached }
+}
+
+/// This machine's L3 size in bytes (Linux sysfs).
+fn host_l3() -> Option<usize> {
+    (0..8).find_map(|index| {
+        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{index}");
+        let level = std::fs::read_to_string(format!("{dir}/level")).ok()?;
+        if level.trim() != "3" {
+            return None;
+        }
+        let size = std::fs::read_to_string(format!("{dir}/size")).ok()?;
+        let size = size.trim();
+        let (digits, unit) = size.split_at(size.find(|c: char| !c.is_ascii_digit()).unwrap_or(size.len()));
+        let n: usize = digits.parse().ok()?;
+        Some(match unit {
+            "K" => n << 10,
+            "M" => n << 20,
+            _ => n,
+        })
+    })
+}
+
+/// GB/s of `threads` threads each reading its own buffer of `bytes` bytes: the best
+/// of several timed passes, each long enough (about 20 ms) to be measured well.
+fn read_rate(bytes: usize, threads: usize) -> f64 {
+    let words = (bytes / 8).max(64) / 64 * 64;
+    let repeats = ((20 << 20) / (words * 8)).max(1) as u32 * 4;
+    let buffers: Vec<Vec<u64>> = (0..threads).map(|t| (0..words as u64).map(|i| i ^ t as u64).collect()).collect();
+    let mut best = f64::INFINITY;
+    for _ in 0..5 {
+        let barrier = std::sync::Barrier::new(threads);
+        let start = Instant::now();
+        std::thread::scope(|s| {
+            for buf in &buffers {
+                let barrier = &barrier;
+                s.spawn(move || {
+                    barrier.wait();
+                    let mut total = 0u64;
+                    for _ in 0..repeats {
+                        total = total.wrapping_add(sum(std::hint::black_box(buf)));
+                    }
+                    std::hint::black_box(total);
+                });
+            }
+        });
+        best = best.min(start.elapsed().as_secs_f64());
+    }
+    (threads * words * 8) as f64 * repeats as f64 / best / 1e9
+}
+
+/// The wrapping sum of `data`, with the widest vectors this CPU has.
+fn sum(data: &[u64]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            // SAFETY: the CPU has AVX-512F (checked just above).
+            return unsafe { sum_avx512(data) };
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (checked just above).
+            return unsafe { sum_avx2(data) };
+        }
+    }
+    sum_portable(data)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn sum_avx512(data: &[u64]) -> u64 {
+    use std::arch::x86_64::*;
+    let mut acc = [_mm512_setzero_si512(); 4];
+    let chunks = data.chunks_exact(32);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for (k, a) in acc.iter_mut().enumerate() {
+            // SAFETY: the chunk holds 32 words, so 8 from word 8k on are in bounds.
+            let v = unsafe { _mm512_loadu_si512(chunk.as_ptr().add(8 * k).cast()) };
+            *a = _mm512_add_epi64(*a, v);
+        }
+    }
+    let total = _mm512_add_epi64(_mm512_add_epi64(acc[0], acc[1]), _mm512_add_epi64(acc[2], acc[3]));
+    (_mm512_reduce_add_epi64(total) as u64).wrapping_add(sum_portable(rest))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn sum_avx2(data: &[u64]) -> u64 {
+    use std::arch::x86_64::*;
+    let mut acc = [_mm256_setzero_si256(); 4];
+    let chunks = data.chunks_exact(16);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for (k, a) in acc.iter_mut().enumerate() {
+            // SAFETY: the chunk holds 16 words, so 4 from word 4k on are in bounds.
+            let v = unsafe { _mm256_loadu_si256(chunk.as_ptr().add(4 * k).cast()) };
+            *a = _mm256_add_epi64(*a, v);
+        }
+    }
+    let mut lanes = [0u64; 4];
+    let total = _mm256_add_epi64(_mm256_add_epi64(acc[0], acc[1]), _mm256_add_epi64(acc[2], acc[3]));
+    // SAFETY: `lanes` has room for the 4 words stored.
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), total) };
+    lanes.iter().fold(sum_portable(rest), |s, &a| s.wrapping_add(a))
+}
+
+/// The plain wrapping sum (the rest of a vectorized sum, and CPUs without AVX2).
+fn sum_portable(data: &[u64]) -> u64 {
+    data.iter().fold(0, |s, &x| s.wrapping_add(x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sums_wrap_and_cover_every_word() {
+        let data: Vec<u64> = (0..96).map(|i| u64::MAX - i).collect();
+        let want = data.iter().fold(0u64, |s, &x| s.wrapping_add(x));
+        assert_eq!(sum(&data), want);
+    }
+
+    #[test]
+    fn data_lives_in_the_smallest_level_it_fits() {
+        let level = |name, capacity| Level { name, capacity, gb_per_s: 1.0 };
+        let bw =
+            Bandwidth { levels: vec![level("L1", 100), level("L2", 1000), level("memory", usize::MAX)], cached: false };
+        assert_eq!(bw.level_for(100).name, "L1");
+        assert_eq!(bw.level_for(101).name, "L2");
+        assert_eq!(bw.level_for(1 << 40).name, "memory");
+    }
+}
