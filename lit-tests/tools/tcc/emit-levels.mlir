@@ -72,9 +72,11 @@
 // BENCH-NEXT: target    cranelift (host): 128-bit vectors x 16 registers, {{(no )?}}FMA, {{[0-9]+}} core
 // BENCH: latency   median
 // BENCH: peak      {{[0-9.]+}} GFLOP/s per core with 128-bit FMA
-// BENCH: share    ms/run  GFLOP/s  % peak    GB/s  kernel
-// One row for the fusion group, naming its ops.
-// BENCH: graph.fused(tanh, mul, add, clamp) at
+// BENCH: bandwidth L1 {{[0-9]+}}, L2 {{[0-9]+}}, L3 {{[0-9]+}}, memory {{[0-9]+}} GB/s read
+// BENCH: share    ms/run  GFLOP/s  % peak    GB/s  % bw (level)  kernel
+// One row for the fusion group, naming its ops, with its share of the bandwidth of the
+// level its data fits in.
+// BENCH: {{[0-9.]+}}% (L1)    graph.fused(tanh, mul, add, clamp) at
 // RUN: %tcc bench %s --runs 2 --json | FileCheck %s --check-prefix=JSON
 // JSON: {"model": "{{.*}}emit-levels.mlir", "backend": "cranelift", "target": "cranelift (host): 128-bit vectors{{.*}}"kernels": [{"name": "graph.
 // RUN: not %tcc bench %s --runs 0 2>&1 | FileCheck %s --check-prefix=ZERORUNS
