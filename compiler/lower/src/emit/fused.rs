@@ -35,7 +35,7 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
     if is_reduction(gm, root) {
         let rc = Ctx::new(gm, root, Vec::new(), Vec::new()).with_lanes(c.lanes);
         let x = gm.operand(root, 0);
-        let lanes = group.vector_lanes(rc.out_elem(0));
+        let lanes = group.vector_lanes(rc.out_elem(0).byte_size(), &group.all_values());
         let no_fixed = HashMap::new();
         let element = |b: &mut Builder, idx: &[Value], lanes: u32| group.value(b, x, idx, lanes, &no_fixed);
         super::nn::reduce_with(b, &rc, c.outs[0], &element, lanes.is_some());
@@ -77,21 +77,24 @@ impl Group<'_> {
         self.c.g.value_type(v).as_tensor().map(|t| t.shape().to_vec()).unwrap_or_default()
     }
 
-    /// Lanes of the group's vectors along the innermost dimension: as many as the
-    /// widest element type (`widest`, a reduction's) fills a register with, when every
-    /// value of the group is a float whose vector of that many lanes is one the target
-    /// has (from 128 bits to its width: f32 values of an f64 group with AVX-512, not
-    /// with 128-bit vectors); else none (scalars, for `vectorize`).
-    pub fn vector_lanes(&self, widest: ScalarType) -> Option<u32> {
-        let gm = self.c.g;
+    /// Lanes of vectors along the innermost dimension: as many as elements of `widest`
+    /// bytes (a reduction's) fill a register with, when every one of `values` is a float
+    /// whose vector of that many lanes is one the target has (from 128 bits to its
+    /// width: f32 values of an f64 group with AVX-512, not with 128-bit vectors); else
+    /// none (scalars, for `vectorize`).
+    pub fn vector_lanes(&self, widest: usize, values: &[Value]) -> Option<u32> {
         let bits = self.c.lanes as usize * 32;
-        let lanes = bits / (widest.byte_size() * 8);
-        let fits = |v: Value| {
-            self.elem(v).is_some_and(|e| e.is_float() && (128..=bits).contains(&(lanes * e.byte_size() * 8)))
+        let lanes = bits / widest.saturating_mul(8).max(1);
+        let fits = |v: &Value| {
+            self.elem(*v).is_some_and(|e| e.is_float() && (128..=bits).contains(&(lanes * e.byte_size() * 8)))
         };
-        let values = self.body.iter().chain(&self.reductions).map(|&o| gm.result(o, 0));
-        let all = values.chain(self.inputs.keys().copied()).all(fits);
-        (all && lanes >= 2).then_some(lanes as u32)
+        (lanes >= 2 && values.iter().all(fits)).then_some(lanes as u32)
+    }
+
+    /// Every value of the group: its ops' results and its arguments.
+    pub fn all_values(&self) -> Vec<Value> {
+        let results = self.ops.iter().map(|&o| self.c.g.result(o, 0));
+        results.chain(self.inputs.keys().copied()).collect()
     }
 
     /// Group value `v` at index `idx` of the iteration space: `lanes` consecutive

@@ -316,21 +316,7 @@ pub fn reduce_with(b: &mut Builder, c: &Ctx, out: Value, element: Element, vecto
         return;
     }
     nest(b, &kept_shape, numel(&xs), |b, kidx| {
-        let init = if elem.is_float() {
-            b.scalar(elem, init)
-        } else {
-            let (lo, hi) = super::elementwise::int_range(elem);
-            b.int(
-                elem,
-                if init < 0.0 {
-                    lo
-                } else if init > 0.0 {
-                    hi
-                } else {
-                    0
-                },
-            )
-        };
+        let init = identity(b, combine, elem);
         let mut full: Vec<Option<Value>> = vec![None; xs.len()];
         for (k, &d) in kept.iter().enumerate() {
             full[d] = Some(kidx[k]);
@@ -351,6 +337,32 @@ pub fn reduce_with(b: &mut Builder, c: &Ctx, out: Value, element: Element, vecto
         let oidx = out_index(b, &full);
         b.store(r, out, &oidx);
     });
+}
+
+/// The identity of a reduction's combining op (`loop.max`, `loop.min`, `loop.add`) for
+/// `elem`: -inf, +inf, 0, or an integer type's extremes.
+pub(super) fn identity(b: &mut Builder, combine: &'static tcc_ir::OpDef, elem: ScalarType) -> Value {
+    let v = if std::ptr::eq(combine, &lp::MAX) {
+        f64::NEG_INFINITY
+    } else if std::ptr::eq(combine, &lp::MIN) {
+        f64::INFINITY
+    } else {
+        0.0
+    };
+    if elem.is_float() {
+        return b.scalar(elem, v);
+    }
+    let (lo, hi) = super::elementwise::int_range(elem);
+    b.int(
+        elem,
+        if v < 0.0 {
+            lo
+        } else if v > 0.0 {
+            hi
+        } else {
+            0
+        },
+    )
 }
 
 /// A float reduction keeping its innermost dimension, accumulated in the output row:
@@ -465,7 +477,7 @@ fn reduce_level_split(
 
 /// Loops over the dimensions `axes` (extents `reduced`), threading the values `parts`
 /// through them; `inner` runs at each index (`frame` with those dimensions set).
-fn reduced_nest(
+pub(super) fn reduced_nest(
     b: &mut Builder,
     axes: &[usize],
     reduced: &[i64],

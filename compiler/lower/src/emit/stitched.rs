@@ -104,17 +104,13 @@ impl RowState<'_> {
         let gm = self.group.c.g;
         let values: Vec<Value> =
             targets.iter().flat_map(|&t| fused::per_element_values(gm, &self.group.ops, self.rows, t)).collect();
-        let bits = self.group.c.lanes as usize * 32;
         let Some(widest) = values.iter().map(|&v| self.group.elem(v).map_or(usize::MAX, |e| e.byte_size())).max()
         else {
             return 1;
         };
-        let lanes = bits / (widest * 8).max(1);
-        let fits = |v: &Value| {
-            self.group.elem(*v).is_some_and(|e| e.is_float() && (128..=bits).contains(&(lanes * e.byte_size() * 8)))
-        };
-        let whole = self.rows.shape.last().is_some_and(|&n| n % lanes.max(1) as i64 == 0);
-        if lanes >= 2 && whole && values.iter().all(fits) { lanes as u32 } else { 1 }
+        let lanes = self.group.vector_lanes(widest, &values).unwrap_or(1);
+        let whole = self.rows.shape.last().is_some_and(|&n| n % lanes as i64 == 0);
+        if whole { lanes } else { 1 }
     }
 
     /// Computes the values constant along the row that a loop computing `v` needs.
@@ -211,7 +207,7 @@ impl RowState<'_> {
         let init: Vec<Value> = (0..unroll)
             .flat_map(|_| kinds.clone())
             .map(|(combine, elem, _)| {
-                let s = identity(b, combine, elem);
+                let s = super::nn::identity(b, combine, elem);
                 if lanes > 1 { b.splat(s, lanes) } else { s }
             })
             .collect();
@@ -268,31 +264,6 @@ fn combine_of(group: &Group, r: Op) -> (&'static OpDef, ScalarType, &'static str
     }
 }
 
-/// The identity of a combining op for `elem`.
-fn identity(b: &mut Builder, combine: &'static OpDef, elem: ScalarType) -> Value {
-    let v = if std::ptr::eq(combine, &lp::MAX) {
-        f64::NEG_INFINITY
-    } else if std::ptr::eq(combine, &lp::MIN) {
-        f64::INFINITY
-    } else {
-        0.0
-    };
-    if elem.is_float() {
-        return b.scalar(elem, v);
-    }
-    let (lo, hi) = super::elementwise::int_range(elem);
-    b.int(
-        elem,
-        if v < 0.0 {
-            lo
-        } else if v > 0.0 {
-            hi
-        } else {
-            0
-        },
-    )
-}
-
 /// Loops over the elements of the row with `accs` threaded through: the row's
 /// dimensions before the last as plain loops, the last in vectors of `lanes`, `unroll`
 /// per step;
@@ -310,8 +281,10 @@ fn over_row(
     let first = row.rows.first;
     let per = accs.len() / unroll.max(1) as usize;
     let step = lanes as i64 * unroll;
-    let mut frame: Vec<Value> = row.row_start.to_vec();
-    loops(b, &row.rows.shape, first, rank - 1, &mut frame, accs, &mut |b, frame, accs| {
+    let axes: Vec<usize> = (first..rank - 1).collect();
+    let extents: Vec<i64> = axes.iter().map(|&d| row.rows.shape[d]).collect();
+    let mut frame: Vec<Option<Value>> = row.row_start.iter().map(|&v| Some(v)).collect();
+    super::nn::reduced_nest(b, &axes, &extents, &mut frame, accs, &mut |b, frame, accs| {
         let n = row.rows.shape[rank - 1];
         let (lb, ub, st) = (b.index(0), b.index(n / step), b.index(1));
         b.for_loop(lb, ub, st, &accs, |b, j, accs| {
@@ -320,32 +293,11 @@ fn over_row(
             for u in 0..unroll as usize {
                 let off = b.index(u as i64 * lanes as i64);
                 let i = b.add(base, off);
-                let mut idx = frame.to_vec();
+                let mut idx: Vec<Value> = frame.iter().map(|v| v.expect("every dimension has an index")).collect();
                 idx[rank - 1] = i;
                 next.extend(body(b, &idx, &accs[u * per..(u + 1) * per]));
             }
             next
         })
-    })
-}
-
-/// Plain loops over dimensions `d..end` of `shape`, threading `accs`.
-fn loops(
-    b: &mut Builder,
-    shape: &[i64],
-    d: usize,
-    end: usize,
-    frame: &mut Vec<Value>,
-    accs: Vec<Value>,
-    inner: &mut dyn FnMut(&mut Builder, &[Value], Vec<Value>) -> Vec<Value>,
-) -> Vec<Value> {
-    if d == end {
-        return inner(b, frame, accs);
-    }
-    let (lb, ub, one) = (b.index(0), b.index(shape[d]), b.index(1));
-    b.for_loop(lb, ub, one, &accs, |b, i, accs| {
-        let mut f = frame.clone();
-        f[d] = i;
-        loops(b, shape, d + 1, end, &mut f, accs.to_vec(), inner)
     })
 }
