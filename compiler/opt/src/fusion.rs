@@ -24,7 +24,7 @@
 use std::collections::{HashMap, HashSet};
 
 use tcc_dialect_graph::ops as g;
-use tcc_dialect_graph::ops::fused::{COSTLY, GROUP_REDUCTIONS, computed_twice, is_stitched, stitched_rows};
+use tcc_dialect_graph::ops::fused::{self, COSTLY, computed_twice, is_stitched, stitched_rows};
 use tcc_ir::builtin::func_entry;
 use tcc_ir::{AttrDict, Block, Diagnostics, Module, Op, OperationState, Pass, PassInfo, Traits, Type, Value};
 
@@ -53,9 +53,8 @@ impl Pass for FuseMemoryBound {
     }
 }
 
-fn is_group_reduction(m: &Module, op: Op) -> bool {
-    GROUP_REDUCTIONS.iter().any(|d| m.is(op, d))
-        && m.attr_or_default(op, "keepdims").and_then(|a| a.as_bool()) == Some(true)
+fn reduction_keeping_dims(m: &Module, op: Op) -> bool {
+    fused::is_group_reduction(m, op) && m.attr_or_default(op, "keepdims").and_then(|a| a.as_bool()) == Some(true)
 }
 
 /// An elementwise graph op with one result (and no region: not a kernel).
@@ -74,7 +73,7 @@ fn fuse_one(m: &mut Module, block: Block) -> bool {
     let ops: Vec<Op> = m.block_ops(block).collect();
     let position: HashMap<Op, usize> = ops.iter().enumerate().map(|(i, &o)| (o, i)).collect();
     for &root in ops.iter().rev() {
-        let reduction = is_group_reduction(m, root);
+        let reduction = reduction_keeping_dims(m, root);
         if !reduction && !is_elementwise(m, root) {
             continue;
         }
@@ -113,7 +112,7 @@ fn stitchable(m: &Module, members: &[Op]) -> bool {
 /// too), and an elementwise op of smaller results (one value per row) whose every use
 /// is; such a group is kept only if it is stitched (`fuse_one`).
 fn collect(m: &Module, root: Op, stitch: bool) -> HashSet<Op> {
-    let reduction = is_group_reduction(m, root);
+    let reduction = reduction_keeping_dims(m, root);
     let space = if reduction { crate::shape(m, m.operand(root, 0)) } else { crate::shape(m, m.result(root, 0)) };
     let mut members: HashSet<Op> = HashSet::from([root]);
     loop {
@@ -132,7 +131,7 @@ fn collect(m: &Module, root: Op, stitch: bool) -> HashSet<Op> {
             let all_inside = m.uses(v).iter().all(|u| members.contains(&u.op));
             let joins = if is_elementwise(m, p) && crate::shape(m, v) == space {
                 all_inside || cheap_to_repeat(m, p, &space)
-            } else if stitch && is_group_reduction(m, p) && crate::shape(m, m.operand(p, 0)) == space {
+            } else if stitch && reduction_keeping_dims(m, p) && crate::shape(m, m.operand(p, 0)) == space {
                 all_inside
             } else {
                 let rank = crate::shape(m, v).len() == space.len();

@@ -11,7 +11,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use tcc_dialect_graph::ops as g;
-use tcc_dialect_graph::ops::fused::GROUP_REDUCTIONS;
+use tcc_dialect_graph::ops::fused::is_group_reduction;
 use tcc_ir::{Op, ScalarType, Value};
 
 use super::{Ctx, broadcast_index, nest, numel};
@@ -26,13 +26,13 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
     let args = gm.block_args(block).to_vec();
     let inputs: HashMap<Value, (Value, Vec<i64>)> =
         args.iter().enumerate().map(|(i, &a)| (a, (c.ins[i], c.in_shape(i)))).collect();
-    let reductions: Vec<Op> = ops.iter().copied().filter(|&o| is_reduction(gm, o)).collect();
+    let reductions: Vec<Op> = ops.iter().copied().filter(|&o| is_group_reduction(gm, o)).collect();
     let body: Vec<Op> = ops.iter().copied().filter(|o| !reductions.contains(o)).collect();
     let group = Group { c, inputs, ops: ops.clone(), body, reductions };
     if super::stitched::applies(&group) {
         return super::stitched::emit(b, &group);
     }
-    if is_reduction(gm, root) {
+    if is_group_reduction(gm, root) {
         let rc = Ctx::new(gm, root, Vec::new(), Vec::new()).with_lanes(c.lanes);
         let x = gm.operand(root, 0);
         let lanes = group.vector_lanes(rc.out_elem(0).byte_size(), &group.all_values());
@@ -49,10 +49,6 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
             b.store(v, out, idx);
         });
     }
-}
-
-pub(super) fn is_reduction(gm: &tcc_ir::Module, op: Op) -> bool {
-    GROUP_REDUCTIONS.iter().any(|d| gm.is(op, d))
 }
 
 /// A group's ops and where its block arguments come from.

@@ -67,7 +67,8 @@ fn shape_of(m: &Module, v: Value) -> Vec<i64> {
     m.value_type(v).as_tensor().map(|t| t.shape().to_vec()).unwrap_or_default()
 }
 
-fn is_group_reduction(m: &Module, op: Op) -> bool {
+/// `op` is one of the reductions a group may hold.
+pub fn is_group_reduction(m: &Module, op: Op) -> bool {
     GROUP_REDUCTIONS.iter().any(|d| m.is(op, d))
 }
 
@@ -183,8 +184,7 @@ fn verify_fused(m: &Module, op: Op) -> Result<(), String> {
     }
     for &inner in body {
         let def = m.def(inner);
-        let reduction = GROUP_REDUCTIONS.iter().any(|d| std::ptr::eq(*d, def));
-        if reduction {
+        if is_group_reduction(m, inner) {
             let keeps = m.attr_or_default(inner, "keepdims").and_then(|a| a.as_bool()) == Some(true);
             if !keeps {
                 return Err("a reduction in a group must keep dimensions".into());
