@@ -54,14 +54,16 @@ func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
 
 // -----
 
-// Sizes differ: the 1 KiB tensor is placed first; once it is dead, two small tensors
-// in a row reuse its memory (at 0, then 64 because the first is still alive).
+// Sizes differ: the 1 KiB tensor is placed first; once it is dead, the small tensors
+// reuse its memory. The reshape is a view of the sum's buffer, not a copy, so the
+// sum's memory stays live until the view's last use.
 // CHECK-LABEL: func.func @main(%arg0: buffer<16x16xf32>, %arg1: buffer<4xf32>, %arg2: buffer<4xf32>)
 // CHECK-SAME: tcc.num_inputs = 2, tcc.workspace_size = 1088
 // CHECK: loop.workspace {offset = 0} : () -> buffer<16x16xf32>
-// CHECK: loop.workspace {offset = 1024} : () -> buffer<16xf32>
-// CHECK: loop.workspace {offset = 0} : () -> buffer<4x4xf32>
-// CHECK: loop.workspace {offset = 64} : () -> buffer<4xf32>
+// CHECK: [[SUM:%[0-9]+]] = loop.workspace {offset = 1024} : () -> buffer<16xf32>
+// CHECK: [[VIEW:%[0-9]+]] = loop.view [[SUM]] : (buffer<16xf32>) -> buffer<4x4xf32>
+// CHECK: loop.workspace {offset = 0} : () -> buffer<4xf32>
+// CHECK: load [[VIEW]]
 // CHECK-NOT: loop.workspace
 func.func @main(%x: tensor<16x16xf32>, %s: tensor<4xf32>) -> tensor<4xf32> {
   %0 = graph.exp %x : (tensor<16x16xf32>) -> tensor<16x16xf32>
@@ -70,6 +72,34 @@ func.func @main(%x: tensor<16x16xf32>, %s: tensor<4xf32>) -> tensor<4xf32> {
   %3 = graph.reduce_max %2 {axes = [0]} : (tensor<4x4xf32>) -> tensor<4xf32>
   %4 = graph.add %3, %s : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %4 : tensor<4xf32>
+}
+
+// -----
+
+// Views of views: the exp's memory lives until the last use of the second view (the
+// add), so neither the neg's result nor the add's takes it. A reshape of an input views
+// the argument buffer; a returned reshape is a copy into its output buffer.
+// CHECK-LABEL: func.func @main(%arg0: buffer<8xf32>, %arg1: buffer<2x4xf32>, %arg2: buffer<8xf32>)
+// CHECK-SAME: tcc.workspace_size = 192
+// CHECK: [[E:%[0-9]+]] = loop.workspace {offset = 0} : () -> buffer<8xf32>
+// CHECK: [[V1:%[0-9]+]] = loop.view [[E]] : (buffer<8xf32>) -> buffer<4x2xf32>
+// CHECK: [[V2:%[0-9]+]] = loop.view [[V1]] : (buffer<4x2xf32>) -> buffer<2x4xf32>
+// CHECK: loop.workspace {offset = 64} : () -> buffer<8xf32>
+// CHECK: loop.workspace {offset = 128} : () -> buffer<2x4xf32>
+// CHECK: loop.load [[V2]]
+// CHECK: loop.view %arg0 : (buffer<8xf32>) -> buffer<2x4xf32>
+// CHECK: loop.store {{%[0-9]+}}, %arg2
+func.func @main(%x: tensor<8xf32>) -> (tensor<2x4xf32>, tensor<8xf32>) {
+  %0 = graph.exp %x : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = graph.reshape %0 {shape = [4, 2]} : (tensor<8xf32>) -> tensor<4x2xf32>
+  %2 = graph.reshape %1 {shape = [2, 4]} : (tensor<4x2xf32>) -> tensor<2x4xf32>
+  %3 = graph.neg %x : (tensor<8xf32>) -> tensor<8xf32>
+  %4 = graph.reshape %3 {shape = [2, 4]} : (tensor<8xf32>) -> tensor<2x4xf32>
+  %5 = graph.add %2, %4 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %6 = graph.reshape %x {shape = [2, 4]} : (tensor<8xf32>) -> tensor<2x4xf32>
+  %7 = graph.mul %5, %6 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %8 = graph.reshape %7 {shape = [8]} : (tensor<2x4xf32>) -> tensor<8xf32>
+  return %7, %8 : tensor<2x4xf32>, tensor<8xf32>
 }
 
 // -----

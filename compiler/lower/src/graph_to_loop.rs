@@ -6,6 +6,8 @@
 //! - a tensor returned by `@main` is computed straight into its output buffer (a
 //!   returned input or constant, or a tensor returned twice, is copied at the end);
 //! - constants become read-only `loop.constant_buffer`s sharing the constant's data;
+//! - a reshape is a `loop.view` of its operand's buffer, not a copy (unless its result
+//!   is returned): the operand's memory then lives as long as the view's last use;
 //! - every other tensor gets a `loop.workspace` buffer at an offset planned from
 //!   lifetimes ([`crate::memory_plan`]), so dead tensors' memory is reused.
 //!
@@ -85,9 +87,26 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
         }
     }
 
-    // Lifetimes of the tensors that need workspace.
+    // Reshapes whose result is not returned view their operand's memory: result -> operand.
+    let views: HashMap<Value, Value> = body
+        .iter()
+        .filter(|&&op| gm.is(op, &g::RESHAPE) && !direct.contains_key(&gm.result(op, 0)))
+        .map(|&op| (gm.result(op, 0), gm.operand(op, 0)))
+        .collect();
+    let owner = |mut v: Value| {
+        while let Some(&x) = views.get(&v) {
+            v = x;
+        }
+        v
+    };
+
+    // Lifetimes of the tensors that need workspace; a tensor viewed by reshapes lives
+    // until the views' last use.
     let position: HashMap<Op, usize> = body.iter().enumerate().map(|(i, &o)| (o, i)).collect();
-    let mut intervals = Vec::new();
+    let last_use = |r: Value, pos: usize| {
+        gm.uses(r).iter().map(|u| position.get(&u.op).copied().unwrap_or(body.len())).max().unwrap_or(pos)
+    };
+    let mut intervals: Vec<Interval> = Vec::new();
     let mut slot: HashMap<Value, usize> = HashMap::new();
     for (pos, &op) in body.iter().enumerate() {
         if gm.is(op, &g::CONSTANT) {
@@ -97,11 +116,15 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
             if direct.contains_key(&r) {
                 continue;
             }
+            if views.contains_key(&r) {
+                if let Some(&i) = slot.get(&owner(r)) {
+                    intervals[i].end = intervals[i].end.max(last_use(r, pos));
+                }
+                continue;
+            }
             let t = gm.value_type(r).as_tensor().ok_or_else(|| err(gm.loc(op), "results must be tensors".into()))?;
-            let end =
-                gm.uses(r).iter().map(|u| position.get(&u.op).copied().unwrap_or(body.len())).max().unwrap_or(pos);
             slot.insert(r, intervals.len());
-            intervals.push(Interval { bytes: t.numel() * t.elem().byte_size(), start: pos, end });
+            intervals.push(Interval { bytes: t.numel() * t.elem().byte_size(), start: pos, end: last_use(r, pos) });
         }
     }
     let (offsets, workspace_size) = plan(&intervals);
@@ -120,6 +143,12 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
         if gm.is(op, &g::CONSTANT) {
             let value = gm.attr(op, "value").cloned().expect("verified constant");
             let v = b.op_typed(&lp::CONSTANT_BUFFER, &[], AttrDict::new().with("value", value), buffer_types)[0];
+            buffers.insert(gm.result(op, 0), v);
+            continue;
+        }
+        if let Some(&x) = views.get(&gm.result(op, 0)) {
+            let shape = gm.value_type(gm.result(op, 0)).as_tensor().expect("tensor").shape().to_vec();
+            let v = b.view(buffers[&x], &shape);
             buffers.insert(gm.result(op, 0), v);
             continue;
         }
