@@ -3,7 +3,9 @@
 //! elementwise ops around them, as one kernel (`../shared/TECHNIQUES.md` section 3).
 //!
 //! One loop over the rows (the dimensions before the reduced ones; on the thread pool,
-//! a few rows per task); per row, loops over the row's elements: one per set of
+//! a few rows per task; short rows two or four at a time, their loops interleaved so
+//! that one row's wait for a reduction overlaps another's work); per row, loops over
+//! the row's elements: one per set of
 //! reductions that do not depend on each other (a mean in f32 and in f64 share one),
 //! in dependence order, then one computing the result. Values constant along a row (the
 //! reductions' results, what is computed from them, broadcast inputs) are scalars
@@ -45,28 +47,38 @@ pub(super) fn emit(b: &mut Builder, group: &Group) {
     let out = group.c.outs[0];
     let work = numel(&rows.shape) * (group.body.len() + group.reductions.len()) as i64;
     let n_rows = numel(outer);
-    let row_body = |b: &mut Builder, flat: Value| {
-        let outer_idx = b.unflatten(flat, outer);
-        let zeros: Vec<Value> = row_dims.iter().map(|_| b.index(0)).collect();
-        let row_start: Vec<Value> = outer_idx.iter().copied().chain(zeros).collect();
+    let together = rows_together(n_rows, numel(row_dims));
+    let block_body = |b: &mut Builder, block: Value| {
+        let first_row = b.scale(block, together as i64);
+        let starts: Vec<Vec<Value>> = (0..together)
+            .map(|k| {
+                let off = b.index(k as i64);
+                let flat = b.add(first_row, off);
+                let outer_idx = b.unflatten(flat, outer);
+                let zeros: Vec<Value> = row_dims.iter().map(|_| b.index(0)).collect();
+                outer_idx.into_iter().chain(zeros).collect()
+            })
+            .collect();
         let mut row = RowState {
             group,
             rows: &rows,
-            row_start: &row_start,
-            fixed: HashMap::new(),
+            starts: &starts,
+            fixed: vec![HashMap::new(); together],
             spill: spill.map(|value| Spill { value, buffer: out, written: false }),
         };
         if rows.constant_along_row(&group.shape(result)) {
-            let v = row.row_value(b, result);
-            b.store(v, out, &row_start);
+            for (k, start) in starts.iter().enumerate() {
+                let v = row.row_value(b, k, result);
+                b.store(v, out, start);
+            }
         } else {
             row.prepare(b, result);
             let fixed = row.fixed.clone();
             let spill = row.spill;
             let lanes = row.lanes_for(&[result]);
-            over_row(b, &row, lanes, 1, Vec::new(), &mut |b, idx, _| {
+            over_row(b, &row, lanes, 1, Vec::new(), &mut |b, k, idx, _| {
                 let memo = RefCell::new(HashMap::new());
-                let env = Env { fixed: &fixed, memo: &memo, spill };
+                let env = Env { fixed: &fixed[k], memo: &memo, spill };
                 let v = group.eval(b, result, idx, lanes, &env);
                 if lanes > 1 {
                     b.vstore(v, out, idx);
@@ -77,21 +89,36 @@ pub(super) fn emit(b: &mut Builder, group: &Group) {
             });
         }
     };
-    if n_rows >= 2 && work >= PARALLEL_MIN_WORK {
-        b.parallel(n_rows, row_body);
+    let blocks = n_rows / together as i64;
+    if blocks >= 2 && work >= PARALLEL_MIN_WORK {
+        b.parallel(blocks, block_body);
     } else {
-        b.range_n(n_rows, row_body);
+        b.range_n(blocks, block_body);
     }
 }
 
-/// One row being emitted: the scalars known so far.
+/// Elements of rows emitted together: enough that the latency of one row's passes (each
+/// waits for the previous one's reduction) overlaps with other rows' work.
+const INTERLEAVED_ELEMENTS: i64 = 1024;
+
+/// How many rows each step of the row loop handles together, their passes interleaved:
+/// short rows go in twos or fours (dividing the row count), long rows one at a time.
+fn rows_together(n_rows: i64, row_len: i64) -> usize {
+    let mut together = 1;
+    while together < 4 && row_len * 2 * together as i64 <= INTERLEAVED_ELEMENTS && n_rows % (2 * together as i64) == 0 {
+        together *= 2;
+    }
+    together
+}
+
+/// The rows being emitted together: the scalars known so far for each.
 struct RowState<'a> {
     group: &'a Group<'a>,
     rows: &'a Rows,
-    /// The index of the row's first element.
-    row_start: &'a [Value],
-    /// Values constant along the row, computed.
-    fixed: HashMap<Value, Value>,
+    /// The index of each row's first element.
+    starts: &'a [Vec<Value>],
+    /// Per row, values constant along it, computed.
+    fixed: Vec<HashMap<Value, Value>>,
     spill: Option<Spill>,
 }
 
@@ -113,7 +140,8 @@ impl RowState<'_> {
         if whole { lanes } else { 1 }
     }
 
-    /// Computes the values constant along the row that a loop computing `v` needs.
+    /// Computes, for every row, the values constant along it that a loop computing `v`
+    /// needs.
     fn prepare(&mut self, b: &mut Builder, v: Value) {
         let gm = self.group.c.g;
         let mut seen: HashSet<Value> = HashSet::new();
@@ -129,31 +157,33 @@ impl RowState<'_> {
                 work.extend(gm.operands(op).iter().copied());
             }
         }
-        for v in needed {
-            self.row_value(b, v);
+        for k in 0..self.starts.len() {
+            for &v in &needed {
+                self.row_value(b, k, v);
+            }
         }
     }
 
-    /// The scalar value of `v`, constant along the row.
-    fn row_value(&mut self, b: &mut Builder, v: Value) -> Value {
-        if let Some(&s) = self.fixed.get(&v) {
+    /// The scalar value of `v` for row `k`, constant along it.
+    fn row_value(&mut self, b: &mut Builder, k: usize, v: Value) -> Value {
+        if let Some(&s) = self.fixed[k].get(&v) {
             return s;
         }
         let gm = self.group.c.g;
         let s = if let Some((buf, shape)) = self.group.inputs.get(&v) {
-            let at = super::broadcast_index(b, self.row_start, shape);
+            let at = super::broadcast_index(b, &self.starts[k], shape);
             b.load(*buf, &at)
         } else {
             let op = gm.defining_op(v).expect("a group value is an argument or an op's result");
             if self.group.reductions.contains(&op) {
                 self.reduce(b, op);
-                return self.fixed[&v];
+                return self.fixed[k][&v];
             }
-            let args: Vec<Value> = gm.operands(op).iter().map(|&o| self.row_value(b, o)).collect();
+            let args: Vec<Value> = gm.operands(op).iter().map(|&o| self.row_value(b, k, o)).collect();
             let inner = Ctx::new(gm, op, Vec::new(), Vec::new()).with_lanes(self.group.c.lanes);
             super::elementwise::scalar(b, &inner, &args)
         };
-        self.fixed.insert(v, s);
+        self.fixed[k].insert(v, s);
         s
     }
 
@@ -179,13 +209,16 @@ impl RowState<'_> {
     }
 
     /// Runs the loop computing reduction `r`, and every other reduction whose inputs
-    /// are ready, over the row.
+    /// are ready, over the rows.
     fn reduce(&mut self, b: &mut Builder, r: Op) {
         let gm = self.group.c.g;
+        let together = self.starts.len();
         for dep in self.needs(r) {
-            self.row_value(b, gm.result(dep, 0));
+            for k in 0..together {
+                self.row_value(b, k, gm.result(dep, 0));
+            }
         }
-        let done = |me: &Self, o: Op| me.fixed.contains_key(&gm.result(o, 0));
+        let done = |me: &Self, o: Op| me.fixed[0].contains_key(&gm.result(o, 0));
         let batch: Vec<Op> = self
             .group
             .reductions
@@ -203,8 +236,10 @@ impl RowState<'_> {
         let operands: Vec<Value> = batch.iter().map(|&o| gm.operand(o, 0)).collect();
         let lanes = self.lanes_for(&operands);
         let vectors = last / lanes as i64;
-        let unroll = [4, 2, 1].into_iter().find(|u| vectors % u == 0 && vectors >= 2 * u).unwrap_or(1);
-        let init: Vec<Value> = (0..unroll)
+        // Partial accumulators per row: four in all, so the combining's latency is hidden.
+        let per_row = (4 / together as i64).max(1);
+        let unroll = [4, 2, 1].into_iter().find(|&u| u <= per_row && vectors % u == 0 && vectors >= 2 * u).unwrap_or(1);
+        let init: Vec<Value> = (0..unroll as usize * together)
             .flat_map(|_| kinds.clone())
             .map(|(combine, elem, _)| {
                 let s = super::nn::identity(b, combine, elem);
@@ -214,9 +249,9 @@ impl RowState<'_> {
         let fixed = self.fixed.clone();
         let spill = self.spill;
         let group = self.group;
-        let parts = over_row(b, self, lanes, unroll, init, &mut |b, idx, accs| {
+        let parts = over_row(b, self, lanes, unroll, init, &mut |b, k, idx, accs| {
             let memo = RefCell::new(HashMap::new());
-            let env = Env { fixed: &fixed, memo: &memo, spill };
+            let env = Env { fixed: &fixed[k], memo: &memo, spill };
             operands
                 .iter()
                 .zip(accs)
@@ -232,21 +267,25 @@ impl RowState<'_> {
         }) {
             s.written = true;
         }
-        for (i, &o) in batch.iter().enumerate() {
-            let (combine, elem, kind) = kinds[i];
-            let mut acc = parts[i];
-            for u in 1..unroll as usize {
-                acc = b.bin(combine, acc, parts[u * batch.len() + i]);
+        let per = batch.len();
+        for k in 0..together {
+            for (i, &o) in batch.iter().enumerate() {
+                let (combine, elem, kind) = kinds[i];
+                let part = |u: usize| parts[(u * together + k) * per + i];
+                let mut acc = part(0);
+                for u in 1..unroll as usize {
+                    acc = b.bin(combine, acc, part(u));
+                }
+                if lanes > 1 {
+                    let attrs = AttrDict::new().with("kind", Attribute::string(kind));
+                    acc = b.op_typed(&vp::REDUCE, &[acc], attrs, vec![Type::Scalar(elem)])[0];
+                }
+                if gm.is(o, &g::REDUCE_MEAN) {
+                    let n = b.scalar(elem, row_len as f64);
+                    acc = b.bin(&lp::DIV, acc, n);
+                }
+                self.fixed[k].insert(gm.result(o, 0), acc);
             }
-            if lanes > 1 {
-                let attrs = AttrDict::new().with("kind", Attribute::string(kind));
-                acc = b.op_typed(&vp::REDUCE, &[acc], attrs, vec![Type::Scalar(elem)])[0];
-            }
-            if gm.is(o, &g::REDUCE_MEAN) {
-                let n = b.scalar(elem, row_len as f64);
-                acc = b.bin(&lp::DIV, acc, n);
-            }
-            self.fixed.insert(gm.result(o, 0), acc);
         }
     }
 }
@@ -264,26 +303,27 @@ fn combine_of(group: &Group, r: Op) -> (&'static OpDef, ScalarType, &'static str
     }
 }
 
-/// Loops over the elements of the row with `accs` threaded through: the row's
+/// Loops over the elements of the rows with `accs` threaded through: the rows'
 /// dimensions before the last as plain loops, the last in vectors of `lanes`, `unroll`
-/// per step;
-/// `body(b, index, accs)` runs for each of the `unroll` vectors of a step, with that
-/// vector's share of `accs` (which holds `unroll` equal-sized groups).
+/// per step, every row at each; `body(b, k, index, accs)` runs for row `k` and each of
+/// the `unroll` vectors of a step, with that (vector, row)'s share of `accs` (which
+/// holds `unroll` x rows equal-sized groups, rows within vectors).
 fn over_row(
     b: &mut Builder,
     row: &RowState,
     lanes: u32,
     unroll: i64,
     accs: Vec<Value>,
-    body: &mut dyn FnMut(&mut Builder, &[Value], &[Value]) -> Vec<Value>,
+    body: &mut dyn FnMut(&mut Builder, usize, &[Value], &[Value]) -> Vec<Value>,
 ) -> Vec<Value> {
     let rank = row.rows.shape.len();
     let first = row.rows.first;
-    let per = accs.len() / unroll.max(1) as usize;
+    let together = row.starts.len();
+    let per = accs.len() / (unroll.max(1) as usize * together);
     let step = lanes as i64 * unroll;
     let axes: Vec<usize> = (first..rank - 1).collect();
     let extents: Vec<i64> = axes.iter().map(|&d| row.rows.shape[d]).collect();
-    let mut frame: Vec<Option<Value>> = row.row_start.iter().map(|&v| Some(v)).collect();
+    let mut frame: Vec<Option<Value>> = vec![None; rank];
     super::nn::reduced_nest(b, &axes, &extents, &mut frame, accs, &mut |b, frame, accs| {
         let n = row.rows.shape[rank - 1];
         let (lb, ub, st) = (b.index(0), b.index(n / step), b.index(1));
@@ -293,9 +333,17 @@ fn over_row(
             for u in 0..unroll as usize {
                 let off = b.index(u as i64 * lanes as i64);
                 let i = b.add(base, off);
-                let mut idx: Vec<Value> = frame.iter().map(|v| v.expect("every dimension has an index")).collect();
-                idx[rank - 1] = i;
-                next.extend(body(b, &idx, &accs[u * per..(u + 1) * per]));
+                for (k, start) in row.starts.iter().enumerate() {
+                    let idx: Vec<Value> = (0..rank)
+                        .map(|d| match d {
+                            d if d < first => start[d],
+                            d if d == rank - 1 => i,
+                            d => frame[d].expect("every row dimension has an index"),
+                        })
+                        .collect();
+                    let at = (u * together + k) * per;
+                    next.extend(body(b, k, &idx, &accs[at..at + per]));
+                }
             }
             next
         })
