@@ -10,6 +10,9 @@
 // RUN: %tcc-opt %s --pass-pipeline=expand-math -o %t.1.mlir
 // RUN: %tcc-opt %t.1.mlir --pass-pipeline=expand-math -o %t.2.mlir
 // RUN: diff %t.1.mlir %t.2.mlir
+// With `ldexp` (AVX-512 targets), exp's 2^n on f32 vectors of 4, 8 or 16 lanes is one
+// loop.ldexp; scalars keep the exponent bits.
+// RUN: %tcc-opt %s --pass-pipeline='expand-math{ldexp=true}' | %tcc-opt | FileCheck %s --check-prefix=LDEXP
 
 // exp: clamp to [ln(smallest normal), ln(f32 max)], n = round(x log2 e), Cephes
 // polynomial, 2^n split in two halves (n >> 1 and n - (n >> 1)) as exponent bits,
@@ -235,4 +238,22 @@ func.func @in_loop(%a: buffer<16xf32>, %out: buffer<16xf32>) {
     loop.yield
   }
   return
+}
+
+// LDEXP-LABEL: func.func @exp_ldexp_vector(%arg0: vector<16xf32>) -> vector<16xf32> {
+// LDEXP: [[N:%[0-9]+]] = loop.round
+// LDEXP: loop.ldexp {{%[0-9]+}}, [[N]] : vector<16xf32>
+// LDEXP-NOT: loop.shl
+// LDEXP: return
+// LDEXP-LABEL: func.func @exp_ldexp_scalar(%arg0: f32) -> f32 {
+// LDEXP-NOT: loop.ldexp
+// LDEXP: loop.shl
+// LDEXP: return
+func.func @exp_ldexp_vector(%x: vector<16xf32>) -> vector<16xf32> {
+  %r = loop.exp %x : vector<16xf32>
+  return %r : vector<16xf32>
+}
+func.func @exp_ldexp_scalar(%x: f32) -> f32 {
+  %r = loop.exp %x : f32
+  return %r : f32
 }

@@ -9,7 +9,9 @@
 //! 0.625 and `1 - 2 / (e^{2|x|} + 1)` above, Eigen's rational `erf` on [-4, 4] (a few
 //! ulp), and `pow` as `exp(b log |a|)` with the sign and special cases of C's `powf`.
 //! Special values follow IEEE: NaN in gives NaN out, exp saturates to +inf and flushes
-//! results below the smallest normal float to 0.
+//! results below the smallest normal float to 0. Where the target scales f32 vectors by
+//! a power of two in one instruction (`ldexp` option: AVX-512), `exp`'s final 2^n
+//! is one `loop.ldexp` instead of exponent-bit arithmetic, with the same result.
 
 use tcc_dialect_loop as lp;
 use tcc_dialect_vector as vp;
@@ -21,23 +23,28 @@ use crate::builder::Builder;
 pub static EXPAND_MATH: PassInfo = PassInfo {
     name: "expand-math",
     summary: "Expand f32 exp/log/tanh/erf/pow into polynomial loop arithmetic",
-    options: &[],
-    create: |_| Ok(Box::new(ExpandMath)),
+    options: &[("ldexp", "scale f32 vectors by 2^n with loop.ldexp (AVX-512's vscalefps; default false)")],
+    create: |opts| Ok(Box::new(ExpandMath { ldexp: opts.parse_or("ldexp", false)? })),
 };
 
-pub struct ExpandMath;
+pub struct ExpandMath {
+    /// The target scales f32 vectors by a power of two in one instruction.
+    pub ldexp: bool,
+}
 
 impl Pass for ExpandMath {
     fn name(&self) -> &'static str {
         "expand-math"
     }
     fn run(&self, m: &mut Module) -> Result<(), Diagnostics> {
-        expand_math(m);
+        expand_math(m, self.ldexp);
         Ok(())
     }
 }
 
-pub fn expand_math(m: &mut Module) {
+/// Expands the f32 math of `m`; with `ldexp`, f32 vectors are scaled by powers of two
+/// with `loop.ldexp` (the same values as the exponent-bit arithmetic otherwise used).
+pub fn expand_math(m: &mut Module, ldexp: bool) {
     for func in m.funcs() {
         let Some(entry) = func_entry(m, func) else { continue };
         let targets: Vec<Op> = m
@@ -51,7 +58,8 @@ pub fn expand_math(m: &mut Module) {
             let args = m.operands(op).to_vec();
             let def = m.def(op);
             let mut b = Builder::before(m, op, entry);
-            let mut e = Ex { b: &mut b, ty: ty.clone() };
+            let ldexp = ldexp && matches!(&ty, Type::Vector(v) if [4, 8, 16].contains(&v.lanes));
+            let mut e = Ex { b: &mut b, ty: ty.clone(), ldexp };
             let r = if std::ptr::eq(def, &lp::EXP) {
                 e.exp(args[0])
             } else if std::ptr::eq(def, &lp::LOG) {
@@ -72,6 +80,8 @@ pub fn expand_math(m: &mut Module) {
 struct Ex<'b, 'm> {
     b: &'b mut Builder<'m>,
     ty: Type,
+    /// Scale by 2^n with `loop.ldexp`.
+    ldexp: bool,
 }
 
 impl Ex<'_, '_> {
@@ -157,10 +167,26 @@ impl Ex<'_, '_> {
         let one = self.c(1.0);
         let q = self.add(r, one);
         let y = self.fma(p, r2, q);
-        // 2^n through the exponent bits; n is in [-126, 128), so split 2^n = 2^(n/2) 2^(n - n/2).
-        // n as an integer without a float-to-int conversion (which keeps NaN and
-        // saturation semantics, and LLVM scalarizes on x86): n + 1.5 * 2^23 is exact and
-        // holds n in its low mantissa bits.
+        let y = self.scale_by_pow2(y, n);
+        // Beyond the clamp: +inf above, 0 below (NaN passes through the clamp).
+        let inf = self.c(f64::INFINITY);
+        let zero = self.c(0.0);
+        let over = self.cmp("gt", x, hi);
+        let y = self.select(over, inf, y);
+        let under = self.cmp("lt", x, lo);
+        self.select(under, zero, y)
+    }
+
+    /// y * 2^n for integral n in [-126, 128]: one `loop.ldexp`, or through the exponent
+    /// bits (the same value: both round only the final product).
+    fn scale_by_pow2(&mut self, y: Value, n: Value) -> Value {
+        if self.ldexp {
+            return self.b.bin(&lp::LDEXP, y, n);
+        }
+        // n is in [-126, 128], so split 2^n = 2^(n/2) 2^(n - n/2). n as an integer
+        // without a float-to-int conversion (which keeps NaN and saturation semantics,
+        // and LLVM scalarizes on x86): n + 1.5 * 2^23 is exact and holds n in its low
+        // mantissa bits.
         let ity = self.int_ty();
         let magic = self.c(12_582_912.0);
         let shifted = self.add(n, magic);
@@ -173,14 +199,7 @@ impl Ex<'_, '_> {
         let s1 = self.pow2(half);
         let s2 = self.pow2(rest);
         let y = self.mul(y, s1);
-        let y = self.mul(y, s2);
-        // Beyond the clamp: +inf above, 0 below (NaN passes through the clamp).
-        let inf = self.c(f64::INFINITY);
-        let zero = self.c(0.0);
-        let over = self.cmp("gt", x, hi);
-        let y = self.select(over, inf, y);
-        let under = self.cmp("lt", x, lo);
-        self.select(under, zero, y)
+        self.mul(y, s2)
     }
 
     fn sub_i(&mut self, a: Value, b: Value) -> Value {

@@ -2,7 +2,8 @@
 //! lowering and the backends see it.
 //!
 //! A [`Target`] holds the SIMD register width and count, whether fused multiply-add is
-//! one instruction, the core count and the data cache sizes. The backend chosen for a
+//! one instruction (and scaling by a power of two), the core count and the data cache
+//! sizes. The backend chosen for a
 //! compilation provides it (Cranelift: 128-bit vectors in 16 registers; LLVM: the host's
 //! or `--cpu`'s full width); kernel configuration, layout blocking and vectorization
 //! read it and never assume a width. Passes receive it as pipeline options
@@ -20,6 +21,9 @@ pub struct Target {
     pub vector_registers: u32,
     /// Whether fused multiply-add is a single instruction.
     pub fma: bool,
+    /// Whether vectors of f32 are scaled by a power of two (`x * 2^n`, one rounding) in
+    /// a single instruction (AVX-512's `vscalefps`).
+    pub ldexp: bool,
     /// Physical cores the generated code may use (the thread pool's default size).
     pub cores: u32,
     /// Per-core level-1 data cache, in bytes.
@@ -33,6 +37,7 @@ pub const PASS_OPTIONS: &[(&str, &str)] = &[
     ("vector-bits", "SIMD register width in bits (default 128)"),
     ("vector-registers", "number of SIMD registers (default 16)"),
     ("fma", "fused multiply-add is one instruction (default true)"),
+    ("ldexp", "f32 vectors scale by a power of two in one instruction (default false)"),
     ("cores", "cores the code may use (default 1)"),
     ("l1", "level-1 data cache per core in bytes (default 32768)"),
     ("l2", "level-2 cache per core in bytes (default 1048576)"),
@@ -41,7 +46,15 @@ pub const PASS_OPTIONS: &[(&str, &str)] = &[
 impl Default for Target {
     /// A baseline x86-64 core with 128-bit vectors (what Cranelift generates).
     fn default() -> Self {
-        Target { vector_bits: 128, vector_registers: 16, fma: true, cores: 1, l1_bytes: 32 << 10, l2_bytes: 1 << 20 }
+        Target {
+            vector_bits: 128,
+            vector_registers: 16,
+            fma: true,
+            ldexp: false,
+            cores: 1,
+            l1_bytes: 32 << 10,
+            l2_bytes: 1 << 20,
+        }
     }
 }
 
@@ -59,7 +72,7 @@ impl Target {
     /// A target for this machine's caches and cores with the given vector registers.
     pub fn host(vector_bits: u32, vector_registers: u32, fma: bool, cores: u32) -> Target {
         let (l1, l2) = host_caches();
-        Target { vector_bits, vector_registers, fma, cores, l1_bytes: l1, l2_bytes: l2 }
+        Target { vector_bits, vector_registers, fma, ldexp: false, cores, l1_bytes: l1, l2_bytes: l2 }
     }
 
     /// Whether this machine executes fused multiply-add.
@@ -74,8 +87,8 @@ impl Target {
     /// inverse of [`Target::from_options`].
     pub fn to_pass_options(&self) -> String {
         format!(
-            "vector-bits={} vector-registers={} fma={} cores={} l1={} l2={}",
-            self.vector_bits, self.vector_registers, self.fma, self.cores, self.l1_bytes, self.l2_bytes
+            "vector-bits={} vector-registers={} fma={} ldexp={} cores={} l1={} l2={}",
+            self.vector_bits, self.vector_registers, self.fma, self.ldexp, self.cores, self.l1_bytes, self.l2_bytes
         )
     }
 
@@ -93,6 +106,7 @@ impl Target {
             vector_bits: parse(get("vector-bits"), "vector-bits", d.vector_bits)?,
             vector_registers: parse(get("vector-registers"), "vector-registers", d.vector_registers)?,
             fma: parse(get("fma"), "fma", d.fma)?,
+            ldexp: parse(get("ldexp"), "ldexp", d.ldexp)?,
             cores: parse(get("cores"), "cores", d.cores)?,
             l1_bytes: parse(get("l1"), "l1", d.l1_bytes)?,
             l2_bytes: parse(get("l2"), "l2", d.l2_bytes)?,
@@ -156,8 +170,15 @@ mod tests {
 
     #[test]
     fn options_round_trip() {
-        let t =
-            Target { vector_bits: 512, vector_registers: 32, fma: true, cores: 2, l1_bytes: 49152, l2_bytes: 2 << 20 };
+        let t = Target {
+            vector_bits: 512,
+            vector_registers: 32,
+            fma: true,
+            ldexp: true,
+            cores: 2,
+            l1_bytes: 49152,
+            l2_bytes: 2 << 20,
+        };
         let text = t.to_pass_options();
         let map: std::collections::HashMap<&str, &str> =
             text.split(' ').map(|kv| kv.split_once('=').unwrap()).collect();

@@ -21,8 +21,8 @@ pub fn kernel_pipeline(target: &tcc_codegen::Target) -> String {
 /// `target`.
 pub fn lowering_pipeline(target: &tcc_codegen::Target, profile: bool) -> String {
     format!(
-        "convert-graph-to-loop{{profile={profile} vector-bits={0}}},vectorize{{vector-bits={0}}},expand-math,cse",
-        target.vector_bits
+        "convert-graph-to-loop{{profile={profile} vector-bits={0}}},vectorize{{vector-bits={0}}},expand-math{{ldexp={1}}},cse",
+        target.vector_bits, target.ldexp
     )
 }
 

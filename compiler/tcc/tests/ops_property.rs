@@ -651,3 +651,46 @@ fn clamp_keeps_nan_and_signed_zeros_bit_for_bit() {
         }
     }
 }
+
+/// `exp` on the whole range where its result is not 0 or inf, around the edges of the
+/// clamp and on special values: every backend gives the same bits (with AVX-512, LLVM
+/// scales by 2^n with `vscalefps`, Cranelift through the exponent bits), within 2 ulp
+/// of the interpreter; results below the smallest normal float are flushed to 0.
+#[test]
+fn exp_is_the_same_on_every_backend() {
+    let mut xs: Vec<f32> = vec![f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, 1e-30, -1e-30];
+    xs.extend((-1040..=900).map(|i| i as f32 * 0.1 + 0.013));
+    for edge in [88.722_83_f32, -87.336_55, 88.0, -87.0, 88.38, 88.39] {
+        let mut v = edge;
+        for _ in 0..8 {
+            xs.extend([v, -v]);
+            v = f32::from_bits(v.to_bits() + 1);
+        }
+    }
+    xs.truncate(xs.len() / 16 * 16 + 5); // whole vectors and a scalar tail
+    let x = ITensor::new(vec![xs.len()], Data::F32(xs.clone())).unwrap();
+    let case = Case::new(&g::EXP, vec![x.clone()]);
+    let m = build(&case).unwrap();
+    let text = print_module(&m, PrintOptions::default());
+    let want = run_function(&m, m.func("main").unwrap(), &case.inputs).unwrap()[0].to_f64s();
+    let mut first: Option<Vec<f32>> = None;
+    for backend in tcc::backend::compiled_backends() {
+        let model = tcc::Runtime::builder().backend(backend).load_str(&text).unwrap();
+        let got = model.run(&[to_runtime(&x)]).unwrap()[0].as_slice::<f32>().unwrap().to_vec();
+        for (k, (&g, &w)) in got.iter().zip(&want).enumerate() {
+            let w = w as f32;
+            let ulps = (g.to_bits() as i64 - w.to_bits() as i64).abs();
+            let flushed = g == 0.0 && w < f32::MIN_POSITIVE;
+            let ok = (g.is_nan() && w.is_nan()) || ulps <= 2 || flushed;
+            assert!(ok, "{backend:?}: exp({}) = {g:e}, interpreter {w:e}", xs[k]);
+        }
+        match &first {
+            None => first = Some(got),
+            Some(f) => {
+                for (k, (a, b)) in f.iter().zip(&got).enumerate() {
+                    assert!(a.to_bits() == b.to_bits(), "{backend:?}: exp({}) = {b:e}, first backend {a:e}", xs[k]);
+                }
+            }
+        }
+    }
+}

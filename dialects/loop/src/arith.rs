@@ -210,6 +210,14 @@ arith!(LOG, "loop.log", 1, infer_float, PURE, "natural logarithm (expanded by ex
 arith!(TANH, "loop.tanh", 1, infer_float, PURE, "hyperbolic tangent (expanded by expand-math)");
 arith!(ERF, "loop.erf", 1, infer_float, PURE, "error function (expanded by expand-math)");
 arith!(POW, "loop.pow", 2, infer_float, PURE, "a ^ b, real for negative a and integral b (expanded by expand-math)");
+arith!(
+    LDEXP,
+    "loop.ldexp",
+    2,
+    infer_float,
+    PURE,
+    "a * 2^b for integral b, rounded once (only for targets with an instruction for it: expand-math emits it for f32 vectors with AVX-512)"
+);
 
 pub static CMP: OpDef = OpDef {
     name: "loop.cmp",

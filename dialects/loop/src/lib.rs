@@ -44,6 +44,7 @@ pub static ALL: &[&OpDef] = &[
     &TANH,
     &ERF,
     &POW,
+    &LDEXP,
     &CMP,
     &SELECT,
     &CAST,

@@ -138,7 +138,9 @@ impl LlvmTarget {
     /// The description the layers above codegen read.
     pub fn target(&self) -> Target {
         let registers = if self.vector_bits == 512 { 32 } else { 16 };
-        Target::host(self.vector_bits, registers, self.fma, crate::host_cores())
+        // 512-bit vectors mean AVX-512 (F and VL on every CPU tcc knows): vscalefps.
+        let ldexp = self.vector_bits == 512;
+        Target { ldexp, ..Target::host(self.vector_bits, registers, self.fma, crate::host_cores()) }
     }
 
     fn machine(&self, reloc: RelocMode) -> Result<TargetMachine, CodegenError> {

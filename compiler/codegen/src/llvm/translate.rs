@@ -246,6 +246,33 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
         self.call(decl, args)
     }
 
+    /// `x * 2^n` on f32 vectors of 4, 8 or 16 lanes: AVX-512's `vscalefps` (which
+    /// scales by 2^floor(n)), all lanes, rounding as the current mode.
+    fn scalef(&self, x: BasicValueEnum<'ctx>, n: BasicValueEnum<'ctx>) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+        let lanes = match x.get_type() {
+            BasicTypeEnum::VectorType(v) if v.get_element_type().is_float_type() => v.get_size(),
+            t => return Err(CodegenError::Unsupported(format!("loop.ldexp on {t}: f32 vectors only"))),
+        };
+        let (name, mask_bits) = match lanes {
+            16 => ("llvm.x86.avx512.mask.scalef.ps.512", 16),
+            8 => ("llvm.x86.avx512.mask.scalef.ps.256", 8),
+            4 => ("llvm.x86.avx512.mask.scalef.ps.128", 8),
+            _ => return Err(CodegenError::Unsupported(format!("loop.ldexp on {lanes} lanes"))),
+        };
+        let decl = Intrinsic::find(name)
+            .and_then(|i| i.get_declaration(self.shared.module, &[]))
+            .ok_or_else(|| CodegenError::Backend(format!("no LLVM intrinsic {name}")))?;
+        let passthru = x.get_type().const_zero();
+        let mask = if mask_bits == 16 { self.shared.ctx.i16_type() } else { self.shared.ctx.i8_type() };
+        let all = mask.const_all_ones().into();
+        let mut args = vec![x, n, passthru, all];
+        if lanes == 16 {
+            // 4: the current rounding direction (MXCSR), no embedded rounding.
+            args.push(self.shared.ctx.i32_type().const_int(4, false).into());
+        }
+        self.call(decl, &args)
+    }
+
     fn call(
         &self,
         f: FunctionValue<'ctx>,
@@ -539,6 +566,7 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
             _ if is(&lp::FLOOR) => self.intrinsic("llvm.floor", &a)?,
             _ if is(&lp::CEIL) => self.intrinsic("llvm.ceil", &a)?,
             _ if is(&lp::ROUND) => self.intrinsic("llvm.roundeven", &a)?,
+            _ if is(&lp::LDEXP) => self.scalef(a[0], a[1])?,
             _ if is(&lp::RSQRT) => {
                 let s = self.intrinsic("llvm.sqrt", &a)?;
                 let one = self.const_like(s.get_type(), 1.0);
