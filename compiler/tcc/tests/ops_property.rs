@@ -694,3 +694,43 @@ fn exp_is_the_same_on_every_backend() {
         }
     }
 }
+
+/// Float max and min, elementwise on every pair of delicate values and reduced along
+/// rows that hold them, bit for bit against the interpreter: NaN wins, -0 < +0 (with
+/// AVX-512, LLVM computes them with `vrangeps` and a NaN fix-up).
+#[test]
+fn max_and_min_keep_nan_and_signed_zeros_bit_for_bit() {
+    let special = [f32::NAN, -0.0, 0.0, -1.5, 1.5, f32::INFINITY, f32::NEG_INFINITY, -f32::NAN];
+    let n = special.len();
+    // 64 pairs as a [4, 16] tensor each: whole 512-bit vectors.
+    let (a, b): (Vec<f32>, Vec<f32>) = (0..n * n).map(|k| (special[k / n], special[k % n])).unzip();
+    let (ta, tb) = (ITensor::new(vec![4, 16], Data::F32(a)).unwrap(), ITensor::new(vec![4, 16], Data::F32(b)).unwrap());
+    let check = |case: Case, what: &str| {
+        let m = build(&case).unwrap();
+        let text = print_module(&m, PrintOptions::default());
+        let want = run_function(&m, m.func("main").unwrap(), &case.inputs).unwrap()[0].to_f64s();
+        for backend in tcc::backend::compiled_backends() {
+            let model = tcc::Runtime::builder().backend(backend).load_str(&text).unwrap();
+            let got = model.run(&case.inputs.iter().map(to_runtime).collect::<Vec<_>>()).unwrap();
+            for (k, (&g, &w)) in got[0].as_slice::<f32>().unwrap().iter().zip(&want).enumerate() {
+                let same = (g.is_nan() && w.is_nan()) || g.to_bits() == (w as f32).to_bits();
+                assert!(same, "{backend:?}: {what} element {k}: JIT {g:?}, interpreter {w:?}");
+            }
+        }
+    };
+    check(Case::new(&g::MAX, vec![ta.clone(), tb.clone()]), "max");
+    check(Case::new(&g::MIN, vec![ta.clone(), tb.clone()]), "min");
+    // Rows of 16 pairs' first and second values: each row holds NaN, zeros of both
+    // signs and infinities in some order; and rows without NaN.
+    let clean: Vec<f32> =
+        (0..64).map(|k| [-0.0, 0.0, -1.5, 1.5, -0.0, -7.0, 0.0, -0.0][k % 8] * (k / 8) as f32).collect();
+    let tc = ITensor::new(vec![4, 16], Data::F32(clean)).unwrap();
+    for t in [ta, tb, tc] {
+        for def in [&g::REDUCE_MAX, &g::REDUCE_MIN] {
+            let case = Case::new(def, vec![t.clone()])
+                .attr("axes", Attribute::Array(vec![Attribute::i64(1)].into()))
+                .attr("keepdims", Attribute::Bool(true));
+            check(case, def.name);
+        }
+    }
+}

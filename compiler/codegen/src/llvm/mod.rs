@@ -11,6 +11,7 @@
 //! as LLVM IR or assembly ([`emit_text`]).
 
 pub mod translate;
+mod x86;
 
 use std::collections::HashMap;
 
@@ -234,6 +235,7 @@ fn build<'ctx>(
         constants: const_ptrs,
         outlines: Vec::new(),
         function_attributes: target.function_attributes(),
+        avx512: target.vector_bits == 512,
     };
 
     // The entry: (args, workspace, pool, status).

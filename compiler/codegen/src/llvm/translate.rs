@@ -8,8 +8,9 @@
 //! exit blocks with phis; `loop.parallel` is outlined into `fn(ctx, begin, end)` called
 //! back by `tcc_parallel_for`, its captured values passed in a stack array. Float
 //! min/max are `llvm.minimum`/`llvm.maximum` (NaN-propagating, -0 < +0, like
-//! Cranelift's `fmin`/`fmax`), reductions combine lanes in order, and `rsqrt` is
-//! `1 / sqrt`, without fast-math flags anywhere.
+//! Cranelift's `fmin`/`fmax`; on vectors with AVX-512, `vrangeps` and a NaN fix-up,
+//! see [`super::x86`]), reductions combine lanes in order, and `rsqrt` is `1 / sqrt`,
+//! without fast-math flags anywhere.
 
 use std::collections::HashMap;
 use std::ffi::c_char;
@@ -46,6 +47,8 @@ pub struct Shared<'ctx, 'm> {
     pub outlines: Vec<Outline<'ctx>>,
     /// Attributes every function gets (target CPU and features).
     pub function_attributes: Vec<(String, String)>,
+    /// The target has AVX-512 (F, DQ, VL): [`super::x86`]'s instructions may be used.
+    pub avx512: bool,
 }
 
 /// A parallel loop body to compile as its own function.
@@ -182,7 +185,12 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
 
     // -- raw builders: one uniform call for scalar and vector operands -------------------
 
-    fn binary(&self, f: RawBinary, a: BasicValueEnum<'ctx>, b: BasicValueEnum<'ctx>) -> BasicValueEnum<'ctx> {
+    pub(super) fn binary(
+        &self,
+        f: RawBinary,
+        a: BasicValueEnum<'ctx>,
+        b: BasicValueEnum<'ctx>,
+    ) -> BasicValueEnum<'ctx> {
         // SAFETY: the builder is positioned in a block of this context's module, and both
         // operands are values of that context with the same type (the module verified).
         unsafe { BasicValueEnum::new(f(self.b.as_mut_ptr(), a.as_value_ref(), b.as_value_ref(), NO_NAME)) }
@@ -213,14 +221,19 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
         }
     }
 
-    fn fcmp(&self, p: LLVMRealPredicate, a: BasicValueEnum<'ctx>, b: BasicValueEnum<'ctx>) -> BasicValueEnum<'ctx> {
+    pub(super) fn fcmp(
+        &self,
+        p: LLVMRealPredicate,
+        a: BasicValueEnum<'ctx>,
+        b: BasicValueEnum<'ctx>,
+    ) -> BasicValueEnum<'ctx> {
         // SAFETY: as for `binary`.
         unsafe {
             BasicValueEnum::new(raw::LLVMBuildFCmp(self.b.as_mut_ptr(), p, a.as_value_ref(), b.as_value_ref(), NO_NAME))
         }
     }
 
-    fn select(
+    pub(super) fn select(
         &self,
         c: BasicValueEnum<'ctx>,
         a: BasicValueEnum<'ctx>,
@@ -239,41 +252,18 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
     }
 
     /// A call of the intrinsic `name` overloaded on the first argument's type.
-    fn intrinsic(&self, name: &str, args: &[BasicValueEnum<'ctx>]) -> Result<BasicValueEnum<'ctx>, CodegenError> {
+    pub(super) fn intrinsic(
+        &self,
+        name: &str,
+        args: &[BasicValueEnum<'ctx>],
+    ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
         let decl = Intrinsic::find(name)
             .and_then(|i| i.get_declaration(self.shared.module, &[args[0].get_type()]))
             .ok_or_else(|| CodegenError::Backend(format!("no LLVM intrinsic {name}")))?;
         self.call(decl, args)
     }
 
-    /// `x * 2^n` on f32 vectors of 4, 8 or 16 lanes: AVX-512's `vscalefps` (which
-    /// scales by 2^floor(n)), all lanes, rounding as the current mode.
-    fn scalef(&self, x: BasicValueEnum<'ctx>, n: BasicValueEnum<'ctx>) -> Result<BasicValueEnum<'ctx>, CodegenError> {
-        let lanes = match x.get_type() {
-            BasicTypeEnum::VectorType(v) if v.get_element_type().is_float_type() => v.get_size(),
-            t => return Err(CodegenError::Unsupported(format!("loop.ldexp on {t}: f32 vectors only"))),
-        };
-        let (name, mask_bits) = match lanes {
-            16 => ("llvm.x86.avx512.mask.scalef.ps.512", 16),
-            8 => ("llvm.x86.avx512.mask.scalef.ps.256", 8),
-            4 => ("llvm.x86.avx512.mask.scalef.ps.128", 8),
-            _ => return Err(CodegenError::Unsupported(format!("loop.ldexp on {lanes} lanes"))),
-        };
-        let decl = Intrinsic::find(name)
-            .and_then(|i| i.get_declaration(self.shared.module, &[]))
-            .ok_or_else(|| CodegenError::Backend(format!("no LLVM intrinsic {name}")))?;
-        let passthru = x.get_type().const_zero();
-        let mask = if mask_bits == 16 { self.shared.ctx.i16_type() } else { self.shared.ctx.i8_type() };
-        let all = mask.const_all_ones().into();
-        let mut args = vec![x, n, passthru, all];
-        if lanes == 16 {
-            // 4: the current rounding direction (MXCSR), no embedded rounding.
-            args.push(self.shared.ctx.i32_type().const_int(4, false).into());
-        }
-        self.call(decl, &args)
-    }
-
-    fn call(
+    pub(super) fn call(
         &self,
         f: FunctionValue<'ctx>,
         args: &[BasicValueEnum<'ctx>],
@@ -525,9 +515,9 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
             ("add", false) => self.binary(raw::LLVMBuildAdd, a, x),
             ("mul", true) => self.binary(raw::LLVMBuildFMul, a, x),
             ("mul", false) => self.binary(raw::LLVMBuildMul, a, x),
-            ("max", true) => self.intrinsic("llvm.maximum", &[a, x])?,
+            ("max", true) => self.float_extremum(true, a, x)?,
             ("max", false) => self.intrinsic("llvm.smax", &[a, x])?,
-            ("min", true) => self.intrinsic("llvm.minimum", &[a, x])?,
+            ("min", true) => self.float_extremum(false, a, x)?,
             _ => self.intrinsic("llvm.smin", &[a, x])?,
         })
     }
@@ -548,8 +538,10 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
             _ if is(&lp::MUL) => self.binary(pick(raw::LLVMBuildFMul, raw::LLVMBuildMul), a[0], a[1]),
             _ if is(&lp::DIV) => self.binary(pick(raw::LLVMBuildFDiv, raw::LLVMBuildSDiv), a[0], a[1]),
             _ if is(&lp::REM) => self.binary(raw::LLVMBuildSRem, a[0], a[1]),
-            _ if is(&lp::MIN) => self.intrinsic(if float { "llvm.minimum" } else { "llvm.smin" }, &a)?,
-            _ if is(&lp::MAX) => self.intrinsic(if float { "llvm.maximum" } else { "llvm.smax" }, &a)?,
+            _ if is(&lp::MIN) && float => self.float_extremum(false, a[0], a[1])?,
+            _ if is(&lp::MAX) && float => self.float_extremum(true, a[0], a[1])?,
+            _ if is(&lp::MIN) => self.intrinsic("llvm.smin", &a)?,
+            _ if is(&lp::MAX) => self.intrinsic("llvm.smax", &a)?,
             _ if is(&lp::AND) => self.binary(raw::LLVMBuildAnd, a[0], a[1]),
             _ if is(&lp::OR) => self.binary(raw::LLVMBuildOr, a[0], a[1]),
             _ if is(&lp::XOR) => self.binary(raw::LLVMBuildXor, a[0], a[1]),
