@@ -1,10 +1,11 @@
 //! The machine's read bandwidth at each memory level, measured: the ceiling `tcc
 //! bench` states a memory-bound kernel's compulsory traffic against.
 //!
-//! Each of `threads` threads sums its own buffer of 64-bit words over and over with
-//! the widest vectors the CPU has (AVX-512, AVX2 or SSE2, chosen at run time), sized
-//! to live in one level: half the L1 data cache, half the L2 (both per core), half the
-//! L3 shared among the threads (sysfs; 32 MiB when unknown), and 256 MiB of main
+//! Each of `threads` threads, pinned to its own core, sums its own 64-byte aligned
+//! buffer of 64-bit words over and over with the widest vectors the CPU has (AVX-512,
+//! AVX2 or SSE2, chosen at run time; eight accumulators, so only the loads limit it),
+//! as `../shared/tools/roofline` measures a core's ceilings, sized to live in one level: half the L1 data cache, half the L2 (both per core), half the
+//! a quarter of the L3 shared among the threads (sysfs; 32 MiB when unknown), and 256 MiB of main
 //! memory. A kernel's data lives in the smallest level its compulsory traffic (inputs
 //! read once, outputs written once) fits, on the threads in use. Results are cached per
 //! CPU model and thread count in `$XDG_CACHE_HOME/tcc/bandwidth` (or
@@ -43,10 +44,11 @@ pub fn measured(threads: usize) -> Bandwidth {
     let threads = threads.max(1);
     let (l1, l2) = tcc_target::host_caches();
     let l3 = host_l3().unwrap_or(32 << 20);
-    let per_thread = [l1 as usize / 2, l2 as usize / 2, l3 / 2 / threads, 256 << 20];
+    let per_thread = [l1 as usize / 2, l2 as usize / 2, l3 / 4 / threads, 256 << 20];
     let capacity = [l1 as usize * threads, l2 as usize * threads, l3, usize::MAX];
     let names = ["L1", "L2", "L3", "memory"];
-    let key = format!("{}|{threads}", crate::peak::cpu_model());
+    // v2: aligned buffers, pinned threads, L3 a quarter full (earlier values were low and are not reused).
+    let key = format!("v2|{}|{threads}", crate::peak::cpu_model());
     let cached = crate::peak::read_cache("bandwidth", &key).and_then(|text| {
         let v: Vec<f64> = text.split(',').filter_map(|x| x.parse().ok()).collect();
         (v.len() == names.len()).then_some(v)
@@ -85,32 +87,49 @@ fn host_l3() -> Option<usize> {
     })
 }
 
-/// GB/s of `threads` threads each reading its own buffer of `bytes` bytes: the best
-/// of several timed passes, each long enough (about 20 ms) to be measured well.
+/// A cache line of words: buffers of them are 64-byte aligned, so no vector load
+/// splits a line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Line([u64; 8]);
+
+/// GB/s of `threads` threads (each pinned to its own core) each reading its own buffer
+/// of `bytes` bytes: the best of several timed passes, each long enough (about 20 ms)
+/// to be measured well.
 fn read_rate(bytes: usize, threads: usize) -> f64 {
-    let words = (bytes / 8).max(64) / 64 * 64;
-    let repeats = ((20 << 20) / (words * 8)).max(1) as u32 * 4;
-    let buffers: Vec<Vec<u64>> = (0..threads).map(|t| (0..words as u64).map(|i| i ^ t as u64).collect()).collect();
+    let lines = (bytes / 64).max(4) / 4 * 4;
+    let repeats = ((20 << 20) / (lines * 64)).max(1) as u32 * 4;
+    let buffers: Vec<Vec<Line>> = (0..threads)
+        .map(|t| (0..lines as u64).map(|i| Line(std::array::from_fn(|k| i * 8 + k as u64 ^ t as u64))).collect())
+        .collect();
+    let cores = tcc_runtime::cpu::usable_physical_cores();
     let mut best = f64::INFINITY;
     for _ in 0..5 {
         let barrier = std::sync::Barrier::new(threads);
-        let start = Instant::now();
+        let start = std::sync::OnceLock::new();
         std::thread::scope(|s| {
-            for buf in &buffers {
-                let barrier = &barrier;
+            for (t, buf) in buffers.iter().enumerate() {
+                let (barrier, start, cores) = (&barrier, &start, &cores);
                 s.spawn(move || {
+                    if let Some(&cpu) = cores.get(t) {
+                        tcc_runtime::cpu::pin_current_thread(cpu);
+                    }
                     barrier.wait();
+                    start.get_or_init(Instant::now);
+                    // SAFETY: `Line` is `repr(C)` around `[u64; 8]` (size 64, no padding),
+                    // so the buffer's lines are `8 * len` contiguous words.
+                    let words = unsafe { std::slice::from_raw_parts(buf.as_ptr().cast::<u64>(), buf.len() * 8) };
                     let mut total = 0u64;
                     for _ in 0..repeats {
-                        total = total.wrapping_add(sum(std::hint::black_box(buf)));
+                        total = total.wrapping_add(sum(std::hint::black_box(words)));
                     }
                     std::hint::black_box(total);
                 });
             }
         });
-        best = best.min(start.elapsed().as_secs_f64());
+        best = best.min(start.get().expect("a thread started the clock").elapsed().as_secs_f64());
     }
-    (threads * words * 8) as f64 * repeats as f64 / best / 1e9
+    (threads * lines * 64) as f64 * repeats as f64 / best / 1e9
 }
 
 /// The wrapping sum of `data`, with the widest vectors this CPU has.
@@ -133,17 +152,17 @@ fn sum(data: &[u64]) -> u64 {
 #[target_feature(enable = "avx512f")]
 fn sum_avx512(data: &[u64]) -> u64 {
     use std::arch::x86_64::*;
-    let mut acc = [_mm512_setzero_si512(); 4];
-    let chunks = data.chunks_exact(32);
+    let mut acc = [_mm512_setzero_si512(); 8];
+    let chunks = data.chunks_exact(64);
     let rest = chunks.remainder();
     for chunk in chunks {
         for (k, a) in acc.iter_mut().enumerate() {
-            // SAFETY: the chunk holds 32 words, so 8 from word 8k on are in bounds.
+            // SAFETY: the chunk holds 64 words, so 8 from word 8k on are in bounds.
             let v = unsafe { _mm512_loadu_si512(chunk.as_ptr().add(8 * k).cast()) };
             *a = _mm512_add_epi64(*a, v);
         }
     }
-    let total = _mm512_add_epi64(_mm512_add_epi64(acc[0], acc[1]), _mm512_add_epi64(acc[2], acc[3]));
+    let total = acc.iter().fold(_mm512_setzero_si512(), |s, &a| _mm512_add_epi64(s, a));
     (_mm512_reduce_add_epi64(total) as u64).wrapping_add(sum_portable(rest))
 }
 

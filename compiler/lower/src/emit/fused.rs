@@ -87,6 +87,14 @@ impl Group<'_> {
         (lanes >= 2 && values.iter().all(fits)).then_some(lanes as u32)
     }
 
+    /// The factors of `v` when the group computes it as a product (a reduction of it
+    /// can fuse the multiply into its adds).
+    pub fn product(&self, v: Value) -> Option<(Value, Value)> {
+        let gm = self.c.g;
+        let op = gm.defining_op(v).filter(|&o| self.body.contains(&o) && gm.is(o, &g::MUL))?;
+        Some((gm.operand(op, 0), gm.operand(op, 1)))
+    }
+
     /// Every value of the group: its ops' results and its arguments.
     pub fn all_values(&self) -> Vec<Value> {
         let results = self.ops.iter().map(|&o| self.c.g.result(o, 0));

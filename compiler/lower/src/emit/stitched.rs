@@ -15,7 +15,7 @@
 //! loops, so the group reads its inputs from memory about once. A transcendental value
 //! that a reduction's loop and the result's loop both need (a softmax's exp) is written
 //! to the result buffer by the first and read back by the second instead of computed
-//! twice.
+//! twice. A sum of products accumulates with fused multiply-adds.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -99,7 +99,7 @@ pub(super) fn emit(b: &mut Builder, group: &Group) {
 
 /// Elements of rows emitted together: enough that the latency of one row's passes (each
 /// waits for the previous one's reduction) overlaps with other rows' work.
-const INTERLEAVED_ELEMENTS: i64 = 1024;
+const INTERLEAVED_ELEMENTS: i64 = 2048;
 
 /// How many rows each step of the row loop handles together, their passes interleaved:
 /// short rows go in twos or fours (dividing the row count), long rows one at a time.
@@ -256,9 +256,16 @@ impl RowState<'_> {
                 .iter()
                 .zip(accs)
                 .zip(&kinds)
-                .map(|((&x, &acc), &(combine, _, _))| {
-                    let v = group.eval(b, x, idx, lanes, &env);
-                    b.bin(combine, acc, v)
+                .map(|((&x, &acc), &(combine, elem, _))| match group.product(x) {
+                    // A sum of products: one fused multiply-add (one rounding fewer).
+                    Some((p, q)) if std::ptr::eq(combine, &lp::ADD) && elem.is_float() => {
+                        let (p, q) = (group.eval(b, p, idx, lanes, &env), group.eval(b, q, idx, lanes, &env));
+                        b.fma(p, q, acc)
+                    }
+                    _ => {
+                        let v = group.eval(b, x, idx, lanes, &env);
+                        b.bin(combine, acc, v)
+                    }
                 })
                 .collect()
         });
