@@ -32,6 +32,9 @@ struct Graph {
     body: String,
     values: Vec<(String, Vec<i64>)>,
     r: Rng,
+    /// Draws added later (blocked shapes, a norm's scale and shift), from their own
+    /// stream so the graphs drawn before them stay the same.
+    extra: Rng,
 }
 
 impl Graph {
@@ -134,6 +137,8 @@ impl Graph {
                 // A softmax or a norm over the innermost dimensions: several reductions
                 // of the same rows, stitched into one group.
                 let first = self.r.int(0, rank as i64 - 1) as usize;
+                // On a blocked activation, often a group norm: over `H, W, b`.
+                let first = if rank == 5 && self.extra.int(0, 1) == 0 { 2 } else { first };
                 let axes: Vec<i64> = (first as i64..rank as i64).collect();
                 let mut row = s.clone();
                 for d in first..rank {
@@ -156,7 +161,24 @@ impl Graph {
                     let abs = self.add("graph.abs", &[eps], vec![1; rank]);
                     let ve = self.add("graph.add", &[var, abs], row.clone());
                     let rs = self.add("graph.rsqrt", &[ve], row);
-                    self.add("graph.mul", &[c, rs], s)
+                    let y = self.add("graph.mul", &[c, rs], s.clone());
+                    if self.extra.int(0, 1) == 0 {
+                        return y;
+                    }
+                    // A per-channel scale and shift, as a group norm has: constant along
+                    // the row's leading dimensions, varying along its trailing ones
+                    // (or per row too), so it repeats along the row.
+                    let t = if rank == 5 { 4 } else { self.extra.int(first as i64, rank as i64 - 1) as usize };
+                    let cs: Vec<i64> = (0..rank)
+                        .map(|d| match d {
+                            d if d < first => [1, s[d]][self.extra.int(0, 1) as usize],
+                            d if d < t => 1,
+                            d => s[d],
+                        })
+                        .collect();
+                    let (gamma, beta) = (self.constant(&cs), self.constant(&cs));
+                    let scaled = self.add("graph.mul", &[y, gamma], s.clone());
+                    self.add("graph.add", &[scaled, beta], s)
                 }
             }
             _ => self.add("graph.clamp {max = 2.0, min = -1.5}", &[x], s),
@@ -172,7 +194,14 @@ fn model(seed: u64) -> (String, Vec<i64>) {
     if r.int(0, 2) == 0 {
         xs[rank - 1] = r.int(16, 40);
     }
-    let mut g = Graph { body: String::new(), values: vec![("%x".into(), xs.clone())], r };
+    // Sometimes a blocked activation `[N, C/b, H, W, b]` with a short block: a norm over
+    // its trailing dimensions walks them as one run of vectors.
+    let mut extra = Rng::new(seed.wrapping_mul(7919) ^ 0x5EED);
+    if extra.int(0, 3) == 0 {
+        let e = &mut extra;
+        xs = vec![e.int(1, 2), e.int(1, 5), 2 * e.int(1, 3), 2 * e.int(1, 4), [2, 4, 8][e.int(0, 2) as usize]];
+    }
+    let mut g = Graph { body: String::new(), values: vec![("%x".into(), xs.clone())], r, extra };
     let mut v = 0;
     for _ in 0..g.r.int(2, 8) {
         v = g.step(v);

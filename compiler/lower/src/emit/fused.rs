@@ -107,7 +107,8 @@ impl Group<'_> {
     /// the loop being emitted, such as a row's reductions) are splat.
     pub fn value(&self, b: &mut Builder, v: Value, idx: &[Value], lanes: u32, fixed: &HashMap<Value, Value>) -> Value {
         let memo = RefCell::new(HashMap::new());
-        self.eval(b, v, idx, lanes, &Env { fixed, memo: &memo, spill: None })
+        let none = HashMap::new();
+        self.eval(b, v, idx, lanes, &Env { fixed, vectors: &none, memo: &memo, spill: None, flat: None })
     }
 
     pub(super) fn eval(&self, b: &mut Builder, v: Value, idx: &[Value], lanes: u32, env: &Env) -> Value {
@@ -119,8 +120,11 @@ impl Group<'_> {
             env.memo.borrow_mut().insert((v, lanes), r);
             return r;
         }
+        if let Some(&r) = env.vectors.get(&v) {
+            return r;
+        }
         // Constant along the innermost dimension: computed once, one value for every lane.
-        if lanes > 1 && self.shape(v).last().is_none_or(|&n| n == 1) {
+        if env.flat.is_none() && lanes > 1 && self.shape(v).last().is_none_or(|&n| n == 1) {
             let s = self.eval(b, v, idx, 1, env);
             let r = b.splat(s, lanes);
             env.memo.borrow_mut().insert((v, lanes), r);
@@ -129,7 +133,7 @@ impl Group<'_> {
         let spilled = env.spill.as_ref().filter(|s| s.value == v);
         let r = if let Some(s) = spilled.filter(|s| s.written) {
             if lanes > 1 { b.vload(s.buffer, idx, lanes) } else { b.load(s.buffer, idx) }
-        } else if let Some((buf, shape)) = self.inputs.get(&v) {
+        } else if let Some((buf, shape)) = env.flat.unwrap_or(&self.inputs).get(&v) {
             let at = broadcast_index(b, idx, shape);
             if lanes > 1 { b.vload(*buf, &at, lanes) } else { b.load(*buf, &at) }
         } else {
@@ -155,6 +159,11 @@ impl Group<'_> {
 pub(super) struct Env<'e> {
     /// Scalars constant over the loop (splat on use).
     pub fixed: &'e HashMap<Value, Value>,
+    /// Vectors constant over the loop, of its lane count (values that repeat along it).
+    pub vectors: &'e HashMap<Value, Value>,
+    /// The loop runs over several dimensions flattened into one: the inputs that vary
+    /// along it, seen flat (buffer view and shape), replacing the group's.
+    pub flat: Option<&'e HashMap<Value, (Value, Vec<i64>)>>,
     /// Values computed in this loop body, by lane count.
     pub memo: &'e RefCell<HashMap<(Value, u32), Value>>,
     /// A value kept in a buffer of the iteration space's shape between loops.

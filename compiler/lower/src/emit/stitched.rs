@@ -5,17 +5,24 @@
 //! One loop over the rows (the dimensions before the reduced ones; on the thread pool,
 //! a few rows per task; short rows two or four at a time, their loops interleaved so
 //! that one row's wait for a reduction overlaps another's work); per row, loops over
-//! the row's elements: one per set of
-//! reductions that do not depend on each other (a mean in f32 and in f64 share one),
-//! in dependence order, then one computing the result. Values constant along a row (the
-//! reductions' results, what is computed from them, broadcast inputs) are scalars
-//! computed once per row, between the loops. The loops run along the contiguous
-//! innermost dimension in vectors, with several partial accumulators so the combining's
-//! latency does not bound them. A row is small enough to stay in cache between its
-//! loops, so the group reads its inputs from memory about once. A transcendental value
-//! that a reduction's loop and the result's loop both need (a softmax's exp) is written
-//! to the result buffer by the first and read back by the second instead of computed
-//! twice. A sum of products accumulates with fused multiply-adds.
+//! the row's elements: one per set of reductions that do not depend on each other (a
+//! mean in f32 and in f64 share one), in dependence order, then one computing the
+//! result. Values constant along a row (the reductions' results, what is computed from
+//! them, broadcast inputs) are scalars computed once per row, between the loops. The
+//! loops run along the contiguous innermost dimension in vectors, with several partial
+//! accumulators so the combining's latency does not bound them. A row is small enough
+//! to stay in cache between its loops, so the group reads its inputs from memory about
+//! once. A transcendental value that a reduction's loop and the result's loop both need
+//! (a softmax's exp) is written to the result buffer by the first and read back by the
+//! second instead of computed twice. A sum of products accumulates with fused
+//! multiply-adds.
+//!
+//! When a row's innermost dimension is too short for vectors (a group norm on
+//! `NCHW4c` reduces `[H, W, 4]`), a loop walks several trailing dimensions as one run
+//! of contiguous elements ([`Walk`]): values that vary along the run are read through
+//! flat views of their buffers, and values that only repeat along it with a period
+//! dividing the vector width (per-channel scales `[1, 1, 4]`) are vectors built once
+//! per row from their scalars at each phase.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -64,6 +71,7 @@ pub(super) fn emit(b: &mut Builder, group: &Group) {
             rows: &rows,
             starts: &starts,
             fixed: vec![HashMap::new(); together],
+            phases: vec![HashMap::new(); together],
             spill: spill.map(|value| Spill { value, buffer: out, written: false }),
         };
         if rows.constant_along_row(&group.shape(result)) {
@@ -73,13 +81,13 @@ pub(super) fn emit(b: &mut Builder, group: &Group) {
             }
         } else {
             row.prepare(b, result);
-            let fixed = row.fixed.clone();
-            let spill = row.spill;
-            let lanes = row.lanes_for(&[result]);
-            over_row(b, &row, lanes, 1, Vec::new(), &mut |b, k, idx, _| {
+            let walk = row.walk_for(&[result]);
+            let loop_values = row.loop_values(b, &walk);
+            let lanes = walk.lanes;
+            let out = walk.view(b, out, &group.shape(result));
+            over_row(b, &row, &walk, 1, Vec::new(), &mut |b, k, idx, _| {
                 let memo = RefCell::new(HashMap::new());
-                let env = Env { fixed: &fixed[k], memo: &memo, spill };
-                let v = group.eval(b, result, idx, lanes, &env);
+                let v = group.eval(b, result, idx, lanes, &loop_values.env(k, &memo));
                 if lanes > 1 {
                     b.vstore(v, out, idx);
                 } else {
@@ -111,6 +119,49 @@ fn rows_together(n_rows: i64, row_len: i64) -> usize {
     together
 }
 
+/// How one loop walks a row: its dimensions `first..split` as nested loops, the rest
+/// as one run of `run` contiguous elements in vectors of `lanes`.
+struct Walk {
+    split: usize,
+    run: i64,
+    lanes: u32,
+    /// The run spans several dimensions: buffers are seen flat from `split` on.
+    flat: bool,
+    /// Values that repeat along the run with a period (in elements) dividing `lanes`:
+    /// vectors built once per row (flat walks).
+    periodic: Vec<(Value, i64)>,
+    /// The group's inputs that vary along the run (flat walks).
+    varying_inputs: Vec<Value>,
+}
+
+impl Walk {
+    /// `buf` (of `shape`) as the walk indexes it: flat from `split` on.
+    fn view(&self, b: &mut Builder, buf: Value, shape: &[i64]) -> Value {
+        if !self.flat {
+            return buf;
+        }
+        b.view(buf, &self.flat_shape(shape))
+    }
+
+    fn flat_shape(&self, shape: &[i64]) -> Vec<i64> {
+        shape[..self.split].iter().copied().chain([numel(&shape[self.split..])]).collect()
+    }
+}
+
+/// What one loop's body reads besides the values it computes, per row.
+struct LoopValues {
+    fixed: Vec<HashMap<Value, Value>>,
+    vectors: Vec<HashMap<Value, Value>>,
+    flat: Option<HashMap<Value, (Value, Vec<i64>)>>,
+    spill: Option<Spill>,
+}
+
+impl LoopValues {
+    fn env<'e>(&'e self, k: usize, memo: &'e RefCell<HashMap<(Value, u32), Value>>) -> Env<'e> {
+        Env { fixed: &self.fixed[k], vectors: &self.vectors[k], memo, spill: self.spill, flat: self.flat.as_ref() }
+    }
+}
+
 /// The rows being emitted together: the scalars known so far for each.
 struct RowState<'a> {
     group: &'a Group<'a>,
@@ -119,10 +170,118 @@ struct RowState<'a> {
     starts: &'a [Vec<Value>],
     /// Per row, values constant along it, computed.
     fixed: Vec<HashMap<Value, Value>>,
+    /// Per row, values that repeat along it, at a phase (element of the period).
+    phases: Vec<HashMap<(Value, i64), Value>>,
     spill: Option<Spill>,
 }
 
 impl RowState<'_> {
+    /// How a loop computing `targets` walks the row: the longest run of trailing
+    /// dimensions that vectors can walk as one (see [`Walk`]), or, when no run of
+    /// several dimensions works, the innermost dimension alone.
+    fn walk_for(&self, targets: &[Value]) -> Walk {
+        let rank = self.rows.shape.len();
+        if let Some(walk) = (self.rows.first..rank - 1).find_map(|split| self.flat_walk(targets, split)) {
+            return walk;
+        }
+        let run = *self.rows.shape.last().expect("rows have a dimension");
+        let lanes = self.lanes_for(targets);
+        Walk { split: rank - 1, run, lanes, flat: false, periodic: Vec::new(), varying_inputs: Vec::new() }
+    }
+
+    /// A walk of the dimensions from `split` on as one vectorized run, if every value
+    /// the loop computes per element either varies along all of them like the rows
+    /// (read flat) or repeats along them with a period dividing the vector width.
+    fn flat_walk(&self, targets: &[Value], split: usize) -> Option<Walk> {
+        let gm = self.group.c.g;
+        let (shape, first, rank) = (&self.rows.shape, self.rows.first, self.rows.shape.len());
+        let (mut varying, mut periodic, mut varying_inputs) = (Vec::new(), Vec::new(), Vec::new());
+        let mut seen: HashSet<Value> = HashSet::new();
+        let mut work = targets.to_vec();
+        while let Some(v) = work.pop() {
+            let vs = self.group.shape(v);
+            if !seen.insert(v) || self.rows.constant_along_row(&vs) {
+                continue;
+            }
+            if vs[split..] == shape[split..] {
+                varying.push(v);
+                if self.group.inputs.contains_key(&v) {
+                    varying_inputs.push(v);
+                } else if let Some(op) = gm.defining_op(v).filter(|o| self.group.body.contains(o)) {
+                    work.extend(gm.operands(op).iter().copied());
+                }
+            } else {
+                let t = (split + 1..rank).find(|&t| vs[first..t].iter().all(|&n| n == 1) && vs[t..] == shape[t..])?;
+                periodic.push((v, numel(&shape[t..])));
+            }
+        }
+        let values: Vec<Value> = varying.iter().copied().chain(periodic.iter().map(|&(v, _)| v)).collect();
+        let widest = values.iter().map(|&v| self.group.elem(v).map_or(usize::MAX, |e| e.byte_size())).max()?;
+        let lanes = self.group.vector_lanes(widest, &values)?;
+        let run = numel(&shape[split..]);
+        let fits = run % lanes as i64 == 0 && periodic.iter().all(|&(_, p)| lanes as i64 % p == 0);
+        fits.then_some(Walk { split, run, lanes, flat: true, periodic, varying_inputs })
+    }
+
+    /// The scalars, vectors and flat views a loop walking the rows with `walk` reads.
+    fn loop_values(&mut self, b: &mut Builder, walk: &Walk) -> LoopValues {
+        let vectors = (0..self.starts.len())
+            .map(|k| walk.periodic.iter().map(|&(v, p)| (v, self.periodic_vector(b, k, v, p, walk.lanes))).collect())
+            .collect();
+        let flat = walk.flat.then(|| {
+            let group = self.group;
+            let inputs = walk.varying_inputs.iter().map(|v| (*v, &group.inputs[v]));
+            inputs.map(|(v, (buf, shape))| (v, (walk.view(b, *buf, shape), walk.flat_shape(shape)))).collect()
+        });
+        let spill = self.spill.map(|s| Spill { buffer: walk.view(b, s.buffer, &self.group.shape(s.value)), ..s });
+        LoopValues { fixed: self.fixed.clone(), vectors, flat, spill }
+    }
+
+    /// Row `k`'s vector of `lanes` elements of `v`, which repeats along the run with
+    /// `period` elements: its scalars at each phase, repeated.
+    fn periodic_vector(&mut self, b: &mut Builder, k: usize, v: Value, period: i64, lanes: u32) -> Value {
+        let scalars: Vec<Value> = (0..period).map(|p| self.phase_value(b, k, v, p)).collect();
+        let mut x = b.splat(scalars[0], lanes);
+        let ty = b.ty(x).clone();
+        for j in (0..lanes as i64).filter(|j| j % period != 0) {
+            let attrs = AttrDict::new().with("index", Attribute::i64(j));
+            x = b.op_typed(&vp::INSERT, &[scalars[(j % period) as usize], x], attrs, vec![ty.clone()])[0];
+        }
+        x
+    }
+
+    /// The scalar of `v` at element `phase` of row `k` (a value repeating along the row
+    /// with a period longer than `phase`).
+    fn phase_value(&mut self, b: &mut Builder, k: usize, v: Value, phase: i64) -> Value {
+        if self.rows.constant_along_row(&self.group.shape(v)) {
+            return self.row_value(b, k, v);
+        }
+        if let Some(&s) = self.phases[k].get(&(v, phase)) {
+            return s;
+        }
+        let gm = self.group.c.g;
+        let s = if let Some((buf, shape)) = self.group.inputs.get(&v) {
+            let row = &self.rows.shape[self.rows.first..];
+            let mut coords = vec![0; row.len()];
+            let mut rest = phase;
+            for d in (0..row.len()).rev() {
+                coords[d] = rest % row[d];
+                rest /= row[d];
+            }
+            let mut idx = self.starts[k][..self.rows.first].to_vec();
+            idx.extend(coords.iter().map(|&c| b.index(c)));
+            let at = super::broadcast_index(b, &idx, shape);
+            b.load(*buf, &at)
+        } else {
+            let op = gm.defining_op(v).expect("a group value is an argument or an op's result");
+            let args: Vec<Value> = gm.operands(op).iter().map(|&o| self.phase_value(b, k, o, phase)).collect();
+            let inner = Ctx::new(gm, op, Vec::new(), Vec::new()).with_lanes(self.group.c.lanes);
+            super::elementwise::scalar(b, &inner, &args)
+        };
+        self.phases[k].insert((v, phase), s);
+        s
+    }
+
     /// Lanes of the vectors of a loop computing `targets`: as many as the widest
     /// element type among the values it computes per element fills a register with,
     /// when every such value is a float whose vector of that many lanes the target has
@@ -232,10 +391,10 @@ impl RowState<'_> {
         let kinds: Vec<(&'static OpDef, ScalarType, &'static str)> =
             batch.iter().map(|&o| combine_of(self.group, o)).collect();
         let row_len = numel(&self.rows.shape[self.rows.first..]);
-        let last = *self.rows.shape.last().expect("rows have a dimension");
         let operands: Vec<Value> = batch.iter().map(|&o| gm.operand(o, 0)).collect();
-        let lanes = self.lanes_for(&operands);
-        let vectors = last / lanes as i64;
+        let walk = self.walk_for(&operands);
+        let lanes = walk.lanes;
+        let vectors = walk.run / lanes as i64;
         // Partial accumulators per row: four in all, so the combining's latency is hidden.
         let per_row = (4 / together as i64).max(1);
         let unroll = [4, 2, 1].into_iter().find(|&u| u <= per_row && vectors % u == 0 && vectors >= 2 * u).unwrap_or(1);
@@ -246,12 +405,11 @@ impl RowState<'_> {
                 if lanes > 1 { b.splat(s, lanes) } else { s }
             })
             .collect();
-        let fixed = self.fixed.clone();
-        let spill = self.spill;
+        let loop_values = self.loop_values(b, &walk);
         let group = self.group;
-        let parts = over_row(b, self, lanes, unroll, init, &mut |b, k, idx, accs| {
+        let parts = over_row(b, self, &walk, unroll, init, &mut |b, k, idx, accs| {
             let memo = RefCell::new(HashMap::new());
-            let env = Env { fixed: &fixed[k], memo: &memo, spill };
+            let env = loop_values.env(k, &memo);
             operands
                 .iter()
                 .zip(accs)
@@ -310,15 +468,16 @@ fn combine_of(group: &Group, r: Op) -> (&'static OpDef, ScalarType, &'static str
     }
 }
 
-/// Loops over the elements of the rows with `accs` threaded through: the rows'
-/// dimensions before the last as plain loops, the last in vectors of `lanes`, `unroll`
-/// per step, every row at each; `body(b, k, index, accs)` runs for row `k` and each of
-/// the `unroll` vectors of a step, with that (vector, row)'s share of `accs` (which
-/// holds `unroll` x rows equal-sized groups, rows within vectors).
+/// Loops over the elements of the rows with `accs` threaded through, as `walk` says:
+/// the rows' dimensions before the run as plain loops, the run in vectors of `lanes`,
+/// `unroll` per step, every row at each; `body(b, k, index, accs)` runs for row `k` and
+/// each of the `unroll` vectors of a step (at `index`, flat from the run on), with that
+/// (vector, row)'s share of `accs` (which holds `unroll` x rows equal-sized groups,
+/// rows within vectors).
 fn over_row(
     b: &mut Builder,
     row: &RowState,
-    lanes: u32,
+    walk: &Walk,
     unroll: i64,
     accs: Vec<Value>,
     body: &mut dyn FnMut(&mut Builder, usize, &[Value], &[Value]) -> Vec<Value>,
@@ -327,13 +486,13 @@ fn over_row(
     let first = row.rows.first;
     let together = row.starts.len();
     let per = accs.len() / (unroll.max(1) as usize * together);
+    let lanes = walk.lanes;
     let step = lanes as i64 * unroll;
-    let axes: Vec<usize> = (first..rank - 1).collect();
+    let axes: Vec<usize> = (first..walk.split).collect();
     let extents: Vec<i64> = axes.iter().map(|&d| row.rows.shape[d]).collect();
     let mut frame: Vec<Option<Value>> = vec![None; rank];
     super::nn::reduced_nest(b, &axes, &extents, &mut frame, accs, &mut |b, frame, accs| {
-        let n = row.rows.shape[rank - 1];
-        let (lb, ub, st) = (b.index(0), b.index(n / step), b.index(1));
+        let (lb, ub, st) = (b.index(0), b.index(walk.run / step), b.index(1));
         b.for_loop(lb, ub, st, &accs, |b, j, accs| {
             let base = b.scale(j, step);
             let mut next = Vec::with_capacity(accs.len());
@@ -341,10 +500,10 @@ fn over_row(
                 let off = b.index(u as i64 * lanes as i64);
                 let i = b.add(base, off);
                 for (k, start) in row.starts.iter().enumerate() {
-                    let idx: Vec<Value> = (0..rank)
+                    let idx: Vec<Value> = (0..=walk.split)
                         .map(|d| match d {
                             d if d < first => start[d],
-                            d if d == rank - 1 => i,
+                            d if d == walk.split => i,
                             d => frame[d].expect("every row dimension has an index"),
                         })
                         .collect();
