@@ -117,3 +117,25 @@ func.func @main(%x: tensor<1x8x16x16xf32>, %w: tensor<8x8x3x3xf32>) -> tensor<1x
   %0 = graph.conv2d %x, %w {strides = [1, 1], pads = [1, 1, 1, 1], dilations = [1, 1], groups = 1} : (tensor<1x8x16x16xf32>, tensor<8x8x3x3xf32>) -> tensor<1x8x16x16xf32>
   return %0 : tensor<1x8x16x16xf32>
 }
+
+// -----
+
+// Too few rows for the pool (one), and a long one: the row is split in chunks, one
+// parallel task each (4096 steps of 16 elements in 8 chunks of 512), each leaving its
+// partial sum in scratch memory of the workspace; the row then combines them in order.
+// CHECK-LABEL: func.func @main(%arg0: buffer<1x65536xf32>, %arg1: buffer<1x1xf32>)
+// CHECK-SAME: tcc.workspace_size = 64
+// CHECK: [[P:%[0-9]+]] = loop.workspace {offset = 0} : () -> buffer<8xf32>
+// CHECK: loop.parallel [[C:%arg[0-9]+]] =
+// CHECK: [[LO:%[0-9]+]] = loop.mul [[C]]
+// CHECK: [[HI:%[0-9]+]] = loop.min
+// CHECK: loop.for {{%arg[0-9]+}} = [[LO]] to [[HI]]
+// CHECK: vector.reduce
+// CHECK: loop.store {{%[0-9]+}}, [[P]]{{\[}}[[C]]]
+// CHECK: loop.load [[P]]
+// CHECK-COUNT-7: loop.load [[P]]
+// CHECK: loop.store {{%[0-9]+}}, %arg1
+func.func @main(%x: tensor<1x65536xf32>) -> tensor<1x1xf32> {
+  %0 = graph.reduce_sum %x {axes = [1], keepdims = true} : (tensor<1x65536xf32>) -> tensor<1x1xf32>
+  return %0 : tensor<1x1xf32>
+}

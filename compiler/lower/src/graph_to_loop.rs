@@ -127,6 +127,15 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
             intervals.push(Interval { bytes: t.numel() * t.elem().byte_size(), start: pos, end: last_use(r, pos) });
         }
     }
+    // Scratch memory of the kernels that ask for it, live while the kernel runs.
+    let mut scratch: HashMap<Op, usize> = HashMap::new();
+    for (pos, &op) in body.iter().enumerate() {
+        let bytes = crate::emit::scratch_bytes(gm, op, target);
+        if bytes > 0 {
+            scratch.insert(op, intervals.len());
+            intervals.push(Interval { bytes, start: pos, end: pos });
+        }
+    }
     let (offsets, workspace_size) = plan(&intervals);
     lm.set_attr(lfunc, WORKSPACE_SIZE, Attribute::i64(workspace_size as i64));
 
@@ -168,7 +177,8 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
             outs.push(v);
         }
         let ins: Vec<Value> = gm.operands(op).iter().map(|v| buffers[v]).collect();
-        let ctx = Ctx::new(gm, op, ins, outs).with_lanes(target.lanes(4));
+        let scratch_offset = scratch.get(&op).map(|&i| offsets[i] as i64);
+        let ctx = Ctx::new(gm, op, ins, outs).with_target(target).with_scratch(scratch_offset);
         if profile {
             mark_kernel(&mut b, kernels.len());
             let info = AttrDict::new()

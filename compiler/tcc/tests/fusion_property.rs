@@ -277,3 +277,80 @@ fn fused_graphs_match_the_interpreter() {
     assert!(groups >= 100, "only {groups} fusion groups formed");
     assert!(stitched >= 20, "only {stitched} groups stitched around several reductions");
 }
+
+/// Groups with too few rows for the pool, and long ones, split each row across the
+/// threads (partial results in scratch memory, combined per row): a lone reduction, a
+/// softmax, a norm with its variance in f64 and a reduction of a product, over one to
+/// three rows of 16384 to 40000 elements (whole vectors or not), compiled on every
+/// backend with 1 and 2 threads, against the interpreter.
+#[test]
+fn long_rows_split_across_threads_match_the_interpreter() {
+    for seed in 1..=12u64 {
+        let mut r = Rng::new(seed ^ 0x5917);
+        let rows = r.int(1, 3);
+        let len = if r.int(0, 1) == 0 { 16 * r.int(1024, 2500) } else { r.int(16384, 40000) };
+        let (s, row) = (vec![rows, len], vec![rows, 1]);
+        let mut g = Graph {
+            body: String::new(),
+            values: vec![("%x".into(), s.clone())],
+            r: Rng::new(seed),
+            extra: Rng::new(seed + 1),
+        };
+        let attrs = "{axes = [1], keepdims = true}";
+        let kind = seed % 4;
+        let out = match kind {
+            0 => {
+                let op = ["graph.reduce_sum", "graph.reduce_max", "graph.reduce_mean"][r.int(0, 2) as usize];
+                g.add(&format!("{op} {attrs}"), &[0], row)
+            }
+            1 => {
+                let m = g.add(&format!("graph.reduce_max {attrs}"), &[0], row.clone());
+                let d = g.add("graph.sub", &[0, m], s.clone());
+                let e = g.add("graph.exp", &[d], s.clone());
+                let sum = g.add(&format!("graph.reduce_sum {attrs}"), &[e], row.clone());
+                let rec = g.add("graph.reciprocal", &[sum], row);
+                g.add("graph.mul", &[e, rec], s.clone())
+            }
+            2 => {
+                let mean = g.add(&format!("graph.reduce_mean {attrs}"), &[0], row.clone());
+                let c = g.add("graph.sub", &[0, mean], s.clone());
+                let sq = g.add("graph.mul", &[c, c], s.clone());
+                let var = g.add(&format!("graph.reduce_mean {attrs}"), &[sq], row.clone());
+                let rs = g.add("graph.rsqrt", &[var], row);
+                g.add("graph.mul", &[c, rs], s.clone())
+            }
+            _ => {
+                let sq = g.add("graph.mul", &[0, 0], s.clone());
+                g.add(&format!("graph.reduce_sum {attrs}"), &[sq], row)
+            }
+        };
+        let out_shape = g.values[out].1.clone();
+        let text = format!(
+            "func.func @main(%x: {}) -> {} {{\n{}  return {} : {}\n}}\n",
+            ty(&s),
+            ty(&out_shape),
+            g.body,
+            g.values[out].0,
+            ty(&out_shape)
+        );
+        let m = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let input = Rng::new(seed ^ 0xABCD).values(rows * len, 3.0);
+        let dims = [rows as usize, len as usize];
+        let x = ITensor::new(dims.to_vec(), Data::F32(input.clone())).unwrap();
+        let want = run_function(&m, m.func("main").unwrap(), &[x]).unwrap()[0].to_f64s();
+        for backend in tcc::backend::compiled_backends() {
+            for threads in [1, 2] {
+                let model = tcc::Runtime::builder().backend(backend).threads(threads).load_str(&text).unwrap();
+                let got = model.run(&[tcc::Tensor::from_slice(&input, &dims).unwrap()]).unwrap();
+                let got: Vec<f64> = got[0].as_slice::<f32>().unwrap().iter().map(|&v| v as f64).collect();
+                if let Some(i) = close(&got, &want) {
+                    panic!(
+                        "seed {seed} (kind {kind}, {rows}x{len}), {backend:?}, {threads} thread(s): element {i}: \
+                         compiled {}, interpreter {}",
+                        got[i], want[i]
+                    );
+                }
+            }
+        }
+    }
+}

@@ -5,7 +5,8 @@
 //! the rows, several passes over each row); a group ending with a reduction that keeps
 //! its innermost dimension is that reduction's nest ([`super::nn::reduce_with`])
 //! reading its input element by element from the group; an elementwise group is one
-//! nest over its result.
+//! nest over its result. A group (or a lone reduction) with too few rows for the pool's
+//! threads, and long ones, splits each row across them (stitched, with scratch memory).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -29,7 +30,7 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
     let reductions: Vec<Op> = ops.iter().copied().filter(|&o| is_group_reduction(gm, o)).collect();
     let body: Vec<Op> = ops.iter().copied().filter(|o| !reductions.contains(o)).collect();
     let group = Group { c, inputs, ops: ops.clone(), body, reductions };
-    if super::stitched::applies(&group) {
+    if super::stitched::applies(&group) || c.scratch.is_some() {
         return super::stitched::emit(b, &group);
     }
     if is_group_reduction(gm, root) {
@@ -49,6 +50,15 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
             b.store(v, out, idx);
         });
     }
+}
+
+/// A reduction op alone as a group whose few long rows are split across the pool
+/// (it asked for scratch memory: [`super::scratch_bytes`]).
+pub(super) fn emit_split_reduction(b: &mut Builder, c: &Ctx) {
+    let x = c.g.operand(c.op, 0);
+    let inputs = HashMap::from([(x, (c.ins[0], c.in_shape(0)))]);
+    let group = Group { c, inputs, ops: vec![c.op], body: Vec::new(), reductions: vec![c.op] };
+    super::stitched::emit(b, &group);
 }
 
 /// A group's ops and where its block arguments come from.

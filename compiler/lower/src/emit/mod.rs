@@ -33,17 +33,34 @@ pub struct Ctx<'a> {
     pub outs: Vec<Value>,
     /// Lanes of the target's f32 vectors (the kernel templates' vector width).
     pub lanes: u32,
+    /// Cores the code may use (the thread pool's default size).
+    pub cores: u32,
+    /// Byte offset in the workspace of the scratch memory the kernel asked for
+    /// ([`scratch_bytes`]), if any.
+    pub scratch: Option<i64>,
     operand_types: Vec<Type>,
 }
 
 impl<'a> Ctx<'a> {
     pub fn new(g: &'a Module, op: tcc_ir::Op, ins: Vec<Value>, outs: Vec<Value>) -> Ctx<'a> {
         let operand_types = g.operands(op).iter().map(|&v| g.value_type(v).clone()).collect();
-        Ctx { g, op, ins, outs, lanes: 4, operand_types }
+        Ctx { g, op, ins, outs, lanes: 4, cores: 1, scratch: None, operand_types }
     }
 
     pub fn with_lanes(mut self, lanes: u32) -> Ctx<'a> {
         self.lanes = lanes;
+        self
+    }
+
+    /// The target's vector width and cores.
+    pub fn with_target(mut self, target: &tcc_target::Target) -> Ctx<'a> {
+        self.lanes = target.lanes(4);
+        self.cores = target.cores;
+        self
+    }
+
+    pub fn with_scratch(mut self, offset: Option<i64>) -> Ctx<'a> {
+        self.scratch = offset;
         self
     }
 
@@ -150,6 +167,21 @@ pub static EMITTERS: &[(&OpDef, EmitFn)] = &[
 
 pub fn emitter(def: &OpDef) -> Option<EmitFn> {
     EMITTERS.iter().find(|(d, _)| std::ptr::eq(*d, def)).map(|(_, f)| *f)
+}
+
+/// Bytes of workspace an op's kernel needs while it runs, besides its operands and
+/// results, on `target`: a reduction or stitched group with few long rows splits them
+/// across the thread pool and keeps the chunks' partial results there.
+pub fn scratch_bytes(g: &Module, op: tcc_ir::Op, target: &tcc_target::Target) -> usize {
+    if std::ptr::eq(g.def(op), &g::FUSED) {
+        let block = g.region_blocks(g.regions(op)[0])[0];
+        let ops: Vec<tcc_ir::Op> = g.block_ops(block).filter(|&o| !g.is(o, &g::YIELD)).collect();
+        return stitched::split_scratch_bytes(g, &ops, g.block_args(block), target.cores);
+    }
+    if tcc_dialect_graph::ops::fused::is_group_reduction(g, op) {
+        return stitched::split_scratch_bytes(g, &[op], g.operands(op), target.cores);
+    }
+    0
 }
 
 /// Floating-point operations of an op, counting multiply-adds as two; only conv2d and

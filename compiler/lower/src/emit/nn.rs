@@ -242,6 +242,9 @@ pub fn pool2d(b: &mut Builder, c: &Ctx) {
 }
 
 pub fn reduce(b: &mut Builder, c: &Ctx) {
+    if c.scratch.is_some() {
+        return super::fused::emit_split_reduction(b, c);
+    }
     let x = c.ins[0];
     reduce_with(b, c, c.outs[0], &|b: &mut Builder, idx: &[Value], lanes: u32| b.vload(x, idx, lanes), true);
 }

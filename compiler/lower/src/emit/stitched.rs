@@ -54,7 +54,11 @@ pub(super) fn emit(b: &mut Builder, group: &Group) {
     let out = group.c.outs[0];
     let work = numel(&rows.shape) * (group.body.len() + group.reductions.len()) as i64;
     let n_rows = numel(outer);
-    let together = rows_together(n_rows, numel(row_dims));
+    let chunks = group.c.scratch.and_then(|offset| {
+        let count = split_chunks(&rows, group.c.cores)?;
+        Some(Chunks { count, scratch: offset })
+    });
+    let together = if chunks.is_some() { 1 } else { rows_together(n_rows, numel(row_dims)) };
     let block_body = |b: &mut Builder, block: Value| {
         let first_row = b.scale(block, together as i64);
         let starts: Vec<Vec<Value>> = (0..together)
@@ -73,6 +77,7 @@ pub(super) fn emit(b: &mut Builder, group: &Group) {
             fixed: vec![HashMap::new(); together],
             phases: vec![HashMap::new(); together],
             spill: spill.map(|value| Spill { value, buffer: out, written: false }),
+            chunks,
         };
         if rows.constant_along_row(&group.shape(result)) {
             for (k, start) in starts.iter().enumerate() {
@@ -85,7 +90,7 @@ pub(super) fn emit(b: &mut Builder, group: &Group) {
             let loop_values = row.loop_values(b, &walk);
             let lanes = walk.lanes;
             let out = walk.view(b, out, &group.shape(result));
-            over_row(b, &row, &walk, 1, Vec::new(), &mut |b, k, idx, _| {
+            let mut step = |b: &mut Builder, k: usize, idx: &[Value], _: &[Value]| {
                 let memo = RefCell::new(HashMap::new());
                 let v = group.eval(b, result, idx, lanes, &loop_values.env(k, &memo));
                 if lanes > 1 {
@@ -94,11 +99,17 @@ pub(super) fn emit(b: &mut Builder, group: &Group) {
                     b.store(v, out, idx);
                 }
                 Vec::new()
-            });
+            };
+            match chunks.filter(|_| walk.split == rows.first) {
+                Some(chunks) => over_chunks(b, &row, &walk, 1, chunks.count, Vec::new(), &mut step, &mut |_, _, _| {}),
+                None => {
+                    over_row(b, &row, &walk, 1, Vec::new(), &mut step);
+                }
+            }
         }
     };
     let blocks = n_rows / together as i64;
-    if blocks >= 2 && work >= PARALLEL_MIN_WORK {
+    if blocks >= 2 && work >= PARALLEL_MIN_WORK && chunks.is_none() {
         b.parallel(blocks, block_body);
     } else {
         b.range_n(blocks, block_body);
@@ -162,6 +173,57 @@ impl LoopValues {
     }
 }
 
+/// Rows at least this long are split across the pool when there are too few of them.
+const SPLIT_MIN_ROW: i64 = 1 << 14;
+/// Elements of a chunk of a split row, at least.
+const SPLIT_MIN_CHUNK: i64 = 1 << 12;
+
+/// Chunks of each row for groups with too few rows to keep the pool's threads busy
+/// (fewer than two per core) and long rows (a softmax over `[1, N]`): each loop over a
+/// row runs its range in chunks on the pool, a reduction's chunks leaving their partial
+/// results in scratch memory that the row then combines.
+fn split_chunks(rows: &Rows, cores: u32) -> Option<i64> {
+    let n_rows = numel(&rows.shape[..rows.first]);
+    let len = numel(&rows.shape[rows.first..]);
+    let cores = cores.max(2) as i64;
+    (n_rows < 2 * cores && len >= SPLIT_MIN_ROW).then(|| (len / SPLIT_MIN_CHUNK).clamp(2, 4 * cores))
+}
+
+/// Bytes of scratch memory a group of `ops` reading `inputs` (or a single reduction
+/// reading its operand) needs on `cores` cores: room for every reduction's partial
+/// results per chunk, when its rows are split.
+pub(super) fn split_scratch_bytes(gm: &tcc_ir::Module, ops: &[Op], inputs: &[Value], cores: u32) -> usize {
+    let Some(rows) = fused::stitched_rows(gm, ops, inputs) else { return 0 };
+    let Some(chunks) = split_chunks(&rows, cores) else { return 0 };
+    let reductions = ops.iter().filter(|&&o| fused::is_group_reduction(gm, o)).count();
+    reductions * Chunks::stride(chunks)
+}
+
+/// A split row's chunks and where their partial results go.
+#[derive(Clone, Copy)]
+struct Chunks {
+    count: i64,
+    /// Byte offset of the scratch memory in the workspace.
+    scratch: i64,
+}
+
+impl Chunks {
+    /// Bytes of one reduction's partial results (8 per chunk, 64-byte aligned).
+    fn stride(count: i64) -> usize {
+        (count as usize * 8).div_ceil(64) * 64
+    }
+
+    /// The buffer of the partial results of the batch's reduction `i` (of `elem`).
+    fn partials(&self, b: &mut Builder, i: usize, elem: ScalarType) -> Value {
+        let offset = self.scratch + (i * Chunks::stride(self.count)) as i64;
+        let ty = Type::Buffer(std::sync::Arc::new(
+            tcc_ir::BufferType::new(vec![self.count], elem, None).expect("a valid buffer type"),
+        ));
+        let attrs = AttrDict::new().with("offset", Attribute::i64(offset));
+        b.op_typed(&lp::WORKSPACE, &[], attrs, vec![ty])[0]
+    }
+}
+
 /// The rows being emitted together: the scalars known so far for each.
 struct RowState<'a> {
     group: &'a Group<'a>,
@@ -173,6 +235,8 @@ struct RowState<'a> {
     /// Per row, values that repeat along it, at a phase (element of the period).
     phases: Vec<HashMap<(Value, i64), Value>>,
     spill: Option<Spill>,
+    /// The loops over each (single) row run in chunks on the pool.
+    chunks: Option<Chunks>,
 }
 
 impl RowState<'_> {
@@ -407,7 +471,7 @@ impl RowState<'_> {
             .collect();
         let loop_values = self.loop_values(b, &walk);
         let group = self.group;
-        let parts = over_row(b, self, &walk, unroll, init, &mut |b, k, idx, accs| {
+        let mut step = |b: &mut Builder, k: usize, idx: &[Value], accs: &[Value]| -> Vec<Value> {
             let memo = RefCell::new(HashMap::new());
             let env = loop_values.env(k, &memo);
             operands
@@ -426,27 +490,65 @@ impl RowState<'_> {
                     }
                 })
                 .collect()
-        });
+        };
+        // The accumulators of one row (and vector of the unroll) combined: one scalar per
+        // reduction of the batch.
+        let per = batch.len();
+        let finish = |b: &mut Builder, parts: &[Value], k: usize| -> Vec<Value> {
+            (0..per)
+                .map(|i| {
+                    let (combine, elem, kind) = kinds[i];
+                    let part = |u: usize| parts[(u * together + k) * per + i];
+                    let mut acc = part(0);
+                    for u in 1..unroll as usize {
+                        acc = b.bin(combine, acc, part(u));
+                    }
+                    if lanes > 1 {
+                        let attrs = AttrDict::new().with("kind", Attribute::string(kind));
+                        acc = b.op_typed(&vp::REDUCE, &[acc], attrs, vec![Type::Scalar(elem)])[0];
+                    }
+                    acc
+                })
+                .collect()
+        };
+        let totals: Vec<Vec<Value>> = match self.chunks.filter(|_| walk.split == self.rows.first) {
+            Some(chunks) => {
+                // One row in chunks on the pool; each chunk's results go to the scratch.
+                let scratch: Vec<Value> =
+                    kinds.iter().enumerate().map(|(i, &(_, elem, _))| chunks.partials(b, i, elem)).collect();
+                let mut store = |b: &mut Builder, c: Value, parts: Vec<Value>| {
+                    for (i, r) in finish(b, &parts, 0).into_iter().enumerate() {
+                        b.store(r, scratch[i], &[c]);
+                    }
+                };
+                over_chunks(b, self, &walk, unroll, chunks.count, init, &mut step, &mut store);
+                let combined = (0..per).map(|i| {
+                    let (combine, _, _) = kinds[i];
+                    let zero = b.index(0);
+                    let mut acc = b.load(scratch[i], &[zero]);
+                    for c in 1..chunks.count {
+                        let at = b.index(c);
+                        let part = b.load(scratch[i], &[at]);
+                        acc = b.bin(combine, acc, part);
+                    }
+                    acc
+                });
+                vec![combined.collect()]
+            }
+            None => {
+                let parts = over_row(b, self, &walk, unroll, init, &mut step);
+                (0..together).map(|k| finish(b, &parts, k)).collect()
+            }
+        };
         if let Some(s) = self.spill.as_mut().filter(|s| {
             operands.iter().any(|&x| fused::per_element_values(gm, &group.ops, self.rows, x).contains(&s.value))
         }) {
             s.written = true;
         }
-        let per = batch.len();
-        for k in 0..together {
-            for (i, &o) in batch.iter().enumerate() {
-                let (combine, elem, kind) = kinds[i];
-                let part = |u: usize| parts[(u * together + k) * per + i];
-                let mut acc = part(0);
-                for u in 1..unroll as usize {
-                    acc = b.bin(combine, acc, part(u));
-                }
-                if lanes > 1 {
-                    let attrs = AttrDict::new().with("kind", Attribute::string(kind));
-                    acc = b.op_typed(&vp::REDUCE, &[acc], attrs, vec![Type::Scalar(elem)])[0];
-                }
+        for (k, row_totals) in totals.into_iter().enumerate() {
+            for (i, (&o, mut acc)) in batch.iter().zip(row_totals).enumerate() {
                 if gm.is(o, &g::REDUCE_MEAN) {
-                    let n = b.scalar(elem, row_len as f64);
+                    let n = b.scalar(kinds[i].1, row_len as f64);
                     acc = b.bin(&lp::DIV, acc, n);
                 }
                 self.fixed[k].insert(gm.result(o, 0), acc);
@@ -514,4 +616,47 @@ fn over_row(
             next
         })
     })
+}
+
+/// Loops over one row's run (a walk without nested dimensions) in `chunks` on the pool,
+/// with `accs` threaded through each chunk from their initial values, `unroll` vectors
+/// per step as in [`over_row`]; `after(b, chunk, accs)` runs at the end of each chunk.
+#[allow(clippy::too_many_arguments)]
+fn over_chunks(
+    b: &mut Builder,
+    row: &RowState,
+    walk: &Walk,
+    unroll: i64,
+    chunks: i64,
+    accs: Vec<Value>,
+    body: &mut dyn FnMut(&mut Builder, usize, &[Value], &[Value]) -> Vec<Value>,
+    after: &mut dyn FnMut(&mut Builder, Value, Vec<Value>),
+) {
+    let first = row.rows.first;
+    let lanes = walk.lanes;
+    let step = lanes as i64 * unroll;
+    let steps = walk.run / step;
+    let per_chunk = (steps + chunks - 1) / chunks;
+    let per = accs.len() / unroll.max(1) as usize;
+    let start = &row.starts[0];
+    b.parallel(chunks, |b, c| {
+        let lo = b.scale(c, per_chunk);
+        let len = b.index(per_chunk);
+        let end = b.add(lo, len);
+        let all = b.index(steps);
+        let hi = b.min(end, all);
+        let one = b.index(1);
+        let accs = b.for_loop(lo, hi, one, &accs, |b, j, accs| {
+            let base = b.scale(j, step);
+            let mut next = Vec::with_capacity(accs.len());
+            for u in 0..unroll as usize {
+                let off = b.index(u as i64 * lanes as i64);
+                let i = b.add(base, off);
+                let idx: Vec<Value> = start[..first].iter().copied().chain([i]).collect();
+                next.extend(body(b, 0, &idx, &accs[u * per..(u + 1) * per]));
+            }
+            next
+        });
+        after(b, c, accs);
+    });
 }
