@@ -113,3 +113,35 @@ func.func @bounds(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   %4 = graph.reduce_sum %3 {axes = [1], keepdims = false} : (tensor<4x8xf32>) -> tensor<4xf32>
   return %4 : tensor<4xf32>
 }
+
+// A group norm on NCHW4c after canonicalization: the statistics reduce [H, W, 4] of the
+// conv's output, a per-channel scale and shift ([1, 2, 1, 1, 4]) repeat along the rows,
+// and the scalar constants keep torch-mlir's lower rank (they broadcast, aligned to the
+// last dimensions): all of it is one group stitched around the rows.
+// CHECK-LABEL: func.func @group_norm
+// CHECK: graph.fused %arg0, {{.*}} -> tensor<1x2x3x3x4xf32> ({
+// CHECK: graph.reduce_sum {{.*}}axes = [2, 3, 4]
+// CHECK: graph.reduce_sum {{.*}}axes = [2, 3, 4]
+// CHECK: graph.clamp
+// CHECK-NEXT: graph.yield
+// CHECK-NOT: graph.fused
+func.func @group_norm(%x: tensor<1x2x3x3x4xf32>, %gamma: tensor<1x2x1x1x4xf32>, %beta: tensor<1x2x1x1x4xf32>) -> tensor<1x2x3x3x4xf32> {
+  %inv = graph.constant {value = dense<0.027777777777777776> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %eps = graph.constant {value = dense<1.0e-5> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
+  %s = graph.reduce_sum %x {axes = [2, 3, 4], keepdims = true} : (tensor<1x2x3x3x4xf32>) -> tensor<1x2x1x1x1xf32>
+  %m = graph.mul %s, %inv : (tensor<1x2x1x1x1xf32>, tensor<1x1x1x1xf32>) -> tensor<1x2x1x1x1xf32>
+  %d = graph.sub %x, %m : (tensor<1x2x3x3x4xf32>, tensor<1x2x1x1x1xf32>) -> tensor<1x2x3x3x4xf32>
+  %d2 = graph.mul %d, %d : (tensor<1x2x3x3x4xf32>, tensor<1x2x3x3x4xf32>) -> tensor<1x2x3x3x4xf32>
+  %v = graph.reduce_sum %d2 {axes = [2, 3, 4], keepdims = true} : (tensor<1x2x3x3x4xf32>) -> tensor<1x2x1x1x1xf32>
+  %vm = graph.mul %v, %inv : (tensor<1x2x1x1x1xf32>, tensor<1x1x1x1xf32>) -> tensor<1x2x1x1x1xf32>
+  %ve = graph.add %vm, %eps : (tensor<1x2x1x1x1xf32>, tensor<1x1x1x1xf32>) -> tensor<1x2x1x1x1xf32>
+  %r = graph.rsqrt %ve : (tensor<1x2x1x1x1xf32>) -> tensor<1x2x1x1x1xf32>
+  %scale = graph.mul %r, %gamma : (tensor<1x2x1x1x1xf32>, tensor<1x2x1x1x4xf32>) -> tensor<1x2x1x1x4xf32>
+  %nm = graph.neg %m : (tensor<1x2x1x1x1xf32>) -> tensor<1x2x1x1x1xf32>
+  %sh = graph.mul %nm, %scale : (tensor<1x2x1x1x1xf32>, tensor<1x2x1x1x4xf32>) -> tensor<1x2x1x1x4xf32>
+  %shift = graph.add %sh, %beta : (tensor<1x2x1x1x4xf32>, tensor<1x2x1x1x4xf32>) -> tensor<1x2x1x1x4xf32>
+  %y0 = graph.mul %x, %scale : (tensor<1x2x3x3x4xf32>, tensor<1x2x1x1x4xf32>) -> tensor<1x2x3x3x4xf32>
+  %y1 = graph.add %y0, %shift : (tensor<1x2x3x3x4xf32>, tensor<1x2x1x1x4xf32>) -> tensor<1x2x3x3x4xf32>
+  %y = graph.clamp %y1 {min = 0.0, max = 3.0e38} : (tensor<1x2x3x3x4xf32>) -> tensor<1x2x3x3x4xf32>
+  return %y : tensor<1x2x3x3x4xf32>
+}

@@ -152,6 +152,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST-NEXT: {{^}}    vector-bits: SIMD register width in bits (default 128)
 // LIST-NEXT: {{^}}    vector-registers: number of SIMD registers (default 16)
 // LIST-NEXT: {{^}}    fma:
+// LIST-NEXT: {{^}}    ldexp:
 // LIST-NEXT: {{^}}    cores:
 // LIST-NEXT: {{^}}    l1:
 // LIST-NEXT: {{^}}    l2:
@@ -164,6 +165,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST-NEXT: {{^}}convert-tosa-to-graph {{ *}}Import TOSA and arith.constant ops into the graph dialect
 // LIST-NEXT: {{^}}cse {{ *}}Merge identical pure operations
 // LIST-NEXT: {{^}}expand-math {{ *}}Expand f32 exp/log/tanh/erf/pow
+// LIST-NEXT: {{^}}    ldexp: scale f32 vectors by 2^n with loop.ldexp
 // LIST-NEXT: {{^}}fuse-epilogues {{ *}}Fuse elementwise consumers of kernel ops
 // LIST-NEXT: {{^}}fuse-memory-bound {{ *}}Stitch memory-bound ops into fusion groups
 // LIST-NEXT: {{^}}propagate-layouts {{ *}}Move NCHW[x]c -> NCHW transforms past layout-oblivious ops

@@ -157,8 +157,10 @@ impl Graph {
                     let c = self.add("graph.sub", &[x, mean], s.clone());
                     let sq = self.add("graph.mul", &[c, c], s.clone());
                     let var = self.add(&format!("graph.reduce_mean {attrs}"), &[sq], row.clone());
-                    let eps = self.constant(&vec![1; rank]);
-                    let abs = self.add("graph.abs", &[eps], vec![1; rank]);
+                    // Sometimes of a lower rank, as torch-mlir writes scalars (broadcast).
+                    let eps_rank = rank - self.extra.int(0, rank as i64 - 1) as usize;
+                    let eps = self.constant(&vec![1; eps_rank]);
+                    let abs = self.add("graph.abs", &[eps], vec![1; eps_rank]);
                     let ve = self.add("graph.add", &[var, abs], row.clone());
                     let rs = self.add("graph.rsqrt", &[ve], row);
                     let y = self.add("graph.mul", &[c, rs], s.clone());

@@ -266,7 +266,7 @@ impl RowState<'_> {
         let mut seen: HashSet<Value> = HashSet::new();
         let mut work = targets.to_vec();
         while let Some(v) = work.pop() {
-            let vs = self.group.shape(v);
+            let vs = self.rows.aligned(&self.group.shape(v));
             if !seen.insert(v) || self.rows.constant_along_row(&vs) {
                 continue;
             }
@@ -298,7 +298,13 @@ impl RowState<'_> {
         let flat = walk.flat.then(|| {
             let group = self.group;
             let inputs = walk.varying_inputs.iter().map(|v| (*v, &group.inputs[v]));
-            inputs.map(|(v, (buf, shape))| (v, (walk.view(b, *buf, shape), walk.flat_shape(shape)))).collect()
+            let rows = self.rows;
+            inputs
+                .map(|(v, (buf, shape))| {
+                    let shape = rows.aligned(shape);
+                    (v, (walk.view(b, *buf, &shape), walk.flat_shape(&shape)))
+                })
+                .collect()
         });
         let spill = self.spill.map(|s| Spill { buffer: walk.view(b, s.buffer, &self.group.shape(s.value)), ..s });
         LoopValues { fixed: self.fixed.clone(), vectors, flat, spill }

@@ -24,9 +24,22 @@
 //! - [`transpose_hoist`]: a transpose moves above a single-use elementwise op or slice
 //!   when that brings it next to another transpose or a constant, so that the
 //!   NCHW<->NHWC pairs exporters write cancel.
+//! - [`as_reshape`]: data movement that leaves every element in place becomes a reshape:
+//!   `layout-as-reshape` (say `NCHW4c` <-> `NCHW` when `H = W = 1`) and
+//!   `gather-as-reshape` (indices `0, 1, ..., n - 1`).
+//! - [`broadcast_motion`]: `reshape-of-broadcast` moves a reshape above a `broadcast_to`
+//!   when the broadcast dimensions are whole groups of the reshape, and
+//!   `broadcast-into-elementwise` drops a `broadcast_to` the elementwise op using it
+//!   does implicitly.
+//! - [`reshape_sinking`] also holds `reshape-hoist`, which moves a reshape of a small
+//!   tensor above the elementwise ops computing it when that folds it into constants or
+//!   cancels it against reshapes above them (a blocked group norm's statistics end up in
+//!   the activation's rank).
 //!
 //! Each op's `OpDef::patterns` lists the patterns that apply to it.
 
+pub mod as_reshape;
+pub mod broadcast_motion;
 pub mod conv_fold;
 pub mod reshape_sinking;
 pub mod transpose_hoist;
@@ -60,14 +73,27 @@ pub static MIN_MAX_TO_CLAMP: Pattern = Pattern { name: "min-max-to-clamp", apply
 pub static CLAMP_OF_CLAMP: Pattern = Pattern { name: "clamp-of-clamp", apply: clamp_of_clamp };
 
 pub static FOLD_ONLY: &[Pattern] = &[CONSTANT_FOLD];
-pub static ELEMENTWISE: &[Pattern] = &[CONSTANT_FOLD, ARITH_IDENTITY, reshape_sinking::RESHAPE_SINK];
-pub static AFFINE: &[Pattern] =
-    &[CONSTANT_FOLD, ARITH_IDENTITY, conv_fold::FOLD_INTO_CONV, reshape_sinking::RESHAPE_SINK];
-pub static MIN_MAX: &[Pattern] = &[CONSTANT_FOLD, MIN_MAX_TO_CLAMP, reshape_sinking::RESHAPE_SINK];
+pub static ELEMENTWISE: &[Pattern] =
+    &[CONSTANT_FOLD, ARITH_IDENTITY, broadcast_motion::BROADCAST_INTO_ELEMENTWISE, reshape_sinking::RESHAPE_SINK];
+pub static AFFINE: &[Pattern] = &[
+    CONSTANT_FOLD,
+    ARITH_IDENTITY,
+    conv_fold::FOLD_INTO_CONV,
+    broadcast_motion::BROADCAST_INTO_ELEMENTWISE,
+    reshape_sinking::RESHAPE_SINK,
+];
+pub static MIN_MAX: &[Pattern] =
+    &[CONSTANT_FOLD, MIN_MAX_TO_CLAMP, broadcast_motion::BROADCAST_INTO_ELEMENTWISE, reshape_sinking::RESHAPE_SINK];
 pub static CLAMP: &[Pattern] = &[CONSTANT_FOLD, CLAMP_OF_CLAMP, reshape_sinking::RESHAPE_SINK];
 pub static CAST: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY, reshape_sinking::RESHAPE_SINK];
 pub static REDUCE: &[Pattern] = &[CONSTANT_FOLD, reshape_sinking::REDUCE_OF_REDUCE, reshape_sinking::REDUCE_OF_RESHAPE];
-pub static RESHAPE: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY, RESHAPE_OF_RESHAPE];
+pub static RESHAPE: &[Pattern] = &[
+    CONSTANT_FOLD,
+    SAME_TYPE_IDENTITY,
+    RESHAPE_OF_RESHAPE,
+    broadcast_motion::RESHAPE_OF_BROADCAST,
+    reshape_sinking::RESHAPE_HOIST,
+];
 pub static TRANSPOSE: &[Pattern] = &[
     CONSTANT_FOLD,
     TRANSPOSE_IDENTITY,
@@ -80,7 +106,8 @@ pub static SLICE: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY, SLICE_OF_SLI
 pub static PAD: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY];
 pub static CONCAT: &[Pattern] = &[CONSTANT_FOLD, CONCAT_SINGLE];
 pub static SPLIT: &[Pattern] = &[CONSTANT_FOLD, SPLIT_SINGLE];
-pub static LAYOUT: &[Pattern] = &[CONSTANT_FOLD, LAYOUT_IDENTITY];
+pub static LAYOUT: &[Pattern] = &[CONSTANT_FOLD, LAYOUT_IDENTITY, as_reshape::LAYOUT_AS_RESHAPE];
+pub static GATHER: &[Pattern] = &[CONSTANT_FOLD, as_reshape::GATHER_AS_RESHAPE];
 
 /// The constant behind `v`, if `v` is produced by `graph.constant`.
 pub fn constant_value(m: &tcc_ir::Module, v: Value) -> Option<tcc_ir::DenseElements> {

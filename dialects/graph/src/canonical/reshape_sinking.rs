@@ -19,18 +19,38 @@
 //!   whole and `A'` the reduced dimensions of the other groups (if none, no outer
 //!   reduction). Kept dimensions only.
 //!
-//! The last two reassociate sums and means (the result may differ in the last bits).
+//! - `reshape-hoist`, the counterpart of `reshape-sink` for small tensors:
+//!   `reshape(f(a1, .., an), T)` for an elementwise `f` -> `f(a1', .., an')`, each operand
+//!   mapped through the reshape's groups of dimensions (1s where it is broadcast over a
+//!   whole group, the target's extents where it is full; scalar-like operands stay), and
+//!   so on up through operands that are elementwise ops themselves, when every leaf of
+//!   that cone is a constant (it folds to the new shape), a scalar-like value, or a
+//!   reshape from the mapped shape (it cancels). The cone is planned whole before
+//!   anything changes and rewritten in one step; ops of the cone with other users stay
+//!   for them (the cone is copied, and `cse` merges copies made for several reshapes).
+//!   Each application removes one reshape and creates none, so the two patterns do
+//!   not feed each other endlessly. Only up to [`HOIST_MAX_ELEMENTS`] elements: after layout
+//!   blocking, a group norm's per-group statistics and per-channel scale are computed
+//!   on the blocked activation's rank (`1x32x1x1x1`, `1x32x1x1x4`) instead of on
+//!   `1x32x4x1` reshaped and relaid out to it.
+//!
+//! `reduce-of-reduce` and `reduce-of-reshape` reassociate sums and means (the result may
+//! differ in the last bits).
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
-use tcc_ir::{AttrDict, Attribute, Op, OpDef, OperationState, Pattern, Rewriter, Traits, Type, Value};
+use tcc_ir::{
+    AttrDict, Attribute, DenseElements, Op, OpDef, OperationState, Pattern, Rewriter, TensorType, Traits, Type, Value,
+};
 
-use super::build;
+use super::{build, constant_value};
 use crate::ops;
 
 pub static RESHAPE_SINK: Pattern = Pattern { name: "reshape-sink", apply: reshape_sink };
 pub static REDUCE_OF_REDUCE: Pattern = Pattern { name: "reduce-of-reduce", apply: reduce_of_reduce };
 pub static REDUCE_OF_RESHAPE: Pattern = Pattern { name: "reduce-of-reshape", apply: reduce_of_reshape };
+pub static RESHAPE_HOIST: Pattern = Pattern { name: "reshape-hoist", apply: reshape_hoist };
 
 /// Groups of dimensions a reshape from `from` to `to` maps onto each other: each pair of
 /// ranges is one run of elements, the product of `from`'s extents in the first equal to
@@ -72,6 +92,30 @@ pub fn reshape_groups(from: &[i64], to: &[i64]) -> Option<Vec<(Range<usize>, Ran
         groups.push((si..i, sj..j));
     }
     Some(groups)
+}
+
+/// The shape a value `v` broadcast against a tensor of shape `from` takes when a reshape
+/// from `from` to `to` (with `groups` = [`reshape_groups`]`(from, to)`) moves onto it:
+/// aligned to `from`'s rank, it must be 1 on the whole of a group (it gets 1s on the
+/// group's target dimensions) or equal to `from` on the whole group (it gets `to`'s
+/// extents there). `None` if it is neither on some group, or has a larger rank.
+pub fn map_through_reshape(
+    v: &[i64],
+    from: &[i64],
+    to: &[i64],
+    groups: &[(Range<usize>, Range<usize>)],
+) -> Option<Vec<i64>> {
+    let pad = from.len().checked_sub(v.len())?;
+    let aligned: Vec<i64> = std::iter::repeat_n(1, pad).chain(v.iter().copied()).collect();
+    let mut out = vec![1; to.len()];
+    for (fg, tg) in groups {
+        if fg.clone().all(|d| aligned[d] == from[d]) {
+            tg.clone().for_each(|d| out[d] = to[d]);
+        } else if !fg.clone().all(|d| aligned[d] == 1) {
+            return None;
+        }
+    }
+    Some(out)
 }
 
 fn shape(rw: &Rewriter, v: Value) -> Option<Vec<i64>> {
@@ -331,9 +375,146 @@ fn try_reduce_of_reshape(rw: &mut Rewriter, op: Op) -> Option<()> {
     Some(())
 }
 
+/// Largest reshape (in elements) `reshape-hoist` moves above elementwise ops.
+pub const HOIST_MAX_ELEMENTS: usize = 1 << 16;
+/// Most values of the cone `reshape-hoist` rewrites, and how deep it looks.
+const HOIST_MAX_VALUES: usize = 64;
+const HOIST_MAX_DEPTH: usize = 16;
+
+fn reshape_hoist(rw: &mut Rewriter, op: Op) -> bool {
+    try_reshape_hoist(rw, op).is_some()
+}
+
+fn try_reshape_hoist(rw: &mut Rewriter, op: Op) -> Option<()> {
+    let x = rw.operand(op, 0);
+    let result = rw.result(op, 0);
+    let (from, to) = (shape(rw, x)?, shape(rw, result)?);
+    let top = rw.defining_op(x)?;
+    if from == to || to.iter().product::<i64>() as usize > HOIST_MAX_ELEMENTS {
+        return None;
+    }
+    let groups = reshape_groups(&from, &to)?;
+    let mut plan = HoistPlan { from: &from, to: &to, groups: &groups, steps: Vec::new(), planned: BTreeMap::new() };
+    let step = plan.copy(rw, top, x, to.clone(), HOIST_MAX_DEPTH)?;
+    plan.steps.push(step);
+    if plan.type_of(rw, plan.steps.len() - 1)? != *rw.value_type(result) {
+        return None;
+    }
+    // Everything is checked: build the cone, operands first.
+    let mut built: Vec<Value> = Vec::with_capacity(plan.steps.len());
+    for step in &plan.steps {
+        let v = match step {
+            Hoisted::Existing(v) => *v,
+            Hoisted::Constant(d) => {
+                let mut state = OperationState::new(&ops::CONSTANT, rw.loc(op).clone());
+                state.attrs.set("value", Attribute::Dense(d.clone()));
+                state.result_types.push(Type::from_tensor(d.ty().clone()));
+                let c = rw.create_before(op, state);
+                rw.result(c, 0)
+            }
+            Hoisted::Copy { op: original, operands, ty } => {
+                let mut state = OperationState::new(rw.def(*original), rw.loc(*original).clone());
+                state.operands = operands.iter().map(|&i| built[i]).collect();
+                state.attrs = rw.attrs(*original).clone();
+                state.result_types = vec![ty.clone()];
+                let e = rw.create_before(op, state);
+                rw.result(e, 0)
+            }
+        };
+        built.push(v);
+    }
+    rw.replace_op(op, &[*built.last()?]);
+    Some(())
+}
+
+/// One value of the cone `reshape-hoist` rewrites, in its shape after the reshape.
+enum Hoisted {
+    /// A value that already has it: a scalar-like value (broadcasting makes its shape
+    /// irrelevant), a constant of that shape, or the source of a reshape that cancels.
+    Existing(Value),
+    /// A constant's elements in that shape.
+    Constant(DenseElements),
+    /// A copy of the elementwise `op` on the values planned at `operands`.
+    Copy { op: Op, operands: Vec<usize>, ty: Type },
+}
+
+/// The cone of `reshape-hoist`, planned operands first, before anything is built.
+struct HoistPlan<'a> {
+    from: &'a [i64],
+    to: &'a [i64],
+    groups: &'a [(Range<usize>, Range<usize>)],
+    steps: Vec<Hoisted>,
+    /// Where each value of the cone is planned (a value used twice is mapped once).
+    planned: BTreeMap<Value, usize>,
+}
+
+impl HoistPlan<'_> {
+    fn type_of(&self, rw: &Rewriter, i: usize) -> Option<Type> {
+        match &self.steps[i] {
+            Hoisted::Existing(v) => Some(rw.value_type(*v).clone()),
+            Hoisted::Constant(d) => Some(Type::from_tensor(d.ty().clone())),
+            Hoisted::Copy { ty, .. } => Some(ty.clone()),
+        }
+    }
+
+    /// Plans `v` of the cone; returns its index in `steps`.
+    fn value(&mut self, rw: &Rewriter, v: Value, depth: usize) -> Option<usize> {
+        if let Some(&i) = self.planned.get(&v) {
+            return Some(i);
+        }
+        let vs = shape(rw, v)?;
+        let step = if vs.iter().product::<i64>() == 1 && vs.len() <= self.to.len() {
+            Hoisted::Existing(v)
+        } else {
+            let mapped = map_through_reshape(&vs, self.from, self.to, self.groups)?;
+            match self.leaf(rw, v, &vs, &mapped) {
+                Some(leaf) => leaf,
+                None => self.copy(rw, rw.defining_op(v)?, v, mapped, depth)?,
+            }
+        };
+        self.steps.push(step);
+        self.planned.insert(v, self.steps.len() - 1);
+        Some(self.steps.len() - 1)
+    }
+
+    /// A constant (reshaped) or a reshape from the mapped shape (cancelled).
+    fn leaf(&self, rw: &Rewriter, v: Value, vs: &[i64], mapped: &[i64]) -> Option<Hoisted> {
+        if let Some(d) = constant_value(rw, v) {
+            if vs == mapped {
+                return Some(Hoisted::Existing(v));
+            }
+            let ty = TensorType::new(mapped.to_vec(), d.elem()).ok()?;
+            return d.reshaped(ty).map(Hoisted::Constant);
+        }
+        let source = rw.operand(defined_by(rw, v, &ops::RESHAPE)?, 0);
+        (shape(rw, source).as_deref() == Some(mapped)).then_some(Hoisted::Existing(source))
+    }
+
+    /// Plans a copy of the elementwise op `d` (whose result is `v`) producing `mapped`.
+    fn copy(&mut self, rw: &Rewriter, d: Op, v: Value, mapped: Vec<i64>, depth: usize) -> Option<Hoisted> {
+        if depth == 0 || self.steps.len() >= HOIST_MAX_VALUES {
+            return None;
+        }
+        if !rw.has_trait(d, Traits::ELEMENTWISE) || rw.results(d).len() != 1 || !rw.regions(d).is_empty() {
+            return None;
+        }
+        let operands: Vec<usize> =
+            rw.operands(d).to_vec().into_iter().map(|o| self.value(rw, o, depth - 1)).collect::<Option<_>>()?;
+        let ty = Type::tensor(mapped.clone(), rw.value_type(v).as_tensor()?.elem()).ok()?;
+        let types: Vec<Type> = operands.iter().map(|&i| self.type_of(rw, i)).collect::<Option<_>>()?;
+        let def = rw.def(d);
+        // (Ops without shape inference, like cast, keep their operand's shape.)
+        let fits = match def.infer {
+            Some(_) => def.infer_types(&types, rw.attrs(d)).ok()? == [ty.clone()],
+            None => types.iter().all(|t| t.as_tensor().map(|t| t.shape()) == Some(&mapped[..])),
+        };
+        fits.then_some(Hoisted::Copy { op: d, operands, ty })
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::reshape_groups;
+    use super::{map_through_reshape, reshape_groups};
 
     #[test]
     fn groups_of_a_group_norm_view() {
@@ -344,5 +525,21 @@ mod tests {
         assert_eq!(reshape_groups(&[2, 3], &[3, 2]), Some(vec![(0..2, 0..2)]));
         assert_eq!(reshape_groups(&[6], &[4]), None);
         assert_eq!(reshape_groups(&[0, 2], &[2, 0]), None);
+    }
+
+    #[test]
+    fn operands_through_a_group_norm_view() {
+        // [1, 32, 4, 1] -> [1, 32, 1, 1, 4] (groups to NCHW4c blocks): a per-group value
+        // gets 1s on the lanes, a per-channel one the lanes, a scalar-like one only 1s.
+        let (from, to) = ([1, 32, 4, 1], [1, 32, 1, 1, 4]);
+        let g = reshape_groups(&from, &to).unwrap();
+        assert_eq!(map_through_reshape(&[1, 32, 1, 1], &from, &to, &g), Some(vec![1, 32, 1, 1, 1]));
+        assert_eq!(map_through_reshape(&[32, 4, 1], &from, &to, &g), Some(vec![1, 32, 1, 1, 4]));
+        assert_eq!(map_through_reshape(&[1], &from, &to, &g), Some(vec![1, 1, 1, 1, 1]));
+        // [32, 4] merged into 128: a value along the 32 only has no shape there.
+        let (from, to) = ([1, 32, 4, 1], [1, 128, 1, 1]);
+        let g = reshape_groups(&from, &to).unwrap();
+        assert_eq!(map_through_reshape(&[1, 32, 1, 1], &from, &to, &g), None);
+        assert_eq!(map_through_reshape(&[1, 32, 4, 1, 1], &from, &to, &g), None);
     }
 }

@@ -57,9 +57,16 @@ pub struct Rows {
 }
 
 impl Rows {
-    /// A value of shape `shape` (of the rows' rank) is the same all along a row.
+    /// The shape of a value that broadcasts to the rows' shape (its dimensions align with
+    /// the rows' last ones), with 1s in front up to the rows' rank.
+    pub fn aligned(&self, shape: &[i64]) -> Vec<i64> {
+        let missing = self.shape.len().saturating_sub(shape.len());
+        std::iter::repeat_n(1, missing).chain(shape.iter().copied()).collect()
+    }
+
+    /// A value of shape `shape` (broadcasting to the rows') is the same all along a row.
     pub fn constant_along_row(&self, shape: &[i64]) -> bool {
-        shape[self.first..].iter().all(|&n| n == 1)
+        self.aligned(shape)[self.first..].iter().all(|&n| n == 1)
     }
 }
 
@@ -81,7 +88,8 @@ pub fn is_stitched(m: &Module, ops: &[Op]) -> bool {
 
 /// The rows of a group of `ops` (in order, the result's op last) reading `inputs`, when
 /// it can be stitched: its reductions reduce the same innermost dimensions of one shape,
-/// every value has that shape's rank, and the result is a whole row or one value per row.
+/// no value has a higher rank (lower ones broadcast, aligned to the last dimensions), and
+/// the result, of the rows' rank, is a whole row or one value per row.
 pub fn stitched_rows(m: &Module, ops: &[Op], inputs: &[Value]) -> Option<Rows> {
     let mut rows: Option<Rows> = None;
     for &r in ops.iter().filter(|&&o| is_group_reduction(m, o)) {
@@ -98,11 +106,12 @@ pub fn stitched_rows(m: &Module, ops: &[Op], inputs: &[Value]) -> Option<Rows> {
     }
     let rows = rows?;
     let values = ops.iter().map(|&o| m.result(o, 0)).chain(inputs.iter().copied());
-    if !values.into_iter().all(|v| shape_of(m, v).len() == rows.shape.len()) {
+    if !values.into_iter().all(|v| shape_of(m, v).len() <= rows.shape.len()) {
         return None;
     }
     let out = shape_of(m, m.result(*ops.last()?, 0));
-    (out == rows.shape || rows.constant_along_row(&out)).then_some(rows)
+    let whole_or_one = out == rows.shape || rows.constant_along_row(&out);
+    (out.len() == rows.shape.len() && whole_or_one).then_some(rows)
 }
 
 /// The values of a group (`ops`) that a loop over rows computing `v` evaluates per
@@ -199,7 +208,7 @@ fn verify_fused(m: &Module, op: Op) -> Result<(), String> {
     }
     if is_stitched(m, body) && stitched_rows(m, body, m.block_args(*block)).is_none() {
         return Err("a group with several reductions, or whose result uses a reduction, must reduce the same \
-                    innermost dimensions of one shape whose rank every value has, and give a whole row \
+                    innermost dimensions of one shape no value exceeds in rank, and give a whole row \
                     or one value per row"
             .into());
     }

@@ -327,7 +327,7 @@ pub static GATHER: OpDef = OpDef {
     traits: Traits::PURE,
     infer: Some(infer_gather),
     syntax: Syntax::Functional,
-    patterns: canonical::FOLD_ONLY,
+    patterns: canonical::GATHER,
     dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::gather)),
     ..OpDef::DEFAULT
 };
