@@ -307,7 +307,14 @@ pub fn reduce_with(b: &mut Builder, c: &Ctx, out: Value, element: Element, vecto
             full[last] = Some(lane0);
             let init_s = b.scalar(elem, init);
             let acc = b.splat(init_s, width as u32);
-            let mut r = reduce_level(b, element, &axes, &reduced, &full, acc, combine);
+            // Four partial accumulators along the last reduced dimension when it is long
+            // enough, so the combining's latency does not bound the loop (the pixels of
+            // a blocked tensor, summed per channel).
+            let mut r = if reduced.last().is_some_and(|&n| n >= 8) {
+                reduce_level_split(b, element, &axes, &reduced, &full, acc, combine)
+            } else {
+                reduce_level(b, element, &axes, &reduced, &full, acc, combine)
+            };
             if is(&g::REDUCE_MEAN) {
                 let n = b.scalar(elem, count as f64);
                 let n = b.splat(n, width as u32);
@@ -430,8 +437,9 @@ fn reduce_rows_in_memory(
 }
 
 /// `reduce_level` with the last reduced dimension in steps of four, each step's
-/// elements combined into four partial results (starting from `init`, the identity),
-/// which are combined at the end; a rest of fewer than four goes to the first.
+/// elements combined into four partial results (starting from `init`, the identity, a
+/// scalar or a vector), which are combined at the end; a rest of fewer than four goes
+/// to the first.
 fn reduce_level_split(
     b: &mut Builder,
     element: Element,
@@ -443,6 +451,7 @@ fn reduce_level_split(
 ) -> Value {
     let (&n, outer) = reduced.split_last().expect("a reduced dimension");
     let last = *axes.last().expect("a reduced axis");
+    let lanes = b.ty(init).as_vector().map_or(1, |v| v.lanes);
     let mut parts = vec![init; 4];
     let mut frame = full.to_vec();
     let mut outer_loops = |b: &mut Builder, frame: &[Option<Value>], parts: Vec<Value>| -> Vec<Value> {
@@ -457,7 +466,7 @@ fn reduce_level_split(
                     let mut at = frame.to_vec();
                     at[last] = Some(i);
                     let idx: Vec<Value> = at.iter().map(|v| v.expect("every dimension has an index")).collect();
-                    let v = element(b, &idx, 1);
+                    let v = element(b, &idx, lanes);
                     b.bin(combine, parts[u as usize], v)
                 })
                 .collect()
@@ -467,7 +476,7 @@ fn reduce_level_split(
             let mut at = frame.to_vec();
             at[last] = Some(iv);
             let idx: Vec<Value> = at.iter().map(|v| v.expect("every dimension has an index")).collect();
-            let v = element(b, &idx, 1);
+            let v = element(b, &idx, lanes);
             parts[0] = b.bin(combine, parts[0], v);
         }
         parts
