@@ -150,8 +150,34 @@ impl Graph {
                     let d = self.add("graph.sub", &[x, m], s.clone());
                     let e = self.add("graph.exp", &[d], s.clone());
                     let sum = self.add(&format!("graph.reduce_sum {attrs}"), &[e], row.clone());
-                    let r = self.add("graph.reciprocal", &[sum], row);
-                    self.add("graph.mul", &[e, r], s)
+                    let r = self.add("graph.reciprocal", &[sum], row.clone());
+                    let y = self.add("graph.mul", &[e, r], s.clone());
+                    if self.extra.int(0, 2) > 0 {
+                        return y;
+                    }
+                    // As torch-mlir masks attention: rows whose inputs all equal a value
+                    // give zeros (a row's condition, an i1, selects per element).
+                    let n = self.values.len();
+                    let c = self.constant(&vec![1; rank]);
+                    let zeros = self.constant(&vec![1; rank]);
+                    let (xn, cn, zn, yn) = (
+                        self.values[x].0.clone(),
+                        self.values[c].0.clone(),
+                        self.values[zeros].0.clone(),
+                        self.values[y].0.clone(),
+                    );
+                    let (ts, tr, t1) = (ty(&s), ty(&row), ty(&vec![1; rank]));
+                    let (bs, br) = (ts.replace("f32", "i1"), tr.replace("f32", "i1"));
+                    let v = format!("%v{n}m");
+                    self.body += &format!(
+                        "  %m{n}a = graph.equal {xn}, {cn} : ({ts}, {t1}) -> {bs}\n  \
+                         %m{n}b = graph.cast %m{n}a : ({bs}) -> {ts}\n  \
+                         %m{n}c = graph.reduce_min %m{n}b {attrs} : ({ts}) -> {tr}\n  \
+                         %m{n}d = graph.cast %m{n}c : ({tr}) -> {br}\n  \
+                         {v} = graph.select %m{n}d, {zn}, {yn} : ({br}, {t1}, {ts}) -> {ts}\n"
+                    );
+                    self.values.push((v, s));
+                    self.values.len() - 1
                 } else {
                     let mean = self.add(&format!("graph.reduce_mean {attrs}"), &[x], row.clone());
                     let c = self.add("graph.sub", &[x, mean], s.clone());

@@ -21,6 +21,7 @@ use tcc_dialect_vector as vp;
 use tcc_ir::builtin::RETURN;
 use tcc_ir::{Block, Module, Op, ScalarType, Type, Value};
 
+mod cast;
 mod constants;
 mod loops;
 
@@ -440,6 +441,12 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                     self.splat_constants.insert(m.result(op, 0), (ty, slot));
                 }
                 None => {
+                    // An i1 (a byte, 0 or 1) into a mask: lanes of all ones or zeros.
+                    let x = if m.value_type(m.operand(op, 0)) == &Type::Scalar(ScalarType::I1) {
+                        self.mask_lane(x, ty.lane_type())
+                    } else {
+                        x
+                    };
                     let v = self.b.ins().splat(ty, x);
                     self.set(op, v);
                 }
@@ -447,11 +454,21 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
         } else if is(&vp::EXTRACT) {
             let x = self.get(m.operand(op, 0));
             let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u8;
-            let v = self.b.ins().extractlane(x, lane);
+            let mut v = self.b.ins().extractlane(x, lane);
+            if m.value_type(m.result(op, 0)) == &Type::Scalar(ScalarType::I1) {
+                // A mask lane (all ones or zeros) as an i1 byte.
+                let lane_ty = self.b.func.dfg.value_type(v);
+                let zero = self.b.ins().iconst(lane_ty, 0);
+                v = self.b.ins().icmp(IntCC::NotEqual, v, zero);
+            }
             self.set(op, v);
         } else if is(&vp::INSERT) {
-            let (s, x) = (self.get(m.operand(op, 0)), self.get(m.operand(op, 1)));
+            let (mut s, x) = (self.get(m.operand(op, 0)), self.get(m.operand(op, 1)));
             let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u8;
+            if m.value_type(m.operand(op, 0)) == &Type::Scalar(ScalarType::I1) {
+                let lane_ty = self.b.func.dfg.value_type(x).lane_type();
+                s = self.mask_lane(s, lane_ty);
+            }
             let v = self.b.ins().insertlane(x, s, lane);
             self.set(op, v);
         } else if is(&vp::SHUFFLE) {
@@ -672,50 +689,5 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
         let f = self.module.declare_func_in_func(id, self.b.func);
         let call = self.b.ins().call(f, args);
         Ok(self.b.inst_results(call)[0])
-    }
-
-    fn cast(&mut self, op: Op, x: cl::Value) -> Result<cl::Value, CodegenError> {
-        let m = self.m();
-        let from_ty = m.value_type(m.operand(op, 0)).clone();
-        let to_ty = m.value_type(m.result(op, 0)).clone();
-        let (from, to) = (lp::elem_of(&from_ty).expect("scalar"), lp::elem_of(&to_ty).expect("scalar"));
-        let (cf, ct) = (clif_type(&from_ty)?, clif_type(&to_ty)?);
-        if cf == ct && from.is_float() == to.is_float() && to != ScalarType::I1 {
-            return Ok(x);
-        }
-        let ins = self.b.ins();
-        Ok(match (from.is_float(), to.is_float()) {
-            (true, true) => {
-                if ct.bits() > cf.bits() {
-                    ins.fpromote(ct, x)
-                } else {
-                    ins.fdemote(ct, x)
-                }
-            }
-            (true, false) if to == ScalarType::I1 => {
-                let zero = self.float_const(&from_ty, 0.0)?;
-                self.b.ins().fcmp(FloatCC::NotEqual, x, zero)
-            }
-            (true, false) => ins.fcvt_to_sint_sat(ct, x),
-            (false, true) => {
-                // i1 (i8 0/1) and narrow integers widen first.
-                let wide = if from == ScalarType::I1 {
-                    self.b.ins().uextend(cl::types::I32, x)
-                } else if cf.bits() < 32 {
-                    self.b.ins().sextend(cl::types::I32, x)
-                } else {
-                    x
-                };
-                self.b.ins().fcvt_from_sint(ct, wide)
-            }
-            (false, false) if to == ScalarType::I1 => {
-                let zero = ins.iconst(cf, 0);
-                self.b.ins().icmp(IntCC::NotEqual, x, zero)
-            }
-            (false, false) if ct.bits() < cf.bits() => ins.ireduce(ct, x),
-            (false, false) if from == ScalarType::I1 => ins.uextend(ct, x),
-            (false, false) if ct.bits() > cf.bits() => ins.sextend(ct, x),
-            (false, false) => x,
-        })
     }
 }
