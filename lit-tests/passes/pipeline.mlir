@@ -69,16 +69,17 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // NOOP-NEXT: %8 = graph.exp %arg0
 // NOOP-NEXT: return %6, %7
 
-// Folded constant, x * 1 gone, dead exp gone; the two relus and constants still apart.
+// Folded constant, x * 1 gone, dead exp gone, the uniform constants one value each
+// (broadcast by the muls); the two relus and constants still apart.
 // CANON-NOT: IR Dump
 // CANON-LABEL: func.func @main(%arg0: tensor<4xf32>)
-// CANON-NEXT: %0 = graph.constant {value = dense<2.0> : tensor<4xf32>}
-// CANON-NEXT: %1 = graph.constant {value = dense<2.0> : tensor<4xf32>}
-// CANON-NEXT: %2 = graph.relu %arg0
-// CANON-NEXT: %3 = graph.relu %arg0
-// CANON-NEXT: %4 = graph.mul %2, %1
-// CANON-NEXT: %5 = graph.mul %3, %0
-// CANON-NEXT: return %4, %5
+// CANON-NEXT: %0 = graph.relu %arg0
+// CANON-NEXT: %1 = graph.relu %arg0
+// CANON-NEXT: %2 = graph.constant {value = dense<2.0> : tensor<1xf32>}
+// CANON-NEXT: %3 = graph.mul %0, %2
+// CANON-NEXT: %4 = graph.constant {value = dense<2.0> : tensor<1xf32>}
+// CANON-NEXT: %5 = graph.mul %1, %4
+// CANON-NEXT: return %3, %5
 // CANON-NOT: IR Dump
 
 // CSE-LABEL: func.func @main(%arg0: tensor<4xf32>)
@@ -94,9 +95,9 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // CSE-NEXT: return %6, %7
 
 // BOTH-LABEL: func.func @main(%arg0: tensor<4xf32>)
-// BOTH-NEXT: %0 = graph.constant {value = dense<2.0> : tensor<4xf32>} : () -> tensor<4xf32>
-// BOTH-NEXT: %1 = graph.relu %arg0 : (tensor<4xf32>) -> tensor<4xf32>
-// BOTH-NEXT: %2 = graph.mul %1, %0 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// BOTH-NEXT: %0 = graph.relu %arg0 : (tensor<4xf32>) -> tensor<4xf32>
+// BOTH-NEXT: %1 = graph.constant {value = dense<2.0> : tensor<1xf32>} : () -> tensor<1xf32>
+// BOTH-NEXT: %2 = graph.mul %0, %1 : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
 // BOTH-NEXT: return %2, %2 : tensor<4xf32>, tensor<4xf32>
 // BOTH-NEXT: }
 // BOTH-NEXT: }
@@ -104,13 +105,13 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // DUMP: // -----// IR Dump After canonicalize //----- //
 // DUMP-NEXT: module {
 // DUMP-NEXT: func.func @main(%arg0: tensor<4xf32>)
-// DUMP-NEXT: %0 = graph.constant {value = dense<2.0> : tensor<4xf32>}
-// DUMP-NEXT: %1 = graph.constant {value = dense<2.0> : tensor<4xf32>}
+// DUMP-NEXT: %0 = graph.relu %arg0
+// DUMP-NEXT: %1 = graph.relu %arg0
 // DUMP: // -----// IR Dump After cse //----- //
 // DUMP-NEXT: module {
 // DUMP-NEXT: func.func @main(%arg0: tensor<4xf32>)
-// DUMP-NEXT: %0 = graph.constant {value = dense<2.0> : tensor<4xf32>}
-// DUMP-NEXT: %1 = graph.relu %arg0
+// DUMP-NEXT: %0 = graph.relu %arg0
+// DUMP-NEXT: %1 = graph.constant {value = dense<2.0> : tensor<1xf32>}
 // DUMP-NOT: IR Dump
 
 // DUMP-CANON: // -----// IR Dump After canonicalize //----- //

@@ -92,9 +92,10 @@ fn add_random_op(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Value>)
     let ints = Attribute::i64_list;
     let (def, operands, attrs): (&'static OpDef, Vec<Value>, AttrDict) = match rng.below(21) {
         20 => {
-            return match rng.below(3) {
+            return match rng.below(4) {
                 0 => blocked_group_norm(m, b, rng, vals, x),
                 1 => moveless_view(m, b, rng, vals, x),
+                2 => widened_comparison(m, b, rng, vals, x),
                 _ => regrouped_broadcast(m, b, rng, vals, x),
             };
         }
@@ -356,15 +357,21 @@ fn blocked_group_norm(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Va
     let group = rng.pick(&[lanes, lanes, 2 * lanes, 1, 3]);
     let c = groups * group;
     let h = 1 + rng.below(2) as i64;
-    // The activation [1, C, H, W]: x along W when it is small, else its sum.
+    // The activation [1, C, H, W]: x along W when it is small, else its mean (not its
+    // sum: an offset large against the spread of a group makes the normalized output
+    // magnify the last bits that reassociated sums change).
     let (w, along_w) = if n <= 8 {
         (n, bd.with_shape(&ops::RESHAPE, x, &[1, 1, 1, n])?)
     } else {
         let rank = shape_of(bd.m, x).len() as i64;
-        let sum = bd.reduce(&ops::REDUCE_SUM, x, &(0..rank).collect::<Vec<_>>())?;
+        let sum = bd.reduce(&ops::REDUCE_MEAN, x, &(0..rank).collect::<Vec<_>>())?;
         (1 + rng.below(3) as i64, bd.with_shape(&ops::RESHAPE, sum, &[1, 1, 1, 1])?)
     };
-    let channels = bd.constant(rng, &[1, c, h, 1]);
+    // Distinct values everywhere: a group of equal values has no variance, and its
+    // normalized output would magnify the last bits reassociated sums change.
+    let ty = TensorType::new(vec![1, c, h, w], ScalarType::F32).unwrap();
+    let spread: Vec<f32> = (0..c * h * w).map(|i| i as f32 * 0.375 + rng.f32()).collect();
+    let channels = bd.dense(DenseElements::from_f32s(ty, &spread).unwrap());
     let y = bd.op(&ops::ADD, &[along_w, channels], AttrDict::new())?;
     let blocked = format!("NCHW{lanes}c");
     let yb = bd.relayout(y, "NCHW", &blocked)?;
@@ -405,6 +412,44 @@ fn blocked_group_norm(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Va
     let out = bd.op(&ops::MUL, &[yb, scale], AttrDict::new())?;
     let out = bd.op(&ops::ADD, &[out, shift], AttrDict::new())?;
     if rng.below(2) == 0 { bd.relayout(out, &blocked, "NCHW") } else { Some(out) }
+}
+
+/// A comparison in f64 of x widened from f32 (as torch-mlir tests attention scores for
+/// -inf), against a constant holding values exact in f32 (zero, infinities, NaN, 1.5,
+/// -2.25) or not (a tenth), or against another widened value; the mask becomes f32
+/// again.
+fn widened_comparison(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Value>, x: Value) -> Option<Value> {
+    let s = shape_of(m, x);
+    let mut bd = Builder { m, b, vals };
+    let mut cast = |bd: &mut Builder, v: Value, elem: ScalarType| -> Option<Value> {
+        let mut state = OperationState::new(&ops::CAST, Location::unknown());
+        state.operands = vec![v];
+        state.result_types = vec![Type::tensor(shape_of(bd.m, v), elem).ok()?];
+        let op = bd.m.create_op(state);
+        bd.m.append_op(bd.b, op);
+        let r = bd.m.result(op, 0);
+        bd.vals.push(r);
+        Some(r)
+    };
+    let wide = cast(&mut bd, x, ScalarType::F64)?;
+    let other = if rng.below(4) == 0 {
+        let y = *bd
+            .vals
+            .iter()
+            .rev()
+            .find(|&&v| shape_of(bd.m, v) == s && bd.m.value_type(v).elem() == Some(ScalarType::F32))?;
+        cast(&mut bd, y, ScalarType::F64)?
+    } else {
+        let cs = broadcastable(rng, &s);
+        let ty = TensorType::new(cs.clone(), ScalarType::F64).unwrap();
+        let pick = [0.0, f64::NEG_INFINITY, f64::INFINITY, f64::NAN, 0.1, 1.5, -2.25];
+        let values: Vec<Scalar> = (0..ty.numel()).map(|_| Scalar::Float(rng.pick(&pick))).collect();
+        bd.dense(DenseElements::from_scalars(ty, &values).unwrap())
+    };
+    let def = rng.pick(&[&ops::EQUAL, &ops::GREATER, &ops::LESS]);
+    let operands = if rng.below(2) == 0 { [wide, other] } else { [other, wide] };
+    let mask = bd.op(def, &operands, AttrDict::new())?;
+    cast(&mut bd, mask, ScalarType::F32)
 }
 
 /// Views that move no element, and near misses: a gather with the indices `0..n`
@@ -574,6 +619,10 @@ fn same_bits(a: &Tensor, b: &Tensor) -> bool {
             a.shape() == b.shape()
                 && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()))
         }
+        (Data::F64(x), Data::F64(y)) => {
+            a.shape() == b.shape()
+                && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits() || (p.is_nan() && q.is_nan()))
+        }
         _ => a == b,
     }
 }
@@ -591,6 +640,10 @@ fn close(a: &Tensor, b: &Tensor) -> bool {
                     || (p - q).abs() <= 1e-5 * scale
             };
             a.shape() == b.shape() && x.iter().zip(y).all(|(p, q)| near(p, q))
+        }
+        (Data::F64(_), Data::F64(_)) => {
+            let as_f32 = |t: &Tensor| Tensor::f32(&t.shape().to_vec(), t.to_f64s().iter().map(|&v| v as f32).collect());
+            same_bits(a, b) || matches!((as_f32(a), as_f32(b)), (Ok(x), Ok(y)) if close(&x, &y))
         }
         _ => a == b,
     }
@@ -676,6 +729,7 @@ fn the_random_graphs_exercise_every_pattern() {
         "reshape-of-broadcast",
         "broadcast-into-elementwise",
         "reshape-hoist",
+        "compare-through-cast",
     ] {
         assert!(applied.get(p).copied().unwrap_or(0) >= 10, "pattern {p} applied fewer than 10 times: {applied:?}");
     }

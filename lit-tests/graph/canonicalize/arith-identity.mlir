@@ -48,14 +48,16 @@ func.func @integers(%x: tensor<4xi32>, %y: tensor<4xi64>) -> (tensor<4xi32>, ten
   return %0, %1, %2, %3, %4 : tensor<4xi32>, tensor<4xi32>, tensor<4xi32>, tensor<4xi64>, tensor<4xi64>
 }
 
-// x + 0.0 is not x for x = -0.0, and x - (-0.0) is x + 0.0.
+// x + 0.0 is not x for x = -0.0, and x - (-0.0) is x + 0.0: they stay (their uniform
+// constants become one value each, broadcast-into-elementwise).
 // CHECK-LABEL: func.func @signed_zero(%arg0: tensor<4xf32>)
-// CHECK-NEXT: %0 = graph.constant {value = dense<0.0> : tensor<4xf32>}
-// CHECK-NEXT: %1 = graph.constant {value = dense<-0.0> : tensor<4xf32>}
-// CHECK-NEXT: %2 = graph.add %arg0, %0 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT: %3 = graph.add %0, %arg0 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT: %4 = graph.sub %arg0, %1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT: return %2, %3, %4 :
+// CHECK-NEXT: %0 = graph.constant {value = dense<0.0> : tensor<1xf32>}
+// CHECK-NEXT: %1 = graph.add %arg0, %0 : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
+// CHECK-NEXT: %2 = graph.constant {value = dense<0.0> : tensor<1xf32>}
+// CHECK-NEXT: %3 = graph.add %2, %arg0 : (tensor<1xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: %4 = graph.constant {value = dense<-0.0> : tensor<1xf32>}
+// CHECK-NEXT: %5 = graph.sub %arg0, %4 : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
+// CHECK-NEXT: return %1, %3, %5 :
 // CHECK-NEXT: }
 func.func @signed_zero(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %zero = graph.constant {value = dense<0.0> : tensor<4xf32>} : () -> tensor<4xf32>
@@ -66,19 +68,22 @@ func.func @signed_zero(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tens
   return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
 
-// Only the identities: 0 - x, 1 / x, x * 0, x * -1, x * [1, 2] and x ^ 1 stay.
+// Only the identities: 0 - x, 1 / x, x * 0, x * -1, x * [1, 2] and x ^ 1 stay (their
+// uniform constants become one value each).
 // CHECK-LABEL: func.func @not_identities(%arg0: tensor<2xf32>)
-// CHECK-NEXT: %0 = graph.constant {value = dense<0.0> : tensor<2xf32>}
-// CHECK-NEXT: %1 = graph.constant {value = dense<1.0> : tensor<2xf32>}
-// CHECK-NEXT: %2 = graph.constant {value = dense<-1.0> : tensor<2xf32>}
-// CHECK-NEXT: %3 = graph.constant {value = dense<[1.0, 2.0]> : tensor<2xf32>}
-// CHECK-NEXT: %4 = graph.sub %0, %arg0
-// CHECK-NEXT: %5 = graph.div %1, %arg0
-// CHECK-NEXT: %6 = graph.mul %arg0, %0
-// CHECK-NEXT: %7 = graph.mul %arg0, %2
-// CHECK-NEXT: %8 = graph.mul %arg0, %3
-// CHECK-NEXT: %9 = graph.pow %arg0, %1
-// CHECK-NEXT: return %4, %5, %6, %7, %8, %9 :
+// CHECK-NEXT: %0 = graph.constant {value = dense<[1.0, 2.0]> : tensor<2xf32>}
+// CHECK-NEXT: %1 = graph.constant {value = dense<0.0> : tensor<1xf32>}
+// CHECK-NEXT: %2 = graph.sub %1, %arg0
+// CHECK-NEXT: %3 = graph.constant {value = dense<1.0> : tensor<1xf32>}
+// CHECK-NEXT: %4 = graph.div %3, %arg0
+// CHECK-NEXT: %5 = graph.constant {value = dense<0.0> : tensor<1xf32>}
+// CHECK-NEXT: %6 = graph.mul %arg0, %5
+// CHECK-NEXT: %7 = graph.constant {value = dense<-1.0> : tensor<1xf32>}
+// CHECK-NEXT: %8 = graph.mul %arg0, %7
+// CHECK-NEXT: %9 = graph.mul %arg0, %0
+// CHECK-NEXT: %10 = graph.constant {value = dense<1.0> : tensor<1xf32>}
+// CHECK-NEXT: %11 = graph.pow %arg0, %10
+// CHECK-NEXT: return %2, %4, %6, %8, %9, %11 :
 func.func @not_identities(%x: tensor<2xf32>) -> (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) {
   %zero = graph.constant {value = dense<0.0> : tensor<2xf32>} : () -> tensor<2xf32>
   %one = graph.constant {value = dense<1.0> : tensor<2xf32>} : () -> tensor<2xf32>

@@ -1,6 +1,7 @@
 // The broadcast-into-elementwise pattern: an operand broadcast_to(Z) of an elementwise
 // op becomes Z when the op's result type stays the same: the op broadcasts Z itself,
-// and a fused loop reads the small Z instead of a materialized broadcast.
+// and a fused loop reads the small Z instead of a materialized broadcast. A constant
+// whose elements are all equal becomes its value in a tensor of 1s the same way.
 //
 // RUN: %tcc-opt %s --pass-pipeline=canonicalize | FileCheck %s
 
@@ -40,4 +41,20 @@ func.func @sets_the_shape(%a: tensor<3xf32>, %b: tensor<1x3xf32>) -> (tensor<4x3
   %1 = graph.add %0, %b : (tensor<4x3xf32>, tensor<1x3xf32>) -> tensor<4x3xf32>
   %2 = graph.tanh %0 : (tensor<4x3xf32>) -> tensor<4x3xf32>
   return %1, %2 : tensor<4x3xf32>, tensor<4x3xf32>
+}
+
+// torch-mlir's masked softmax selects from a full tensor of zeros: one zero instead.
+// The zeros that give the result its shape stay.
+// CHECK-LABEL: func.func @uniform(%arg0: tensor<2x8xi1>, %arg1: tensor<2x8xf32>, %arg2: tensor<1x1xf32>)
+// CHECK-NEXT: %0 = graph.constant {value = dense<0.0> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+// CHECK-NEXT: %1 = graph.select %arg0, %0, %arg1 : (tensor<2x8xi1>, tensor<1x1xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT: %2 = graph.constant {value = dense<0.5> : tensor<2x8xf32>} : () -> tensor<2x8xf32>
+// CHECK-NEXT: %3 = graph.add %arg2, %2 : (tensor<1x1xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT: return %1, %3
+func.func @uniform(%c: tensor<2x8xi1>, %x: tensor<2x8xf32>, %s: tensor<1x1xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>) {
+  %z = graph.constant {value = dense<0.0> : tensor<2x8xf32>} : () -> tensor<2x8xf32>
+  %0 = graph.select %c, %z, %x : (tensor<2x8xi1>, tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %h = graph.constant {value = dense<0.5> : tensor<2x8xf32>} : () -> tensor<2x8xf32>
+  %1 = graph.add %s, %h : (tensor<1x1xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %0, %1 : tensor<2x8xf32>, tensor<2x8xf32>
 }

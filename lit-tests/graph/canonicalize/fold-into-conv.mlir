@@ -42,15 +42,19 @@ func.func @no_bias(%x: tensor<1x1x3x3xf32>) -> tensor<1x2x3x3xf32> {
 }
 
 // Not folded: the conv result has another use; the constant varies along the width;
-// the conv is subtracted from the constant; the weights are not constant.
+// the conv is subtracted from the constant; the weights are not constant. (The uniform
+// constants become one value each.)
 // CHECK-LABEL: func.func @not_folded
 // CHECK: %[[Y:.*]] = graph.conv2d %arg0
+// CHECK-NEXT: graph.constant {value = dense<2.0> : tensor<1x1x1x1xf32>}
 // CHECK-NEXT: graph.add %[[Y]]
 // CHECK: graph.conv2d %arg0
 // CHECK-NEXT: graph.mul
 // CHECK: graph.conv2d %arg0
+// CHECK-NEXT: graph.constant
 // CHECK-NEXT: graph.sub %{{.*}}, %
 // CHECK: graph.conv2d %arg0, %arg1
+// CHECK-NEXT: graph.constant
 // CHECK-NEXT: graph.add
 func.func @not_folded(%x: tensor<1x1x3x3xf32>, %v: tensor<2x1x1x1xf32>)
     -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) {

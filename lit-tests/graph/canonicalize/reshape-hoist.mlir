@@ -35,15 +35,15 @@ func.func @group_mean(%r: tensor<1x32x1x1x1xf32>, %s: tensor<1x1xf32>) -> tensor
 // CHECK: return
 // CSE-LABEL: func.func @scale_and_shift(%arg0: tensor<1x4x1x1x1xf32>, %arg1: tensor<1x4x1x1x1xf32>)
 // CSE-NEXT: %0 = graph.constant {value = dense<1.0e-5> : tensor<1x1x1x1xf32>}
-// CSE-NEXT: %1 = graph.add %arg0, %0 : (tensor<1x4x1x1x1xf32>, tensor<1x1x1x1xf32>) -> tensor<1x4x1x1x1xf32>
-// CSE-NEXT: %2 = graph.rsqrt %1 : (tensor<1x4x1x1x1xf32>) -> tensor<1x4x1x1x1xf32>
-// CSE-NEXT: %3 = graph.constant {value = dense<{{\[\[\[\[\[}}1.0, 2.0]]], {{.*}} : tensor<1x4x1x1x2xf32>}
-// CSE-NEXT: %4 = graph.mul %2, %3 : (tensor<1x4x1x1x1xf32>, tensor<1x4x1x1x2xf32>) -> tensor<1x4x1x1x2xf32>
-// CSE-NEXT: %5 = graph.neg %arg1 : (tensor<1x4x1x1x1xf32>) -> tensor<1x4x1x1x1xf32>
-// CSE-NEXT: %6 = graph.mul %5, %4 : (tensor<1x4x1x1x1xf32>, tensor<1x4x1x1x2xf32>) -> tensor<1x4x1x1x2xf32>
-// CSE-NEXT: %7 = graph.constant {value = dense<0.5> : tensor<1x4x1x1x2xf32>}
-// CSE-NEXT: %8 = graph.add %6, %7 : (tensor<1x4x1x1x2xf32>, tensor<1x4x1x1x2xf32>) -> tensor<1x4x1x1x2xf32>
-// CSE-NEXT: return %4, %8
+// CSE-NEXT: %1 = graph.constant {value = dense<0.5> : tensor<1x1x1x1xf32>}
+// CSE-NEXT: %2 = graph.add %arg0, %0 : (tensor<1x4x1x1x1xf32>, tensor<1x1x1x1xf32>) -> tensor<1x4x1x1x1xf32>
+// CSE-NEXT: %3 = graph.rsqrt %2 : (tensor<1x4x1x1x1xf32>) -> tensor<1x4x1x1x1xf32>
+// CSE-NEXT: %4 = graph.constant {value = dense<{{\[\[\[\[\[}}1.0, 2.0]]], {{.*}} : tensor<1x4x1x1x2xf32>}
+// CSE-NEXT: %5 = graph.mul %3, %4 : (tensor<1x4x1x1x1xf32>, tensor<1x4x1x1x2xf32>) -> tensor<1x4x1x1x2xf32>
+// CSE-NEXT: %6 = graph.neg %arg1 : (tensor<1x4x1x1x1xf32>) -> tensor<1x4x1x1x1xf32>
+// CSE-NEXT: %7 = graph.mul %6, %5 : (tensor<1x4x1x1x1xf32>, tensor<1x4x1x1x2xf32>) -> tensor<1x4x1x1x2xf32>
+// CSE-NEXT: %8 = graph.add %7, %1 : (tensor<1x4x1x1x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x4x1x1x2xf32>
+// CSE-NEXT: return %5, %8
 func.func @scale_and_shift(%var: tensor<1x4x1x1x1xf32>, %mean: tensor<1x4x1x1x1xf32>) -> (tensor<1x4x1x1x2xf32>, tensor<1x4x1x1x2xf32>) {
   %eps = graph.constant {value = dense<1.0e-5> : tensor<1x1x1x1xf32>} : () -> tensor<1x1x1x1xf32>
   %gamma = graph.constant {value = dense<[[[[1.0], [2.0]], [[3.0], [4.0]], [[5.0], [6.0]], [[7.0], [8.0]]]]> : tensor<1x4x2x1xf32>} : () -> tensor<1x4x2x1xf32>

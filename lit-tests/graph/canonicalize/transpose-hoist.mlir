@@ -63,3 +63,20 @@ func.func @kept(%x: tensor<2x3xf32>, %y: tensor<3x2xf32>) -> (tensor<2x3xf32>, t
   %4 = graph.transpose %3 {perm = [1, 0]} : (tensor<3x2xf32>) -> tensor<2x3xf32>
   return %2, %1, %4 : tensor<2x3xf32>, tensor<3x2xf32>, tensor<2x3xf32>
 }
+
+// Two copies of the transpose (CSE has not merged them), a use of the first between
+// them: the hoisted ops go before the producer, where both copies see them.
+// (Regression: they went before the second copy, after the first one's use.)
+// CHECK-LABEL: func.func @copies(%arg0: tensor<4x2xf32>)
+// CHECK-NEXT: %0 = graph.clamp %arg0
+// CHECK-NEXT: %1 = graph.reduce_sum %0
+// CHECK-NEXT: return %1, %0
+func.func @copies(%x: tensor<4x2xf32>) -> (tensor<1x2xf32>, tensor<4x2xf32>) {
+  %0 = graph.transpose %x {perm = [1, 0]} : (tensor<4x2xf32>) -> tensor<2x4xf32>
+  %c = graph.constant {value = dense<-0.0> : tensor<2x4xf32>} : () -> tensor<2x4xf32>
+  %1 = graph.max %0, %c : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %2 = graph.transpose %1 {perm = [1, 0]} : (tensor<2x4xf32>) -> tensor<4x2xf32>
+  %3 = graph.reduce_sum %2 {axes = [0], keepdims = true} : (tensor<4x2xf32>) -> tensor<1x2xf32>
+  %4 = graph.transpose %1 {perm = [1, 0]} : (tensor<2x4xf32>) -> tensor<4x2xf32>
+  return %3, %4 : tensor<1x2xf32>, tensor<4x2xf32>
+}

@@ -10,13 +10,15 @@
 //!   whole group or equal to `O` on the whole group; `T'` has `T`'s extents on the
 //!   groups `Z` fills and 1 elsewhere (the broadcast is left out when `T' = T`).
 //! - `broadcast-into-elementwise`: an operand `broadcast_to(Z)` of an elementwise op
-//!   becomes `Z` when the op's inferred result type stays the same (the op broadcasts
-//!   `Z` itself).
+//!   becomes `Z`, and a constant operand whose elements are all equal (torch-mlir's full
+//!   tensor of zeros in a masked softmax) becomes that value in a tensor of 1s, when the
+//!   op's inferred result type stays the same (the op broadcasts it itself): a kernel
+//!   then reads one value instead of a tensor.
 
-use tcc_ir::{AttrDict, Attribute, Op, Pattern, Rewriter, Traits, Type, Value};
+use tcc_ir::{AttrDict, Attribute, Op, OperationState, Pattern, Rewriter, Traits, Type, Value};
 
-use super::build;
 use super::reshape_sinking::{map_through_reshape, reshape_groups};
+use super::{build, constant_value};
 use crate::ops;
 
 pub static RESHAPE_OF_BROADCAST: Pattern = Pattern { name: "reshape-of-broadcast", apply: reshape_of_broadcast };
@@ -65,20 +67,48 @@ fn broadcast_into_elementwise(rw: &mut Rewriter, op: Op) -> bool {
         return false;
     }
     let result_types: Vec<Type> = rw.results(op).iter().map(|&r| rw.value_type(r).clone()).collect();
-    let mut operands = rw.operands(op).to_vec();
-    let mut changed = Vec::new();
-    for i in 0..operands.len() {
-        let Some(z) = broadcast_source(rw, operands[i]) else { continue };
-        let mut candidate = operands.clone();
-        candidate[i] = z;
-        let types: Vec<Type> = candidate.iter().map(|&v| rw.value_type(v).clone()).collect();
-        if rw.def(op).infer_types(&types, rw.attrs(op)).ok().as_ref() == Some(&result_types) {
-            operands = candidate;
-            changed.push(i);
+    let mut types: Vec<Type> = rw.operands(op).iter().map(|&v| rw.value_type(v).clone()).collect();
+    let mut changed = false;
+    for i in 0..types.len() {
+        let v = rw.operand(op, i);
+        // The narrower operand: a broadcast's source, or a uniform constant's value.
+        let (source, constant) = match (broadcast_source(rw, v), uniform_constant(rw, v)) {
+            (Some(z), _) => (Some(z), None),
+            (None, Some(c)) => (None, Some(c)),
+            (None, None) => continue,
+        };
+        let narrow = match (&source, &constant) {
+            (Some(z), _) => rw.value_type(*z).clone(),
+            (_, Some(c)) => Type::from_tensor(c.ty().clone()),
+            _ => continue,
+        };
+        let mut candidate = types.clone();
+        candidate[i] = narrow.clone();
+        if rw.def(op).infer_types(&candidate, rw.attrs(op)).ok().as_ref() != Some(&result_types) {
+            continue;
         }
+        let z = match (source, constant) {
+            (Some(z), _) => z,
+            (_, Some(c)) => {
+                let mut state = OperationState::new(&ops::CONSTANT, rw.loc(op).clone());
+                state.result_types.push(narrow);
+                state.attrs.set("value", Attribute::Dense(c));
+                let k = rw.create_before(op, state);
+                rw.result(k, 0)
+            }
+            _ => continue,
+        };
+        rw.set_operand(op, i, z);
+        types = candidate;
+        changed = true;
     }
-    for &i in &changed {
-        rw.set_operand(op, i, operands[i]);
-    }
-    !changed.is_empty()
+    changed
+}
+
+/// The value of constant `v` in a tensor of 1s of its rank, when all its elements are
+/// equal and it has more than one.
+fn uniform_constant(rw: &Rewriter, v: Value) -> Option<tcc_ir::DenseElements> {
+    let d = constant_value(rw, v).filter(|d| d.numel() > 1 && d.all_equal())?;
+    let ones = tcc_ir::TensorType::new(vec![1; d.ty().shape().len()], d.elem()).ok()?;
+    Some(tcc_ir::DenseElements::splat(ones, d.get(0)))
 }

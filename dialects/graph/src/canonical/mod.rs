@@ -35,11 +35,14 @@
 //!   tensor above the elementwise ops computing it when that folds it into constants or
 //!   cancels it against reshapes above them (a blocked group norm's statistics end up in
 //!   the activation's rank).
+//! - [`compare_cast`]: `compare-through-cast` compares the narrower floats when one side
+//!   is a widening cast and the other a constant exact in the narrower type.
 //!
 //! Each op's `OpDef::patterns` lists the patterns that apply to it.
 
 pub mod as_reshape;
 pub mod broadcast_motion;
+pub mod compare_cast;
 pub mod conv_fold;
 pub mod reshape_sinking;
 pub mod transpose_hoist;
@@ -84,6 +87,12 @@ pub static AFFINE: &[Pattern] = &[
 ];
 pub static MIN_MAX: &[Pattern] =
     &[CONSTANT_FOLD, MIN_MAX_TO_CLAMP, broadcast_motion::BROADCAST_INTO_ELEMENTWISE, reshape_sinking::RESHAPE_SINK];
+pub static COMPARE: &[Pattern] = &[
+    CONSTANT_FOLD,
+    compare_cast::COMPARE_THROUGH_CAST,
+    broadcast_motion::BROADCAST_INTO_ELEMENTWISE,
+    reshape_sinking::RESHAPE_SINK,
+];
 pub static CLAMP: &[Pattern] = &[CONSTANT_FOLD, CLAMP_OF_CLAMP, reshape_sinking::RESHAPE_SINK];
 pub static CAST: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY, reshape_sinking::RESHAPE_SINK];
 pub static REDUCE: &[Pattern] = &[CONSTANT_FOLD, reshape_sinking::REDUCE_OF_REDUCE, reshape_sinking::REDUCE_OF_RESHAPE];

@@ -30,11 +30,13 @@ fn transpose_hoist(rw: &mut Rewriter, op: Op) -> bool {
     let hoisted = if rw.has_trait(producer, Traits::ELEMENTWISE) {
         hoist_over_elementwise(rw, op, producer, &perm)
     } else if rw.is(producer, &ops::SLICE) {
-        hoist_over_slice(rw, op, producer, &perm)
+        hoist_over_slice(rw, producer, &perm)
     } else {
         None
     };
     let Some(r) = hoisted else { return false };
+    // (The hoisted ops are created before the producer: every copy of the transpose,
+    // the earliest included, comes after it.)
     for u in users {
         rw.replace_op(u, &[r]);
     }
@@ -97,7 +99,7 @@ fn hoist_over_elementwise(rw: &mut Rewriter, op: Op, producer: Op, perm: &[i64])
     let mut new_operands = Vec::with_capacity(operands.len());
     for &v in &operands {
         let full_rank = rw.value_type(v).as_tensor().is_some_and(|t| t.rank() == rank);
-        new_operands.push(if full_rank { transpose(rw, op, v, perm)? } else { v });
+        new_operands.push(if full_rank { transpose(rw, producer, v, perm)? } else { v });
     }
     // The result type is the transpose's (element type from the producer: casts and
     // comparisons change it).
@@ -106,11 +108,11 @@ fn hoist_over_elementwise(rw: &mut Rewriter, op: Op, producer: Op, perm: &[i64])
     state.operands = new_operands;
     state.attrs = rw.attrs(producer).clone();
     state.result_types = vec![result];
-    let e = rw.create_before(op, state);
+    let e = rw.create_before(producer, state);
     Some(rw.result(e, 0))
 }
 
-fn hoist_over_slice(rw: &mut Rewriter, op: Op, slice: Op, perm: &[i64]) -> Option<Value> {
+fn hoist_over_slice(rw: &mut Rewriter, slice: Op, perm: &[i64]) -> Option<Value> {
     let x = rw.operand(slice, 0);
     if !absorbs_transpose(rw, x, perm.len(), MAX_DEPTH) {
         return None;
@@ -119,12 +121,12 @@ fn hoist_over_slice(rw: &mut Rewriter, op: Op, slice: Op, perm: &[i64]) -> Optio
     let (Some(starts), Some(sizes)) = (list("starts"), list("sizes")) else { return None };
     let steps = list("steps");
     let permute = |v: &[i64]| perm.iter().map(|&p| v[p as usize]).collect::<Vec<i64>>();
-    let tx = transpose(rw, op, x, perm)?;
+    let tx = transpose(rw, slice, x, perm)?;
     let mut a = AttrDict::new();
     a.set("starts", Attribute::i64_list(&permute(&starts)));
     a.set("sizes", Attribute::i64_list(&permute(&sizes)));
     if let Some(steps) = steps {
         a.set("steps", Attribute::i64_list(&permute(&steps)));
     }
-    build(rw, op, &ops::SLICE, &[tx], a)
+    build(rw, slice, &ops::SLICE, &[tx], a)
 }

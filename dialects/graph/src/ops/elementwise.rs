@@ -172,7 +172,8 @@ elementwise!(
     infer_compare,
     k::greater,
     "Elementwise a > b, an i1 tensor (false where either is NaN)",
-    "%r = graph.greater %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>"
+    "%r = graph.greater %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>",
+    canonical::COMPARE
 );
 elementwise!(
     LESS,
@@ -182,7 +183,8 @@ elementwise!(
     infer_compare,
     k::less,
     "Elementwise a < b, an i1 tensor (false where either is NaN)",
-    "%r = graph.less %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>"
+    "%r = graph.less %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>",
+    canonical::COMPARE
 );
 elementwise!(
     EQUAL,
@@ -192,7 +194,8 @@ elementwise!(
     infer_compare,
     k::equal,
     "Elementwise a == b, an i1 tensor",
-    "%r = graph.equal %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>"
+    "%r = graph.equal %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>",
+    canonical::COMPARE
 );
 elementwise!(
     SELECT,
