@@ -84,15 +84,22 @@ impl Group<'_> {
     }
 
     /// Lanes of vectors along the innermost dimension: as many as elements of `widest`
-    /// bytes (a reduction's) fill a register with, when every one of `values` is a float
-    /// whose vector of that many lanes is one the target has (from 128 bits to its
-    /// width: f32 values of an f64 group with AVX-512, not with 128-bit vectors); else
-    /// none (scalars, for `vectorize`).
+    /// bytes (a reduction's, or the widest float's) fill a register with, when every one
+    /// of `values` is a float whose vector of that many lanes is one the target has
+    /// (from 128 bits to its width: f32 values of an f64 group with AVX-512, not with
+    /// 128-bit vectors) or an i1 (a mask of compared floats); else none (scalars, for
+    /// `vectorize`).
     pub fn vector_lanes(&self, widest: usize, values: &[Value]) -> Option<u32> {
         let bits = self.c.lanes as usize * 32;
+        let floats: Vec<usize> =
+            values.iter().filter_map(|&v| self.elem(v)).filter(|e| e.is_float()).map(|e| e.byte_size()).collect();
+        // (An i1 is a mask with the lanes of the floats it compares.)
+        let widest = floats.iter().copied().max().map_or(widest, |w| w.max(widest));
         let lanes = bits / widest.saturating_mul(8).max(1);
-        let fits = |v: &Value| {
-            self.elem(*v).is_some_and(|e| e.is_float() && (128..=bits).contains(&(lanes * e.byte_size() * 8)))
+        let fits = |v: &Value| match self.elem(*v) {
+            Some(ScalarType::I1) => !floats.is_empty(),
+            Some(e) => e.is_float() && (128..=bits).contains(&(lanes * e.byte_size() * 8)),
+            None => false,
         };
         (lanes >= 2 && values.iter().all(fits)).then_some(lanes as u32)
     }
