@@ -7,9 +7,10 @@
 // xmm registers (the broadcast is overwritten by each FMA, so a tile takes one block):
 // 14 accumulators, a filter vector and the broadcast.
 // The input (200K elements) is larger than the filters (37K): a task is a row, and the
-// tasks of a row run for every channel group in turn (`task_w`).
-// ZMM: graph.conv2d_nchwc {{.*}}config = {task_w = 56, template = "direct", tile_oc = 2, tile_w = 14}
-// XMM: graph.conv2d_nchwc {{.*}}config = {task_w = 56, template = "direct", tile_oc = 1, tile_w = 14}{{.*}}tensor<1x16x56x56x4xf32>
+// tasks of a row run for every channel group in turn (`task_w`). The input is the
+// caller's tensor: each row prefetches the input rows of the next (`prefetch_input`).
+// ZMM: graph.conv2d_nchwc {{.*}}config = {prefetch_input = true, task_w = 56, template = "direct", tile_oc = 2, tile_w = 14}
+// XMM: graph.conv2d_nchwc {{.*}}config = {prefetch_input = true, task_w = 56, template = "direct", tile_oc = 1, tile_w = 14}{{.*}}tensor<1x16x56x56x4xf32>
 // A 1x1 conv runs over the flattened rows, in chunks whose input (64 channels, 256
 // bytes a column) fits in half of L2 (1 MiB by default): 2048 columns. Its filters fit
 // in L2, so its tile counts the input passes and takes all 4 blocks.
@@ -36,7 +37,7 @@ func.func @xmm(%x: tensor<1x16x56x56x4xf32>, %w: tensor<16x16x3x3x4x4xf32>) -> t
 // With 4-lane blocks and one block per tile, a task's filters are 73 KB: one pass.
 // All 9.4 MB of filters exceed L2: the next group's are prefetched.
 // ZMM-LABEL: func.func @passes
-// ZMM: config = {chunk_ic = 1, prefetch = true, template = "direct", tile_oc = 2, tile_w = 7}
+// ZMM: config = {chunk_ic = 1, prefetch = true, prefetch_input = true, template = "direct", tile_oc = 2, tile_w = 7}
 // XMM-LABEL: func.func @passes
 // XMM-NOT: chunk_ic
 // XMM: prefetch = true
@@ -46,4 +47,17 @@ func.func @passes(%x: tensor<1x32x7x7x16xf32>, %w: tensor<32x32x3x3x16x16xf32>, 
   %a = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1]} : (tensor<1x32x7x7x16xf32>, tensor<32x32x3x3x16x16xf32>) -> tensor<1x32x7x7x16xf32>
   %b = graph.conv2d_nchwc %y, %v {pads = [1, 1, 1, 1]} : (tensor<1x128x7x7x4xf32>, tensor<128x128x3x3x4x4xf32>) -> tensor<1x128x7x7x4xf32>
   return %a, %b : tensor<1x32x7x7x16xf32>, tensor<1x128x7x7x4xf32>
+}
+
+// An input computed by the model (here by a conv) is not the caller's: no
+// `prefetch_input`; a reshape of the caller's tensor (a view) is.
+// ZMM-LABEL: func.func @inputs
+// ZMM: config = {prefetch_input = true, task_w = 56, template = "direct"
+// ZMM: config = {task_w = 56, template = "direct"
+// ZMM: return
+func.func @inputs(%x: tensor<1x4x56x56x16xf32>, %w: tensor<4x4x3x3x16x16xf32>) -> tensor<1x4x56x56x16xf32> {
+  %r = graph.reshape %x {shape = [1, 4, 56, 56, 16]} : (tensor<1x4x56x56x16xf32>) -> tensor<1x4x56x56x16xf32>
+  %a = graph.conv2d_nchwc %r, %w {pads = [1, 1, 1, 1]} : (tensor<1x4x56x56x16xf32>, tensor<4x4x3x3x16x16xf32>) -> tensor<1x4x56x56x16xf32>
+  %b = graph.conv2d_nchwc %a, %w {pads = [1, 1, 1, 1]} : (tensor<1x4x56x56x16xf32>, tensor<4x4x3x3x16x16xf32>) -> tensor<1x4x56x56x16xf32>
+  return %b : tensor<1x4x56x56x16xf32>
 }

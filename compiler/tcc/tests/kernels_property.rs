@@ -6,7 +6,7 @@
 //! padding wider than the window, groups and depthwise convolutions, channel blocks of
 //! 1 (the NCHW first layer), 4, 8 and 16 lanes, fused epilogues (bias, scale,
 //! residual, relu/clamp/sigmoid), every template and the scalar reference nest,
-//! register tiles from 1 to 8 columns, input-channel passes, filter prefetching, tasks
+//! register tiles from 1 to 8 columns, input-channel passes, filter and input prefetching, tasks
 //! over column chunks (every channel group in turn), and batched matmuls of activations
 //! with columns that do not fill the last register block.
 
@@ -173,10 +173,13 @@ fn conv_case(r: &mut Rng) -> Option<Case> {
         passes += &format!(", task_w = {}", r.int(1, 12));
     }
     let config = format!(
-        "{{template = \"{template}\", tile_w = {}, tile_oc = {tile_oc}, unroll_kw = {}{passes}}}",
+        "{{template = \"{template}\", tile_w = {}, tile_oc = {tile_oc}, unroll_kw = {}{passes}",
         r.int(1, 8),
         r.chance(0.5)
     );
+    // Prefetching of the next output row's input rows (clamped at the edges: addresses
+    // must stay in bounds).
+    let config = config + if r.chance(0.3) { ", prefetch_input = true}" } else { "}" };
     let attrs = format!(
         " {{strides = {}, pads = {}, dilations = {}, groups = {groups}, config = {config}}}",
         list(&s),

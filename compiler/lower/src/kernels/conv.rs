@@ -68,6 +68,9 @@ struct Conv {
     /// Prefetch the next channel group's filters into L2 while this group's run (when
     /// the filters stream from memory).
     prefetch: bool,
+    /// Direct template: prefetch the input rows the next output row reads (an input
+    /// that comes cold from the caller, read a few rows apart).
+    prefetch_input: bool,
     /// Output columns per task (a whole row when absent or when the row has edge
     /// columns), the tasks over the same columns running one after another for every
     /// channel group; absent: a channel group's tasks run one after another.
@@ -141,6 +144,7 @@ impl Conv {
             split_edges: config_str(cfg, "edges") == Some("split"),
             chunk_ic: config_int(cfg, "chunk_ic"),
             prefetch: config_flag(cfg, "prefetch").unwrap_or(false),
+            prefetch_input: config_flag(cfg, "prefetch_input").unwrap_or(false),
             task_w: config_int(cfg, "task_w"),
             xb: c.ins[0],
             wb: c.ins[1],
@@ -302,6 +306,9 @@ fn direct(b: &mut Builder, c: &Ctx, k: &Conv) {
     };
     let row = |b: &mut Builder, n: Value, tg: Value, oh: Value, chunk: Value| {
         let at = row_tile(b, k, n, tg, oh);
+        if k.prefetch_input {
+            prefetch_next_rows(b, k, &at);
+        }
         direct_row(b, c, k, &runs, chunks, chunk, &at);
     };
     if k.task_w.is_some() {
@@ -624,6 +631,38 @@ fn merged_channel(
             accs[a] = b.fma(xv, wi, accs[a]);
         }
     }
+}
+
+/// With `prefetch_input`, asks for every line of the input rows the output row after
+/// `at`'s reads (its kernel rows, clamped to the input; all of the group's input-channel
+/// blocks), so they are in cache when the task for that row starts.
+fn prefetch_next_rows(b: &mut Builder, k: &Conv, at: &Tile) {
+    let [n_n, xcb, h, w, ib] = k.x;
+    let [_, wicb, kh_n, _, _, _] = k.w;
+    let lines = (w * ib + 15) / 16;
+    let flat = b.view(k.xb, &[n_n, xcb, h, w * ib]);
+    let one = b.index(1);
+    let next = b.add(at.oh, one);
+    let next = b.min_const(next, k.o[2] - 1);
+    let first = b.scale(next, k.stride[0]);
+    let pad = b.index(k.pad[0]);
+    let (lo, hi) = (b.index(0), b.index(wicb));
+    b.range(lo, hi, |b, icb| {
+        let cb = b.add(at.icb_base, icb);
+        for kh in 0..kh_n {
+            // Row `first - pad + kh * dilation`, clamped to [0, h - 1] without going negative.
+            let down = b.index(kh * k.dilation[0]);
+            let raised = b.add(first, down);
+            let clamped = b.max(raised, pad);
+            let row = b.sub(clamped, pad);
+            let row = b.min_const(row, h - 1);
+            let (l0, l1) = (b.index(0), b.index(lines));
+            b.range(l0, l1, |b, line| {
+                let col = b.scale(line, 16);
+                b.prefetch(flat, &[at.n, cb, row, col]);
+            });
+        }
+    });
 }
 
 /// With `prefetch`, asks for the next channel group's filter line of the current step

@@ -220,6 +220,7 @@ fn verify_conv2d_nchwc(m: &Module, op: Op) -> Result<(), String> {
             ("edges", KeyKind::OneOf(&["merged", "split"])),
             ("chunk_ic", KeyKind::Positive(256)),
             ("prefetch", KeyKind::Flag),
+            ("prefetch_input", KeyKind::Flag),
             ("task_w", KeyKind::Positive(1 << 30)),
         ],
     )?;
@@ -237,7 +238,9 @@ pub static CONV2D_NCHWC: OpDef = OpDef {
                   (`merged`: edge columns in whole tiles with the kernel columns unrolled; `split`: in tiles \
                   of their own), `chunk_ic` (input-channel blocks per pass: a task then covers all rows of \
                   its channel group pass by pass, partial sums in the output), `prefetch` (prefetch the next \
-                  channel group's filters into L2), `task_w` (output columns per task, of the flattened rows \
+                  channel group's filters into L2), `prefetch_input` (the direct template prefetches the input rows \
+                  of the next output row: for an input that comes cold from the caller), `task_w` (output \
+                  columns per task, of the flattened rows \
                   for pointwise; the tasks over the same columns run one after another for every channel \
                   group, so the input they read stays in cache; without it, a channel group's tasks run one \
                   after another).\n\n```mlir\n\
