@@ -73,6 +73,10 @@ impl Workspace {
     pub fn new(size: usize) -> Workspace {
         Workspace { buf: AlignedBuf::zeroed(size) }
     }
+    /// `size` bytes of workspace, or an error naming them when they cannot be had.
+    pub fn try_new(size: usize) -> Result<Workspace, String> {
+        Ok(Workspace { buf: AlignedBuf::try_zeroed(size).map_err(|e| format!("workspace: {e}"))? })
+    }
     pub fn size(&self) -> usize {
         self.buf.len()
     }

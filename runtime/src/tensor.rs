@@ -70,6 +70,15 @@ pub struct AlignedBuf {
 struct Line([u8; 64]);
 
 impl AlignedBuf {
+    /// `len` zero bytes; an error (not an abort) when the memory cannot be had.
+    pub fn try_zeroed(len: usize) -> Result<AlignedBuf, String> {
+        let lines = len.div_ceil(64).max(1);
+        let mut words: Vec<Line> = Vec::new();
+        words.try_reserve_exact(lines).map_err(|_| format!("cannot allocate {len} bytes"))?;
+        words.resize(lines, Line([0; 64]));
+        Ok(AlignedBuf { words, len })
+    }
+    /// `len` zero bytes; aborts when the memory cannot be had (small, known sizes).
     pub fn zeroed(len: usize) -> AlignedBuf {
         AlignedBuf { words: vec![Line([0; 64]); len.div_ceil(64).max(1)], len }
     }
@@ -114,7 +123,8 @@ impl Tensor {
     pub fn zeros(dtype: DType, shape: &[usize]) -> Result<Tensor, String> {
         let numel = checked_numel(shape)?;
         let bytes = numel.checked_mul(dtype.size()).ok_or("tensor too large")?;
-        Ok(Tensor { dtype, shape: shape.to_vec(), data: AlignedBuf::zeroed(bytes) })
+        let data = AlignedBuf::try_zeroed(bytes).map_err(|e| format!("tensor {dtype}{shape:?}: {e}"))?;
+        Ok(Tensor { dtype, shape: shape.to_vec(), data })
     }
 
     /// A tensor holding a copy of `values` with the given shape.
