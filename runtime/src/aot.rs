@@ -1,40 +1,306 @@
 //! The entry point of ahead-of-time compiled models.
 //!
-//! An object file made by `tcc --emit=obj` exports `NAME_run(inputs, outputs)`, which
-//! packs the tensor pointers and calls [`tcc_aot_run`] with the model's entry function.
-//! This supplies what the compiled code needs: a workspace (one per calling thread,
-//! reused between calls) and the process-wide thread pool.
+//! An object file made by `tcc --emit=obj` exports `NAME_run(inputs, outputs)` and
+//! `NAME_run_threads(inputs, outputs, threads)`, which hand the caller's arrays, their
+//! lengths and the model's entry function to [`tcc_aot_run`]. It checks every pointer
+//! and the thread count before anything runs, so that a caller's mistake returns a
+//! negative [`AotError`] code instead of crashing the program, then supplies what the
+//! compiled code needs: a workspace (one per calling thread, reused between calls) and
+//! the process-wide thread pool.
 
 use std::cell::RefCell;
 
+use crate::threads::{MAX_THREADS, resolve_threads, validate_threads};
 use crate::{EntryFn, Workspace, pool};
 
-thread_local! {
-    static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::new(0));
+/// Why [`tcc_aot_run`] refused to run a model; C sees [`AotError::code`] (negative;
+/// positive results are the 1-based ids of failed run-time checks, 0 is success).
+/// Generated headers define a `TCC_ERROR_*` macro per code ([`AotError::macro_name`])
+/// and return [`AotError::message`] from `NAME_error_message`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AotError {
+    /// `inputs` is NULL (and the model has inputs).
+    NullInputs,
+    /// An element of `inputs` is NULL.
+    NullInput,
+    /// `outputs` is NULL (and the model has outputs).
+    NullOutputs,
+    /// An element of `outputs` is NULL.
+    NullOutput,
+    /// `threads` is negative or above [`MAX_THREADS`].
+    InvalidThreads,
+    /// `threads` is 0 (the default) and `TCC_NUM_THREADS` is set to an invalid count.
+    InvalidThreadsEnv,
+    /// The model's workspace cannot be allocated.
+    OutOfMemory,
 }
 
-/// Runs a compiled model: `args` holds the input then output buffer pointers,
-/// `workspace_size` is the bytes the model needs, `threads` the thread count (0 or less:
-/// `TCC_NUM_THREADS`, else one per physical core). Returns 0, or the id (1-based) of the
-/// run-time check that failed.
+impl AotError {
+    /// Every error, in code order (-1 first).
+    pub const ALL: [AotError; 7] = [
+        AotError::NullInputs,
+        AotError::NullInput,
+        AotError::NullOutputs,
+        AotError::NullOutput,
+        AotError::InvalidThreads,
+        AotError::InvalidThreadsEnv,
+        AotError::OutOfMemory,
+    ];
+
+    /// The code `tcc_aot_run` returns: -1 to -7.
+    pub fn code(self) -> i32 {
+        -1 - AotError::ALL.iter().position(|&e| e == self).expect("listed") as i32
+    }
+
+    /// The error with this code, if any.
+    pub fn from_code(code: i32) -> Option<AotError> {
+        AotError::ALL.into_iter().find(|e| e.code() == code)
+    }
+
+    /// The name of the code's macro in generated headers.
+    pub fn macro_name(self) -> &'static str {
+        match self {
+            AotError::NullInputs => "TCC_ERROR_NULL_INPUTS",
+            AotError::NullInput => "TCC_ERROR_NULL_INPUT",
+            AotError::NullOutputs => "TCC_ERROR_NULL_OUTPUTS",
+            AotError::NullOutput => "TCC_ERROR_NULL_OUTPUT",
+            AotError::InvalidThreads => "TCC_ERROR_INVALID_THREADS",
+            AotError::InvalidThreadsEnv => "TCC_ERROR_INVALID_THREADS_ENV",
+            AotError::OutOfMemory => "TCC_ERROR_OUT_OF_MEMORY",
+        }
+    }
+
+    /// What went wrong, for the user.
+    pub fn message(self) -> String {
+        match self {
+            AotError::NullInputs => "the inputs array is NULL".into(),
+            AotError::NullInput => "an element of the inputs array is NULL".into(),
+            AotError::NullOutputs => "the outputs array is NULL".into(),
+            AotError::NullOutput => "an element of the outputs array is NULL".into(),
+            AotError::InvalidThreads => {
+                format!("invalid thread count: it must be 0 (the default) or from 1 to {MAX_THREADS}")
+            }
+            AotError::InvalidThreadsEnv => {
+                format!("invalid TCC_NUM_THREADS: it must be a whole number from 1 to {MAX_THREADS}")
+            }
+            AotError::OutOfMemory => "cannot allocate the model's workspace".into(),
+        }
+    }
+}
+
+impl std::fmt::Display for AotError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+
+/// What a thread keeps between runs: the workspace (grown to the largest model run)
+/// and the argument array.
+#[derive(Default)]
+struct CallState {
+    workspace: Option<Workspace>,
+    args: Vec<*mut u8>,
+}
+
+thread_local! {
+    static STATE: RefCell<CallState> = RefCell::default();
+}
+
+/// Runs a compiled model; its C declaration:
+///
+/// ```c
+/// int32_t tcc_aot_run(void (*entry)(void *const *, void *, const void *, uint32_t *),
+///                     const float *const *inputs, size_t n_inputs,
+///                     float *const *outputs, size_t n_outputs,
+///                     size_t workspace_size, int32_t threads);
+/// ```
+///
+/// `inputs` holds `n_inputs` pointers and `outputs` `n_outputs` (an array may be NULL
+/// only when its count is 0), `workspace_size` is the bytes the model needs, `threads`
+/// the thread count (0: the default, see [`resolve_threads`]). Returns 0 on success,
+/// the 1-based id of the run-time check that failed, or a negative [`AotError::code`]
+/// when nothing ran (checked in that order: pointers, thread count, workspace).
 ///
 /// # Safety
-/// `entry` must be a model entry compiled by tcc, and `args` must point to its
-/// buffers, each large enough for its tensor.
+/// `entry` must be a model entry compiled by tcc taking `n_inputs` inputs and
+/// `n_outputs` outputs and needing `workspace_size` bytes of workspace; non-NULL arrays
+/// must hold their counts of pointers, and non-NULL elements must point to buffers large
+/// enough for their tensors.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn tcc_aot_run(entry: EntryFn, args: *const *mut u8, workspace_size: i64, threads: i32) -> i32 {
-    let threads = if threads > 0 { threads as usize } else { crate::cpu::default_threads() };
-    let pool = pool::shared(threads);
-    let pool_ptr = pool.as_ref().map_or(std::ptr::null(), std::sync::Arc::as_ptr);
-    let mut status = 0u32;
-    WORKSPACE.with(|ws| {
-        let mut ws = ws.borrow_mut();
-        if ws.size() < workspace_size.max(0) as usize {
-            *ws = Workspace::new(workspace_size as usize);
+pub unsafe extern "C" fn tcc_aot_run(
+    entry: EntryFn,
+    inputs: *const *const f32,
+    n_inputs: usize,
+    outputs: *const *mut f32,
+    n_outputs: usize,
+    workspace_size: usize,
+    threads: i32,
+) -> i32 {
+    let call = |state: &mut CallState| {
+        // SAFETY: forwarded from the caller's contract.
+        unsafe { run(state, entry, inputs, n_inputs, outputs, n_outputs, workspace_size, threads) }
+    };
+    // A thread being torn down, or a run started from inside a run, gets a fresh state.
+    let result = STATE
+        .try_with(|s| s.try_borrow_mut().ok().map(|mut s| call(&mut s)))
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| call(&mut CallState::default()));
+    result.unwrap_or_else(AotError::code)
+}
+
+/// The pointers of a C array of `n` of them, each checked; `Err(array_null)` if the
+/// array is NULL (with `n > 0`), `Err(element_null)` if an element is.
+///
+/// # Safety
+/// A non-NULL `array` holds `n` pointers.
+unsafe fn push_checked<T>(
+    args: &mut Vec<*mut u8>,
+    array: *const *const T,
+    n: usize,
+    array_null: AotError,
+    element_null: AotError,
+) -> Result<(), AotError> {
+    if n == 0 {
+        return Ok(());
+    }
+    if array.is_null() {
+        return Err(array_null);
+    }
+    // SAFETY: the caller's contract: a non-NULL array holds n pointers.
+    let elements = unsafe { std::slice::from_raw_parts(array, n) };
+    if elements.iter().any(|p| p.is_null()) {
+        return Err(element_null);
+    }
+    args.extend(elements.iter().map(|&p| p as *mut u8));
+    Ok(())
+}
+
+/// The thread count `threads` (from C) stands for.
+fn thread_count(threads: i32) -> Result<usize, AotError> {
+    match usize::try_from(threads) {
+        Ok(0) => resolve_threads(None).map_err(|_| AotError::InvalidThreadsEnv),
+        Ok(n) => validate_threads(n).map_err(|_| AotError::InvalidThreads),
+        Err(_) => Err(AotError::InvalidThreads),
+    }
+}
+
+/// [`tcc_aot_run`] with the thread's state: the status of the run, or why it did not run.
+///
+/// # Safety
+/// [`tcc_aot_run`]'s contract.
+unsafe fn run(
+    state: &mut CallState,
+    entry: EntryFn,
+    inputs: *const *const f32,
+    n_inputs: usize,
+    outputs: *const *mut f32,
+    n_outputs: usize,
+    workspace_size: usize,
+    threads: i32,
+) -> Result<i32, AotError> {
+    let args = &mut state.args;
+    args.clear();
+    // SAFETY: the caller's contract on both arrays.
+    unsafe {
+        push_checked(args, inputs, n_inputs, AotError::NullInputs, AotError::NullInput)?;
+        push_checked(args, outputs.cast::<*const f32>(), n_outputs, AotError::NullOutputs, AotError::NullOutput)?;
+    }
+    let threads = thread_count(threads)?;
+    let workspace = match &mut state.workspace {
+        Some(ws) if ws.size() >= workspace_size => ws,
+        slot => {
+            // The old workspace goes first, so that both are never held at once.
+            *slot = None;
+            slot.insert(Workspace::try_new(workspace_size).map_err(|_| AotError::OutOfMemory)?)
         }
-        // SAFETY: forwarded from the caller's contract; the workspace is large enough
-        // and the pool is alive for the call.
-        unsafe { entry(args, ws.as_mut_ptr(), pool_ptr, &mut status) };
-    });
-    status as i32
+    };
+    let pool = pool::shared_handle(threads);
+    let pool_ptr = pool.as_ref().map_or(std::ptr::null(), |p| p as *const pool::ThreadPool);
+    let mut status = 0u32;
+    // SAFETY: forwarded from the caller's contract; every pointer was checked, the
+    // workspace is large enough and the pool outlives the call.
+    unsafe { entry(args.as_ptr(), workspace.as_mut_ptr(), pool_ptr, &mut status) };
+    Ok(status as i32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ThreadPool;
+
+    /// A one-input, one-output model: `out[0] = in[0] + 1`, `out[1]` = the pool's thread
+    /// count (0 without a pool); its check 1 fails on a negative input.
+    unsafe extern "C" fn entry(args: *const *mut u8, ws: *mut u8, pool: *const ThreadPool, status: *mut u32) {
+        // SAFETY: the tests pass one input of 1 float and one output of 2.
+        unsafe {
+            assert!(!ws.is_null());
+            let x = *(*args as *const f32);
+            let out = *args.add(1) as *mut f32;
+            *out = x + 1.0;
+            *out.add(1) = pool.as_ref().map_or(0, |p| p.threads()) as f32;
+            if x < 0.0 {
+                *status = 1;
+            }
+        }
+    }
+
+    fn call(inputs: *const *const f32, outputs: *const *mut f32, workspace: usize, threads: i32) -> i32 {
+        // SAFETY: the arrays, when not NULL, hold one pointer each to large enough buffers.
+        unsafe { tcc_aot_run(entry, inputs, 1, outputs, 1, workspace, threads) }
+    }
+
+    #[test]
+    fn runs_and_reports_checks() {
+        let (x, mut out) = (2.0f32, [0.0f32; 2]);
+        let (ins, outs) = ([&x as *const f32], [out.as_mut_ptr()]);
+        assert_eq!(call(ins.as_ptr(), outs.as_ptr(), 1000, 3), 0);
+        assert_eq!(out, [3.0, 3.0]);
+        assert_eq!(call(ins.as_ptr(), outs.as_ptr(), 1 << 20, 1), 0);
+        assert_eq!(out, [3.0, 0.0]);
+        let neg = -5.0f32;
+        assert_eq!(call([&neg as *const f32].as_ptr(), outs.as_ptr(), 0, 2), 1);
+    }
+
+    #[test]
+    fn refuses_bad_arguments_with_codes() {
+        let (x, mut out) = (2.0f32, [0.0f32; 2]);
+        let (ins, outs) = ([&x as *const f32], [out.as_mut_ptr()]);
+        let (null_in, null_out) = ([std::ptr::null::<f32>()], [std::ptr::null_mut::<f32>()]);
+        let cases = [
+            (call(std::ptr::null(), outs.as_ptr(), 64, 1), AotError::NullInputs),
+            (call(null_in.as_ptr(), outs.as_ptr(), 64, 1), AotError::NullInput),
+            (call(ins.as_ptr(), std::ptr::null(), 64, 1), AotError::NullOutputs),
+            (call(ins.as_ptr(), null_out.as_ptr(), 64, 1), AotError::NullOutput),
+            (call(ins.as_ptr(), outs.as_ptr(), 64, -1), AotError::InvalidThreads),
+            (call(ins.as_ptr(), outs.as_ptr(), 64, i32::MIN), AotError::InvalidThreads),
+            (call(ins.as_ptr(), outs.as_ptr(), 64, i32::MAX), AotError::InvalidThreads),
+            (call(ins.as_ptr(), outs.as_ptr(), 64, MAX_THREADS as i32 + 1), AotError::InvalidThreads),
+            (call(ins.as_ptr(), outs.as_ptr(), 1 << 62, 1), AotError::OutOfMemory),
+        ];
+        for (i, (got, want)) in cases.into_iter().enumerate() {
+            assert_eq!(got, want.code(), "case {i}: {want:?}");
+        }
+        assert_eq!(out, [0.0, 0.0], "nothing ran");
+        // The workspace kept from before a failed allocation still serves.
+        assert_eq!(call(ins.as_ptr(), outs.as_ptr(), 64, 1), 0);
+    }
+
+    #[test]
+    fn empty_arrays_may_be_null() {
+        unsafe extern "C" fn nothing(_: *const *mut u8, _: *mut u8, _: *const ThreadPool, _: *mut u32) {}
+        // SAFETY: the entry reads nothing.
+        assert_eq!(unsafe { tcc_aot_run(nothing, std::ptr::null(), 0, std::ptr::null(), 0, 0, 1) }, 0);
+    }
+
+    #[test]
+    fn codes_are_distinct_negative_and_named() {
+        for (i, e) in AotError::ALL.into_iter().enumerate() {
+            assert_eq!(e.code(), -1 - i as i32);
+            assert_eq!(AotError::from_code(e.code()), Some(e));
+            assert!(e.macro_name().starts_with("TCC_ERROR_") && !e.message().is_empty());
+        }
+        assert_eq!(AotError::from_code(0), None);
+        assert!(AotError::InvalidThreads.message().contains("256"));
+    }
 }

@@ -69,12 +69,11 @@ pub fn pin_current_thread(_cpu: usize) -> bool {
     false
 }
 
-/// The thread count to use: `TCC_NUM_THREADS` if set to a positive number, else one
-/// per usable physical core.
+/// The thread count to use when none is given, leniently: `TCC_NUM_THREADS` if it holds
+/// a valid count, else one per usable physical core (at most
+/// [`MAX_THREADS`](crate::threads::MAX_THREADS)). An invalid `TCC_NUM_THREADS` is
+/// ignored here; [`crate::threads::resolve_threads`] reports it instead, and is what
+/// new callers should use.
 pub fn default_threads() -> usize {
-    std::env::var("TCC_NUM_THREADS")
-        .ok()
-        .and_then(|v| v.trim().parse::<usize>().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or_else(|| usable_physical_cores().len().max(1))
+    crate::threads::threads_from_env().ok().flatten().unwrap_or_else(crate::threads::physical_core_threads)
 }

@@ -8,6 +8,8 @@
 //!   compiled code runs.
 //! - [`EntryFn`]: the ABI of a compiled model's entry function; [`aot`]: the entry
 //!   point objects made by `tcc --emit=obj` call.
+//! - [`threads`]: the thread-count rule ([`threads::MAX_THREADS`],
+//!   [`threads::resolve_threads`]) shared by the C API, the CLI and the builder.
 //!
 //! Built as an rlib (for the JIT) and as `libtcc_runtime.a` (for C programs linking
 //! compiled models).
@@ -18,6 +20,7 @@ pub mod math;
 pub mod pool;
 pub mod profile;
 pub mod tensor;
+pub mod threads;
 
 pub use pool::{TaskFn, ThreadPool, tcc_parallel_for};
 pub use tensor::{AlignedBuf, DType, Element, Tensor};

@@ -1,6 +1,7 @@
 //! The thread pool that runs `loop.parallel` loops (NeoCPU's design).
 //!
-//! - One worker thread per physical core but the caller's, each pinned to its core.
+//! - A run on `threads` threads (by default one per physical core) uses `threads - 1`
+//!   worker threads, each pinned to a core other than the caller's, plus the caller.
 //! - Each worker has a single-slot mailbox: the caller writes a task and bumps the
 //!   slot's sequence number (release); the worker sees the new number (acquire), runs
 //!   the task and decrements the shared `pending` counter. No locks, no allocation.
@@ -14,13 +15,23 @@
 //!   busy core takes fewer blocks instead of holding up the loop. The caller then
 //!   waits for the workers.
 //!
-//! One caller at a time owns the pool; a second concurrent caller (or a parallel loop
-//! started from inside a task) runs its loop on its own thread instead of waiting.
+//! One process-wide pool ([`shared`]) serves every model: created on first use, it
+//! grows, worker by worker, to the largest thread count a run has asked for (never
+//! beyond [`MAX_THREADS`]) and never shrinks. A [`ThreadPool`] is a handle on those
+//! workers with a thread count of its own: a run asking for fewer threads than the pool
+//! has splits its loops for that many threads and hands them to that many workers (the
+//! first ones) plus the caller; the other workers stay idle. Whether idle workers spin
+//! is decided per run, by that run's thread count.
+//!
+//! One caller at a time owns the workers; a second concurrent caller (or a parallel
+//! loop started from inside a task) runs its loop on its own thread instead of waiting.
 
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::{self, JoinHandle, Thread};
+
+use crate::threads::MAX_THREADS;
 
 /// The body of a parallel loop: runs iterations `begin..end` with its captured state.
 pub type TaskFn = unsafe extern "C" fn(ctx: *const u8, begin: i64, end: i64);
@@ -41,6 +52,8 @@ struct Task {
     /// claim one at a time.
     n: i64,
     blocks: usize,
+    /// Spins of a worker waiting for its next task, after this one, before it parks.
+    spin_limit: u32,
 }
 
 impl Task {
@@ -92,28 +105,27 @@ struct Shared {
     /// The next block of the current loop to claim.
     next: Padded<AtomicUsize>,
     shutdown: Padded<AtomicBool>,
-    /// Spins of an idle worker before it parks.
-    spin_limit: u32,
 }
 
-/// A pool of `threads - 1` workers plus the calling thread.
-pub struct ThreadPool {
+/// Workers and their mailboxes, shared by every [`ThreadPool`] handle on them.
+struct Workers {
     shared: Arc<Shared>,
-    workers: Vec<JoinHandle<()>>,
-    threads: usize,
+    /// Workers started so far: they serve `shared.slots[..started]`. Only grows.
+    started: AtomicUsize,
+    /// The started workers' join handles; the lock also serializes growth.
+    handles: Mutex<Vec<JoinHandle<()>>>,
+    /// Where worker `w` is pinned: `cores[w % cores.len()]` (when there are several).
+    cores: Vec<usize>,
     /// Held by the caller of `parallel_for` for the duration of a loop.
     busy: Mutex<()>,
-    /// Spins of the caller waiting for the workers before it yields.
-    caller_spin_limit: u32,
 }
 
-impl ThreadPool {
-    /// A pool using `threads` threads in total (the caller counts as one). Workers are
-    /// pinned to the usable physical cores other than the one the caller runs on (the
-    /// caller is not pinned: a worker pinned to its core would share that core with it
-    /// while another one idles, halving the speed of every parallel loop).
-    pub fn new(threads: usize) -> ThreadPool {
-        let threads = threads.max(1);
+impl Workers {
+    /// Room for `capacity` threads in total (the caller counts as one, and `capacity`
+    /// is clamped to `1..=MAX_THREADS`); no worker is started yet. Workers will be
+    /// pinned as [`ThreadPool::new`] says, relative to the creating thread's core.
+    fn new(capacity: usize) -> Workers {
+        let capacity = capacity.clamp(1, MAX_THREADS);
         let mut cores = crate::cpu::usable_physical_cores();
         if let Some(caller) = crate::cpu::current_cpu()
             && let Some(i) = cores.iter().position(|&c| c == caller)
@@ -122,36 +134,90 @@ impl ThreadPool {
             let own = cores.remove(i);
             cores.push(own);
         }
-        let slots: Box<[Slot]> = (1..threads)
+        let slots: Box<[Slot]> = (1..capacity)
             .map(|_| Slot {
                 seq: AtomicU64::new(0),
-                task: UnsafeCell::new(Task { func: None, ctx: std::ptr::null(), n: 0, blocks: 0 }),
+                task: UnsafeCell::new(Task { func: None, ctx: std::ptr::null(), n: 0, blocks: 0, spin_limit: 0 }),
                 sleeping: AtomicBool::new(false),
                 thread: Mutex::new(None),
             })
             .collect();
-        // More threads than cores: a spinning thread would take the core from the one
-        // it waits for, so nobody spins.
-        let oversubscribed = threads > cores.len();
-        let (spin_limit, caller_spin_limit) = if oversubscribed { (0, 0) } else { (SPIN_LIMIT, CALLER_SPIN_LIMIT) };
         let shared = Arc::new(Shared {
             slots,
             pending: Padded(AtomicUsize::new(0)),
             next: Padded(AtomicUsize::new(0)),
             shutdown: Padded(AtomicBool::new(false)),
-            spin_limit,
         });
-        let workers = (1..threads)
-            .map(|w| {
-                let shared = shared.clone();
-                let core = (cores.len() > 1).then(|| cores[(w - 1) % cores.len()]);
-                thread::Builder::new()
-                    .name(format!("tcc-worker-{w}"))
-                    .spawn(move || worker_loop(&shared, w - 1, core))
-                    .expect("cannot spawn a thread-pool worker")
-            })
-            .collect();
-        ThreadPool { shared, workers, threads, busy: Mutex::new(()), caller_spin_limit }
+        Workers { shared, started: AtomicUsize::new(0), handles: Mutex::new(Vec::new()), cores, busy: Mutex::new(()) }
+    }
+
+    /// Starts workers until `threads` threads (the caller included, at most the
+    /// capacity) can run a loop; returns how many can. A worker the OS refuses to start
+    /// is not an error: runs use the ones there are.
+    fn grow(&self, threads: usize) -> usize {
+        let wanted = threads.clamp(1, self.shared.slots.len() + 1) - 1;
+        if self.started.load(Ordering::Acquire) >= wanted {
+            return wanted + 1;
+        }
+        let mut handles = self.handles.lock().unwrap_or_else(|e| e.into_inner());
+        // A new worker spins before its first task only if a run of this size has a
+        // core per thread (see `ThreadPool::parallel_for`).
+        let spin_limit = if wanted < self.cores.len() { SPIN_LIMIT } else { 0 };
+        while handles.len() < wanted {
+            let w = handles.len();
+            let shared = self.shared.clone();
+            let core = (self.cores.len() > 1).then(|| self.cores[w % self.cores.len()]);
+            let spawned = thread::Builder::new()
+                .name(format!("tcc-worker-{}", w + 1))
+                .spawn(move || worker_loop(&shared, w, core, spin_limit));
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(_) => break,
+            }
+        }
+        self.started.store(handles.len(), Ordering::Release);
+        handles.len().min(wanted) + 1
+    }
+
+    /// A handle running loops on `threads` threads (see [`Workers::grow`]).
+    fn handle(self: &Arc<Self>, threads: usize) -> ThreadPool {
+        ThreadPool { threads: self.grow(threads), workers: self.clone() }
+    }
+}
+
+impl Drop for Workers {
+    fn drop(&mut self) {
+        self.shared.shutdown.0.store(true, Ordering::SeqCst);
+        let handles = std::mem::take(self.handles.get_mut().unwrap_or_else(|e| e.into_inner()));
+        for slot in &self.shared.slots[..handles.len()] {
+            if let Some(t) = slot.thread.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+                t.unpark();
+            }
+        }
+        for h in handles {
+            let _ = h.join();
+        }
+    }
+}
+
+/// A thread pool as one run sees it: `threads - 1` workers plus the calling thread.
+/// Handles from [`shared`] share the process-wide workers; [`ThreadPool::new`] makes a
+/// private pool.
+pub struct ThreadPool {
+    workers: Arc<Workers>,
+    /// Threads a loop runs on (the caller included); never more than the workers
+    /// started plus one.
+    threads: usize,
+}
+
+impl ThreadPool {
+    /// A private pool using `threads` threads in total (the caller counts as one;
+    /// clamped to `1..=MAX_THREADS`, and fewer if the OS refuses to start a thread).
+    /// Workers are pinned to the usable physical cores other than the one the calling
+    /// thread runs on (the caller is not pinned: a worker pinned to its core would share
+    /// that core with it while another one idles, halving the speed of every loop).
+    pub fn new(threads: usize) -> ThreadPool {
+        Arc::new(Workers::new(threads)).handle(threads)
     }
 
     pub fn threads(&self) -> usize {
@@ -166,7 +232,8 @@ impl ThreadPool {
     /// `ctx` must stay valid until this returns.
     pub unsafe fn parallel_for(&self, func: TaskFn, ctx: *const u8, n: i64) {
         let threads = (self.threads as i64).min(n).max(0) as usize;
-        let guard = if threads > 1 { self.busy.try_lock().ok() } else { None };
+        let workers = &*self.workers;
+        let guard = if threads > 1 { workers.busy.try_lock().ok() } else { None };
         if guard.is_none() {
             // One thread's worth, or the pool is in use: run everything here.
             if n > 0 {
@@ -175,11 +242,17 @@ impl ThreadPool {
             }
             return;
         }
+        // More threads than cores: a spinning thread would take the core from the one
+        // it waits for, so nobody spins.
+        let spin = self.threads <= workers.cores.len();
+        let (spin_limit, caller_spin_limit) = if spin { (SPIN_LIMIT, CALLER_SPIN_LIMIT) } else { (0, 0) };
         let blocks = (threads * BLOCKS_PER_THREAD).min(n as usize);
-        let task = Task { func: Some(func), ctx, n, blocks };
-        self.shared.next.0.store(0, Ordering::Relaxed);
-        self.shared.pending.0.store(threads - 1, Ordering::Relaxed);
-        for slot in &self.shared.slots[..threads - 1] {
+        let task = Task { func: Some(func), ctx, n, blocks, spin_limit };
+        let shared = &*workers.shared;
+        shared.next.0.store(0, Ordering::Relaxed);
+        shared.pending.0.store(threads - 1, Ordering::Relaxed);
+        // `threads - 1` workers are started: `self.threads` never exceeds them plus one.
+        for slot in &shared.slots[..threads - 1] {
             // SAFETY: the worker is idle (pending was 0 before this loop and we hold
             // `busy`), so nobody reads `task` until `seq` is bumped below, which also
             // publishes the stores above.
@@ -192,13 +265,13 @@ impl ThreadPool {
             }
         }
         // SAFETY: forwarded from the caller's contract.
-        unsafe { task.run_blocks(&self.shared.next.0) };
+        unsafe { task.run_blocks(&shared.next.0) };
         // The workers finish their last blocks about when we do: spin briefly, then
         // yield (a worker sharing this core, when threads outnumber cores, needs it).
         let mut spins = 0u32;
-        while self.shared.pending.0.load(Ordering::Acquire) != 0 {
+        while shared.pending.0.load(Ordering::Acquire) != 0 {
             spins += 1;
-            if spins < self.caller_spin_limit {
+            if spins < caller_spin_limit {
                 std::hint::spin_loop();
             } else {
                 thread::yield_now();
@@ -208,7 +281,10 @@ impl ThreadPool {
     }
 }
 
-fn worker_loop(shared: &Shared, index: usize, core: Option<usize>) {
+/// Worker `index`'s life: wait for a task in its slot (spinning `spin_limit` times,
+/// then parked; each task sets the spin limit for the wait after it), run its blocks,
+/// repeat until shutdown.
+fn worker_loop(shared: &Shared, index: usize, core: Option<usize>, mut spin_limit: u32) {
     if let Some(c) = core {
         crate::cpu::pin_current_thread(c);
     }
@@ -222,7 +298,7 @@ fn worker_loop(shared: &Shared, index: usize, core: Option<usize>) {
             if s != seen || shared.shutdown.0.load(Ordering::Acquire) {
                 break s;
             }
-            if spins < shared.spin_limit {
+            if spins < spin_limit {
                 spins += 1;
                 std::hint::spin_loop();
                 continue;
@@ -240,41 +316,32 @@ fn worker_loop(shared: &Shared, index: usize, core: Option<usize>) {
         seen = seq;
         // SAFETY: the caller wrote the task before bumping `seq`, which we observed.
         let task = unsafe { *slot.task.get() };
+        spin_limit = task.spin_limit;
         // SAFETY: the parallel_for contract covers concurrent calls on disjoint ranges.
         unsafe { task.run_blocks(&shared.next.0) };
         shared.pending.0.fetch_sub(1, Ordering::Release);
     }
 }
 
-impl Drop for ThreadPool {
-    fn drop(&mut self) {
-        self.shared.shutdown.0.store(true, Ordering::SeqCst);
-        for slot in self.shared.slots.iter() {
-            if let Some(t) = slot.thread.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
-                t.unpark();
-            }
-        }
-        for w in self.workers.drain(..) {
-            let _ = w.join();
-        }
-    }
+/// The process-wide workers, created (without any worker) on first use.
+fn process_workers() -> &'static Arc<Workers> {
+    static WORKERS: OnceLock<Arc<Workers>> = OnceLock::new();
+    WORKERS.get_or_init(|| Arc::new(Workers::new(MAX_THREADS)))
 }
 
-/// The process-wide pool for a thread count, created on first use and shared by every
-/// model (so loading many models does not multiply spinning workers). One thread needs
-/// no pool.
+/// A handle on the process-wide pool for a run on `threads` threads, or `None` for
+/// one thread (which needs no pool). The pool is shared by every model (so loading many
+/// models does not multiply workers) and grows to `threads` here if it has fewer
+/// workers. `threads` should be validated first
+/// ([`validate_threads`](crate::threads::validate_threads)); larger counts are clamped
+/// to [`MAX_THREADS`].
 pub fn shared(threads: usize) -> Option<Arc<ThreadPool>> {
-    static POOLS: std::sync::OnceLock<Mutex<Vec<(usize, Arc<ThreadPool>)>>> = std::sync::OnceLock::new();
-    if threads <= 1 {
-        return None;
-    }
-    let mut pools = POOLS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
-        return Some(p.clone());
-    }
-    let p = Arc::new(ThreadPool::new(threads));
-    pools.push((threads, p.clone()));
-    Some(p)
+    shared_handle(threads).map(Arc::new)
+}
+
+/// [`shared`] without the `Arc`, for a handle that lives on the caller's stack.
+pub(crate) fn shared_handle(threads: usize) -> Option<ThreadPool> {
+    (threads > 1).then(|| process_workers().handle(threads))
 }
 
 /// The C entry point compiled code calls for `loop.parallel`. A null pool runs the
@@ -333,6 +400,95 @@ mod tests {
         }
         std::thread::sleep(std::time::Duration::from_millis(50)); // workers park
         assert!(run(&pool, 17).iter().all(|&c| c == 1));
+    }
+
+    /// A task that counts its calls and the distinct threads that ran them.
+    struct Probe {
+        counters: Vec<AtomicI64>,
+        calls: AtomicUsize,
+        threads: Mutex<std::collections::HashSet<thread::ThreadId>>,
+    }
+
+    unsafe extern "C" fn probe(ctx: *const u8, begin: i64, end: i64) {
+        // SAFETY: the tests pass a Probe.
+        let p = unsafe { &*(ctx as *const Probe) };
+        p.calls.fetch_add(1, Ordering::Relaxed);
+        p.threads.lock().unwrap().insert(thread::current().id());
+        for i in begin..end {
+            p.counters[i as usize].fetch_add(1, Ordering::Relaxed);
+        }
+        // Long enough that every thread of the run gets a block.
+        thread::sleep(std::time::Duration::from_micros(200));
+    }
+
+    /// Runs a loop of `n` on `pool`: (calls of the task, distinct threads that ran it).
+    fn run_probe(pool: &ThreadPool, n: usize) -> (usize, usize) {
+        let p = Probe {
+            counters: (0..n).map(|_| AtomicI64::new(0)).collect(),
+            calls: AtomicUsize::new(0),
+            threads: Mutex::new(Default::default()),
+        };
+        // SAFETY: `probe` touches disjoint indices and synchronizes the rest; `p` outlives the call.
+        unsafe { pool.parallel_for(probe, &p as *const Probe as *const u8, n as i64) };
+        assert!(p.counters.iter().all(|c| c.load(Ordering::Relaxed) == 1));
+        (p.calls.into_inner(), p.threads.into_inner().unwrap().len())
+    }
+
+    #[test]
+    fn a_run_with_fewer_threads_uses_only_those() {
+        let workers = Arc::new(Workers::new(8));
+        let all = workers.handle(8);
+        assert_eq!(all.threads(), 8);
+        assert_eq!(workers.started.load(Ordering::Relaxed), 7);
+        assert_eq!(run_probe(&all, 1000).0, 8 * BLOCKS_PER_THREAD);
+        let few = workers.handle(3);
+        assert_eq!(few.threads(), 3);
+        for _ in 0..20 {
+            let (calls, threads) = run_probe(&few, 1000);
+            assert_eq!(calls, 3 * BLOCKS_PER_THREAD, "the loop is split for 3 threads");
+            assert!(threads <= 3, "{threads} threads ran a 3-thread loop");
+        }
+        assert_eq!(workers.started.load(Ordering::Relaxed), 7, "no worker is started or stopped");
+    }
+
+    #[test]
+    fn the_pool_grows_to_the_largest_count_asked() {
+        let workers = Arc::new(Workers::new(MAX_THREADS));
+        assert_eq!(workers.started.load(Ordering::Relaxed), 0);
+        for (asked, started) in [(2, 1), (5, 4), (3, 4), (1, 4), (6, 5), (4, 5)] {
+            let pool = workers.handle(asked);
+            assert_eq!(pool.threads(), asked);
+            assert_eq!(workers.started.load(Ordering::Relaxed), started, "after asking for {asked}");
+            for n in [0, 1, 5, 100] {
+                assert!(run(&pool, n).iter().all(|&c| c == 1), "asked {asked}, n {n}");
+            }
+            let (_, threads) = run_probe(&pool, 100);
+            assert!(threads <= asked);
+        }
+        // Handles of different sizes used from several threads at once.
+        let handles: Vec<_> = (2..6)
+            .map(|t| {
+                let pool = workers.handle(t);
+                std::thread::spawn(move || (0..100).all(|_| run(&pool, 33).iter().all(|&c| c == 1)))
+            })
+            .collect();
+        assert!(handles.into_iter().all(|h| h.join().unwrap()));
+    }
+
+    #[test]
+    fn the_shared_pool_never_grows_past_the_maximum() {
+        let pool = shared(MAX_THREADS + 100).unwrap();
+        assert_eq!(pool.threads(), MAX_THREADS);
+        assert!(run(&pool, 10_000).iter().all(|&c| c == 1));
+        let small = shared(2).unwrap();
+        assert_eq!(small.threads(), 2);
+        assert!(run(&small, 100).iter().all(|&c| c == 1));
+        for threads in [usize::MAX, MAX_THREADS * 2, MAX_THREADS + 1] {
+            assert_eq!(shared(threads).unwrap().threads(), MAX_THREADS);
+        }
+        assert_eq!(process_workers().started.load(Ordering::Relaxed), MAX_THREADS - 1);
+        assert!(shared(1).is_none() && shared(0).is_none());
+        assert_eq!(ThreadPool::new(MAX_THREADS + 1).threads(), MAX_THREADS);
     }
 
     #[test]

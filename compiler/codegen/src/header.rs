@@ -1,9 +1,12 @@
 //! The C header written next to an object file by `tcc --emit=obj`: sizes, ranks,
-//! dimensions and element types of every input and output, the run functions, and the
-//! messages of the model's run-time checks.
+//! dimensions and element types of every input and output, the run functions, the
+//! runtime's error codes and thread limit, and the messages of the model's run-time
+//! checks.
 
 use std::fmt::Write;
 
+use tcc_runtime::aot::AotError;
+use tcc_runtime::threads::MAX_THREADS;
 use tcc_runtime::{Signature, TensorSpec};
 
 /// Whether `s` is a valid C identifier (and so a usable model name).
@@ -78,6 +81,22 @@ fn tensor_tables(out: &mut String, name: &str, upper: &str, kind: &str, specs: &
     let _ = writeln!(out, "static const int64_t *const {name}_{kind}_dims[{size}] = {{{}}};\n", list(dims));
 }
 
+/// The runtime's thread limit and error codes, the same for every model: guarded, so
+/// that several models' headers can be included together.
+fn runtime_codes(out: &mut String) {
+    let _ = writeln!(out, "#ifndef TCC_AOT_ERROR_CODES\n#define TCC_AOT_ERROR_CODES");
+    let _ = writeln!(out, "/* The most threads a run may use. */\n#define TCC_MAX_THREADS {MAX_THREADS}");
+    let _ = writeln!(
+        out,
+        "/* Negative results of the run functions of every tcc model: the call was refused and nothing\n \
+         * ran. Positive results are the number of the run-time check that failed; 0 is success. */"
+    );
+    for e in AotError::ALL {
+        let _ = writeln!(out, "#define {} ({}) /* {} */", e.macro_name(), e.code(), e.message());
+    }
+    let _ = writeln!(out, "#endif\n");
+}
+
 /// The header of a model compiled to an object as `name`.
 pub fn c_header(name: &str, source: &str, sig: &Signature, workspace_size: usize, checks: &[String]) -> String {
     let upper = name.to_uppercase();
@@ -99,19 +118,27 @@ pub fn c_header(name: &str, source: &str, sig: &Signature, workspace_size: usize
     let _ = writeln!(out, "#define {upper}_NUM_OUTPUTS {}", sig.outputs.len());
     let _ = writeln!(out, "/* Scratch memory a run uses (allocated by the runtime, once per calling thread). */");
     let _ = writeln!(out, "#define {upper}_WORKSPACE_BYTES {workspace_size}\n");
+    runtime_codes(&mut out);
     tensor_tables(&mut out, name, &upper, "input", &sig.inputs);
     tensor_tables(&mut out, name, &upper, "output", &sig.outputs);
     let _ = writeln!(
         out,
         "/* Runs the model. inputs[i] points to {name}_input_numel[i] floats (row-major), outputs[i] to\n \
-         * room for {name}_output_numel[i] floats. Uses TCC_NUM_THREADS threads, or one per physical core.\n \
-         * Returns 0 on success, or the number of the run-time check that failed (see\n \
-         * {name}_error_message). Safe to call from several threads at once. */"
+         * room for {name}_output_numel[i] floats. Uses TCC_NUM_THREADS threads (1 to TCC_MAX_THREADS),\n \
+         * or one per physical core. Returns 0 on success; a negative TCC_ERROR_* code when the call is\n \
+         * refused and nothing ran (a NULL array or element, an invalid thread count or TCC_NUM_THREADS,\n \
+         * no memory for the workspace); or the number of the run-time check that failed. See\n \
+         * {name}_error_message. Safe to call from several threads at once. */"
     );
     let _ = writeln!(out, "int {name}_run(const float *const *inputs, float *const *outputs);\n");
-    let _ = writeln!(out, "/* The same with an explicit thread count (0: the default). */");
+    let _ = writeln!(
+        out,
+        "/* The same with an explicit thread count: 0 for the default, else 1 to TCC_MAX_THREADS (others\n \
+         * return TCC_ERROR_INVALID_THREADS). All models of a process share one pool of worker threads,\n \
+         * grown to the largest count asked for: at most TCC_MAX_THREADS - 1 workers. */"
+    );
     let _ = writeln!(out, "int {name}_run_threads(const float *const *inputs, float *const *outputs, int threads);\n");
-    let _ = writeln!(out, "/* The message of a nonzero result of {name}_run. */");
+    let _ = writeln!(out, "/* The message of any result of {name}_run or {name}_run_threads. */");
     let _ = writeln!(out, "static inline const char *{name}_error_message(int code) {{");
     let _ = writeln!(
         out,
@@ -120,7 +147,11 @@ pub fn c_header(name: &str, source: &str, sig: &Signature, workspace_size: usize
     );
     let _ = writeln!(out, "    if (code == 0) return \"success\";");
     let _ = writeln!(out, "    if (code > 0 && code <= {}) return messages[code - 1];", checks.len());
-    let _ = writeln!(out, "    return \"unknown error code\";\n}}\n");
+    let _ = writeln!(out, "    switch (code) {{");
+    for e in AotError::ALL {
+        let _ = writeln!(out, "    case {}: return {};", e.code(), c_string(&e.message()));
+    }
+    let _ = writeln!(out, "    default: return \"unknown error code\";\n    }}\n}}\n");
     let _ = writeln!(out, "#ifdef __cplusplus\n}}\n#endif\n\n#endif /* {guard} */");
     out
 }
@@ -134,5 +165,17 @@ mod tests {
         assert_eq!(c_identifier("resnet-18.v2"), "resnet_18_v2");
         assert_eq!(c_identifier("3d"), "_3d");
         assert!(is_c_identifier("_3d") && !is_c_identifier("a-b") && !is_c_identifier(""));
+    }
+
+    #[test]
+    fn the_header_documents_every_error_code() {
+        let sig = Signature { inputs: vec![], outputs: vec![] };
+        let h = c_header("m", "m.mlir", &sig, 0, &["x must be positive".into()]);
+        assert!(h.contains("#define TCC_MAX_THREADS 256"), "{h}");
+        for e in AotError::ALL {
+            assert!(h.contains(&format!("#define {} ({})", e.macro_name(), e.code())), "{h}");
+            assert!(h.contains(&format!("case {}: return {};", e.code(), c_string(&e.message()))), "{h}");
+        }
+        assert!(h.contains("messages[] = {\"x must be positive\"}"), "{h}");
     }
 }

@@ -1,7 +1,9 @@
 //! Ahead-of-time compilation: models compiled with `tcc --emit=obj`, linked with a C
 //! driver and `libtcc_runtime.a` by the machine's `cc`, run as separate programs; their
 //! outputs must match the reference interpreter, with every backend of the build. One
-//! program links two models at once (with LLVM built in, one from each backend).
+//! program links two models at once (with LLVM built in, one from each backend). C
+//! callers' mistakes (NULL pointers, bad thread counts) get error codes, not crashes,
+//! and no thread count makes a process start more threads than the runtime's limit.
 
 mod common;
 
@@ -98,24 +100,31 @@ int main(int argc, char **argv) {
     c
 }
 
-/// Compiles each `(model, backend)`, links them into one program and checks its outputs.
-fn build_and_run(models: &[(&str, &str)], dir: &Path, exe_name: &str) {
-    let objects: Vec<PathBuf> = models.iter().map(|(m, b)| compile(m, b, dir)).collect();
-    let models: Vec<&str> = models.iter().map(|(m, _)| *m).collect();
-    let models = &models[..];
-    let source = dir.join(format!("{exe_name}.c"));
-    std::fs::write(&source, driver(models)).unwrap();
+/// Writes `source` as `dir/exe_name.c` and links it with `objects` and the runtime into
+/// `dir/exe_name`.
+fn link(source: &str, objects: &[PathBuf], dir: &Path, exe_name: &str) -> PathBuf {
+    let c = dir.join(format!("{exe_name}.c"));
+    std::fs::write(&c, source).unwrap();
     let runtime = String::from_utf8(tcc().arg("--print-runtime-lib").output().unwrap().stdout).unwrap();
     let exe = dir.join(exe_name);
     let out = Command::new("cc")
-        .args(["-Wall", "-Werror", "-o", exe.to_str().unwrap(), source.to_str().unwrap()])
-        .args(&objects)
+        .args(["-Wall", "-Werror", "-o", exe.to_str().unwrap(), c.to_str().unwrap()])
+        .args(objects)
         .arg(runtime.trim())
         .args(["-lpthread", "-lm", "-ldl"])
         .current_dir(dir)
         .output()
         .expect("a C compiler (`cc`) is needed by this test");
     assert!(out.status.success(), "link failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    exe
+}
+
+/// Compiles each `(model, backend)`, links them into one program and checks its outputs.
+fn build_and_run(models: &[(&str, &str)], dir: &Path, exe_name: &str) {
+    let objects: Vec<PathBuf> = models.iter().map(|(m, b)| compile(m, b, dir)).collect();
+    let models: Vec<&str> = models.iter().map(|(m, _)| *m).collect();
+    let models = &models[..];
+    let exe = link(&driver(models), &objects, dir, exe_name);
     let mut run = Command::new(&exe);
     let mut expected = Vec::new();
     for m in models {
@@ -169,4 +178,142 @@ fn objects_need_float_interfaces() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("input #0 of element type i32"), "{err}");
+}
+
+/// Buffers for every input and output of `model` (the C tests' common part).
+const C_BUFFERS: &str = r#"#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model.h"
+
+static const float *inputs[MODEL_NUM_INPUTS];
+static float *outputs[MODEL_NUM_OUTPUTS];
+
+static void alloc_buffers(void) {
+    for (int i = 0; i < MODEL_NUM_INPUTS; i++) inputs[i] = calloc(model_input_numel[i], sizeof(float));
+    for (int i = 0; i < MODEL_NUM_OUTPUTS; i++) outputs[i] = calloc(model_output_numel[i], sizeof(float));
+}
+"#;
+
+/// Calls the run functions with bad arguments (or, with `env` as argument, with
+/// `TCC_NUM_THREADS` set to a bad value by the test): each call must return its
+/// documented code, with a message, and nothing may crash.
+const C_MISUSE: &str = r#"
+_Static_assert(TCC_ERROR_NULL_INPUTS == -1 && TCC_ERROR_NULL_INPUT == -2, "documented codes");
+_Static_assert(TCC_ERROR_NULL_OUTPUTS == -3 && TCC_ERROR_NULL_OUTPUT == -4, "documented codes");
+_Static_assert(TCC_ERROR_INVALID_THREADS == -5 && TCC_ERROR_INVALID_THREADS_ENV == -6, "documented codes");
+_Static_assert(TCC_ERROR_OUT_OF_MEMORY == -7 && TCC_MAX_THREADS == 256, "documented codes");
+
+static int failures = 0;
+
+static void expect(const char *what, int got, int want) {
+    const char *msg = model_error_message(got);
+    int has_message = msg && msg[0] && strcmp(msg, "unknown error code") != 0;
+    if (got != want || !has_message) {
+        fprintf(stderr, "%s: got %d (%s), expected %d\n", what, got, msg ? msg : "NULL", want);
+        failures++;
+    } else {
+        printf("%s: %d: %s\n", what, got, msg);
+    }
+}
+
+int main(int argc, char **argv) {
+    alloc_buffers();
+    if (argc > 1 && strcmp(argv[1], "env") == 0) {
+        expect("bad TCC_NUM_THREADS, run", model_run(inputs, outputs), TCC_ERROR_INVALID_THREADS_ENV);
+        expect("bad TCC_NUM_THREADS, threads = 0", model_run_threads(inputs, outputs, 0), -6);
+        expect("bad TCC_NUM_THREADS, threads = 2", model_run_threads(inputs, outputs, 2), 0);
+        return failures != 0;
+    }
+    expect("valid", model_run(inputs, outputs), 0);
+    expect("NULL inputs", model_run(NULL, outputs), -1);
+    expect("NULL inputs, threads", model_run_threads(NULL, outputs, 2), -1);
+    const float *in = inputs[MODEL_NUM_INPUTS - 1];
+    inputs[MODEL_NUM_INPUTS - 1] = NULL;
+    expect("NULL input element", model_run(inputs, outputs), -2);
+    inputs[MODEL_NUM_INPUTS - 1] = in;
+    expect("NULL outputs", model_run(inputs, NULL), -3);
+    float *out = outputs[MODEL_NUM_OUTPUTS - 1];
+    outputs[MODEL_NUM_OUTPUTS - 1] = NULL;
+    expect("NULL output element", model_run_threads(inputs, outputs, 1), -4);
+    outputs[MODEL_NUM_OUTPUTS - 1] = out;
+    expect("threads = INT_MAX", model_run_threads(inputs, outputs, INT_MAX), -5);
+    expect("threads = -1", model_run_threads(inputs, outputs, -1), -5);
+    expect("threads = INT_MIN", model_run_threads(inputs, outputs, INT_MIN), -5);
+    expect("threads = TCC_MAX_THREADS + 1", model_run_threads(inputs, outputs, TCC_MAX_THREADS + 1), -5);
+    expect("valid after the errors", model_run_threads(inputs, outputs, 2), 0);
+    return failures != 0;
+}
+"#;
+
+/// Runs with every thread count from 1 to TCC_MAX_THREADS, then checks that the process
+/// has not started more threads than the limit allows (one shared, growing pool).
+const C_THREAD_COUNTS: &str = r#"
+static int process_threads(void) {
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    int n = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, "Threads:", 8) == 0) n = atoi(line + 8);
+    if (f) fclose(f);
+    return n;
+}
+
+int main(void) {
+    alloc_buffers();
+    for (int t = 1; t <= TCC_MAX_THREADS; t++) {
+        int rc = model_run_threads(inputs, outputs, t);
+        if (rc != 0) { fprintf(stderr, "threads = %d: %s\n", t, model_error_message(rc)); return 1; }
+    }
+    int after_all = process_threads();
+    for (int t = TCC_MAX_THREADS; t >= 1; t /= 2) {
+        if (model_run_threads(inputs, outputs, t) != 0) return 1;
+    }
+    int after_again = process_threads();
+    printf("threads: %d after counts 1..%d, %d after more runs\n", after_all, TCC_MAX_THREADS, after_again);
+    if (after_all < 1 || after_all > TCC_MAX_THREADS + 4 || after_again != after_all) {
+        fprintf(stderr, "the process has %d threads, then %d (limit %d)\n", after_all, after_again, TCC_MAX_THREADS);
+        return 1;
+    }
+    return 0;
+}
+"#;
+
+/// `template` (C_BUFFERS and a C test, written for a model called `model`) for `model`.
+fn for_model(template: &str, model: &str) -> String {
+    format!("{C_BUFFERS}{template}").replace("MODEL", &model.to_uppercase()).replace("model", model)
+}
+
+#[test]
+fn bad_arguments_return_error_codes() {
+    for backend in common::backends() {
+        let dir = scratch().join(format!("misuse-{backend}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let model = "elementwise_mix";
+        let exe = link(&for_model(C_MISUSE, model), &[compile(model, backend, &dir)], &dir, "misuse");
+        let out = Command::new(&exe).env_remove("TCC_NUM_THREADS").output().unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(0), "{backend}: {text}");
+        assert!(text.contains("NULL inputs: -1: the inputs array is NULL"), "{text}");
+        for bad in ["abc", "0", "-2", "1000", "99999999999999999999"] {
+            let out = Command::new(&exe).arg("env").env("TCC_NUM_THREADS", bad).output().unwrap();
+            let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+            assert_eq!(out.status.code(), Some(0), "{backend}, TCC_NUM_THREADS={bad}: {text}");
+        }
+    }
+}
+
+#[test]
+fn thread_counts_are_bounded() {
+    for backend in common::backends() {
+        let dir = scratch().join(format!("threads-{backend}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let model = "small_cnn";
+        let exe = link(&for_model(C_THREAD_COUNTS, model), &[compile(model, backend, &dir)], &dir, "thread_counts");
+        let out = Command::new(&exe).output().unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        println!("{backend}: {text}");
+        assert_eq!(out.status.code(), Some(0), "{backend}: {text}");
+    }
 }

@@ -8,13 +8,15 @@
 //! int hm_run_threads(const float *const *inputs, float *const *outputs, int threads);
 //! ```
 //!
-//! Each packs the tensor pointers and calls the runtime's `tcc_aot_run` with the
-//! model's (local) entry function, so everything else in the object is local and two
-//! models link into one program without clashes. See [`crate::header`] for the header.
+//! Each passes the caller's arrays with their lengths, the workspace size and the thread
+//! count (0 for `hm_run`) to the runtime's `tcc_aot_run` with the model's (local) entry
+//! function; the runtime checks the pointers and the thread count before anything runs
+//! (`tcc_runtime::aot`). Everything else in the object is local, so two models link
+//! into one program without clashes. See [`crate::header`] for the header.
 
 use std::collections::HashMap;
 
-use cranelift_codegen::ir::{AbiParam, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, UserFuncName, types};
+use cranelift_codegen::ir::{AbiParam, InstBuilder, UserFuncName, types};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_module::{DataDescription, FuncId, Linkage, Module as ClModule, default_libcall_names};
 use cranelift_object::{ObjectBuilder, ObjectModule};
@@ -59,42 +61,31 @@ fn compile(lm: &Module, name: &str, source: &str) -> Result<ObjectCode, CodegenE
     }
     let (main_id, asserts) =
         define_functions(&mut module, lm, &prep, constants, &format!("{name}_entry"), Linkage::Local, None)?;
-    let n_args = prep.signature.inputs.len() + prep.signature.outputs.len();
+    let (n_in, n_out) = (prep.signature.inputs.len(), prep.signature.outputs.len());
     for with_threads in [false, true] {
-        define_wrapper(
-            &mut module,
-            name,
-            main_id,
-            prep.signature.inputs.len(),
-            n_args,
-            prep.workspace_size,
-            with_threads,
-        )?;
+        define_wrapper(&mut module, name, main_id, n_in, n_out, prep.workspace_size, with_threads)?;
     }
     let object = module.finish().emit().map_err(|e| CodegenError::Backend(e.to_string()))?;
     let header = header::c_header(name, source, &prep.signature, prep.workspace_size, &asserts);
     Ok(ObjectCode { object, header })
 }
 
-/// `int NAME_run(inputs, outputs[, threads])`: packs the pointers and calls
-/// `tcc_aot_run(entry, args, workspace_size, threads)`.
+/// `int NAME_run(inputs, outputs[, threads])`: calls `tcc_aot_run(entry, inputs, n_in,
+/// outputs, n_out, workspace_size, threads)` (threads 0 without the argument).
 fn define_wrapper(
     module: &mut ObjectModule,
     name: &str,
     entry: FuncId,
     n_in: usize,
-    n_args: usize,
+    n_out: usize,
     workspace_size: usize,
     with_threads: bool,
 ) -> Result<(), CodegenError> {
     let ptr = module.target_config().pointer_type();
+    // entry, inputs, n_inputs, outputs, n_outputs, workspace_size (pointer-sized), threads
     let mut aot_sig = module.make_signature();
-    aot_sig.params.extend([
-        AbiParam::new(ptr),
-        AbiParam::new(ptr),
-        AbiParam::new(types::I64),
-        AbiParam::new(types::I32),
-    ]);
+    aot_sig.params.extend([ptr; 6].map(AbiParam::new));
+    aot_sig.params.push(AbiParam::new(types::I32));
     aot_sig.returns.push(AbiParam::new(types::I32));
     let aot_run = module.declare_function("tcc_aot_run", Linkage::Import, &aot_sig).map_err(backend_err)?;
 
@@ -117,20 +108,14 @@ fn define_wrapper(
         b.switch_to_block(blk);
         let p = b.block_params(blk).to_vec();
         let (inputs, outputs) = (p[0], p[1]);
-        let slot_bytes = 8 * n_args.max(1) as u32;
-        let ss = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, slot_bytes, 4));
-        for k in 0..n_args {
-            let (base, i) = if k < n_in { (inputs, k) } else { (outputs, k - n_in) };
-            let v = b.ins().load(ptr, MemFlagsData::new().with_notrap(), base, 8 * i as i32);
-            b.ins().stack_store(ptr, v, ss, 8 * k as i32);
-        }
-        let args = b.ins().stack_addr(ptr, ss, 0);
         let entry_ref = module.declare_func_in_func(entry, b.func);
         let fp = b.ins().func_addr(ptr, entry_ref);
-        let ws = b.ins().iconst(types::I64, workspace_size as i64);
+        let n_in = b.ins().iconst(ptr, n_in as i64);
+        let n_out = b.ins().iconst(ptr, n_out as i64);
+        let ws = b.ins().iconst(ptr, workspace_size as i64);
         let threads = if with_threads { p[2] } else { b.ins().iconst(types::I32, 0) };
         let run = module.declare_func_in_func(aot_run, b.func);
-        let call = b.ins().call(run, &[fp, args, ws, threads]);
+        let call = b.ins().call(run, &[fp, inputs, n_in, outputs, n_out, ws, threads]);
         let r = b.inst_results(call)[0];
         b.ins().return_(&[r]);
         b.seal_all_blocks();

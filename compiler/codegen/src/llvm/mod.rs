@@ -23,6 +23,7 @@ use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{
     CodeModel, FileType, InitializationConfig, RelocMode, Target as LTarget, TargetMachine, TargetTriple,
 };
+use inkwell::types::IntType;
 use inkwell::values::PointerValue;
 use tcc_ir::{Diagnostics, Module, Op};
 use tcc_runtime::EntryFn;
@@ -409,16 +410,16 @@ fn object(lm: &Module, target: &LlvmTarget, name: &str, source: &str) -> Result<
     let ctx = Context::create();
     let entry_name = format!("{name}_entry");
     let (module, asserts) = build(&ctx, lm, &prep, target, Constants::Globals(name.to_string()), &entry_name)?;
-    let n_in = prep.signature.inputs.len();
-    let n_args = n_in + prep.signature.outputs.len();
+    let (n_in, n_out) = (prep.signature.inputs.len(), prep.signature.outputs.len());
+    let machine = target.machine(RelocMode::PIC)?;
+    let size_t = ctx.ptr_sized_int_type(&machine.get_target_data(), None);
     for with_threads in [false, true] {
-        define_wrapper(&ctx, &module, name, &entry_name, n_in, n_args, prep.workspace_size, with_threads)?;
+        define_wrapper(&ctx, &module, name, &entry_name, n_in, n_out, size_t, prep.workspace_size, with_threads)?;
     }
     // Only the wrappers are exported, so models with different names link together.
     if let Some(entry) = module.get_function(&entry_name) {
         entry.set_linkage(Linkage::Internal);
     }
-    let machine = target.machine(RelocMode::PIC)?;
     optimize(&module, &machine)?;
     let buf =
         machine.write_to_memory_buffer(&module, FileType::Object).map_err(|e| CodegenError::Backend(e.to_string()))?;
@@ -426,8 +427,9 @@ fn object(lm: &Module, target: &LlvmTarget, name: &str, source: &str) -> Result<
     Ok(ObjectCode { object: buf.as_slice().to_vec(), header })
 }
 
-/// `int NAME_run(inputs, outputs[, threads])`: packs the pointers and calls
-/// `tcc_aot_run(entry, args, workspace_size, threads)`.
+/// `int NAME_run(inputs, outputs[, threads])`: calls `tcc_aot_run(entry, inputs, n_in,
+/// outputs, n_out, workspace_size, threads)` (threads 0 without the argument), the same
+/// call as the Cranelift backend's wrapper; `size_t` is the target's pointer-sized int.
 #[allow(clippy::too_many_arguments)]
 fn define_wrapper<'ctx>(
     ctx: &'ctx Context,
@@ -435,13 +437,18 @@ fn define_wrapper<'ctx>(
     name: &str,
     entry_name: &str,
     n_in: usize,
-    n_args: usize,
+    n_out: usize,
+    size_t: IntType<'ctx>,
     workspace_size: usize,
     with_threads: bool,
 ) -> Result<(), CodegenError> {
     let ptr = ctx.ptr_type(inkwell::AddressSpace::default());
-    let (i32t, i64t) = (ctx.i32_type(), ctx.i64_type());
-    let aot_ty = i32t.fn_type(&[ptr.into(), ptr.into(), i64t.into(), i32t.into()], false);
+    let i32t = ctx.i32_type();
+    // entry, inputs, n_inputs, outputs, n_outputs, workspace_size, threads
+    let aot_ty = i32t.fn_type(
+        &[ptr.into(), ptr.into(), size_t.into(), ptr.into(), size_t.into(), size_t.into(), i32t.into()],
+        false,
+    );
     let aot_run =
         module.get_function("tcc_aot_run").unwrap_or_else(|| module.add_function("tcc_aot_run", aot_ty, None));
     let mut params = vec![ptr.into(), ptr.into()];
@@ -456,21 +463,20 @@ fn define_wrapper<'ctx>(
         f.get_nth_param(0).expect("inputs").into_pointer_value(),
         f.get_nth_param(1).expect("outputs").into_pointer_value(),
     );
-    let args = b.build_alloca(ptr.array_type(n_args.max(1) as u32), "args")?;
-    for k in 0..n_args {
-        let (base, i) = if k < n_in { (inputs, k) } else { (outputs, k - n_in) };
-        // SAFETY: the C caller passes n_in inputs and n_args - n_in outputs.
-        let src = unsafe { b.build_in_bounds_gep(ptr, base, &[i64t.const_int(i as u64, false)], "")? };
-        let v = b.build_load(ptr, src, "")?;
-        // SAFETY: k < n_args, the array's length.
-        let dst = unsafe { b.build_in_bounds_gep(ptr, args, &[i64t.const_int(k as u64, false)], "")? };
-        b.build_store(dst, v)?;
-    }
     let entry = module.get_function(entry_name).expect("the entry is defined");
     let threads = if with_threads { f.get_nth_param(2).expect("threads").into_int_value() } else { i32t.const_zero() };
     let fp = entry.as_global_value().as_pointer_value();
-    let ws = i64t.const_int(workspace_size as u64, false);
-    let r = b.build_call(aot_run, &[fp.into(), args.into(), ws.into(), threads.into()], "")?;
+    let count = |n: usize| size_t.const_int(n as u64, false);
+    let args = [
+        fp.into(),
+        inputs.into(),
+        count(n_in).into(),
+        outputs.into(),
+        count(n_out).into(),
+        count(workspace_size).into(),
+        threads.into(),
+    ];
+    let r = b.build_call(aot_run, &args, "")?;
     let r = r.try_as_basic_value().basic().ok_or_else(|| CodegenError::Backend("tcc_aot_run returns an int".into()))?;
     b.build_return(Some(&r))?;
     Ok(())
