@@ -154,6 +154,22 @@ impl Tensor {
         Ok(t)
     }
 
+    /// A tensor whose little-endian element bytes are read from `reader`: exactly as
+    /// many as the shape needs (the storage is allocated first, fallibly; a short read
+    /// is an error).
+    pub fn from_reader(dtype: DType, shape: &[usize], reader: &mut dyn std::io::Read) -> Result<Tensor, String> {
+        let mut t = Tensor::zeros(dtype, shape)?;
+        let want = t.data.len();
+        reader.read_exact(t.data.as_bytes_mut()).map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => format!("the data ends before the {want} bytes of {dtype}{shape:?}"),
+            _ => format!("cannot read the data: {e}"),
+        })?;
+        if dtype == DType::Bool {
+            t.data.as_bytes_mut().iter_mut().for_each(|b| *b = (*b != 0) as u8);
+        }
+        Ok(t)
+    }
+
     pub fn dtype(&self) -> DType {
         self.dtype
     }
@@ -180,6 +196,17 @@ impl Tensor {
         }
         // SAFETY: the storage is 64-byte aligned and holds numel elements of T.
         Some(unsafe { std::slice::from_raw_parts(self.data.as_ptr().cast::<T>(), self.numel()) })
+    }
+
+    /// The elements, mutably, if `T` is this tensor's element type.
+    pub fn as_mut_slice<T: Element>(&mut self) -> Option<&mut [T]> {
+        if T::DTYPE != self.dtype {
+            return None;
+        }
+        let n = self.numel();
+        // SAFETY: as `as_slice`, uniquely borrowed; every T is plain data (a bool
+        // written through the slice stays 0 or 1).
+        Some(unsafe { std::slice::from_raw_parts_mut(self.data.as_mut_ptr().cast::<T>(), n) })
     }
 
     pub fn to_vec<T: Element>(&self) -> Option<Vec<T>> {

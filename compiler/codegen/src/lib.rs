@@ -23,6 +23,9 @@ pub enum CodegenError {
     Unsupported(String),
     /// Cranelift or its module layer failed.
     Backend(String),
+    /// Memory for the model's data (a constant's expanded elements) could not be
+    /// allocated; the message names what and how many bytes.
+    OutOfMemory(String),
 }
 
 impl fmt::Display for CodegenError {
@@ -30,6 +33,7 @@ impl fmt::Display for CodegenError {
         match self {
             CodegenError::Unsupported(m) => write!(f, "code generation does not support {m}"),
             CodegenError::Backend(m) => write!(f, "code generation failed: {m}"),
+            CodegenError::OutOfMemory(m) => write!(f, "out of memory: {m}"),
         }
     }
 }

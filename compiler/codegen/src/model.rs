@@ -90,16 +90,17 @@ pub fn constant_buffers(lm: &Module, func: Op) -> Vec<(Op, tcc_ir::DenseElements
 pub type KeepAlive = Vec<std::sync::Arc<dyn std::any::Any + Send + Sync>>;
 
 /// The address of every constant buffer's data for JIT code: the IR's own storage where
-/// it has raw bytes, fresh aligned storage for splats. The returned storage must live as
-/// long as the code.
-pub fn pin_constants(lm: &Module, func: Op) -> (std::collections::HashMap<Op, u64>, KeepAlive) {
+/// it has raw bytes, fresh aligned storage for splats (an error naming the constant and
+/// the bytes asked for when that cannot be allocated). The returned storage must live
+/// as long as the code.
+pub fn pin_constants(lm: &Module, func: Op) -> Result<(std::collections::HashMap<Op, u64>, KeepAlive), CodegenError> {
     let mut keep_alive: KeepAlive = Vec::new();
     let mut addresses = std::collections::HashMap::new();
     for (op, d) in constant_buffers(lm, func) {
         let addr = match d.raw_bytes() {
             Some(bytes) => bytes.as_ptr() as u64,
             None => {
-                let bytes = std::sync::Arc::new(tcc_ir::AlignedBytes::from_slice(&d.to_bytes()));
+                let bytes = std::sync::Arc::new(d.try_to_aligned_bytes().map_err(CodegenError::OutOfMemory)?);
                 let a = bytes.as_slice().as_ptr() as u64;
                 keep_alive.push(bytes);
                 a
@@ -108,7 +109,7 @@ pub fn pin_constants(lm: &Module, func: Op) -> (std::collections::HashMap<Op, u6
         keep_alive.push(std::sync::Arc::new(d));
         addresses.insert(op, addr);
     }
-    (addresses, keep_alive)
+    Ok((addresses, keep_alive))
 }
 
 /// The runtime function computing an f64 math op (`loop.exp` -> `tcc_exp_f64`); f32

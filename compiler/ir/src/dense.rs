@@ -22,6 +22,15 @@ impl AlignedBytes {
         AlignedBytes { words: vec![0; len.div_ceil(8)], len }
     }
 
+    /// `len` zero bytes, or an error naming the bytes asked for when the allocation
+    /// fails (sizes that come from a model).
+    pub fn try_zeroed(len: usize) -> Result<AlignedBytes, String> {
+        let mut words = Vec::new();
+        words.try_reserve_exact(len.div_ceil(8)).map_err(|_| format!("cannot allocate {len} bytes"))?;
+        words.resize(len.div_ceil(8), 0);
+        Ok(AlignedBytes { words, len })
+    }
+
     pub fn from_slice(bytes: &[u8]) -> AlignedBytes {
         let mut b = AlignedBytes::zeroed(bytes.len());
         b.as_mut_slice().copy_from_slice(bytes);
@@ -270,6 +279,22 @@ impl DenseElements {
             Some(b) => b.to_vec(),
             None => self.element_bytes(0).repeat(self.numel()),
         }
+    }
+
+    /// Every element's bytes in fresh aligned storage (expands a splat), or an error
+    /// naming the constant's type and bytes when they cannot be allocated.
+    pub fn try_to_aligned_bytes(&self) -> Result<AlignedBytes, String> {
+        let size = self.elem().byte_size();
+        let len = self.numel().checked_mul(size).ok_or_else(|| format!("constant {} is too large", self.ty))?;
+        let mut out = AlignedBytes::try_zeroed(len).map_err(|e| format!("constant {}: {e}", self.ty))?;
+        match self.raw_bytes() {
+            Some(b) => out.as_mut_slice().copy_from_slice(b),
+            None => {
+                let one = self.element_bytes(0);
+                out.as_mut_slice().chunks_exact_mut(size.max(1)).for_each(|c| c.copy_from_slice(one));
+            }
+        }
+        Ok(out)
     }
 
     fn content_eq(&self, other: &DenseElements) -> bool {

@@ -17,12 +17,17 @@
 //! # }
 //! ```
 //!
-//! [`Runtime::builder`] chooses the backend and the thread count; [`pipeline`] exposes
-//! each compilation stage for tools (`tcc-opt`, `tcc --emit=...`).
+//! [`Runtime::builder`] chooses the backend, the thread count and the memory budget;
+//! [`pipeline`] exposes each compilation stage for tools (`tcc-opt`, `tcc --emit=...`).
+//!
+//! Nothing a model or its inputs ask for aborts the process: a model whose memory plan
+//! exceeds the budget ([`memory`]) is refused before anything is allocated, and every
+//! allocation sized by the model is fallible.
 
 pub mod backend;
 pub mod bandwidth;
 pub mod dot;
+pub mod memory;
 #[cfg(feature = "mlir")]
 pub mod mlir_import;
 pub mod peak;
@@ -93,6 +98,8 @@ pub enum Error {
     Compile(Diagnostics),
     /// The inputs do not match the model, or a run-time check failed.
     Run(String),
+    /// An option is out of range (a thread count, `TCC_NUM_THREADS`).
+    InvalidOption(String),
 }
 
 impl fmt::Display for Error {
@@ -101,6 +108,7 @@ impl fmt::Display for Error {
             Error::Io(m) => write!(f, "{m}"),
             Error::Compile(d) => write!(f, "{}", d.to_string().trim_end()),
             Error::Run(m) => write!(f, "{m}"),
+            Error::InvalidOption(m) => write!(f, "{m}"),
         }
     }
 }
@@ -154,9 +162,14 @@ impl std::str::FromStr for Backend {
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     pub backend: Backend,
-    /// Threads for parallel loops (the caller counts as one); default: one per
-    /// physical core, or `TCC_NUM_THREADS`.
+    /// Threads for parallel loops (the caller counts as one), 1 to
+    /// [`tcc_runtime::threads::MAX_THREADS`]; default: `TCC_NUM_THREADS`, else one per
+    /// physical core.
     pub threads: Option<usize>,
+    /// The most memory (bytes) a model may need to run: workspace, materialized
+    /// constants and outputs; a model needing more is refused when it is compiled.
+    /// Default: [`memory::default_budget`] (three quarters of physical memory).
+    pub max_memory: Option<u64>,
     /// Print the IR after every pass (to stderr).
     pub print_ir_after_all: bool,
     /// Print per-pass timing (to stderr).
@@ -200,8 +213,15 @@ impl RuntimeBuilder {
         self.options.backend = backend;
         self
     }
+    /// Threads for parallel loops: 1 to [`tcc_runtime::threads::MAX_THREADS`]
+    /// (others are refused when the model is loaded).
     pub fn threads(mut self, threads: usize) -> Self {
         self.options.threads = Some(threads);
+        self
+    }
+    /// The memory budget in bytes (see [`Options::max_memory`]).
+    pub fn max_memory(mut self, bytes: u64) -> Self {
+        self.options.max_memory = Some(bytes);
         self
     }
     pub fn options(mut self, options: Options) -> Self {
@@ -211,7 +231,7 @@ impl RuntimeBuilder {
 
     pub fn load(self, path: impl AsRef<Path>) -> Result<Model, Error> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| Error::Io(format!("cannot read '{}': {e}", path.display())))?;
+        let bytes = read_model_file(path).map_err(Error::Io)?;
         let module = parse_model(&path.display().to_string(), bytes)?;
         Model::compile(module, &self.options)
     }
@@ -220,6 +240,16 @@ impl RuntimeBuilder {
         let module = parse_model("<string>", text.as_bytes().to_vec())?;
         Model::compile(module, &self.options)
     }
+}
+
+/// The bytes of the model file at `path`: only a regular file is read (a directory, a
+/// device such as `/dev/zero` or a pipe is refused: they may never end).
+pub fn read_model_file(path: &Path) -> Result<Vec<u8>, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("cannot read '{}': not a regular file", path.display()));
+    }
+    std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))
 }
 
 /// The chosen backend, or a located error.
@@ -232,9 +262,18 @@ fn code_generator(module: &Module, options: &Options) -> Result<backend::CodeGen
 /// the backend's IR and machine code (for `--emit=clif|llvm|asm`).
 pub fn compile(mut module: Module, options: &Options, keep_listings: bool) -> Result<CompiledModel, Error> {
     let generator = code_generator(&module, options)?;
-    pipeline::optimize_graph(&mut module, options)?;
-    pipeline::lower(&mut module, options)?;
+    optimize_and_lower(&mut module, options)?;
     Ok(generator.jit(&module, keep_listings)?)
+}
+
+/// Optimizes and lowers a graph-dialect module, then checks its memory plan against
+/// the budget (before anything the model needs is allocated).
+fn optimize_and_lower(module: &mut Module, options: &Options) -> Result<(), Diagnostics> {
+    pipeline::optimize_graph(module, options)?;
+    let largest = memory::largest_tensor(module);
+    pipeline::lower(module, options)?;
+    let budget = options.max_memory.unwrap_or_else(memory::default_budget);
+    memory::check(module, budget, largest.as_ref())
 }
 
 /// Optimizes, lowers and compiles a graph-dialect module to an object file and C header
@@ -246,8 +285,7 @@ pub fn compile_object(
     source: &str,
 ) -> Result<tcc_codegen::ObjectCode, Error> {
     let generator = code_generator(&module, options)?;
-    pipeline::optimize_graph(&mut module, options)?;
-    pipeline::lower(&mut module, options)?;
+    optimize_and_lower(&mut module, options)?;
     Ok(generator.object(&module, name, source)?)
 }
 
@@ -291,6 +329,12 @@ pub fn runtime_library() -> Result<std::path::PathBuf, String> {
     })
 }
 
+/// The thread count `options` ask for (or `TCC_NUM_THREADS`, or one per physical
+/// core), validated.
+pub fn resolve_threads(options: &Options) -> Result<usize, Error> {
+    tcc_runtime::threads::resolve_threads(options.threads).map_err(Error::InvalidOption)
+}
+
 /// A compiled model, ready to run.
 pub struct Model {
     compiled: CompiledModel,
@@ -306,16 +350,22 @@ impl fmt::Debug for Model {
 
 impl Model {
     /// Optimizes, lowers and compiles a parsed graph-dialect module.
+    /// The thread count is checked first (an invalid one, or an invalid
+    /// `TCC_NUM_THREADS`, is an error).
     pub fn compile(module: Module, options: &Options) -> Result<Model, Error> {
+        let threads = resolve_threads(options)?;
         let compiled = compile(module, options, false)?;
-        let threads = options.threads.unwrap_or_else(tcc_runtime::cpu::default_threads);
-        Ok(Model::from_compiled(compiled, threads))
+        Model::from_compiled(compiled, threads)
     }
 
-    /// Wraps code compiled elsewhere, to run on `threads` threads.
-    pub fn from_compiled(compiled: CompiledModel, threads: usize) -> Model {
-        let workspace = Mutex::new(Workspace::new(compiled.workspace_size));
-        Model { pool: tcc_runtime::pool::shared(threads), compiled, workspace }
+    /// Wraps code compiled elsewhere, to run on `threads` threads (1 to
+    /// [`tcc_runtime::threads::MAX_THREADS`]); an error when its workspace cannot be
+    /// allocated.
+    pub fn from_compiled(compiled: CompiledModel, threads: usize) -> Result<Model, Error> {
+        let threads = tcc_runtime::threads::validate_threads(threads).map_err(Error::InvalidOption)?;
+        let workspace = Workspace::try_new(compiled.workspace_size)
+            .map_err(|e| Error::Run(format!("cannot load the model: {e}")))?;
+        Ok(Model { pool: tcc_runtime::pool::shared(threads), compiled, workspace: Mutex::new(workspace) })
     }
 
     pub fn inputs(&self) -> &[TensorSpec] {
@@ -338,7 +388,8 @@ impl Model {
         let mut outputs: Vec<Tensor> = self
             .outputs()
             .iter()
-            .map(|s| Tensor::zeros(s.dtype, &s.shape))
+            .enumerate()
+            .map(|(i, s)| Tensor::zeros(s.dtype, &s.shape).map_err(|e| format!("output #{i}: {e}")))
             .collect::<Result<_, _>>()
             .map_err(Error::Run)?;
         let mut args: Vec<*mut u8> = inputs.iter().map(|t| t.as_ptr() as *mut u8).collect();

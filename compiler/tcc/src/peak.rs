@@ -82,7 +82,7 @@ fn measure(generator: &CodeGenerator) -> Result<f64, Error> {
     }
     create_return(&mut m, entry, &[], loc);
     let compiled = generator.jit(&m, false)?;
-    let model = Model::from_compiled(compiled, 1);
+    let model = Model::from_compiled(compiled, 1)?;
     let flops = 2.0 * (STEPS * chains * lanes as i64) as f64;
     // The median of several runs, not the best: the kernels it is compared with run
     // for seconds, at the clock a core sustains, not at a short burst's.

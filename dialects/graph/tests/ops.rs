@@ -441,3 +441,12 @@ fn broadcasting_edge_cases() {
     let e = try_eval("graph.add", "", &[f(&[2], &[1., 2.]), f(&[3], &[1., 2., 3.])], &["tensor<3xf32>"]).unwrap_err();
     assert!(e.contains("op.mlir:2:") && e.contains("not broadcast-compatible"), "{e}");
 }
+
+#[test]
+fn results_too_large_for_the_interpreter_are_errors() {
+    // 2^30 f32 elements (4 GiB): refused before the kernel allocates it, naming the
+    // result's type and bytes.
+    let e = try_eval("graph.broadcast_to", "{shape = [1073741824]}", &[f(&[1], &[1.0])], &["tensor<1073741824xf32>"])
+        .unwrap_err();
+    assert!(e.contains("tensor<1073741824xf32> (4294967296 bytes) is too large"), "{e}");
+}

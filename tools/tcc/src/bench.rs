@@ -23,11 +23,12 @@ pub struct Settings {
     pub json: bool,
 }
 
-/// Random input for `spec`: floats uniform in [-1, 1), integers in [0, 4), bools
-/// alternating; deterministic.
-fn random_input(spec: &TensorSpec, seed: u64) -> Result<Tensor, String> {
-    let n: usize = spec.shape.iter().product();
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+/// Random input #`index` for `spec`: floats uniform in [-1, 1), integers in [0, 4),
+/// bools alternating; deterministic. Its storage is allocated fallibly (an error names
+/// the input, its type and the bytes asked for).
+fn random_input(spec: &TensorSpec, index: usize) -> Result<Tensor, String> {
+    let mut t = Tensor::zeros(spec.dtype, &spec.shape).map_err(|e| format!("random input #{index}: {e}"))?;
+    let mut state = (index as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut next = || {
         state ^= state >> 12;
         state ^= state << 25;
@@ -35,13 +36,19 @@ fn random_input(spec: &TensorSpec, seed: u64) -> Result<Tensor, String> {
         state.wrapping_mul(0x2545_F491_4F6C_DD1D)
     };
     let unit = |x: u64| (x >> 40) as f64 / (1u64 << 24) as f64 * 2.0 - 1.0;
-    match spec.dtype {
-        DType::F32 => Tensor::from_slice(&(0..n).map(|_| unit(next()) as f32).collect::<Vec<_>>(), &spec.shape),
-        DType::F64 => Tensor::from_slice(&(0..n).map(|_| unit(next())).collect::<Vec<_>>(), &spec.shape),
-        DType::I32 => Tensor::from_slice(&(0..n).map(|_| (next() % 4) as i32).collect::<Vec<_>>(), &spec.shape),
-        DType::I64 => Tensor::from_slice(&(0..n).map(|_| (next() % 4) as i64).collect::<Vec<_>>(), &spec.shape),
-        DType::Bool => Tensor::from_slice(&(0..n).map(|i| i % 2 == 0).collect::<Vec<_>>(), &spec.shape),
+    fn fill<T: tcc_runtime::Element>(t: &mut Tensor, mut value: impl FnMut(usize) -> T) {
+        for (i, x) in t.as_mut_slice::<T>().unwrap_or_default().iter_mut().enumerate() {
+            *x = value(i);
+        }
     }
+    match spec.dtype {
+        DType::F32 => fill(&mut t, |_| unit(next()) as f32),
+        DType::F64 => fill(&mut t, |_| unit(next())),
+        DType::I32 => fill(&mut t, |_| (next() % 4) as i32),
+        DType::I64 => fill(&mut t, |_| (next() % 4) as i64),
+        DType::Bool => fill(&mut t, |i| i % 2 == 0),
+    }
+    Ok(t)
 }
 
 fn ms(d: Duration) -> f64 {
@@ -67,18 +74,14 @@ fn json_string(s: &str) -> String {
 pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String, String> {
     options.profile = true;
     let start = Instant::now();
-    let bytes = std::fs::read(model).map_err(|e| format!("cannot read '{}': {e}", model.display()))?;
+    let bytes = tcc::read_model_file(model)?;
     let module = tcc::parse_model(&model.display().to_string(), bytes).map_err(|d| d.to_string())?;
     let compiled = tcc::Model::compile(module, &options).map_err(|e| e.to_string())?;
     let compile_time = start.elapsed();
     let target = tcc::backend::CodeGenerator::new(&options)?.describe();
     let peak = tcc::peak::fma_peak(&options).map_err(|e| e.to_string())?;
-    let inputs: Vec<Tensor> = compiled
-        .inputs()
-        .iter()
-        .enumerate()
-        .map(|(i, spec)| random_input(spec, i as u64 + 1))
-        .collect::<Result<_, _>>()?;
+    let inputs: Vec<Tensor> =
+        compiled.inputs().iter().enumerate().map(|(i, spec)| random_input(spec, i)).collect::<Result<_, _>>()?;
     let kernels = compiled.compiled().kernels.clone();
     let bandwidth = tcc::bandwidth::measured(compiled.threads());
 

@@ -6,6 +6,8 @@
 //!   model after each compilation level (optimized graph, naive loops, vectorized loops
 //!   ready for code generation, Cranelift or LLVM IR, assembly, a Graphviz picture).
 //! - `--backend cranelift|llvm` (LLVM with `--features llvm`), `--cpu`, `--target`.
+//! - `--threads N` (1 to 256; default `TCC_NUM_THREADS`, else one per physical core)
+//!   and `--max-memory SIZE` (the memory budget a model must fit in).
 //! - `tcc MODEL.mlir --emit=obj [-o OUT.o] [--name NAME]`: an object file and `OUT.h`.
 //! - `tcc --print-runtime-lib`: the path of `libtcc_runtime.a` to link objects with;
 //!   `tcc --print-backends`: the code generators of this build; `tcc --print-target`:
@@ -70,9 +72,15 @@ struct Common {
     /// machine's; others only for --emit=obj|asm|llvm).
     #[arg(long)]
     target: Option<String>,
-    /// Threads for parallel loops (default: one per physical core, or TCC_NUM_THREADS).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
-    threads: Option<u32>,
+    /// Threads for parallel loops, 1 to 256 (default: TCC_NUM_THREADS if set, else one
+    /// per physical core).
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// The most memory a model may need to run (inputs, outputs, intermediate tensors,
+    /// expanded constants), e.g. 512M or 16G; a model needing more is refused before
+    /// anything is allocated (default: three quarters of physical memory).
+    #[arg(long, value_name = "SIZE", value_parser = tcc::memory::parse_size)]
+    max_memory: Option<u64>,
     /// Print the IR after every pass (to stderr).
     #[arg(long)]
     print_ir_after_all: bool,
@@ -97,8 +105,9 @@ enum Command {
         /// max error and fails if it exceeds the tolerance.
         #[arg(long = "expect", short = 'e')]
         expected: Vec<PathBuf>,
-        /// Largest accepted max |error| relative to the reference's max |value|.
-        #[arg(long, default_value_t = 1e-4)]
+        /// Largest accepted max |error| relative to the reference's max |value| (a
+        /// finite number >= 0).
+        #[arg(long, default_value_t = 1e-4, value_parser = parse_tolerance)]
         tolerance: f64,
         #[command(flatten)]
         common: Common,
@@ -141,10 +150,27 @@ enum Emit {
     Dot,
 }
 
+/// `--threads`: a whole number from 1 to the runtime's limit.
+fn parse_threads(text: &str) -> Result<usize, String> {
+    let max = tcc_runtime::threads::MAX_THREADS;
+    let n = text.trim().parse::<usize>().map_err(|_| format!("expected a whole number from 1 to {max}"))?;
+    tcc_runtime::threads::validate_threads(n)
+}
+
+/// `--tolerance`: a finite, non-negative number.
+fn parse_tolerance(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(t) if t.is_finite() && t >= 0.0 => Ok(t),
+        Ok(_) => Err("the tolerance must be a finite number >= 0".into()),
+        Err(_) => Err("not a number".into()),
+    }
+}
+
 fn options(c: &Common) -> Options {
     Options {
         backend: c.backend,
-        threads: c.threads.map(|t| t as usize),
+        threads: c.threads,
+        max_memory: c.max_memory,
         print_ir_after_all: c.print_ir_after_all,
         timing: c.timing,
         profile: false,
@@ -219,7 +245,7 @@ fn main() -> ExitCode {
 }
 
 fn parse(model: &Path) -> Result<tcc::ir::Module, String> {
-    let bytes = std::fs::read(model).map_err(|e| format!("cannot read '{}': {e}", model.display()))?;
+    let bytes = tcc::read_model_file(model)?;
     tcc::parse_model(&model.display().to_string(), bytes).map_err(|d| d.to_string())
 }
 

@@ -1,35 +1,164 @@
-//! Reading and writing tensors as NumPy `.npy` files (via the `npyz` crate).
+//! Reading and writing tensors as NumPy `.npy` files.
+//!
+//! Reading is bounded by the file's header: the header itself is at most
+//! [`MAX_HEADER_BYTES`], the data must be exactly the bytes the header declares (a
+//! shorter file and trailing bytes are errors), and the tensor's storage is allocated
+//! fallibly before it is filled, so a lying header or an endless stream (`/dev/zero`)
+//! gets an error instead of exhausting memory. Writing uses the `npyz` crate.
 
+use std::io::Read;
 use std::path::Path;
 
 use npyz::WriterBuilder;
 use tcc::{DType, Tensor};
 
+/// The longest header accepted (NumPy itself refuses headers over 10,000 bytes unless
+/// told otherwise).
+pub const MAX_HEADER_BYTES: usize = 65536;
+
+/// What a `.npy` header declares.
+#[derive(Debug, PartialEq)]
+struct Header {
+    dtype: DType,
+    shape: Vec<usize>,
+    /// Bytes before the data: magic, version, length and the header text.
+    len: u64,
+}
+
 /// Reads a C-order `.npy` of float32, float64, int32, int64 or bool.
 pub fn read(path: &Path) -> Result<Tensor, String> {
     let what = || path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", what()))?;
-    let npy = npyz::NpyFile::new(&bytes[..]).map_err(|e| format!("'{}' is not a valid .npy file: {e}", what()))?;
-    let shape: Vec<usize> = npy.shape().iter().map(|&d| d as usize).collect();
-    if shape.len() > 1 && npy.order() != npyz::Order::C {
-        return Err(format!("'{}' is in Fortran order; save it C-contiguous (np.ascontiguousarray)", what()));
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read '{}': {e}", what()))?;
+    let meta = file.metadata().map_err(|e| format!("cannot read '{}': {e}", what()))?;
+    if meta.is_dir() {
+        return Err(format!("cannot read '{}': it is a directory", what()));
     }
-    let descr = match npy.dtype() {
-        npyz::DType::Plain(t) => t.to_string(),
-        other => return Err(format!("'{}' has unsupported dtype {}", what(), other.descr())),
-    };
-    let err = |e: std::io::Error| format!("cannot read the data of '{}': {e}", what());
-    let t = match descr.as_str() {
-        "<f4" => Tensor::from_slice(&npy.into_vec::<f32>().map_err(err)?, &shape),
-        "<f8" => Tensor::from_slice(&npy.into_vec::<f64>().map_err(err)?, &shape),
-        "<i4" => Tensor::from_slice(&npy.into_vec::<i32>().map_err(err)?, &shape),
-        "<i8" => Tensor::from_slice(&npy.into_vec::<i64>().map_err(err)?, &shape),
-        "|b1" => Tensor::from_slice(&npy.into_vec::<bool>().map_err(err)?, &shape),
-        other => {
-            return Err(format!("'{}' has dtype {other}; tcc reads float32, float64, int32, int64 and bool", what()));
+    let mut reader = std::io::BufReader::new(file);
+    let header = read_header(&mut reader).map_err(|e| format!("'{}' is not a valid .npy file: {e}", what()))?;
+    let bytes = header
+        .shape
+        .iter()
+        .try_fold(header.dtype.size(), |n, &d| n.checked_mul(d))
+        .ok_or_else(|| format!("'{}': shape {:?} is too large", what(), header.shape))?;
+    // A regular file's length is known: check it before allocating anything.
+    if meta.is_file() {
+        let data = meta.len().saturating_sub(header.len);
+        if data != bytes as u64 {
+            let why = if data < bytes as u64 { "holds only" } else { "has trailing bytes:" };
+            return Err(format!(
+                "'{}': the header declares {}{:?} ({bytes} bytes of data), but the file {why} {data} bytes of data",
+                what(),
+                header.dtype,
+                header.shape
+            ));
         }
+    }
+    let t = Tensor::from_reader(header.dtype, &header.shape, &mut reader).map_err(|e| format!("'{}': {e}", what()))?;
+    // A stream's end: nothing may follow the data.
+    let mut probe = [0u8; 1];
+    match reader.read(&mut probe) {
+        Ok(0) => Ok(t),
+        Ok(_) => Err(format!("'{}': trailing bytes after the {bytes} bytes of data the header declares", what())),
+        Err(e) => Err(format!("cannot read '{}': {e}", what())),
+    }
+}
+
+/// Reads and checks the magic string, version and header dictionary.
+fn read_header(r: &mut dyn Read) -> Result<Header, String> {
+    let mut start = [0u8; 8];
+    r.read_exact(&mut start).map_err(|_| "the file is shorter than a .npy header".to_string())?;
+    if &start[..6] != b"\x93NUMPY" {
+        return Err("it does not start with the .npy magic string".into());
+    }
+    let (text_len, prefix) = match start[6] {
+        1 => {
+            let mut n = [0u8; 2];
+            r.read_exact(&mut n).map_err(|_| "truncated header".to_string())?;
+            (u16::from_le_bytes(n) as usize, 10)
+        }
+        2 | 3 => {
+            let mut n = [0u8; 4];
+            r.read_exact(&mut n).map_err(|_| "truncated header".to_string())?;
+            (u32::from_le_bytes(n) as usize, 12)
+        }
+        v => return Err(format!("unsupported .npy version {v}.{}", start[7])),
     };
-    t.map_err(|e| format!("'{}': {e}", what()))
+    if text_len > MAX_HEADER_BYTES {
+        return Err(format!("the header is {text_len} bytes long (at most {MAX_HEADER_BYTES} are accepted)"));
+    }
+    let mut text = vec![0u8; text_len];
+    r.read_exact(&mut text).map_err(|_| "truncated header".to_string())?;
+    let text = String::from_utf8(text).map_err(|_| "the header is not text".to_string())?;
+    let (dtype, fortran, shape) = parse_dict(&text)?;
+    if fortran && shape.len() > 1 {
+        return Err("it is in Fortran order; save it C-contiguous (np.ascontiguousarray)".into());
+    }
+    Ok(Header { dtype, shape, len: (prefix + text_len) as u64 })
+}
+
+/// The `descr`, `fortran_order` and `shape` of a header's dictionary literal, e.g.
+/// `{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }`.
+fn parse_dict(text: &str) -> Result<(DType, bool, Vec<usize>), String> {
+    let body = text.trim().strip_prefix('{').and_then(|t| t.trim_end().strip_suffix('}'));
+    let body = body.ok_or("the header is not a dictionary")?;
+    let (mut dtype, mut fortran, mut shape) = (None, None, None);
+    let mut rest = body.trim_start();
+    while !rest.is_empty() {
+        let (key, after) = quoted(rest).ok_or("a header key is not a quoted string")?;
+        let after = after.trim_start().strip_prefix(':').ok_or("':' expected after a header key")?.trim_start();
+        rest = match key {
+            "descr" => {
+                let (d, after) = quoted(after).ok_or("'descr' is not a string")?;
+                dtype = Some(match d {
+                    "<f4" => DType::F32,
+                    "<f8" => DType::F64,
+                    "<i4" => DType::I32,
+                    "<i8" => DType::I64,
+                    "|b1" => DType::Bool,
+                    other => {
+                        return Err(format!("dtype '{other}': tcc reads float32, float64, int32, int64 and bool"));
+                    }
+                });
+                after
+            }
+            "fortran_order" => {
+                let (value, after) = if let Some(a) = after.strip_prefix("True") {
+                    (true, a)
+                } else {
+                    (false, after.strip_prefix("False").ok_or("'fortran_order' is not True or False")?)
+                };
+                fortran = Some(value);
+                after
+            }
+            "shape" => {
+                let inner = after.strip_prefix('(').ok_or("'shape' is not a tuple")?;
+                let close = inner.find(')').ok_or("'shape' is not a tuple")?;
+                let dims = inner[..close]
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|d| !d.is_empty())
+                    .map(|d| d.parse::<usize>().map_err(|_| format!("dimension '{d}' of 'shape' is not a size")))
+                    .collect::<Result<Vec<_>, _>>()?;
+                shape = Some(dims);
+                &inner[close + 1..]
+            }
+            other => return Err(format!("unknown header key '{other}'")),
+        }
+        .trim_start();
+        rest = rest.strip_prefix(',').unwrap_or(rest).trim_start();
+    }
+    Ok((
+        dtype.ok_or("the header has no 'descr'")?,
+        fortran.ok_or("the header has no 'fortran_order'")?,
+        shape.ok_or("the header has no 'shape'")?,
+    ))
+}
+
+/// A single- or double-quoted string at the start of `s`, and what follows it.
+fn quoted(s: &str) -> Option<(&str, &str)> {
+    let q = s.chars().next().filter(|&c| c == '\'' || c == '"')?;
+    let end = s[1..].find(q)? + 1;
+    Some((&s[1..end], &s[end + 1..]))
 }
 
 fn write_values<T: npyz::Serialize + npyz::AutoSerialize + Copy>(
@@ -69,8 +198,18 @@ fn values(t: &Tensor) -> Vec<f64> {
 
 /// How far `got` is from `want`: the largest absolute difference and that difference
 /// relative to the largest |want| (the output's scale; 1 if all of `want` is zero).
-/// NaN where exactly one of them is NaN counts as an infinite error.
+/// NaN where exactly one of them is NaN counts as an infinite error. A different
+/// element type or shape is an error.
 pub fn compare(got: &Tensor, want: &Tensor) -> Result<(f64, f64), String> {
+    if got.dtype() != want.dtype() {
+        return Err(format!(
+            "is {}{:?}, but the reference is {}{:?}",
+            got.dtype(),
+            got.shape(),
+            want.dtype(),
+            want.shape()
+        ));
+    }
     if got.shape() != want.shape() {
         return Err(format!("shape {:?} differs from the expected {:?}", got.shape(), want.shape()));
     }
@@ -103,4 +242,31 @@ pub fn summary(t: &Tensor) -> String {
     let max = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let mean = v.iter().sum::<f64>() / v.len() as f64;
     format!("{}{:?} min {min:.6} max {max:.6} mean {mean:.6} [{}{more}]", t.dtype(), t.shape(), first.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_dictionaries() {
+        let d = parse_dict("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }").unwrap();
+        assert_eq!(d, (DType::F32, false, vec![2, 3]));
+        // Scalars, one dimension, double quotes, any key order, no trailing comma.
+        let d = parse_dict(r#"{"shape": (), "fortran_order": True, "descr": "|b1"}"#).unwrap();
+        assert_eq!(d, (DType::Bool, true, vec![]));
+        assert_eq!(parse_dict("{'descr': '<i8', 'fortran_order': False, 'shape': (7,)}").unwrap().2, vec![7]);
+        for (bad, why) in [
+            ("{'descr': '<f4', 'shape': (2,)}", "no 'fortran_order'"),
+            ("{'descr': '>f4', 'fortran_order': False, 'shape': (2,)}", "dtype '>f4'"),
+            ("{'descr': '<f4', 'fortran_order': False, 'shape': (-2,)}", "not a size"),
+            ("{'descr': '<f4', 'fortran_order': False, 'shape': [2]}", "not a tuple"),
+            ("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}", "not True or False"),
+            ("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}", "unknown header key 'x'"),
+            ("('descr', '<f4')", "not a dictionary"),
+        ] {
+            let e = parse_dict(bad).unwrap_err();
+            assert!(e.contains(why), "{bad}: {e}");
+        }
+    }
 }

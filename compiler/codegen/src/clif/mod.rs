@@ -161,7 +161,7 @@ fn compile(lm: &Module, keep_listings: bool) -> Result<CompiledModel, CodegenErr
     let mut module = JITModule::new(jb);
 
     // Constant buffers: the data stays where the IR keeps it.
-    let (addresses, keep_alive) = pin_constants(lm, prep.func);
+    let (addresses, keep_alive) = pin_constants(lm, prep.func)?;
     let constants = addresses.into_iter().map(|(op, a)| (op, ConstantRef::Address(a as i64))).collect();
     let mut listings = Vec::new();
     let (main_id, asserts) = define_functions(

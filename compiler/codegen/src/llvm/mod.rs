@@ -333,7 +333,7 @@ fn jit(lm: &Module, target: &LlvmTarget, keep_listings: bool) -> Result<Compiled
     }
     let prep = prepare(lm)?;
     // Constant buffers: the data stays where the IR keeps it (splats get storage).
-    let (addresses, keep_alive) = pin_constants(lm, prep.func);
+    let (addresses, keep_alive) = pin_constants(lm, prep.func)?;
     let holder = JitHolder::new();
     let ctx: &'static Context = holder.context();
     let (module, asserts) = build(ctx, lm, &prep, target, Constants::Addresses(addresses), "tcc_model_main")?;

@@ -78,11 +78,13 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
         }
         None => m.results(op).iter().map(|&v| m.value_type(v).clone()).collect(),
     };
-    for ty in &result_types {
+    for (i, ty) in result_types.iter().enumerate() {
         let n = ty.as_tensor().map_or(0, |t| t.numel());
         if n > MAX_ELEMENTS {
+            let bytes = ty.as_tensor().map_or(0, |t| (n as u128) * t.elem().byte_size() as u128);
             return Err(format!(
-                "result of {n} elements is too large for the reference interpreter (limit {MAX_ELEMENTS})"
+                "result #{i} {ty} ({bytes} bytes) is too large for the reference interpreter (limit {MAX_ELEMENTS} \
+                 elements)"
             ));
         }
     }

@@ -1,0 +1,196 @@
+//! The memory budget: what a compiled model will allocate, checked before anything is.
+//!
+//! A model's run needs its inputs and outputs, its workspace (the intermediate
+//! tensors, planned by the lowering) and its constants materialized (a splat constant
+//! is one value in the IR but a whole tensor for the code). [`check`] adds these up from the
+//! lowered module and refuses a model that needs more than the budget, naming the
+//! largest tensor of the optimized graph and the bytes asked for, so that a model with
+//! a 40 GB intermediate fails to compile with an error instead of aborting the process
+//! when the memory is requested. The default budget ([`default_budget`]) is three
+//! quarters of the machine's physical memory; `--max-memory` and
+//! `RuntimeBuilder::max_memory` change it.
+
+use tcc_dialect_loop as lp;
+use tcc_ir::{Diagnostics, Location, Module};
+
+/// The largest tensor a graph-dialect module computes: its bytes, type and location.
+#[derive(Clone, Debug)]
+pub struct Largest {
+    pub bytes: u64,
+    pub ty: String,
+    pub loc: Location,
+}
+
+/// The largest tensor result of any op of `m` (constants included), if any.
+pub fn largest_tensor(m: &Module) -> Option<Largest> {
+    let mut best: Option<Largest> = None;
+    for op in m.walk(m.top()) {
+        for &r in m.results(op) {
+            let Some(t) = m.value_type(r).as_tensor() else { continue };
+            let bytes = (t.numel() as u64).saturating_mul(t.elem().byte_size() as u64);
+            if best.as_ref().is_none_or(|b| bytes > b.bytes) {
+                best = Some(Largest { bytes, ty: m.value_type(r).to_string(), loc: m.loc(op).clone() });
+            }
+        }
+    }
+    best
+}
+
+/// Three quarters of this machine's physical memory (`/proc/meminfo`), or no limit
+/// where that cannot be read.
+pub fn default_budget() -> u64 {
+    physical_memory().map_or(u64::MAX, |m| m / 4 * 3)
+}
+
+fn physical_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kib.checked_mul(1024)
+}
+
+/// The bytes a model's run touches, by kind.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Needs {
+    /// The caller's input tensors.
+    pub inputs: u64,
+    /// The output tensors a run returns.
+    pub outputs: u64,
+    /// The workspace: every intermediate tensor, as the lowering planned them.
+    pub workspace: u64,
+    /// Splat constants, expanded for the code (constants with data are shared with the
+    /// IR, not copied).
+    pub constants: u64,
+}
+
+impl Needs {
+    pub fn total(&self) -> u64 {
+        [self.inputs, self.outputs, self.workspace, self.constants].into_iter().fold(0, u64::saturating_add)
+    }
+}
+
+/// What the lowered `@main` of `lm` needs to run, from its signature and memory plan.
+pub fn needs(lm: &Module) -> Needs {
+    let Ok(entry) = tcc_lower::entry_function(lm) else { return Needs::default() };
+    let attr = |name: &str| lm.attr(entry, name).and_then(|a| a.as_i64()).unwrap_or(0).max(0) as u64;
+    let splats: u64 = lm
+        .walk(entry)
+        .into_iter()
+        .filter(|&op| lm.is(op, &lp::CONSTANT_BUFFER))
+        .filter_map(|op| lm.attr(op, "value")?.as_dense().cloned())
+        .filter(|d| d.is_splat())
+        .map(|d| (d.numel() as u64).saturating_mul(d.elem().byte_size() as u64))
+        .fold(0, u64::saturating_add);
+    // `@main` takes the inputs' buffers, then the outputs'.
+    let buffers: Vec<u64> = tcc_ir::builtin::func_type(lm, entry)
+        .map(|ty| {
+            ty.inputs
+                .iter()
+                .filter_map(|t| t.as_buffer())
+                .map(|b| {
+                    let numel = b.shape().iter().map(|&d| d.max(0) as u64).fold(1, u64::saturating_mul);
+                    numel.saturating_mul(b.elem().byte_size() as u64)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let n_inputs = (attr(tcc_lower::NUM_INPUTS) as usize).min(buffers.len());
+    let sum = |b: &[u64]| b.iter().copied().fold(0, u64::saturating_add);
+    Needs {
+        inputs: sum(&buffers[..n_inputs]),
+        outputs: sum(&buffers[n_inputs..]),
+        workspace: attr(tcc_lower::WORKSPACE_SIZE),
+        constants: splats,
+    }
+}
+
+/// Refuses the lowered module `lm` when what its run needs exceeds `budget` bytes;
+/// `largest` (of the optimized graph) is named in the error.
+pub fn check(lm: &Module, budget: u64, largest: Option<&Largest>) -> Result<(), Diagnostics> {
+    let n = needs(lm);
+    if n.total() <= budget {
+        return Ok(());
+    }
+    let loc = largest.map_or_else(|| lm.loc(lm.top()).clone(), |l| l.loc.clone());
+    let mut message = format!(
+        "the model needs {} of memory to run ({} of inputs, {} of outputs, {} of workspace for its intermediate \
+         tensors, {} of expanded constants), more than the budget of {} (set it with --max-memory or \
+         RuntimeBuilder::max_memory)",
+        human(n.total()),
+        human(n.inputs),
+        human(n.outputs),
+        human(n.workspace),
+        human(n.constants),
+        human(budget)
+    );
+    if let Some(l) = largest {
+        message += &format!("; its largest tensor is {} ({} bytes)", l.ty, l.bytes);
+    }
+    Err(Diagnostics::error(loc, message))
+}
+
+/// Bytes in the largest binary unit that keeps them at least 1 (`1.5 GiB`).
+pub fn human(bytes: u64) -> String {
+    let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < units.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 { format!("{bytes} bytes") } else { format!("{value:.1} {}", units[unit]) }
+}
+
+/// Parses a size: a number of bytes with an optional K, M, G, T, P or E suffix (binary
+/// units, `KiB`/`KB`/`k` spellings accepted), e.g. `512M`, `16GiB`, `1000000`.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let value: f64 = number.parse().map_err(|_| format!("invalid size '{text}' (expected e.g. 512M or 16G)"))?;
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        "p" | "pb" | "pib" => 50,
+        "e" | "eb" | "eib" => 60,
+        _ => return Err(format!("invalid size unit in '{text}' (expected K, M, G, T, P or E)")),
+    };
+    let bytes = value * (1u64 << shift) as f64;
+    // (`u64::MAX as f64` is 2^64, one past the largest size.)
+    if !bytes.is_finite() || bytes < 1.0 || bytes >= u64::MAX as f64 {
+        return Err(format!("invalid size '{text}': must be from one byte to 16 EiB"));
+    }
+    Ok(bytes as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_and_print() {
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("16GiB"), Ok(16 << 30));
+        assert_eq!(parse_size("1.5k"), Ok(1536));
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert_eq!(parse_size("2E"), Ok(2 << 60));
+        assert!(parse_size("16E").is_err());
+        assert!(parse_size("0").is_err() && parse_size("12X").is_err() && parse_size("-5").is_err());
+        assert!(parse_size("abc").is_err() && parse_size("").is_err());
+        assert_eq!(human(1536), "1.5 KiB");
+        assert_eq!(human(40_000_000_000), "37.3 GiB");
+        assert_eq!(human(12), "12 bytes");
+    }
+
+    #[test]
+    fn the_default_budget_is_below_physical_memory() {
+        let budget = default_budget();
+        assert!(budget > 0);
+        if let Some(total) = physical_memory() {
+            assert!(budget < total);
+        }
+    }
+}
