@@ -2,8 +2,9 @@
 //! driver and `libtcc_runtime.a` by the machine's `cc`, run as separate programs; their
 //! outputs must match the reference interpreter, with every backend of the build. One
 //! program links two models at once (with LLVM built in, one from each backend). C
-//! callers' mistakes (NULL pointers, bad thread counts) get error codes, not crashes,
-//! and no thread count makes a process start more threads than the runtime's limit.
+//! callers' mistakes (NULL pointers, bad thread counts) and a workspace that cannot be
+//! allocated get error codes, not crashes, and no thread count makes a process start
+//! more threads than the runtime's limit.
 
 mod common;
 
@@ -315,5 +316,60 @@ fn thread_counts_are_bounded() {
         let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         println!("{backend}: {text}");
         assert_eq!(out.status.code(), Some(0), "{backend}: {text}");
+    }
+}
+
+/// Runs a model whose workspace (2^46 bytes) cannot be allocated: the call returns
+/// TCC_ERROR_OUT_OF_MEMORY with its message, and the program carries on.
+const C_OUT_OF_MEMORY: &str = r#"
+int main(void) {
+    alloc_buffers();
+    printf("workspace %llu bytes\n", (unsigned long long)MODEL_WORKSPACE_BYTES);
+    for (int i = 0; i < 2; i++) {
+        int rc = model_run_threads(inputs, outputs, 1);
+        printf("rc %d: %s\n", rc, model_error_message(rc));
+        if (rc != TCC_ERROR_OUT_OF_MEMORY) return 1;
+    }
+    return 0;
+}
+"#;
+
+#[test]
+fn an_unallocatable_workspace_is_an_error_code() {
+    // Linux refuses a 64 TiB allocation unless it overcommits always.
+    if std::fs::read_to_string("/proc/sys/vm/overcommit_memory").is_ok_and(|m| m.trim() == "1") {
+        eprintln!("skipped: vm.overcommit_memory = 1 grants any allocation");
+        return;
+    }
+    // A row broadcast to 16777216 x 1048576 (2^46 bytes) feeding a matmul: the
+    // broadcast is materialized in the workspace.
+    let (rows, cols) = (16777216u64, 1048576u64);
+    let text = format!(
+        "func.func @main(%x: tensor<1x{cols}xf32>, %w: tensor<{cols}x1xf32>) -> tensor<{rows}x1xf32> {{\n  %b = \
+         graph.broadcast_to %x {{shape = [{rows}, {cols}]}} : (tensor<1x{cols}xf32>) -> tensor<{rows}x{cols}xf32>\n  \
+         %0 = graph.matmul %b, %w : (tensor<{rows}x{cols}xf32>, tensor<{cols}x1xf32>) -> tensor<{rows}x1xf32>\n  \
+         return %0 : tensor<{rows}x1xf32>\n}}\n"
+    );
+    for backend in common::backends() {
+        let dir = scratch().join(format!("oom-{backend}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let model = dir.join("huge.mlir");
+        std::fs::write(&model, &text).unwrap();
+        let obj = dir.join("huge.o");
+        let emit = |extra: &[&str]| {
+            tcc().arg(&model).args(["--emit=obj", "--backend", backend, "-o"]).arg(&obj).args(extra).output().unwrap()
+        };
+        // Over the default budget: refused when compiled.
+        let out = emit(&[]);
+        assert_eq!(out.status.code(), Some(1), "{backend}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("more than the budget"), "{backend}");
+        // Compiled anyway: the run returns the code instead of aborting the program.
+        assert!(emit(&["--max-memory", "8E"]).status.success(), "{backend}");
+        let exe = link(&for_model(C_OUT_OF_MEMORY, "huge"), &[obj.clone()], &dir, "oom");
+        let out = Command::new(&exe).env_remove("TCC_NUM_THREADS").output().unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(0), "{backend}: {text}");
+        assert!(text.contains("workspace 70368744177664 bytes"), "{text}");
+        assert!(text.contains("rc -7: cannot allocate the model's workspace"), "{text}");
     }
 }
