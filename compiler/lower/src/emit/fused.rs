@@ -61,6 +61,10 @@ pub(super) fn emit_split_reduction(b: &mut Builder, c: &Ctx) {
     super::stitched::emit(b, &group);
 }
 
+/// Graph ops computed with math functions that have no vector form on f64 (runtime
+/// calls).
+const F64_MATH: [&tcc_ir::OpDef; 7] = [&g::EXP, &g::LOG, &g::TANH, &g::ERF, &g::POW, &g::SIGMOID, &g::GELU];
+
 /// A group's ops and where its block arguments come from.
 pub(super) struct Group<'a> {
     pub c: &'a Ctx<'a>,
@@ -87,8 +91,10 @@ impl Group<'_> {
     /// bytes (a reduction's, or the widest float's) fill a register with, when every one
     /// of `values` is a float whose vector of that many lanes is one the target has
     /// (from 128 bits to its width: f32 values of an f64 group with AVX-512, not with
-    /// 128-bit vectors) or an i1 (a mask of compared floats); else none (scalars, for
-    /// `vectorize`).
+    /// 128-bit vectors) or an i1 computed in the group (a mask of compared floats); else
+    /// none (scalars, for `vectorize`). As `vectorize`, no i1 buffer is accessed in
+    /// vectors (an i1 input or result is a byte per element, a mask is as wide as the
+    /// floats it compares) and no f64 math is (it is a runtime call).
     pub fn vector_lanes(&self, widest: usize, values: &[Value]) -> Option<u32> {
         let bits = self.c.lanes as usize * 32;
         let floats: Vec<usize> =
@@ -96,9 +102,16 @@ impl Group<'_> {
         // (An i1 is a mask with the lanes of the floats it compares.)
         let widest = floats.iter().copied().max().map_or(widest, |w| w.max(widest));
         let lanes = bits / widest.saturating_mul(8).max(1);
+        let gm = self.c.g;
+        let result = self.ops.last().map(|&o| gm.result(o, 0));
+        let in_memory = |v: &Value| self.inputs.contains_key(v) || Some(*v) == result;
+        let f64_math = |v: &Value| {
+            self.elem(*v) == Some(ScalarType::F64)
+                && gm.defining_op(*v).is_some_and(|o| F64_MATH.iter().any(|d| gm.is(o, d)))
+        };
         let fits = |v: &Value| match self.elem(*v) {
-            Some(ScalarType::I1) => !floats.is_empty(),
-            Some(e) => e.is_float() && (128..=bits).contains(&(lanes * e.byte_size() * 8)),
+            Some(ScalarType::I1) => !floats.is_empty() && !in_memory(v),
+            Some(e) => e.is_float() && (128..=bits).contains(&(lanes * e.byte_size() * 8)) && !f64_math(v),
             None => false,
         };
         (lanes >= 2 && values.iter().all(fits)).then_some(lanes as u32)

@@ -35,15 +35,22 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
     }
     let (s, d) = (c.string("src"), c.string("dst"));
     let block = |l: &str| l.strip_prefix("NCHW")?.strip_suffix('c')?.parse::<i64>().ok();
+    // `c.lanes` counts f32 lanes: a register holds half as many f64 (or i64) elements;
+    // i1 elements are bytes, not vector lanes: scalar.
+    let lanes = match c.in_elem(0).byte_size() {
+        4 => c.lanes,
+        8 => c.lanes / 2,
+        _ => 0,
+    };
     if s == "NCHW"
         && let Some(bk) = block(&d)
-        && let Some(l) = vector_width(c.lanes, bk)
+        && let Some(l) = vector_width(lanes, bk)
     {
         return transpose(b, c, bk, l as i64, true);
     }
     if d == "NCHW"
         && let Some(bk) = block(&s)
-        && let Some(l) = vector_width(c.lanes, bk)
+        && let Some(l) = vector_width(lanes, bk)
     {
         return transpose(b, c, bk, l as i64, false);
     }

@@ -22,7 +22,10 @@ impl Translator<'_, '_, '_> {
         let to_ty = m.value_type(m.result(op, 0)).clone();
         let (from, to) = (lp::elem_of(&from_ty).expect("scalar"), lp::elem_of(&to_ty).expect("scalar"));
         let (cf, ct) = (clif_type(&from_ty)?, clif_type(&to_ty)?);
-        if cf == ct && from.is_float() == to.is_float() && to != ScalarType::I1 {
+        // Same Cranelift type: nothing to do, except from a mask (a vector i1 lane is
+        // all ones, an integer `true` is 1), which `mask_cast` converts.
+        let from_mask = from == ScalarType::I1 && from_ty.as_vector().is_some();
+        if cf == ct && from.is_float() == to.is_float() && to != ScalarType::I1 && !from_mask {
             return Ok(x);
         }
         if from_ty.as_vector().is_some() && (from == ScalarType::I1 || to == ScalarType::I1) {
