@@ -45,6 +45,19 @@ func.func @epilogue_not_elementwise(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x1x
 
 // -----
 
+// An epilogue value may broadcast into the result (a per-channel mask), not exceed it.
+func.func @epilogue_value_larger_than_result(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x1x1x4x4xf32>, %b: tensor<2x1x1x1x4xf32>) -> tensor<1x1x4x4x4xf32> {
+  // expected-error@+1 {{epilogue op 'graph.greater' changes the result's shape}}
+  %y = graph.conv2d_nchwc %x, %w, %b : (tensor<1x1x4x4x4xf32>, tensor<1x1x1x1x4x4xf32>, tensor<2x1x1x1x4xf32>) -> tensor<1x1x4x4x4xf32> ({
+  ^bb0(%acc: tensor<1x1x4x4x4xf32>, %m: tensor<2x1x1x1x4xf32>):
+    %k = graph.greater %m, %m : (tensor<2x1x1x1x4xf32>, tensor<2x1x1x1x4xf32>) -> tensor<2x1x1x1x4xi1>
+    graph.yield %acc : tensor<1x1x4x4x4xf32>
+  })
+  return %y : tensor<1x1x4x4x4xf32>
+}
+
+// -----
+
 func.func @channels_do_not_match(%x: tensor<1x2x4x4x4xf32>, %w: tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32> {
   // expected-error@+1 {{filter expects 4 input channels per group, but the input has 8 channels in 1 group(s)}}
   %y = graph.conv2d_nchwc %x, %w : (tensor<1x2x4x4x4xf32>, tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32>

@@ -4,13 +4,21 @@
 // RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=512}' | FileCheck %s --check-prefix=AVX512
 
 // Channels round up to whole blocks (6 -> 8, 5 -> 8); the filter is packed OIHW4i4o,
-// the bias becomes the epilogue's add; the result goes back to NCHW with 5 channels.
+// the bias becomes the epilogue's add; the epilogue then zeroes the 3 padded output
+// channels (a per-channel mask, 1 for real channels, and a zero); the result goes back
+// to NCHW with 5 channels.
 // CHECK-LABEL: func.func @conv
 // CHECK: %[[X:.*]] = graph.layout_transform %arg0 {dst = "NCHW4c", src = "NCHW"} : (tensor<1x6x8x8xf32>) -> tensor<1x2x8x8x4xf32>
 // CHECK: %[[W:.*]] = graph.layout_transform %{{.*}} {dst = "OIHW4i4o", src = "OIHW"} : (tensor<5x6x3x3xf32>) -> tensor<2x2x3x3x4x4xf32>
 // CHECK: %[[B:.*]] = graph.layout_transform %{{.*}} {dst = "NCHW4c", src = "NCHW"} : (tensor<1x5x1x1xf32>) -> tensor<1x2x1x1x4xf32>
-// CHECK: %[[Y:.*]] = graph.conv2d_nchwc %[[X]], %[[W]], %[[B]] {dilations = [1, 1], groups = 1, pads = [1, 1, 1, 1], strides = [1, 1]}
-// CHECK: graph.add
+// CHECK: %[[M:.*]] = graph.constant {value = dense<{{\[\[\[\[\[}}1.0, 1.0, 1.0, 1.0]]], {{\[\[\[}}1.0, 0.0, 0.0, 0.0]]]]]> : tensor<1x2x1x1x4xf32>}
+// CHECK: %[[Z:.*]] = graph.constant {value = dense<0.0> : tensor<f32>}
+// CHECK: %[[Y:.*]] = graph.conv2d_nchwc %[[X]], %[[W]], %[[B]], %[[M]], %[[Z]] {dilations = [1, 1], groups = 1, pads = [1, 1, 1, 1], strides = [1, 1]}
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: tensor<1x2x8x8x4xf32>, %[[EB:.*]]: tensor<1x2x1x1x4xf32>, %[[EM:.*]]: tensor<1x2x1x1x4xf32>, %[[EZ:.*]]: tensor<f32>):
+// CHECK-NEXT: %[[S:.*]] = graph.add %[[ACC]], %[[EB]]
+// CHECK-NEXT: %[[K:.*]] = graph.greater %[[EM]], %[[EZ]] : (tensor<1x2x1x1x4xf32>, tensor<f32>) -> tensor<1x2x1x1x4xi1>
+// CHECK-NEXT: %[[R:.*]] = graph.select %[[K]], %[[S]], %[[EZ]]
+// CHECK-NEXT: graph.yield %[[R]]
 // CHECK: graph.layout_transform %[[Y]] {dst = "NCHW", src = "NCHW4c"} : (tensor<1x2x8x8x4xf32>) -> tensor<1x5x8x8xf32>
 // With 16 lanes, 6 input channels are fewer than a block: they stay unblocked; the
 // output is one (padded) block of 16.
@@ -30,7 +38,7 @@ func.func @conv(%x: tensor<1x6x8x8xf32>) -> tensor<1x5x8x8xf32> {
 // per output channel (filter OIHW1i4o, groups over the padded channels).
 // CHECK-LABEL: func.func @stem_and_depthwise
 // CHECK: graph.layout_transform %arg0 {dst = "NCHW1c", src = "NCHW"} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8x1xf32>
-// CHECK: graph.conv2d_nchwc {{.*}} : (tensor<1x3x8x8x1xf32>, tensor<2x3x3x3x1x4xf32>) -> tensor<1x2x4x4x4xf32>
+// CHECK: graph.conv2d_nchwc {{.*}} : (tensor<1x3x8x8x1xf32>, tensor<2x3x3x3x1x4xf32>, tensor<1x2x1x1x4xf32>, tensor<f32>) -> tensor<1x2x4x4x4xf32>
 // CHECK: graph.layout_transform {{.*}} {dst = "OIHW1i4o", src = "OIHW"} : (tensor<6x1x3x3xf32>) -> tensor<2x1x3x3x1x4xf32>
 // CHECK: graph.conv2d_nchwc {{.*}}groups = 8{{.*}} : (tensor<1x2x4x4x4xf32>, tensor<2x1x3x3x1x4xf32>) -> tensor<1x2x4x4x4xf32>
 func.func @stem_and_depthwise(%x: tensor<1x3x8x8xf32>) -> tensor<1x6x4x4xf32> {

@@ -6,7 +6,8 @@
 //!   layout_transform(w, OIHW -> OIHW{i}i{o}o)) + bias, NCHW{o}c -> NCHW)` with
 //!   `o` = the f32 lanes and `i` = `o` (or 1 for inputs with fewer channels than lanes,
 //!   the first layer's 3 colours). Channel counts round up to whole blocks; the padded
-//!   filter and bias lanes are zero, so padded outputs are zero. Depthwise convolutions
+//!   filter and bias lanes are zero, and the epilogue zeroes the padded outputs (which
+//!   an infinite input would make NaN). Depthwise convolutions
 //!   keep one input channel per output channel (filter `OIHW1i{o}o`); other grouped
 //!   convolutions are blocked only when each group holds whole blocks. The bias becomes
 //!   the epilogue's `add`. A strided 1x1 convolution (a ResNet downsample) reads its
@@ -23,7 +24,7 @@
 use tcc_dialect_graph::canonical::constant_value;
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
-use tcc_ir::{AttrDict, Attribute, Diagnostics, Module, Op, Pass, PassInfo, ScalarType, Value};
+use tcc_ir::{AttrDict, Attribute, DenseElements, Diagnostics, Module, Op, Pass, PassInfo, ScalarType, TensorType, Value};
 use tcc_target::Target;
 
 use crate::epilogue_fusion::new_epilogue;
@@ -77,6 +78,25 @@ impl ResultOrNone for Module {
 
 fn is_f32(m: &Module, v: Option<Value>) -> bool {
     v.and_then(|v| m.value_type(v).as_tensor().map(|t| t.elem())) == Some(ScalarType::F32)
+}
+
+/// The steps of a blocked convolution's initial epilogue.
+#[derive(Copy, Clone)]
+enum Epilogue {
+    /// `+ bias` (one operand, per channel).
+    Bias,
+    /// `select(mask > 0, y, 0)` (operands: the per-channel mask, 1 for real channels and
+    /// 0 for padding, and a scalar zero).
+    ZeroPadding,
+}
+
+impl Epilogue {
+    fn operands(self) -> usize {
+        match self {
+            Epilogue::Bias => 1,
+            Epilogue::ZeroPadding => 2,
+        }
+    }
 }
 
 fn round_up(n: i64, b: i64) -> i64 {
@@ -138,17 +158,50 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64) {
     }
     attrs.set("groups", Attribute::i64(padded_groups));
     let mut operands = vec![xb, wb];
-    let mut regions = Vec::new();
+    let mut extra = Vec::new();
     if let Some(b) = bias {
         let b4 = ins.reshape(b, vec![1, o, 1, 1]);
-        let bb = ins.layout(b4, "NCHW", &blocked(ob), vec![1, op_ / ob, 1, 1, ob]);
+        operands.push(ins.layout(b4, "NCHW", &blocked(ob), vec![1, op_ / ob, 1, 1, ob]));
+        extra.push(Epilogue::Bias);
+    }
+    // The padded output channels are sums of products with zero filter lanes, which an
+    // infinite or NaN input makes NaN: they are set to zero, so the next convolution's
+    // zero filter lanes read zeros. (A depthwise convolution's padded channels multiply
+    // padded input channels, which are zero.)
+    if op_ != o && !depthwise {
+        let mask: Vec<f32> = (0..op_).map(|ch| if ch < o { 1.0 } else { 0.0 }).collect();
+        let f32s = |shape: Vec<i64>, values: &[f32]| {
+            let ty = TensorType::new(shape, ScalarType::F32).expect("a valid shape");
+            DenseElements::from_f32s(ty, values).expect("one value per element")
+        };
+        let (mask, zero) = (f32s(vec![1, op_ / ob, 1, 1, ob], &mask), f32s(vec![], &[0.0]));
+        operands.push(ins.constant(mask));
+        operands.push(ins.constant(zero));
+        extra.push(Epilogue::ZeroPadding);
+    }
+    let mut regions = Vec::new();
+    if !extra.is_empty() {
         let loc = ins.m.loc(op).clone();
-        let bty = ins.m.value_type(bb).clone();
-        regions.push(new_epilogue(ins.m, &loc, &raw, &[bty], |m, block, acc, args| {
-            let add = m.append_inferred(block, &g::ADD, &[acc, args[0]], AttrDict::new(), loc.clone());
-            m.result(add.expect("broadcastable bias"), 0)
+        let types: Vec<_> = operands[2..].iter().map(|&v| ins.m.value_type(v).clone()).collect();
+        regions.push(new_epilogue(ins.m, &loc, &raw, &types, |m, block, acc, args| {
+            let mut at = 0;
+            let mut r = acc;
+            for step in extra {
+                let mut append = |def, operands: &[Value]| {
+                    let op = m.append_inferred(block, def, operands, AttrDict::new(), loc.clone());
+                    m.result(op.expect("broadcastable epilogue operands"), 0)
+                };
+                r = match step {
+                    Epilogue::Bias => append(&g::ADD, &[r, args[at]]),
+                    Epilogue::ZeroPadding => {
+                        let keep = append(&g::GREATER, &[args[at], args[at + 1]]);
+                        append(&g::SELECT, &[keep, r, args[at + 1]])
+                    }
+                };
+                at += step.operands();
+            }
+            r
         }));
-        operands.push(bb);
     }
     let conv = ins.op_with_regions(&g::CONV2D_NCHWC, &operands, attrs, vec![raw], regions);
     let yb = ins.m.result(conv, 0);

@@ -109,6 +109,13 @@ impl<'m> Inserter<'m> {
         self.m.result(op, 0)
     }
 
+    /// A `graph.constant` of `value`.
+    pub fn constant(&mut self, value: tcc_ir::DenseElements) -> Value {
+        let ty = Type::from_tensor(value.ty().clone());
+        let op = self.op(&g::CONSTANT, &[], AttrDict::new().with("value", Attribute::Dense(value)), vec![ty]);
+        self.m.result(op, 0)
+    }
+
     /// `x` reshaped to `shape` (no op when it has that shape).
     pub fn reshape(&mut self, x: Value, shape: Vec<i64>) -> Value {
         if self.m.value_type(x).as_tensor().is_some_and(|t| t.shape() == shape.as_slice()) {

@@ -61,13 +61,15 @@ fn print_yield(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
 
 fn verify_yield(m: &Module, op: Op) -> Result<(), String> {
     let parent = m.parent_op(op).ok_or("must be inside a kernel op's epilogue region")?;
-    let results: Vec<&Type> = m.results(parent).iter().map(|&r| m.value_type(r)).collect();
-    let yielded: Vec<&Type> = m.operands(op).iter().map(|&v| m.value_type(v)).collect();
+    let results: Vec<Type> = m.results(parent).iter().map(|&r| m.value_type(r).clone()).collect();
+    let yielded: Vec<Type> = m.operands(op).iter().map(|&v| m.value_type(v).clone()).collect();
     if results != yielded {
         return Err(format!(
-            "yields {} value(s) of types {yielded:?}, but '{}' produces {results:?}",
+            "yields {} value(s) of types ({}), but '{}' produces ({})",
             yielded.len(),
-            m.name(parent)
+            list(&yielded),
+            m.name(parent),
+            list(&results)
         ));
     }
     Ok(())
@@ -87,7 +89,7 @@ pub static YIELD: OpDef = OpDef {
 
 /// Checks the epilogue region of a kernel op: absent when there are no extra operands;
 /// otherwise one block taking the raw result and the extra operands, holding only
-/// elementwise graph ops that keep the result's type.
+/// elementwise graph ops whose results broadcast into the result's shape.
 pub fn verify_epilogue(m: &Module, op: Op) -> Result<(), String> {
     let from = semantics(m.def(op)).and_then(|s| s.epilogue_from).ok_or("not a kernel op")?;
     let extra: Vec<Type> = m.operands(op).iter().skip(from).map(|&v| m.value_type(v).clone()).collect();
@@ -115,9 +117,16 @@ pub fn verify_epilogue(m: &Module, op: Op) -> Result<(), String> {
         if !ok {
             return Err(format!("an epilogue holds elementwise ops only, not '{}'", def.name));
         }
-        if def.has(Traits::ELEMENTWISE)
-            && m.value_type(m.result(inner, 0)).as_tensor().map(|t| t.shape()) != result.as_tensor().map(|t| t.shape())
-        {
+        if !def.has(Traits::ELEMENTWISE) {
+            continue;
+        }
+        // An intermediate value may be one that broadcasts into the result (a mask
+        // computed from per-channel operands), applied lane by lane like them.
+        let shape = |t: &Type| t.as_tensor().map(|t| t.shape().to_vec());
+        let (Some(inner), Some(full)) = (shape(m.value_type(m.result(inner, 0))), shape(&result)) else {
+            return Err(format!("epilogue op '{}' must compute a tensor", def.name));
+        };
+        if crate::infer::broadcast_shapes(&inner, &full).as_ref() != Ok(&full) {
             return Err(format!("epilogue op '{}' changes the result's shape", def.name));
         }
     }
