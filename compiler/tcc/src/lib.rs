@@ -298,15 +298,13 @@ pub fn compile_listing(mut module: Module, options: &Options, what: backend::Lis
 }
 
 /// The path of `libtcc_runtime.a`, the static library C programs link compiled models
-/// with: next to the running executable (an installed layout), or where cargo built it
-/// for this executable (`deps/`, the newest one).
+/// with: next to the running executable (an installed layout) or where cargo built it
+/// for this executable (`deps/`), the newest one (a `cargo build -p tcc-runtime` copies
+/// the library next to the executable, where it goes stale as `deps/` is rebuilt).
 pub fn runtime_library() -> Result<std::path::PathBuf, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot locate the tcc executable: {e}"))?;
     let dir = exe.parent().ok_or("the tcc executable has no directory")?;
     let direct = dir.join("libtcc_runtime.a");
-    if direct.is_file() {
-        return Ok(direct);
-    }
     let mut candidates: Vec<(std::time::SystemTime, std::path::PathBuf)> = std::fs::read_dir(dir.join("deps"))
         .into_iter()
         .flatten()
@@ -317,6 +315,7 @@ pub fn runtime_library() -> Result<std::path::PathBuf, String> {
                 .and_then(|n| n.to_str())
                 .is_some_and(|n| n.starts_with("libtcc_runtime-") && n.ends_with(".a"))
         })
+        .chain(direct.is_file().then_some(direct))
         .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
         .collect();
     candidates.sort();
