@@ -24,7 +24,9 @@
 use tcc_dialect_graph::canonical::constant_value;
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
-use tcc_ir::{AttrDict, Attribute, DenseElements, Diagnostics, Module, Op, Pass, PassInfo, ScalarType, TensorType, Value};
+use tcc_ir::{
+    AttrDict, Attribute, DenseElements, Diagnostics, Module, Op, Pass, PassInfo, ScalarType, TensorType, Value,
+};
 use tcc_target::Target;
 
 use crate::epilogue_fusion::new_epilogue;

@@ -84,7 +84,8 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 /// `Finding` (the test reports it with the model); without, it propagates (libFuzzer
 /// records the input).
 pub fn check(case: &Case, backends: &[tcc::Backend], threads: &[usize], catch_panics: bool) -> Result<Stats, Finding> {
-    let finding = |kind, backend, threads, message: String| Finding { kind, backend, threads, message, text: case.text.clone() };
+    let finding =
+        |kind, backend, threads, message: String| Finding { kind, backend, threads, message, text: case.text.clone() };
     let m = tcc::parse_model("<generated>", case.text.as_bytes().to_vec())
         .map_err(|e| finding(Kind::Generator, None, 0, format!("does not parse: {e}")))?;
     tcc::ir::verify(&m).map_err(|e| finding(Kind::Generator, None, 0, format!("does not verify: {e}")))?;
@@ -122,7 +123,12 @@ pub fn check(case: &Case, backends: &[tcc::Backend], threads: &[usize], catch_pa
                 Ok(Ok(got)) => got,
             };
             if got.len() != want.len() {
-                return Err(finding(Kind::Mismatch, Some(backend), t, format!("{} results, expected {}", got.len(), want.len())));
+                return Err(finding(
+                    Kind::Mismatch,
+                    Some(backend),
+                    t,
+                    format!("{} results, expected {}", got.len(), want.len()),
+                ));
             }
             for (i, ((g, w), expect)) in got.iter().zip(&want).zip(&case.outputs).enumerate() {
                 if let Err(e) = compare(g, w, expect) {
@@ -149,7 +155,9 @@ pub fn compare(got: &tcc::Tensor, want: &ITensor, expect: &Expect) -> Result<(),
     if got.shape() != want.shape() {
         return Err(format!("shape {:?}, expected {:?}", got.shape(), want.shape()));
     }
-    let bad = |k: usize, g: String, w: String| Err(format!("element {k} (of {}): compiled {g}, interpreter {w}", want.numel()));
+    let bad = |k: usize, g: String, w: String| {
+        Err(format!("element {k} (of {}): compiled {g}, interpreter {w}", want.numel()))
+    };
     match (want.data(), expect.elem) {
         (Data::F32(w), Elem::F32) => {
             let g = got.as_slice::<f32>().ok_or("element type differs")?;

@@ -175,8 +175,7 @@ impl Gen<'_, '_> {
     pub(super) fn partner(&mut self, x: usize, style: Option<Style>) -> usize {
         let (s, e) = (self.vals[x].shape.clone(), self.vals[x].elem);
         if style.is_none() && self.src.chance(40) {
-            let found =
-                self.pick(|v| v.elem == e && broadcast(&v.shape, &s).is_some_and(|b| numel(&b) <= MAX_NUMEL));
+            let found = self.pick(|v| v.elem == e && broadcast(&v.shape, &s).is_some_and(|b| numel(&b) <= MAX_NUMEL));
             if let Some(y) = found {
                 return y;
             }
@@ -235,16 +234,9 @@ impl Gen<'_, '_> {
                 let n = numel(&ps) as usize;
                 let splat = self.src.chance(50);
                 let pick = |r: &mut Rng| [-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0][r.int(0, 8) as usize];
-                let v: Vec<f64> = if splat {
-                    vec![pick(&mut self.rng); n]
-                } else {
-                    (0..n).map(|_| pick(&mut self.rng)).collect()
-                };
-                let d = if e == Elem::F32 {
-                    Data::F32(v.iter().map(|&x| x as f32).collect())
-                } else {
-                    Data::F64(v)
-                };
+                let v: Vec<f64> =
+                    if splat { vec![pick(&mut self.rng); n] } else { (0..n).map(|_| pick(&mut self.rng)).collect() };
+                let d = if e == Elem::F32 { Data::F32(v.iter().map(|&x| x as f32).collect()) } else { Data::F64(v) };
                 let y = self.constant_data(&ps, e, d);
                 self.e_binary(op, x, y)
             }
@@ -403,7 +395,8 @@ impl Gen<'_, '_> {
         if let Some(start) = line.find("dense<\"0x") {
             let hex = &line[start + 9..];
             let hex = &hex[..hex.find('"').unwrap_or(0)];
-            let bytes: Vec<u8> = (0..hex.len() / 2).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(1)).collect();
+            let bytes: Vec<u8> =
+                (0..hex.len() / 2).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(1)).collect();
             return match self.vals[q].elem {
                 Elem::F32 => bytes.chunks(4).all(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]).fract() == 0.0),
                 Elem::F64 => bytes.chunks(8).all(|c| f64::from_le_bytes(c.try_into().unwrap()).fract() == 0.0),
@@ -489,9 +482,8 @@ impl Gen<'_, '_> {
         if vc.elem != Elem::I1 || !vc.info.exact() || va.elem != vb.elem || va.elem == Elem::I1 {
             return None;
         }
-        let out = broadcast(&vc.shape, &va.shape)
-            .and_then(|s| broadcast(&s, &vb.shape))
-            .filter(|s| numel(s) <= MAX_NUMEL)?;
+        let out =
+            broadcast(&vc.shape, &va.shape).and_then(|s| broadcast(&s, &vb.shape)).filter(|s| numel(s) <= MAX_NUMEL)?;
         let (x, y, e) = (va.info, vb.info, va.elem);
         let info = Info::new(e, x.lo.min(y.lo), x.hi.max(y.hi), x.special || y.special, x.err.max(y.err));
         Some(self.emit("graph.select", &[c, a, b], "", out, e, info))

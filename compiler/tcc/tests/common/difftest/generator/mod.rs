@@ -15,8 +15,8 @@ use tcc::graph::layout::{Layout, transform_shape};
 use tcc::graph::{Data, Tensor as ITensor};
 
 use super::source::{Rng, Source};
-pub use values::{Case, Elem, Expect, Info, MAX_MACS, MAX_NUMEL, Val, ty};
 use values::*;
+pub use values::{Case, Elem, Expect, Info, MAX_MACS, MAX_NUMEL, Val, ty};
 
 struct Gen<'s, 'a> {
     src: &'s mut Source<'a>,
@@ -78,7 +78,15 @@ impl Gen<'_, '_> {
     }
 
     /// Writes `op` on `operands` and records its result.
-    fn emit(&mut self, op: &'static str, operands: &[usize], attrs: &str, shape: Vec<i64>, elem: Elem, info: Info) -> usize {
+    fn emit(
+        &mut self,
+        op: &'static str,
+        operands: &[usize],
+        attrs: &str,
+        shape: Vec<i64>,
+        elem: Elem,
+        info: Info,
+    ) -> usize {
         let name = self.fresh();
         let names: Vec<&str> = operands.iter().map(|&i| self.vals[i].name.as_str()).collect();
         let types: Vec<String> = operands.iter().map(|&i| ty(&self.vals[i].shape, self.vals[i].elem)).collect();
@@ -169,7 +177,8 @@ impl Gen<'_, '_> {
         debug_assert_eq!(data_len(&d) as i64, numel(shape));
         let name = self.fresh();
         let t = ty(shape, elem);
-        let _ = writeln!(self.body, "  {name} = graph.constant {{value = {} : {t}}} : () -> {t}", dense_literal(&d, elem));
+        let _ =
+            writeln!(self.body, "  {name} = graph.constant {{value = {} : {t}}} : () -> {t}", dense_literal(&d, elem));
         self.ops.push("graph.constant");
         let info = info_of(&d, elem);
         self.push(name, shape.to_vec(), elem, info)
@@ -410,8 +419,11 @@ impl Gen<'_, '_> {
                 outs.push(v);
             }
         }
-        let args: Vec<String> =
-            self.args.iter().map(|&i| format!("{}: {}", self.vals[i].name, ty(&self.vals[i].shape, self.vals[i].elem))).collect();
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|&i| format!("{}: {}", self.vals[i].name, ty(&self.vals[i].shape, self.vals[i].elem)))
+            .collect();
         let types: Vec<String> = outs.iter().map(|&i| ty(&self.vals[i].shape, self.vals[i].elem)).collect();
         let results = if types.len() == 1 { types[0].clone() } else { format!("({})", types.join(", ")) };
         let names: Vec<&str> = outs.iter().map(|&i| self.vals[i].name.as_str()).collect();
@@ -432,7 +444,15 @@ impl Gen<'_, '_> {
         let mut notes = String::new();
         for v in self.vals.iter().filter(|v| !v.hidden) {
             let i = v.info;
-            let _ = writeln!(notes, "{}: [{:e}, {:e}] err {:e}{}", v.name, i.lo, i.hi, i.err, if i.special { " special" } else { "" });
+            let _ = writeln!(
+                notes,
+                "{}: [{:e}, {:e}] err {:e}{}",
+                v.name,
+                i.lo,
+                i.hi,
+                i.err,
+                if i.special { " special" } else { "" }
+            );
         }
         Case { text, inputs: self.inputs, outputs, ops: self.ops, notes }
     }

@@ -320,16 +320,11 @@ impl Gen<'_, '_> {
         let axis = self.src.int(0, s.len() as i64 - 1) as usize;
         let extent = s[axis];
         let irank = self.src.int(0, 2) as usize;
-        let ishape: Vec<i64> = if self.src.chance(20) {
-            vec![extent]
-        } else {
-            (0..irank).map(|_| self.src.int(1, 4)).collect()
-        };
+        let ishape: Vec<i64> =
+            if self.src.chance(20) { vec![extent] } else { (0..irank).map(|_| self.src.int(1, 4)).collect() };
         let n = numel(&ishape) as usize;
         let iota = ishape == [extent] && self.src.chance(50);
-        let idx: Vec<i64> = (0..n)
-            .map(|k| if iota { k as i64 } else { self.rng.int(-extent, extent - 1) })
-            .collect();
+        let idx: Vec<i64> = (0..n).map(|k| if iota { k as i64 } else { self.rng.int(-extent, extent - 1) }).collect();
         let ie = self.src.pick(&[Elem::I32, Elem::I64]);
         let d = if ie == Elem::I32 { Data::I32(idx.iter().map(|&v| v as i32).collect()) } else { Data::I64(idx) };
         let indices = if self.src.chance(20) {

@@ -22,7 +22,11 @@ impl Gen<'_, '_> {
                     1 => vec![1, k, n],
                     _ => vec![k, n],
                 };
-                let st = if e.is_float() { self.src.pick(&[Style::Small, Style::Small, Style::Ties, Style::Special]) } else { Style::Ints };
+                let st = if e.is_float() {
+                    self.src.pick(&[Style::Small, Style::Small, Style::Ties, Style::Special])
+                } else {
+                    Style::Ints
+                };
                 let b = self.constant(&bs, e, st);
                 self.e_matmul(a, b)
             }
@@ -254,7 +258,11 @@ impl Gen<'_, '_> {
             let e = self.vals[y].elem;
             let r = self.pick(|v| v.shape == s && v.elem == e);
             if let Some(r) = r {
-                y = if self.src.chance(50) { self.e_binary("graph.add", y, r)? } else { self.e_binary("graph.add", r, y)? };
+                y = if self.src.chance(50) {
+                    self.e_binary("graph.add", y, r)?
+                } else {
+                    self.e_binary("graph.add", r, y)?
+                };
             }
         }
         match self.src.int(0, 5) {
@@ -366,11 +374,8 @@ impl Gen<'_, '_> {
         let c = s[1];
         let divisors: Vec<i64> = (1..=c).filter(|g| c % g == 0).collect();
         let g = self.src.pick(&divisors);
-        let grouped = if self.src.chance(50) {
-            vec![s[0], g, (c / g) * s[2] * s[3]]
-        } else {
-            vec![s[0], g, c / g, s[2], s[3]]
-        };
+        let grouped =
+            if self.src.chance(50) { vec![s[0], g, (c / g) * s[2] * s[3]] } else { vec![s[0], g, c / g, s[2], s[3]] };
         let r = self.e_reshape(x, grouped.clone(), &grouped);
         let y = self.normalize(r, 2)?;
         let y = self.e_reshape(y, s.clone(), &s);
@@ -463,11 +468,7 @@ impl Gen<'_, '_> {
         let k = self.src.pick(&[0.125, 0.25, 0.5]);
         let scale = self.splat(&[], Elem::F32, k);
         let scaled = self.e_binary("graph.mul", scores, scale)?;
-        let p = if self.src.chance(50) {
-            self.e_softmax(scaled, 2)?
-        } else {
-            self.hand_softmax_of(scaled)?
-        };
+        let p = if self.src.chance(50) { self.e_softmax(scaled, 2)? } else { self.hand_softmax_of(scaled)? };
         self.e_matmul(p, v)
     }
 

@@ -107,8 +107,11 @@ impl Info {
             }
             Info { lo, hi, special, inf: special, err }
         } else {
-            let (lo, hi) =
-                if lo.is_nan() || hi.is_nan() || lo < tmin || hi > tmax { (tmin, tmax) } else { (lo.floor(), hi.ceil()) };
+            let (lo, hi) = if lo.is_nan() || hi.is_nan() || lo < tmin || hi > tmax {
+                (tmin, tmax)
+            } else {
+                (lo.floor(), hi.ceil())
+            };
             Info { lo, hi, special: false, inf: false, err: 0.0 }
         }
     }
@@ -280,6 +283,7 @@ pub(super) fn info_of(d: &Data, elem: Elem) -> Info {
 
 /// The elementwise ops the generator writes, by the standard their result is held to
 /// when their operands are exact.
-pub(super) const EXACT_UNARY: &[&str] = &["graph.neg", "graph.abs", "graph.relu", "graph.floor", "graph.ceil", "graph.sqrt"];
+pub(super) const EXACT_UNARY: &[&str] =
+    &["graph.neg", "graph.abs", "graph.relu", "graph.floor", "graph.ceil", "graph.sqrt"];
 pub(super) const APPROX_UNARY: &[&str] =
     &["graph.exp", "graph.log", "graph.tanh", "graph.sigmoid", "graph.erf", "graph.gelu", "graph.rsqrt"];
