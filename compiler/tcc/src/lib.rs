@@ -297,6 +297,19 @@ pub fn compile_listing(mut module: Module, options: &Options, what: backend::Lis
     Ok(generator.listing(&module, what)?)
 }
 
+/// The reference interpreter's tensor as a runtime tensor with the same shape and
+/// elements: a compiled model runs on what the interpreter ran.
+pub fn runtime_tensor(t: &graph::Tensor) -> Result<Tensor, String> {
+    use graph::Data;
+    match t.data() {
+        Data::F32(v) => Tensor::from_slice(v, t.shape()),
+        Data::F64(v) => Tensor::from_slice(v, t.shape()),
+        Data::I32(v) => Tensor::from_slice(v, t.shape()),
+        Data::I64(v) => Tensor::from_slice(v, t.shape()),
+        Data::I1(v) => Tensor::from_slice(v, t.shape()),
+    }
+}
+
 /// The path of `libtcc_runtime.a`, the static library C programs link compiled models
 /// with: next to the running executable (an installed layout) or where cargo built it
 /// for this executable (`deps/`), the newest one (a `cargo build -p tcc-runtime` copies

@@ -117,17 +117,6 @@ fn build(case: &Case) -> Result<Module, String> {
     Ok(m)
 }
 
-fn to_runtime(t: &ITensor) -> tcc::Tensor {
-    match t.data() {
-        Data::F32(v) => tcc::Tensor::from_slice(v, t.shape()),
-        Data::F64(v) => tcc::Tensor::from_slice(v, t.shape()),
-        Data::I32(v) => tcc::Tensor::from_slice(v, t.shape()),
-        Data::I64(v) => tcc::Tensor::from_slice(v, t.shape()),
-        Data::I1(v) => tcc::Tensor::from_slice(v, t.shape()),
-    }
-    .unwrap()
-}
-
 fn values(t: &tcc::Tensor) -> Vec<f64> {
     match t.dtype() {
         tcc::DType::F32 => t.as_slice::<f32>().unwrap().iter().map(|&x| x as f64).collect(),
@@ -167,7 +156,7 @@ fn check_backend(
         .threads(threads)
         .load_str(text)
         .map_err(|e| format!("{backend:?}: compile: {e}\n{text}"))?;
-    let inputs: Vec<tcc::Tensor> = case.inputs.iter().map(to_runtime).collect();
+    let inputs: Vec<tcc::Tensor> = case.inputs.iter().map(|t| tcc::runtime_tensor(t).unwrap()).collect();
     let got = model.run(&inputs).map_err(|e| format!("{backend:?}: run: {e}\n{text}"))?;
     for (i, (gt, wt)) in got.iter().zip(want).enumerate() {
         if gt.shape() != wt.shape() {
@@ -292,7 +281,10 @@ fn integer_division_by_zero_fails_the_run() {
     );
     let text = print_module(&build(&c).unwrap(), PrintOptions::default());
     let model = tcc::Runtime::load_str(&text).unwrap();
-    let err = model.run(&c.inputs.iter().map(to_runtime).collect::<Vec<_>>()).unwrap_err().to_string();
+    let err = model
+        .run(&c.inputs.iter().map(|t| tcc::runtime_tensor(t).unwrap()).collect::<Vec<_>>())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("integer division by zero") && err.contains("graph.div"), "{err}");
 }
 
@@ -619,7 +611,10 @@ fn gather_out_of_range_fails_the_run() {
     .attr("axis", Attribute::i64(0));
     let text = print_module(&build(&c).unwrap(), PrintOptions::default());
     let model = tcc::Runtime::load_str(&text).unwrap();
-    let err = model.run(&c.inputs.iter().map(to_runtime).collect::<Vec<_>>()).unwrap_err().to_string();
+    let err = model
+        .run(&c.inputs.iter().map(|t| tcc::runtime_tensor(t).unwrap()).collect::<Vec<_>>())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("index out of range") && err.contains("graph.gather"), "{err}");
 }
 
@@ -642,7 +637,7 @@ fn clamp_keeps_nan_and_signed_zeros_bit_for_bit() {
         let want = want[0].to_f64s();
         for backend in tcc::backend::compiled_backends() {
             let model = tcc::Runtime::builder().backend(backend).load_str(&text).unwrap();
-            let got = model.run(&[to_runtime(&x)]).unwrap();
+            let got = model.run(&[tcc::runtime_tensor(&x).unwrap()]).unwrap();
             let got = got[0].as_slice::<f32>().unwrap();
             for (k, (&g, &w)) in got.iter().zip(&want).enumerate() {
                 let same = (g.is_nan() && w.is_nan()) || g.to_bits() == (w as f32).to_bits();
@@ -676,7 +671,7 @@ fn exp_is_the_same_on_every_backend() {
     let mut first: Option<Vec<f32>> = None;
     for backend in tcc::backend::compiled_backends() {
         let model = tcc::Runtime::builder().backend(backend).load_str(&text).unwrap();
-        let got = model.run(&[to_runtime(&x)]).unwrap()[0].as_slice::<f32>().unwrap().to_vec();
+        let got = model.run(&[tcc::runtime_tensor(&x).unwrap()]).unwrap()[0].as_slice::<f32>().unwrap().to_vec();
         for (k, (&g, &w)) in got.iter().zip(&want).enumerate() {
             let w = w as f32;
             let ulps = (g.to_bits() as i64 - w.to_bits() as i64).abs();
@@ -711,7 +706,8 @@ fn max_and_min_keep_nan_and_signed_zeros_bit_for_bit() {
         let want = run_function(&m, m.func("main").unwrap(), &case.inputs).unwrap()[0].to_f64s();
         for backend in tcc::backend::compiled_backends() {
             let model = tcc::Runtime::builder().backend(backend).load_str(&text).unwrap();
-            let got = model.run(&case.inputs.iter().map(to_runtime).collect::<Vec<_>>()).unwrap();
+            let got =
+                model.run(&case.inputs.iter().map(|t| tcc::runtime_tensor(t).unwrap()).collect::<Vec<_>>()).unwrap();
             for (k, (&g, &w)) in got[0].as_slice::<f32>().unwrap().iter().zip(&want).enumerate() {
                 let same = (g.is_nan() && w.is_nan()) || g.to_bits() == (w as f32).to_bits();
                 assert!(same, "{backend:?}: {what} element {k}: JIT {g:?}, interpreter {w:?}");

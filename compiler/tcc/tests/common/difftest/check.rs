@@ -64,17 +64,6 @@ type Recognizer = fn(&Case, &Finding) -> bool;
 
 const KNOWN_ISSUES: &[(&str, Recognizer)] = &[];
 
-fn to_runtime(t: &ITensor) -> tcc::Tensor {
-    match t.data() {
-        Data::F32(v) => tcc::Tensor::from_slice(v, t.shape()),
-        Data::F64(v) => tcc::Tensor::from_slice(v, t.shape()),
-        Data::I32(v) => tcc::Tensor::from_slice(v, t.shape()),
-        Data::I64(v) => tcc::Tensor::from_slice(v, t.shape()),
-        Data::I1(v) => tcc::Tensor::from_slice(v, t.shape()),
-    }
-    .expect("interpreter tensors are valid")
-}
-
 fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
     p.downcast_ref::<String>().cloned().or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default()
 }
@@ -95,7 +84,8 @@ pub fn check(case: &Case, backends: &[tcc::Backend], threads: &[usize], catch_pa
     if want.len() != case.outputs.len() {
         return Err(finding(Kind::Generator, None, 0, "result count".into()));
     }
-    let inputs: Vec<tcc::Tensor> = case.inputs.iter().map(to_runtime).collect();
+    let inputs: Vec<tcc::Tensor> =
+        case.inputs.iter().map(|t| tcc::runtime_tensor(t).expect("interpreter tensors are valid")).collect();
     let mut stats = Stats::default();
     for &backend in backends {
         for &t in threads {

@@ -29,19 +29,26 @@ struct Gen<'s, 'a> {
     next: usize,
 }
 
+impl<'s, 'a> Gen<'s, 'a> {
+    /// A generator with nothing written yet, its tensor data drawn from `seed`.
+    fn new(src: &'s mut Source<'a>, seed: u64) -> Self {
+        Gen {
+            src,
+            rng: Rng::new(seed),
+            body: String::new(),
+            vals: Vec::new(),
+            args: Vec::new(),
+            inputs: Vec::new(),
+            ops: Vec::new(),
+            next: 0,
+        }
+    }
+}
+
 /// Generates one case from `src`.
 pub fn generate(src: &mut Source) -> Case {
     let seed = src.seed();
-    let mut g = Gen {
-        src,
-        rng: Rng::new(seed),
-        body: String::new(),
-        vals: Vec::new(),
-        args: Vec::new(),
-        inputs: Vec::new(),
-        ops: Vec::new(),
-        next: 0,
-    };
+    let mut g = Gen::new(src, seed);
     g.first_inputs();
     let steps = g.src.int(1, 9);
     for _ in 0..steps {
@@ -495,16 +502,7 @@ pub fn replay_case(text: &str, seed: u64, exact: bool, tol: f64) -> Result<Case,
         Ok((t.shape().to_vec(), e))
     };
     let mut src = Source::from_seed(seed);
-    let mut g = Gen {
-        src: &mut src,
-        rng: Rng::new(seed),
-        body: String::new(),
-        vals: Vec::new(),
-        args: Vec::new(),
-        inputs: Vec::new(),
-        ops: Vec::new(),
-        next: 0,
-    };
+    let mut g = Gen::new(&mut src, seed);
     for t in &fty.inputs {
         let (s, e) = elem(t)?;
         g.input(&s, e, Style::Small);
