@@ -30,7 +30,7 @@ use tcc_runtime::EntryFn;
 
 use crate::model::{Prepared, check_c_interface, constant_buffers, pin_constants, prepare};
 use crate::{CodegenError, CompiledModel, FunctionListing, ObjectCode, Target, header};
-use translate::{Outline, Shared, Translator};
+use translate::{Outline, OutlineKind, Shared, Translator};
 
 impl From<inkwell::builder::BuilderError> for CodegenError {
     fn from(e: inkwell::builder::BuilderError) -> Self {
@@ -189,7 +189,7 @@ enum Constants {
 const LISTED_CONSTANT_BYTES: usize = 256;
 
 /// Builds the LLVM module: the entry function `entry_name` (external, so optimization
-/// keeps it), every outlined parallel body, and the constants. Returns the run-time
+/// keeps it), every outlined loop, and the constants. Returns the run-time
 /// check messages.
 fn build<'ctx>(
     ctx: &'ctx Context,
@@ -235,6 +235,7 @@ fn build<'ctx>(
         asserts: Vec::new(),
         constants: const_ptrs,
         outlines: Vec::new(),
+        outlined: 0,
         function_attributes: target.function_attributes(),
         avx512: target.vector_bits == 512,
     };
@@ -257,11 +258,9 @@ fn build<'ctx>(
         t.block(prep.entry_block)?;
     }
 
-    while let Some(Outline { function, op, captures }) = shared.outlines.pop() {
+    while let Some(Outline { function, op, captures, kind }) = shared.outlines.pop() {
         ctx.append_basic_block(function, "entry");
         let cx = function.get_nth_param(0).expect("ctx").into_pointer_value();
-        let begin = function.get_nth_param(1).expect("begin").into_int_value();
-        let end = function.get_nth_param(2).expect("end").into_int_value();
         let i64t = ctx.i64_type();
         let mut t = Translator::new(&mut shared, function, cx, None, None);
         let status = t.b.build_load(ptr, cx, "status")?.into_pointer_value();
@@ -277,6 +276,13 @@ fn build<'ctx>(
             t.bind(v, x);
         }
         t.materialize_outer_constants(op)?;
+        if kind == OutlineKind::SerialLoop {
+            t.op(op)?;
+            t.b.build_return(None)?;
+            continue;
+        }
+        let begin = function.get_nth_param(1).expect("begin").into_int_value();
+        let end = function.get_nth_param(2).expect("end").into_int_value();
         // for iv in lb + begin .. lb + end
         let lb = t.value(lm.operand(op, 0)).into_int_value();
         let first = t.b.build_int_add(lb, begin, "")?;

@@ -1,4 +1,4 @@
-//! Translation of one loop-dialect function (or one outlined parallel-loop body) to
+//! Translation of one loop-dialect function (or one outlined loop) to
 //! LLVM IR, op for op as the Cranelift backend does, so the two agree numerically.
 //!
 //! Values map one to one: buffers are pointers, `index` is `i64`, `i1` is LLVM `i1`
@@ -6,7 +6,8 @@
 //! Buffer accesses are `getelementptr inbounds` on the element type by
 //! `sum(index * stride)`, with element alignment. `loop.for` becomes header, body and
 //! exit blocks with phis; `loop.parallel` is outlined into `fn(ctx, begin, end)` called
-//! back by `tcc_parallel_for`, its captured values passed in a stack array. Float
+//! back by `tcc_parallel_for`, its captured values passed in a stack array, and the
+//! entry function's sequential loop nests into `fn(ctx)` called directly. Float
 //! min/max are `llvm.minimum`/`llvm.maximum` (NaN-propagating, -0 < +0, like
 //! Cranelift's `fmin`/`fmax`; on vectors with AVX-512, `vrangeps` and a NaN fix-up,
 //! see [`super::x86`]), reductions combine lanes in order, and `rsqrt` is `1 / sqrt`,
@@ -43,20 +44,36 @@ pub struct Shared<'ctx, 'm> {
     pub asserts: Vec<String>,
     /// The address of each constant buffer's data.
     pub constants: HashMap<Op, PointerValue<'ctx>>,
-    /// Parallel-loop bodies still to compile.
+    /// Outlined loops still to compile.
     pub outlines: Vec<Outline<'ctx>>,
+    /// How many functions have been outlined (for unique names).
+    pub outlined: usize,
     /// Attributes every function gets (target CPU and features).
     pub function_attributes: Vec<(String, String)>,
     /// The target has AVX-512 (F, DQ, VL): [`super::x86`]'s instructions may be used.
     pub avx512: bool,
 }
 
-/// A parallel loop body to compile as its own function.
+/// A loop to compile as its own function.
 pub struct Outline<'ctx> {
     pub function: FunctionValue<'ctx>,
     pub op: Op,
     /// Values from outside the loop it uses, in ctx-slot order after the status pointer.
     pub captures: Vec<Value>,
+    pub kind: OutlineKind,
+}
+
+/// What an outlined function holds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum OutlineKind {
+    /// `fn(ctx, begin, end)`: iterations `begin..end` of a `loop.parallel`, called back by
+    /// `tcc_parallel_for`.
+    ParallelBody,
+    /// `fn(ctx)`: a whole sequential loop nest of the entry function, called directly.
+    /// The entry function stays a sequence of calls: LLVM's passes that grow faster than
+    /// linearly with a function's size (loop strength reduction, GVN, SLP) then see one
+    /// kernel at a time instead of a whole model (regnet_x_400mf: 75 s to 3 s).
+    SerialLoop,
 }
 
 impl<'ctx> Shared<'ctx, '_> {
@@ -77,6 +94,11 @@ impl<'ctx> Shared<'ctx, '_> {
 
     fn ptr(&self) -> inkwell::types::PointerType<'ctx> {
         self.ctx.ptr_type(AddressSpace::default())
+    }
+
+    /// The `fn(ctx)` type of outlined sequential loops.
+    pub fn serial_type(&self) -> inkwell::types::FunctionType<'ctx> {
+        self.ctx.void_type().fn_type(&[self.ptr().into()], false)
     }
 
     /// The `fn(ctx, begin, end)` type of outlined parallel bodies.
@@ -414,7 +436,11 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
             let st = self.b.build_store(addr, value)?;
             st.set_alignment(align).map_err(|e| CodegenError::Backend(e.to_string()))?;
         } else if is(&lp::FOR) {
-            self.for_loop(op)?;
+            if self.pool.is_some() && is_outlinable(m, op) {
+                self.serial(op)?;
+            } else {
+                self.for_loop(op)?;
+            }
         } else if is(&lp::PARALLEL) {
             self.parallel(op)?;
         } else if is(&lp::ASSERT) {
@@ -688,14 +714,14 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
         Ok(())
     }
 
-    fn parallel(&mut self, op: Op) -> Result<(), CodegenError> {
+    /// Stores the status pointer and `captures` into a stack frame (allocated in the
+    /// entry block, so a loop inside a sequential one reuses the slot) for an outlined
+    /// function to read.
+    fn capture_frame(&mut self, captures: &[Value]) -> Result<PointerValue<'ctx>, CodegenError> {
         let m = self.m();
-        let captures = captures_of(m, op);
-        let ctx = self.shared.ctx;
-        let i64t = ctx.i64_type();
+        let i64t = self.shared.ctx.i64_type();
         // Slot 0 holds the status pointer; captures follow, 8 bytes each.
         let slots = i64t.array_type(captures.len() as u32 + 1);
-        // In the entry block, so a parallel loop inside a sequential one reuses the slot.
         let entry = self.function.get_first_basic_block().expect("the function has a body");
         let at_entry = self.shared.ctx.create_builder();
         match entry.get_first_instruction() {
@@ -710,12 +736,22 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
         self.b.build_store(slot(self, 0)?, self.status)?;
         for (i, &v) in captures.iter().enumerate() {
             if m.value_type(v).as_vector().is_some() {
-                return Err(CodegenError::Unsupported("a vector value captured by a parallel loop".into()));
+                return Err(CodegenError::Unsupported("a vector value captured by an outlined loop".into()));
             }
             let x = self.value(v);
             self.b.build_store(slot(self, i as u64 + 1)?, x)?;
         }
-        let name = format!("tcc_parallel_body_{}", bodies_declared(self.shared));
+        Ok(frame)
+    }
+
+    fn parallel(&mut self, op: Op) -> Result<(), CodegenError> {
+        let m = self.m();
+        let captures = captures_of(m, op);
+        let frame = self.capture_frame(&captures)?;
+        let ctx = self.shared.ctx;
+        let i64t = ctx.i64_type();
+        let name = format!("tcc_parallel_body_{}", self.shared.outlined);
+        self.shared.outlined += 1;
         let body = self.shared.function(&name, self.shared.body_type(), true);
         let lb = self.value(m.operand(op, 0)).into_int_value();
         let ub = self.value(m.operand(op, 1)).into_int_value();
@@ -726,14 +762,36 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
         let pool = self.pool.ok_or_else(|| CodegenError::Unsupported("nested parallel loops".into()))?;
         let fp = body.as_global_value().as_pointer_value();
         self.b.build_call(pf, &[pool.into(), fp.into(), frame.into(), n.into()], "")?;
-        self.shared.outlines.push(Outline { function: body, op, captures });
+        self.shared.outlines.push(Outline { function: body, op, captures, kind: OutlineKind::ParallelBody });
+        Ok(())
+    }
+
+    /// Outlines a sequential loop nest of the entry function into a `noinline`
+    /// function and calls it ([`OutlineKind::SerialLoop`]).
+    fn serial(&mut self, op: Op) -> Result<(), CodegenError> {
+        let captures = captures_of(self.m(), op);
+        let frame = self.capture_frame(&captures)?;
+        let name = format!("tcc_serial_loop_{}", self.shared.outlined);
+        self.shared.outlined += 1;
+        let function = self.shared.function(&name, self.shared.serial_type(), true);
+        let noinline = inkwell::attributes::Attribute::get_named_enum_kind_id("noinline");
+        function.add_attribute(
+            inkwell::attributes::AttributeLoc::Function,
+            self.shared.ctx.create_enum_attribute(noinline, 0),
+        );
+        self.b.build_call(function, &[frame.into()], "")?;
+        self.shared.outlines.push(Outline { function, op, captures, kind: OutlineKind::SerialLoop });
         Ok(())
     }
 }
 
-/// How many parallel bodies the module declares already (for unique names).
-fn bodies_declared(shared: &Shared) -> usize {
-    shared.module.get_functions().filter(|f| f.get_name().to_bytes().starts_with(b"tcc_parallel_body_")).count()
+/// Whether a sequential loop of the entry function can become its own function: it
+/// yields no values, and holds no parallel loop or workspace (which only the entry
+/// function has) and no vector captures (outlined functions take 8-byte slots).
+fn is_outlinable(m: &Module, op: Op) -> bool {
+    m.results(op).is_empty()
+        && m.walk(op).into_iter().all(|inner| !m.is(inner, &lp::PARALLEL) && !m.is(inner, &lp::WORKSPACE))
+        && captures_of(m, op).iter().all(|&v| m.value_type(v).as_vector().is_none())
 }
 
 fn set_alignment(v: BasicValueEnum<'_>, align: u32) {
