@@ -35,6 +35,9 @@
 //!   tensor above the elementwise ops computing it when that folds it into constants or
 //!   cancels it against reshapes above them (a blocked group norm's statistics end up in
 //!   the activation's rank).
+//! - [`concat_merge`]: `concat-of-transposes` moves equal transposes below a concat,
+//!   and `concat-of-convs` merges the per-group convolutions of a grouped convolution
+//!   (as torch-mlir exports it) back into one.
 //! - [`compare_cast`]: `compare-through-cast` compares the narrower floats when one side
 //!   is a widening cast and the other a constant exact in the narrower type.
 //!
@@ -43,6 +46,7 @@
 pub mod as_reshape;
 pub mod broadcast_motion;
 pub mod compare_cast;
+pub mod concat_merge;
 pub mod conv_fold;
 pub mod reshape_sinking;
 pub mod transpose_hoist;
@@ -113,7 +117,8 @@ pub static TRANSPOSE: &[Pattern] = &[
 pub static BROADCAST: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY];
 pub static SLICE: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY, SLICE_OF_SLICE];
 pub static PAD: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY];
-pub static CONCAT: &[Pattern] = &[CONSTANT_FOLD, CONCAT_SINGLE];
+pub static CONCAT: &[Pattern] =
+    &[CONSTANT_FOLD, CONCAT_SINGLE, concat_merge::CONCAT_OF_TRANSPOSES, concat_merge::CONCAT_OF_CONVS];
 pub static SPLIT: &[Pattern] = &[CONSTANT_FOLD, SPLIT_SINGLE];
 pub static LAYOUT: &[Pattern] = &[CONSTANT_FOLD, LAYOUT_IDENTITY, as_reshape::LAYOUT_AS_RESHAPE];
 pub static GATHER: &[Pattern] = &[CONSTANT_FOLD, as_reshape::GATHER_AS_RESHAPE];

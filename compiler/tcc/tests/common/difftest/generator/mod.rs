@@ -351,6 +351,7 @@ impl Gen<'_, '_> {
             3,  // 13 softmax written out
             2,  // 14 attention
             2,  // 15 linear layer
+            2,  // 16 grouped conv written per group
         ];
         match self.src.weighted(&weights) {
             0 => self.unary(),
@@ -374,7 +375,8 @@ impl Gen<'_, '_> {
             12 => self.norm(),
             13 => self.hand_softmax(),
             14 => self.attention(),
-            _ => self.linear(),
+            15 => self.linear(),
+            _ => self.split_conv(),
         }
     }
 

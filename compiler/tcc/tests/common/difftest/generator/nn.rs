@@ -1,6 +1,6 @@
 //! Matmuls, convolutions and pools, and the patterns the optimizer turns into kernels
 //! with epilogues and fusion groups (conv blocks, linear layers, softmax written out,
-//! norms, attention).
+//! norms, attention) or merge (grouped convolutions written as one per group).
 
 use std::fmt::Write as _;
 
@@ -8,6 +8,14 @@ use tcc::graph::layout::{Layout, transform_shape};
 use tcc::graph::{Data, Tensor as ITensor};
 
 use super::*;
+
+/// The weights, result shape and attributes of a convolution.
+struct ConvShape {
+    weights: [i64; 4],
+    out: Vec<i64>,
+    attrs: String,
+    bias: bool,
+}
 
 impl Gen<'_, '_> {
     pub(super) fn matmul(&mut self) -> Option<usize> {
@@ -129,9 +137,8 @@ impl Gen<'_, '_> {
     }
 
     pub(super) fn conv_of(&mut self, x: usize) -> Option<usize> {
-        let x = self.tame(x, 100.0);
-        let (e, s) = (self.vals[x].elem, self.vals[x].shape.clone());
-        let (n, c, h, w) = (s[0], s[1], s[2], s[3]);
+        let (x, weight_style) = self.conv_input(x);
+        let c = self.vals[x].shape[1];
         let groups = match self.src.int(0, 9) {
             0..=5 => 1,
             6 | 7 => c,
@@ -141,6 +148,26 @@ impl Gen<'_, '_> {
             }
         };
         let o = if groups == 1 { self.src.pick(&[1, 2, 3, 4, 5, 8, 16, 17]) } else { groups * self.src.int(1, 2) };
+        let conv = self.conv_shape(&self.vals[x].shape.clone(), groups, o)?;
+        Some(self.conv_with(x, &conv, weight_style))
+    }
+
+    /// `x` made a convolution input (tamed; finite unless exact), and the style its
+    /// weights may have (infinities meet only exact values, see `finite`).
+    fn conv_input(&mut self, x: usize) -> (usize, Style) {
+        let x = self.tame(x, 100.0);
+        let wst = self.src.pick(&[Style::Small, Style::Small, Style::Small, Style::Ties, Style::Ints, Style::Special]);
+        if self.vals[x].info.exact() {
+            (x, wst)
+        } else {
+            (self.finite(x), if wst == Style::Special { Style::Small } else { wst })
+        }
+    }
+
+    /// A random window, strides, dilations and padding for a convolution with `groups`
+    /// and `o` output channels of an input of shape `s`; `None` if it is too large.
+    fn conv_shape(&mut self, s: &[i64], groups: i64, o: i64) -> Option<ConvShape> {
+        let (n, c, h, w) = (s[0], s[1], s[2], s[3]);
         let (kh, kw) = (self.src.pick(&[1, 1, 2, 3, 3, 5]), self.src.pick(&[1, 1, 2, 3, 3, 5]));
         let strides = [self.src.pick(&[1, 1, 1, 2, 3]), self.src.pick(&[1, 1, 1, 2, 3])];
         let dil = [self.src.pick(&[1, 1, 1, 2]), self.src.pick(&[1, 1, 1, 2])];
@@ -160,26 +187,9 @@ impl Gen<'_, '_> {
         let oh = (h + pads[0] + pads[2] - span(kh, dil[0])) / strides[0] + 1;
         let ow = (w + pads[1] + pads[3] - span(kw, dil[1])) / strides[1] + 1;
         let out = vec![n, o, oh, ow];
-        let k = (c / groups) * kh * kw;
-        if numel(&out) > MAX_NUMEL || numel(&out) * k > MAX_MACS {
+        if numel(&out) > MAX_NUMEL || numel(&out) * (c / groups) * kh * kw > MAX_MACS {
             return None;
         }
-        let ws = [o, c / groups, kh, kw];
-        let wst = self.src.pick(&[Style::Small, Style::Small, Style::Small, Style::Ties, Style::Ints, Style::Special]);
-        // Infinities meet only exact values (see `finite`).
-        let (x, wst) = if self.vals[x].info.exact() {
-            (x, wst)
-        } else {
-            (self.finite(x), if wst == Style::Special { Style::Small } else { wst })
-        };
-        let wt = if self.src.chance(10) { self.input(&ws, e, wst) } else { self.constant(&ws, e, wst) };
-        let bias = if self.src.chance(50) {
-            let st = self.style();
-            Some(self.constant(&[o], e, st))
-        } else {
-            None
-        };
-        let info = self.product_info(e, k, self.vals[x].info, self.vals[wt].info, bias.map(|b| self.vals[b].info));
         let mut attrs = vec![];
         if strides != [1, 1] || self.src.chance(30) {
             attrs.push(format!("strides = [{}]", list(&strides)));
@@ -193,9 +203,73 @@ impl Gen<'_, '_> {
         if groups != 1 || self.src.chance(30) {
             attrs.push(format!("groups = {groups}"));
         }
+        let bias = self.src.chance(50);
+        Some(ConvShape { weights: [o, c / groups, kh, kw], out, attrs: attrs.join(", "), bias })
+    }
+
+    /// The convolution of `x` (from [`Self::conv_input`]) by new weights of `shape`.
+    fn conv_with(&mut self, x: usize, shape: &ConvShape, weight_style: Style) -> usize {
+        let e = self.vals[x].elem;
+        let ws = shape.weights;
+        let wt =
+            if self.src.chance(10) { self.input(&ws, e, weight_style) } else { self.constant(&ws, e, weight_style) };
+        let bias = if shape.bias {
+            let st = self.style();
+            Some(self.constant(&[ws[0]], e, st))
+        } else {
+            None
+        };
+        let k = ws[1] * ws[2] * ws[3];
+        let info = self.product_info(e, k, self.vals[x].info, self.vals[wt].info, bias.map(|b| self.vals[b].info));
         let mut operands = vec![x, wt];
         operands.extend(bias);
-        Some(self.emit("graph.conv2d", &operands, &attrs.join(", "), out, e, info))
+        self.emit("graph.conv2d", &operands, &shape.attrs, shape.out.clone(), e, info)
+    }
+
+    /// A grouped convolution as torch-mlir exports it: the input's channels sliced into
+    /// pieces, one convolution (with the same attributes) per piece, and a concat of
+    /// the results; sometimes each result is transposed to NHWC and concatenated there,
+    /// then transposed back.
+    pub(super) fn split_conv(&mut self) -> Option<usize> {
+        let x = self.image();
+        let (x, weight_style) = self.conv_input(x);
+        let s = self.vals[x].shape.clone();
+        let pieces: Vec<i64> = (2..=s[1].min(6)).filter(|p| s[1] % p == 0).collect();
+        if pieces.is_empty() {
+            return None;
+        }
+        let n = self.src.pick(&pieces);
+        let width = s[1] / n;
+        let groups = if self.src.chance(25) { width } else { 1 };
+        let o = groups * self.src.int(1, 3);
+        let mut piece_shape = s.clone();
+        piece_shape[1] = width;
+        let conv = self.conv_shape(&piece_shape, groups, o)?;
+        let nhwc = self.src.chance(50);
+        let start = self.vals.len();
+        let mut parts = Vec::new();
+        for i in 0..n {
+            let attrs = format!("starts = [0, {}, 0, 0], sizes = [{}]", i * width, list(&piece_shape));
+            let info = self.vals[x].info;
+            let slice = self.emit("graph.slice", &[x], &attrs, piece_shape.clone(), self.vals[x].elem, info);
+            let y = self.conv_with(slice, &conv, weight_style);
+            parts.push(if nhwc { self.e_transpose(y, &[0, 2, 3, 1]) } else { y });
+        }
+        self.hide_from(start);
+        let e = self.vals[x].elem;
+        let infos: Vec<Info> = parts.iter().map(|&p| self.vals[p].info).collect();
+        let info = Info::new(
+            e,
+            infos.iter().map(|i| i.lo).fold(f64::INFINITY, f64::min),
+            infos.iter().map(|i| i.hi).fold(f64::NEG_INFINITY, f64::max),
+            infos.iter().any(|i| i.special),
+            infos.iter().map(|i| i.err).fold(0.0, f64::max),
+        );
+        let mut out = self.vals[parts[0]].shape.clone();
+        let axis = if nhwc { 3 } else { 1 };
+        out[axis] *= n;
+        let y = self.emit("graph.concat", &parts, &format!("axis = {axis}"), out, e, info);
+        Some(if nhwc { self.e_transpose(y, &[0, 3, 1, 2]) } else { y })
     }
 
     pub(super) fn pool(&mut self) -> Option<usize> {
