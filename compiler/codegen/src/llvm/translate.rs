@@ -71,8 +71,9 @@ pub enum OutlineKind {
     ParallelBody,
     /// `fn(ctx)`: a whole sequential loop nest of the entry function, called directly.
     /// The entry function stays a sequence of calls: LLVM's passes that grow faster than
-    /// linearly with a function's size (loop strength reduction, GVN, SLP) then see one
-    /// kernel at a time instead of a whole model (regnet_x_400mf: 75 s to 3 s).
+    /// linearly with a function's size (loop strength reduction above all) then see one
+    /// loop nest at a time instead of a whole model (convnext_tiny at 64x64 compiles in
+    /// 3.4 s instead of 4.2 s).
     SerialLoop,
 }
 
