@@ -91,3 +91,43 @@ func.func @bad_nan_mode(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tosa.clamp %x {min_val = 0.0 : f32, max_val = 1.0 : f32, nan_mode = "SOMETIMES"} : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+func.func @intdiv_float(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{cannot import 'tosa.intdiv': operand #0 must be i32 or i64, got f32}}
+  %0 = tosa.intdiv %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @logical_on_integers(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error@+1 {{cannot import 'tosa.logical_and': operand #0 must be i1, got i32}}
+  %0 = tosa.logical_and %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @bitwise_on_floats(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{cannot import 'tosa.bitwise_not': as 'graph.not': operand #0}}
+  %0 = tosa.bitwise_not %a : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @shift_i8(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error@+1 {{cannot import 'tosa.logical_left_shift': as 'graph.shift_left': operand #0}}
+  %0 = tosa.logical_left_shift %a, %b : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @round_missing(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error@+1 {{'tosa.arithmetic_right_shift' op requires attribute 'round'}}
+  %0 = tosa.arithmetic_right_shift %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

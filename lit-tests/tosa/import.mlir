@@ -206,6 +206,52 @@ func.func @generic_form(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %0 : tensor<4xf32>
 }
 
+// Integer ops: intdiv is graph.div on integers (which truncates toward zero); the
+// bitwise and logical ops are graph.and/or/xor/not (on i1 for the logical ones); the
+// shifts keep their operands; arithmetic_right_shift with round adds the last bit
+// shifted out where the amount is positive.
+// CHECK-LABEL: func.func @integer
+// CHECK-NEXT: %0 = graph.div %arg0, %arg1 : (tensor<6xi64>, tensor<1xi64>) -> tensor<6xi64>
+// CHECK-NEXT: %1 = graph.and %arg2, %arg3 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+// CHECK-NEXT: %2 = graph.or %1, %arg3
+// CHECK-NEXT: %3 = graph.xor %2, %arg3
+// CHECK-NEXT: %4 = graph.not %3 : (tensor<4xi32>) -> tensor<4xi32>
+// CHECK-NEXT: %5 = graph.shift_left %4, %arg3 : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+// CHECK-NEXT: %6 = graph.shift_right_logical %5, %arg3
+// CHECK-NEXT: %7 = graph.shift_right %6, %arg3
+// CHECK-NEXT: %8 = graph.shift_right %7, %arg3
+// CHECK-NEXT: %9 = graph.constant {value = dense<0> : tensor<i32>}
+// CHECK-NEXT: %10 = graph.constant {value = dense<1> : tensor<i32>}
+// CHECK-NEXT: %11 = graph.greater %arg3, %9 : (tensor<4xi32>, tensor<i32>) -> tensor<4xi1>
+// CHECK-NEXT: %12 = graph.sub %arg3, %10
+// CHECK-NEXT: %13 = graph.select %11, %12, %9
+// CHECK-NEXT: %14 = graph.shift_right %7, %13
+// CHECK-NEXT: %15 = graph.and %14, %10
+// CHECK-NEXT: %16 = graph.select %11, %15, %9
+// CHECK-NEXT: %17 = graph.add %8, %16
+// CHECK-NEXT: %18 = graph.and %arg4, %arg5 : (tensor<3xi1>, tensor<1xi1>) -> tensor<3xi1>
+// CHECK-NEXT: %19 = graph.or %18, %arg5
+// CHECK-NEXT: %20 = graph.xor %19, %arg5
+// CHECK-NEXT: %21 = graph.not %20 : (tensor<3xi1>) -> tensor<3xi1>
+// CHECK-NEXT: return %0, %17, %21
+func.func @integer(%a: tensor<6xi64>, %b: tensor<1xi64>, %c: tensor<4xi32>, %d: tensor<4xi32>, %p: tensor<3xi1>, %q: tensor<1xi1>)
+    -> (tensor<6xi64>, tensor<4xi32>, tensor<3xi1>) {
+  %0 = tosa.intdiv %a, %b : (tensor<6xi64>, tensor<1xi64>) -> tensor<6xi64>
+  %1 = tosa.bitwise_and %c, %d : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %2 = tosa.bitwise_or %1, %d : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %3 = tosa.bitwise_xor %2, %d : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %4 = tosa.bitwise_not %3 : (tensor<4xi32>) -> tensor<4xi32>
+  %5 = tosa.logical_left_shift %4, %d : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %6 = tosa.logical_right_shift %5, %d : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %7 = tosa.arithmetic_right_shift %6, %d {round = false} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %8 = tosa.arithmetic_right_shift %7, %d {round = true} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %9 = tosa.logical_and %p, %q : (tensor<3xi1>, tensor<1xi1>) -> tensor<3xi1>
+  %10 = tosa.logical_or %9, %q : (tensor<3xi1>, tensor<1xi1>) -> tensor<3xi1>
+  %11 = tosa.logical_xor %10, %q : (tensor<3xi1>, tensor<1xi1>) -> tensor<3xi1>
+  %12 = tosa.logical_not %11 : (tensor<3xi1>) -> tensor<3xi1>
+  return %0, %8, %12 : tensor<6xi64>, tensor<4xi32>, tensor<3xi1>
+}
+
 {-#
   dialect_resources: {
     builtin: {

@@ -9,6 +9,8 @@ pub const FLOATS: &[ScalarType] = &[ScalarType::F32, ScalarType::F64];
 pub const NUMBERS: &[ScalarType] = &[ScalarType::F32, ScalarType::F64, ScalarType::I32, ScalarType::I64];
 pub const ANY: &[ScalarType] = &GRAPH_ELEMENT_TYPES;
 pub const INDICES: &[ScalarType] = &[ScalarType::I32, ScalarType::I64];
+/// Element types of the bitwise ops (`i1`: the logical ones).
+pub const INTEGERS: &[ScalarType] = &[ScalarType::I1, ScalarType::I32, ScalarType::I64];
 
 fn names(types: &[ScalarType]) -> String {
     types.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")

@@ -148,6 +148,30 @@ tosa_op!(TANH, "tosa.tanh", Arity::Exactly(1), [], "hyperbolic tangent");
 tosa_op!(SIGMOID, "tosa.sigmoid", Arity::Exactly(1), [], "1 / (1 + e^-x)");
 tosa_op!(RSQRT, "tosa.rsqrt", Arity::Exactly(1), [], "1 / sqrt(x)");
 tosa_op!(RECIPROCAL, "tosa.reciprocal", Arity::Exactly(1), [], "1 / x");
+tosa_op!(INTDIV, "tosa.intdiv", Arity::Exactly(2), [], "a / b on integers, truncated toward zero (broadcasting)");
+tosa_op!(BITWISE_AND, "tosa.bitwise_and", Arity::Exactly(2), [], "a & b on integers (broadcasting)");
+tosa_op!(BITWISE_OR, "tosa.bitwise_or", Arity::Exactly(2), [], "a | b on integers (broadcasting)");
+tosa_op!(BITWISE_XOR, "tosa.bitwise_xor", Arity::Exactly(2), [], "a ^ b on integers (broadcasting)");
+tosa_op!(BITWISE_NOT, "tosa.bitwise_not", Arity::Exactly(1), [], "~x on integers");
+tosa_op!(LOGICAL_AND, "tosa.logical_and", Arity::Exactly(2), [], "a && b on i1 (broadcasting)");
+tosa_op!(LOGICAL_OR, "tosa.logical_or", Arity::Exactly(2), [], "a || b on i1 (broadcasting)");
+tosa_op!(LOGICAL_XOR, "tosa.logical_xor", Arity::Exactly(2), [], "a != b on i1 (broadcasting)");
+tosa_op!(LOGICAL_NOT, "tosa.logical_not", Arity::Exactly(1), [], "!x on i1");
+tosa_op!(LOGICAL_LEFT_SHIFT, "tosa.logical_left_shift", Arity::Exactly(2), [], "a << b on integers (broadcasting)");
+tosa_op!(
+    LOGICAL_RIGHT_SHIFT,
+    "tosa.logical_right_shift",
+    Arity::Exactly(2),
+    [],
+    "a >> b on integers, zeros shifted in (broadcasting)"
+);
+tosa_op!(
+    ARITHMETIC_RIGHT_SHIFT,
+    "tosa.arithmetic_right_shift",
+    Arity::Exactly(2),
+    [AttrSpec::required("round", AttrKind::Bool, "add the last bit shifted out (round half up)")],
+    "a >> b on integers, the sign bit shifted in (broadcasting)"
+);
 tosa_op!(
     NEGATE,
     "tosa.negate",
@@ -280,6 +304,18 @@ pub static ALL: &[&OpDef] = &[
     &SIGMOID,
     &RSQRT,
     &RECIPROCAL,
+    &INTDIV,
+    &BITWISE_AND,
+    &BITWISE_OR,
+    &BITWISE_XOR,
+    &BITWISE_NOT,
+    &LOGICAL_AND,
+    &LOGICAL_OR,
+    &LOGICAL_XOR,
+    &LOGICAL_NOT,
+    &LOGICAL_LEFT_SHIFT,
+    &LOGICAL_RIGHT_SHIFT,
+    &ARITHMETIC_RIGHT_SHIFT,
     &NEGATE,
     &CAST,
     &CLAMP,

@@ -1,7 +1,8 @@
 //! Elementwise graph ops: one scalar expression per output element, with numpy
 //! broadcasting of the operands. Activations are spelled in loop arithmetic here
-//! (sigmoid, gelu, relu, clamp), and integer division is guarded: a zero divisor fails
-//! the run with a located message instead of trapping, and `MIN / -1` wraps like the
+//! (sigmoid, gelu, relu, clamp), and integer division and shifts are guarded: a zero
+//! divisor or a shift amount outside the bit width fails the run with a located message
+//! instead of trapping (or, for LLVM, being poison), and `MIN / -1` wraps like the
 //! reference interpreter.
 
 use tcc_dialect_graph::ops as g;
@@ -100,6 +101,33 @@ pub fn scalar(b: &mut Builder, c: &Ctx, args: &[Value]) -> Value {
         gelu(b, x, c.string("approximate") == "tanh")
     } else if is(&g::CLAMP) {
         clamp(b, x, elem, c.float("min"), c.float("max"))
+    } else if is(&g::AND) {
+        b.bin(&lp::AND, x, args[1])
+    } else if is(&g::OR) {
+        b.bin(&lp::OR, x, args[1])
+    } else if is(&g::XOR) {
+        b.bin(&lp::XOR, x, args[1])
+    } else if is(&g::NOT) {
+        let ones = b.int(elem, if elem == ScalarType::I1 { 1 } else { -1 });
+        b.bin(&lp::XOR, x, ones)
+    } else if is(&g::SHIFT_LEFT) {
+        let amount = shift_amount(b, c, args[1], elem);
+        b.bin(&lp::SHL, x, amount)
+    } else if is(&g::SHIFT_RIGHT) {
+        let amount = shift_amount(b, c, args[1], elem);
+        b.bin(&lp::SHR, x, amount)
+    } else if is(&g::SHIFT_RIGHT_LOGICAL) {
+        // (x >> b) & (2 << (bits - 1 - b)) - 1: the arithmetic shift with the copies of
+        // the sign bit cleared (2 << (bits - 1) wraps to 0, so b = 0 keeps every bit).
+        let amount = shift_amount(b, c, args[1], elem);
+        let shifted = b.bin(&lp::SHR, x, amount);
+        let top = b.int(elem, bit_width(elem) - 1);
+        let rest = b.bin(&lp::SUB, top, amount);
+        let two = b.int(elem, 2);
+        let one = b.int(elem, 1);
+        let bound = b.bin(&lp::SHL, two, rest);
+        let mask = b.bin(&lp::SUB, bound, one);
+        b.bin(&lp::AND, shifted, mask)
     } else if is(&g::CAST) {
         let to = match b.ty(x).as_vector() {
             Some(v) => Type::Vector(tcc_ir::VectorType { lanes: v.lanes, elem: c.out_elem(0) }),
@@ -127,6 +155,22 @@ fn int_div(b: &mut Builder, c: &Ctx, a: Value, d: Value, elem: ScalarType) -> Va
     let bad = b.bin(&lp::OR, is_zero, overflow);
     let safe = b.select(bad, one, d);
     b.bin(&lp::DIV, a, safe)
+}
+
+fn bit_width(elem: ScalarType) -> i64 {
+    if elem == ScalarType::I32 { 32 } else { 64 }
+}
+
+/// A shift amount that is checked: outside `[0, bits)` it fails the run-time check (and
+/// shifts by zero instead).
+fn shift_amount(b: &mut Builder, c: &Ctx, amount: Value, elem: ScalarType) -> Value {
+    let zero = b.int(elem, 0);
+    let bits = b.int(elem, bit_width(elem));
+    let not_negative = b.cmp("ge", amount, zero);
+    let below = b.cmp("lt", amount, bits);
+    let ok = b.bin(&lp::AND, not_negative, below);
+    b.assert(ok, format!("shift amount outside [0, {}) in {}", bit_width(elem), c.where_()));
+    b.select(ok, amount, zero)
 }
 
 fn gelu(b: &mut Builder, x: Value, tanh: bool) -> Value {

@@ -57,7 +57,20 @@ static ONE_TO_ONE: &[(&OpDef, &OpDef)] = &[
     (&t::SIGMOID, &g::SIGMOID),
     (&t::RSQRT, &g::RSQRT),
     (&t::RECIPROCAL, &g::RECIPROCAL),
+    (&t::BITWISE_AND, &g::AND),
+    (&t::BITWISE_OR, &g::OR),
+    (&t::BITWISE_XOR, &g::XOR),
+    (&t::BITWISE_NOT, &g::NOT),
+    (&t::LOGICAL_LEFT_SHIFT, &g::SHIFT_LEFT),
+    (&t::LOGICAL_RIGHT_SHIFT, &g::SHIFT_RIGHT_LOGICAL),
 ];
+
+/// TOSA ops on integers only, and the graph op each becomes.
+static INTEGER_ONLY: &[(&OpDef, &OpDef)] = &[(&t::INTDIV, &g::DIV)];
+
+/// TOSA logical ops (on i1) and the graph bitwise op each becomes.
+static LOGICAL: &[(&OpDef, &OpDef)] =
+    &[(&t::LOGICAL_AND, &g::AND), (&t::LOGICAL_OR, &g::OR), (&t::LOGICAL_XOR, &g::XOR), (&t::LOGICAL_NOT, &g::NOT)];
 
 /// TOSA reductions and the graph reduction each becomes (`keepdims = true`).
 static REDUCTIONS: &[(&OpDef, &OpDef)] = &[
@@ -146,6 +159,12 @@ impl Importer<'_> {
         if let Some((_, gdef)) = REDUCTIONS.iter().find(|(tdef, _)| *tdef == def) {
             return self.reduction(gdef);
         }
+        if let Some((_, gdef)) = INTEGER_ONLY.iter().find(|(tdef, _)| *tdef == def) {
+            return self.on_elements(gdef, |e| e == ScalarType::I32 || e == ScalarType::I64, "i32 or i64");
+        }
+        if let Some((_, gdef)) = LOGICAL.iter().find(|(tdef, _)| *tdef == def) {
+            return self.on_elements(gdef, |e| e == ScalarType::I1, "i1");
+        }
         match def.name {
             "tosa.const" => self.constant_attr("values"),
             "arith.constant" => self.constant_attr("value"),
@@ -169,6 +188,7 @@ impl Importer<'_> {
                 let eq = self.op(&g::EQUAL, &[a, b], AttrDict::new())?;
                 self.op(&g::SELECT, &[gt, gt, eq], AttrDict::new())
             }
+            "tosa.arithmetic_right_shift" => self.arithmetic_right_shift(),
             "tosa.clamp" => self.clamp(),
             "tosa.cast" => self.cast(),
             "tosa.reshape" => self.reshape_op(),
@@ -345,6 +365,43 @@ impl Importer<'_> {
         let r = self.op(def, &[as_int], reduce_attrs)?;
         let r_shape = self.tensor(r)?.shape().to_vec();
         Ok(self.op_typed(&g::CAST, &[r], AttrDict::new(), vec![Type::tensor(r_shape, ScalarType::I1)?]))
+    }
+
+    /// `def` on the anchor's operands, whose element type must satisfy `allowed`.
+    fn on_elements(
+        &mut self,
+        def: &'static OpDef,
+        allowed: fn(ScalarType) -> bool,
+        what: &str,
+    ) -> Result<Value, String> {
+        let operands = self.m.operands(self.anchor).to_vec();
+        for (i, &v) in operands.iter().enumerate() {
+            let elem = self.tensor(v)?.elem();
+            if !allowed(elem) {
+                return Err(format!("operand #{i} must be {what}, got {elem}"));
+            }
+        }
+        self.op(def, &operands, AttrDict::new())
+    }
+
+    /// `arithmetic_right_shift`: `a >> b`, plus, with `round`, the last bit shifted out
+    /// (`(a >> (b - 1)) & 1` where `b > 0`).
+    fn arithmetic_right_shift(&mut self) -> Result<Value, String> {
+        let (a, b) = (self.operand(0), self.operand(1));
+        let shifted = self.op(&g::SHIFT_RIGHT, &[a, b], AttrDict::new())?;
+        if !self.attr("round")?.as_bool().ok_or("attribute 'round' must be a boolean")? {
+            return Ok(shifted);
+        }
+        let elem = self.tensor(a)?.elem();
+        let none = AttrDict::new;
+        let (zero, one) = (self.splat(vec![], elem, 0.0)?, self.splat(vec![], elem, 1.0)?);
+        let positive = self.op(&g::GREATER, &[b, zero], none())?;
+        let b_minus_one = self.op(&g::SUB, &[b, one], none())?;
+        let last_amount = self.op(&g::SELECT, &[positive, b_minus_one, zero], none())?;
+        let last_shift = self.op(&g::SHIFT_RIGHT, &[a, last_amount], none())?;
+        let last_bit = self.op(&g::AND, &[last_shift, one], none())?;
+        let carry = self.op(&g::SELECT, &[positive, last_bit, zero], none())?;
+        self.op(&g::ADD, &[shifted, carry], none())
     }
 
     /// `maximum`/`minimum`; with `nan_mode = "IGNORE"` a NaN operand yields the other.

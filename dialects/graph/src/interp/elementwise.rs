@@ -105,6 +105,54 @@ pub fn pow(a: &EvalArgs) -> R {
     binary(a, f64::powf, |_, _| Err("pow is defined on floats only".into()))
 }
 
+/// A binary op on integers only (`f` gets the element type).
+fn integer_binary(a: &EvalArgs, f: impl Fn(ScalarType, i64, i64) -> Result<i64, String>) -> R {
+    let elem = a.input(0).elem();
+    if !elem.is_integer() {
+        return Err(format!("not defined for element type {elem}"));
+    }
+    binary(a, |_, _| f64::NAN, |x, y| f(elem, x, y))
+}
+
+pub fn and(a: &EvalArgs) -> R {
+    integer_binary(a, |_, x, y| Ok(x & y))
+}
+pub fn or(a: &EvalArgs) -> R {
+    integer_binary(a, |_, x, y| Ok(x | y))
+}
+pub fn xor(a: &EvalArgs) -> R {
+    integer_binary(a, |_, x, y| Ok(x ^ y))
+}
+pub fn not(a: &EvalArgs) -> R {
+    let x = a.input(0);
+    let complement = if x.elem() == ScalarType::I1 { |v: i64| v ^ 1 } else { |v: i64| !v };
+    unary(a, |_| f64::NAN, Some(complement))
+}
+
+/// The bit width of an integer element type, with `amount` checked to be below it.
+fn shift_width(elem: ScalarType, amount: i64) -> Result<u32, String> {
+    let bits = if elem == ScalarType::I32 { 32 } else { 64 };
+    if !(0..bits as i64).contains(&amount) {
+        return Err(format!("shift amount {amount} is outside [0, {bits}) for {elem}"));
+    }
+    Ok(bits)
+}
+pub fn shift_left(a: &EvalArgs) -> R {
+    // Computed in 64 bits and wrapped to the element type by the result tensor.
+    integer_binary(a, |e, x, y| shift_width(e, y).map(|_| x.wrapping_shl(y as u32)))
+}
+pub fn shift_right(a: &EvalArgs) -> R {
+    integer_binary(a, |e, x, y| shift_width(e, y).map(|_| x >> y))
+}
+pub fn shift_right_logical(a: &EvalArgs) -> R {
+    integer_binary(a, |e, x, y| {
+        Ok(match shift_width(e, y)? {
+            32 => ((x as u32) >> y) as i64,
+            _ => ((x as u64) >> y) as i64,
+        })
+    })
+}
+
 fn compare(a: &EvalArgs, f: fn(f64, f64) -> bool, fi: fn(i64, i64) -> bool) -> R {
     let (x, y) = (a.input(0), a.input(1));
     let out = a.result_dims(0);

@@ -1,10 +1,11 @@
 //! Elementwise graph ops: arithmetic, comparisons, select, unary math, activations,
-//! clamp and cast. Binary ops broadcast like numpy.
+//! clamp and cast, and the integer bit operations (and, or, xor, not, shifts). Binary
+//! ops broadcast like numpy.
 
 use tcc_ir::{Arity, AttrDefault, AttrKind, AttrSpec, Module, Op, OpDef, ScalarType, Signature, Syntax, Traits, Type};
 
 use crate::canonical;
-use crate::infer::{ANY, FLOATS, NUMBERS, broadcast_shapes, same_elem, tensor, tensor_of};
+use crate::infer::{ANY, FLOATS, INDICES, INTEGERS, NUMBERS, broadcast_shapes, same_elem, tensor, tensor_of};
 use crate::interp::elementwise as k;
 use crate::{GraphSemantics, LayoutClass};
 
@@ -26,6 +27,16 @@ fn infer_float_binary(sig: &Signature) -> Result<Vec<Type>, String> {
 }
 fn infer_compare(sig: &Signature) -> Result<Vec<Type>, String> {
     infer_binary(sig, NUMBERS, Some(ScalarType::I1))
+}
+
+fn infer_bitwise(sig: &Signature) -> Result<Vec<Type>, String> {
+    infer_binary(sig, INTEGERS, None)
+}
+fn infer_shift(sig: &Signature) -> Result<Vec<Type>, String> {
+    infer_binary(sig, INDICES, None)
+}
+fn infer_unary_integer(sig: &Signature) -> Result<Vec<Type>, String> {
+    Ok(vec![Type::from_tensor(tensor_of(sig, 0, INTEGERS)?.clone())])
 }
 
 fn infer_select(sig: &Signature) -> Result<Vec<Type>, String> {
@@ -392,3 +403,77 @@ pub static CAST: OpDef = OpDef {
     dialect_data: Some(&GraphSemantics::new(OBLIVIOUS, k::cast)),
     ..OpDef::DEFAULT
 };
+
+elementwise!(
+    AND,
+    "graph.and",
+    2,
+    EW.union(Traits::COMMUTATIVE),
+    infer_bitwise,
+    k::and,
+    "Elementwise bitwise a & b with numpy broadcasting (i1, i32, i64; on i1, logical and)",
+    "%r = graph.and %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>"
+);
+elementwise!(
+    OR,
+    "graph.or",
+    2,
+    EW.union(Traits::COMMUTATIVE),
+    infer_bitwise,
+    k::or,
+    "Elementwise bitwise a | b with numpy broadcasting (i1, i32, i64; on i1, logical or)",
+    "%r = graph.or %a, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>"
+);
+elementwise!(
+    XOR,
+    "graph.xor",
+    2,
+    EW.union(Traits::COMMUTATIVE),
+    infer_bitwise,
+    k::xor,
+    "Elementwise bitwise a ^ b with numpy broadcasting (i1, i32, i64; on i1, logical xor)",
+    "%r = graph.xor %a, %b : (tensor<4xi64>, tensor<1xi64>) -> tensor<4xi64>"
+);
+elementwise!(
+    NOT,
+    "graph.not",
+    1,
+    EW,
+    infer_unary_integer,
+    k::not,
+    "Elementwise bitwise complement ~x (i1, i32, i64; on i1, logical not)",
+    "%r = graph.not %x : (tensor<4xi1>) -> tensor<4xi1>"
+);
+elementwise!(
+    SHIFT_LEFT,
+    "graph.shift_left",
+    2,
+    EW,
+    infer_shift,
+    k::shift_left,
+    "Elementwise a << b with numpy broadcasting (i32, i64): bits shifted out are lost; \
+     a shift amount outside [0, bit width) is an error",
+    "%r = graph.shift_left %a, %b : (tensor<4xi32>, tensor<1xi32>) -> tensor<4xi32>"
+);
+elementwise!(
+    SHIFT_RIGHT,
+    "graph.shift_right",
+    2,
+    EW,
+    infer_shift,
+    k::shift_right,
+    "Elementwise arithmetic a >> b with numpy broadcasting (i32, i64): the sign bit fills in; \
+     a shift amount outside [0, bit width) is an error",
+    "%r = graph.shift_right %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>"
+);
+elementwise!(
+    SHIFT_RIGHT_LOGICAL,
+    "graph.shift_right_logical",
+    2,
+    EW,
+    infer_shift,
+    k::shift_right_logical,
+    "Elementwise logical a >> b with numpy broadcasting (i32, i64): zeros fill in; \
+     a shift amount outside [0, bit width) is an error",
+    "%r = graph.shift_right_logical %a, %b : (tensor<4xi64>, tensor<1xi64>) -> tensor<4xi64>"
+);
