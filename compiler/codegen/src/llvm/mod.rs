@@ -277,6 +277,7 @@ fn build<'ctx>(
         }
         t.materialize_outer_constants(op)?;
         if kind == OutlineKind::SerialLoop {
+            t.rolled_loops = true;
             t.op(op)?;
             t.b.build_return(None)?;
             continue;
