@@ -10,6 +10,7 @@
 //! with the same C interface as the Cranelift backend's ([`compile_object`]), or printed
 //! as LLVM IR or assembly ([`emit_text`]).
 
+mod outline;
 pub mod translate;
 mod x86;
 
