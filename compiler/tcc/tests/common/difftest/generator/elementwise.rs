@@ -247,6 +247,55 @@ impl Gen<'_, '_> {
         }
     }
 
+    /// Integer bit operations: not, and, or, xor (i1 too), and shifts whose amounts are
+    /// masked into range first (`and` with bits - 1, as index arithmetic does).
+    pub(super) fn bit_op(&mut self) -> Option<usize> {
+        let x = match self.pick(|v| !v.elem.is_float()) {
+            Some(x) if self.src.chance(60) => x,
+            _ => {
+                let rank = self.src.int(0, 3) as usize;
+                let (s, e) = (self.shape(rank), self.src.pick(&[Elem::I32, Elem::I64, Elem::I1]));
+                let st = if self.src.chance(50) { Style::Wide } else { self.style() };
+                self.input(&s, e, st)
+            }
+        };
+        let e = self.vals[x].elem;
+        let (tmin, tmax) = e.range();
+        let any = Info::new(e, tmin, tmax, false, 0.0);
+        let s = self.vals[x].shape.clone();
+        let op = if e == Elem::I1 {
+            self.src.pick(&["graph.not", "graph.and", "graph.or", "graph.xor"])
+        } else {
+            self.src.pick(&[
+                "graph.not",
+                "graph.and",
+                "graph.or",
+                "graph.xor",
+                "graph.shift_left",
+                "graph.shift_right",
+                "graph.shift_right_logical",
+            ])
+        };
+        if op == "graph.not" {
+            return Some(self.emit(op, &[x], "", s, e, any));
+        }
+        let st = if self.src.chance(50) { Style::Wide } else { self.style() };
+        let y = self.partner(x, Some(st));
+        let out = broadcast(&s, &self.vals[y].shape).filter(|o| numel(o) <= MAX_NUMEL)?;
+        if !op.starts_with("graph.shift") {
+            return Some(self.emit(op, &[x, y], "", out, e, any));
+        }
+        let bits = if e == Elem::I32 { 32 } else { 64 };
+        let mask = self.constant_data(
+            &[],
+            e,
+            if e == Elem::I32 { Data::I32(vec![bits - 1]) } else { Data::I64(vec![bits as i64 - 1]) },
+        );
+        let ys = self.vals[y].shape.clone();
+        let amount = self.emit("graph.and", &[y, mask], "", ys, e, Info::new(e, 0.0, bits as f64 - 1.0, false, 0.0));
+        Some(self.emit(op, &[x, amount], "", out, e, any))
+    }
+
     pub(super) fn e_binary(&mut self, op: &'static str, p: usize, q: usize) -> Option<usize> {
         let e = self.vals[p].elem;
         if self.vals[q].elem != e || e == Elem::I1 {

@@ -352,6 +352,7 @@ impl Gen<'_, '_> {
             2,  // 14 attention
             2,  // 15 linear layer
             2,  // 16 grouped conv written per group
+            2,  // 17 integer bit operations
         ];
         match self.src.weighted(&weights) {
             0 => self.unary(),
@@ -376,7 +377,8 @@ impl Gen<'_, '_> {
             13 => self.hand_softmax(),
             14 => self.attention(),
             15 => self.linear(),
-            _ => self.split_conv(),
+            16 => self.split_conv(),
+            _ => self.bit_op(),
         }
     }
 
