@@ -47,8 +47,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 FAILED_STAGE = {"build": "torchvision cannot build it", "pytorch": "PyTorch cannot run it",
                 "torch-mlir": "torch-mlir cannot export", "process": "the export process failed"}
 # Models that cannot take the small sizes: they run at their smallest size instead
-# (Inception v3's stem needs 75 pixels; MaxViT's windows of 7 need 7 * 32).
-SMALLEST_SIZE = {"inception_v3": 80, "maxvit_t": 224}
+# (Inception v3's stem needs 75 pixels; MaxViT's windows of 7 need 7 * 32; ViT-H/14's
+# patches need a multiple of 14).
+SMALLEST_SIZE = {"inception_v3": 80, "maxvit_t": 224, "vit_h_14": 70}
 MATCH_RE = re.compile(r"max error (\S+) \((\S+) of the reference's scale\): (\w+)")
 
 torch.set_num_threads(1)
