@@ -143,7 +143,10 @@ def export_one(name, size, out, max_params):
         record.update(status="ok", mlir_mb=round(os.path.getsize(stem + ".mlir") / 1e6, 2))
         del record["stage"]
     except Exception as e:
-        record["error"] = first_line(f"{type(e).__name__}: {e}")
+        # torch-mlir puts the diagnostic ("error: failed to legalize ...") after a
+        # generic first line; show the diagnostic.
+        diagnostic = next((s.split("error: ", 1)[1] for s in str(e).splitlines() if "error: " in s), None)
+        record["error"] = first_line(f"{type(e).__name__}: {diagnostic or e}")
     finally:
         with open(stem + ".export.json", "w") as f:
             json.dump(record, f)
