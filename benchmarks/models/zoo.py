@@ -143,10 +143,7 @@ def export_one(name, size, out, max_params):
         record.update(status="ok", mlir_mb=round(os.path.getsize(stem + ".mlir") / 1e6, 2))
         del record["stage"]
     except Exception as e:
-        # torch-mlir puts the diagnostic ("error: failed to legalize ...") after a
-        # generic first line; show the diagnostic.
-        diagnostic = next((s.split("error: ", 1)[1] for s in str(e).splitlines() if "error: " in s), None)
-        record["error"] = first_line(f"{type(e).__name__}: {diagnostic or e}")
+        record["error"] = first_line(f"{type(e).__name__}: {e}")
     finally:
         with open(stem + ".export.json", "w") as f:
             json.dump(record, f)
@@ -182,7 +179,15 @@ def export(name, size, a):
     code, _, stderr, secs = run_command(cmd, a.timeout)
     if os.path.exists(stem + ".export.json"):
         with open(stem + ".export.json") as f:
-            return json.load(f), secs
+            record = json.load(f)
+        # torch-mlir's exception says only that lowering failed; MLIR printed the
+        # diagnostic ("loc(...): error: failed to legalize ...") to stderr.
+        diagnostic = next((s.split("error: ", 1)[1] for s in stderr.splitlines() if "error: " in s), None)
+        if record.get("stage") == "torch-mlir" and diagnostic:
+            record["error"] = first_line(f"{record['error'].split(':', 1)[0]}: {diagnostic}")
+            with open(stem + ".export.json", "w") as f:
+                json.dump(record, f)
+        return record, secs
     why = stderr if code is None else f"export process died (exit code {code}): {error_line(code, stderr, a.out)}"
     return {"status": "failed", "stage": "process", "error": first_line(why)}, secs
 
