@@ -90,7 +90,8 @@ def build(name, size):
 
 
 def perturb(model):
-    """Random normalization statistics and affine parameters, so no layer is an identity."""
+    """Random normalization statistics and affine parameters, so no layer is an identity,
+    and random weights where a layer starts at zero."""
     with torch.no_grad():
         for m in model.modules():
             if isinstance(m, nn.modules.batchnorm._BatchNorm) and m.track_running_stats:
@@ -100,6 +101,10 @@ def perturb(model):
             if isinstance(m, norm) and getattr(m, "weight", None) is not None:
                 m.weight.uniform_(0.5, 1.5)
                 m.bias.uniform_(-0.5, 0.5)
+            # Layers initialized to zero (ViT's classification head) would make the
+            # output constant.
+            if isinstance(m, nn.Linear) and not m.weight.any():
+                m.weight.normal_(0.0, 0.02)
 
 
 def first_line(text, limit=150):
