@@ -209,13 +209,7 @@ impl Gen<'_, '_> {
             return None;
         }
         let infos: Vec<Info> = parts.iter().map(|&p| self.vals[p].info).collect();
-        let info = Info::new(
-            e,
-            infos.iter().map(|i| i.lo).fold(f64::INFINITY, f64::min),
-            infos.iter().map(|i| i.hi).fold(f64::NEG_INFINITY, f64::max),
-            infos.iter().any(|i| i.special),
-            infos.iter().map(|i| i.err).fold(0.0, f64::max),
-        );
+        let info = Info::union(e, &infos);
         let shown = if self.src.chance(30) { axis as i64 - s.len() as i64 } else { axis as i64 };
         Some(self.emit("graph.concat", &parts, &format!("axis = {shown}"), out, e, info))
     }

@@ -258,13 +258,7 @@ impl Gen<'_, '_> {
         self.hide_from(start);
         let e = self.vals[x].elem;
         let infos: Vec<Info> = parts.iter().map(|&p| self.vals[p].info).collect();
-        let info = Info::new(
-            e,
-            infos.iter().map(|i| i.lo).fold(f64::INFINITY, f64::min),
-            infos.iter().map(|i| i.hi).fold(f64::NEG_INFINITY, f64::max),
-            infos.iter().any(|i| i.special),
-            infos.iter().map(|i| i.err).fold(0.0, f64::max),
-        );
+        let info = Info::union(e, &infos);
         let mut out = self.vals[parts[0]].shape.clone();
         let axis = if nhwc { 3 } else { 1 };
         out[axis] *= n;

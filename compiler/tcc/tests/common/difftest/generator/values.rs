@@ -120,6 +120,17 @@ impl Info {
         Info { lo: self.lo - by, hi: self.hi + by, ..self }
     }
     /// A placeholder for values the generator does not reuse.
+    /// What is known of a value made of the elements of `parts` (a concat).
+    pub(super) fn union(elem: Elem, parts: &[Info]) -> Info {
+        Info::new(
+            elem,
+            parts.iter().map(|i| i.lo).fold(f64::INFINITY, f64::min),
+            parts.iter().map(|i| i.hi).fold(f64::NEG_INFINITY, f64::max),
+            parts.iter().any(|i| i.special),
+            parts.iter().map(|i| i.err).fold(0.0, f64::max),
+        )
+    }
+
     pub(super) fn unknown(elem: Elem) -> Info {
         Info::new(elem, f64::NEG_INFINITY, f64::INFINITY, true, f64::INFINITY)
     }
