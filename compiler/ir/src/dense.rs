@@ -11,15 +11,21 @@ use std::sync::{Arc, OnceLock};
 use crate::types::{ScalarType, TensorType};
 
 /// Bytes in an 8-byte aligned allocation, so typed views (`&[f32]`, `&[i64]`) are free.
-#[derive(Clone)]
 pub struct AlignedBytes {
-    words: Vec<u64>,
+    words: Words,
     len: usize,
+}
+
+/// The allocation behind [`AlignedBytes`]: 8-byte words, or f32s taken over without a
+/// copy (folded weights) when their allocation happens to be 8-byte aligned.
+enum Words {
+    U64(Vec<u64>),
+    F32(Vec<f32>),
 }
 
 impl AlignedBytes {
     pub fn zeroed(len: usize) -> AlignedBytes {
-        AlignedBytes { words: vec![0; len.div_ceil(8)], len }
+        AlignedBytes { words: Words::U64(vec![0; len.div_ceil(8)]), len }
     }
 
     /// `len` zero bytes, or an error naming the bytes asked for when the allocation
@@ -28,7 +34,34 @@ impl AlignedBytes {
         let mut words = Vec::new();
         words.try_reserve_exact(len.div_ceil(8)).map_err(|_| format!("cannot allocate {len} bytes"))?;
         words.resize(len.div_ceil(8), 0);
-        Ok(AlignedBytes { words, len })
+        Ok(AlignedBytes { words: Words::U64(words), len })
+    }
+
+    /// The little-endian bytes of `values`, without a copy where the allocation allows.
+    pub fn from_f32s(values: Vec<f32>) -> AlignedBytes {
+        let len = values.len() * 4;
+        if cfg!(target_endian = "little") && (values.as_ptr() as usize).is_multiple_of(8) {
+            return AlignedBytes { words: Words::F32(values), len };
+        }
+        let mut b = AlignedBytes::zeroed(len);
+        for (out, v) in b.as_mut_slice().chunks_exact_mut(4).zip(&values) {
+            out.copy_from_slice(&v.to_le_bytes());
+        }
+        b
+    }
+
+    fn as_ptr(&self) -> *const u8 {
+        match &self.words {
+            Words::U64(w) => w.as_ptr().cast(),
+            Words::F32(w) => w.as_ptr().cast(),
+        }
+    }
+
+    fn as_mut_ptr(&mut self) -> *mut u8 {
+        match &mut self.words {
+            Words::U64(w) => w.as_mut_ptr().cast(),
+            Words::F32(w) => w.as_mut_ptr().cast(),
+        }
     }
 
     pub fn from_slice(bytes: &[u8]) -> AlignedBytes {
@@ -43,12 +76,19 @@ impl AlignedBytes {
 
     pub fn as_slice(&self) -> &[u8] {
         // SAFETY: `words` holds at least `len` initialized bytes; u8 has no alignment.
-        unsafe { std::slice::from_raw_parts(self.words.as_ptr().cast::<u8>(), self.len) }
+        unsafe { std::slice::from_raw_parts(self.as_ptr(), self.len) }
     }
 
     pub fn as_mut_slice(&mut self) -> &mut [u8] {
         // SAFETY: as above, uniquely borrowed.
-        unsafe { std::slice::from_raw_parts_mut(self.words.as_mut_ptr().cast::<u8>(), self.len) }
+        unsafe { std::slice::from_raw_parts_mut(self.as_mut_ptr(), self.len) }
+    }
+}
+
+impl Clone for AlignedBytes {
+    /// A copy in 8-byte words (a cloned `Vec<f32>` might not be 8-byte aligned).
+    fn clone(&self) -> AlignedBytes {
+        AlignedBytes::from_slice(self.as_slice())
     }
 }
 
@@ -174,11 +214,15 @@ impl DenseElements {
         if values.len() != ty.numel() {
             return Err(format!("expected {} elements for {ty}, got {}", ty.numel(), values.len()));
         }
-        let mut bytes = AlignedBytes::zeroed(values.len() * 4);
-        for (out, v) in bytes.as_mut_slice().chunks_exact_mut(4).zip(values) {
-            out.copy_from_slice(&v.to_le_bytes());
+        DenseElements::from_bytes(ty, AlignedBytes::from_f32s(values.to_vec()))
+    }
+
+    /// The same, taking the values over (no copy of a folded weight).
+    pub fn from_f32_vec(ty: TensorType, values: Vec<f32>) -> Result<DenseElements, String> {
+        if ty.elem() != ScalarType::F32 || values.len() != ty.numel() {
+            return Self::from_f32s(ty, &values);
         }
-        DenseElements::from_bytes(ty, bytes)
+        DenseElements::from_bytes(ty, AlignedBytes::from_f32s(values))
     }
 
     /// The elements of an f32 constant as f32s (a splat expanded).
@@ -187,7 +231,13 @@ impl DenseElements {
             return None;
         }
         Some(match self.raw_bytes() {
-            Some(b) => b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect(),
+            Some(b) => {
+                let mut v = vec![0f32; b.len() / 4];
+                for (x, c) in v.iter_mut().zip(b.chunks_exact(4)) {
+                    *x = f32::from_le_bytes(c.try_into().expect("4 bytes"));
+                }
+                v
+            }
             None => vec![self.get(0).as_f64() as f32; self.numel()],
         })
     }
@@ -489,6 +539,20 @@ mod tests {
         assert_eq!(a, b);
         assert!(b.all_equal());
         assert_eq!(a.to_f64s(), vec![1.5; 4]);
+    }
+
+    #[test]
+    fn f32s_taken_over_read_back_and_clone_aligned() {
+        for n in [0, 1, 3, 1000] {
+            let values: Vec<f32> = (0..n).map(|i| i as f32 * -0.25).collect();
+            let ty = TensorType::new(vec![n as i64], ScalarType::F32).unwrap();
+            let d = DenseElements::from_f32_vec(ty, values.clone()).unwrap();
+            assert_eq!(d.to_f32s().unwrap(), values);
+            let bytes = AlignedBytes::from_f32s(values.clone());
+            let copy = bytes.clone();
+            assert_eq!(copy.as_slice(), bytes.as_slice());
+            assert!((copy.as_slice().as_ptr() as usize).is_multiple_of(8));
+        }
     }
 
     #[test]

@@ -279,9 +279,13 @@ pub fn letter_offsets(layout: &Layout, shape: &[i64], letter: char, size: i64) -
 
 /// How a layout transform moves elements: for each letter, where each of its logical
 /// coordinates lives in the source and in the destination ([`letter_offsets`]).
+/// Letters are walked in the source layout's order (reads stay sequential for a plain
+/// source), and letters of extent 1 only contribute a base offset.
 pub struct TransformPlan {
     from: Vec<Vec<usize>>,
     to: Vec<Vec<usize>>,
+    /// Offsets contributed by the letters of extent 1.
+    base: (usize, usize),
     /// Elements of the destination.
     len: usize,
 }
@@ -289,9 +293,21 @@ pub struct TransformPlan {
 impl TransformPlan {
     pub fn new(src: &Layout, dst: &Layout, src_shape: &[i64], dst_shape: &[i64]) -> Result<TransformPlan, String> {
         let sizes = transform_sizes(src, dst, src_shape, dst_shape)?;
-        let from = sizes.iter().map(|(&l, &n)| letter_offsets(src, src_shape, l, n)).collect();
-        let to = sizes.iter().map(|(&l, &n)| letter_offsets(dst, dst_shape, l, n)).collect();
-        Ok(TransformPlan { from, to, len: dst_shape.iter().product::<i64>() as usize })
+        let mut letters: Vec<(char, i64)> = sizes.into_iter().collect();
+        let first_position = |l: char| src.components().iter().position(|c| c.0 == l);
+        letters.sort_by_key(|&(l, _)| first_position(l));
+        let (mut from, mut to, mut base) = (Vec::new(), Vec::new(), (0, 0));
+        let empty = letters.iter().any(|&(_, n)| n <= 0);
+        for (l, n) in letters {
+            let (f, t) = (letter_offsets(src, src_shape, l, n), letter_offsets(dst, dst_shape, l, n));
+            if n == 1 && !empty {
+                base = (base.0 + f[0], base.1 + t[0]);
+            } else {
+                from.push(f);
+                to.push(t);
+            }
+        }
+        Ok(TransformPlan { from, to, base, len: dst_shape.iter().product::<i64>() as usize })
     }
 
     /// Calls `copy(destination, source)` for every moved element (padding is skipped).
@@ -307,8 +323,14 @@ impl TransformPlan {
                 walk(level + 1, p, f + a, t + b, copy);
             }
         }
-        if !self.from.is_empty() && self.from.iter().all(|t| !t.is_empty()) {
-            walk(0, self, 0, 0, &mut copy);
+        if self.from.iter().any(|t| t.is_empty()) {
+            return;
+        }
+        let (f, t) = self.base;
+        if self.from.is_empty() {
+            copy(t, f);
+        } else {
+            walk(0, self, f, t, &mut copy);
         }
     }
 

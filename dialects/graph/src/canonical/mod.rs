@@ -165,9 +165,9 @@ fn constant_fold(rw: &mut Rewriter, op: Op) -> bool {
     };
     let loc = rw.loc(op).clone();
     let mut replacements = Vec::new();
-    for (t, ty) in outputs.iter().zip(result_types) {
+    for (t, ty) in outputs.into_iter().zip(result_types) {
         let mut state = OperationState::new(&ops::CONSTANT, loc.clone());
-        state.attrs.set("value", Attribute::Dense(t.to_dense()));
+        state.attrs.set("value", Attribute::Dense(t.into_dense()));
         state.result_types.push(ty);
         let c = rw.create_before(op, state);
         replacements.push(rw.result(c, 0));

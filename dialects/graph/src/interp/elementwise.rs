@@ -1,7 +1,7 @@
 //! Reference kernels of the elementwise ops.
 
 use super::EvalArgs;
-use super::tensor::Tensor;
+use super::tensor::{Tensor, for_each_pair};
 use tcc_ir::ScalarType;
 
 type R = Result<Vec<Tensor>, String>;
@@ -20,19 +20,6 @@ pub fn broadcast_strides(out: &[usize], input: &[usize]) -> Vec<usize> {
     (0..out.len()).map(|d| if d < offset || input[d - offset] == 1 { 0 } else { in_strides[d - offset] }).collect()
 }
 
-/// Calls `f(i, j)` with the flat offsets into two broadcast operands (strides `sa`,
-/// `sb`) for every index of `shape` in row-major order.
-fn for_each_pair(shape: &[usize], sa: &[usize], sb: &[usize], f: &mut impl FnMut(usize, usize)) {
-    fn level(shape: &[usize], sa: &[usize], sb: &[usize], a: usize, b: usize, f: &mut impl FnMut(usize, usize)) {
-        match shape {
-            [] => f(a, b),
-            [n] => (0..*n).for_each(|i| f(a + i * sa[0], b + i * sb[0])),
-            [n, ..] => (0..*n).for_each(|i| level(&shape[1..], &sa[1..], &sb[1..], a + i * sa[0], b + i * sb[0], f)),
-        }
-    }
-    level(shape, sa, sb, 0, 0, f);
-}
-
 fn binary(a: &EvalArgs, f: impl Fn(f64, f64) -> f64, fi: impl Fn(i64, i64) -> Result<i64, String>) -> R {
     let (x, y) = (a.input(0), a.input(1));
     let out = a.result_dims(0);
@@ -41,7 +28,7 @@ fn binary(a: &EvalArgs, f: impl Fn(f64, f64) -> f64, fi: impl Fn(i64, i64) -> Re
         // or index maps.
         let mut v = Vec::with_capacity(out.iter().product());
         let (sx, sy) = (broadcast_strides(&out, x.shape()), broadcast_strides(&out, y.shape()));
-        for_each_pair(&out, &sx, &sy, &mut |i, j| v.push(f(xv[i] as f64, yv[j] as f64) as f32));
+        for_each_pair(&out, &sx, &sy, |i, j| v.push(f(xv[i] as f64, yv[j] as f64) as f32));
         return Ok(vec![Tensor::new(out, super::tensor::Data::F32(v))?]);
     }
     let (ix, iy) = (broadcast_map(&out, x.shape()), broadcast_map(&out, y.shape()));

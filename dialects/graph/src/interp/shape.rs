@@ -2,8 +2,8 @@
 //! element in row-major order, the flat index of the input element it copies.
 
 use super::EvalArgs;
-use super::elementwise::broadcast_map;
-use super::tensor::{Tensor, for_each_index, strided_offsets, strides};
+use super::elementwise::broadcast_strides;
+use super::tensor::{Tensor, for_each_index, strides};
 use crate::infer::normalize_axis;
 use crate::layout::{Layout, TransformPlan};
 
@@ -25,56 +25,33 @@ pub fn transpose(a: &EvalArgs) -> R {
     let out = a.result_dims(0);
     // Output dimension k walks input dimension perm[k].
     let walk: Vec<usize> = perm.iter().map(|&p| in_strides[p as usize]).collect();
-    let idx = strided_offsets(&out, &walk);
-    Ok(vec![x.gather_flat(out, &idx)])
+    Ok(vec![x.view(out, 0, &walk)])
 }
 
 pub fn broadcast_to(a: &EvalArgs) -> R {
     let x = a.input(0);
     let out = a.result_dims(0);
-    let idx = broadcast_map(&out, x.shape());
-    Ok(vec![x.gather_flat(out, &idx)])
+    let walk = broadcast_strides(&out, x.shape());
+    Ok(vec![x.view(out, 0, &walk)])
 }
 
 pub fn concat(a: &EvalArgs) -> R {
-    let first = a.input(0);
-    let axis = normalize_axis(a.sig.int("axis")?, first.rank())?;
+    let axis = normalize_axis(a.sig.int("axis")?, a.input(0).rank())?;
     let parts: Vec<&Tensor> = a.inputs.iter().collect();
-    let all = Tensor::concat_flat(&parts)?;
-    // Which input covers each position along the axis, and where that input starts.
-    let mut owner = Vec::new();
-    let mut base = 0;
-    for (i, t) in a.inputs.iter().enumerate() {
-        for pos in 0..t.shape()[axis] {
-            owner.push((i, pos, base));
-        }
-        base += t.numel();
-    }
-    let out = a.result_dims(0);
-    let mut idx = Vec::with_capacity(out.iter().product());
-    for_each_index(&out, |j, _| {
-        let (i, pos, start) = owner[j[axis]];
-        let s = strides(a.inputs[i].shape());
-        let flat: usize = j.iter().enumerate().map(|(d, &v)| if d == axis { pos } else { v } * s[d]).sum();
-        idx.push(start + flat);
-    });
-    Ok(vec![all.gather_flat(out, &idx)])
+    Ok(vec![Tensor::concat(&parts, axis, a.result_dims(0))?])
 }
 
 pub fn split(a: &EvalArgs) -> R {
     let x = a.input(0);
     let axis = normalize_axis(a.sig.int("axis")?, x.rank())?;
     let s = strides(x.shape());
-    let mut offset = 0;
+    let mut start = 0;
     let mut results = Vec::new();
     for r in 0..a.result_types.len() {
         let out = a.result_dims(r);
-        let mut idx = Vec::with_capacity(out.iter().product());
-        for_each_index(&out, |j, _| {
-            idx.push(j.iter().enumerate().map(|(d, &v)| if d == axis { v + offset } else { v } * s[d]).sum());
-        });
-        offset += out[axis];
-        results.push(x.gather_flat(out, &idx));
+        let extent = out[axis];
+        results.push(x.view(out, start * s[axis], &s));
+        start += extent;
     }
     Ok(results)
 }
@@ -84,12 +61,9 @@ pub fn slice(a: &EvalArgs) -> R {
     let shape: Vec<i64> = x.shape().iter().map(|&d| d as i64).collect();
     let (starts, _, steps) = crate::ops::shape::slice_params(&a.sig, &shape)?;
     let s = strides(x.shape());
-    let out = a.result_dims(0);
-    let mut idx = Vec::with_capacity(out.iter().product());
-    for_each_index(&out, |j, _| {
-        idx.push(j.iter().enumerate().map(|(d, &v)| (starts[d] as usize + v * steps[d] as usize) * s[d]).sum());
-    });
-    Ok(vec![x.gather_flat(out, &idx)])
+    let offset = starts.iter().zip(&s).map(|(&b, &s)| b as usize * s).sum();
+    let walk: Vec<usize> = steps.iter().zip(&s).map(|(&k, &s)| k as usize * s).collect();
+    Ok(vec![x.view(a.result_dims(0), offset, &walk)])
 }
 
 pub fn pad(a: &EvalArgs) -> R {

@@ -153,6 +153,49 @@ impl Tensor {
         Tensor { shape, data }
     }
 
+    /// The strided view of this tensor's elements (see [`gather_view`]): a transpose,
+    /// slice or broadcast without an index per element.
+    pub fn view(&self, shape: Vec<usize>, offset: usize, strides: &[usize]) -> Tensor {
+        let data = match &self.data {
+            Data::F32(v) => Data::F32(gather_view(v, &shape, offset, strides)),
+            Data::F64(v) => Data::F64(gather_view(v, &shape, offset, strides)),
+            Data::I1(v) => Data::I1(gather_view(v, &shape, offset, strides)),
+            Data::I32(v) => Data::I32(gather_view(v, &shape, offset, strides)),
+            Data::I64(v) => Data::I64(gather_view(v, &shape, offset, strides)),
+        };
+        Tensor { shape, data }
+    }
+
+    /// `parts` side by side along `axis` (a tensor of `shape`; every part has this
+    /// rank and the element type of the first).
+    pub fn concat(parts: &[&Tensor], axis: usize, shape: Vec<usize>) -> Result<Tensor, String> {
+        let elem = parts.first().map(|t| t.elem()).ok_or("nothing to concatenate")?;
+        if parts.iter().any(|t| t.elem() != elem || t.rank() != shape.len()) {
+            return Err("parts differ in element type or rank".into());
+        }
+        let shapes: Vec<&[usize]> = parts.iter().map(|t| t.shape()).collect();
+        macro_rules! join {
+            ($variant:ident) => {{
+                let vs: Vec<&[_]> = parts
+                    .iter()
+                    .map(|t| match &t.data {
+                        Data::$variant(v) => v.as_slice(),
+                        _ => unreachable!("element types checked above"),
+                    })
+                    .collect();
+                Data::$variant(concat_into(&vs, &shapes, axis, &shape))
+            }};
+        }
+        let data = match elem {
+            ScalarType::F32 => join!(F32),
+            ScalarType::F64 => join!(F64),
+            ScalarType::I1 => join!(I1),
+            ScalarType::I32 => join!(I32),
+            _ => join!(I64),
+        };
+        Tensor::new(shape, data)
+    }
+
     /// This tensor moved to another layout by `plan` (padding zero), of `shape`.
     pub fn relayout(&self, plan: &crate::layout::TransformPlan, shape: Vec<usize>) -> Tensor {
         let data = match &self.data {
@@ -188,17 +231,20 @@ impl Tensor {
 
     /// Writes this tensor as a dense constant.
     pub fn to_dense(&self) -> DenseElements {
-        if let Data::F32(v) = &self.data {
-            return DenseElements::from_f32s(self.tensor_type(), v).expect("element count matches the shape");
-        }
-        let scalars: Vec<Scalar> = match &self.data {
-            Data::F32(v) => v.iter().map(|&x| Scalar::Float(x as f64)).collect(),
+        self.clone().into_dense()
+    }
+
+    /// The same, taking the data over (f32 elements are not copied).
+    pub fn into_dense(self) -> DenseElements {
+        let ty = self.tensor_type();
+        let scalars: Vec<Scalar> = match self.data {
+            Data::F32(v) => return DenseElements::from_f32_vec(ty, v).expect("element count matches the shape"),
             Data::F64(v) => v.iter().map(|&x| Scalar::Float(x)).collect(),
             Data::I1(v) => v.iter().map(|&x| Scalar::Int(x as i64)).collect(),
             Data::I32(v) => v.iter().map(|&x| Scalar::Int(x as i64)).collect(),
             Data::I64(v) => v.iter().map(|&x| Scalar::Int(x)).collect(),
         };
-        DenseElements::from_scalars(self.tensor_type(), &scalars).expect("element count matches the shape")
+        DenseElements::from_scalars(ty, &scalars).expect("element count matches the shape")
     }
 }
 
@@ -211,24 +257,87 @@ pub fn strides(shape: &[usize]) -> Vec<usize> {
     s
 }
 
+/// `shape` with two stride vectors, simplified for walking: extent-1 dimensions
+/// dropped and adjacent dimensions merged where both stride vectors allow it (so a
+/// 1x1 filter times a per-channel scale walks `[O, I]`, not `[O, I, 1, 1]`, and the
+/// innermost loop is as long as it can be).
+fn coalesce(shape: &[usize], sa: &[usize], sb: &[usize]) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
+    let (mut n, mut a, mut b) = (Vec::new(), Vec::new(), Vec::new());
+    for d in 0..shape.len() {
+        if shape[d] == 1 {
+            continue;
+        }
+        match (n.last_mut(), a.last_mut(), b.last_mut()) {
+            (Some(last_n), Some(last_a), Some(last_b))
+                if *last_a == sa[d] * shape[d] && *last_b == sb[d] * shape[d] =>
+            {
+                *last_n *= shape[d];
+                *last_a = sa[d];
+                *last_b = sb[d];
+            }
+            _ => {
+                n.push(shape[d]);
+                a.push(sa[d]);
+                b.push(sb[d]);
+            }
+        }
+    }
+    (n, a, b)
+}
+
+/// Calls `f(i, j)` with the flat offsets into two strided operands (strides `sa`, `sb`)
+/// for every index of `shape` in row-major order.
+pub fn for_each_pair(shape: &[usize], sa: &[usize], sb: &[usize], mut f: impl FnMut(usize, usize)) {
+    fn level(shape: &[usize], sa: &[usize], sb: &[usize], a: usize, b: usize, f: &mut impl FnMut(usize, usize)) {
+        match shape {
+            [] => f(a, b),
+            [n] => match (sa[0], sb[0]) {
+                (1, 1) => (0..*n).for_each(|i| f(a + i, b + i)),
+                (1, 0) => (0..*n).for_each(|i| f(a + i, b)),
+                (sa, sb) => (0..*n).for_each(|i| f(a + i * sa, b + i * sb)),
+            },
+            [n, ..] => (0..*n).for_each(|i| level(&shape[1..], &sa[1..], &sb[1..], a + i * sa[0], b + i * sb[0], f)),
+        }
+    }
+    if shape.contains(&0) {
+        return;
+    }
+    let (shape, sa, sb) = coalesce(shape, sa, sb);
+    level(&shape, &sa, &sb, 0, 0, &mut f);
+}
+
 /// For every multi-index of `shape` in row-major order, `sum(index[d] * strides[d])`:
 /// the flat source offsets of a strided view (a transpose, a broadcast with stride-0
 /// dimensions), computed without per-element index vectors.
 pub fn strided_offsets(shape: &[usize], strides: &[usize]) -> Vec<usize> {
-    fn level(shape: &[usize], strides: &[usize], base: usize, out: &mut Vec<usize>) {
-        match (shape, strides) {
-            ([], _) => out.push(base),
-            ([n], [s]) => out.extend((0..*n).map(|i| base + i * s)),
-            ([n, rest @ ..], [s, srest @ ..]) => {
-                for i in 0..*n {
-                    level(rest, srest, base + i * s, out);
-                }
-            }
-            _ => unreachable!("one stride per dimension"),
-        }
-    }
     let mut out = Vec::with_capacity(shape.iter().product());
-    level(shape, strides, 0, &mut out);
+    for_each_pair(shape, strides, strides, |i, _| out.push(i));
+    out
+}
+
+/// The elements of a strided view of `v`: for every index of `shape` in row-major
+/// order, `v[offset + sum(index[d] * strides[d])]`.
+fn gather_view<T: Copy>(v: &[T], shape: &[usize], offset: usize, strides: &[usize]) -> Vec<T> {
+    let n: usize = shape.iter().product();
+    let mut out = Vec::with_capacity(n);
+    if n == 0 {
+        return out;
+    }
+    let v = &v[offset..];
+    for_each_pair(shape, strides, strides, |i, _| out.push(v[i]));
+    out
+}
+
+/// `parts` laid side by side along `axis` into a tensor of `shape`.
+fn concat_into<T: Copy + Default>(parts: &[&[T]], part_shapes: &[&[usize]], axis: usize, shape: &[usize]) -> Vec<T> {
+    let mut out = vec![T::default(); shape.iter().product()];
+    let out_strides = strides(shape);
+    let mut offset = 0;
+    for (v, s) in parts.iter().zip(part_shapes) {
+        let dst = &mut out[offset..];
+        for_each_pair(s, &out_strides, &strides(s), |o, i| dst[o] = v[i]);
+        offset += s[axis] * out_strides[axis];
+    }
     out
 }
 
