@@ -12,7 +12,8 @@ use std::sync::{Arc, OnceLock};
 /// The text of one input, kept so diagnostics can quote it.
 pub struct SourceFile {
     name: String,
-    text: String,
+    /// Owned, or a mapped file (a model's gigabyte of weights is not copied).
+    text: Box<dyn AsRef<str> + Send + Sync>,
     /// Line number of the text's first line (not 1 for `--split-input-file` chunks).
     first_line: u32,
     line_starts: OnceLock<Vec<usize>>,
@@ -25,14 +26,23 @@ impl SourceFile {
     }
 
     pub fn with_first_line(name: impl Into<String>, text: impl Into<String>, first_line: u32) -> Arc<SourceFile> {
-        Arc::new(SourceFile { name: name.into(), text: text.into(), first_line, line_starts: OnceLock::new() })
+        Self::from_text(name, text.into(), first_line)
+    }
+
+    /// A file whose text is held by `text` (a `String`, or a memory-mapped file).
+    pub fn from_text(
+        name: impl Into<String>,
+        text: impl AsRef<str> + Send + Sync + 'static,
+        first_line: u32,
+    ) -> Arc<SourceFile> {
+        Arc::new(SourceFile { name: name.into(), text: Box::new(text), first_line, line_starts: OnceLock::new() })
     }
 
     pub fn name(&self) -> &str {
         &self.name
     }
     pub fn text(&self) -> &str {
-        &self.text
+        (*self.text).as_ref()
     }
     pub fn first_line(&self) -> u32 {
         self.first_line
@@ -42,13 +52,13 @@ impl SourceFile {
     pub fn line_text(&self, line: u32) -> Option<&str> {
         let starts = self.line_starts.get_or_init(|| {
             let mut v = vec![0];
-            v.extend(self.text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+            v.extend(self.text().bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
             v
         });
         let idx = line.checked_sub(self.first_line)? as usize;
         let start = *starts.get(idx)?;
-        let end = starts.get(idx + 1).map(|e| e - 1).unwrap_or(self.text.len());
-        let s = self.text.get(start..end)?;
+        let end = starts.get(idx + 1).map(|e| e - 1).unwrap_or(self.text().len());
+        let s = self.text().get(start..end)?;
         Some(s.strip_suffix('\r').unwrap_or(s))
     }
 }

@@ -28,6 +28,7 @@ pub mod backend;
 pub mod bandwidth;
 pub mod dot;
 pub mod memory;
+pub mod model_file;
 #[cfg(feature = "mlir")]
 pub mod mlir_import;
 pub mod peak;
@@ -37,6 +38,7 @@ use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+pub use model_file::{ModelBytes, read_model_file};
 pub use tcc_codegen::CompiledModel;
 pub use tcc_dialect_graph as graph;
 pub use tcc_ir as ir;
@@ -59,26 +61,27 @@ pub fn registry() -> Registry {
 /// with the `mlir` feature, a file tcc's parser rejects is handed to MLIR 22 instead
 /// (see `mlir_import`); if MLIR cannot read it either, tcc's own error is reported with
 /// MLIR's as a note.
-pub fn parse_model(name: &str, bytes: Vec<u8>) -> Result<Module, Diagnostics> {
+pub fn parse_model(name: &str, bytes: impl Into<ModelBytes>) -> Result<Module, Diagnostics> {
     let registry = registry();
-    #[cfg(feature = "mlir")]
-    let bytes = match String::from_utf8(bytes) {
-        Ok(text) => {
-            let file = tcc_ir::SourceFile::new(name, text);
-            return tcc_ir::parse_source(file.clone(), &registry).or_else(|mut native| {
-                mlir_import::parse(name, file.text(), &registry).map_err(|mlir| {
-                    // tcc's error first (the file is meant for it); MLIR's as a note.
-                    if let (Some(first), Some(m)) = (native.0.first_mut(), mlir.0.first()) {
-                        let note = format!("MLIR's parser also rejects the file: {}", m.message);
-                        *first = first.clone().with_note(m.loc.clone(), note);
-                    }
-                    native
-                })
-            });
-        }
-        Err(e) => e.into_bytes(),
+    let text = match bytes.into().into_text() {
+        Ok(text) => text,
+        // Not UTF-8: the parser reports where.
+        Err((bytes, _)) => return tcc_ir::parse_chunk(name, &bytes, 1, &registry),
     };
-    tcc_ir::parse_owned(name, bytes, &registry)
+    let file = tcc_ir::SourceFile::from_text(name, text, 1);
+    #[cfg(feature = "mlir")]
+    return tcc_ir::parse_source(file.clone(), &registry).or_else(|mut native| {
+        mlir_import::parse(name, file.text(), &registry).map_err(|mlir| {
+            // tcc's error first (the file is meant for it); MLIR's as a note.
+            if let (Some(first), Some(m)) = (native.0.first_mut(), mlir.0.first()) {
+                let note = format!("MLIR's parser also rejects the file: {}", m.message);
+                *first = first.clone().with_note(m.loc.clone(), note);
+            }
+            native
+        })
+    });
+    #[cfg(not(feature = "mlir"))]
+    tcc_ir::parse_source(file, &registry)
 }
 
 /// Every pass tcc knows, by pipeline name.
@@ -240,16 +243,6 @@ impl RuntimeBuilder {
         let module = parse_model("<string>", text.as_bytes().to_vec())?;
         Model::compile(module, &self.options)
     }
-}
-
-/// The bytes of the model file at `path`: only a regular file is read (a directory, a
-/// device such as `/dev/zero` or a pipe is refused: they may never end).
-pub fn read_model_file(path: &Path) -> Result<Vec<u8>, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-    if !meta.is_file() {
-        return Err(format!("cannot read '{}': not a regular file", path.display()));
-    }
-    std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))
 }
 
 /// The chosen backend, or a located error.

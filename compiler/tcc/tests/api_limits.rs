@@ -113,3 +113,32 @@ fn only_regular_files_are_loaded() {
     let (e, _) = error_text(Runtime::builder().backend(Backend::Cranelift).load("/no/such/model.mlir"));
     assert!(matches!(e, Error::Io(_)), "{e:?}");
 }
+
+/// A model file large enough to be memory-mapped: `ADD_ONE` after a 2 MiB comment,
+/// with `tail` appended.
+fn large_model_file(name: &str, tail: &[u8]) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("tcc-api-limits-{}-{name}.mlir", std::process::id()));
+    let mut bytes = format!("// {}\n{ADD_ONE}\n", "x".repeat(2 << 20)).into_bytes();
+    bytes.extend_from_slice(tail);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+#[test]
+fn large_files_are_mapped_and_parsed_with_located_errors() {
+    let good = large_model_file("good", b"");
+    let model = Runtime::load(&good).unwrap();
+    let y = model.run(&[x()]).unwrap();
+    assert_eq!(y[0].as_slice::<f32>().unwrap(), &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+
+    let bad_utf8 = large_model_file("utf8", b"// \xff\n");
+    let (_, text) = error_text(Runtime::load(&bad_utf8));
+    assert!(text.contains(":7:4: error: input is not valid UTF-8"), "{text}");
+
+    let bad_op = large_model_file("op", b"%z = nonsense\n");
+    let (_, text) = error_text(Runtime::load(&bad_op));
+    assert!(text.contains(":7:6: error: unregistered operation"), "{text}");
+    for p in [good, bad_utf8, bad_op] {
+        std::fs::remove_file(p).unwrap();
+    }
+}
