@@ -1,8 +1,9 @@
 //! What every backend needs to know about a loop-level module: the entry function's
 //! tensor signature, workspace size and kernels ([`prepare`]), its constant buffers and
 //! where their data lives for a JIT ([`pin_constants`]), which values a parallel loop
-//! captures when outlined ([`captures_of`]) or rematerializes ([`outer_constants`]), and
-//! the runtime functions f64 math calls ([`f64_math_function`]).
+//! captures when outlined ([`captures_of`]) or rematerializes ([`outer_constants`]),
+//! when two outlined loops can share one function ([`outline_key`]), and the runtime
+//! functions f64 math calls ([`f64_math_function`]).
 
 use tcc_dialect_loop as lp;
 use tcc_ir::builtin::{func_entry, func_type};
@@ -152,12 +153,70 @@ pub fn outer_constants(m: &Module, op: Op) -> Vec<Op> {
 }
 
 /// Whether an op is cheaper to recompute in an outlined body than to capture: a
-/// constant, a constant buffer, or a splat of a constant (vectors are not captured).
+/// scalar constant, or a splat of one (vectors are not captured). Constant buffers are
+/// captured like any pointer, so kernels that differ only in their weights share one
+/// function ([`outline_key`]).
 pub fn is_rematerializable(m: &Module, op: Op) -> bool {
     m.is(op, &lp::CONST)
-        || m.is(op, &lp::CONSTANT_BUFFER)
         || (m.is(op, &tcc_dialect_vector::SPLAT)
             && m.defining_op(m.operand(op, 0)).is_some_and(|c| m.is(c, &lp::CONST)))
+}
+
+/// A structural description of the loop `op` as an outlined function with arguments
+/// `captures`: its ops, attributes and types, with values named by position (capture
+/// `c0`, nested definitions in order) and rematerialized constants spelled out. Two
+/// loops with equal keys compile to the same code, so a backend outlines the first and
+/// calls that function for the others: the blocks of a network stage differ only in
+/// their buffers, and ResNet-152 or EfficientNetV2-L then hand the code generator a few
+/// dozen kernels instead of hundreds.
+pub fn outline_key(m: &Module, op: Op, captures: &[Value]) -> String {
+    use std::collections::HashMap;
+    use std::fmt::Write;
+    let mut names: HashMap<Value, String> = HashMap::new();
+    let mut key = String::new();
+    for (i, &c) in captures.iter().enumerate() {
+        names.insert(c, format!("c{i}"));
+        let _ = write!(key, "c{i}:{};", m.value_type(c));
+    }
+    fn name_of(m: &Module, v: Value, names: &HashMap<Value, String>) -> String {
+        if let Some(n) = names.get(&v) {
+            return n.clone();
+        }
+        // A rematerialized constant (or a splat of one), spelled out.
+        match m.defining_op(v) {
+            Some(d) => {
+                let operands: Vec<String> = m.operands(d).iter().map(|&x| name_of(m, x, names)).collect();
+                format!("({} {} [{}] : {})", m.name(d), m.attrs(d), operands.join(","), m.value_type(v))
+            }
+            None => "?".into(),
+        }
+    }
+    let mut next = 0usize;
+    let mut define = |v: Value, names: &mut HashMap<Value, String>| {
+        names.insert(v, format!("v{next}"));
+        next += 1;
+    };
+    for inner in m.walk(op) {
+        let operands: Vec<String> = m.operands(inner).iter().map(|&v| name_of(m, v, &names)).collect();
+        let _ = write!(key, "{} {} ({})", m.name(inner), m.attrs(inner), operands.join(","));
+        for &r in m.results(inner) {
+            define(r, &mut names);
+            let _ = write!(key, " -> {}", m.value_type(r));
+        }
+        for &region in m.regions(inner) {
+            let _ = write!(key, " region");
+            for &b in m.region_blocks(region) {
+                let _ = write!(key, " block(");
+                for &a in m.block_args(b) {
+                    define(a, &mut names);
+                    let _ = write!(key, "{},", m.value_type(a));
+                }
+                let _ = write!(key, ") ops {}", m.block_ops(b).count());
+            }
+        }
+        key.push(';');
+    }
+    key
 }
 
 /// Values a parallel loop uses that are defined outside it (constants excluded: they

@@ -39,6 +39,8 @@ pub struct Shared<'m> {
     /// Parallel-loop bodies still to compile.
     pub outlines: Vec<Outline>,
     pub outlines_made: usize,
+    /// The function made for each distinct parallel body ([`crate::model::outline_key`]).
+    pub outlined_by_key: HashMap<String, FuncId>,
 }
 
 /// Where a constant buffer's data is: at a fixed address (JIT: the IR's own storage,

@@ -237,6 +237,7 @@ fn build<'ctx>(
         constants: const_ptrs,
         outlines: Vec::new(),
         outlined: 0,
+        outlined_by_key: HashMap::new(),
         function_attributes: target.function_attributes(),
         avx512: target.vector_bits == 512,
     };

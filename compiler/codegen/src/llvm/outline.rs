@@ -5,13 +5,13 @@
 
 use inkwell::llvm_sys::core as raw;
 use inkwell::llvm_sys::prelude::LLVMValueRef;
-use inkwell::values::PointerValue;
+use inkwell::values::{FunctionValue, PointerValue};
 use tcc_dialect_loop as lp;
 use tcc_ir::{Module, Op, Value};
 
 use super::translate::{Outline, OutlineKind, Translator};
 use crate::CodegenError;
-use crate::model::captures_of;
+use crate::model::{captures_of, outline_key};
 
 impl<'ctx> Translator<'_, 'ctx, '_> {
     /// Marks the loop whose back edge is `branch` `llvm.loop.unroll.disable`: loop
@@ -73,9 +73,7 @@ impl<'ctx> Translator<'_, 'ctx, '_> {
         let frame = self.capture_frame(&captures)?;
         let ctx = self.shared.ctx;
         let i64t = ctx.i64_type();
-        let name = format!("tcc_parallel_body_{}", self.shared.outlined);
-        self.shared.outlined += 1;
-        let body = self.shared.function(&name, self.shared.body_type(), true);
+        let (body, new) = self.outlined_function(op, &captures, OutlineKind::ParallelBody);
         let lb = self.value(m.operand(op, 0)).into_int_value();
         let ub = self.value(m.operand(op, 1)).into_int_value();
         let n = self.b.build_int_sub(ub, lb, "")?;
@@ -85,7 +83,9 @@ impl<'ctx> Translator<'_, 'ctx, '_> {
         let pool = self.pool.ok_or_else(|| CodegenError::Unsupported("nested parallel loops".into()))?;
         let fp = body.as_global_value().as_pointer_value();
         self.b.build_call(pf, &[pool.into(), fp.into(), frame.into(), n.into()], "")?;
-        self.shared.outlines.push(Outline { function: body, op, captures, kind: OutlineKind::ParallelBody });
+        if new {
+            self.shared.outlines.push(Outline { function: body, op, captures, kind: OutlineKind::ParallelBody });
+        }
         Ok(())
     }
 
@@ -94,17 +94,37 @@ impl<'ctx> Translator<'_, 'ctx, '_> {
     pub(super) fn serial(&mut self, op: Op) -> Result<(), CodegenError> {
         let captures = captures_of(self.m(), op);
         let frame = self.capture_frame(&captures)?;
-        let name = format!("tcc_serial_loop_{}", self.shared.outlined);
-        self.shared.outlined += 1;
-        let function = self.shared.function(&name, self.shared.serial_type(), true);
-        let noinline = inkwell::attributes::Attribute::get_named_enum_kind_id("noinline");
-        function.add_attribute(
-            inkwell::attributes::AttributeLoc::Function,
-            self.shared.ctx.create_enum_attribute(noinline, 0),
-        );
+        let (function, new) = self.outlined_function(op, &captures, OutlineKind::SerialLoop);
         self.b.build_call(function, &[frame.into()], "")?;
-        self.shared.outlines.push(Outline { function, op, captures, kind: OutlineKind::SerialLoop });
+        if new {
+            self.shared.outlines.push(Outline { function, op, captures, kind: OutlineKind::SerialLoop });
+        }
         Ok(())
+    }
+
+    /// The function for loop `op` outlined as `kind`: the one made earlier for an
+    /// identical loop ([`outline_key`]), or a new one (then `true`: its body is still
+    /// to be compiled).
+    fn outlined_function(&mut self, op: Op, captures: &[Value], kind: OutlineKind) -> (FunctionValue<'ctx>, bool) {
+        let key = format!("{kind:?} {}", outline_key(self.m(), op, captures));
+        if let Some(&f) = self.shared.outlined_by_key.get(&key) {
+            return (f, false);
+        }
+        let (name, ty) = match kind {
+            OutlineKind::ParallelBody => ("tcc_parallel_body", self.shared.body_type()),
+            OutlineKind::SerialLoop => ("tcc_serial_loop", self.shared.serial_type()),
+        };
+        let function = self.shared.function(&format!("{name}_{}", self.shared.outlined), ty, true);
+        self.shared.outlined += 1;
+        if kind == OutlineKind::SerialLoop {
+            let noinline = inkwell::attributes::Attribute::get_named_enum_kind_id("noinline");
+            function.add_attribute(
+                inkwell::attributes::AttributeLoc::Function,
+                self.shared.ctx.create_enum_attribute(noinline, 0),
+            );
+        }
+        self.shared.outlined_by_key.insert(key, function);
+        (function, true)
     }
 }
 

@@ -47,6 +47,8 @@ pub struct Shared<'ctx, 'm> {
     pub outlines: Vec<Outline<'ctx>>,
     /// How many functions have been outlined (for unique names).
     pub outlined: usize,
+    /// The function made for each distinct outlined loop ([`crate::model::outline_key`]).
+    pub outlined_by_key: HashMap<String, FunctionValue<'ctx>>,
     /// Attributes every function gets (target CPU and features).
     pub function_attributes: Vec<(String, String)>,
     /// The target has AVX-512 (F, DQ, VL): [`super::x86`]'s instructions may be used.

@@ -8,7 +8,7 @@ use cranelift_module::{Linkage, Module as ClModule};
 use tcc_ir::Op;
 
 use super::{CodegenError, Outline, Translator, clif_type};
-use crate::model::captures_of;
+use crate::model::{captures_of, outline_key};
 
 impl Translator<'_, '_, '_> {
     pub(super) fn for_loop(&mut self, op: Op) -> Result<(), CodegenError> {
@@ -79,12 +79,21 @@ impl Translator<'_, '_, '_> {
         for _ in 0..3 {
             sig.params.push(AbiParam::new(ptr));
         }
-        let name = format!("tcc_parallel_body_{}", self.shared.outlines_made);
-        self.shared.outlines_made += 1;
-        let id = self
-            .module
-            .declare_function(&name, Linkage::Local, &sig)
-            .map_err(|e| CodegenError::Backend(e.to_string()))?;
+        // One function per distinct body: an identical loop reuses the first's.
+        let key = outline_key(m, op, &captures);
+        let (id, new) = match self.shared.outlined_by_key.get(&key) {
+            Some(&id) => (id, false),
+            None => {
+                let name = format!("tcc_parallel_body_{}", self.shared.outlines_made);
+                self.shared.outlines_made += 1;
+                let id = self
+                    .module
+                    .declare_function(&name, Linkage::Local, &sig)
+                    .map_err(|e| CodegenError::Backend(e.to_string()))?;
+                self.shared.outlined_by_key.insert(key, id);
+                (id, true)
+            }
+        };
         let fref = self.module.declare_func_in_func(id, self.b.func);
         let fp = self.b.ins().func_addr(ptr, fref);
         let lb = self.get(m.operand(op, 0));
@@ -93,7 +102,9 @@ impl Translator<'_, '_, '_> {
         let pf = self.module.declare_func_in_func(self.shared.parallel_for, self.b.func);
         let pool = self.pool.ok_or_else(|| CodegenError::Unsupported("nested parallel loops".into()))?;
         self.b.ins().call(pf, &[pool, fp, ctx, n]);
-        self.shared.outlines.push(Outline { id, op, captures });
+        if new {
+            self.shared.outlines.push(Outline { id, op, captures });
+        }
         Ok(())
     }
 }
