@@ -16,7 +16,7 @@ if [ -n "${MLIR_SYS_220_PREFIX:-}" ]; then
   cargo test -p tcc --features mlir --lib --test mlir_import || status=1
 fi
 if [ -n "${LLVM_SYS_221_PREFIX:-}" ]; then
-  cargo test -p tcc -p tcc-cli --features tcc-cli/llvm --no-fail-fast || status=1
+  cargo test -p tcc -p tcc-cli -p tcc-codegen --features tcc-cli/llvm --no-fail-fast || status=1
 fi
 
 # lit drives the debug tcc-opt and tcc: the default build, then the LLVM one.

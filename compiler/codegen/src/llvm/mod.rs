@@ -5,12 +5,14 @@
 //! default (AVX-512 gives 512-bit vectors), or a named `--cpu` and `--target` triple.
 //! Every function carries `target-cpu`/`target-features` attributes (MCJIT ignores the
 //! target machine's) and, at 512 bits, `min-legal-vector-width` so LLVM keeps zmm
-//! registers. The module is optimized with the `default<O3>` pipeline, then JIT-compiled
+//! registers. The module is optimized with the `default<O3>` pipeline (for a JIT, on every
+//! core: [`parallel`]), then JIT-compiled
 //! by MCJIT with the runtime's symbols mapped in ([`compile_jit`]), written as an object
 //! with the same C interface as the Cranelift backend's ([`compile_object`]), or printed
 //! as LLVM IR or assembly ([`emit_text`]).
 
 mod outline;
+mod parallel;
 pub mod translate;
 mod x86;
 
@@ -346,8 +348,9 @@ fn jit(lm: &Module, target: &LlvmTarget, keep_listings: bool) -> Result<Compiled
     let holder = JitHolder::new();
     let ctx: &'static Context = holder.context();
     let (module, asserts) = build(ctx, lm, &prep, target, Constants::Addresses(addresses), "tcc_model_main")?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    parallel::optimize_parallel(&module, target, RelocMode::Default, cores, parallel::PARALLEL_FROM_INSTRUCTIONS)?;
     let machine = target.machine(RelocMode::Default)?;
-    optimize(&module, &machine)?;
     let mut listings = Vec::new();
     if keep_listings {
         listings.push(listing(&module, &machine)?);
