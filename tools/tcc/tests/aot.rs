@@ -23,10 +23,27 @@ fn tcc() -> Command {
     Command::new(env!("CARGO_BIN_EXE_tcc"))
 }
 
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("tcc-aot-test-{}", std::process::id()));
+/// A test's own scratch directory, removed when the test ends (objects and programs
+/// are ~100 MB per run).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(test: &str) -> Scratch {
+    let dir = std::env::temp_dir().join(format!("tcc-aot-test-{}-{test}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// The model's input (from the reference data) and the interpreter's outputs.
@@ -153,8 +170,7 @@ fn build_and_run(models: &[(&str, &str)], dir: &Path, exe_name: &str) {
 #[test]
 fn each_model_links_and_matches_the_interpreter() {
     for backend in common::backends() {
-        let dir = scratch().join(backend);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch(backend);
         for m in MODELS {
             build_and_run(&[(m, backend)], &dir, &format!("run_{m}"));
         }
@@ -163,15 +179,14 @@ fn each_model_links_and_matches_the_interpreter() {
 
 #[test]
 fn two_models_link_into_one_program() {
-    let dir = scratch().join("two");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("two");
     let second = *common::backends().last().unwrap();
     build_and_run(&[("small_cnn", "cranelift"), ("elementwise_mix", second)], &dir, "both");
 }
 
 #[test]
 fn objects_need_float_interfaces() {
-    let dir = scratch();
+    let dir = scratch("ints");
     let model = dir.join("ints.mlir");
     std::fs::write(&model, "func.func @main(%a: tensor<4xi32>) -> tensor<4xi32> {\n  return %a : tensor<4xi32>\n}\n")
         .unwrap();
@@ -289,8 +304,7 @@ fn for_model(template: &str, model: &str) -> String {
 #[test]
 fn bad_arguments_return_error_codes() {
     for backend in common::backends() {
-        let dir = scratch().join(format!("misuse-{backend}"));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch(&format!("misuse-{backend}"));
         let model = "elementwise_mix";
         let exe = link(&for_model(C_MISUSE, model), &[compile(model, backend, &dir)], &dir, "misuse");
         let out = Command::new(&exe).env_remove("TCC_NUM_THREADS").output().unwrap();
@@ -308,8 +322,7 @@ fn bad_arguments_return_error_codes() {
 #[test]
 fn thread_counts_are_bounded() {
     for backend in common::backends() {
-        let dir = scratch().join(format!("threads-{backend}"));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch(&format!("threads-{backend}"));
         let model = "small_cnn";
         let exe = link(&for_model(C_THREAD_COUNTS, model), &[compile(model, backend, &dir)], &dir, "thread_counts");
         let out = Command::new(&exe).output().unwrap();
@@ -351,8 +364,7 @@ fn an_unallocatable_workspace_is_an_error_code() {
          return %0 : tensor<{rows}x1xf32>\n}}\n"
     );
     for backend in common::backends() {
-        let dir = scratch().join(format!("oom-{backend}"));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = scratch(&format!("oom-{backend}"));
         let model = dir.join("huge.mlir");
         std::fs::write(&model, &text).unwrap();
         let obj = dir.join("huge.o");
