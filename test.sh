@@ -32,6 +32,12 @@ if [ -n "${LLVM_SYS_221_PREFIX:-}" ]; then
     status=1
   fi
 fi
+# An installed tcc (cargo install into a temporary root) builds and runs the README's
+# AOT example from another directory, as an object and as a static library.
+tools/tcc/tests/install.sh || status=1
+if [ -n "${LLVM_SYS_221_PREFIX:-}" ]; then
+  tools/tcc/tests/install.sh --features llvm || status=1
+fi
 if [ "$status" -ne 0 ]; then
   echo "test.sh: FAILED" >&2
 fi

@@ -111,6 +111,7 @@ pub fn c_header(name: &str, source: &str, sig: &Signature, workspace_size: usize
     }
     let _ = writeln!(out, " *");
     let _ = writeln!(out, " * Link with the runtime: cc main.c {name}.o $(tcc --print-runtime-lib) -lpthread -lm -ldl");
+    let _ = writeln!(out, " * (a library from `tcc --emit=staticlib` holds it: cc main.c lib{name}.a -lpthread -lm)");
     let _ = writeln!(out, " */");
     let _ = writeln!(out, "#ifndef {guard}\n#define {guard}\n\n#include <stdint.h>\n");
     let _ = writeln!(out, "#ifdef __cplusplus\nextern \"C\" {{\n#endif\n");

@@ -33,12 +33,14 @@ pub mod model_file;
 pub mod mlir_import;
 pub mod peak;
 pub mod pipeline;
+pub mod runtime_lib;
 
 use std::fmt;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 pub use model_file::{ModelBytes, read_model_file};
+pub use runtime_lib::{runtime_library, static_library};
 pub use tcc_codegen::CompiledModel;
 pub use tcc_dialect_graph as graph;
 pub use tcc_ir as ir;
@@ -301,37 +303,6 @@ pub fn runtime_tensor(t: &graph::Tensor) -> Result<Tensor, String> {
         Data::I64(v) => Tensor::from_slice(v, t.shape()),
         Data::I1(v) => Tensor::from_slice(v, t.shape()),
     }
-}
-
-/// The path of `libtcc_runtime.a`, the static library C programs link compiled models
-/// with: next to the running executable (an installed layout) or where cargo built it
-/// for this executable (`deps/`), the newest one (a `cargo build -p tcc-runtime` copies
-/// the library next to the executable, where it goes stale as `deps/` is rebuilt).
-pub fn runtime_library() -> Result<std::path::PathBuf, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot locate the tcc executable: {e}"))?;
-    let dir = exe.parent().ok_or("the tcc executable has no directory")?;
-    let direct = dir.join("libtcc_runtime.a");
-    let mut candidates: Vec<(std::time::SystemTime, std::path::PathBuf)> = std::fs::read_dir(dir.join("deps"))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("libtcc_runtime-") && n.ends_with(".a"))
-        })
-        .chain(direct.is_file().then_some(direct))
-        .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
-        .collect();
-    candidates.sort();
-    candidates.pop().map(|(_, p)| p).ok_or_else(|| {
-        format!(
-            "libtcc_runtime.a not found next to {} (build it with `cargo build -p tcc-runtime` in the same profile, \
-             or copy it there)",
-            exe.display()
-        )
-    })
 }
 
 /// The thread count `options` ask for (or `TCC_NUM_THREADS`, or one per physical

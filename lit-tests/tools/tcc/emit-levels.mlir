@@ -45,6 +45,15 @@
 // RUN: not %tcc %s --emit=obj -o %t.no-such-dir/x.o 2>&1 | FileCheck %s --check-prefix=OBJNOWRITE
 // OBJNOWRITE: tcc: error: cannot write '{{.*}}x.o'
 
+// A static library holds the model and the runtime; its header is NAME.h for libNAME.a.
+// RUN: rm -rf %t.lib && mkdir -p %t.lib
+// RUN: %tcc %s --emit=staticlib -o %t.lib/libmine.a
+// RUN: FileCheck %s --check-prefix=LIBHEADER --input-file %t.lib/mine.h
+// LIBHEADER: (a library from `tcc --emit=staticlib` holds it: cc main.c libemit_levels.a -lpthread -lm)
+// LIBHEADER: int emit_levels_run(
+// RUN: not %tcc %s --emit=staticlib -o - 2>&1 | FileCheck %s --check-prefix=LIBSTDOUT
+// LIBSTDOUT: tcc: error: --emit=staticlib writes a file; give it with -o libNAME.a
+
 // An element type the C interface does not pass is refused.
 // RUN: echo 'func.func @main(%%x: tensor<2xi32>) -> tensor<2xi32> { return %%x : tensor<2xi32> }' > %t.i32.mlir
 // RUN: not %tcc %t.i32.mlir --emit=obj -o %t.i32.o 2>&1 | FileCheck %s --check-prefix=CABI

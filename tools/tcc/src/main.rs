@@ -8,7 +8,9 @@
 //! - `--backend cranelift|llvm` (LLVM with `--features llvm`), `--cpu`, `--target`.
 //! - `--threads N` (1 to 256; default `TCC_NUM_THREADS`, else one per physical core)
 //!   and `--max-memory SIZE` (the memory budget a model must fit in).
-//! - `tcc MODEL.mlir --emit=obj [-o OUT.o] [--name NAME]`: an object file and `OUT.h`.
+//! - `tcc MODEL.mlir --emit=obj [-o OUT.o] [--name NAME]`: an object file and `OUT.h`;
+//!   `--emit=staticlib [-o libNAME.a]`: a static library holding the model and the
+//!   runtime, and `NAME.h` next to it.
 //! - `tcc --print-runtime-lib`: the path of `libtcc_runtime.a` to link objects with;
 //!   `tcc --print-backends`: the code generators of this build; `tcc --print-target`:
 //!   what the chosen one generates code for.
@@ -38,7 +40,8 @@ struct Cli {
     /// What to produce (default: the optimized graph).
     #[arg(long, value_enum, default_value = "graph")]
     emit: Emit,
-    /// Output file (`-` for standard output; for `--emit=obj`, default `<model>.o`).
+    /// Output file (`-` for standard output; for `--emit=obj`, default `<model>.o`; for
+    /// `--emit=staticlib`, default `lib<model>.a`).
     #[arg(short, long)]
     output: Option<String>,
     /// The model's name in an object file and header (a C identifier; default: the
@@ -146,6 +149,8 @@ enum Emit {
     Asm,
     /// An ELF object file and its C header.
     Obj,
+    /// A static library (`libNAME.a`: the model and the runtime) and its C header.
+    Staticlib,
     /// Graphviz DOT of the optimized graph.
     Dot,
 }
@@ -306,8 +311,8 @@ fn run(model: &Path, files: &RunFiles, common: &Common) -> Result<(), String> {
 fn emit(model: &Path, what: Emit, output: Option<&str>, name: Option<&str>, common: &Common) -> Result<(), String> {
     let mut module = parse(model)?;
     let opts = options(common);
-    if let Emit::Obj = what {
-        return emit_object(model, module, output, name, &opts);
+    if let Emit::Obj | Emit::Staticlib = what {
+        return emit_object(model, module, output, name, &opts, matches!(what, Emit::Staticlib));
     }
     let text = match what {
         Emit::Graph | Emit::Dot => {
@@ -342,7 +347,7 @@ fn emit(model: &Path, what: Emit, output: Option<&str>, name: Option<&str>, comm
             };
             tcc::compile_listing(module, &opts, what).map_err(|e| e.to_string())?
         }
-        Emit::Obj => unreachable!("handled above"),
+        Emit::Obj | Emit::Staticlib => unreachable!("handled above"),
     };
     match output.unwrap_or("-") {
         "-" => {
@@ -359,6 +364,7 @@ fn emit_object(
     output: Option<&str>,
     name: Option<&str>,
     opts: &Options,
+    static_library: bool,
 ) -> Result<(), String> {
     let stem = model.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
     let name = match name {
@@ -366,14 +372,21 @@ fn emit_object(
         Some(n) => return Err(format!("--name '{n}' is not a C identifier")),
         None => tcc_codegen::header::c_identifier(stem),
     };
-    let object_path = PathBuf::from(match output {
+    let path = PathBuf::from(match output {
+        Some("-") if static_library => return Err("--emit=staticlib writes a file; give it with -o libNAME.a".into()),
         Some("-") => return Err("--emit=obj writes a file; give it with -o OUT.o".into()),
         Some(p) => p.to_string(),
+        None if static_library => format!("lib{name}.a"),
         None => format!("{stem}.o"),
     });
-    let header_path = object_path.with_extension("h");
+    // An object's header is OUT.h; a library's is NAME.h for libNAME.a.
+    let header_path = match path.file_stem().and_then(|s| s.to_str()) {
+        Some(s) if static_library => path.with_file_name(format!("{}.h", s.strip_prefix("lib").unwrap_or(s))),
+        _ => path.with_extension("h"),
+    };
     let code = tcc::compile_object(module, opts, &name, &model.display().to_string()).map_err(|e| e.to_string())?;
-    std::fs::write(&object_path, &code.object).map_err(|e| format!("cannot write '{}': {e}", object_path.display()))?;
+    let bytes = if static_library { tcc::static_library(&code.object, &name)? } else { code.object };
+    std::fs::write(&path, &bytes).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
     std::fs::write(&header_path, &code.header).map_err(|e| format!("cannot write '{}': {e}", header_path.display()))?;
     Ok(())
 }

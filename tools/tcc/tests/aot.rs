@@ -60,15 +60,30 @@ fn interpret(model: &str) -> (Vec<f32>, Vec<Vec<f32>>) {
 }
 
 fn compile(model: &str, backend: &str, dir: &Path) -> PathBuf {
-    let obj = dir.join(format!("{model}.o"));
+    compile_as(model, backend, dir, Artifact::Object)
+}
+
+/// What `compile_as` makes: an object to link with the runtime, or a static library
+/// that holds it.
+#[derive(Clone, Copy, PartialEq)]
+enum Artifact {
+    Object,
+    StaticLibrary,
+}
+
+fn compile_as(model: &str, backend: &str, dir: &Path, artifact: Artifact) -> PathBuf {
+    let (emit, out) = match artifact {
+        Artifact::Object => ("--emit=obj", dir.join(format!("{model}.o"))),
+        Artifact::StaticLibrary => ("--emit=staticlib", dir.join(format!("lib{model}.a"))),
+    };
     let status = tcc()
         .arg(reference().join(format!("models/{model}.mlir")))
-        .args(["--emit=obj", "--backend", backend, "-o", obj.to_str().unwrap()])
+        .args([emit, "--backend", backend, "-o", out.to_str().unwrap()])
         .status()
         .unwrap();
-    assert!(status.success(), "tcc --emit=obj --backend {backend} {model}");
-    assert!(obj.with_extension("h").exists(), "no header for {model}");
-    obj
+    assert!(status.success(), "tcc {emit} --backend {backend} {model}");
+    assert!(dir.join(format!("{model}.h")).exists(), "no header for {model}");
+    out
 }
 
 /// C that reads each model's input from `argv` and writes its outputs next to it.
@@ -121,28 +136,37 @@ int main(int argc, char **argv) {
 /// Writes `source` as `dir/exe_name.c` and links it with `objects` and the runtime into
 /// `dir/exe_name`.
 fn link(source: &str, objects: &[PathBuf], dir: &Path, exe_name: &str) -> PathBuf {
+    link_as(source, objects, dir, exe_name, Artifact::Object)
+}
+
+/// The same; static libraries are linked alone, with the link line the README gives.
+fn link_as(source: &str, objects: &[PathBuf], dir: &Path, exe_name: &str, artifact: Artifact) -> PathBuf {
     let c = dir.join(format!("{exe_name}.c"));
     std::fs::write(&c, source).unwrap();
-    let runtime = String::from_utf8(tcc().arg("--print-runtime-lib").output().unwrap().stdout).unwrap();
     let exe = dir.join(exe_name);
-    let out = Command::new("cc")
-        .args(["-Wall", "-Werror", "-o", exe.to_str().unwrap(), c.to_str().unwrap()])
-        .args(objects)
-        .arg(runtime.trim())
-        .args(["-lpthread", "-lm", "-ldl"])
-        .current_dir(dir)
-        .output()
-        .expect("a C compiler (`cc`) is needed by this test");
+    let mut cc = Command::new("cc");
+    cc.args(["-Wall", "-Werror", "-o", exe.to_str().unwrap(), c.to_str().unwrap()]).args(objects);
+    if artifact == Artifact::Object {
+        let runtime = String::from_utf8(tcc().arg("--print-runtime-lib").output().unwrap().stdout).unwrap();
+        cc.arg(runtime.trim()).args(["-lpthread", "-lm", "-ldl"]);
+    } else {
+        cc.args(["-lpthread", "-lm"]);
+    }
+    let out = cc.current_dir(dir).output().expect("a C compiler (`cc`) is needed by this test");
     assert!(out.status.success(), "link failed:\n{}", String::from_utf8_lossy(&out.stderr));
     exe
 }
 
 /// Compiles each `(model, backend)`, links them into one program and checks its outputs.
 fn build_and_run(models: &[(&str, &str)], dir: &Path, exe_name: &str) {
-    let objects: Vec<PathBuf> = models.iter().map(|(m, b)| compile(m, b, dir)).collect();
+    build_and_run_as(models, dir, exe_name, Artifact::Object)
+}
+
+fn build_and_run_as(models: &[(&str, &str)], dir: &Path, exe_name: &str, artifact: Artifact) {
+    let objects: Vec<PathBuf> = models.iter().map(|(m, b)| compile_as(m, b, dir, artifact)).collect();
     let models: Vec<&str> = models.iter().map(|(m, _)| *m).collect();
     let models = &models[..];
-    let exe = link(&driver(models), &objects, dir, exe_name);
+    let exe = link_as(&driver(models), &objects, dir, exe_name, artifact);
     let mut run = Command::new(&exe);
     let mut expected = Vec::new();
     for m in models {
@@ -174,6 +198,14 @@ fn each_model_links_and_matches_the_interpreter() {
         for m in MODELS {
             build_and_run(&[(m, backend)], &dir, &format!("run_{m}"));
         }
+    }
+}
+
+#[test]
+fn static_libraries_link_alone_and_match_the_interpreter() {
+    for backend in common::backends() {
+        let dir = scratch(&format!("staticlib-{backend}"));
+        build_and_run_as(&[("small_cnn", backend)], &dir, "from_library", Artifact::StaticLibrary);
     }
 }
 
