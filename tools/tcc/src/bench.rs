@@ -21,6 +21,8 @@ pub struct Settings {
     pub runs: usize,
     pub warmup: usize,
     pub json: bool,
+    /// Also draw the profile as an SVG here ([`crate::plot`]).
+    pub plot: Option<std::path::PathBuf>,
 }
 
 /// Random input #`index` for `spec`: floats uniform in [-1, 1), integers in [0, 4),
@@ -112,6 +114,31 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
         |d: Duration| if kernel_sum.is_zero() { 0.0 } else { 100.0 * d.as_secs_f64() / kernel_sum.as_secs_f64() };
     let machine_peak = peak.gflops_per_core * compiled.threads() as f64;
     let rate = |amount: u64, d: Duration| if d.is_zero() { 0.0 } else { amount as f64 / d.as_secs_f64() / 1e9 };
+
+    if let Some(path) = &s.plot {
+        let plotted: Vec<crate::plot::Kernel> = kernels
+            .iter()
+            .zip(&per_kernel)
+            .map(|(k, &t)| crate::plot::Kernel {
+                label: format!("{} at {}", k.name, k.loc),
+                ms: ms(t / runs),
+                flops: k.flops,
+                bytes: k.bytes,
+            })
+            .collect();
+        let ceilings = crate::plot::Ceilings {
+            peak_gflops: machine_peak,
+            levels: bandwidth.levels.iter().map(|l| (l.name.to_string(), l.capacity as u64, l.gb_per_s)).collect(),
+        };
+        let title = format!(
+            "{}: {}, {} thread(s), {:.3} ms median",
+            model.file_name().map_or_else(|| model.display().to_string(), |n| n.to_string_lossy().into_owned()),
+            options.backend.name(),
+            compiled.threads(),
+            ms(median)
+        );
+        crate::plot::write_svg(path, &title, &plotted, &ceilings)?;
+    }
 
     let mut out = String::new();
     if s.json {

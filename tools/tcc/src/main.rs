@@ -14,14 +14,15 @@
 //! - `tcc --print-runtime-lib`: the path of `libtcc_runtime.a` to link objects with;
 //!   `tcc --print-backends`: the code generators of this build; `tcc --print-target`:
 //!   what the chosen one generates code for.
-//! - `tcc bench MODEL.mlir [--runs N] [--warmup N] [--json]`: latency, GFLOP/s, compile
-//!   time and a per-kernel profile on random inputs.
+//! - `tcc bench MODEL.mlir [--runs N] [--warmup N] [--json] [--plot FILE.svg]`: latency,
+//!   GFLOP/s, compile time and a per-kernel profile on random inputs, also drawn.
 //!
 //! Errors (bad model, bad inputs, failed run-time checks) are printed as located
 //! diagnostics and exit with status 1; usage errors exit with status 2.
 
 mod bench;
 mod npy;
+mod plot;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -128,6 +129,10 @@ enum Command {
         /// Print one JSON object instead of a table.
         #[arg(long)]
         json: bool,
+        /// Also draw the profile as an SVG: a roofline of the compute kernels, the
+        /// memory-bound kernels against each memory level's bandwidth, and time per kernel.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
         #[command(flatten)]
         common: Common,
     },
@@ -221,8 +226,9 @@ fn main() -> ExitCode {
             let files = RunFiles { inputs, outputs, expected, tolerance: *tolerance };
             run(model, &files, common)
         }
-        Some(Command::Bench { model, runs, warmup, json, common }) => {
-            let settings = bench::Settings { runs: *runs as usize, warmup: *warmup as usize, json: *json };
+        Some(Command::Bench { model, runs, warmup, json, plot, common }) => {
+            let settings =
+                bench::Settings { runs: *runs as usize, warmup: *warmup as usize, json: *json, plot: plot.clone() };
             bench::bench(model, options(common), &settings).map(|text| {
                 let _ = std::io::stdout().lock().write_all(text.as_bytes());
             })
