@@ -93,7 +93,7 @@ func.func @main(%a: tensor<2x4x8xf32>, %b: tensor<8x16xf32>) -> tensor<2x4x16xf3
 // EMPTY-NOT: {{.}}
 // NOWRITE: tcc: error: cannot write '{{.*}}missing-dir{{[/\\]}}out.mlir': {{.+}}
 // BADEMIT: error: invalid value 'llvm-ir' for '--emit <EMIT>'
-// BADEMIT: [possible values: graph, loop, vector, clif, llvm, asm, obj, dot]
+// BADEMIT: [possible values: graph, loop, vector, clif, llvm, asm, obj, staticlib, dot]
 // NOMODEL: tcc: error: no model given (see `tcc --help`)
 // MISSING: tcc: error: cannot read '{{.*}}does-not-exist.mlir': {{.+}}
 // BADMODEL: bad.mlir:2:1: error: {{.+}}
