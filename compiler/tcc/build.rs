@@ -5,7 +5,8 @@
 //!
 //! The runtime is built by a nested cargo, in release mode without debug information,
 //! for the target this crate is built for, in a target directory of its own next to
-//! the outer one (so every profile and feature set of this crate shares one build).
+//! the outer one (so every profile and feature set of this crate shares one build),
+//! then stripped of the standard library's debug information if `strip` is installed.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -35,7 +36,17 @@ fn main() {
         .unwrap_or_else(|e| panic!("cannot run cargo to build the runtime library: {e}"));
     assert!(status.success(), "building the runtime library (tcc-runtime) failed");
     let built = shared.join(&target).join("release").join("libtcc_runtime.a");
-    copy_if_changed(&built, &out.join("libtcc_runtime.a"));
+    // The debug information of Rust's precompiled standard library is 40% of the
+    // archive; `strip` (binutils, there wherever `cc` links) drops it when it is here.
+    let stripped = out.join("libtcc_runtime.stripped.a");
+    let strip_ok = Command::new("strip")
+        .arg("--strip-debug")
+        .arg(&built)
+        .arg("-o")
+        .arg(&stripped)
+        .status()
+        .is_ok_and(|s| s.success());
+    copy_if_changed(if strip_ok { &stripped } else { &built }, &out.join("libtcc_runtime.a"));
 }
 
 /// Copies `from` to `to` unless `to` already holds the same bytes (so an unchanged
