@@ -20,7 +20,8 @@ fn main() {
     }
     let target = std::env::var("TARGET").expect("cargo sets TARGET");
     // OUT_DIR is <target dir>/[<triple>/]<profile>/build/<crate>-<hash>/out.
-    let shared = out.ancestors().nth(4).map(|t| t.join("tcc-runtime-build")).unwrap_or_else(|| out.join("runtime-build"));
+    let shared =
+        out.ancestors().nth(4).map(|t| t.join("tcc-runtime-build")).unwrap_or_else(|| out.join("runtime-build"));
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let status = Command::new(cargo)
         .args(["build", "--release", "--lib", "--quiet", "--target", &target])

@@ -210,7 +210,7 @@ pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64, inpu
         // 80% of peak in 13-column tiles to 87% in 14, rows of 56, 28 and 14 dividing
         // evenly); the whole row when it is narrower; a slightly narrower tile when that
         // divides the row exactly.
-        let fits = |r: i64| r * accs_per_col + accs_per_col + 1 <= regs;
+        let fits = |r: i64| r * accs_per_col + accs_per_col < regs;
         let Some(widest) = (1..=32).rev().find(|&r| fits(r)) else { continue };
         let r = if cols <= widest {
             cols.max(1)

@@ -101,7 +101,7 @@ fn read_rate(bytes: usize, threads: usize) -> f64 {
     let lines = (bytes / 64).max(4) / 4 * 4;
     let repeats = ((20 << 20) / (lines * 64)).max(1) as u32 * 4;
     let buffers: Vec<Vec<Line>> = (0..threads)
-        .map(|t| (0..lines as u64).map(|i| Line(std::array::from_fn(|k| i * 8 + k as u64 ^ t as u64))).collect())
+        .map(|t| (0..lines as u64).map(|i| Line(std::array::from_fn(|k| (i * 8 + k as u64) ^ t as u64))).collect())
         .collect();
     let cores = tcc_runtime::cpu::usable_physical_cores();
     let mut best = f64::INFINITY;

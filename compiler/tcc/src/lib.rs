@@ -28,9 +28,9 @@ pub mod backend;
 pub mod bandwidth;
 pub mod dot;
 pub mod memory;
-pub mod model_file;
 #[cfg(feature = "mlir")]
 pub mod mlir_import;
+pub mod model_file;
 pub mod peak;
 pub mod pipeline;
 pub mod runtime_lib;

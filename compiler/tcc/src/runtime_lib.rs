@@ -156,10 +156,8 @@ mod tests {
     #[test]
     fn the_runtime_library_is_an_archive_with_the_entry_points() {
         let runtime = ArchiveFile::parse(RUNTIME_LIBRARY).unwrap();
-        let symbols: Vec<Vec<u8>> = runtime
-            .members()
-            .flat_map(|m| defined_symbols(m.unwrap().data(RUNTIME_LIBRARY).unwrap()))
-            .collect();
+        let symbols: Vec<Vec<u8>> =
+            runtime.members().flat_map(|m| defined_symbols(m.unwrap().data(RUNTIME_LIBRARY).unwrap())).collect();
         assert!(symbols.iter().any(|s| s == b"tcc_parallel_for"), "tcc_parallel_for not defined");
     }
 

@@ -421,7 +421,7 @@ fn blocked_group_norm(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Va
 fn widened_comparison(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Value>, x: Value) -> Option<Value> {
     let s = shape_of(m, x);
     let mut bd = Builder { m, b, vals };
-    let mut cast = |bd: &mut Builder, v: Value, elem: ScalarType| -> Option<Value> {
+    let cast = |bd: &mut Builder, v: Value, elem: ScalarType| -> Option<Value> {
         let mut state = OperationState::new(&ops::CAST, Location::unknown());
         state.operands = vec![v];
         state.result_types = vec![Type::tensor(shape_of(bd.m, v), elem).ok()?];
@@ -642,7 +642,7 @@ fn close(a: &Tensor, b: &Tensor) -> bool {
             a.shape() == b.shape() && x.iter().zip(y).all(|(p, q)| near(p, q))
         }
         (Data::F64(_), Data::F64(_)) => {
-            let as_f32 = |t: &Tensor| Tensor::f32(&t.shape().to_vec(), t.to_f64s().iter().map(|&v| v as f32).collect());
+            let as_f32 = |t: &Tensor| Tensor::f32(t.shape(), t.to_f64s().iter().map(|&v| v as f32).collect());
             same_bits(a, b) || matches!((as_f32(a), as_f32(b)), (Ok(x), Ok(y)) if close(&x, &y))
         }
         _ => a == b,

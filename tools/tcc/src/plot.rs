@@ -108,7 +108,12 @@ fn roofline(area: &Area, kernels: &[&Kernel], labelled: &[&Kernel], c: &Ceilings
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color));
     }
     points(&mut chart, &compute, labelled, point)?;
-    chart.configure_series_labels().position(SeriesLabelPosition::LowerRight).background_style(WHITE.mix(0.8)).border_style(BLACK).draw()
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
 }
 
 fn bandwidth(area: &Area, kernels: &[&Kernel], labelled: &[&Kernel], c: &Ceilings) -> DrawResult {
@@ -118,7 +123,10 @@ fn bandwidth(area: &Area, kernels: &[&Kernel], labelled: &[&Kernel], c: &Ceiling
     // before it, or past the largest kernel.
     let inner = &c.levels[..c.levels.len().saturating_sub(1)];
     let largest_level = inner.iter().map(|l| l.1 as f64 * 10.0).fold(1e6, f64::max);
-    let x = decades(memory.iter().map(|k| point(k).0).fold(1e4, f64::min), largest_level.max(memory.iter().map(|k| point(k).0).fold(0.0, f64::max)));
+    let x = decades(
+        memory.iter().map(|k| point(k).0).fold(1e4, f64::min),
+        largest_level.max(memory.iter().map(|k| point(k).0).fold(0.0, f64::max)),
+    );
     let fastest = c.levels.iter().map(|l| l.2).fold(1.0, f64::max);
     let y = decades(memory.iter().map(|k| point(k).1).fold(fastest / 1000.0, f64::min), fastest * 2.0);
     let mut chart = ChartBuilder::on(area)
@@ -146,7 +154,12 @@ fn bandwidth(area: &Area, kernels: &[&Kernel], labelled: &[&Kernel], c: &Ceiling
         from = to;
     }
     points(&mut chart, &memory, labelled, point)?;
-    chart.configure_series_labels().position(SeriesLabelPosition::LowerLeft).background_style(WHITE.mix(0.8)).border_style(BLACK).draw()
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerLeft)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
 }
 
 /// One dot per kernel, the labelled ones red and numbered by their rank in time.
@@ -197,8 +210,12 @@ fn short(label: &str) -> String {
 fn time_bars(area: &Area, by_time: &[&Kernel], bars: usize) -> DrawResult {
     let total: f64 = by_time.iter().map(|k| k.ms).sum();
     let rest: f64 = by_time.iter().skip(bars).map(|k| k.ms).sum();
-    let mut rows: Vec<(String, f64)> =
-        by_time.iter().take(bars).enumerate().map(|(i, k)| (format!("#{}  {}", i + 1, short(&k.label)), k.ms)).collect();
+    let mut rows: Vec<(String, f64)> = by_time
+        .iter()
+        .take(bars)
+        .enumerate()
+        .map(|(i, k)| (format!("#{}  {}", i + 1, short(&k.label)), k.ms))
+        .collect();
     if rest > 0.0 {
         rows.push((format!("{} other kernels", by_time.len() - bars), rest));
     }

@@ -60,16 +60,15 @@ pub(crate) fn define_functions(
     }
     let parallel_for = module.declare_function("tcc_parallel_for", Linkage::Import, &sig4).map_err(backend_err)?;
     let main_id = module.declare_function(entry_name, linkage, &sig4).map_err(backend_err)?;
-    let mut shared =
-        Shared {
-            m: lm,
-            parallel_for,
-            asserts: Vec::new(),
-            constants,
-            outlines: Vec::new(),
-            outlines_made: 0,
-            outlined_by_key: HashMap::new(),
-        };
+    let mut shared = Shared {
+        m: lm,
+        parallel_for,
+        asserts: Vec::new(),
+        constants,
+        outlines: Vec::new(),
+        outlines_made: 0,
+        outlined_by_key: HashMap::new(),
+    };
     let mut ctx = module.make_context();
     let mut fbc = FunctionBuilderContext::new();
     let frontend = module.target_config();

@@ -545,10 +545,12 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 .ok_or_else(|| CodegenError::Unsupported("vector shifts by different amounts per lane".into()))?;
             a[1] = self.get(m.operand(splat, 0));
         }
-        if float && operand_ty.as_vector().is_some() && (is(&lp::MAX) || is(&lp::MIN)) {
-            if let Some(v) = self.extremum_with_constant(op, is(&lp::MAX), &a) {
-                return Ok(v);
-            }
+        if float
+            && operand_ty.as_vector().is_some()
+            && (is(&lp::MAX) || is(&lp::MIN))
+            && let Some(v) = self.extremum_with_constant(op, is(&lp::MAX), &a)
+        {
+            return Ok(v);
         }
         let ins = self.b.ins();
         let v = match () {

@@ -60,7 +60,8 @@ pub fn optimize_parallel(
     let optimized: Vec<Result<Vec<u8>, CodegenError>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (1..parts)
             .map(|k| {
-                let keep: Vec<&str> = names.iter().zip(&part_of).filter(|&(_, &p)| p == k).map(|(n, _)| n.as_str()).collect();
+                let keep: Vec<&str> =
+                    names.iter().zip(&part_of).filter(|&(_, &p)| p == k).map(|(n, _)| n.as_str()).collect();
                 let bitcode = &bitcode;
                 scope.spawn(move || optimize_part(bitcode, &keep, target, reloc))
             })
@@ -94,7 +95,12 @@ pub fn optimize_parallel(
 
 /// Optimizes the functions named `keep` of the module in `bitcode`, in a context of
 /// this thread's; returns the optimized part's bitcode.
-fn optimize_part(bitcode: &[u8], keep: &[&str], target: &LlvmTarget, reloc: RelocMode) -> Result<Vec<u8>, CodegenError> {
+fn optimize_part(
+    bitcode: &[u8],
+    keep: &[&str],
+    target: &LlvmTarget,
+    reloc: RelocMode,
+) -> Result<Vec<u8>, CodegenError> {
     let ctx = Context::create();
     let buffer = MemoryBuffer::create_from_memory_range_copy(bitcode, "tcc_part");
     let module = LModule::parse_bitcode_from_buffer(&buffer, &ctx)
@@ -172,15 +178,18 @@ mod tests {
                     b.position_at_end(body);
                     let i = b.build_phi(i64t, "i").unwrap();
                     i.add_incoming(&[(&i64t.const_zero(), entry)]);
-                    let next = b.build_int_add(i.as_basic_value().into_int_value(), i64t.const_int(1, false), "").unwrap();
+                    let next =
+                        b.build_int_add(i.as_basic_value().into_int_value(), i64t.const_int(1, false), "").unwrap();
                     i.add_incoming(&[(&next, body)]);
-                    let done = b.build_int_compare(inkwell::IntPredicate::EQ, next, i64t.const_int(1, false), "").unwrap();
+                    let done =
+                        b.build_int_compare(inkwell::IntPredicate::EQ, next, i64t.const_int(1, false), "").unwrap();
                     b.build_conditional_branch(done, exit, body).unwrap();
                     b.position_at_end(exit);
                     b.build_int_add(x, next, "").unwrap()
                 }
                 Some(p) => {
-                    let r = b.build_call(p, &[x.into()], "").unwrap().try_as_basic_value().unwrap_basic().into_int_value();
+                    let r =
+                        b.build_call(p, &[x.into()], "").unwrap().try_as_basic_value().unwrap_basic().into_int_value();
                     let t = b.build_int_mul(r, i64t.const_int(3, false), "").unwrap();
                     b.build_int_add(t, i64t.const_int(k as u64, false), "").unwrap()
                 }

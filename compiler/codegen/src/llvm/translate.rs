@@ -510,7 +510,7 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
             // left (log2 steps of latency, not one per lane).
             let mut v = x;
             let mut lanes = x.get_type().get_size();
-            while lanes > 1 && lanes % 2 == 0 {
+            while lanes > 1 && lanes.is_multiple_of(2) {
                 let half = lanes / 2;
                 let mask = |from: u32| {
                     let idx: Vec<_> = (from..from + half).map(|i| i32t.const_int(i as u64, false)).collect();

@@ -122,7 +122,7 @@ fn shape(rw: &Rewriter, v: Value) -> Option<Vec<i64>> {
     rw.value_type(v).as_tensor().filter(|t| t.encoding().is_none()).map(|t| t.shape().to_vec())
 }
 
-fn defined_by<'a>(rw: &Rewriter, v: Value, def: &'a OpDef) -> Option<Op> {
+fn defined_by(rw: &Rewriter, v: Value, def: &OpDef) -> Option<Op> {
     rw.defining_op(v).filter(|&d| rw.is(d, def))
 }
 
