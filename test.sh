@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: the Rust test suite (unit, integration, property and PyTorch
-# reference tests) and the lit suite. Needs `lit` and a FileCheck
-# (`pip install lit filecheck`). Runs both suites, then fails if either failed.
+# reference tests), the lit suite, an installed tcc (tools/tcc/tests/install.sh) and
+# the Python package (pytest). Needs `lit` and a FileCheck (`pip install lit
+# filecheck`), a C compiler, and python3 with venv and PyPI. Runs everything, then
+# fails if anything failed.
 #
 # Optional features are tested too when their system libraries are installed and the
 # environment says where (.ci/run does both; see README): the MLIR 22 fallback parser
@@ -37,6 +39,14 @@ fi
 tools/tcc/tests/install.sh || status=1
 if [ -n "${LLVM_SYS_221_PREFIX:-}" ]; then
   tools/tcc/tests/install.sh --features llvm || status=1
+fi
+# The Python package, built by maturin into a venv of its own (numpy, maturin and pytest
+# come from PyPI), against the checked-in models.
+if python3 -m venv target/py-venv && target/py-venv/bin/pip install --quiet ./python pytest; then
+  target/py-venv/bin/python -m pytest -q python/tests || status=1
+else
+  echo "test.sh: building the Python package failed" >&2
+  status=1
 fi
 if [ "$status" -ne 0 ]; then
   echo "test.sh: FAILED" >&2

@@ -26,6 +26,7 @@
 
 pub mod backend;
 pub mod bandwidth;
+pub mod bench;
 pub mod dot;
 pub mod memory;
 #[cfg(feature = "mlir")]

@@ -20,7 +20,6 @@
 //! Errors (bad model, bad inputs, failed run-time checks) are printed as located
 //! diagnostics and exit with status 1; usage errors exit with status 2.
 
-mod bench;
 mod npy;
 mod plot;
 
@@ -227,9 +226,12 @@ fn main() -> ExitCode {
             run(model, &files, common)
         }
         Some(Command::Bench { model, runs, warmup, json, plot, common }) => {
-            let settings =
-                bench::Settings { runs: *runs as usize, warmup: *warmup as usize, json: *json, plot: plot.clone() };
-            bench::bench(model, options(common), &settings).map(|text| {
+            let settings = tcc::bench::Settings { runs: *runs as usize, warmup: *warmup as usize, json: *json };
+            let mut draw = |profile: &tcc::bench::Profile| match plot {
+                Some(path) => plot::write_svg(path, profile),
+                None => Ok(()),
+            };
+            tcc::bench::bench(model, options(common), &settings, Some(&mut draw)).map(|text| {
                 let _ = std::io::stdout().lock().write_all(text.as_bytes());
             })
         }

@@ -17,30 +17,15 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// One kernel's measurement.
-pub struct Kernel {
-    /// The op, with its source location.
-    pub label: String,
-    /// Mean time per run.
-    pub ms: f64,
-    pub flops: u64,
-    /// Compulsory traffic: operands read once, results written once.
-    pub bytes: u64,
-}
-
-/// The machine's measured limits on the threads in use.
-pub struct Ceilings {
-    pub peak_gflops: f64,
-    /// Memory levels, innermost first: name, capacity in bytes, read GB/s.
-    pub levels: Vec<(String, u64, f64)>,
-}
+use tcc::bench::{KernelTime as Kernel, Profile};
 
 /// How many kernels get a label, and how many get a bar of their own.
 const LABELLED: usize = 6;
 const BARS: usize = 24;
 
-/// Writes the three charts of `kernels` (any order) to `path`.
-pub fn write_svg(path: &Path, title: &str, kernels: &[Kernel], ceilings: &Ceilings) -> Result<(), String> {
+/// Writes the three charts of `profile` to `path`.
+pub fn write_svg(path: &Path, profile: &Profile) -> Result<(), String> {
+    let (title, kernels, ceilings) = (&profile.title, &profile.kernels, profile);
     let mut by_time: Vec<&Kernel> = kernels.iter().filter(|k| k.ms > 0.0).collect();
     by_time.sort_by(|a, b| b.ms.total_cmp(&a.ms));
     let bars = by_time.len().min(BARS);
@@ -48,7 +33,7 @@ pub fn write_svg(path: &Path, title: &str, kernels: &[Kernel], ceilings: &Ceilin
     let root = SVGBackend::new(path, (1100, height)).into_drawing_area();
     let fail = |e: &dyn std::fmt::Display| format!("cannot draw '{}': {e}", path.display());
     root.fill(&WHITE).map_err(|e| fail(&e))?;
-    let root = root.titled(title, ("sans-serif", 22)).map_err(|e| fail(&e))?;
+    let root = root.titled(title.as_str(), ("sans-serif", 22)).map_err(|e| fail(&e))?;
     let (top, bottom) = root.split_vertically(520);
     let (middle, bottom) = bottom.split_vertically(480);
     let labelled: Vec<&Kernel> = by_time.iter().take(LABELLED).copied().collect();
@@ -73,7 +58,7 @@ fn level_color(i: usize) -> RGBColor {
     [RGBColor(31, 119, 180), RGBColor(44, 160, 44), RGBColor(255, 127, 14), RGBColor(214, 39, 40)][i % 4]
 }
 
-fn roofline(area: &Area, kernels: &[&Kernel], labelled: &[&Kernel], c: &Ceilings) -> DrawResult {
+fn roofline(area: &Area, kernels: &[&Kernel], labelled: &[&Kernel], c: &Profile) -> DrawResult {
     let compute: Vec<&Kernel> = kernels.iter().filter(|k| k.flops > 0 && k.bytes > 0).copied().collect();
     let point = |k: &Kernel| (k.flops as f64 / k.bytes as f64, k.flops as f64 / (k.ms * 1e-3) / 1e9);
     let xs: Vec<f64> = compute.iter().map(|k| point(k).0).collect();
@@ -116,7 +101,7 @@ fn roofline(area: &Area, kernels: &[&Kernel], labelled: &[&Kernel], c: &Ceilings
         .draw()
 }
 
-fn bandwidth(area: &Area, kernels: &[&Kernel], labelled: &[&Kernel], c: &Ceilings) -> DrawResult {
+fn bandwidth(area: &Area, kernels: &[&Kernel], labelled: &[&Kernel], c: &Profile) -> DrawResult {
     let memory: Vec<&Kernel> = kernels.iter().filter(|k| k.flops == 0 && k.bytes > 0).copied().collect();
     let point = |k: &Kernel| (k.bytes as f64, k.bytes as f64 / (k.ms * 1e-3) / 1e9);
     // The last level (memory) holds everything: the chart ends a decade past the one

@@ -1,28 +1,49 @@
-//! `tcc bench`: compile a model, run it on random inputs, report latency (median, min,
-//! max), GFLOP/s (conv and matmul FLOPs), compile time and a per-kernel profile.
+//! `tcc bench` (and the Python package's `Model.bench`): compile a model, run it on
+//! random inputs, report latency (median, min, max), GFLOP/s (conv and matmul FLOPs),
+//! compile time and a per-kernel profile, as a table or as JSON.
 //!
 //! The model is compiled with profiling markers; each run's kernel times add up to the
 //! run's time (the markers bracket every kernel), and the table reports their mean per
 //! run against the mean latency, so the two can be compared. Each compute kernel's
 //! GFLOP/s is also given as a percentage of the machine's FMA peak for the backend's
-//! vector width on the threads in use (measured by [`tcc::peak`]), and every kernel's
+//! vector width on the threads in use (measured by [`crate::peak`]), and every kernel's
 //! compulsory memory traffic (its operands read once, its results written once) as
 //! GB/s; for a memory-bound kernel (no FLOPs counted) also as a percentage of the
 //! measured read bandwidth of the memory level that traffic fits in on those threads
-//! ([`tcc::bandwidth`]).
+//! ([`crate::bandwidth`]). A caller can also take the profile itself ([`Profile`]: the
+//! CLI draws it).
 
 use std::fmt::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use tcc::{DType, Options, Tensor, TensorSpec};
+use crate::{DType, ModelBytes, Options, Tensor, TensorSpec};
 
 pub struct Settings {
     pub runs: usize,
     pub warmup: usize,
     pub json: bool,
-    /// Also draw the profile as an SVG here ([`crate::plot`]).
-    pub plot: Option<std::path::PathBuf>,
+}
+
+/// One kernel's measurement.
+pub struct KernelTime {
+    /// The op, with its source location.
+    pub label: String,
+    /// Mean time per run.
+    pub ms: f64,
+    pub flops: u64,
+    /// Compulsory traffic: operands read once, results written once.
+    pub bytes: u64,
+}
+
+/// The per-kernel profile with the machine's measured limits on the threads in use.
+pub struct Profile {
+    /// Model, backend, threads and median latency, in a line.
+    pub title: String,
+    pub kernels: Vec<KernelTime>,
+    pub peak_gflops: f64,
+    /// Memory levels, innermost first: name, capacity in bytes, read GB/s.
+    pub levels: Vec<(String, u64, f64)>,
 }
 
 /// Random input #`index` for `spec`: floats uniform in [-1, 1), integers in [0, 4),
@@ -73,19 +94,39 @@ fn json_string(s: &str) -> String {
     out
 }
 
-pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String, String> {
-    options.profile = true;
+/// Benchmarks the model file at `model` (see [`bench_bytes`]).
+pub fn bench(
+    model: &Path,
+    options: Options,
+    s: &Settings,
+    on_profile: Option<&mut dyn FnMut(&Profile) -> Result<(), String>>,
+) -> Result<String, String> {
     let start = Instant::now();
-    let bytes = tcc::read_model_file(model)?;
-    let module = tcc::parse_model(&model.display().to_string(), bytes).map_err(|d| d.to_string())?;
-    let compiled = tcc::Model::compile(module, &options).map_err(|e| e.to_string())?;
+    let bytes = crate::read_model_file(model)?;
+    bench_bytes(&model.display().to_string(), bytes, start, options, s, on_profile)
+}
+
+/// Benchmarks the model in `bytes` (`name` locates errors), timing compilation from
+/// `start`; returns the table or JSON, and gives the profile to `on_profile` first.
+pub fn bench_bytes(
+    name: &str,
+    bytes: impl Into<ModelBytes>,
+    start: Instant,
+    mut options: Options,
+    s: &Settings,
+    on_profile: Option<&mut dyn FnMut(&Profile) -> Result<(), String>>,
+) -> Result<String, String> {
+    let model = Path::new(name);
+    options.profile = true;
+    let module = crate::parse_model(name, bytes).map_err(|d| d.to_string())?;
+    let compiled = crate::Model::compile(module, &options).map_err(|e| e.to_string())?;
     let compile_time = start.elapsed();
-    let target = tcc::backend::CodeGenerator::new(&options)?.describe();
-    let peak = tcc::peak::fma_peak(&options).map_err(|e| e.to_string())?;
+    let target = crate::backend::CodeGenerator::new(&options)?.describe();
+    let peak = crate::peak::fma_peak(&options).map_err(|e| e.to_string())?;
     let inputs: Vec<Tensor> =
         compiled.inputs().iter().enumerate().map(|(i, spec)| random_input(spec, i)).collect::<Result<_, _>>()?;
     let kernels = compiled.compiled().kernels.clone();
-    let bandwidth = tcc::bandwidth::measured(compiled.threads());
+    let bandwidth = crate::bandwidth::measured(compiled.threads());
 
     for _ in 0..s.warmup {
         compiled.run(&inputs).map_err(|e| e.to_string())?;
@@ -115,29 +156,29 @@ pub fn bench(model: &Path, mut options: Options, s: &Settings) -> Result<String,
     let machine_peak = peak.gflops_per_core * compiled.threads() as f64;
     let rate = |amount: u64, d: Duration| if d.is_zero() { 0.0 } else { amount as f64 / d.as_secs_f64() / 1e9 };
 
-    if let Some(path) = &s.plot {
-        let plotted: Vec<crate::plot::Kernel> = kernels
-            .iter()
-            .zip(&per_kernel)
-            .map(|(k, &t)| crate::plot::Kernel {
-                label: format!("{} at {}", k.name, k.loc),
-                ms: ms(t / runs),
-                flops: k.flops,
-                bytes: k.bytes,
-            })
-            .collect();
-        let ceilings = crate::plot::Ceilings {
+    if let Some(take) = on_profile {
+        let profile = Profile {
+            title: format!(
+                "{}: {}, {} thread(s), {:.3} ms median",
+                model.file_name().map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned()),
+                options.backend.name(),
+                compiled.threads(),
+                ms(median)
+            ),
+            kernels: kernels
+                .iter()
+                .zip(&per_kernel)
+                .map(|(k, &t)| KernelTime {
+                    label: format!("{} at {}", k.name, k.loc),
+                    ms: ms(t / runs),
+                    flops: k.flops,
+                    bytes: k.bytes,
+                })
+                .collect(),
             peak_gflops: machine_peak,
             levels: bandwidth.levels.iter().map(|l| (l.name.to_string(), l.capacity as u64, l.gb_per_s)).collect(),
         };
-        let title = format!(
-            "{}: {}, {} thread(s), {:.3} ms median",
-            model.file_name().map_or_else(|| model.display().to_string(), |n| n.to_string_lossy().into_owned()),
-            options.backend.name(),
-            compiled.threads(),
-            ms(median)
-        );
-        crate::plot::write_svg(path, &title, &plotted, &ceilings)?;
+        take(&profile)?;
     }
 
     let mut out = String::new();

@@ -1,0 +1,107 @@
+"""tcc: a tensor compiler for CPU inference, from Python.
+
+    import numpy as np, tcc
+    model = tcc.compile("resnet18.mlir")            # a file, or MLIR text
+    (y,) = model(np.load("resnet18.in0.npy"))        # numpy in, a list of numpy out
+
+Models are MLIR: tcc's graph dialect, or TOSA as torch-mlir exports it
+(`tcc.from_torch` exports a PyTorch module through torch-mlir when it is installed).
+Errors are exceptions carrying tcc's messages: `CompileError` (with the location in
+the model), `RunError`, `ValueError` for bad options, `TypeError` for inputs of the
+wrong element type.
+"""
+
+import json
+import os
+
+import numpy as np
+
+from ._tcc import CompileError, RunError, TccError, backends, bench_file, bench_text, compile_file, compile_text
+
+__all__ = ["Model", "TensorSpec", "compile", "from_torch", "backends", "TccError", "CompileError", "RunError"]
+
+# tcc's element type names and numpy's dtypes, both ways.
+_DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "i1": np.bool_}
+_NAMES = {np.dtype(v): k for k, v in _DTYPES.items()}
+
+
+class TensorSpec:
+    """The element type (a numpy dtype) and shape of a model input or output."""
+
+    def __init__(self, dtype_name, shape):
+        self.dtype = np.dtype(_DTYPES[dtype_name])
+        self.shape = tuple(shape)
+
+    def __repr__(self):
+        return f"TensorSpec(dtype={self.dtype}, shape={self.shape})"
+
+
+class Model:
+    """A compiled model: `model(*arrays)` or `model.run(*arrays)` runs it."""
+
+    def __init__(self, native, source, backend):
+        self._native = native
+        self._source = source
+        self._backend = backend
+        self.inputs = [TensorSpec(d, s) for d, s in native.inputs()]
+        self.outputs = [TensorSpec(d, s) for d, s in native.outputs()]
+        self.threads = native.threads()
+
+    def run(self, *arrays):
+        """Runs the model on one array per input (array-likes are converted; the
+        element type must be the input's). Returns a list of arrays, one per output."""
+        if len(arrays) != len(self.inputs):
+            raise RunError(f"the model takes {len(self.inputs)} input(s), got {len(arrays)}")
+        packed = []
+        for i, (a, spec) in enumerate(zip(arrays, self.inputs)):
+            a = np.asarray(a)
+            if a.dtype != spec.dtype:
+                raise TypeError(f"input #{i}: expected {spec.dtype}, got {a.dtype} (convert it with .astype)")
+            if a.shape != spec.shape:
+                raise RunError(f"input #{i}: expected shape {list(spec.shape)}, got {list(a.shape)}")
+            packed.append((_NAMES[a.dtype], list(a.shape), np.ascontiguousarray(a).tobytes()))
+        return [
+            np.frombuffer(data, dtype=_DTYPES[d]).reshape(shape)
+            for d, shape, data in self._native.run(packed)
+        ]
+
+    __call__ = run
+
+    def bench(self, runs=20, warmup=3):
+        """What `tcc bench --json` reports, as a dict: the model compiled again with
+        profiling and run `runs` times after `warmup` on random inputs (latency,
+        GFLOP/s, compile time, and each kernel's time, GFLOP/s and GB/s)."""
+        kind, value = self._source
+        bench = bench_file if kind == "file" else bench_text
+        return json.loads(bench(value, self._backend, self.threads, runs, warmup))
+
+    def __repr__(self):
+        return f"Model(inputs={self.inputs}, outputs={self.outputs}, threads={self.threads})"
+
+
+def compile(model, backend="cranelift", threads=None):
+    """Compiles `model`: a path to an MLIR file (str or os.PathLike), or MLIR text.
+
+    `backend` is "cranelift" (always built) or "llvm" (if this build has it, see
+    `tcc.backends()`); `threads` is 1 to 256 (default: TCC_NUM_THREADS, else one per
+    physical core)."""
+    if isinstance(model, os.PathLike) or (isinstance(model, str) and "\n" not in model and "{" not in model):
+        path = os.fspath(model)
+        return Model(compile_file(path, backend, threads), ("file", path), backend)
+    if isinstance(model, str):
+        return Model(compile_text(model, backend, threads), ("text", model), backend)
+    raise TypeError(f"expected a path or MLIR text, got {type(model).__name__}")
+
+
+def from_torch(module, *example_inputs, backend="cranelift", threads=None):
+    """Exports a PyTorch module with torch-mlir (as TOSA, at the example inputs'
+    shapes) and compiles it."""
+    try:
+        from torch_mlir import fx
+    except ImportError as e:
+        raise TccError(
+            "tcc.from_torch needs torch-mlir (pip install torch-mlir, with a matching torch); "
+            f"importing it failed: {e}"
+        ) from e
+    exported = fx.export_and_import(module.eval(), *example_inputs, output_type="tosa", func_name="main")
+    return compile(str(exported), backend=backend, threads=threads)

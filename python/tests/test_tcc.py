@@ -1,0 +1,145 @@
+"""The tcc Python package against checked-in models and their reference outputs.
+
+Run with `pytest python/tests` after `pip install ./python` (test.sh does both).
+"""
+
+import pathlib
+import sys
+
+import numpy as np
+import pytest
+
+import tcc
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+SMALL = REPO / "benchmarks" / "models" / "small"
+REFERENCE = REPO / "dialects" / "graph" / "tests" / "reference"
+
+ADD_ONE = """func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %c = graph.constant {value = dense<1.0> : tensor<2x3xf32>} : () -> tensor<2x3xf32>
+  %0 = graph.add %x, %c : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+"""
+
+
+def relative_error(got, want):
+    return float(np.abs(got - want).max() / max(np.abs(want).max(), 1e-30))
+
+
+@pytest.mark.parametrize("backend", tcc.backends())
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("name", ["resnet18", "mobilenet_v2", "bert_layer"])
+def test_corpus_models_match_pytorch(name, backend, threads):
+    model = tcc.compile(SMALL / f"{name}.mlir", backend=backend, threads=threads)
+    x = np.load(SMALL / f"{name}.in0.npy")
+    (y,) = model(x)
+    want = np.load(SMALL / f"{name}.out0.npy")
+    assert y.dtype == want.dtype and y.shape == want.shape
+    assert relative_error(y, want) <= 1e-4
+
+
+def test_text_and_path_compile_the_same_model():
+    text = (REFERENCE / "models" / "small_cnn.mlir").read_text()
+    x = np.load(REFERENCE / "data" / "small_cnn.in0.npy")
+    from_text = tcc.compile(text)(x)
+    from_path = tcc.compile(str(REFERENCE / "models" / "small_cnn.mlir"))(x)
+    assert len(from_text) == len(from_path)
+    for a, b in zip(from_text, from_path):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_specs_threads_and_call():
+    model = tcc.compile(ADD_ONE, threads=1)
+    assert model.threads == 1
+    assert [(s.dtype, s.shape) for s in model.inputs] == [(np.float32, (2, 3))]
+    assert [(s.dtype, s.shape) for s in model.outputs] == [(np.float32, (2, 3))]
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    (y,) = model.run(x)
+    np.testing.assert_array_equal(y, x + 1)
+    # Non-contiguous inputs are fine; outputs are writable arrays of their own.
+    (z,) = model(np.asfortranarray(x))
+    np.testing.assert_array_equal(z, x + 1)
+    z[0, 0] = 42.0
+
+
+def test_bad_inputs_are_exceptions_with_the_reason():
+    model = tcc.compile(ADD_ONE)
+    with pytest.raises(TypeError, match="expected float32, got float64"):
+        model(np.zeros((2, 3)))
+    with pytest.raises(tcc.RunError, match=r"expected shape \[2, 3\], got \[3, 2\]"):
+        model(np.zeros((3, 2), dtype=np.float32))
+    with pytest.raises(tcc.RunError, match="takes 1 input"):
+        model()
+
+
+def test_bad_models_and_options_are_exceptions_with_locations():
+    bad = ADD_ONE.replace("graph.add", "graph.nope")
+    with pytest.raises(tcc.CompileError, match=r"<string>:3:8: error: unregistered operation 'graph.nope'"):
+        tcc.compile(bad)
+    with pytest.raises(tcc.CompileError, match="cannot read"):
+        tcc.compile("/no/such/model.mlir")
+    with pytest.raises(ValueError, match="unknown backend"):
+        tcc.compile(ADD_ONE, backend="gcc")
+    with pytest.raises(ValueError, match="thread count"):
+        tcc.compile(ADD_ONE, threads=0)
+    assert issubclass(tcc.CompileError, tcc.TccError) and issubclass(tcc.RunError, tcc.TccError)
+
+
+def test_failed_runtime_checks_are_run_errors():
+    text = """func.func @main(%x: tensor<4xi32>, %y: tensor<4xi32>) -> tensor<4xi32> {
+  %0 = graph.div %x, %y : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+"""
+    model = tcc.compile(text)
+    x = np.array([8, 9, 10, 11], dtype=np.int32)
+    (q,) = model(x, np.array([2, 3, 5, -11], dtype=np.int32))
+    np.testing.assert_array_equal(q, [4, 3, 2, -1])
+    with pytest.raises(tcc.RunError, match="division by zero"):
+        model(x, np.array([1, 0, 1, 1], dtype=np.int32))
+
+
+def test_from_torch_without_torch_mlir_says_what_is_missing(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch_mlir", None)
+    with pytest.raises(tcc.TccError, match="needs torch-mlir"):
+        tcc.from_torch(object(), np.zeros(1))
+
+
+def test_from_torch_exports_and_matches_pytorch():
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("torch_mlir")
+    torch.manual_seed(0)
+    module = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(), torch.nn.Flatten(), torch.nn.Linear(8 * 8 * 8, 4))
+    x = torch.randn(1, 3, 8, 8)
+    model = tcc.from_torch(module, x)
+    (y,) = model(x.numpy())
+    want = module(x).detach().numpy()
+    assert relative_error(y, want) <= 1e-4
+
+
+def test_bench_reports_what_tcc_bench_json_reports():
+    model = tcc.compile(SMALL / "resnet18.mlir", threads=1)
+    report = model.bench(runs=3, warmup=1)
+    assert report["backend"] == "cranelift" and report["threads"] == 1 and report["runs"] == 3
+    assert report["latency_ms"]["median"] > 0 and report["compile_ms"] > 0
+    assert report["flops"] > 0
+    kernels = report["kernels"]
+    assert kernels and all(k["ms"] >= 0 for k in kernels)
+    assert any(k["name"].startswith("graph.conv2d") for k in kernels)
+    text_report = tcc.compile(ADD_ONE).bench(runs=2, warmup=0)
+    assert text_report["model"] == "<string>" and text_report["runs"] == 2
+    with pytest.raises(ValueError, match="runs"):
+        model.bench(runs=0)
+
+
+def test_the_readme_example_runs(monkeypatch, capsys):
+    readme = (REPO / "README.md").read_text()
+    section = readme[readme.index("## Python\n") :]
+    code = section[section.index("```python\n") + len("```python\n") :]
+    code = code[: code.index("```")]
+    monkeypatch.chdir(REPO)
+    exec(compile(code, "README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert float(printed[0]) <= 1e-4 * float(np.abs(np.load(SMALL / "resnet18.out0.npy")).max())
+    assert "median" in printed[1]
