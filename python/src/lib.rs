@@ -85,50 +85,40 @@ fn options(backend: &str, threads: Option<usize>) -> PyResult<tcc::Options> {
     Ok(tcc::Options { backend, threads, ..Default::default() })
 }
 
-/// Compiles the model in the file at `path`.
+/// A model's source: a file (`kind` "file") or MLIR text (`kind` "text").
+fn source_of(kind: &str, source: String) -> PyResult<(String, tcc::ModelBytes)> {
+    match kind {
+        "file" => {
+            let bytes = tcc::read_model_file(std::path::Path::new(&source)).map_err(CompileError::new_err)?;
+            Ok((source, bytes))
+        }
+        "text" => Ok(("<string>".into(), source.into_bytes().into())),
+        other => Err(PyValueError::new_err(format!("unknown source kind '{other}' (expected file or text)"))),
+    }
+}
+
+/// Compiles a model: `source` is a path (`kind` "file") or MLIR text (`kind` "text").
 #[pyfunction]
-#[pyo3(signature = (path, backend = "cranelift", threads = None))]
-fn compile_file(
-    py: Python<'_>,
-    path: std::path::PathBuf,
-    backend: &str,
-    threads: Option<usize>,
-) -> PyResult<NativeModel> {
-    let builder = tcc::Runtime::builder().options(options(backend, threads)?);
-    let model = py.detach(|| builder.load(&path)).map_err(to_python)?;
+#[pyo3(signature = (kind, source, backend = "cranelift", threads = None))]
+fn compile(py: Python<'_>, kind: &str, source: String, backend: &str, threads: Option<usize>) -> PyResult<NativeModel> {
+    let options = options(backend, threads)?;
+    let (name, bytes) = source_of(kind, source)?;
+    let model = py
+        .detach(|| {
+            tcc::parse_model(&name, bytes).map_err(tcc::Error::from).and_then(|m| tcc::Model::compile(m, &options))
+        })
+        .map_err(to_python)?;
     Ok(NativeModel { model })
 }
 
-/// Compiles a model given as MLIR text.
-#[pyfunction]
-#[pyo3(signature = (text, backend = "cranelift", threads = None))]
-fn compile_text(py: Python<'_>, text: String, backend: &str, threads: Option<usize>) -> PyResult<NativeModel> {
-    let builder = tcc::Runtime::builder().options(options(backend, threads)?);
-    let model = py.detach(|| builder.load_str(&text)).map_err(to_python)?;
-    Ok(NativeModel { model })
-}
-
-/// `tcc bench --json` on the model file at `path` (compiled again, with profiling).
-#[pyfunction]
-#[pyo3(signature = (path, backend = "cranelift", threads = None, runs = 20, warmup = 3))]
-fn bench_file(
+/// `tcc bench --json` on a model given as for [`compile`] (compiled again, with
+/// profiling).
+#[pyfunction(name = "bench")]
+#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, runs = 20, warmup = 3))]
+fn bench_model(
     py: Python<'_>,
-    path: std::path::PathBuf,
-    backend: &str,
-    threads: Option<usize>,
-    runs: usize,
-    warmup: usize,
-) -> PyResult<String> {
-    let (options, settings) = (options(backend, threads)?, bench_settings(runs, warmup)?);
-    py.detach(|| tcc::bench::bench(&path, options, &settings, None)).map_err(CompileError::new_err)
-}
-
-/// The same for a model given as MLIR text.
-#[pyfunction]
-#[pyo3(signature = (text, backend = "cranelift", threads = None, runs = 20, warmup = 3))]
-fn bench_text(
-    py: Python<'_>,
-    text: String,
+    kind: &str,
+    source: String,
     backend: &str,
     threads: Option<usize>,
     runs: usize,
@@ -136,8 +126,8 @@ fn bench_text(
 ) -> PyResult<String> {
     let (options, settings) = (options(backend, threads)?, bench_settings(runs, warmup)?);
     let start = std::time::Instant::now();
-    py.detach(|| tcc::bench::bench_bytes("<string>", text.into_bytes(), start, options, &settings, None))
-        .map_err(CompileError::new_err)
+    let (name, bytes) = source_of(kind, source)?;
+    py.detach(|| tcc::bench::bench_bytes(&name, bytes, start, options, &settings, None)).map_err(CompileError::new_err)
 }
 
 fn bench_settings(runs: usize, warmup: usize) -> PyResult<tcc::bench::Settings> {
@@ -159,10 +149,8 @@ fn _tcc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CompileError", m.py().get_type::<CompileError>())?;
     m.add("RunError", m.py().get_type::<RunError>())?;
     m.add_class::<NativeModel>()?;
-    m.add_function(wrap_pyfunction!(compile_file, m)?)?;
-    m.add_function(wrap_pyfunction!(compile_text, m)?)?;
-    m.add_function(wrap_pyfunction!(bench_file, m)?)?;
-    m.add_function(wrap_pyfunction!(bench_text, m)?)?;
+    m.add_function(wrap_pyfunction!(compile, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_model, m)?)?;
     m.add_function(wrap_pyfunction!(backends, m)?)?;
     Ok(())
 }

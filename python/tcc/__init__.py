@@ -16,7 +16,8 @@ import os
 
 import numpy as np
 
-from ._tcc import CompileError, RunError, TccError, backends, bench_file, bench_text, compile_file, compile_text
+from . import _tcc
+from ._tcc import CompileError, RunError, TccError, backends
 
 __all__ = ["Model", "TensorSpec", "compile", "from_torch", "backends", "TccError", "CompileError", "RunError"]
 
@@ -72,8 +73,7 @@ class Model:
         profiling and run `runs` times after `warmup` on random inputs (latency,
         GFLOP/s, compile time, and each kernel's time, GFLOP/s and GB/s)."""
         kind, value = self._source
-        bench = bench_file if kind == "file" else bench_text
-        return json.loads(bench(value, self._backend, self.threads, runs, warmup))
+        return json.loads(_tcc.bench(kind, value, self._backend, self.threads, runs, warmup))
 
     def __repr__(self):
         return f"Model(inputs={self.inputs}, outputs={self.outputs}, threads={self.threads})"
@@ -86,11 +86,12 @@ def compile(model, backend="cranelift", threads=None):
     `tcc.backends()`); `threads` is 1 to 256 (default: TCC_NUM_THREADS, else one per
     physical core)."""
     if isinstance(model, os.PathLike) or (isinstance(model, str) and "\n" not in model and "{" not in model):
-        path = os.fspath(model)
-        return Model(compile_file(path, backend, threads), ("file", path), backend)
-    if isinstance(model, str):
-        return Model(compile_text(model, backend, threads), ("text", model), backend)
-    raise TypeError(f"expected a path or MLIR text, got {type(model).__name__}")
+        source = ("file", os.fspath(model))
+    elif isinstance(model, str):
+        source = ("text", model)
+    else:
+        raise TypeError(f"expected a path or MLIR text, got {type(model).__name__}")
+    return Model(_tcc.compile(*source, backend, threads), source, backend)
 
 
 def from_torch(module, *example_inputs, backend="cranelift", threads=None):

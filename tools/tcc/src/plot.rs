@@ -64,19 +64,8 @@ fn roofline(area: &Area, kernels: &[&Kernel], labelled: &[&Kernel], c: &Profile)
     let xs: Vec<f64> = compute.iter().map(|k| point(k).0).collect();
     let x = decades(xs.iter().copied().fold(0.1, f64::min), xs.iter().copied().fold(100.0, f64::max));
     let y = decades(compute.iter().map(|k| point(k).1).fold(c.peak_gflops / 100.0, f64::min), c.peak_gflops * 2.0);
-    let mut chart = ChartBuilder::on(area)
-        .caption("Compute kernels (conv, matmul): roofline", ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(x.clone().log_scale(), y.clone().log_scale())?;
-    chart
-        .configure_mesh()
-        .x_desc("FLOPs per byte of compulsory traffic")
-        .y_desc("GFLOP/s")
-        .x_label_formatter(&|v| trim(*v))
-        .y_label_formatter(&|v| trim(*v))
-        .draw()?;
+    let axes = ("FLOPs per byte of compulsory traffic", "GFLOP/s", trim as fn(f64) -> String);
+    let mut chart = log_chart(area, "Compute kernels (conv, matmul): roofline", &x, &y, axes)?;
     let peak = c.peak_gflops;
     chart
         .draw_series(LineSeries::new([(x.start, peak), (x.end, peak)], BLACK.stroke_width(2)))?
@@ -93,12 +82,7 @@ fn roofline(area: &Area, kernels: &[&Kernel], labelled: &[&Kernel], c: &Profile)
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color));
     }
     points(&mut chart, &compute, labelled, point)?;
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
+    legend(&mut chart, SeriesLabelPosition::LowerRight)
 }
 
 fn bandwidth(area: &Area, kernels: &[&Kernel], labelled: &[&Kernel], c: &Profile) -> DrawResult {
@@ -114,19 +98,8 @@ fn bandwidth(area: &Area, kernels: &[&Kernel], labelled: &[&Kernel], c: &Profile
     );
     let fastest = c.levels.iter().map(|l| l.2).fold(1.0, f64::max);
     let y = decades(memory.iter().map(|k| point(k).1).fold(fastest / 1000.0, f64::min), fastest * 2.0);
-    let mut chart = ChartBuilder::on(area)
-        .caption("Memory-bound kernels: bandwidth of compulsory traffic", ("sans-serif", 18))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d(x.clone().log_scale(), y.log_scale())?;
-    chart
-        .configure_mesh()
-        .x_desc("bytes read and written")
-        .y_desc("GB/s")
-        .x_label_formatter(&|v| bytes_label(*v))
-        .y_label_formatter(&|v| trim(*v))
-        .draw()?;
+    let axes = ("bytes read and written", "GB/s", bytes_label as fn(f64) -> String);
+    let mut chart = log_chart(area, "Memory-bound kernels: bandwidth of compulsory traffic", &x, &y, axes)?;
     let mut from = x.start;
     for (i, (name, capacity, gbs)) in c.levels.iter().enumerate() {
         // Traffic up to the level's capacity fits in it (the last level: all sizes).
@@ -139,12 +112,39 @@ fn bandwidth(area: &Area, kernels: &[&Kernel], labelled: &[&Kernel], c: &Profile
         from = to;
     }
     points(&mut chart, &memory, labelled, point)?;
+    legend(&mut chart, SeriesLabelPosition::LowerLeft)
+}
+
+type LogChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
+
+/// A chart with log axes over `x` and `y`: its caption, and the axes' descriptions and
+/// x label format (`axes`); y labels are plain numbers.
+fn log_chart<'a, 'b>(
+    area: &'a Area<'b>,
+    caption: &str,
+    x: &std::ops::Range<f64>,
+    y: &std::ops::Range<f64>,
+    (x_desc, y_desc, x_label): (&str, &str, fn(f64) -> String),
+) -> Result<LogChart<'a, 'b>, DrawingAreaErrorKind<std::io::Error>> {
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(x.clone().log_scale(), y.clone().log_scale())?;
     chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerLeft)
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_label_formatter(&|v| x_label(*v))
+        .y_label_formatter(&|v| trim(*v))
+        .draw()?;
+    Ok(chart)
+}
+
+/// The legend of the lines drawn, boxed, at `position`.
+fn legend<'a, 'b: 'a>(chart: &mut LogChart<'a, 'b>, position: SeriesLabelPosition) -> DrawResult {
+    chart.configure_series_labels().position(position).background_style(WHITE.mix(0.8)).border_style(BLACK).draw()
 }
 
 /// One dot per kernel, the labelled ones red and numbered by their rank in time.

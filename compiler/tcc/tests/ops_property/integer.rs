@@ -13,12 +13,7 @@ fn integer_division_by_zero_fails_the_run() {
             ITensor::new(vec![5], Data::I32(vec![1, 2, 0, 4, 5])).unwrap(),
         ],
     );
-    let text = print_module(&build(&c).unwrap(), PrintOptions::default());
-    let model = tcc::Runtime::load_str(&text).unwrap();
-    let err = model
-        .run(&c.inputs.iter().map(|t| tcc::runtime_tensor(t).unwrap()).collect::<Vec<_>>())
-        .unwrap_err()
-        .to_string();
+    let err = run_error(&c, tcc::Backend::Cranelift);
     assert!(err.contains("integer division by zero") && err.contains("graph.div"), "{err}");
 }
 
@@ -85,13 +80,8 @@ fn shifts_out_of_range_fail_the_run() {
                 ITensor::new(vec![3], Data::I32(vec![1, amount, 2])).unwrap(),
             ],
         );
-        let text = print_module(&build(&c).unwrap(), PrintOptions::default());
         for backend in tcc::backend::compiled_backends() {
-            let model = tcc::Runtime::builder().backend(backend).load_str(&text).unwrap();
-            let err = model
-                .run(&c.inputs.iter().map(|t| tcc::runtime_tensor(t).unwrap()).collect::<Vec<_>>())
-                .unwrap_err()
-                .to_string();
+            let err = run_error(&c, backend);
             assert!(err.contains("shift amount outside [0, 32)") && err.contains("graph.shift_left"), "{err}");
         }
     }

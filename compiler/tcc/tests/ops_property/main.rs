@@ -97,6 +97,13 @@ impl Case {
     }
 }
 
+/// The error of running `case` compiled with `backend` (the run must fail).
+fn run_error(case: &Case, backend: tcc::Backend) -> String {
+    let text = print_module(&build(case).unwrap(), PrintOptions::default());
+    let model = tcc::Runtime::builder().backend(backend).load_str(&text).unwrap();
+    model.run(&case.inputs.iter().map(|t| tcc::runtime_tensor(t).unwrap()).collect::<Vec<_>>()).unwrap_err().to_string()
+}
+
 fn build(case: &Case) -> Result<Module, String> {
     let mut m = Module::new(Location::unknown());
     let in_types: Vec<Type> = case.inputs.iter().map(|t| Type::from_tensor(t.tensor_type())).collect();
@@ -593,12 +600,7 @@ fn gather_out_of_range_fails_the_run() {
         ],
     )
     .attr("axis", Attribute::i64(0));
-    let text = print_module(&build(&c).unwrap(), PrintOptions::default());
-    let model = tcc::Runtime::load_str(&text).unwrap();
-    let err = model
-        .run(&c.inputs.iter().map(|t| tcc::runtime_tensor(t).unwrap()).collect::<Vec<_>>())
-        .unwrap_err()
-        .to_string();
+    let err = run_error(&c, tcc::Backend::Cranelift);
     assert!(err.contains("index out of range") && err.contains("graph.gather"), "{err}");
 }
 
