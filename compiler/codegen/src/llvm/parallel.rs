@@ -6,6 +6,8 @@
 //! functions that the pipeline could exploit: kernels are called through pointers and
 //! outlined loops are `noinline`.
 
+use std::collections::HashSet;
+
 use inkwell::context::Context;
 use inkwell::llvm_sys::core as raw;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -60,7 +62,7 @@ pub fn optimize_parallel(
     let optimized: Vec<Result<Vec<u8>, CodegenError>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (1..parts)
             .map(|k| {
-                let keep: Vec<&str> =
+                let keep: HashSet<&str> =
                     names.iter().zip(&part_of).filter(|&(_, &p)| p == k).map(|(n, _)| n.as_str()).collect();
                 let bitcode = &bitcode;
                 scope.spawn(move || optimize_part(bitcode, &keep, target, reloc))
@@ -97,7 +99,7 @@ pub fn optimize_parallel(
 /// this thread's; returns the optimized part's bitcode.
 fn optimize_part(
     bitcode: &[u8],
-    keep: &[&str],
+    keep: &HashSet<&str>,
     target: &LlvmTarget,
     reloc: RelocMode,
 ) -> Result<Vec<u8>, CodegenError> {
