@@ -14,6 +14,7 @@ pub mod infer;
 pub mod interp;
 pub mod layout;
 pub mod ops;
+pub mod rules;
 
 use tcc_ir::{OpDef, Registry};
 

@@ -7,14 +7,15 @@
 //!   a layout transform, which pads partial blocks, up to four times larger: weight packing);
 //!   everything else, and anything that would grow, only up to
 //!   [`FOLD_MAX_RESULT_ELEMENTS`].
-//! - `*-identity`: ops that provably return their operand unchanged (reshape or
-//!   broadcast to the same type, identity transpose, full slice, zero pad, same-type
-//!   cast, single-operand concat, single-result split, same-layout transform) are
-//!   replaced by the operand; `arith-identity` removes `x * 1`, `x / 1`, `x - 0` and
-//!   `x + (-0)` (not `x + 0`: `-0 + 0` is `+0`).
-//! - `transpose-of-transpose`, `reshape-of-reshape` and `slice-of-slice` compose a pair
-//!   into one op; `transpose-as-reshape` turns a transpose that only moves extent-1
-//!   dimensions into a reshape.
+//! - Rules in `dialects/graph/rules/canonical/` (see [`crate::rules`]):
+//!   `identity.rules` drops ops that return their operand unchanged (reshape,
+//!   broadcast, slice, pad or cast to the same type, single-operand concat,
+//!   single-part split, same-layout transform); `arith.rules` removes `x * 1`,
+//!   `x / 1`, `x - 0` and `x + (-0)` (not `x + 0`: `-0 + 0` is `+0`);
+//!   `transpose.rules` drops identity transposes and composes pairs of transposes and
+//!   of reshapes into one op.
+//! - `slice-of-slice` composes a pair of slices; `transpose-as-reshape` turns a
+//!   transpose that only moves extent-1 dimensions into a reshape.
 //! - `min-max-to-clamp` and `clamp-of-clamp`: `max(x, c)` / `min(x, c)` with a splat
 //!   constant become `clamp`, and nested clamps merge (ReLU6 as exported).
 //! - [`conv_fold`]: per-channel `add`/`sub`/`mul` by constants after a convolution
@@ -51,11 +52,12 @@ pub mod conv_fold;
 pub mod reshape_sinking;
 pub mod transpose_hoist;
 
-use tcc_ir::{AttrDict, Attribute, Op, OpDef, OperationState, Pattern, Rewriter, Scalar, Traits, Type, Value};
+use tcc_ir::{AttrDict, Attribute, Op, OpDef, OperationState, Pattern, Rewriter, Traits, Type, Value};
 
 use crate::interp::eval_op;
 use crate::interp::tensor::Tensor;
 use crate::ops;
+use crate::rules;
 
 /// Largest result (in elements) constant folding will materialize in general.
 pub const FOLD_MAX_RESULT_ELEMENTS: usize = 1 << 16;
@@ -66,14 +68,6 @@ pub const FOLD_MAX_INPUT_ELEMENTS: usize = 1 << 20;
 pub const FOLD_MAX_MOVED_ELEMENTS: usize = 1 << 27;
 
 pub static CONSTANT_FOLD: Pattern = Pattern { name: "constant-fold", apply: constant_fold };
-pub static ARITH_IDENTITY: Pattern = Pattern { name: "arith-identity", apply: arith_identity };
-pub static SAME_TYPE_IDENTITY: Pattern = Pattern { name: "same-type-identity", apply: same_type_identity };
-pub static TRANSPOSE_IDENTITY: Pattern = Pattern { name: "transpose-identity", apply: transpose_identity };
-pub static TRANSPOSE_OF_TRANSPOSE: Pattern = Pattern { name: "transpose-of-transpose", apply: transpose_of_transpose };
-pub static RESHAPE_OF_RESHAPE: Pattern = Pattern { name: "reshape-of-reshape", apply: reshape_of_reshape };
-pub static CONCAT_SINGLE: Pattern = Pattern { name: "concat-single", apply: concat_single };
-pub static SPLIT_SINGLE: Pattern = Pattern { name: "split-single", apply: split_single };
-pub static LAYOUT_IDENTITY: Pattern = Pattern { name: "layout-identity", apply: layout_identity };
 pub static SLICE_OF_SLICE: Pattern = Pattern { name: "slice-of-slice", apply: slice_of_slice };
 pub static TRANSPOSE_AS_RESHAPE: Pattern = Pattern { name: "transpose-as-reshape", apply: transpose_as_reshape };
 pub static MIN_MAX_TO_CLAMP: Pattern = Pattern { name: "min-max-to-clamp", apply: min_max_to_clamp };
@@ -81,14 +75,32 @@ pub static CLAMP_OF_CLAMP: Pattern = Pattern { name: "clamp-of-clamp", apply: cl
 
 pub static FOLD_ONLY: &[Pattern] = &[CONSTANT_FOLD];
 pub static ELEMENTWISE: &[Pattern] =
-    &[CONSTANT_FOLD, ARITH_IDENTITY, broadcast_motion::BROADCAST_INTO_ELEMENTWISE, reshape_sinking::RESHAPE_SINK];
-pub static AFFINE: &[Pattern] = &[
+    &[CONSTANT_FOLD, broadcast_motion::BROADCAST_INTO_ELEMENTWISE, reshape_sinking::RESHAPE_SINK];
+pub static ADD: &[Pattern] = &[
     CONSTANT_FOLD,
-    ARITH_IDENTITY,
+    rules::ADD_ZERO_RIGHT,
+    rules::ADD_ZERO_LEFT,
     conv_fold::FOLD_INTO_CONV,
     broadcast_motion::BROADCAST_INTO_ELEMENTWISE,
     reshape_sinking::RESHAPE_SINK,
 ];
+pub static SUB: &[Pattern] = &[
+    CONSTANT_FOLD,
+    rules::SUB_ZERO,
+    conv_fold::FOLD_INTO_CONV,
+    broadcast_motion::BROADCAST_INTO_ELEMENTWISE,
+    reshape_sinking::RESHAPE_SINK,
+];
+pub static MUL: &[Pattern] = &[
+    CONSTANT_FOLD,
+    rules::MUL_ONE_RIGHT,
+    rules::MUL_ONE_LEFT,
+    conv_fold::FOLD_INTO_CONV,
+    broadcast_motion::BROADCAST_INTO_ELEMENTWISE,
+    reshape_sinking::RESHAPE_SINK,
+];
+pub static DIV: &[Pattern] =
+    &[CONSTANT_FOLD, rules::DIV_ONE, broadcast_motion::BROADCAST_INTO_ELEMENTWISE, reshape_sinking::RESHAPE_SINK];
 pub static MIN_MAX: &[Pattern] =
     &[CONSTANT_FOLD, MIN_MAX_TO_CLAMP, broadcast_motion::BROADCAST_INTO_ELEMENTWISE, reshape_sinking::RESHAPE_SINK];
 pub static COMPARE: &[Pattern] = &[
@@ -98,29 +110,29 @@ pub static COMPARE: &[Pattern] = &[
     reshape_sinking::RESHAPE_SINK,
 ];
 pub static CLAMP: &[Pattern] = &[CONSTANT_FOLD, CLAMP_OF_CLAMP, reshape_sinking::RESHAPE_SINK];
-pub static CAST: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY, reshape_sinking::RESHAPE_SINK];
+pub static CAST: &[Pattern] = &[CONSTANT_FOLD, rules::CAST_IDENTITY, reshape_sinking::RESHAPE_SINK];
 pub static REDUCE: &[Pattern] = &[CONSTANT_FOLD, reshape_sinking::REDUCE_OF_REDUCE, reshape_sinking::REDUCE_OF_RESHAPE];
 pub static RESHAPE: &[Pattern] = &[
     CONSTANT_FOLD,
-    SAME_TYPE_IDENTITY,
-    RESHAPE_OF_RESHAPE,
+    rules::RESHAPE_IDENTITY,
+    rules::RESHAPE_OF_RESHAPE,
     broadcast_motion::RESHAPE_OF_BROADCAST,
     reshape_sinking::RESHAPE_HOIST,
 ];
 pub static TRANSPOSE: &[Pattern] = &[
     CONSTANT_FOLD,
-    TRANSPOSE_IDENTITY,
-    TRANSPOSE_OF_TRANSPOSE,
+    rules::TRANSPOSE_IDENTITY,
+    rules::TRANSPOSE_OF_TRANSPOSE,
     transpose_hoist::TRANSPOSE_HOIST,
     TRANSPOSE_AS_RESHAPE,
 ];
-pub static BROADCAST: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY];
-pub static SLICE: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY, SLICE_OF_SLICE];
-pub static PAD: &[Pattern] = &[CONSTANT_FOLD, SAME_TYPE_IDENTITY];
+pub static BROADCAST: &[Pattern] = &[CONSTANT_FOLD, rules::BROADCAST_IDENTITY];
+pub static SLICE: &[Pattern] = &[CONSTANT_FOLD, rules::SLICE_IDENTITY, SLICE_OF_SLICE];
+pub static PAD: &[Pattern] = &[CONSTANT_FOLD, rules::PAD_IDENTITY];
 pub static CONCAT: &[Pattern] =
-    &[CONSTANT_FOLD, CONCAT_SINGLE, concat_merge::CONCAT_OF_TRANSPOSES, concat_merge::CONCAT_OF_CONVS];
-pub static SPLIT: &[Pattern] = &[CONSTANT_FOLD, SPLIT_SINGLE];
-pub static LAYOUT: &[Pattern] = &[CONSTANT_FOLD, LAYOUT_IDENTITY, as_reshape::LAYOUT_AS_RESHAPE];
+    &[CONSTANT_FOLD, rules::CONCAT_SINGLE, concat_merge::CONCAT_OF_TRANSPOSES, concat_merge::CONCAT_OF_CONVS];
+pub static SPLIT: &[Pattern] = &[CONSTANT_FOLD, rules::SPLIT_SINGLE];
+pub static LAYOUT: &[Pattern] = &[CONSTANT_FOLD, rules::LAYOUT_IDENTITY, as_reshape::LAYOUT_AS_RESHAPE];
 pub static GATHER: &[Pattern] = &[CONSTANT_FOLD, as_reshape::GATHER_AS_RESHAPE];
 
 /// The constant behind `v`, if `v` is produced by `graph.constant`.
@@ -176,93 +188,8 @@ fn constant_fold(rw: &mut Rewriter, op: Op) -> bool {
     true
 }
 
-/// Replaces `op` by its operand `i` if their types are equal.
-fn forward_operand(rw: &mut Rewriter, op: Op, i: usize) -> bool {
-    let x = rw.operand(op, i);
-    let r = rw.result(op, 0);
-    if rw.results(op).len() != 1 || rw.value_type(x) != rw.value_type(r) {
-        return false;
-    }
-    rw.replace_op(op, &[x]);
-    true
-}
-
-/// Whether `v` is a constant whose every element equals `target` (bitwise for floats,
-/// so `-0.0` and `+0.0` differ).
-fn is_splat_of(rw: &Rewriter, v: Value, target: f64) -> bool {
-    let Some(d) = constant_value(rw, v) else { return false };
-    if d.numel() == 0 || !d.all_equal() {
-        return false;
-    }
-    match d.get(0) {
-        Scalar::Float(x) => x.to_bits() == target.to_bits(),
-        Scalar::Int(x) => x as f64 == target,
-    }
-}
-
-fn arith_identity(rw: &mut Rewriter, op: Op) -> bool {
-    if ![&ops::ADD, &ops::SUB, &ops::MUL, &ops::DIV].iter().any(|d| rw.is(op, d)) {
-        return false;
-    }
-    let (a, b) = (rw.operand(op, 0), rw.operand(op, 1));
-    let is_int = rw.value_type(a).elem().is_some_and(|e| e.is_integer());
-    let zero = |rw: &Rewriter, v, negative: bool| is_splat_of(rw, v, if negative && !is_int { -0.0 } else { 0.0 });
-    if rw.is(op, &ops::ADD) {
-        (zero(rw, b, true) && forward_operand(rw, op, 0)) || (zero(rw, a, true) && forward_operand(rw, op, 1))
-    } else if rw.is(op, &ops::SUB) {
-        zero(rw, b, false) && forward_operand(rw, op, 0)
-    } else if rw.is(op, &ops::MUL) {
-        (is_splat_of(rw, b, 1.0) && forward_operand(rw, op, 0))
-            || (is_splat_of(rw, a, 1.0) && forward_operand(rw, op, 1))
-    } else if rw.is(op, &ops::DIV) {
-        is_splat_of(rw, b, 1.0) && forward_operand(rw, op, 0)
-    } else {
-        false
-    }
-}
-
-fn same_type_identity(rw: &mut Rewriter, op: Op) -> bool {
-    forward_operand(rw, op, 0)
-}
-
 fn perm_of(rw: &Rewriter, op: Op) -> Option<Vec<i64>> {
     rw.attr(op, "perm")?.as_i64_list()
-}
-
-fn transpose_identity(rw: &mut Rewriter, op: Op) -> bool {
-    let identity = perm_of(rw, op).is_some_and(|p| p.iter().enumerate().all(|(i, &v)| v == i as i64));
-    identity && forward_operand(rw, op, 0)
-}
-
-fn transpose_of_transpose(rw: &mut Rewriter, op: Op) -> bool {
-    let Some(inner) = rw.defining_op(rw.operand(op, 0)).filter(|&d| rw.is(d, &ops::TRANSPOSE)) else { return false };
-    let (Some(outer_perm), Some(inner_perm)) = (perm_of(rw, op), perm_of(rw, inner)) else { return false };
-    // out dim k = inner dim outer[k] = x dim inner[outer[k]].
-    let composed: Vec<i64> = outer_perm.iter().map(|&k| inner_perm[k as usize]).collect();
-    let x = rw.operand(inner, 0);
-    rw.set_operand(op, 0, x);
-    rw.set_attr(op, "perm", Attribute::i64_list(&composed));
-    true
-}
-
-fn reshape_of_reshape(rw: &mut Rewriter, op: Op) -> bool {
-    let Some(inner) = rw.defining_op(rw.operand(op, 0)).filter(|&d| rw.is(d, &ops::RESHAPE)) else { return false };
-    let x = rw.operand(inner, 0);
-    rw.set_operand(op, 0, x);
-    true
-}
-
-fn concat_single(rw: &mut Rewriter, op: Op) -> bool {
-    rw.operands(op).len() == 1 && forward_operand(rw, op, 0)
-}
-
-fn split_single(rw: &mut Rewriter, op: Op) -> bool {
-    rw.results(op).len() == 1 && forward_operand(rw, op, 0)
-}
-
-fn layout_identity(rw: &mut Rewriter, op: Op) -> bool {
-    let same = rw.attr(op, "src").is_some() && rw.attr(op, "src") == rw.attr(op, "dst");
-    same && forward_operand(rw, op, 0)
 }
 
 /// Creates `def` on `operands` before `anchor` with its inferred result type; `None`

@@ -109,7 +109,7 @@ elementwise!(
     k::add,
     "Elementwise a + b with numpy broadcasting (f32, f64, i32, i64; integers wrap)",
     "%r = graph.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>",
-    canonical::AFFINE
+    canonical::ADD
 );
 elementwise!(
     SUB,
@@ -120,7 +120,7 @@ elementwise!(
     k::sub,
     "Elementwise a - b with numpy broadcasting",
     "%r = graph.sub %a, %b : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>",
-    canonical::AFFINE
+    canonical::SUB
 );
 elementwise!(
     MUL,
@@ -131,7 +131,7 @@ elementwise!(
     k::mul,
     "Elementwise a * b with numpy broadcasting",
     "%r = graph.mul %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
-    canonical::AFFINE
+    canonical::MUL
 );
 elementwise!(
     DIV,
@@ -141,7 +141,8 @@ elementwise!(
     infer_arith,
     k::div,
     "Elementwise a / b with numpy broadcasting (integers truncate toward zero; integer division by zero is an error)",
-    "%r = graph.div %a, %b : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>"
+    "%r = graph.div %a, %b : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>",
+    canonical::DIV
 );
 elementwise!(
     MAX,

@@ -1,0 +1,59 @@
+//! The functions rule expressions may call, with their arities. The dialect that
+//! includes generated matchers implements each as a Rust function named by
+//! [`Builtin::rust_name`] in its `rule_builtins` module, taking `(&Module, &[Val])` and
+//! returning `Option<Val>` (`None`: the rule does not apply).
+
+/// One builtin function of the rule language.
+#[derive(Clone, Copy, Debug)]
+pub struct Builtin {
+    pub name: &'static str,
+    pub min_args: usize,
+    /// `usize::MAX` for variadic functions.
+    pub max_args: usize,
+    pub doc: &'static str,
+}
+
+impl Builtin {
+    /// The Rust function implementing it: `same-type` -> `same_type`, `+` -> `plus`.
+    pub fn rust_name(&self) -> String {
+        match self.name {
+            "+" => "plus".into(),
+            "-" => "minus".into(),
+            "*" => "times".into(),
+            "=" => "equal".into(),
+            "!=" => "not_equal".into(),
+            n => n.replace('-', "_"),
+        }
+    }
+}
+
+const fn f(name: &'static str, min_args: usize, max_args: usize, doc: &'static str) -> Builtin {
+    Builtin { name, min_args, max_args, doc }
+}
+
+/// Every builtin, by name.
+pub static BUILTINS: &[Builtin] = &[
+    f("=", 2, 2, "equality of integers, lists, attributes or values"),
+    f("!=", 2, 2, "inequality"),
+    f("and", 1, usize::MAX, "all true"),
+    f("or", 1, usize::MAX, "any true"),
+    f("not", 1, 1, "negation"),
+    f("+", 2, 2, "integer sum"),
+    f("-", 2, 2, "integer difference"),
+    f("*", 2, 2, "integer product"),
+    f("compose", 2, 2, "(compose p q): the permutation of transpose(transpose(x, p), q), r[k] = p[q[k]]"),
+    f("identity-perm", 1, 1, "whether a permutation is 0, 1, ..., n-1"),
+    f("inverse-perm", 1, 1, "the inverse permutation"),
+    f("same-type", 2, 2, "whether two values have the same type (shape, element type, layout)"),
+    f("rank", 1, 1, "a tensor value's rank"),
+    f("dim", 2, 2, "(dim ?x i): extent i of ?x (negative i counts from the end)"),
+    f("shape", 1, 1, "a tensor value's extents"),
+    f("splat", 2, 2, "(splat ?c v): ?c is a constant whose every element is v (floats bitwise, so -0 is not 0)"),
+    f("is-float", 1, 1, "whether a value's elements are floats"),
+    f("single-use", 1, 1, "whether a value has exactly one use"),
+];
+
+/// The builtin called `name`.
+pub fn lookup(name: &str) -> Option<&'static Builtin> {
+    BUILTINS.iter().find(|b| b.name == name)
+}

@@ -1,0 +1,134 @@
+//! The rule language's builtin functions (`tcc_rules::builtins::BUILTINS`), one Rust
+//! function each, as generated matchers call them: `None` means "does not apply"
+//! (a wrong kind of argument, an index out of range), never a panic.
+
+use tcc_ir::{Module, Scalar};
+
+use super::rt::Val;
+use crate::canonical::constant_value;
+
+fn pair<T>(args: &[Val], f: impl Fn(&Val) -> Option<T>) -> Option<(T, T)> {
+    Some((f(&args[0])?, f(&args[1])?))
+}
+
+pub fn equal(_: &Module, args: &[Val]) -> Option<Val> {
+    Some(Val::Bool(args[0].same(&args[1])))
+}
+
+pub fn not_equal(_: &Module, args: &[Val]) -> Option<Val> {
+    Some(Val::Bool(!args[0].same(&args[1])))
+}
+
+pub fn and(_: &Module, args: &[Val]) -> Option<Val> {
+    let mut all = true;
+    for a in args {
+        all &= a.truth()?;
+    }
+    Some(Val::Bool(all))
+}
+
+pub fn or(_: &Module, args: &[Val]) -> Option<Val> {
+    let mut any = false;
+    for a in args {
+        any |= a.truth()?;
+    }
+    Some(Val::Bool(any))
+}
+
+pub fn not(_: &Module, args: &[Val]) -> Option<Val> {
+    Some(Val::Bool(!args[0].truth()?))
+}
+
+pub fn plus(_: &Module, args: &[Val]) -> Option<Val> {
+    let (a, b) = pair(args, Val::int)?;
+    a.checked_add(b).map(Val::Int)
+}
+
+pub fn minus(_: &Module, args: &[Val]) -> Option<Val> {
+    let (a, b) = pair(args, Val::int)?;
+    a.checked_sub(b).map(Val::Int)
+}
+
+pub fn times(_: &Module, args: &[Val]) -> Option<Val> {
+    let (a, b) = pair(args, Val::int)?;
+    a.checked_mul(b).map(Val::Int)
+}
+
+fn is_perm(p: &[i64]) -> bool {
+    let mut seen = vec![false; p.len()];
+    p.iter().all(|&d| {
+        usize::try_from(d).ok().filter(|&d| d < p.len()).is_some_and(|d| !std::mem::replace(&mut seen[d], true))
+    })
+}
+
+/// `transpose(transpose(x, p), q)` is `transpose(x, r)` with `r[k] = p[q[k]]`.
+pub fn compose(_: &Module, args: &[Val]) -> Option<Val> {
+    let (p, q) = pair(args, Val::ints)?;
+    if p.len() != q.len() || !is_perm(&p) || !is_perm(&q) {
+        return None;
+    }
+    Some(Val::Ints(q.iter().map(|&k| p[k as usize]).collect()))
+}
+
+pub fn identity_perm(_: &Module, args: &[Val]) -> Option<Val> {
+    let p = args[0].ints()?;
+    Some(Val::Bool(p.iter().enumerate().all(|(i, &d)| d == i as i64)))
+}
+
+pub fn inverse_perm(_: &Module, args: &[Val]) -> Option<Val> {
+    let p = args[0].ints()?;
+    if !is_perm(&p) {
+        return None;
+    }
+    let mut inv = vec![0; p.len()];
+    for (i, &d) in p.iter().enumerate() {
+        inv[d as usize] = i as i64;
+    }
+    Some(Val::Ints(inv))
+}
+
+pub fn same_type(m: &Module, args: &[Val]) -> Option<Val> {
+    let (a, b) = pair(args, Val::value)?;
+    Some(Val::Bool(m.value_type(a) == m.value_type(b)))
+}
+
+fn extents(m: &Module, v: &Val) -> Option<Vec<i64>> {
+    Some(m.value_type(v.value()?).as_tensor()?.shape().to_vec())
+}
+
+pub fn rank(m: &Module, args: &[Val]) -> Option<Val> {
+    Some(Val::Int(extents(m, &args[0])?.len() as i64))
+}
+
+pub fn dim(m: &Module, args: &[Val]) -> Option<Val> {
+    let shape = extents(m, &args[0])?;
+    let i = args[1].int()?;
+    let i = if i < 0 { i + shape.len() as i64 } else { i };
+    shape.get(usize::try_from(i).ok()?).map(|&d| Val::Int(d))
+}
+
+pub fn shape(m: &Module, args: &[Val]) -> Option<Val> {
+    Some(Val::Ints(extents(m, &args[0])?))
+}
+
+/// Whether the value is a constant whose every element is the number given (floats
+/// compare bitwise, so `-0.0` and `0.0` differ; integers compare by value).
+pub fn splat(m: &Module, args: &[Val]) -> Option<Val> {
+    let want = args[1].float()?;
+    let Some(d) = constant_value(m, args[0].value()?) else { return Some(Val::Bool(false)) };
+    if d.numel() == 0 || !d.all_equal() {
+        return Some(Val::Bool(false));
+    }
+    Some(Val::Bool(match d.get(0) {
+        Scalar::Float(x) => x.to_bits() == want.to_bits(),
+        Scalar::Int(x) => x as f64 == want,
+    }))
+}
+
+pub fn is_float(m: &Module, args: &[Val]) -> Option<Val> {
+    Some(Val::Bool(m.value_type(args[0].value()?).elem().is_some_and(|e| e.is_float())))
+}
+
+pub fn single_use(m: &Module, args: &[Val]) -> Option<Val> {
+    Some(Val::Bool(m.uses(args[0].value()?).len() == 1))
+}

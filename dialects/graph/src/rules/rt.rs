@@ -1,0 +1,392 @@
+//! What generated matchers run on: binding slots ([`Binding`]), the target plan
+//! ([`Plan`]), the match driver ([`find_matches`], [`apply_at`]) and the appliers that
+//! rewrite in place (canonicalization) or a copy (the search).
+//!
+//! A plan is type-checked before anything is created: every target op's result types
+//! are inferred, and each output must have exactly the type of the source output it
+//! replaces, so a rule can never change a value's type, whatever its guards say.
+
+use tcc_ir::{AttrDict, Attribute, Module, Op, OpDef, OperationState, Rewriter, Type, Value};
+
+/// A value in rule expressions.
+#[derive(Clone, Debug)]
+pub enum Val {
+    Bool(bool),
+    Int(i64),
+    Ints(Vec<i64>),
+    Float(f64),
+    /// An attribute as the op holds it.
+    Attr(Attribute),
+    /// An SSA value of the graph.
+    Value(Value),
+}
+
+impl Val {
+    /// Attributes read as the plain values they hold.
+    pub fn normalized(&self) -> Val {
+        match self {
+            Val::Attr(a) => match a {
+                Attribute::Bool(b) => Val::Bool(*b),
+                Attribute::Int(..) => a.as_i64().map_or(self.clone(), Val::Int),
+                Attribute::Float(..) => a.as_f64().map_or(self.clone(), Val::Float),
+                _ => a.as_i64_list().map_or(self.clone(), Val::Ints),
+            },
+            other => other.clone(),
+        }
+    }
+
+    pub fn truth(&self) -> Option<bool> {
+        match self.normalized() {
+            Val::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    pub fn int(&self) -> Option<i64> {
+        match self.normalized() {
+            Val::Int(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn ints(&self) -> Option<Vec<i64>> {
+        match self.normalized() {
+            Val::Ints(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn float(&self) -> Option<f64> {
+        match self.normalized() {
+            Val::Float(v) => Some(v),
+            Val::Int(v) => Some(v as f64),
+            _ => None,
+        }
+    }
+
+    pub fn value(&self) -> Option<Value> {
+        match self {
+            Val::Value(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The attribute a target op gets for this value.
+    pub fn to_attribute(&self) -> Option<Attribute> {
+        match self {
+            Val::Bool(b) => Some(Attribute::Bool(*b)),
+            Val::Int(v) => Some(Attribute::i64(*v)),
+            Val::Ints(v) => Some(Attribute::i64_list(v)),
+            Val::Float(v) => Some(Attribute::f64(*v)),
+            Val::Attr(a) => Some(a.clone()),
+            Val::Value(_) => None,
+        }
+    }
+
+    /// Equality as rules mean it: an attribute equals the plain value it holds.
+    pub fn same(&self, other: &Val) -> bool {
+        match (self.normalized(), other.normalized()) {
+            (Val::Bool(a), Val::Bool(b)) => a == b,
+            (Val::Int(a), Val::Int(b)) => a == b,
+            (Val::Ints(a), Val::Ints(b)) => a == b,
+            (Val::Float(a), Val::Float(b)) => a.to_bits() == b.to_bits(),
+            (Val::Value(a), Val::Value(b)) => a == b,
+            (Val::Attr(a), Val::Attr(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// `[a b ...]` in a rule: a list of integers.
+pub fn list(items: Vec<Val>) -> Option<Val> {
+    items.iter().map(Val::int).collect::<Option<Vec<_>>>().map(Val::Ints)
+}
+
+/// Where a provenance record says a rule came from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Provenance {
+    Hand,
+    Generated { fingerprint: &'static str, verified: &'static str },
+}
+
+/// Matches source output `k` of a rule at `op`, extending the binding.
+pub type RootMatcher = fn(&Module, Op, &mut Binding) -> Option<()>;
+
+/// One compiled rule.
+pub struct RuleDef {
+    pub name: &'static str,
+    /// The rule file it was written in, and the line of its `(rule`.
+    pub file: &'static str,
+    pub line: u32,
+    /// Canonicalization rule (applied greedily) rather than a search-only rule.
+    pub canonical: bool,
+    pub provenance: Provenance,
+    /// One matcher per source output.
+    pub roots: &'static [RootMatcher],
+    /// How many variables the rule binds.
+    pub slots: usize,
+    pub guard: fn(&Module, &Binding) -> Option<bool>,
+    pub plan: fn(&Module, &Binding) -> Option<Plan>,
+}
+
+/// A (partial) match: variable slots, and the source's output ops and values.
+#[derive(Clone, Debug)]
+pub struct Binding {
+    slots: Vec<Option<Val>>,
+    pub roots: Vec<Op>,
+    pub outputs: Vec<Value>,
+}
+
+impl Binding {
+    pub fn new(slots: usize) -> Binding {
+        Binding { slots: vec![None; slots], roots: Vec::new(), outputs: Vec::new() }
+    }
+
+    /// Binds slot `i`, or checks that it already holds the same thing.
+    pub fn bind(&mut self, i: usize, v: Val) -> Option<()> {
+        match &self.slots[i] {
+            Some(old) => old.same(&v).then_some(()),
+            None => {
+                self.slots[i] = Some(v);
+                Some(())
+            }
+        }
+    }
+
+    pub fn get(&self, i: usize) -> Option<Val> {
+        self.slots[i].clone()
+    }
+
+    pub fn value(&self, i: usize) -> Option<Value> {
+        self.slots[i].as_ref()?.value()
+    }
+
+    pub fn root(&mut self, op: Op, out: Value) {
+        self.roots.push(op);
+        self.outputs.push(out);
+    }
+
+    fn bound_values(&self) -> impl Iterator<Item = Value> + '_ {
+        self.slots.iter().flatten().filter_map(Val::value).chain(self.outputs.iter().copied())
+    }
+}
+
+/// The op whose result `k` is `v`.
+pub fn producer(m: &Module, v: Value, k: usize) -> Option<Op> {
+    let op = m.defining_op(v)?;
+    (m.results(op).get(k) == Some(&v)).then_some(op)
+}
+
+/// Result `k` of `op`.
+pub fn result_of(m: &Module, op: Op, k: usize) -> Option<Value> {
+    m.results(op).get(k).copied()
+}
+
+/// Whether `op` is a `def` with `operands` operands.
+pub fn is_op(m: &Module, op: Op, def: &OpDef, operands: usize) -> Option<()> {
+    (m.is(op, def) && m.operands(op).len() == operands && m.parent_block(op).is_some()).then_some(())
+}
+
+/// Attribute `name` of `op`, its default if absent.
+pub fn attr(m: &Module, op: Op, name: &str) -> Option<Val> {
+    m.attr_or_default(op, name).map(Val::Attr)
+}
+
+/// Whether attribute `name` of `op` equals `want`.
+pub fn attr_is(m: &Module, op: Op, name: &str, want: &Val) -> Option<()> {
+    attr(m, op, name)?.same(want).then_some(())
+}
+
+/// Where a target operand comes from: a bound value, or result `k` of plan node `n`.
+#[derive(Clone, Copy, Debug)]
+pub enum Src {
+    Value(Value),
+    Node(usize, usize),
+}
+
+struct PlannedOp {
+    def: &'static OpDef,
+    operands: Vec<Src>,
+    attrs: AttrDict,
+}
+
+/// The ops a target creates, in order, and the values replacing the source's outputs.
+#[derive(Default)]
+pub struct Plan {
+    nodes: Vec<PlannedOp>,
+    pub outputs: Vec<Src>,
+}
+
+impl Plan {
+    /// Adds an op; `None` if an attribute value is not an attribute.
+    pub fn op(&mut self, def: &'static OpDef, operands: Vec<Src>, attrs: Vec<(&str, Val)>) -> Option<usize> {
+        let mut dict = AttrDict::new();
+        for (name, v) in attrs {
+            dict.set(name, v.to_attribute()?);
+        }
+        self.nodes.push(PlannedOp { def, operands, attrs: dict });
+        Some(self.nodes.len() - 1)
+    }
+
+    /// Creates the plan's ops and replaces the matched outputs; false (and nothing
+    /// changed) if a type does not infer, an output's type differs from the value it
+    /// replaces, the target is the source itself, or the roots cannot be replaced at
+    /// one point of their block.
+    pub fn realize(&self, rw: &mut Rewriter, b: &Binding) -> bool {
+        let Some(types) = self.infer(rw) else { return false };
+        let src_type = |s: &Src| -> Type {
+            match *s {
+                Src::Value(v) => rw.value_type(v).clone(),
+                Src::Node(n, k) => types[n][k].clone(),
+            }
+        };
+        if self.outputs.len() != b.outputs.len()
+            || self.outputs.iter().zip(&b.outputs).any(|(s, &old)| src_type(s) != *rw.value_type(old))
+            || self.outputs.iter().zip(&b.outputs).all(|(s, &old)| matches!(*s, Src::Value(v) if v == old))
+        {
+            return false;
+        }
+        let Some(anchor) = insertion_point(rw, b) else { return false };
+        let loc = rw.loc(anchor).clone();
+        let mut created: Vec<Vec<Value>> = Vec::new();
+        for (node, result_types) in self.nodes.iter().zip(types) {
+            let mut state = OperationState::new(node.def, loc.clone());
+            state.operands = node.operands.iter().map(|s| resolve(*s, &created)).collect();
+            state.attrs = node.attrs.clone();
+            state.result_types = result_types;
+            let op = rw.create_before(anchor, state);
+            created.push(rw.results(op).to_vec());
+        }
+        for (s, &old) in self.outputs.iter().zip(&b.outputs) {
+            let new = resolve(*s, &created);
+            if new != old {
+                rw.replace_all_uses(old, new);
+            }
+        }
+        for &root in &b.roots {
+            if !rw.is_erased(root) && rw.results_unused(root) {
+                rw.erase_op(root);
+            }
+        }
+        true
+    }
+
+    fn infer(&self, m: &Module) -> Option<Vec<Vec<Type>>> {
+        let mut types: Vec<Vec<Type>> = Vec::new();
+        for node in &self.nodes {
+            let operand_types: Vec<Type> = node
+                .operands
+                .iter()
+                .map(|s| match *s {
+                    Src::Value(v) => Some(m.value_type(v).clone()),
+                    Src::Node(n, k) => types.get(n)?.get(k).cloned(),
+                })
+                .collect::<Option<_>>()?;
+            let results = node.def.infer_types(&operand_types, &node.attrs).ok()?;
+            types.push(results);
+        }
+        Some(types)
+    }
+}
+
+fn resolve(s: Src, created: &[Vec<Value>]) -> Value {
+    match s {
+        Src::Value(v) => v,
+        Src::Node(n, k) => created[n][k],
+    }
+}
+
+/// The op before which the target is built: the last root of the block, provided no
+/// user of an earlier root's output comes before it.
+fn insertion_point(m: &Module, b: &Binding) -> Option<Op> {
+    let block = m.parent_block(*b.roots.first()?)?;
+    if b.roots.len() == 1 {
+        return Some(b.roots[0]);
+    }
+    if b.roots.iter().any(|&r| m.parent_block(r) != Some(block)) {
+        return None;
+    }
+    let order: Vec<Op> = m.block_ops(block).collect();
+    let index = |op: Op| order.iter().position(|&o| o == op);
+    let anchor = *b.roots.iter().max_by_key(|&&r| index(r))?;
+    let anchor_index = index(anchor)?;
+    for &out in &b.outputs {
+        for u in m.uses(out) {
+            // The user, or its ancestor in this block.
+            let mut user = u.op;
+            while m.parent_block(user) != Some(block) {
+                user = m.parent_op(user)?;
+            }
+            if index(user)? <= anchor_index && !b.roots.contains(&user) {
+                return None;
+            }
+        }
+    }
+    Some(anchor)
+}
+
+/// Extends a match of the first `k` roots to all of them: later roots are users of
+/// values the match already bound.
+fn extend(m: &Module, rule: &RuleDef, b: Binding, k: usize, out: &mut Vec<Binding>, first_only: bool) {
+    if first_only && !out.is_empty() {
+        return;
+    }
+    if k == rule.roots.len() {
+        if (rule.guard)(m, &b) == Some(true) {
+            out.push(b);
+        }
+        return;
+    }
+    let mut candidates: Vec<Op> = Vec::new();
+    for v in b.bound_values() {
+        for u in m.uses(v) {
+            if !candidates.contains(&u.op) && !b.roots.contains(&u.op) {
+                candidates.push(u.op);
+            }
+        }
+    }
+    for c in candidates {
+        let mut next = b.clone();
+        if (rule.roots[k])(m, c, &mut next).is_some() {
+            extend(m, rule, next, k + 1, out, first_only);
+        }
+    }
+}
+
+/// Every match of `rule` whose first root is `op`.
+pub fn matches_at(m: &Module, rule: &RuleDef, op: Op, first_only: bool) -> Vec<Binding> {
+    let mut b = Binding::new(rule.slots);
+    let mut out = Vec::new();
+    if (rule.roots[0])(m, op, &mut b).is_some() {
+        extend(m, rule, b, 1, &mut out, first_only);
+    }
+    out
+}
+
+/// Every match of `rule` in `m`, in program order of their first roots.
+pub fn find_matches(m: &Module, rule: &RuleDef) -> Vec<Binding> {
+    let top = m.top();
+    m.walk(top).into_iter().filter(|&op| op != top).flat_map(|op| matches_at(m, rule, op, false)).collect()
+}
+
+/// Applies `rule` at `op` in place if it matches there (a canonicalization pattern).
+pub fn apply_at(rw: &mut Rewriter, rule: &RuleDef, op: Op) -> bool {
+    let Some(b) = matches_at(rw, rule, op, true).pop() else { return false };
+    apply(rw, rule, &b)
+}
+
+/// Applies `rule` as matched by `b`, in place.
+pub fn apply(rw: &mut Rewriter, rule: &RuleDef, b: &Binding) -> bool {
+    match (rule.plan)(rw, b) {
+        Some(plan) => plan.realize(rw, b),
+        None => false,
+    }
+}
+
+/// `m` with `rule` applied as matched by `b` (the search's candidates); `None` if the
+/// plan does not realize.
+pub fn apply_to_copy(m: &Module, rule: &RuleDef, b: &Binding) -> Option<Module> {
+    let mut copy = m.clone();
+    let mut rw = Rewriter::new(&mut copy);
+    apply(&mut rw, rule, b).then_some(copy)
+}

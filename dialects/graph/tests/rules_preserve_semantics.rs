@@ -1,0 +1,450 @@
+//! Property: every rewrite rule (hand-written or generated, canonical or search-only)
+//! computes the same function as the graph it replaces.
+//!
+//! For each rule of `rules::RULES`, its source pattern (read from the rule files with
+//! `tcc_rules`) is instantiated on random shapes: variables become function arguments
+//! or constants (splats of 0, -0, 1 and 2.5, or random values; arguments get signed
+//! zeros, infinities and NaNs among ordinary values), attribute variables and
+//! the ops' other required attributes are drawn per attribute (permutations, regrouped
+//! and broadcast shapes, slices, pads, splits, layouts). Instances that do not type
+//! or that the rule's guards reject are drawn again. Where the rule matches, it is
+//! applied to a copy of the module, which must verify and give the interpreter's
+//! results of the original: bitwise for hand-written rules (NaN matching NaN), within
+//! 1e-5 of the output's scale for generated ones (they may reassociate arithmetic).
+//! Each rule must apply at least [`MIN_APPLIED`] times. A planted wrong rule is caught.
+
+use std::collections::HashMap;
+
+use tcc_dialect_graph::layout::{Layout, transform_shape};
+use tcc_dialect_graph::rules::{self, rt};
+use tcc_dialect_graph::{Data, Tensor, ops, run_function};
+use tcc_ir::builtin::{create_func, create_return};
+use tcc_ir::*;
+use tcc_rules::ast::{Expr, Pattern};
+
+const MIN_APPLIED: usize = 50;
+const MAX_TRIALS: usize = 10000;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545F4914F6CDD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn f32(&mut self) -> f32 {
+        (self.below(2001) as f32 - 1000.0) / 250.0
+    }
+    /// Mostly ordinary values; one in eight a signed zero, an infinity or a NaN.
+    fn input(&mut self) -> f32 {
+        if self.below(8) == 0 {
+            [0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN][self.below(5)]
+        } else {
+            self.f32()
+        }
+    }
+}
+
+/// Every rule's source patterns, by rule name, parsed from the dialect's rule files.
+fn rule_sources() -> HashMap<String, (Vec<Pattern>, String)> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "rules") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules"), &mut files);
+    let mut out = HashMap::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for r in tcc_rules::parse::parse_file(&f.display().to_string(), &text).unwrap().rules {
+            out.insert(r.name.clone(), (r.source, f.display().to_string()));
+        }
+    }
+    out
+}
+
+fn shape_of(m: &Module, v: Value) -> Vec<i64> {
+    m.value_type(v).as_tensor().unwrap().shape().to_vec()
+}
+
+fn random_perm(rng: &mut Rng, rank: usize) -> Vec<i64> {
+    let mut p: Vec<i64> = (0..rank as i64).collect();
+    if rng.below(3) > 0 {
+        for i in (1..rank).rev() {
+            p.swap(i, rng.below(i + 1));
+        }
+    }
+    p
+}
+
+/// A random shape with the same number of elements.
+fn regroup(rng: &mut Rng, s: &[i64]) -> Vec<i64> {
+    let n: i64 = s.iter().product();
+    if rng.below(3) == 0 {
+        return s.to_vec();
+    }
+    let mut left = n;
+    let mut out = Vec::new();
+    while left > 1 && out.len() < 3 {
+        let divisors: Vec<i64> = (1..=left).filter(|d| left % d == 0).collect();
+        let d = divisors[rng.below(divisors.len())];
+        out.push(d);
+        left /= d;
+    }
+    out.push(left);
+    if rng.below(2) == 0 {
+        out.insert(rng.below(out.len() + 1), 1);
+    }
+    out
+}
+
+/// One random instance of a rule's source being built.
+struct Instance<'a> {
+    m: Module,
+    block: Block,
+    rng: &'a mut Rng,
+    base: Vec<i64>,
+    values: HashMap<String, Value>,
+    attrs: HashMap<String, Attribute>,
+    args: Vec<Value>,
+}
+
+impl Instance<'_> {
+    fn leaf(&mut self) -> Value {
+        let shape: Vec<i64> = match self.rng.below(3) {
+            0 => self.base.clone(),
+            1 => self.base[self.rng.below(self.base.len() + 1)..].to_vec(),
+            _ => self.base.iter().map(|&d| if self.rng.below(3) == 0 { 1 } else { d }).collect(),
+        };
+        let ty = TensorType::new(shape, ScalarType::F32).unwrap();
+        if self.rng.below(2) == 0 {
+            let arg = self.m.add_block_arg(self.block, Type::Tensor(ty.into()));
+            self.args.push(arg);
+            return arg;
+        }
+        let dense = match self.rng.below(6) {
+            0 => DenseElements::splat(ty, Scalar::Float(0.0)),
+            1 => DenseElements::splat(ty, Scalar::Float(-0.0)),
+            2 => DenseElements::splat(ty, Scalar::Float(1.0)),
+            3 => DenseElements::splat(ty, Scalar::Float(2.5)),
+            _ => {
+                let vals: Vec<f32> = (0..ty.numel()).map(|_| self.rng.f32()).collect();
+                DenseElements::from_f32s(ty, &vals).unwrap()
+            }
+        };
+        let attrs = AttrDict::new().with("value", Attribute::Dense(dense));
+        let op = self.m.append_inferred(self.block, &ops::CONSTANT, &[], attrs, Location::unknown()).unwrap();
+        self.m.result(op, 0)
+    }
+
+    /// A random value for attribute `name` of `op` on these operands.
+    /// `Ok(None)` when no value fits (an axis of a scalar): the draw is skipped.
+    fn sample(&mut self, op: &str, name: &str, operands: &[Value]) -> Result<Option<Attribute>, String> {
+        let shape = operands.first().map(|&v| shape_of(&self.m, v)).unwrap_or_default();
+        let rank = shape.len();
+        let rng = &mut *self.rng;
+        Ok(Some(match (op, name) {
+            ("transpose", "perm") => Attribute::i64_list(&random_perm(rng, rank)),
+            ("reshape", "shape") => Attribute::i64_list(&regroup(rng, &shape)),
+            ("broadcast_to", "shape") => {
+                let mut s: Vec<i64> = shape.iter().map(|&d| if d == 1 && rng.below(2) == 0 { 3 } else { d }).collect();
+                if rng.below(3) == 0 {
+                    s.insert(0, 1 + rng.below(3) as i64);
+                }
+                Attribute::i64_list(&s)
+            }
+            ("slice", "starts" | "sizes") => {
+                let full = rng.below(3) == 0;
+                let sizes: Vec<i64> =
+                    shape.iter().map(|&d| if full { d } else { 1 + rng.below(d as usize) as i64 }).collect();
+                let starts: Vec<i64> =
+                    shape.iter().zip(&sizes).map(|(&d, &s)| rng.below((d - s + 1) as usize) as i64).collect();
+                // Both are drawn together; the other is remembered for its turn.
+                self.attrs.insert("\0slice-sizes".into(), Attribute::i64_list(&sizes));
+                self.attrs.insert("\0slice-starts".into(), Attribute::i64_list(&starts));
+                Attribute::i64_list(if name == "sizes" { &sizes } else { &starts })
+            }
+            ("pad", "low" | "high") => Attribute::i64_list(
+                &(0..rank).map(|_| if rng.below(2) == 0 { 0 } else { rng.below(3) as i64 }).collect::<Vec<_>>(),
+            ),
+            ("concat" | "split", "axis") if rank > 0 => Attribute::i64(rng.below(rank) as i64),
+            ("split", "sizes") => {
+                let axis = self.attrs.get("\0split-axis").and_then(Attribute::as_i64).unwrap_or(0) as usize;
+                let Some(&d) = shape.get(axis) else { return Ok(None) };
+                let cut = rng.below(d as usize + 1) as i64;
+                Attribute::i64_list(&if rng.below(3) == 0 { vec![d] } else { vec![cut, d - cut] })
+            }
+            ("layout_transform", "src" | "dst") => {
+                let layouts = ["NCHW", "NHWC", "NCHW2c", "NCHW4c"];
+                Attribute::string(layouts[rng.below(layouts.len())])
+            }
+            ("concat" | "split", "axis") => return Ok(None),
+            _ => {
+                return Err(format!("the test cannot draw attribute `{name}` of `{op}`: add it to `Instance::sample`"));
+            }
+        }))
+    }
+
+    fn literal(e: &Expr) -> Result<Attribute, String> {
+        match e {
+            Expr::Int(v, _) => Ok(Attribute::i64(*v)),
+            Expr::Float(v, _) => Ok(Attribute::f64(*v)),
+            Expr::List(items, _) => {
+                let ints: Option<Vec<i64>> =
+                    items.iter().map(|i| if let Expr::Int(v, _) = i { Some(*v) } else { None }).collect();
+                ints.map(|v| Attribute::i64_list(&v)).ok_or_else(|| "a list of integers".into())
+            }
+            _ => Err(format!("the test cannot instantiate attribute expression {e:?}")),
+        }
+    }
+
+    /// Builds `p`; `Ok(None)` if this draw does not type.
+    fn build(&mut self, p: &Pattern) -> Result<Option<Value>, String> {
+        Ok(match p {
+            Pattern::Var(name, _) => Some(match self.values.get(name) {
+                Some(&v) => v,
+                None => {
+                    let v = self.leaf();
+                    self.values.insert(name.clone(), v);
+                    v
+                }
+            }),
+            Pattern::As(name, inner, _) => {
+                let Some(v) = self.build(inner)? else { return Ok(None) };
+                self.values.insert(name.clone(), v);
+                Some(v)
+            }
+            Pattern::Result(k, inner, _) => match self.build_op(inner)? {
+                Some(op) => self.m.results(op).get(*k).copied(),
+                None => None,
+            },
+            Pattern::Op(_) => self.build_op(p)?.map(|op| self.m.result(op, 0)),
+        })
+    }
+
+    fn build_op(&mut self, p: &Pattern) -> Result<Option<Op>, String> {
+        let Pattern::Op(o) = p else { return Err("an op pattern".into()) };
+        let mut operands = Vec::new();
+        for x in &o.operands {
+            let Some(v) = self.build(x)? else { return Ok(None) };
+            operands.push(v);
+        }
+        let def = ops::ALL.iter().find(|d| d.name == format!("graph.{}", o.op)).ok_or(format!("no op {}", o.op))?;
+        let mut attrs = AttrDict::new();
+        self.attrs.retain(|k, _| !k.starts_with('\0'));
+        let mut names: Vec<&str> =
+            def.attrs.iter().filter(|s| matches!(s.default, AttrDefault::Required)).map(|s| s.name).collect();
+        for (name, _) in &o.attrs {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+        for name in names {
+            let given = o.attrs.iter().find(|(n, _)| n == name).map(|(_, e)| e);
+            let value = match given {
+                Some(Expr::Var(var, _)) => match self.attrs.get(var) {
+                    Some(a) => a.clone(),
+                    None => {
+                        let Some(a) = self.sample(&o.op, name, &operands)? else { return Ok(None) };
+                        self.attrs.insert(var.clone(), a.clone());
+                        a
+                    }
+                },
+                Some(e) => Self::literal(e)?,
+                None => match self.attrs.get(&format!("\0{}-{name}", o.op)) {
+                    Some(a) => a.clone(),
+                    None => match self.sample(&o.op, name, &operands)? {
+                        Some(a) => a,
+                        None => return Ok(None),
+                    },
+                },
+            };
+            if name == "axis" {
+                self.attrs.insert(format!("\0{}-axis", o.op), value.clone());
+            }
+            attrs.set(name, value);
+        }
+        let result_type = match o.op.as_str() {
+            "layout_transform" => {
+                let (Some(src), Some(dst)) =
+                    (attrs.get("src").and_then(Attribute::as_str), attrs.get("dst").and_then(Attribute::as_str))
+                else {
+                    return Ok(None);
+                };
+                let (Ok(from), Ok(to)) = (Layout::parse(src), Layout::parse(dst)) else { return Ok(None) };
+                let Ok(shape) = transform_shape(&from, &to, &shape_of(&self.m, operands[0])) else { return Ok(None) };
+                Some(vec![Type::tensor(shape, ScalarType::F32).unwrap()])
+            }
+            "cast" => {
+                let elem = [ScalarType::F32, ScalarType::F64][self.rng.below(2)];
+                Some(vec![Type::tensor(shape_of(&self.m, operands[0]), elem).unwrap()])
+            }
+            _ => None,
+        };
+        let types = match result_type {
+            Some(t) => t,
+            None => {
+                let operand_types: Vec<Type> = operands.iter().map(|&v| self.m.value_type(v).clone()).collect();
+                match def.infer_types(&operand_types, &attrs) {
+                    Ok(t) => t,
+                    Err(_) => return Ok(None),
+                }
+            }
+        };
+        let mut state = OperationState::new(def, Location::unknown());
+        state.operands = operands;
+        state.attrs = attrs;
+        state.result_types = types;
+        let op = self.m.create_op(state);
+        self.m.append_op(self.block, op);
+        Ok(Some(op))
+    }
+}
+
+fn same(a: &Tensor, b: &Tensor, exact: bool) -> bool {
+    match (a.data(), b.data()) {
+        (Data::F32(x), Data::F32(y)) => {
+            let scale = x.iter().chain(y).filter(|v| v.is_finite()).fold(1.0f32, |m, v| m.max(v.abs()));
+            a.shape() == b.shape()
+                && x.iter().zip(y).all(|(p, q)| {
+                    p.to_bits() == q.to_bits()
+                        || (p.is_nan() && q.is_nan())
+                        || (!exact && (p - q).abs() <= 1e-5 * scale)
+                })
+        }
+        _ => a == b,
+    }
+}
+
+/// What happened to one draw.
+enum Trial {
+    Applied,
+    Skipped,
+}
+
+fn trial(rule: &rt::RuleDef, source: &[Pattern], rng: &mut Rng) -> Result<Trial, String> {
+    let rank = 1 + rng.below(4);
+    let base: Vec<i64> = (0..rank).map(|_| 1 + rng.below(4) as i64).collect();
+    let mut m = Module::new(Location::unknown());
+    let (func, block) = create_func(&mut m, "main", vec![], vec![], Location::unknown());
+    let mut inst = Instance { m, block, rng, base, values: HashMap::new(), attrs: HashMap::new(), args: Vec::new() };
+    let mut outs = Vec::new();
+    for p in source {
+        let Some(v) = inst.build(p)? else { return Ok(Trial::Skipped) };
+        outs.push(v);
+    }
+    let Instance { mut m, args, rng, .. } = inst;
+    let in_types: Vec<Type> = args.iter().map(|&a| m.value_type(a).clone()).collect();
+    let out_types: Vec<Type> = outs.iter().map(|&v| m.value_type(v).clone()).collect();
+    m.set_attr(func, "function_type", Attribute::Type(Type::function(in_types, out_types)));
+    create_return(&mut m, block, &outs, Location::unknown());
+    if verify(&m).is_err() {
+        return Ok(Trial::Skipped);
+    }
+    let Some(b) = rt::find_matches(&m, rule).into_iter().next() else { return Ok(Trial::Skipped) };
+    let Some(after) = rt::apply_to_copy(&m, rule, &b) else { return Ok(Trial::Skipped) };
+    let text = print_module(&m, PrintOptions::default());
+    verify(&after).map_err(|e| format!("rule `{}` made an invalid module: {e}\n{text}", rule.name))?;
+    let inputs: Vec<Tensor> = args
+        .iter()
+        .map(|&a| {
+            let dims: Vec<usize> = shape_of(&m, a).iter().map(|&d| d as usize).collect();
+            Tensor::f32(&dims, (0..dims.iter().product()).map(|_| rng.input()).collect()).unwrap()
+        })
+        .collect();
+    let main = m.func("main").unwrap();
+    let Ok(want) = run_function(&m, main, &inputs) else { return Ok(Trial::Skipped) };
+    let got = run_function(&after, after.func("main").unwrap(), &inputs)
+        .map_err(|e| format!("rule `{}`: the rewritten module fails: {e}\n{text}", rule.name))?;
+    let exact = rule.provenance == rt::Provenance::Hand;
+    for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+        if !same(w, g, exact) {
+            let after_text = print_module(&after, PrintOptions::default());
+            return Err(format!(
+                "rule `{}` changed output {i}\nbefore:\n{text}\nafter:\n{after_text}\n{w:?}\nvs\n{g:?}",
+                rule.name
+            ));
+        }
+    }
+    Ok(Trial::Applied)
+}
+
+/// Draws instances of `rule` until it applied `MIN_APPLIED` times.
+fn exercise(rule: &rt::RuleDef, source: &[Pattern], seed: u64) -> Result<usize, String> {
+    let mut rng = Rng(seed | 1);
+    let mut applied = 0;
+    for _ in 0..MAX_TRIALS {
+        if let Trial::Applied = trial(rule, source, &mut rng)? {
+            applied += 1;
+            if applied == MIN_APPLIED {
+                return Ok(applied);
+            }
+        }
+    }
+    Err(format!("rule `{}` applied only {applied} times in {MAX_TRIALS} random instances", rule.name))
+}
+
+#[test]
+fn every_rule_preserves_semantics_on_random_instances() {
+    let sources = rule_sources();
+    assert_eq!(sources.len(), rules::RULES.len(), "every rule in the files is compiled, and only those");
+    let mut failures = Vec::new();
+    for (i, rule) in rules::RULES.iter().enumerate() {
+        let (source, _) = &sources[rule.name];
+        if let Err(e) = exercise(rule, source, 0x5EED ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
+            failures.push(e);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// `(sub ?x ?y) => (sub ?y ?x)`, built by hand as generated code would be: the harness
+/// must reject it.
+#[test]
+fn a_planted_wrong_rule_is_caught() {
+    fn root(m: &Module, op: Op, b: &mut rt::Binding) -> Option<()> {
+        let out = rt::result_of(m, op, 0)?;
+        rt::is_op(m, op, &ops::SUB, 2)?;
+        b.bind(0, rt::Val::Value(m.operand(op, 0)))?;
+        b.bind(1, rt::Val::Value(m.operand(op, 1)))?;
+        b.root(op, out);
+        Some(())
+    }
+    fn guard(_: &Module, _: &rt::Binding) -> Option<bool> {
+        Some(true)
+    }
+    fn plan(_: &Module, b: &rt::Binding) -> Option<rt::Plan> {
+        let mut p = rt::Plan::default();
+        let n = p.op(&ops::SUB, vec![rt::Src::Value(b.value(1)?), rt::Src::Value(b.value(0)?)], vec![])?;
+        p.outputs = vec![rt::Src::Node(n, 0)];
+        Some(p)
+    }
+    let wrong = rt::RuleDef {
+        name: "sub-commutes",
+        file: "planted",
+        line: 1,
+        canonical: false,
+        provenance: rt::Provenance::Hand,
+        roots: &[root],
+        slots: 2,
+        guard,
+        plan,
+    };
+    let source = tcc_rules::parse::parse_file("planted", "(rule sub-commutes (sub ?x ?y) => (sub ?y ?x) (by hand))")
+        .unwrap()
+        .rules
+        .remove(0)
+        .source;
+    let e = exercise(&wrong, &source, 7).unwrap_err();
+    assert!(e.contains("rule `sub-commutes` changed output 0"), "{e}");
+}
