@@ -22,13 +22,13 @@ if [ -n "${LLVM_SYS_221_PREFIX:-}" ]; then
 fi
 
 # lit drives the debug tcc-opt and tcc: the default build, then the LLVM one.
-if cargo build -p tcc-opt -p tcc-cli; then
+if cargo build -p tcc-opt -p tcc-cli -p tcc-rulegen; then
   lit -sv lit-tests || status=1
 else
   status=1
 fi
 if [ -n "${LLVM_SYS_221_PREFIX:-}" ]; then
-  if cargo build -p tcc-opt -p tcc-cli --features tcc-cli/llvm; then
+  if cargo build -p tcc-opt -p tcc-cli -p tcc-rulegen --features tcc-cli/llvm; then
     lit -sv lit-tests || status=1
   else
     status=1

@@ -15,7 +15,7 @@ import shutil
 import lit.formats
 
 config.name = "tcc"
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".rules"]
 config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 config.test_exec_root = config.test_source_root
 
@@ -49,6 +49,9 @@ if tcc_opt is None:
 # once the binary exists, so tests that use it fail loudly until then.
 tcc = find_tool("tcc") or os.path.join(tools_dir, "tcc")
 
+# The rule-file checker, for the tests of the rule language (`rules/`).
+tcc_rulegen = find_tool("tcc-rulegen") or os.path.join(tools_dir, "tcc-rulegen")
+
 # Optional parts of the build, for `REQUIRES:` lines: `llvm` when tcc has the LLVM
 # backend.
 if os.path.exists(tcc):
@@ -67,6 +70,7 @@ if not filecheck:
 # Longest keys first: lit applies substitutions in order, and `%tcc` is a prefix of
 # `%tcc-opt`.
 config.substitutions.append(("%tcc-opt", tcc_opt))
+config.substitutions.append(("%tcc-rulegen", tcc_rulegen))
 config.substitutions.append(("%tcc", tcc))
 # Tests write `| FileCheck %s`; only the bare word is replaced (not CHECK prefixes
 # such as `--check-prefix=FileCheck`, nor paths containing it).
