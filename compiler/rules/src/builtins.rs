@@ -22,6 +22,10 @@ impl Builtin {
             "*" => "times".into(),
             "=" => "equal".into(),
             "!=" => "not_equal".into(),
+            "<" => "less".into(),
+            "<=" => "less_equal".into(),
+            ">" => "greater".into(),
+            ">=" => "greater_equal".into(),
             n => n.replace('-', "_"),
         }
     }
@@ -35,6 +39,10 @@ const fn f(name: &'static str, min_args: usize, max_args: usize, doc: &'static s
 pub static BUILTINS: &[Builtin] = &[
     f("=", 2, 2, "equality of integers, lists, attributes or values"),
     f("!=", 2, 2, "inequality"),
+    f("<", 2, 2, "integer comparison"),
+    f("<=", 2, 2, "integer comparison"),
+    f(">", 2, 2, "integer comparison"),
+    f(">=", 2, 2, "integer comparison"),
     f("and", 1, usize::MAX, "all true"),
     f("or", 1, usize::MAX, "any true"),
     f("not", 1, 1, "negation"),

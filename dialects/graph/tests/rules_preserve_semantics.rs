@@ -120,11 +120,14 @@ struct Instance<'a> {
 }
 
 impl Instance<'_> {
-    fn leaf(&mut self) -> Value {
-        let shape: Vec<i64> = match self.rng.below(3) {
-            0 => self.base.clone(),
-            1 => self.base[self.rng.below(self.base.len() + 1)..].to_vec(),
-            _ => self.base.iter().map(|&d| if self.rng.below(3) == 0 { 1 } else { d }).collect(),
+    /// A new argument or constant; `rank` is what the op using it needs, if it says.
+    fn leaf(&mut self, rank: Option<usize>) -> Value {
+        let shape: Vec<i64> = match (rank, self.rng.below(3)) {
+            (Some(r), 0) => vec![self.base[0]; r],
+            (Some(r), _) => (0..r).map(|i| self.base.get(i).copied().unwrap_or(1 + self.rng.below(4) as i64)).collect(),
+            (None, 0) => self.base.clone(),
+            (None, 1) => self.base[self.rng.below(self.base.len() + 1)..].to_vec(),
+            (None, _) => self.base.iter().map(|&d| if self.rng.below(3) == 0 { 1 } else { d }).collect(),
         };
         let ty = TensorType::new(shape, ScalarType::F32).unwrap();
         if self.rng.below(2) == 0 {
@@ -184,6 +187,9 @@ impl Instance<'_> {
                 let cut = rng.below(d as usize + 1) as i64;
                 Attribute::i64_list(&if rng.below(3) == 0 { vec![d] } else { vec![cut, d - cut] })
             }
+            ("conv2d", "strides") => Attribute::i64_list(&[1 + rng.below(2) as i64, 1 + rng.below(2) as i64]),
+            ("conv2d", "dilations") => Attribute::i64_list(&[1 + rng.below(2) as i64, 1]),
+            ("conv2d", "pads") => Attribute::i64_list(&(0..4).map(|_| rng.below(2) as i64).collect::<Vec<_>>()),
             ("layout_transform", "src" | "dst") => {
                 let layouts = ["NCHW", "NHWC", "NCHW2c", "NCHW4c"];
                 Attribute::string(layouts[rng.below(layouts.len())])
@@ -208,19 +214,20 @@ impl Instance<'_> {
         }
     }
 
-    /// Builds `p`; `Ok(None)` if this draw does not type.
-    fn build(&mut self, p: &Pattern) -> Result<Option<Value>, String> {
+    /// Builds `p` (operand `rank` of its user says the rank it needs); `Ok(None)` if
+    /// this draw does not type.
+    fn build(&mut self, p: &Pattern, rank: Option<usize>) -> Result<Option<Value>, String> {
         Ok(match p {
             Pattern::Var(name, _) => Some(match self.values.get(name) {
                 Some(&v) => v,
                 None => {
-                    let v = self.leaf();
+                    let v = self.leaf(rank);
                     self.values.insert(name.clone(), v);
                     v
                 }
             }),
             Pattern::As(name, inner, _) => {
-                let Some(v) = self.build(inner)? else { return Ok(None) };
+                let Some(v) = self.build(inner, rank)? else { return Ok(None) };
                 self.values.insert(name.clone(), v);
                 Some(v)
             }
@@ -235,8 +242,10 @@ impl Instance<'_> {
     fn build_op(&mut self, p: &Pattern) -> Result<Option<Op>, String> {
         let Pattern::Op(o) = p else { return Err("an op pattern".into()) };
         let mut operands = Vec::new();
-        for x in &o.operands {
-            let Some(v) = self.build(x)? else { return Ok(None) };
+        for (i, x) in o.operands.iter().enumerate() {
+            // Convolutions take an NCHW image, an OIHW filter and a bias vector.
+            let rank = if o.op == "conv2d" { Some([4, 4, 1][i.min(2)]) } else { None };
+            let Some(v) = self.build(x, rank)? else { return Ok(None) };
             operands.push(v);
         }
         let def = ops::ALL.iter().find(|d| d.name == format!("graph.{}", o.op)).ok_or(format!("no op {}", o.op))?;
@@ -334,13 +343,17 @@ enum Trial {
 
 fn trial(rule: &rt::RuleDef, source: &[Pattern], rng: &mut Rng) -> Result<Trial, String> {
     let rank = 1 + rng.below(4);
-    let base: Vec<i64> = (0..rank).map(|_| 1 + rng.below(4) as i64).collect();
+    // Half the time all extents are equal, so that operands of matmuls and convolutions
+    // fit each other.
+    let square = rng.below(2) == 0;
+    let n = 1 + rng.below(4) as i64;
+    let base: Vec<i64> = (0..rank).map(|_| if square { n } else { 1 + rng.below(4) as i64 }).collect();
     let mut m = Module::new(Location::unknown());
     let (func, block) = create_func(&mut m, "main", vec![], vec![], Location::unknown());
     let mut inst = Instance { m, block, rng, base, values: HashMap::new(), attrs: HashMap::new(), args: Vec::new() };
     let mut outs = Vec::new();
     for p in source {
-        let Some(v) = inst.build(p)? else { return Ok(Trial::Skipped) };
+        let Some(v) = inst.build(p, None)? else { return Ok(Trial::Skipped) };
         outs.push(v);
     }
     let Instance { mut m, args, rng, .. } = inst;

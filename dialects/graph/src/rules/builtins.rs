@@ -19,6 +19,27 @@ pub fn not_equal(_: &Module, args: &[Val]) -> Option<Val> {
     Some(Val::Bool(!args[0].same(&args[1])))
 }
 
+fn compare(args: &[Val], f: fn(i64, i64) -> bool) -> Option<Val> {
+    let (a, b) = pair(args, Val::int)?;
+    Some(Val::Bool(f(a, b)))
+}
+
+pub fn less(_: &Module, args: &[Val]) -> Option<Val> {
+    compare(args, |a, b| a < b)
+}
+
+pub fn less_equal(_: &Module, args: &[Val]) -> Option<Val> {
+    compare(args, |a, b| a <= b)
+}
+
+pub fn greater(_: &Module, args: &[Val]) -> Option<Val> {
+    compare(args, |a, b| a > b)
+}
+
+pub fn greater_equal(_: &Module, args: &[Val]) -> Option<Val> {
+    compare(args, |a, b| a >= b)
+}
+
 pub fn and(_: &Module, args: &[Val]) -> Option<Val> {
     let mut all = true;
     for a in args {
