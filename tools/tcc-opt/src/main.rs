@@ -53,6 +53,9 @@ struct Args {
     /// Print Markdown documentation of every registered op and exit.
     #[arg(long)]
     print_op_docs: bool,
+    /// List the graph rewrite rules (name, use, where they are written, provenance) and exit.
+    #[arg(long)]
+    list_rules: bool,
 }
 
 fn main() -> ExitCode {
@@ -106,6 +109,19 @@ fn run(args: &Args) -> Result<ExitCode, String> {
             for (opt, doc) in p.options {
                 println!("    {opt}: {doc}");
             }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.list_rules {
+        for r in tcc::graph::rules::RULES {
+            let used = if r.canonical { "canonical" } else { "search" };
+            let by = match r.provenance {
+                tcc::graph::rules::rt::Provenance::Hand => "hand-written".to_string(),
+                tcc::graph::rules::rt::Provenance::Generated { fingerprint, verified } => {
+                    format!("generated {fingerprint}, verified by {verified}")
+                }
+            };
+            println!("{:<28} {used:<9} {}:{} ({by})", r.name, r.file, r.line);
         }
         return Ok(ExitCode::SUCCESS);
     }
