@@ -2,6 +2,9 @@
 //! configuration (NeoCPU's schedule; `../shared/TECHNIQUES.md` section 4).
 //!
 //! The passes, in pipeline order, one per file:
+//! - [`search`] (`rewrite-search`): the rules only worth applying where they pay
+//!   (merging parallel matmuls or convolutions) are applied by a cost-based search over
+//!   rewritten graphs, with the costs of [`cost`].
 //! - [`blocking`] (`block-layouts`): convolutions and pools to their `NCHW[x]c` kernel
 //!   ops between layout transforms, filters packed `OIHW[x]i[y]o`, and matmuls with a
 //!   constant right operand to `matmul_packed`; the packing is a `layout_transform` of a
@@ -24,16 +27,19 @@
 //! into a padded blocked layout only if it maps zeros to zeros.
 
 pub mod blocking;
+pub mod cost;
 pub mod epilogue_fusion;
 pub mod fusion;
 pub mod kernel_config;
 pub mod layout_propagation;
+pub mod search;
 
 use tcc_dialect_graph::ops as g;
 use tcc_ir::{AttrDict, Attribute, Location, Module, Op, OpDef, OperationState, PassRegistry, TensorType, Type, Value};
 
 /// Registers this crate's passes.
 pub fn register_passes(r: &mut PassRegistry) {
+    r.register(&search::REWRITE_SEARCH);
     r.register(&blocking::BLOCK_LAYOUTS);
     r.register(&layout_propagation::PROPAGATE_LAYOUTS);
     r.register(&epilogue_fusion::FUSE_EPILOGUES);

@@ -191,23 +191,9 @@ pub fn scratch_bytes(g: &Module, op: tcc_ir::Op, target: &tcc_target::Target) ->
     0
 }
 
-/// Floating-point operations of an op, counting multiply-adds as two; only conv2d and
-/// matmul are counted (the compute-bound ops GFLOP/s figures refer to).
+/// Floating-point operations of an op (see `tcc_dialect_graph::cost::flops`).
 pub fn flops(c: &Ctx) -> u64 {
-    let def = c.g.def(c.op);
-    if std::ptr::eq(def, &g::CONV2D) {
-        let w = c.in_shape(1);
-        2 * numel(&c.out_shape(0)) as u64 * (w[1] * w[2] * w[3]) as u64
-    } else if std::ptr::eq(def, &g::CONV2D_NCHWC) {
-        // Over the padded channels: what the kernel computes.
-        let w = c.in_shape(1);
-        2 * numel(&c.out_shape(0)) as u64 * (w[1] * w[2] * w[3] * w[4]) as u64
-    } else if [&g::MATMUL, &g::MATMUL_PACKED, &g::BATCH_MATMUL].iter().any(|d| std::ptr::eq(def, *d)) {
-        let a = c.in_shape(0);
-        2 * numel(&c.out_shape(0)) as u64 * a[a.len() - 1] as u64
-    } else {
-        0
-    }
+    tcc_dialect_graph::cost::flops(c.g, c.op)
 }
 
 /// Visits every index of `shape`: all dimensions but the last flattened into one loop

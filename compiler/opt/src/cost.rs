@@ -1,0 +1,175 @@
+//! The cost model of the rewrite search: what a graph costs to run, as the sum of its
+//! ops' costs.
+//!
+//! An op's cost is a measurement when one exists for its key (op, operand and result
+//! types with their layouts, attributes) on this CPU: measured once by compiling and
+//! timing the op alone (the caller supplies the measurer, which needs a backend) and
+//! kept in a [`CostDb`], a small JSON file keyed by CPU that later runs reuse. Until
+//! then an analytical estimate stands in: FLOPs over the peak, or bytes moved once over
+//! the bandwidth, whichever is larger, plus a fixed cost per kernel. Constants,
+//! reshapes (views) and terminators cost nothing.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use tcc_dialect_graph::{cost, ops as g};
+use tcc_ir::{Module, Op, Traits};
+
+/// The machine's ceilings the estimate divides by.
+#[derive(Clone, Copy, Debug)]
+pub struct Ceilings {
+    /// FLOP/s over all the threads in use.
+    pub flops_per_s: f64,
+    /// Bytes/s from memory over all the threads in use.
+    pub bytes_per_s: f64,
+    /// What starting one kernel costs (seconds): dispatch, a pass over cold data.
+    pub kernel_s: f64,
+}
+
+impl Ceilings {
+    /// Ceilings from measured figures: GFLOP/s and GB/s.
+    pub fn new(gflops: f64, gbytes: f64) -> Ceilings {
+        Ceilings { flops_per_s: gflops * 1e9, bytes_per_s: gbytes * 1e9, kernel_s: 2e-6 }
+    }
+}
+
+/// Measured op costs for one CPU, by op key.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct CostDb {
+    /// The CPU the costs were measured on; a file for another CPU is not used.
+    pub cpu: String,
+    /// Seconds per run, by [`op_key`].
+    pub costs: BTreeMap<String, f64>,
+}
+
+impl CostDb {
+    /// The database in `path` for `cpu`; empty if the file does not exist or was
+    /// measured on another CPU; an error if it cannot be read or parsed.
+    pub fn load(path: &Path, cpu: &str) -> Result<CostDb, String> {
+        let fresh = CostDb { cpu: cpu.to_string(), costs: BTreeMap::new() };
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(fresh),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        let db: CostDb =
+            serde_json::from_str(&text).map_err(|e| format!("{}: not a cost database: {e}", path.display()))?;
+        Ok(if db.cpu == cpu { db } else { fresh })
+    }
+
+    /// Writes the database to `path` (through a temporary file, then a rename).
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    }
+}
+
+/// What identifies an op's cost: its name, operand and result types (with layouts)
+/// and attributes.
+pub fn op_key(m: &Module, op: Op) -> String {
+    let types = |vs: &[tcc_ir::Value]| vs.iter().map(|&v| m.value_type(v).to_string()).collect::<Vec<_>>().join(", ");
+    let mut attrs: Vec<String> = m.attrs(op).iter().map(|(k, v)| format!("{k} = {v}")).collect();
+    attrs.sort();
+    format!("{}({}) -> ({}) {{{}}}", m.name(op), types(m.operands(op)), types(m.results(op)), attrs.join(", "))
+}
+
+/// Whether `op` costs nothing at run time: constants, views, terminators, and data
+/// movement or elementwise ops on constants only (canonicalization folds them; a
+/// concatenation of two weights, say).
+fn free(m: &Module, op: Op) -> bool {
+    let folded = (m.has_trait(op, Traits::DATA_MOVEMENT) || m.has_trait(op, Traits::ELEMENTWISE))
+        && m.operands(op).iter().all(|&v| m.defining_op(v).is_some_and(|d| m.is(d, &g::CONSTANT)));
+    folded
+        || m.is(op, &g::CONSTANT)
+        || m.is(op, &g::RESHAPE)
+        || m.has_trait(op, Traits::TERMINATOR)
+        || !m.regions(op).is_empty()
+}
+
+/// A measurer: the seconds one run of `op` alone takes, or `None` if it cannot be
+/// measured.
+pub type Measure<'a> = dyn FnMut(&Module, Op) -> Option<f64> + 'a;
+
+/// Costs of ops and graphs.
+pub struct CostModel<'a> {
+    pub ceilings: Ceilings,
+    pub db: CostDb,
+    measure: Option<Box<Measure<'a>>>,
+    /// How many ops were measured (not found in the database) so far.
+    pub measured: usize,
+}
+
+impl<'a> CostModel<'a> {
+    /// Estimates only, plus what `db` holds.
+    pub fn new(ceilings: Ceilings, db: CostDb) -> CostModel<'a> {
+        CostModel { ceilings, db, measure: None, measured: 0 }
+    }
+
+    /// Measures ops missing from the database with `measure` and records them.
+    pub fn with_measure(mut self, measure: Box<Measure<'a>>) -> CostModel<'a> {
+        self.measure = Some(measure);
+        self
+    }
+
+    /// The analytical estimate for `op` (seconds).
+    pub fn estimate(&self, m: &Module, op: Op) -> f64 {
+        if free(m, op) {
+            return 0.0;
+        }
+        let c = &self.ceilings;
+        let compute = cost::flops(m, op) as f64 / c.flops_per_s;
+        let memory = cost::bytes_moved(m, op) as f64 / c.bytes_per_s;
+        compute.max(memory) + c.kernel_s
+    }
+
+    /// The cost of `op` (seconds): measured if known or measurable, else estimated.
+    pub fn op_cost(&mut self, m: &Module, op: Op) -> f64 {
+        if free(m, op) {
+            return 0.0;
+        }
+        let key = op_key(m, op);
+        if let Some(&c) = self.db.costs.get(&key) {
+            return c;
+        }
+        if let Some(measure) = self.measure.as_mut()
+            && let Some(c) = measure(m, op)
+        {
+            self.measured += 1;
+            self.db.costs.insert(key, c);
+            return c;
+        }
+        self.estimate(m, op)
+    }
+
+    /// The cost of every op in `m`'s functions (seconds).
+    pub fn graph_cost(&mut self, m: &Module) -> f64 {
+        let top = m.top();
+        m.walk(top).into_iter().filter(|&op| op != top).map(|op| self.op_cost(m, op)).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_database_round_trips_and_is_per_cpu() {
+        let dir = std::env::temp_dir().join(format!("tcc-costdb-{}", std::process::id()));
+        let path = dir.join("costs.json");
+        let mut db = CostDb::load(&path, "cpu-a").unwrap();
+        assert!(db.costs.is_empty());
+        db.costs.insert("graph.relu(tensor<4xf32>) -> (tensor<4xf32>) {}".into(), 1.5e-6);
+        db.save(&path).unwrap();
+        assert_eq!(CostDb::load(&path, "cpu-a").unwrap().costs, db.costs);
+        assert!(CostDb::load(&path, "cpu-b").unwrap().costs.is_empty());
+        std::fs::write(&path, "{ not json").unwrap();
+        assert!(CostDb::load(&path, "cpu-a").unwrap_err().contains("not a cost database"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

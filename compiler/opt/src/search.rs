@@ -1,0 +1,347 @@
+//! `rewrite-search`: applies the rules that do not always pay (`rules/search/`) where
+//! the cost model says they do (TASO's cost-based backtracking search, SOSP 2019;
+//! `../shared/TECHNIQUES.md` section 1).
+//!
+//! - `taso`: a priority queue of graphs ordered by cost, starting with the input. The
+//!   cheapest is taken out; every rule is applied at every match, each on its own copy
+//!   (dead ops removed); a result not seen before is queued if its cost is below
+//!   `alpha` (1.05) times the best cost so far and it has fewer than twice the input's
+//!   ops. It stops when the queue is empty or `budget` graphs were expanded, and the
+//!   cheapest graph seen wins. Results cannot have cycles: a rule's target is built
+//!   where every operand is already defined and before every user of what it replaces.
+//! - `greedy`: applies the single rewrite that lowers the cost most, until none does
+//!   (or `budget` steps).
+//! - `off`: nothing.
+//!
+//! Graphs are identified by a structural hash (ops in order, their operands by
+//! position, attributes and types; constants by identity), so weights are never
+//! printed or compared. Long searches report progress on stderr.
+
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::hash::{Hash, Hasher};
+use std::time::{Duration, Instant};
+
+use tcc_dialect_graph::ops as g;
+use tcc_dialect_graph::rules::{RULES, rt};
+use tcc_ir::rewrite::is_trivially_dead;
+use tcc_ir::{Diagnostics, EntityRef, Module, Op, Pass, PassInfo, PassOptions};
+
+use crate::cost::{Ceilings, CostDb, CostModel};
+
+/// How to search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Off,
+    Greedy,
+    Taso,
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Mode, String> {
+        match s {
+            "off" => Ok(Mode::Off),
+            "greedy" => Ok(Mode::Greedy),
+            "taso" => Ok(Mode::Taso),
+            _ => Err(format!("unknown search mode `{s}` (expected off, greedy or taso)")),
+        }
+    }
+}
+
+/// The search's settings.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    pub mode: Mode,
+    /// Graphs expanded (taso) or rewrites applied (greedy) at most.
+    pub budget: usize,
+    /// Keep candidates costing less than `alpha` times the best.
+    pub alpha: f64,
+    /// Report progress on stderr when the search runs longer than a second.
+    pub progress: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig { mode: Mode::Taso, budget: DEFAULT_BUDGET, alpha: 1.05, progress: true }
+    }
+}
+
+/// Graphs the default search expands.
+pub const DEFAULT_BUDGET: usize = 100;
+
+/// What a search did.
+#[derive(Clone, Debug, Default)]
+pub struct SearchStats {
+    pub initial_cost: f64,
+    pub best_cost: f64,
+    /// Graphs expanded, and candidate graphs built.
+    pub expanded: usize,
+    pub candidates: usize,
+    /// The rules applied on the way to the best graph, in order.
+    pub path: Vec<&'static str>,
+    pub elapsed: Duration,
+}
+
+/// The rules the search applies: every rule that is not a canonicalization rule.
+pub fn search_rules() -> Vec<&'static rt::RuleDef> {
+    RULES.iter().filter(|r| !r.canonical).collect()
+}
+
+/// Erases pure ops whose results are unused, repeatedly.
+pub fn erase_dead(m: &mut Module) {
+    loop {
+        let top = m.top();
+        let dead: Vec<Op> = m.walk(top).into_iter().rev().filter(|&op| op != top && is_trivially_dead(m, op)).collect();
+        if dead.is_empty() {
+            return;
+        }
+        for op in dead {
+            if !m.is_erased(op) && is_trivially_dead(m, op) {
+                m.erase_op(op);
+            }
+        }
+    }
+}
+
+/// A structural hash of `m`: equal for graphs that compute the same way.
+fn graph_hash(m: &Module) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut numbering: HashMap<tcc_ir::Value, usize> = HashMap::new();
+    let top = m.top();
+    for op in m.walk(top) {
+        m.name(op).hash(&mut h);
+        if m.is(op, &g::CONSTANT) {
+            op.index().hash(&mut h);
+        } else {
+            for (k, v) in m.attrs(op).iter() {
+                k.hash(&mut h);
+                v.to_string().hash(&mut h);
+            }
+        }
+        for v in m.operands(op) {
+            numbering.get(v).copied().unwrap_or(usize::MAX).hash(&mut h);
+            m.value_type(*v).to_string().hash(&mut h);
+        }
+        for &r in m.results(op) {
+            let n = numbering.len();
+            numbering.insert(r, n);
+        }
+        for &region in m.regions(op) {
+            for &b in m.region_blocks(region) {
+                for &a in m.block_args(b) {
+                    let n = numbering.len();
+                    numbering.insert(a, n);
+                }
+            }
+        }
+    }
+    h.finish()
+}
+
+/// Ops that do work (not constants or terminators).
+fn op_count(m: &Module) -> usize {
+    let top = m.top();
+    m.walk(top).into_iter().filter(|&op| op != top && !m.is(op, &g::CONSTANT) && m.regions(op).is_empty()).count()
+}
+
+struct Candidate {
+    cost: f64,
+    id: usize,
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, o: &Candidate) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl Eq for Candidate {}
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, o: &Candidate) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Candidate {
+    /// The cheapest first (a max-heap of reversed costs), then the oldest.
+    fn cmp(&self, o: &Candidate) -> Ordering {
+        o.cost.total_cmp(&self.cost).then(o.id.cmp(&self.id))
+    }
+}
+
+/// Every graph one rewrite away from `m`.
+fn neighbours(m: &Module, rules: &[&'static rt::RuleDef]) -> Vec<(Module, &'static str)> {
+    let mut out = Vec::new();
+    for &rule in rules {
+        for b in rt::find_matches(m, rule) {
+            if let Some(mut next) = rt::apply_to_copy(m, rule, &b) {
+                erase_dead(&mut next);
+                out.push((next, rule.name));
+            }
+        }
+    }
+    out
+}
+
+struct Progress {
+    start: Instant,
+    last: Instant,
+    enabled: bool,
+}
+
+impl Progress {
+    fn report(&mut self, expanded: usize, budget: usize, initial: f64, best: f64) {
+        if self.enabled && self.start.elapsed() > Duration::from_secs(1) && self.last.elapsed() > Duration::from_secs(1)
+        {
+            self.last = Instant::now();
+            eprintln!(
+                "rewrite search: {expanded}/{budget} graphs expanded, cost {:.3} ms -> {:.3} ms",
+                initial * 1e3,
+                best * 1e3
+            );
+        }
+    }
+}
+
+/// Searches for a cheaper form of `m` with `rules`; returns it and what happened.
+pub fn search(
+    m: &Module,
+    rules: &[&'static rt::RuleDef],
+    cost: &mut CostModel,
+    cfg: &SearchConfig,
+) -> (Module, SearchStats) {
+    let start = Instant::now();
+    let mut progress = Progress { start, last: start, enabled: cfg.progress };
+    let initial_cost = cost.graph_cost(m);
+    let mut stats = SearchStats { initial_cost, best_cost: initial_cost, ..SearchStats::default() };
+    let mut best = m.clone();
+    let mut best_path: Vec<&'static str> = Vec::new();
+    match cfg.mode {
+        Mode::Off => {}
+        Mode::Greedy => {
+            let mut current = m.clone();
+            while stats.expanded < cfg.budget {
+                stats.expanded += 1;
+                let mut step: Option<(Module, &'static str, f64)> = None;
+                for (next, rule) in neighbours(&current, rules) {
+                    stats.candidates += 1;
+                    let c = cost.graph_cost(&next);
+                    if c < step.as_ref().map_or(stats.best_cost, |s| s.2) {
+                        step = Some((next, rule, c));
+                    }
+                }
+                let Some((next, rule, c)) = step else { break };
+                best_path.push(rule);
+                stats.best_cost = c;
+                current = next;
+                progress.report(stats.expanded, cfg.budget, initial_cost, stats.best_cost);
+            }
+            best = current;
+        }
+        Mode::Taso => {
+            let original_ops = op_count(m);
+            let mut graphs: Vec<(Module, Vec<&'static str>)> = vec![(m.clone(), Vec::new())];
+            let mut seen: HashSet<u64> = HashSet::from([graph_hash(m)]);
+            let mut queue = BinaryHeap::from([Candidate { cost: initial_cost, id: 0 }]);
+            while let Some(Candidate { id, .. }) = queue.pop() {
+                if stats.expanded >= cfg.budget {
+                    break;
+                }
+                stats.expanded += 1;
+                let (graph, path) =
+                    std::mem::replace(&mut graphs[id], (Module::new(m.loc(m.top()).clone()), Vec::new()));
+                for (next, rule) in neighbours(&graph, rules) {
+                    if !seen.insert(graph_hash(&next)) || op_count(&next) >= 2 * original_ops.max(1) {
+                        continue;
+                    }
+                    stats.candidates += 1;
+                    let c = cost.graph_cost(&next);
+                    let mut next_path = path.clone();
+                    next_path.push(rule);
+                    if c < stats.best_cost {
+                        stats.best_cost = c;
+                        best = next.clone();
+                        best_path = next_path.clone();
+                    }
+                    if c < cfg.alpha * stats.best_cost {
+                        queue.push(Candidate { cost: c, id: graphs.len() });
+                        graphs.push((next, next_path));
+                    }
+                }
+                progress.report(stats.expanded, cfg.budget, initial_cost, stats.best_cost);
+            }
+        }
+    }
+    stats.path = best_path;
+    stats.elapsed = start.elapsed();
+    (best, stats)
+}
+
+pub static REWRITE_SEARCH: PassInfo = PassInfo {
+    name: "rewrite-search",
+    summary: "Applies the search rules where the cost model says they pay (TASO's backtracking search)",
+    options: &[
+        ("mode", "off, greedy or taso (default taso)"),
+        ("budget", "graphs expanded at most (default 100)"),
+        ("gflops", "the FLOP rate the estimate assumes, GFLOP/s (default: the target's nominal peak)"),
+        ("gbps", "the memory bandwidth the estimate assumes, GB/s (default 20)"),
+        ("cost-db", "a cost database (JSON) whose measurements replace estimates"),
+        ("cpu", "the CPU whose entries of the database are used"),
+        ("verbose", "print the search's statistics on stderr (default false)"),
+    ],
+    create: |o| Ok(Box::new(RewriteSearch::from_options(o)?)),
+};
+
+struct RewriteSearch {
+    cfg: SearchConfig,
+    ceilings: Ceilings,
+    db: CostDb,
+    verbose: bool,
+}
+
+impl RewriteSearch {
+    fn from_options(o: &PassOptions) -> Result<RewriteSearch, String> {
+        let target = crate::target_from(o)?;
+        let lanes = (target.vector_bits / 32).max(1) as f64;
+        // Nominal: 2 FMA pipes at 3 GHz per core; measured figures replace it.
+        let nominal = target.cores.max(1) as f64 * lanes * 2.0 * 2.0 * 3.0;
+        let cfg = SearchConfig {
+            mode: o.parse_or("mode", Mode::Taso)?,
+            budget: o.parse_or("budget", DEFAULT_BUDGET)?,
+            alpha: 1.05,
+            progress: true,
+        };
+        let ceilings = Ceilings::new(o.parse_or("gflops", nominal)?, o.parse_or("gbps", 20.0)?);
+        let cpu = o.get("cpu").unwrap_or("unknown").to_string();
+        let db = match o.get("cost-db") {
+            Some(path) => CostDb::load(std::path::Path::new(path), &cpu)?,
+            None => CostDb { cpu, ..CostDb::default() },
+        };
+        Ok(RewriteSearch { cfg, ceilings, db, verbose: o.parse_or("verbose", false)? })
+    }
+}
+
+impl Pass for RewriteSearch {
+    fn name(&self) -> &'static str {
+        "rewrite-search"
+    }
+    fn run(&self, m: &mut Module) -> Result<(), Diagnostics> {
+        if self.cfg.mode == Mode::Off {
+            return Ok(());
+        }
+        let mut cost = CostModel::new(self.ceilings, self.db.clone());
+        let (best, stats) = search(m, &search_rules(), &mut cost, &self.cfg);
+        if self.verbose {
+            eprintln!(
+                "rewrite-search: cost {:.4} ms -> {:.4} ms, {} graphs expanded, {} candidates, {:.1} ms; rules applied: {}",
+                stats.initial_cost * 1e3,
+                stats.best_cost * 1e3,
+                stats.expanded,
+                stats.candidates,
+                stats.elapsed.as_secs_f64() * 1e3,
+                if stats.path.is_empty() { "none".to_string() } else { stats.path.join(", ") }
+            );
+        }
+        *m = best;
+        Ok(())
+    }
+}
