@@ -18,11 +18,14 @@ repository):
 
 The small variants (checked in, a few MB in all) keep each architecture's structure
 with reduced widths and input sizes; the full-size ones are the torchvision models and
-a BERT-base encoder layer, made on demand for benchmarks. Everything runs on the CPU in
+a BERT-base encoder layer, made on demand for benchmarks. `attention_qkv` (separate query, key and value
+projections) and `googlenet` (Inception blocks: parallel 1x1 convolutions of one input)
+are there for the rewrite search's merges. Everything runs on the CPU in
 one thread, so outputs are reproducible for a given torch version.
 """
 
 import argparse
+import math
 import os
 import sys
 
@@ -104,6 +107,47 @@ def bert_layer(hidden, heads, ffn):
     return nn.TransformerEncoderLayer(hidden, heads, ffn, dropout=0.0, activation="gelu", batch_first=True)
 
 
+class SelfAttention(nn.Module):
+    """BERT's self-attention block as Hugging Face writes it: separate query, key and
+    value projections of the same input (three matmuls the rewrite search may merge),
+    scaled dot-product attention, the output projection, residual and layer norm."""
+
+    def __init__(self, hidden, heads):
+        super().__init__()
+        self.heads = heads
+        self.query = nn.Linear(hidden, hidden)
+        self.key = nn.Linear(hidden, hidden)
+        self.value = nn.Linear(hidden, hidden)
+        self.out = nn.Linear(hidden, hidden)
+        self.norm = nn.LayerNorm(hidden)
+
+    def forward(self, x):
+        b, s, h = x.shape
+        d = h // self.heads
+
+        def heads(t):
+            return t.view(b, s, self.heads, d).transpose(1, 2)
+
+        q, k, v = heads(self.query(x)), heads(self.key(x)), heads(self.value(x))
+        att = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(d), dim=-1)
+        ctx = (att @ v).transpose(1, 2).reshape(b, s, h)
+        return self.norm(x + self.out(ctx))
+
+
+def small_googlenet():
+    """GoogLeNet's structure at a small width: a stem conv, two Inception blocks (each
+    with three 1x1 convolutions of the same input), pooling."""
+    from torchvision.models.googlenet import BasicConv2d, Inception
+
+    return nn.Sequential(
+        BasicConv2d(3, 32, kernel_size=3, padding=1),
+        Inception(32, 16, 16, 24, 4, 8, 8),
+        Inception(56, 24, 16, 32, 8, 16, 16),
+        nn.AdaptiveAvgPool2d((1, 1)),
+        nn.Flatten(),
+    )
+
+
 # name -> (small model and input shape, full model and input shape)
 MODELS = {
     "resnet18": (lambda: (SmallResNet(BasicBlock, [2, 2, 2, 2], 16), (1, 3, 32, 32)),
@@ -118,6 +162,11 @@ MODELS = {
               lambda: (torchvision.models.vgg11(), (1, 3, 224, 224))),
     "bert_layer": (lambda: (bert_layer(64, 4, 256), (1, 16, 64)),
                    lambda: (bert_layer(768, 12, 3072), (1, 128, 768))),
+    "attention_qkv": (lambda: (SelfAttention(64, 4), (1, 16, 64)),
+                      lambda: (SelfAttention(768, 12), (1, 128, 768))),
+    "googlenet": (lambda: (small_googlenet(), (1, 3, 24, 24)),
+                  lambda: (torchvision.models.googlenet(aux_logits=False, init_weights=True, transform_input=False),
+                           (1, 3, 224, 224))),
     "groupnorm_block": (lambda: (GroupNormBlock(8, 16, 4), (2, 8, 12, 12)),
                         lambda: (GroupNormBlock(64, 128, 32), (1, 64, 56, 56))),
 }

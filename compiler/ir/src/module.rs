@@ -520,6 +520,11 @@ impl Module {
     pub fn live_op_count(&self) -> usize {
         self.walk(self.top).len()
     }
+    /// How many op handles were ever created (erased ops included): an op whose
+    /// handle's index is at least this was created after the count was taken.
+    pub fn op_capacity(&self) -> usize {
+        self.ops.len()
+    }
 }
 
 impl Op {

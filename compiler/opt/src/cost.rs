@@ -9,7 +9,7 @@
 //! the bandwidth, whichever is larger, plus a fixed cost per kernel. Constants,
 //! reshapes (views) and terminators cost nothing.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -97,10 +97,15 @@ fn free(m: &Module, op: Op) -> bool {
 pub type Measure<'a> = dyn FnMut(&Module, Op) -> Option<f64> + 'a;
 
 /// Costs of ops and graphs.
+///
+/// Only ops marked [`CostModel::mark`] are measured: the search marks the ops its
+/// rewrites remove or create, the only ones whose costs differ between the graphs it
+/// compares (the others cost the same estimate in all of them).
 pub struct CostModel<'a> {
     pub ceilings: Ceilings,
     pub db: CostDb,
     measure: Option<Box<Measure<'a>>>,
+    marked: HashSet<String>,
     /// How many ops were measured (not found in the database) so far.
     pub measured: usize,
 }
@@ -108,13 +113,20 @@ pub struct CostModel<'a> {
 impl<'a> CostModel<'a> {
     /// Estimates only, plus what `db` holds.
     pub fn new(ceilings: Ceilings, db: CostDb) -> CostModel<'a> {
-        CostModel { ceilings, db, measure: None, measured: 0 }
+        CostModel { ceilings, db, measure: None, marked: HashSet::new(), measured: 0 }
     }
 
     /// Measures ops missing from the database with `measure` and records them.
     pub fn with_measure(mut self, measure: Box<Measure<'a>>) -> CostModel<'a> {
         self.measure = Some(measure);
         self
+    }
+
+    /// Asks for `op`'s cost to be measured (when a measurer is set).
+    pub fn mark(&mut self, m: &Module, op: Op) {
+        if !free(m, op) {
+            self.marked.insert(op_key(m, op));
+        }
     }
 
     /// The analytical estimate for `op` (seconds).
@@ -138,6 +150,7 @@ impl<'a> CostModel<'a> {
             return c;
         }
         if let Some(measure) = self.measure.as_mut()
+            && self.marked.contains(&key)
             && let Some(c) = measure(m, op)
         {
             self.measured += 1;

@@ -30,10 +30,11 @@ use tcc_ir::{Diagnostics, EntityRef, Module, Op, Pass, PassInfo, PassOptions};
 use crate::cost::{Ceilings, CostDb, CostModel};
 
 /// How to search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Mode {
     Off,
     Greedy,
+    #[default]
     Taso,
 }
 
@@ -168,13 +169,24 @@ impl Ord for Candidate {
     }
 }
 
-/// Every graph one rewrite away from `m`.
-fn neighbours(m: &Module, rules: &[&'static rt::RuleDef]) -> Vec<(Module, &'static str)> {
+/// Every graph one rewrite away from `m`; the ops each rewrite removed or created are
+/// marked for measurement.
+fn neighbours(m: &Module, rules: &[&'static rt::RuleDef], cost: &mut CostModel) -> Vec<(Module, &'static str)> {
     let mut out = Vec::new();
     for &rule in rules {
         for b in rt::find_matches(m, rule) {
             if let Some(mut next) = rt::apply_to_copy(m, rule, &b) {
                 erase_dead(&mut next);
+                for &root in &b.roots {
+                    cost.mark(m, root);
+                }
+                // Rewrites append ops to the arena: handles past the input's are new.
+                let top = next.top();
+                for op in next.walk(top) {
+                    if op.index() >= m.op_capacity() {
+                        cost.mark(&next, op);
+                    }
+                }
                 out.push((next, rule.name));
             }
         }
@@ -211,6 +223,8 @@ pub fn search(
 ) -> (Module, SearchStats) {
     let start = Instant::now();
     let mut progress = Progress { start, last: start, enabled: cfg.progress };
+    // The ops the first rewrites would replace are measured before anything is costed.
+    let _ = neighbours(m, rules, cost);
     let initial_cost = cost.graph_cost(m);
     let mut stats = SearchStats { initial_cost, best_cost: initial_cost, ..SearchStats::default() };
     let mut best = m.clone();
@@ -222,7 +236,7 @@ pub fn search(
             while stats.expanded < cfg.budget {
                 stats.expanded += 1;
                 let mut step: Option<(Module, &'static str, f64)> = None;
-                for (next, rule) in neighbours(&current, rules) {
+                for (next, rule) in neighbours(&current, rules, cost) {
                     stats.candidates += 1;
                     let c = cost.graph_cost(&next);
                     if c < step.as_ref().map_or(stats.best_cost, |s| s.2) {
@@ -249,7 +263,7 @@ pub fn search(
                 stats.expanded += 1;
                 let (graph, path) =
                     std::mem::replace(&mut graphs[id], (Module::new(m.loc(m.top()).clone()), Vec::new()));
-                for (next, rule) in neighbours(&graph, rules) {
+                for (next, rule) in neighbours(&graph, rules, cost) {
                     if !seen.insert(graph_hash(&next)) || op_count(&next) >= 2 * original_ops.max(1) {
                         continue;
                     }

@@ -35,9 +35,10 @@ pub mod model_file;
 pub mod peak;
 pub mod pipeline;
 pub mod runtime_lib;
+pub mod search;
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 pub use model_file::{ModelBytes, read_model_file};
@@ -187,6 +188,15 @@ pub struct Options {
     /// LLVM backend: the target triple (default the host's; other targets only for
     /// object files and listings).
     pub target: Option<String>,
+    /// The rewrite search (TASO) on the graph: off, greedy or taso (see [`search`]).
+    pub rewrite_search: tcc_graph_opt::search::Mode,
+    /// Graphs the search expands at most (default
+    /// [`tcc_graph_opt::search::DEFAULT_BUDGET`]).
+    pub search_budget: Option<usize>,
+    /// The database of measured op costs (default [`search::default_cost_db`]).
+    pub cost_db: Option<PathBuf>,
+    /// Rank rewrites by the analytical estimate alone: nothing is measured.
+    pub estimate_costs_only: bool,
 }
 
 /// Entry points for loading models.

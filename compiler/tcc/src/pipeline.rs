@@ -48,11 +48,16 @@ pub fn run_pipeline(m: &mut Module, pipeline: &str, options: &Options) -> Result
 }
 
 /// Verifies and optimizes a graph-dialect module in place, for the target `options`
-/// choose.
+/// choose: import and clean-up, the rewrite search (`options.rewrite_search`), kernel
+/// planning.
 pub fn optimize_graph(m: &mut Module, options: &Options) -> Result<(), Diagnostics> {
     verify(m)?;
-    let pipeline = format!("{GRAPH_PIPELINE},{}", kernel_pipeline(&target(m, options)?));
-    run_pipeline(m, &pipeline, options)
+    run_pipeline(m, GRAPH_PIPELINE, options)?;
+    // The rewrite search, then clean-up of what it built (concatenated weights fold).
+    if crate::search::rewrite_search(m, options)?.is_some_and(|s| !s.path.is_empty()) {
+        run_pipeline(m, "canonicalize,cse", options)?;
+    }
+    run_pipeline(m, &kernel_pipeline(&target(m, options)?), options)
 }
 
 /// Lowers an optimized graph module to the loop (and vector) dialects.

@@ -23,7 +23,7 @@ fn fingerprint(bytes: &[u8]) -> u64 {
 
 /// The per-user cache directory: `$XDG_CACHE_HOME/tcc`, `$HOME/.cache/tcc`, or the
 /// temporary directory.
-fn cache_dir() -> PathBuf {
+pub(crate) fn cache_dir() -> PathBuf {
     let non_empty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
     non_empty("XDG_CACHE_HOME")
         .or_else(|| non_empty("HOME").map(|h| h.join(".cache")))

@@ -90,6 +90,26 @@ struct Common {
     /// Print a per-pass timing table (to stderr).
     #[arg(long)]
     timing: bool,
+    /// The rewrite search on the graph: off, greedy, or taso (a cost-based backtracking
+    /// search; it merges parallel matmuls and convolutions where that is faster).
+    #[arg(long, value_name = "MODE", default_value = "taso", value_parser = parse_search_mode)]
+    rewrite_search: tcc_graph_opt::search::Mode,
+    /// Graphs the rewrite search expands at most.
+    #[arg(long, value_name = "N", default_value_t = tcc_graph_opt::search::DEFAULT_BUDGET)]
+    search_budget: usize,
+    /// The database of measured op costs the search reads and extends (default:
+    /// costs.json in tcc's cache directory, ~/.cache/tcc).
+    #[arg(long, value_name = "FILE.json")]
+    cost_db: Option<PathBuf>,
+    /// Rank rewrites by the analytical estimate only (FLOPs and bytes against the
+    /// target's ceilings): no op is compiled and timed.
+    #[arg(long)]
+    estimate_costs: bool,
+}
+
+/// `--rewrite-search`: off, greedy or taso.
+fn parse_search_mode(text: &str) -> Result<tcc_graph_opt::search::Mode, String> {
+    text.parse()
 }
 
 #[derive(Subcommand, Debug)]
@@ -185,6 +205,10 @@ fn options(c: &Common) -> Options {
         profile: false,
         cpu: c.cpu.clone(),
         target: c.target.clone(),
+        rewrite_search: c.rewrite_search,
+        search_budget: Some(c.search_budget),
+        cost_db: c.cost_db.clone(),
+        estimate_costs_only: c.estimate_costs,
     }
 }
 

@@ -6,6 +6,8 @@
 //! are inferred, and each output must have exactly the type of the source output it
 //! replaces, so a rule can never change a value's type, whatever its guards say.
 
+use std::collections::HashMap;
+
 use tcc_ir::{AttrDict, Attribute, Module, Op, OpDef, OperationState, Rewriter, Type, Value};
 
 /// A value in rule expressions.
@@ -246,7 +248,7 @@ impl Plan {
         {
             return false;
         }
-        let Some(anchor) = insertion_point(rw, b) else { return false };
+        let Some(anchor) = insertion_point(rw, b, self) else { return false };
         let loc = rw.loc(anchor).clone();
         let mut created: Vec<Vec<Value>> = Vec::new();
         for (node, result_types) in self.nodes.iter().zip(types) {
@@ -296,33 +298,63 @@ fn resolve(s: Src, created: &[Vec<Value>]) -> Value {
     }
 }
 
-/// The op before which the target is built: the last root of the block, provided no
-/// user of an earlier root's output comes before it.
-fn insertion_point(m: &Module, b: &Binding) -> Option<Op> {
-    let block = m.parent_block(*b.roots.first()?)?;
+/// The op before which the target is built: the root, or with several roots the first
+/// of them in their block. What the target uses must be defined before it: a pure
+/// op defined later (the second root's weights, say) moves up, with its operands.
+fn insertion_point(rw: &mut Rewriter, b: &Binding, plan: &Plan) -> Option<Op> {
+    let block = rw.parent_block(*b.roots.first()?)?;
     if b.roots.len() == 1 {
         return Some(b.roots[0]);
     }
-    if b.roots.iter().any(|&r| m.parent_block(r) != Some(block)) {
+    if b.roots.iter().any(|&r| rw.parent_block(r) != Some(block)) {
         return None;
     }
-    let order: Vec<Op> = m.block_ops(block).collect();
-    let index = |op: Op| order.iter().position(|&o| o == op);
-    let anchor = *b.roots.iter().max_by_key(|&&r| index(r))?;
-    let anchor_index = index(anchor)?;
-    for &out in &b.outputs {
-        for u in m.uses(out) {
-            // The user, or its ancestor in this block.
-            let mut user = u.op;
-            while m.parent_block(user) != Some(block) {
-                user = m.parent_op(user)?;
-            }
-            if index(user)? <= anchor_index && !b.roots.contains(&user) {
+    let order: HashMap<Op, usize> = rw.block_ops(block).enumerate().map(|(i, op)| (op, i)).collect();
+    let anchor = *b.roots.iter().min_by_key(|r| order.get(r))?;
+    let mut moves = Vec::new();
+    for node in &plan.nodes {
+        for s in &node.operands {
+            if let Src::Value(v) = *s
+                && !defined_before(rw, v, anchor, &order, &mut moves, 0)
+            {
                 return None;
             }
         }
     }
+    for op in moves {
+        rw.module_mut().move_op_before(op, anchor);
+    }
     Some(anchor)
+}
+
+/// Whether `v` is defined before `anchor`, or can be by moving pure ops without regions
+/// (added to `moves`, operands first) above it.
+fn defined_before(
+    m: &Module,
+    v: Value,
+    anchor: Op,
+    order: &HashMap<Op, usize>,
+    moves: &mut Vec<Op>,
+    depth: usize,
+) -> bool {
+    let Some(def) = m.defining_op(v) else { return true };
+    let (Some(&at), Some(&limit)) = (order.get(&def), order.get(&anchor)) else {
+        // Defined in another block: an enclosing one, since the roots use it.
+        return true;
+    };
+    if at < limit || moves.contains(&def) {
+        return true;
+    }
+    if depth > 8 || !m.has_trait(def, tcc_ir::Traits::PURE) || !m.regions(def).is_empty() {
+        return false;
+    }
+    for &operand in m.operands(def) {
+        if !defined_before(m, operand, anchor, order, moves, depth + 1) {
+            return false;
+        }
+    }
+    moves.push(def);
+    true
 }
 
 /// Extends a match of the first `k` roots to all of them: later roots are users of

@@ -1,0 +1,136 @@
+//! The rewrite search as the compiler runs it: TASO's search (`tcc_graph_opt::search`)
+//! with costs measured on this machine.
+//!
+//! An op whose cost the search needs (one a rewrite removes or creates) is measured
+//! once: it is compiled alone, as a function of its non-constant operands with its
+//! constant operands kept (so weights are packed as in the model), with the same
+//! backend and threads, and timed (the median of repeated runs after a warm-up). The
+//! results go to a cost database, `~/.cache/tcc/costs.json` by default, under a key
+//! naming the CPU, backend and threads, and later compiles reuse them.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use tcc_graph_opt::cost::{Ceilings, CostDb, CostModel};
+use tcc_graph_opt::search::{self, Mode, SearchConfig, SearchStats};
+use tcc_ir::builtin::{create_func, create_return};
+use tcc_ir::{Diagnostics, Location, Module, Op, OperationState, Type};
+
+use crate::Options;
+
+/// The default cost database: `costs.json` in tcc's cache directory.
+pub fn default_cost_db() -> PathBuf {
+    crate::runtime_lib::cache_dir().join("costs.json")
+}
+
+/// What the measurements of `options` are valid for.
+fn machine_key(options: &Options) -> String {
+    let threads = crate::resolve_threads(options).unwrap_or(1);
+    format!("{} / {:?} / {} threads", crate::peak::cpu_model(), options.backend, threads)
+}
+
+/// `op` of `m` alone: a module whose function takes its non-constant operands and
+/// returns its results, its constant operands copied.
+fn standalone(m: &Module, op: Op) -> Module {
+    let mut one = Module::new(Location::unknown());
+    let operands = m.operands(op).to_vec();
+    let is_constant =
+        |v| m.defining_op(v).filter(|&d| m.is(d, &tcc_dialect_graph::ops::CONSTANT)).map(|d| m.attrs(d).clone());
+    let args: Vec<Type> =
+        operands.iter().filter(|&&v| is_constant(v).is_none()).map(|&v| m.value_type(v).clone()).collect();
+    let results: Vec<Type> = m.results(op).iter().map(|&r| m.value_type(r).clone()).collect();
+    let (_, entry) = create_func(&mut one, "main", args, results, Location::unknown());
+    let mut next_arg = one.block_args(entry).to_vec().into_iter();
+    let mut new_operands = Vec::new();
+    for &v in &operands {
+        match is_constant(v) {
+            Some(attrs) => {
+                let mut state = OperationState::new(&tcc_dialect_graph::ops::CONSTANT, Location::unknown());
+                state.attrs = attrs;
+                state.result_types = vec![m.value_type(v).clone()];
+                let c = one.create_op(state);
+                one.append_op(entry, c);
+                new_operands.push(one.result(c, 0));
+            }
+            None => new_operands.push(next_arg.next().expect("one argument per non-constant operand")),
+        }
+    }
+    let mut state = OperationState::new(m.def(op), m.loc(op).clone());
+    state.operands = new_operands;
+    state.attrs = m.attrs(op).clone();
+    state.result_types = m.results(op).iter().map(|&r| m.value_type(r).clone()).collect();
+    let copy = one.create_op(state);
+    one.append_op(entry, copy);
+    let outs = one.results(copy).to_vec();
+    create_return(&mut one, entry, &outs, Location::unknown());
+    one
+}
+
+/// Seconds one run of `op` alone takes, compiled with `options`; `None` if it does not
+/// compile or run.
+fn measure(m: &Module, op: Op, options: &Options) -> Option<f64> {
+    let mut alone = options.clone();
+    alone.rewrite_search = Mode::Off;
+    alone.print_ir_after_all = false;
+    alone.timing = false;
+    let model = crate::Model::compile(standalone(m, op), &alone).ok()?;
+    let inputs: Vec<crate::Tensor> =
+        model.inputs().iter().map(|s| crate::Tensor::zeros(s.dtype, &s.shape)).collect::<Result<_, _>>().ok()?;
+    let _ = model.run(&inputs).ok()?;
+    let mut times = Vec::new();
+    let start = Instant::now();
+    while times.len() < 5 || (times.len() < 200 && start.elapsed().as_secs_f64() < 0.05) {
+        let t = Instant::now();
+        let _ = model.run(&inputs).ok()?;
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    Some(times[times.len() / 2])
+}
+
+/// Runs the rewrite search `options` ask for on `m`, in place; `None` when it is off.
+pub fn rewrite_search(m: &mut Module, options: &Options) -> Result<Option<SearchStats>, Diagnostics> {
+    if options.rewrite_search == Mode::Off {
+        return Ok(None);
+    }
+    let rules = search::search_rules();
+    let error = |e: String| Diagnostics::error(m.loc(m.top()).clone(), e);
+    let path = options.cost_db.clone().unwrap_or_else(default_cost_db);
+    let machine = machine_key(options);
+    let db = CostDb::load(&path, &machine).map_err(error)?;
+    let target = crate::pipeline::target(m, options)?;
+    // The estimate only ranks ops no rewrite touches (they cost the same in every
+    // candidate); nominal ceilings do for that.
+    let lanes = (target.vector_bits / 32).max(1) as f64;
+    let ceilings = Ceilings::new(target.cores.max(1) as f64 * lanes * 12.0, 20.0);
+    let mut cost = CostModel::new(ceilings, db);
+    if !options.estimate_costs_only {
+        let opts = options.clone();
+        cost = cost.with_measure(Box::new(move |g: &Module, op: Op| measure(g, op, &opts)));
+    }
+    let cfg = SearchConfig {
+        mode: options.rewrite_search,
+        budget: options.search_budget.unwrap_or(search::DEFAULT_BUDGET),
+        ..SearchConfig::default()
+    };
+    let (best, stats) = search::search(m, &rules, &mut cost, &cfg);
+    if cost.measured > 0 {
+        // A database that cannot be written costs only the next compile's time.
+        if let Err(e) = cost.db.save(&path) {
+            eprintln!("tcc: warning: cost database not saved: {e}");
+        }
+    }
+    *m = best;
+    if options.timing {
+        eprintln!(
+            "rewrite search: cost {:.4} -> {:.4} ms, {} graphs expanded, {} ops measured, {:.1} ms; rules: {}",
+            stats.initial_cost * 1e3,
+            stats.best_cost * 1e3,
+            stats.expanded,
+            cost.measured,
+            stats.elapsed.as_secs_f64() * 1e3,
+            if stats.path.is_empty() { "none".to_string() } else { stats.path.join(", ") }
+        );
+    }
+    Ok(Some(stats))
+}
