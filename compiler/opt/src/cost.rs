@@ -9,12 +9,13 @@
 //! the bandwidth, whichever is larger, plus a fixed cost per kernel. Constants,
 //! reshapes (views) and terminators cost nothing.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tcc_dialect_graph::{cost, ops as g};
-use tcc_ir::{Module, Op, Traits};
+use tcc_ir::{EntityRef, Module, Op, Traits};
 
 /// The machine's ceilings the estimate divides by.
 #[derive(Clone, Copy, Debug)]
@@ -108,12 +109,27 @@ pub struct CostModel<'a> {
     marked: HashSet<String>,
     /// How many ops were measured (not found in the database) so far.
     pub measured: usize,
+    /// Measuring stops when this time is spent; ops measured by then calibrate the
+    /// estimate of the others.
+    pub measure_budget: Duration,
+    measuring: Duration,
+    /// Sums of measured costs and of their estimates: the calibration of the estimate.
+    calibration: (f64, f64),
 }
 
 impl<'a> CostModel<'a> {
     /// Estimates only, plus what `db` holds.
     pub fn new(ceilings: Ceilings, db: CostDb) -> CostModel<'a> {
-        CostModel { ceilings, db, measure: None, marked: HashSet::new(), measured: 0 }
+        CostModel {
+            ceilings,
+            db,
+            measure: None,
+            marked: HashSet::new(),
+            measured: 0,
+            measure_budget: Duration::from_secs(3),
+            measuring: Duration::ZERO,
+            calibration: (0.0, 0.0),
+        }
     }
 
     /// Measures ops missing from the database with `measure` and records them.
@@ -140,7 +156,8 @@ impl<'a> CostModel<'a> {
         compute.max(memory) + c.kernel_s
     }
 
-    /// The cost of `op` (seconds): measured if known or measurable, else estimated.
+    /// The cost of `op` (seconds): measured if known or measurable, else estimated
+    /// (scaled by how measured ops compared with their estimates, once some were).
     pub fn op_cost(&mut self, m: &Module, op: Op) -> f64 {
         if free(m, op) {
             return 0.0;
@@ -149,21 +166,58 @@ impl<'a> CostModel<'a> {
         if let Some(&c) = self.db.costs.get(&key) {
             return c;
         }
-        if let Some(measure) = self.measure.as_mut()
+        let estimate = self.estimate(m, op);
+        if self.measuring < self.measure_budget
             && self.marked.contains(&key)
-            && let Some(c) = measure(m, op)
+            && let Some(measure) = self.measure.as_mut()
         {
-            self.measured += 1;
-            self.db.costs.insert(key, c);
-            return c;
+            let start = Instant::now();
+            let measured = measure(m, op);
+            self.measuring += start.elapsed();
+            if let Some(c) = measured {
+                self.measured += 1;
+                self.calibration.0 += c;
+                self.calibration.1 += estimate;
+                self.db.costs.insert(key, c);
+                return c;
+            }
         }
-        self.estimate(m, op)
+        match self.calibration {
+            (measured, estimated) if measured > 0.0 && estimated > 0.0 => estimate * measured / estimated,
+            _ => estimate,
+        }
     }
 
     /// The cost of every op in `m`'s functions (seconds).
     pub fn graph_cost(&mut self, m: &Module) -> f64 {
         let top = m.top();
         m.walk(top).into_iter().filter(|&op| op != top).map(|op| self.op_cost(m, op)).sum()
+    }
+
+    /// The same for graphs rewritten from one input: ops with handles below `shared`
+    /// are the input's, unchanged in every rewrite, and their costs are kept in
+    /// `cache` (new ops may reuse each other's handles, so they are costed afresh).
+    pub fn graph_cost_shared(&mut self, m: &Module, shared: usize, cache: &mut HashMap<Op, f64>) -> f64 {
+        let top = m.top();
+        let mut total = 0.0;
+        for op in m.walk(top) {
+            if op == top {
+                continue;
+            }
+            total += if op.index() < shared {
+                match cache.get(&op) {
+                    Some(&c) => c,
+                    None => {
+                        let c = self.op_cost(m, op);
+                        cache.insert(op, c);
+                        c
+                    }
+                }
+            } else {
+                self.op_cost(m, op)
+            };
+        }
+        total
     }
 }
 

@@ -13,6 +13,9 @@
 //!   (or `budget` steps).
 //! - `off`: nothing.
 //!
+//! The best graph is kept only if it saves `min_gain` (2%) of the cost at least: less
+//! is within the noise of measured costs, and not worth a different graph.
+//!
 //! Graphs are identified by a structural hash (ops in order, their operands by
 //! position, attributes and types; constants by identity), so weights are never
 //! printed or compared. Long searches report progress on stderr.
@@ -58,13 +61,16 @@ pub struct SearchConfig {
     pub budget: usize,
     /// Keep candidates costing less than `alpha` times the best.
     pub alpha: f64,
+    /// The best graph replaces the input only if it is cheaper by this fraction at
+    /// least: smaller differences are within the noise of measured costs.
+    pub min_gain: f64,
     /// Report progress on stderr when the search runs longer than a second.
     pub progress: bool,
 }
 
 impl Default for SearchConfig {
     fn default() -> SearchConfig {
-        SearchConfig { mode: Mode::Taso, budget: DEFAULT_BUDGET, alpha: 1.05, progress: true }
+        SearchConfig { mode: Mode::Taso, budget: DEFAULT_BUDGET, alpha: 1.05, min_gain: 0.02, progress: true }
     }
 }
 
@@ -105,24 +111,28 @@ pub fn erase_dead(m: &mut Module) {
     }
 }
 
-/// A structural hash of `m`: equal for graphs that compute the same way.
-fn graph_hash(m: &Module) -> u64 {
+/// A structural hash of `m`, a rewrite of a graph whose ops had handles below
+/// `shared`: equal for graphs that compute the same way. The input's ops are named by
+/// their handles (they are the same op in every rewrite); new ops by what they are.
+fn graph_hash(m: &Module, shared: usize) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     let mut numbering: HashMap<tcc_ir::Value, usize> = HashMap::new();
     let top = m.top();
     for op in m.walk(top) {
-        m.name(op).hash(&mut h);
-        if m.is(op, &g::CONSTANT) {
+        if op.index() < shared {
             op.index().hash(&mut h);
         } else {
+            m.name(op).hash(&mut h);
             for (k, v) in m.attrs(op).iter() {
                 k.hash(&mut h);
                 v.to_string().hash(&mut h);
             }
+            for &r in m.results(op) {
+                m.value_type(r).to_string().hash(&mut h);
+            }
         }
         for v in m.operands(op) {
             numbering.get(v).copied().unwrap_or(usize::MAX).hash(&mut h);
-            m.value_type(*v).to_string().hash(&mut h);
         }
         for &r in m.results(op) {
             let n = numbering.len();
@@ -225,7 +235,9 @@ pub fn search(
     let mut progress = Progress { start, last: start, enabled: cfg.progress };
     // The ops the first rewrites would replace are measured before anything is costed.
     let _ = neighbours(m, rules, cost);
-    let initial_cost = cost.graph_cost(m);
+    let shared = m.op_capacity();
+    let mut cache: HashMap<Op, f64> = HashMap::new();
+    let initial_cost = cost.graph_cost_shared(m, shared, &mut cache);
     let mut stats = SearchStats { initial_cost, best_cost: initial_cost, ..SearchStats::default() };
     let mut best = m.clone();
     let mut best_path: Vec<&'static str> = Vec::new();
@@ -238,7 +250,7 @@ pub fn search(
                 let mut step: Option<(Module, &'static str, f64)> = None;
                 for (next, rule) in neighbours(&current, rules, cost) {
                     stats.candidates += 1;
-                    let c = cost.graph_cost(&next);
+                    let c = cost.graph_cost_shared(&next, shared, &mut cache);
                     if c < step.as_ref().map_or(stats.best_cost, |s| s.2) {
                         step = Some((next, rule, c));
                     }
@@ -254,7 +266,7 @@ pub fn search(
         Mode::Taso => {
             let original_ops = op_count(m);
             let mut graphs: Vec<(Module, Vec<&'static str>)> = vec![(m.clone(), Vec::new())];
-            let mut seen: HashSet<u64> = HashSet::from([graph_hash(m)]);
+            let mut seen: HashSet<u64> = HashSet::from([graph_hash(m, shared)]);
             let mut queue = BinaryHeap::from([Candidate { cost: initial_cost, id: 0 }]);
             while let Some(Candidate { id, .. }) = queue.pop() {
                 if stats.expanded >= cfg.budget {
@@ -264,11 +276,11 @@ pub fn search(
                 let (graph, path) =
                     std::mem::replace(&mut graphs[id], (Module::new(m.loc(m.top()).clone()), Vec::new()));
                 for (next, rule) in neighbours(&graph, rules, cost) {
-                    if !seen.insert(graph_hash(&next)) || op_count(&next) >= 2 * original_ops.max(1) {
+                    if !seen.insert(graph_hash(&next, shared)) || op_count(&next) >= 2 * original_ops.max(1) {
                         continue;
                     }
                     stats.candidates += 1;
-                    let c = cost.graph_cost(&next);
+                    let c = cost.graph_cost_shared(&next, shared, &mut cache);
                     let mut next_path = path.clone();
                     next_path.push(rule);
                     if c < stats.best_cost {
@@ -285,6 +297,11 @@ pub fn search(
             }
         }
     }
+    if stats.best_cost > initial_cost * (1.0 - cfg.min_gain) {
+        best = m.clone();
+        best_path.clear();
+        stats.best_cost = initial_cost;
+    }
     stats.path = best_path;
     stats.elapsed = start.elapsed();
     (best, stats)
@@ -298,6 +315,7 @@ pub static REWRITE_SEARCH: PassInfo = PassInfo {
         ("budget", "graphs expanded at most (default 100)"),
         ("gflops", "the FLOP rate the estimate assumes, GFLOP/s (default: the target's nominal peak)"),
         ("gbps", "the memory bandwidth the estimate assumes, GB/s (default 20)"),
+        ("min-gain", "the fraction of the cost a rewritten graph must save to be kept (default 0.02)"),
         ("cost-db", "a cost database (JSON) whose measurements replace estimates"),
         ("cpu", "the CPU whose entries of the database are used"),
         ("verbose", "print the search's statistics on stderr (default false)"),
@@ -322,6 +340,7 @@ impl RewriteSearch {
             mode: o.parse_or("mode", Mode::Taso)?,
             budget: o.parse_or("budget", DEFAULT_BUDGET)?,
             alpha: 1.05,
+            min_gain: o.parse_or("min-gain", 0.02)?,
             progress: true,
         };
         let ceilings = Ceilings::new(o.parse_or("gflops", nominal)?, o.parse_or("gbps", 20.0)?);

@@ -6,7 +6,9 @@
 //! constant operands kept (so weights are packed as in the model), with the same
 //! backend and threads, and timed (the median of repeated runs after a warm-up). The
 //! results go to a cost database, `~/.cache/tcc/costs.json` by default, under a key
-//! naming the CPU, backend and threads, and later compiles reuse them.
+//! naming the CPU, backend and threads, and later compiles reuse them. A graph the
+//! search rewrote is kept only if it is also faster as a whole, compiled and timed
+//! against the input (alternating, the median of five rounds).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -88,11 +90,50 @@ fn measure(m: &Module, op: Op, options: &Options) -> Option<f64> {
     Some(times[times.len() / 2])
 }
 
+/// The median time of one run of `model` over `runs` runs.
+fn median_run(model: &crate::Model, inputs: &[crate::Tensor], runs: usize) -> Option<f64> {
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let t = Instant::now();
+        model.run(inputs).ok()?;
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    Some(times[times.len() / 2])
+}
+
+/// Whole-model latencies (seconds) of `before` and `after`, compiled with `options`
+/// and timed in alternating rounds: the check that a rewritten graph, which the
+/// search costed op by op, is faster as a whole (layout changes around a split, say,
+/// are seen only here).
+fn end_to_end(before: &Module, after: &Module, options: &Options) -> Option<(f64, f64)> {
+    let mut plain = options.clone();
+    plain.rewrite_search = Mode::Off;
+    plain.print_ir_after_all = false;
+    plain.timing = false;
+    let a = crate::Model::compile(before.clone(), &plain).ok()?;
+    let b = crate::Model::compile(after.clone(), &plain).ok()?;
+    let inputs: Vec<crate::Tensor> =
+        a.inputs().iter().map(|s| crate::Tensor::zeros(s.dtype, &s.shape)).collect::<Result<_, _>>().ok()?;
+    let one = median_run(&a, &inputs, 3)?;
+    let runs = ((0.02 / one.max(1e-6)) as usize).clamp(3, 50);
+    median_run(&b, &inputs, 3)?;
+    let (mut ta, mut tb) = (Vec::new(), Vec::new());
+    for _ in 0..5 {
+        ta.push(median_run(&a, &inputs, runs)?);
+        tb.push(median_run(&b, &inputs, runs)?);
+    }
+    ta.sort_by(f64::total_cmp);
+    tb.sort_by(f64::total_cmp);
+    Some((ta[2], tb[2]))
+}
+
 /// Runs the rewrite search `options` ask for on `m`, in place; `None` when it is off.
 pub fn rewrite_search(m: &mut Module, options: &Options) -> Result<Option<SearchStats>, Diagnostics> {
     if options.rewrite_search == Mode::Off {
         return Ok(None);
     }
+    let start = Instant::now();
     let rules = search::search_rules();
     let error = |e: String| Diagnostics::error(m.loc(m.top()).clone(), e);
     let path = options.cost_db.clone().unwrap_or_else(default_cost_db);
@@ -113,7 +154,26 @@ pub fn rewrite_search(m: &mut Module, options: &Options) -> Result<Option<Search
         budget: options.search_budget.unwrap_or(search::DEFAULT_BUDGET),
         ..SearchConfig::default()
     };
-    let (best, stats) = search::search(m, &rules, &mut cost, &cfg);
+    let (mut best, mut stats) = search::search(m, &rules, &mut cost, &cfg);
+    // Measured op by op, the rewritten graph must also be faster as a whole.
+    let mut checked = String::new();
+    if !stats.path.is_empty() && !options.estimate_costs_only {
+        match end_to_end(m, &best, options) {
+            Some((before, after)) if after < before * (1.0 - cfg.min_gain) => {
+                checked = format!("; whole model {:.4} -> {:.4} ms: kept", before * 1e3, after * 1e3);
+            }
+            measured => {
+                if let Some((before, after)) = measured {
+                    checked =
+                        format!("; whole model {:.4} -> {:.4} ms: not faster, input kept", before * 1e3, after * 1e3);
+                }
+                best = m.clone();
+                stats.path.clear();
+                stats.best_cost = stats.initial_cost;
+            }
+        }
+    }
+    stats.elapsed = start.elapsed();
     if cost.measured > 0 {
         // A database that cannot be written costs only the next compile's time.
         if let Err(e) = cost.db.save(&path) {
@@ -123,7 +183,7 @@ pub fn rewrite_search(m: &mut Module, options: &Options) -> Result<Option<Search
     *m = best;
     if options.timing {
         eprintln!(
-            "rewrite search: cost {:.4} -> {:.4} ms, {} graphs expanded, {} ops measured, {:.1} ms; rules: {}",
+            "rewrite search: cost {:.4} -> {:.4} ms, {} graphs expanded, {} ops measured, {:.1} ms; rules: {}{checked}",
             stats.initial_cost * 1e3,
             stats.best_cost * 1e3,
             stats.expanded,
