@@ -1,0 +1,312 @@
+//! Operator properties (TASO's axioms): equalities between terms over uninterpreted
+//! operators, which the verifier assumes for all tensors, and their validation.
+//!
+//! Terms use the operators `matmul add mul scale relu transpose conv enlarge`,
+//! `concat0 concat1` (along axis 0 or 1) and `splitK_P` (part P of the split along
+//! axis K that undoes the last concatenation there). Each axiom is validated by
+//! evaluating both sides with the operator specifications ([`crate::spec`]) on random
+//! float tensors of many small shapes: an axiom that is false on any of them is
+//! rejected, and so is one that no shape could test.
+
+use tcc_rules::sexpr::{Sexp, read_all};
+
+use crate::spec::{self, Op, T};
+
+/// A term: a variable (by index) or an operator applied to terms.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Term {
+    Var(usize),
+    App(&'static str, Vec<Term>),
+}
+
+/// The uninterpreted operators, with their arities.
+pub const OPERATORS: &[(&str, usize)] = &[
+    ("matmul", 2),
+    ("add", 2),
+    ("mul", 2),
+    ("scale", 2),
+    ("relu", 1),
+    ("transpose", 1),
+    ("concat0", 2),
+    ("concat1", 2),
+    ("split0_0", 1),
+    ("split0_1", 1),
+    ("split1_0", 1),
+    ("split1_1", 1),
+    ("conv", 2),
+    ("enlarge", 1),
+];
+
+/// The operator of a generator op.
+pub fn operator(op: Op) -> &'static str {
+    match op {
+        Op::MatMul => "matmul",
+        Op::Add => "add",
+        Op::Mul => "mul",
+        Op::Scale => "scale",
+        Op::Relu => "relu",
+        Op::Transpose => "transpose",
+        Op::Concat(0) => "concat0",
+        Op::Concat(_) => "concat1",
+        Op::Split(0, 0) => "split0_0",
+        Op::Split(0, _) => "split0_1",
+        Op::Split(_, 0) => "split1_0",
+        Op::Split(..) => "split1_1",
+        Op::Conv => "conv",
+        Op::Enlarge => "enlarge",
+    }
+}
+
+/// The axioms, one per line: `LEFT = RIGHT` over variables `a b c d`.
+pub const AXIOMS: &str = "
+(add a b) = (add b a)
+(add (add a b) c) = (add a (add b c))
+(mul a b) = (mul b a)
+(mul (mul a b) c) = (mul a (mul b c))
+(mul (add a b) c) = (add (mul a c) (mul b c))
+(scale (add a b) c) = (add (scale a c) (scale b c))
+(scale (mul a b) c) = (mul (scale a c) b)
+(scale (scale a b) c) = (scale (scale a c) b)
+(matmul (scale a c) b) = (scale (matmul a b) c)
+(matmul a (scale b c)) = (scale (matmul a b) c)
+(transpose (scale a c)) = (scale (transpose a) c)
+(matmul (matmul a b) c) = (matmul a (matmul b c))
+(matmul a (add b c)) = (add (matmul a b) (matmul a c))
+(matmul (add a b) c) = (add (matmul a c) (matmul b c))
+(transpose (transpose a)) = a
+(transpose (matmul a b)) = (matmul (transpose b) (transpose a))
+(transpose (add a b)) = (add (transpose a) (transpose b))
+(transpose (mul a b)) = (mul (transpose a) (transpose b))
+(transpose (relu a)) = (relu (transpose a))
+(relu (relu a)) = (relu a)
+(split0_0 (concat0 a b)) = a
+(split0_1 (concat0 a b)) = b
+(split1_0 (concat1 a b)) = a
+(split1_1 (concat1 a b)) = b
+(add (concat0 a b) (concat0 c d)) = (concat0 (add a c) (add b d))
+(add (concat1 a b) (concat1 c d)) = (concat1 (add a c) (add b d))
+(mul (concat0 a b) (concat0 c d)) = (concat0 (mul a c) (mul b d))
+(mul (concat1 a b) (concat1 c d)) = (concat1 (mul a c) (mul b d))
+(relu (concat0 a b)) = (concat0 (relu a) (relu b))
+(relu (concat1 a b)) = (concat1 (relu a) (relu b))
+(scale (concat0 a b) c) = (concat0 (scale a c) (scale b c))
+(scale (concat1 a b) c) = (concat1 (scale a c) (scale b c))
+(matmul (concat0 a b) c) = (concat0 (matmul a c) (matmul b c))
+(matmul a (concat1 b c)) = (concat1 (matmul a b) (matmul a c))
+(matmul (concat1 a b) (concat0 c d)) = (add (matmul a c) (matmul b d))
+(transpose (concat0 a b)) = (concat1 (transpose a) (transpose b))
+(transpose (concat1 a b)) = (concat0 (transpose a) (transpose b))
+(conv (add a b) c) = (add (conv a c) (conv b c))
+(conv a (add b c)) = (add (conv a b) (conv a c))
+(conv a (concat0 b c)) = (concat1 (conv a b) (conv a c))
+(conv (concat1 a b) (concat1 c d)) = (add (conv a c) (conv b d))
+(conv a (enlarge b)) = (conv a b)
+(enlarge (add a b)) = (add (enlarge a) (enlarge b))
+(enlarge (concat0 a b)) = (concat0 (enlarge a) (enlarge b))
+(enlarge (concat1 a b)) = (concat1 (enlarge a) (enlarge b))
+";
+
+/// An axiom: two terms over `vars` variables.
+#[derive(Clone, Debug)]
+pub struct Axiom {
+    pub text: String,
+    pub left: Term,
+    pub right: Term,
+    pub vars: usize,
+}
+
+fn term(s: &Sexp, vars: &mut Vec<String>) -> Result<Term, String> {
+    match s {
+        Sexp::Symbol(name, _) if !OPERATORS.iter().any(|(o, _)| o == name) => {
+            let i = vars.iter().position(|v| v == name).unwrap_or_else(|| {
+                vars.push(name.clone());
+                vars.len() - 1
+            });
+            Ok(Term::Var(i))
+        }
+        Sexp::List(items, pos) => {
+            let name = items.first().and_then(Sexp::symbol).ok_or(format!("{pos}: expected an operator"))?;
+            let &(op, arity) = OPERATORS.iter().find(|(o, _)| *o == name).ok_or(format!("{pos}: unknown operator `{name}`"))?;
+            if items.len() - 1 != arity {
+                return Err(format!("{pos}: `{op}` takes {arity} operands"));
+            }
+            Ok(Term::App(op, items[1..].iter().map(|i| term(i, vars)).collect::<Result<_, _>>()?))
+        }
+        other => Err(format!("{}: expected a term, found {}", other.pos(), other.describe())),
+    }
+}
+
+/// Parses axioms, one `LEFT = RIGHT` per line.
+pub fn parse_axioms(text: &str) -> Result<Vec<Axiom>, String> {
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with(';')) {
+        let (l, r) = line.split_once(" = ").ok_or(format!("axiom `{line}`: expected `LEFT = RIGHT`"))?;
+        let mut vars = Vec::new();
+        let parse = |t: &str, vars: &mut Vec<String>| -> Result<Term, String> {
+            let s = read_all(t).map_err(|e| format!("axiom `{line}`: {}", e.message))?;
+            let [s] = &s[..] else { return Err(format!("axiom `{line}`: one term per side")) };
+            term(s, vars).map_err(|e| format!("axiom `{line}`: {e}"))
+        };
+        let left = parse(l, &mut vars)?;
+        let right = parse(r, &mut vars)?;
+        out.push(Axiom { text: line.to_string(), left, right, vars: vars.len() });
+    }
+    Ok(out)
+}
+
+/// A term's value: the tensor and, per axis, the size of the first part of the last
+/// concatenation along it.
+#[derive(Clone)]
+struct Value {
+    t: T<f64>,
+    tree: Vec<Option<usize>>,
+}
+
+fn eval_term(term: &Term, env: &[T<f64>]) -> Option<Value> {
+    match term {
+        Term::Var(i) => Some(Value { t: env[*i].clone(), tree: vec![None; env[*i].shape.len()] }),
+        Term::App(op, args) => {
+            let vals: Vec<Value> = args.iter().map(|a| eval_term(a, env)).collect::<Option<_>>()?;
+            if let Some(rest) = op.strip_prefix("split") {
+                let (axis, part) = (rest.as_bytes()[0] - b'0', rest.as_bytes()[2] - b'0');
+                let first = (*vals[0].tree.get(axis as usize)?)?;
+                let t = spec::split(&vals[0].t, axis as usize, first, part as usize)?;
+                let mut tree = vals[0].tree.clone();
+                tree[axis as usize] = None;
+                return Some(Value { t, tree });
+            }
+            let g = match *op {
+                "matmul" => Op::MatMul,
+                "add" => Op::Add,
+                "mul" => Op::Mul,
+                "scale" => Op::Scale,
+                "relu" => Op::Relu,
+                "transpose" => Op::Transpose,
+                "concat0" => Op::Concat(0),
+                "concat1" => Op::Concat(1),
+                "conv" => Op::Conv,
+                "enlarge" => Op::Enlarge,
+                _ => return None,
+            };
+            let t = spec::eval(g, &vals.iter().map(|v| &v.t).collect::<Vec<_>>())?;
+            let mut tree = vec![None; t.shape.len()];
+            match g {
+                Op::Concat(axis) => tree[axis] = Some(vals[0].t.shape[axis]),
+                Op::Relu | Op::Scale => tree = vals[0].tree.clone(),
+                Op::Add | Op::Mul if vals[0].tree == vals[1].tree => tree = vals[0].tree.clone(),
+                Op::Transpose => tree = vec![vals[0].tree[1], vals[0].tree[0]],
+                _ => {}
+            }
+            Some(Value { t, tree })
+        }
+    }
+}
+
+/// Shapes variables may take in validation, in families drawn from together:
+/// matrices with scalars, and images with filters.
+const FAMILIES: &[&[&[usize]]] = &[
+    &[&[], &[1, 2], &[2, 1], &[2, 2], &[2, 3], &[3, 2], &[3, 3]],
+    &[
+        &[1, 1, 2, 2],
+        &[1, 2, 2, 2],
+        &[1, 3, 2, 2],
+        &[1, 1, 1, 1],
+        &[2, 1, 1, 1],
+        &[1, 2, 1, 1],
+        &[2, 2, 1, 1],
+        &[1, 1, 3, 3],
+        &[2, 1, 3, 3],
+        &[1, 2, 3, 3],
+        &[2, 2, 3, 3],
+    ],
+];
+
+/// Checks `axiom` on random shapes and values: `Ok(instances checked)`, or why it is
+/// wrong or untestable.
+pub fn validate(axiom: &Axiom, seed: u64) -> Result<usize, String> {
+    let mut x = seed | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut checked = 0;
+    for _ in 0..50_000 {
+        let family = FAMILIES[(next() % FAMILIES.len() as u64) as usize];
+        let env: Vec<T<f64>> = (0..axiom.vars)
+            .map(|_| {
+                let shape = family[(next() % family.len() as u64) as usize].to_vec();
+                let data = (0..shape.iter().product()).map(|_| (next() % 2001) as f64 / 1000.0 - 1.0).collect();
+                T::new(shape, data)
+            })
+            .collect();
+        let (Some(l), Some(r)) = (eval_term(&axiom.left, &env), eval_term(&axiom.right, &env)) else { continue };
+        let close = l.t.shape == r.t.shape && l.t.data.iter().zip(&r.t.data).all(|(p, q)| (p - q).abs() <= 1e-9 * (1.0 + p.abs()));
+        if !close {
+            return Err(format!("axiom `{}` is false: on shapes {:?}", axiom.text, env.iter().map(|t| &t.shape).collect::<Vec<_>>()));
+        }
+        checked += 1;
+        if checked == 200 {
+            break;
+        }
+    }
+    if checked < 20 {
+        return Err(format!("axiom `{}` could be checked on {checked} instances only", axiom.text));
+    }
+    Ok(checked)
+}
+
+/// The SMT-LIB text of a term; variables are named by `var`.
+pub fn smt(term: &Term, var: &dyn Fn(usize) -> String) -> String {
+    match term {
+        Term::Var(i) => var(*i),
+        Term::App(op, args) => format!("({op} {})", args.iter().map(|a| smt(a, var)).collect::<Vec<_>>().join(" ")),
+    }
+}
+
+/// SMT-LIB declarations of the sort and operators, and the axioms as quantified
+/// assertions.
+pub fn smt_prelude(axioms: &[Axiom]) -> String {
+    let mut out = String::from("(declare-sort T 0)\n");
+    for (op, arity) in OPERATORS {
+        out += &format!("(declare-fun {op} ({}) T)\n", vec!["T"; *arity].join(" "));
+    }
+    for a in axioms {
+        let var = |i: usize| format!("v{i}");
+        let bound: Vec<String> = (0..a.vars).map(|i| format!("(v{i} T)")).collect();
+        let eq = format!("(= {} {})", smt(&a.left, &var), smt(&a.right, &var));
+        out += &if a.vars == 0 { format!("(assert {eq})\n") } else { format!("(assert (forall ({}) {eq}))\n", bound.join(" ")) };
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_axiom_holds_on_small_shapes() {
+        let axioms = parse_axioms(AXIOMS).unwrap();
+        assert!(axioms.len() >= 40);
+        for (i, a) in axioms.iter().enumerate() {
+            validate(a, 0x1234 + i as u64).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_planted_wrong_axiom_is_caught() {
+        for wrong in ["(matmul a b) = (matmul b a)", "(relu (add a b)) = (add (relu a) (relu b))", "(transpose a) = a"] {
+            let a = parse_axioms(wrong).unwrap().remove(0);
+            let e = validate(&a, 7).unwrap_err();
+            assert!(e.contains("is false"), "{wrong}: {e}");
+        }
+    }
+
+    #[test]
+    fn malformed_axioms_are_errors() {
+        assert!(parse_axioms("(matmul a) = a").unwrap_err().contains("takes 2 operands"));
+        assert!(parse_axioms("(frob a) = a").unwrap_err().contains("unknown operator"));
+        assert!(parse_axioms("(add a b)").unwrap_err().contains("LEFT = RIGHT"));
+    }
+}

@@ -1,0 +1,308 @@
+//! Depth-first enumeration of small graphs over a world of inputs, with fingerprints.
+//!
+//! A graph is a sequence of ops over the world's inputs and earlier results, with no
+//! duplicate computation (the same op on the same operands twice). Its outputs are the
+//! results nothing else uses. Its fingerprint hashes, symmetrically over its outputs,
+//! the outputs computed on random integer inputs (wrapping arithmetic, so no round-off;
+//! ReLU replaced by a non-linear stand-in), together with the set of inputs it reads.
+//! Graphs with equal fingerprints are candidate equivalences.
+//!
+//! Each value carries, per axis, where its extent comes from (an input's dimension) and
+//! its split tree: the extents of the two parts of the last concatenation along that
+//! axis, which `split` undoes (TASO's split trees).
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+use crate::spec::{self, Op, T};
+
+/// A dimension of an input: (input index, axis).
+pub type DimSrc = (usize, usize);
+
+/// What the enumeration knows about a value besides its contents.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Meta {
+    /// Per axis, the input dimension its extent equals, if one does.
+    pub extent: Vec<Option<DimSrc>>,
+    /// Per axis, the two parts of the last concatenation along it.
+    pub tree: Vec<Option<(DimSrc, DimSrc)>>,
+}
+
+/// The inputs graphs are built over.
+pub struct World {
+    pub name: &'static str,
+    /// Variable names and shapes of the inputs.
+    pub inputs: Vec<(&'static str, Vec<usize>)>,
+    pub ops: Vec<Op>,
+}
+
+/// The matrix world (TASO's matrices, all 3x3 so every combination types) and the image
+/// world (an NCHW image, two 3x3 filters and a 1x1 filter; the image's 4x4 extent is no
+/// odd kernel, so the image never serves as a filter).
+pub fn worlds() -> Vec<World> {
+    vec![
+        World {
+            name: "matrix",
+            inputs: vec![("a", vec![3, 3]), ("b", vec![3, 3]), ("c", vec![3, 3]), ("s", vec![])],
+            ops: vec![
+                Op::MatMul,
+                Op::Add,
+                Op::Mul,
+                Op::Scale,
+                Op::Relu,
+                Op::Transpose,
+                Op::Concat(0),
+                Op::Concat(1),
+                Op::Split(0, 0),
+                Op::Split(0, 1),
+                Op::Split(1, 0),
+                Op::Split(1, 1),
+            ],
+        },
+        World {
+            name: "image",
+            inputs: vec![("x", vec![1, 2, 4, 4]), ("w", vec![2, 2, 3, 3]), ("u", vec![2, 2, 3, 3]), ("v", vec![2, 2, 1, 1])],
+            ops: vec![Op::Conv, Op::Add, Op::Relu, Op::Enlarge, Op::Concat(0), Op::Concat(1), Op::Split(1, 0), Op::Split(1, 1)],
+        },
+    ]
+}
+
+/// One op of a graph: operands are value indices (inputs first, then results).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Node {
+    pub op: Op,
+    pub args: Vec<usize>,
+}
+
+/// A graph over a world's inputs.
+#[derive(Clone, Debug)]
+pub struct Graph {
+    pub nodes: Vec<Node>,
+    /// Value indices of the outputs, in the order of their fingerprints.
+    pub outputs: Vec<usize>,
+    pub fingerprint: u64,
+    /// Bit i: input i is read.
+    pub inputs_used: u32,
+}
+
+fn meta_of(op: Op, args: &[&Meta]) -> Meta {
+    let same = |d: usize| if args.iter().all(|m| m.tree.get(d) == args[0].tree.get(d)) { args[0].tree[d] } else { None };
+    match op {
+        Op::Add | Op::Mul => Meta {
+            extent: (0..args[0].extent.len()).map(|d| args[0].extent[d].or(args[1].extent[d])).collect(),
+            tree: (0..args[0].tree.len()).map(same).collect(),
+        },
+        Op::Scale | Op::Relu => args[0].clone(),
+        Op::Transpose => Meta {
+            extent: vec![args[0].extent[1], args[0].extent[0]],
+            tree: vec![args[0].tree[1], args[0].tree[0]],
+        },
+        Op::MatMul => Meta { extent: vec![args[0].extent[0], args[1].extent[1]], tree: vec![args[0].tree[0], args[1].tree[1]] },
+        Op::Concat(axis) => {
+            let rank = args[0].extent.len();
+            let mut m = Meta {
+                extent: (0..rank).map(|d| if d == axis { None } else { args[0].extent[d].or(args[1].extent[d]) }).collect(),
+                tree: (0..rank).map(|d| if d == axis { None } else { same(d) }).collect(),
+            };
+            m.tree[axis] = args[0].extent[axis].zip(args[1].extent[axis]);
+            m
+        }
+        Op::Split(axis, part) => {
+            let mut m = args[0].clone();
+            let (l, r) = args[0].tree[axis].expect("checked before");
+            m.extent[axis] = Some(if part == 0 { l } else { r });
+            m.tree[axis] = None;
+            m
+        }
+        Op::Conv => Meta {
+            extent: vec![args[0].extent[0], args[1].extent[0], args[0].extent[2], args[0].extent[3]],
+            tree: vec![None, args[1].tree[0], None, None],
+        },
+        Op::Enlarge => Meta { extent: vec![args[0].extent[0], args[0].extent[1], None, None], tree: vec![args[0].tree[0], args[0].tree[1], None, None] },
+    }
+}
+
+/// The values of a graph under construction: integer contents (two random draws) and
+/// metadata.
+#[derive(Clone)]
+struct State {
+    values: Vec<(Vec<T<i64>>, Meta)>,
+    nodes: Vec<Node>,
+}
+
+fn apply(op: Op, args: &[usize], s: &State) -> Option<(Vec<T<i64>>, Meta)> {
+    let metas: Vec<&Meta> = args.iter().map(|&a| &s.values[a].1).collect();
+    let shapes: Vec<&Vec<usize>> = args.iter().map(|&a| &s.values[a].0[0].shape).collect();
+    if let Op::Split(axis, part) = op {
+        let (l, _) = (*metas[0].tree.get(axis)?)?;
+        let first = extent_of(s, l);
+        let outs: Option<Vec<_>> = s.values[args[0]].0.iter().map(|t| spec::split(t, axis, first, part)).collect();
+        return Some((outs?, meta_of(op, &metas)));
+    }
+    if op == Op::Scale && !shapes[1].is_empty() || op != Op::Scale && shapes.iter().any(|s| s.is_empty()) {
+        return None;
+    }
+    let draws = s.values[args[0]].0.len();
+    let outs: Option<Vec<_>> =
+        (0..draws).map(|k| spec::eval(op, &args.iter().map(|&a| &s.values[a].0[k]).collect::<Vec<_>>())).collect();
+    Some((outs?, meta_of(op, &metas)))
+}
+
+fn extent_of(s: &State, (input, axis): DimSrc) -> usize {
+    s.values[input].0[0].shape[axis]
+}
+
+fn hash_tensor<N: std::fmt::Debug>(t: &T<N>) -> u64 {
+    let mut h = DefaultHasher::new();
+    t.shape.hash(&mut h);
+    format!("{:?}", t.data).hash(&mut h);
+    h.finish()
+}
+
+/// Random integer inputs of a world: `draws` independent draws.
+fn int_inputs(world: &World, draws: usize, seed: u64) -> Vec<Vec<T<i64>>> {
+    let mut x = seed | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % 11) as i64 - 5
+    };
+    world
+        .inputs
+        .iter()
+        .map(|(_, shape)| (0..draws).map(|_| T::new(shape.clone(), (0..shape.iter().product()).map(|_| next()).collect())).collect())
+        .collect()
+}
+
+/// Every graph of `1..=max_ops` ops over `world`, with its fingerprint.
+pub fn enumerate(world: &World, max_ops: usize) -> Vec<Graph> {
+    let inputs = int_inputs(world, 2, 0x5EED_1234);
+    let mut state = State { values: Vec::new(), nodes: Vec::new() };
+    for (i, (_, shape)) in world.inputs.iter().enumerate() {
+        let meta = Meta { extent: (0..shape.len()).map(|d| Some((i, d))).collect(), tree: vec![None; shape.len()] };
+        state.values.push((inputs[i].clone(), meta));
+    }
+    let mut out = Vec::new();
+    dfs(world, &mut state, max_ops, &mut out);
+    out
+}
+
+fn dfs(world: &World, s: &mut State, left: usize, out: &mut Vec<Graph>) {
+    if !s.nodes.is_empty() {
+        out.push(finish(world, s));
+    }
+    if left == 0 {
+        return;
+    }
+    let n = s.values.len();
+    for &op in &world.ops {
+        let arg_lists: Vec<Vec<usize>> = if op.arity() == 1 {
+            (0..n).map(|a| vec![a]).collect()
+        } else {
+            (0..n).flat_map(|a| (0..n).map(move |b| vec![a, b])).filter(|v| !op.commutative() || v[0] <= v[1]).collect()
+        };
+        for args in arg_lists {
+            let node = Node { op, args: args.clone() };
+            if s.nodes.contains(&node) {
+                continue;
+            }
+            let Some(value) = apply(op, &args, s) else { continue };
+            s.values.push(value);
+            s.nodes.push(node);
+            dfs(world, s, left - 1, out);
+            s.nodes.pop();
+            s.values.pop();
+        }
+    }
+}
+
+fn finish(world: &World, s: &State) -> Graph {
+    let n_in = world.inputs.len();
+    let used: Vec<bool> = (0..s.values.len()).map(|v| s.nodes.iter().any(|nd| nd.args.contains(&v))).collect();
+    let mut outputs: Vec<(u64, usize)> = (n_in..s.values.len())
+        .filter(|&v| !used[v])
+        .map(|v| (s.values[v].0.iter().map(hash_tensor).fold(0u64, |h, x| h.rotate_left(7) ^ x), v))
+        .collect();
+    outputs.sort();
+    let inputs_used = (0..n_in).filter(|&i| used[i]).fold(0u32, |m, i| m | 1 << i);
+    let mut h = DefaultHasher::new();
+    for (o, _) in &outputs {
+        o.hash(&mut h);
+    }
+    inputs_used.hash(&mut h);
+    Graph {
+        nodes: s.nodes.clone(),
+        outputs: outputs.into_iter().map(|(_, v)| v).collect(),
+        fingerprint: h.finish(),
+        inputs_used,
+    }
+}
+
+/// Evaluates `g` on float inputs in [-1, 1] (real ReLU): its outputs in order.
+pub fn eval_float(world: &World, g: &Graph, seed: u64) -> Option<Vec<T<f64>>> {
+    let mut x = seed | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % 20001) as f64 / 10000.0 - 1.0
+    };
+    let mut values: Vec<(T<f64>, Meta)> = world
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(i, (_, shape))| {
+            let t = T::new(shape.clone(), (0..shape.iter().product()).map(|_| next()).collect());
+            (t, Meta { extent: (0..shape.len()).map(|d| Some((i, d))).collect(), tree: vec![None; shape.len()] })
+        })
+        .collect();
+    for node in &g.nodes {
+        let metas: Vec<&Meta> = node.args.iter().map(|&a| &values[a].1).collect();
+        let meta = meta_of(node.op, &metas);
+        let t = match node.op {
+            Op::Split(axis, part) => {
+                let (l, _) = metas[0].tree[axis]?;
+                let first = world.inputs[l.0].1[l.1];
+                spec::split(&values[node.args[0]].0, axis, first, part)?
+            }
+            op => spec::eval(op, &node.args.iter().map(|&a| &values[a].0).collect::<Vec<_>>())?,
+        };
+        values.push((t, meta));
+    }
+    Some(g.outputs.iter().map(|&o| values[o].0.clone()).collect())
+}
+
+/// The metadata of every value of `g` (for emitting split sizes).
+pub fn metas(world: &World, g: &Graph) -> Vec<Meta> {
+    let mut values: Vec<(Vec<usize>, Meta)> = world
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(i, (_, shape))| {
+            (shape.clone(), Meta { extent: (0..shape.len()).map(|d| Some((i, d))).collect(), tree: vec![None; shape.len()] })
+        })
+        .collect();
+    for node in &g.nodes {
+        let metas: Vec<&Meta> = node.args.iter().map(|&a| &values[a].1).collect();
+        let meta = meta_of(node.op, &metas);
+        values.push((Vec::new(), meta));
+    }
+    values.into_iter().map(|(_, m)| m).collect()
+}
+
+/// Groups of graphs with equal fingerprints and as many outputs (candidate
+/// equivalences), each group sorted by size.
+pub fn candidates(graphs: &[Graph]) -> Vec<Vec<usize>> {
+    let mut by: HashMap<(u64, usize), Vec<usize>> = HashMap::new();
+    for (i, g) in graphs.iter().enumerate() {
+        by.entry((g.fingerprint, g.outputs.len())).or_default().push(i);
+    }
+    let mut groups: Vec<Vec<usize>> = by.into_values().filter(|v| v.len() > 1).collect();
+    for g in &mut groups {
+        g.sort_by_key(|&i| (graphs[i].nodes.len(), i));
+    }
+    groups.sort();
+    groups
+}

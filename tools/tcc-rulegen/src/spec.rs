@@ -1,0 +1,259 @@
+//! Operator specifications: what each op of the generator's set computes, on small
+//! dense tensors of integers (for fingerprints) or floats (for the re-check), and how
+//! it appears in the rule language.
+//!
+//! The set (TASO's, in the graph dialect's terms): `matmul` (2-D), elementwise `add`
+//! and `mul`, multiplication by a scalar (`mul` by a rank-0 tensor), `relu`,
+//! `transpose` (2-D), `concat` and `split` along either axis of a matrix or the
+//! channels of an image, `conv2d` ("same" padding, stride 1, no bias; with a fused
+//! activation it is `relu(conv2d)`) and kernel enlargement (a 1x1 filter padded to
+//! 3x3). `split` undoes the concatenation its operand carries on that axis (TASO's
+//! split trees), so it needs no sizes of its own.
+
+/// A number the specifications compute with.
+pub trait Num: Copy + PartialEq + std::fmt::Debug {
+    fn zero() -> Self;
+    fn add(self, o: Self) -> Self;
+    fn mul(self, o: Self) -> Self;
+    /// ReLU, or for integers TASO's non-linear stand-in `x * (x + 1) + 1`, which has no
+    /// zeros to make unrelated graphs agree.
+    fn relu(self) -> Self;
+}
+
+impl Num for i64 {
+    fn zero() -> i64 {
+        0
+    }
+    fn add(self, o: i64) -> i64 {
+        self.wrapping_add(o)
+    }
+    fn mul(self, o: i64) -> i64 {
+        self.wrapping_mul(o)
+    }
+    fn relu(self) -> i64 {
+        self.wrapping_mul(self.wrapping_add(1)).wrapping_add(1)
+    }
+}
+
+impl Num for f64 {
+    fn zero() -> f64 {
+        0.0
+    }
+    fn add(self, o: f64) -> f64 {
+        self + o
+    }
+    fn mul(self, o: f64) -> f64 {
+        self * o
+    }
+    fn relu(self) -> f64 {
+        self.max(0.0)
+    }
+}
+
+/// A dense row-major tensor.
+#[derive(Clone, Debug, PartialEq)]
+pub struct T<N> {
+    pub shape: Vec<usize>,
+    pub data: Vec<N>,
+}
+
+impl<N: Num> T<N> {
+    pub fn new(shape: Vec<usize>, data: Vec<N>) -> T<N> {
+        debug_assert_eq!(shape.iter().product::<usize>(), data.len());
+        T { shape, data }
+    }
+
+    fn strides(&self) -> Vec<usize> {
+        let mut s = vec![1; self.shape.len()];
+        for i in (0..self.shape.len().saturating_sub(1)).rev() {
+            s[i] = s[i + 1] * self.shape[i + 1];
+        }
+        s
+    }
+
+    fn map2(&self, o: &T<N>, f: impl Fn(N, N) -> N) -> Option<T<N>> {
+        (self.shape == o.shape).then(|| T::new(self.shape.clone(), self.data.iter().zip(&o.data).map(|(&a, &b)| f(a, b)).collect()))
+    }
+}
+
+/// The ops of the generator's set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Op {
+    MatMul,
+    Add,
+    Mul,
+    /// Multiplication by a scalar (the second operand has rank 0).
+    Scale,
+    Relu,
+    Transpose,
+    Concat(usize),
+    /// Part `1` (0 or 1) of the split along the axis undoing the last concat there.
+    Split(usize, usize),
+    Conv,
+    Enlarge,
+}
+
+impl Op {
+    pub fn arity(self) -> usize {
+        match self {
+            Op::MatMul | Op::Add | Op::Mul | Op::Scale | Op::Concat(_) | Op::Conv => 2,
+            _ => 1,
+        }
+    }
+
+    /// Whether swapping the operands gives the same op (the enumeration keeps one order).
+    pub fn commutative(self) -> bool {
+        matches!(self, Op::Add | Op::Mul)
+    }
+}
+
+/// Applies `op`; `None` if the operands do not fit (`split` is handled by the caller,
+/// which knows the split sizes).
+pub fn eval<N: Num>(op: Op, args: &[&T<N>]) -> Option<T<N>> {
+    match op {
+        Op::Add => args[0].map2(args[1], N::add),
+        Op::Mul => args[0].map2(args[1], N::mul),
+        Op::Scale => {
+            let s = *args[1].data.first().filter(|_| args[1].shape.is_empty())?;
+            Some(T::new(args[0].shape.clone(), args[0].data.iter().map(|&v| v.mul(s)).collect()))
+        }
+        Op::Relu => Some(T::new(args[0].shape.clone(), args[0].data.iter().map(|&v| v.relu()).collect())),
+        Op::Transpose => {
+            let a = args[0];
+            let [r, c] = a.shape[..] else { return None };
+            Some(T::new(vec![c, r], (0..c * r).map(|i| a.data[(i % r) * c + i / r]).collect()))
+        }
+        Op::MatMul => {
+            let (a, b) = (args[0], args[1]);
+            let ([m, k], [k2, n]) = (&a.shape[..], &b.shape[..]) else { return None };
+            if k != k2 {
+                return None;
+            }
+            let mut out = vec![N::zero(); m * n];
+            for i in 0..*m {
+                for j in 0..*n {
+                    let mut acc = N::zero();
+                    for l in 0..*k {
+                        acc = acc.add(a.data[i * k + l].mul(b.data[l * n + j]));
+                    }
+                    out[i * n + j] = acc;
+                }
+            }
+            Some(T::new(vec![*m, *n], out))
+        }
+        Op::Concat(axis) => {
+            let (a, b) = (args[0], args[1]);
+            if a.shape.len() != b.shape.len() || axis >= a.shape.len() {
+                return None;
+            }
+            if (0..a.shape.len()).any(|d| d != axis && a.shape[d] != b.shape[d]) {
+                return None;
+            }
+            let mut shape = a.shape.clone();
+            shape[axis] += b.shape[axis];
+            let outer: usize = a.shape[..axis].iter().product();
+            let (ia, ib): (usize, usize) =
+                (a.shape[axis..].iter().product(), b.shape[axis..].iter().product());
+            let mut data = Vec::with_capacity(a.data.len() + b.data.len());
+            for o in 0..outer {
+                data.extend_from_slice(&a.data[o * ia..(o + 1) * ia]);
+                data.extend_from_slice(&b.data[o * ib..(o + 1) * ib]);
+            }
+            Some(T::new(shape, data))
+        }
+        Op::Split(..) => None,
+        Op::Conv => {
+            // NCHW image, OIHW filter with odd square kernels, "same" padding, stride 1.
+            let (x, w) = (args[0], args[1]);
+            let ([n, c, h, wd], [o, c2, kh, kw]) = (&x.shape[..], &w.shape[..]) else { return None };
+            if c != c2 || kh % 2 == 0 || kw % 2 == 0 {
+                return None;
+            }
+            let (ph, pw) = (kh / 2, kw / 2);
+            let (xs, ws) = (x.strides(), w.strides());
+            let mut out = vec![N::zero(); n * o * h * wd];
+            for b in 0..*n {
+                for oc in 0..*o {
+                    for y in 0..*h {
+                        for xx in 0..*wd {
+                            let mut acc = N::zero();
+                            for ic in 0..*c {
+                                for dy in 0..*kh {
+                                    for dx in 0..*kw {
+                                        let (iy, ix) = ((y + dy) as isize - ph as isize, (xx + dx) as isize - pw as isize);
+                                        if iy < 0 || ix < 0 || iy >= *h as isize || ix >= *wd as isize {
+                                            continue;
+                                        }
+                                        let xv = x.data[b * xs[0] + ic * xs[1] + iy as usize * xs[2] + ix as usize];
+                                        let wv = w.data[oc * ws[0] + ic * ws[1] + dy * ws[2] + dx];
+                                        acc = acc.add(xv.mul(wv));
+                                    }
+                                }
+                            }
+                            out[((b * o + oc) * h + y) * wd + xx] = acc;
+                        }
+                    }
+                }
+            }
+            Some(T::new(vec![*n, *o, *h, *wd], out))
+        }
+        Op::Enlarge => {
+            let w = args[0];
+            let [o, c, 1, 1] = w.shape[..] else { return None };
+            let mut data = vec![N::zero(); o * c * 9];
+            for i in 0..o * c {
+                data[i * 9 + 4] = w.data[i];
+            }
+            Some(T::new(vec![o, c, 3, 3], data))
+        }
+    }
+}
+
+/// Part `part` of `x` split along `axis` after `first` elements.
+pub fn split<N: Num>(x: &T<N>, axis: usize, first: usize, part: usize) -> Option<T<N>> {
+    let extent = *x.shape.get(axis)?;
+    if first == 0 || first >= extent {
+        return None;
+    }
+    let (lo, len) = if part == 0 { (0, first) } else { (first, extent - first) };
+    let outer: usize = x.shape[..axis].iter().product();
+    let inner: usize = x.shape[axis + 1..].iter().product();
+    let mut shape = x.shape.clone();
+    shape[axis] = len;
+    let mut data = Vec::new();
+    for o in 0..outer {
+        let base = o * extent * inner;
+        data.extend_from_slice(&x.data[base + lo * inner..base + (lo + len) * inner]);
+    }
+    Some(T::new(shape, data))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(shape: &[usize], data: &[i64]) -> T<i64> {
+        T::new(shape.to_vec(), data.to_vec())
+    }
+
+    #[test]
+    fn the_specifications_compute_what_they_say() {
+        let a = t(&[2, 3], &[1, 2, 3, 4, 5, 6]);
+        let b = t(&[3, 2], &[1, 0, 0, 1, 1, 1]);
+        assert_eq!(eval(Op::MatMul, &[&a, &b]).unwrap(), t(&[2, 2], &[4, 5, 10, 11]));
+        assert_eq!(eval(Op::Transpose, &[&a]).unwrap(), t(&[3, 2], &[1, 4, 2, 5, 3, 6]));
+        let c = eval(Op::Concat(1), &[&a, &b.clone()]);
+        assert!(c.is_none(), "rows differ");
+        let c = eval(Op::Concat(1), &[&a, &a]).unwrap();
+        assert_eq!(c, t(&[2, 6], &[1, 2, 3, 1, 2, 3, 4, 5, 6, 4, 5, 6]));
+        assert_eq!(split(&c, 1, 3, 1).unwrap(), a);
+        assert_eq!(eval(Op::Relu, &[&t(&[1], &[2])]).unwrap(), t(&[1], &[7]));
+        assert_eq!(eval(Op::Scale, &[&a, &t(&[], &[2])]).unwrap().data, vec![2, 4, 6, 8, 10, 12]);
+        // A 3x3 "same" convolution with the enlarged 1x1 filter is the 1x1 convolution.
+        let x = t(&[1, 1, 2, 2], &[1, 2, 3, 4]);
+        let w = t(&[1, 1, 1, 1], &[3]);
+        let big = eval(Op::Enlarge, &[&w]).unwrap();
+        assert_eq!(eval(Op::Conv, &[&x, &big]), eval(Op::Conv, &[&x, &w]));
+        assert_eq!(eval(Op::Conv, &[&x, &w]).unwrap().data, vec![3, 6, 9, 12]);
+    }
+}
