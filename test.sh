@@ -7,8 +7,9 @@
 #
 # Optional features are tested too when their system libraries are installed and the
 # environment says where (.ci/run does both; see README): the MLIR 22 fallback parser
-# (MLIR_SYS_220_PREFIX) and the LLVM backend (LLVM_SYS_221_PREFIX). With LLVM, the
-# tcc and tcc-cli tests run on both backends, and lit runs once per build of tcc.
+# (MLIR_SYS_220_PREFIX), the LLVM backend (LLVM_SYS_221_PREFIX) and tcc-rulegen's Z3
+# verifier (libz3-dev). With LLVM, the tcc and tcc-cli tests run on both backends, and
+# lit runs once per build of tcc.
 set -uo pipefail
 cd "$(dirname "$0")"
 
@@ -19,6 +20,13 @@ if [ -n "${MLIR_SYS_220_PREFIX:-}" ]; then
 fi
 if [ -n "${LLVM_SYS_221_PREFIX:-}" ]; then
   cargo test -p tcc -p tcc-cli -p tcc-codegen --features tcc-cli/llvm --no-fail-fast || status=1
+fi
+
+# With Z3 (libz3-dev), tcc-rulegen's verifier is tested and re-proves every generated
+# rule that is checked in.
+if [ -f /usr/include/z3.h ]; then
+  cargo test -p tcc-rulegen --features z3 || status=1
+  cargo run -q -p tcc-rulegen --features z3 -- --verify || status=1
 fi
 
 # lit drives the debug tcc-opt and tcc: the default build, then the LLVM one.

@@ -8,18 +8,24 @@ median latency, and each build's ratio to the first build's (below 1: faster).
 
 Usage: python benchmarks/model_ab.py --models DIR --only resnet18,bert_layer \\
            --backend llvm --threads 1 --rounds 3 --runs 20 TCC_A TCC_B ...
+
+A build may carry extra `tcc bench` flags after `::`, so one binary can be compared with
+itself under other options: `target/release/tcc::--rewrite-search=off target/release/tcc`.
 """
 
 import argparse
 import json
 import os
+import shlex
 import statistics
 import subprocess
 
 
-def latency(tcc, model, backend, threads, runs):
+def latency(build, model, backend, threads, runs):
+    tcc, _, flags = build.partition("::")
     out = subprocess.run(
-        [tcc, "bench", model, "--backend", backend, "--threads", str(threads), "--runs", str(runs), "--json"],
+        [tcc, "bench", model, "--backend", backend, "--threads", str(threads), "--runs", str(runs), "--json"]
+        + shlex.split(flags),
         check=True,
         capture_output=True,
         text=True,

@@ -15,17 +15,18 @@
 
 use std::collections::HashSet;
 
-use crate::enumerate::{Graph, Meta, World, metas};
+use crate::enumerate::{Graph, Meta, World, metas, value_shapes};
 use crate::spec::Op;
 
-/// The rule-language pattern of value `v` of `g` (`metas` from [`metas`]).
-pub fn render(world: &World, g: &Graph, m: &[Meta], v: usize) -> String {
+/// The rule-language pattern of value `v` of `g` (`metas` from [`metas`], `shapes`
+/// from [`value_shapes`]).
+pub fn render(world: &World, g: &Graph, m: &[Meta], shapes: &[Vec<usize>], v: usize) -> String {
     let n_in = world.inputs.len();
     if v < n_in {
         return format!("?{}", world.inputs[v].0);
     }
     let node = &g.nodes[v - n_in];
-    let a: Vec<String> = node.args.iter().map(|&x| render(world, g, m, x)).collect();
+    let a: Vec<String> = node.args.iter().map(|&x| render(world, g, m, shapes, x)).collect();
     let dim = |(input, axis): (usize, usize)| format!("(dim ?{} {axis})", world.inputs[input].0);
     match node.op {
         Op::MatMul => format!("(matmul {} {})", a[0], a[1]),
@@ -39,9 +40,8 @@ pub fn render(world: &World, g: &Graph, m: &[Meta], v: usize) -> String {
             format!("(result {part} (split {} :axis {axis} :sizes [{} {}]))", a[0], dim(l), dim(r))
         }
         Op::Conv => {
-            // The filter's kernel: 3x3 unless it is the 1x1 input itself.
-            let one = node.args[1] < n_in && world.inputs[node.args[1]].1[2] == 1;
-            let p = if one { 0 } else { 1 };
+            // "Same" padding for the filter's (odd, square) kernel.
+            let p = shapes[node.args[1]][2] / 2;
             format!("(conv2d {} {} :strides [1 1] :pads [{p} {p} {p} {p}] :dilations [1 1] :groups 1)", a[0], a[1])
         }
         Op::Enlarge => format!("(pad {} :low [0 0 1 1] :high [0 0 1 1])", a[0]),
@@ -51,15 +51,17 @@ pub fn render(world: &World, g: &Graph, m: &[Meta], v: usize) -> String {
 /// The outputs of `g` as rule text: one pattern, or `(outputs ...)`.
 pub fn render_side(world: &World, g: &Graph) -> String {
     let m = metas(world, g);
-    let outs: Vec<String> = g.outputs.iter().map(|&o| render(world, g, &m, o)).collect();
+    let shapes = value_shapes(world, g);
+    let outs: Vec<String> = g.outputs.iter().map(|&o| render(world, g, &m, &shapes, o)).collect();
     if outs.len() == 1 { outs[0].clone() } else { format!("(outputs {})", outs.join(" ")) }
 }
 
 /// Every non-input subexpression of `g`'s outputs.
 fn subexpressions(world: &World, g: &Graph) -> HashSet<String> {
     let m = metas(world, g);
+    let shapes = value_shapes(world, g);
     let n_in = world.inputs.len();
-    (n_in..n_in + g.nodes.len()).map(|v| render(world, g, &m, v)).collect()
+    (n_in..n_in + g.nodes.len()).map(|v| render(world, g, &m, &shapes, v)).collect()
 }
 
 /// `text` with the world's variables renamed in order of first appearance.

@@ -1,7 +1,8 @@
 //! Depth-first enumeration of small graphs over a world of inputs, with fingerprints.
 //!
 //! A graph is a sequence of ops over the world's inputs and earlier results, with no
-//! duplicate computation (the same op on the same operands twice). Its outputs are the
+//! duplicate computation (the same op on the same operands twice). A split counts as
+//! one op with two results: its second part is free. Its outputs are the
 //! results nothing else uses. Its fingerprint hashes, symmetrically over its outputs,
 //! the outputs computed on random integer inputs (wrapping arithmetic, so no round-off;
 //! ReLU replaced by a non-linear stand-in), together with the set of inputs it reads.
@@ -209,9 +210,14 @@ fn dfs(world: &World, s: &mut State, left: usize, out: &mut Vec<Graph>) {
                 continue;
             }
             let Some(value) = apply(op, &args, s) else { continue };
+            // A split is one op with two results (TASO): its second part is free.
+            let other_part = match op {
+                Op::Split(axis, part) => s.nodes.contains(&Node { op: Op::Split(axis, 1 - part), args: args.clone() }),
+                _ => false,
+            };
             s.values.push(value);
             s.nodes.push(node);
-            dfs(world, s, left - 1, out);
+            dfs(world, s, if other_part { left } else { left - 1 }, out);
             s.nodes.pop();
             s.values.pop();
         }
@@ -242,6 +248,17 @@ fn finish(world: &World, s: &State) -> Graph {
 
 /// Evaluates `g` on float inputs in [-1, 1] (real ReLU): its outputs in order.
 pub fn eval_float(world: &World, g: &Graph, seed: u64) -> Option<Vec<T<f64>>> {
+    let values = eval_all(world, g, seed)?;
+    Some(g.outputs.iter().map(|&o| values[o].clone()).collect())
+}
+
+/// The shape of every value of `g` (inputs first).
+pub fn value_shapes(world: &World, g: &Graph) -> Vec<Vec<usize>> {
+    eval_all(world, g, 1).map(|v| v.into_iter().map(|t| t.shape).collect()).unwrap_or_default()
+}
+
+/// Every value of `g` on float inputs drawn from `seed`.
+fn eval_all(world: &World, g: &Graph, seed: u64) -> Option<Vec<T<f64>>> {
     let mut x = seed | 1;
     let mut next = move || {
         x ^= x << 13;
@@ -271,7 +288,7 @@ pub fn eval_float(world: &World, g: &Graph, seed: u64) -> Option<Vec<T<f64>>> {
         };
         values.push((t, meta));
     }
-    Some(g.outputs.iter().map(|&o| values[o].0.clone()).collect())
+    Some(values.into_iter().map(|(t, _)| t).collect())
 }
 
 /// The metadata of every value of `g` (for emitting split sizes).
