@@ -9,8 +9,10 @@
 //! and broadcast shapes, slices, pads, splits, layouts). Instances that do not type
 //! or that the rule's guards reject are drawn again. Where the rule matches, it is
 //! applied to a copy of the module, which must verify and give the interpreter's
-//! results of the original: bitwise for hand-written rules (NaN matching NaN), within
-//! 1e-5 of the output's scale for generated ones (they may reassociate arithmetic).
+//! results of the original: bitwise for canonicalization rules (NaN matching NaN, on
+//! inputs with signed zeros, infinities and NaNs), within 1e-5 of the output's scale on
+//! finite inputs for search rules (they may reassociate arithmetic, and an enlarged
+//! filter's zeros times an infinity is a NaN).
 //! Each rule must apply at least [`MIN_APPLIED`] times. A planted wrong rule is caught.
 
 use std::collections::HashMap;
@@ -454,9 +456,10 @@ fn trial(rule: &rt::RuleDef, source: &[Pattern], fixed: &Constraints, rng: &mut 
         .iter()
         .map(|&a| {
             let dims: Vec<usize> = shape_of(&m, a).iter().map(|&d| d as usize).collect();
-            // Rules that reassociate arithmetic may turn an infinity into a NaN: they get
-            // finite inputs.
-            let exact = rule.provenance == rt::Provenance::Hand;
+            // Search rules (merges, generated rules) reassociate arithmetic or multiply by
+            // the zeros of an enlarged filter, which turns an infinity into a NaN: they
+            // hold for finite inputs, and get those.
+            let exact = rule.canonical;
             Tensor::f32(&dims, (0..dims.iter().product()).map(|_| if exact { rng.input() } else { rng.f32() }).collect())
                 .unwrap()
         })
@@ -465,7 +468,7 @@ fn trial(rule: &rt::RuleDef, source: &[Pattern], fixed: &Constraints, rng: &mut 
     let Ok(want) = run_function(&m, main, &inputs) else { return Ok(Trial::Skipped) };
     let got = run_function(&after, after.func("main").unwrap(), &inputs)
         .map_err(|e| format!("rule `{}`: the rewritten module fails: {e}\n{text}", rule.name))?;
-    let exact = rule.provenance == rt::Provenance::Hand;
+    let exact = rule.canonical;
     for (i, (w, g)) in want.iter().zip(&got).enumerate() {
         if !same(w, g, exact) {
             let after_text = print_module(&after, PrintOptions::default());
