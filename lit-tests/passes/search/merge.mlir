@@ -39,3 +39,9 @@ func.func @does_not_pay(%x: tensor<64x256xf32>) -> (tensor<64x256xf32>, tensor<6
   return %0, %1 : tensor<64x256xf32>, tensor<64x256xf32>
 }
 // LOG: rewrite-search: cost {{.*}} ms -> {{.*}} ms, {{[0-9]+}} graphs expanded, {{[0-9]+}} candidates, {{.*}}; rules applied: merge-matmuls-sharing-lhs
+
+// tcc-opt's flags do the same as the pass.
+// RUN: %tcc-opt %s --rewrite-search=taso --search-budget 10 | FileCheck %s
+// RUN: %tcc-opt %s --rewrite-search=off --pass-pipeline=cse | FileCheck %s --check-prefix=OFF
+// RUN: not %tcc-opt %s --search-budget 10 2>&1 | FileCheck %s --check-prefix=NOMODE
+// NOMODE: the following required arguments were not provided

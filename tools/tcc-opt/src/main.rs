@@ -23,6 +23,13 @@ struct Args {
     /// Comma-separated passes, e.g. `canonicalize,cse` or `canonicalize{max-iterations=4}`.
     #[arg(long, default_value = "")]
     pass_pipeline: String,
+    /// Run the rewrite search first (off, greedy or taso; by the analytical cost
+    /// estimate): the same as starting the pipeline with `rewrite-search{mode=MODE}`.
+    #[arg(long, value_name = "MODE", value_parser = ["off", "greedy", "taso"])]
+    rewrite_search: Option<String>,
+    /// Graphs the rewrite search expands at most (with --rewrite-search).
+    #[arg(long, value_name = "N", requires = "rewrite_search")]
+    search_budget: Option<usize>,
     /// Output file (`-` for standard output).
     #[arg(short, long, default_value = "-")]
     output: String,
@@ -101,6 +108,14 @@ fn split_chunks(bytes: &[u8]) -> Vec<(&[u8], u32)> {
     chunks
 }
 
+/// The pipeline to run: `--pass-pipeline`, after the search `--rewrite-search` asks for.
+fn pipeline(args: &Args) -> String {
+    let Some(mode) = &args.rewrite_search else { return args.pass_pipeline.clone() };
+    let budget = args.search_budget.map_or(String::new(), |b| format!(" budget={b}"));
+    let search = format!("rewrite-search{{mode={mode}{budget}}}");
+    if args.pass_pipeline.trim().is_empty() { search } else { format!("{search},{}", args.pass_pipeline) }
+}
+
 fn run(args: &Args) -> Result<ExitCode, String> {
     let passes_reg = tcc::pass_registry();
     if args.list_passes {
@@ -138,7 +153,7 @@ fn run(args: &Args) -> Result<ExitCode, String> {
     }
     registry.allow_unregistered = args.allow_unregistered_dialect;
     // Validate the pipeline once up front so a typo fails before any input is read.
-    passes_reg.parse_pipeline(&args.pass_pipeline)?;
+    passes_reg.parse_pipeline(&pipeline(args))?;
 
     let bytes = read_input(&args.input)?;
     let name = if args.input == "-" { "<stdin>".to_string() } else { args.input.clone() };
@@ -214,7 +229,7 @@ fn process(
 ) -> Result<String, Diagnostics> {
     let mut module = parsed?;
     timed(timing, "verify", || verify(&module))?;
-    let passes = tcc::pass_registry().parse_pipeline(&args.pass_pipeline).expect("validated before reading input");
+    let passes = tcc::pass_registry().parse_pipeline(&pipeline(args)).expect("validated before reading input");
     let mut pm = PassManager::new(passes);
     pm.print_ir_after_all = args.print_ir_after_all;
     pm.print_options = print_options(args);
