@@ -126,7 +126,8 @@ fn term(s: &Sexp, vars: &mut Vec<String>) -> Result<Term, String> {
         }
         Sexp::List(items, pos) => {
             let name = items.first().and_then(Sexp::symbol).ok_or(format!("{pos}: expected an operator"))?;
-            let &(op, arity) = OPERATORS.iter().find(|(o, _)| *o == name).ok_or(format!("{pos}: unknown operator `{name}`"))?;
+            let &(op, arity) =
+                OPERATORS.iter().find(|(o, _)| *o == name).ok_or(format!("{pos}: unknown operator `{name}`"))?;
             if items.len() - 1 != arity {
                 return Err(format!("{pos}: `{op}` takes {arity} operands"));
             }
@@ -242,9 +243,14 @@ pub fn validate(axiom: &Axiom, seed: u64) -> Result<usize, String> {
             })
             .collect();
         let (Some(l), Some(r)) = (eval_term(&axiom.left, &env), eval_term(&axiom.right, &env)) else { continue };
-        let close = l.t.shape == r.t.shape && l.t.data.iter().zip(&r.t.data).all(|(p, q)| (p - q).abs() <= 1e-9 * (1.0 + p.abs()));
+        let close = l.t.shape == r.t.shape
+            && l.t.data.iter().zip(&r.t.data).all(|(p, q)| (p - q).abs() <= 1e-9 * (1.0 + p.abs()));
         if !close {
-            return Err(format!("axiom `{}` is false: on shapes {:?}", axiom.text, env.iter().map(|t| &t.shape).collect::<Vec<_>>()));
+            return Err(format!(
+                "axiom `{}` is false: on shapes {:?}",
+                axiom.text,
+                env.iter().map(|t| &t.shape).collect::<Vec<_>>()
+            ));
         }
         checked += 1;
         if checked == 200 {
@@ -276,7 +282,11 @@ pub fn smt_prelude(axioms: &[Axiom]) -> String {
         let var = |i: usize| format!("v{i}");
         let bound: Vec<String> = (0..a.vars).map(|i| format!("(v{i} T)")).collect();
         let eq = format!("(= {} {})", smt(&a.left, &var), smt(&a.right, &var));
-        out += &if a.vars == 0 { format!("(assert {eq})\n") } else { format!("(assert (forall ({}) {eq}))\n", bound.join(" ")) };
+        out += &if a.vars == 0 {
+            format!("(assert {eq})\n")
+        } else {
+            format!("(assert (forall ({}) {eq}))\n", bound.join(" "))
+        };
     }
     out
 }
@@ -296,7 +306,8 @@ mod tests {
 
     #[test]
     fn a_planted_wrong_axiom_is_caught() {
-        for wrong in ["(matmul a b) = (matmul b a)", "(relu (add a b)) = (add (relu a) (relu b))", "(transpose a) = a"] {
+        for wrong in ["(matmul a b) = (matmul b a)", "(relu (add a b)) = (add (relu a) (relu b))", "(transpose a) = a"]
+        {
             let a = parse_axioms(wrong).unwrap().remove(0);
             let e = validate(&a, 7).unwrap_err();
             assert!(e.contains("is false"), "{wrong}: {e}");

@@ -12,8 +12,8 @@
 //! its split tree: the extents of the two parts of the last concatenation along that
 //! axis, which `split` undoes (TASO's split trees).
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 use crate::spec::{self, Op, T};
@@ -63,8 +63,22 @@ pub fn worlds() -> Vec<World> {
         },
         World {
             name: "image",
-            inputs: vec![("x", vec![1, 2, 4, 4]), ("w", vec![2, 2, 3, 3]), ("u", vec![2, 2, 3, 3]), ("v", vec![2, 2, 1, 1])],
-            ops: vec![Op::Conv, Op::Add, Op::Relu, Op::Enlarge, Op::Concat(0), Op::Concat(1), Op::Split(1, 0), Op::Split(1, 1)],
+            inputs: vec![
+                ("x", vec![1, 2, 4, 4]),
+                ("w", vec![2, 2, 3, 3]),
+                ("u", vec![2, 2, 3, 3]),
+                ("v", vec![2, 2, 1, 1]),
+            ],
+            ops: vec![
+                Op::Conv,
+                Op::Add,
+                Op::Relu,
+                Op::Enlarge,
+                Op::Concat(0),
+                Op::Concat(1),
+                Op::Split(1, 0),
+                Op::Split(1, 1),
+            ],
         },
     ]
 }
@@ -88,22 +102,26 @@ pub struct Graph {
 }
 
 fn meta_of(op: Op, args: &[&Meta]) -> Meta {
-    let same = |d: usize| if args.iter().all(|m| m.tree.get(d) == args[0].tree.get(d)) { args[0].tree[d] } else { None };
+    let same =
+        |d: usize| if args.iter().all(|m| m.tree.get(d) == args[0].tree.get(d)) { args[0].tree[d] } else { None };
     match op {
         Op::Add | Op::Mul => Meta {
             extent: (0..args[0].extent.len()).map(|d| args[0].extent[d].or(args[1].extent[d])).collect(),
             tree: (0..args[0].tree.len()).map(same).collect(),
         },
         Op::Scale | Op::Relu => args[0].clone(),
-        Op::Transpose => Meta {
-            extent: vec![args[0].extent[1], args[0].extent[0]],
-            tree: vec![args[0].tree[1], args[0].tree[0]],
-        },
-        Op::MatMul => Meta { extent: vec![args[0].extent[0], args[1].extent[1]], tree: vec![args[0].tree[0], args[1].tree[1]] },
+        Op::Transpose => {
+            Meta { extent: vec![args[0].extent[1], args[0].extent[0]], tree: vec![args[0].tree[1], args[0].tree[0]] }
+        }
+        Op::MatMul => {
+            Meta { extent: vec![args[0].extent[0], args[1].extent[1]], tree: vec![args[0].tree[0], args[1].tree[1]] }
+        }
         Op::Concat(axis) => {
             let rank = args[0].extent.len();
             let mut m = Meta {
-                extent: (0..rank).map(|d| if d == axis { None } else { args[0].extent[d].or(args[1].extent[d]) }).collect(),
+                extent: (0..rank)
+                    .map(|d| if d == axis { None } else { args[0].extent[d].or(args[1].extent[d]) })
+                    .collect(),
                 tree: (0..rank).map(|d| if d == axis { None } else { same(d) }).collect(),
             };
             m.tree[axis] = args[0].extent[axis].zip(args[1].extent[axis]);
@@ -120,7 +138,10 @@ fn meta_of(op: Op, args: &[&Meta]) -> Meta {
             extent: vec![args[0].extent[0], args[1].extent[0], args[0].extent[2], args[0].extent[3]],
             tree: vec![None, args[1].tree[0], None, None],
         },
-        Op::Enlarge => Meta { extent: vec![args[0].extent[0], args[0].extent[1], None, None], tree: vec![args[0].tree[0], args[0].tree[1], None, None] },
+        Op::Enlarge => Meta {
+            extent: vec![args[0].extent[0], args[0].extent[1], None, None],
+            tree: vec![args[0].tree[0], args[0].tree[1], None, None],
+        },
     }
 }
 
@@ -173,7 +194,9 @@ fn int_inputs(world: &World, draws: usize, seed: u64) -> Vec<Vec<T<i64>>> {
     world
         .inputs
         .iter()
-        .map(|(_, shape)| (0..draws).map(|_| T::new(shape.clone(), (0..shape.iter().product()).map(|_| next()).collect())).collect())
+        .map(|(_, shape)| {
+            (0..draws).map(|_| T::new(shape.clone(), (0..shape.iter().product()).map(|_| next()).collect())).collect()
+        })
         .collect()
 }
 
@@ -298,7 +321,10 @@ pub fn metas(world: &World, g: &Graph) -> Vec<Meta> {
         .iter()
         .enumerate()
         .map(|(i, (_, shape))| {
-            (shape.clone(), Meta { extent: (0..shape.len()).map(|d| Some((i, d))).collect(), tree: vec![None; shape.len()] })
+            (
+                shape.clone(),
+                Meta { extent: (0..shape.len()).map(|d| Some((i, d))).collect(), tree: vec![None; shape.len()] },
+            )
         })
         .collect();
     for node in &g.nodes {

@@ -40,7 +40,9 @@ fn instance_of(general: &[Term], specific: &[Term]) -> bool {
     fn go(g: &Term, s: &Term, map: &mut HashMap<usize, usize>) -> bool {
         match (g, s) {
             (Term::Var(a), Term::Var(b)) => *map.entry(*a).or_insert(*b) == *b,
-            (Term::App(f, x), Term::App(h, y)) => f == h && x.len() == y.len() && x.iter().zip(y).all(|(p, q)| go(p, q, map)),
+            (Term::App(f, x), Term::App(h, y)) => {
+                f == h && x.len() == y.len() && x.iter().zip(y).all(|(p, q)| go(p, q, map))
+            }
             _ => false,
         }
     }
@@ -73,7 +75,9 @@ fn drop_instances(rules: Vec<Generated>) -> (Vec<Generated>, usize) {
     for group in by_shape.values() {
         for &i in group {
             let vi = distinct_vars(&rules[i].terms);
-            if group.iter().any(|&j| j != i && distinct_vars(&rules[j].terms) > vi && instance_of(&rules[j].terms, &rules[i].terms)) {
+            if group.iter().any(|&j| {
+                j != i && distinct_vars(&rules[j].terms) > vi && instance_of(&rules[j].terms, &rules[i].terms)
+            }) {
                 drop[i] = true;
             }
         }
@@ -87,7 +91,8 @@ fn same_floats(world: &World, a: &Graph, b: &Graph) -> bool {
         (Some(x), Some(y)) => {
             x.len() == y.len()
                 && x.iter().zip(&y).all(|(p, q)| {
-                    p.shape == q.shape && p.data.iter().zip(&q.data).all(|(u, v)| (u - v).abs() <= 1e-5 * (1.0 + u.abs()))
+                    p.shape == q.shape
+                        && p.data.iter().zip(&q.data).all(|(u, v)| (u - v).abs() <= 1e-5 * (1.0 + u.abs()))
                 })
         }
         _ => false,
@@ -95,7 +100,12 @@ fn same_floats(world: &World, a: &Graph, b: &Graph) -> bool {
 }
 
 /// Runs the pipeline on every world with graphs of up to `max_ops` ops.
-pub fn generate(max_ops: usize, axioms: &[Axiom], prover: &mut dyn Prover, progress: bool) -> (Vec<Generated>, Vec<(&'static str, Counts)>) {
+pub fn generate(
+    max_ops: usize,
+    axioms: &[Axiom],
+    prover: &mut dyn Prover,
+    progress: bool,
+) -> (Vec<Generated>, Vec<(&'static str, Counts)>) {
     let mut rules = Vec::new();
     let mut report = Vec::new();
     for world in enumerate::worlds() {
@@ -107,11 +117,19 @@ pub fn generate(max_ops: usize, axioms: &[Axiom], prover: &mut dyn Prover, progr
         let mut seen_render: HashSet<String> = HashSet::new();
         let distinct: Vec<Graph> = graphs
             .into_iter()
-            .filter(|g| g.outputs.len() <= 2 && seen_render.insert(format!("{}|{}", render_side(&world, g), g.inputs_used)))
+            .filter(|g| {
+                g.outputs.len() <= 2 && seen_render.insert(format!("{}|{}", render_side(&world, g), g.inputs_used))
+            })
             .collect();
         counts.distinct = distinct.len();
         if progress {
-            eprintln!("{}: {} graphs, {} distinct ({:.1} s)", world.name, counts.graphs, counts.distinct, start.elapsed().as_secs_f64());
+            eprintln!(
+                "{}: {} graphs, {} distinct ({:.1} s)",
+                world.name,
+                counts.graphs,
+                counts.distinct,
+                start.elapsed().as_secs_f64()
+            );
         }
         let mut seen_pairs: HashSet<String> = HashSet::new();
         let mut world_rules = Vec::new();

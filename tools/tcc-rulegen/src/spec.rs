@@ -72,7 +72,8 @@ impl<N: Num> T<N> {
     }
 
     fn map2(&self, o: &T<N>, f: impl Fn(N, N) -> N) -> Option<T<N>> {
-        (self.shape == o.shape).then(|| T::new(self.shape.clone(), self.data.iter().zip(&o.data).map(|(&a, &b)| f(a, b)).collect()))
+        (self.shape == o.shape)
+            .then(|| T::new(self.shape.clone(), self.data.iter().zip(&o.data).map(|(&a, &b)| f(a, b)).collect()))
     }
 }
 
@@ -152,8 +153,7 @@ pub fn eval<N: Num>(op: Op, args: &[&T<N>]) -> Option<T<N>> {
             let mut shape = a.shape.clone();
             shape[axis] += b.shape[axis];
             let outer: usize = a.shape[..axis].iter().product();
-            let (ia, ib): (usize, usize) =
-                (a.shape[axis..].iter().product(), b.shape[axis..].iter().product());
+            let (ia, ib): (usize, usize) = (a.shape[axis..].iter().product(), b.shape[axis..].iter().product());
             let mut data = Vec::with_capacity(a.data.len() + b.data.len());
             for o in 0..outer {
                 data.extend_from_slice(&a.data[o * ia..(o + 1) * ia]);
@@ -180,7 +180,8 @@ pub fn eval<N: Num>(op: Op, args: &[&T<N>]) -> Option<T<N>> {
                             for ic in 0..*c {
                                 for dy in 0..*kh {
                                     for dx in 0..*kw {
-                                        let (iy, ix) = ((y + dy) as isize - ph as isize, (xx + dx) as isize - pw as isize);
+                                        let (iy, ix) =
+                                            ((y + dy) as isize - ph as isize, (xx + dx) as isize - pw as isize);
                                         if iy < 0 || ix < 0 || iy >= *h as isize || ix >= *wd as isize {
                                             continue;
                                         }

@@ -33,7 +33,8 @@ pub fn negated_claim(vars: &[String], source: &[Term], target: &[Term]) -> Strin
     for v in vars {
         q += &format!("(declare-const in_{v} T)\n");
     }
-    let eqs: Vec<String> = source.iter().zip(target).map(|(s, t)| format!("(= {} {})", smt(s, &name), smt(t, &name))).collect();
+    let eqs: Vec<String> =
+        source.iter().zip(target).map(|(s, t)| format!("(= {} {})", smt(s, &name), smt(t, &name))).collect();
     q += &format!("(assert (not (and true {})))\n", eqs.join(" "));
     q
 }
@@ -81,7 +82,7 @@ mod z3_prover {
             }
         }
         fn name(&self, axioms: usize) -> String {
-            format!("{}, {axioms} axioms", z3::full_version())
+            format!("z3 {}, {axioms} axioms", z3::full_version())
         }
     }
 }
