@@ -138,7 +138,16 @@ pub fn rewrite_search(m: &mut Module, options: &Options) -> Result<Option<Search
     let error = |e: String| Diagnostics::error(m.loc(m.top()).clone(), e);
     let path = options.cost_db.clone().unwrap_or_else(default_cost_db);
     let machine = machine_key(options);
-    let db = CostDb::load(&path, &machine).map_err(error)?;
+    let db = match CostDb::load(&path, &machine) {
+        Ok(db) => db,
+        // A database the user named must be readable; the default one is a cache,
+        // which is started afresh (and rewritten) when it is not.
+        Err(e) if options.cost_db.is_some() => return Err(error(e)),
+        Err(e) => {
+            eprintln!("tcc: warning: {e}; starting a new cost database");
+            CostDb { cpu: machine.clone(), ..CostDb::default() }
+        }
+    };
     let target = crate::pipeline::target(m, options)?;
     // The estimate only ranks ops no rewrite touches (they cost the same in every
     // candidate); nominal ceilings do for that.
@@ -163,10 +172,17 @@ pub fn rewrite_search(m: &mut Module, options: &Options) -> Result<Option<Search
                 checked = format!("; whole model {:.4} -> {:.4} ms: kept", before * 1e3, after * 1e3);
             }
             measured => {
-                if let Some((before, after)) = measured {
-                    checked =
-                        format!("; whole model {:.4} -> {:.4} ms: not faster, input kept", before * 1e3, after * 1e3);
-                }
+                let rules = stats.path.join(", ");
+                checked = match measured {
+                    Some((before, after)) => {
+                        format!(
+                            "; {rules} rejected: whole model {:.4} -> {:.4} ms, not faster",
+                            before * 1e3,
+                            after * 1e3
+                        )
+                    }
+                    None => format!("; {rules} rejected: the whole-model check could not run"),
+                };
                 best = m.clone();
                 stats.path.clear();
                 stats.best_cost = stats.initial_cost;

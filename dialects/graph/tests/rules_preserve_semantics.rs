@@ -460,8 +460,11 @@ fn trial(rule: &rt::RuleDef, source: &[Pattern], fixed: &Constraints, rng: &mut 
             // the zeros of an enlarged filter, which turns an infinity into a NaN: they
             // hold for finite inputs, and get those.
             let exact = rule.canonical;
-            Tensor::f32(&dims, (0..dims.iter().product()).map(|_| if exact { rng.input() } else { rng.f32() }).collect())
-                .unwrap()
+            Tensor::f32(
+                &dims,
+                (0..dims.iter().product()).map(|_| if exact { rng.input() } else { rng.f32() }).collect(),
+            )
+            .unwrap()
         })
         .collect();
     let main = m.func("main").unwrap();

@@ -264,6 +264,7 @@ pub fn validate(axiom: &Axiom, seed: u64) -> Result<usize, String> {
 }
 
 /// The SMT-LIB text of a term; variables are named by `var`.
+#[cfg_attr(not(feature = "z3"), allow(dead_code))]
 pub fn smt(term: &Term, var: &dyn Fn(usize) -> String) -> String {
     match term {
         Term::Var(i) => var(*i),
@@ -273,6 +274,7 @@ pub fn smt(term: &Term, var: &dyn Fn(usize) -> String) -> String {
 
 /// SMT-LIB declarations of the sort and operators, and the axioms as quantified
 /// assertions.
+#[cfg_attr(not(feature = "z3"), allow(dead_code))]
 pub fn smt_prelude(axioms: &[Axiom]) -> String {
     let mut out = String::from("(declare-sort T 0)\n");
     for (op, arity) in OPERATORS {

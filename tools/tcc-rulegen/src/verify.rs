@@ -7,10 +7,11 @@
 //! Z3 is optional (cargo feature `z3`, Debian's `libz3-dev`); without it nothing can
 //! be proved, and `tcc-rulegen` says so.
 
-use crate::axioms::{Axiom, Term, smt, smt_prelude};
+use crate::axioms::{Axiom, Term, smt};
 
 /// What the verifier concluded.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(not(feature = "z3"), allow(dead_code))]
 pub enum Verdict {
     Proved,
     /// Why not: a counter-model exists, the solver gave up, or there is no solver.
@@ -27,6 +28,7 @@ pub trait Prover {
 }
 
 /// The SMT-LIB query (without the prelude) claiming `source != target`.
+#[cfg_attr(not(feature = "z3"), allow(dead_code))]
 pub fn negated_claim(vars: &[String], source: &[Term], target: &[Term]) -> String {
     let name = |i: usize| format!("in_{}", vars[i]);
     let mut q = String::new();
@@ -59,6 +61,7 @@ pub use z3_prover::Z3Prover;
 #[cfg(feature = "z3")]
 mod z3_prover {
     use super::*;
+    use crate::axioms::smt_prelude;
 
     /// Z3 through its C API (`z3` crate on the system's libz3).
     pub struct Z3Prover {
