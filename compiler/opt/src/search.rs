@@ -1,6 +1,6 @@
-//! `rewrite-search`: applies the rules that do not always pay (`rules/search/`) where
-//! the cost model says they do (TASO's cost-based backtracking search, SOSP 2019;
-//! `../shared/TECHNIQUES.md` section 1).
+//! `rewrite-search`: applies the rules that do not always pay (`rules/search/`, and the
+//! generated ones in `rules/generated/`) where the cost model says they do (TASO's
+//! cost-based backtracking search, SOSP 2019; `../shared/TECHNIQUES.md` section 1).
 //!
 //! - `taso`: a priority queue of graphs ordered by cost, starting with the input. The
 //!   cheapest is taken out; every rule is applied at every match, each on its own copy
