@@ -59,6 +59,11 @@ pub static BUILTINS: &[Builtin] = &[
     f("splat", 2, 2, "(splat ?c v): ?c is a constant whose every element is v (floats bitwise, so -0 is not 0)"),
     f("is-float", 1, 1, "whether a value's elements are floats"),
     f("single-use", 1, 1, "whether a value has exactly one use"),
+    f("moves-nothing", 2, 2, "(moves-nothing p ?x): transposing ?x by p keeps the order of its extents other than 1"),
+    f("float-splat", 1, 1, "the number every element of a float constant equals (not NaN); no match otherwise"),
+    f("fmax", 2, 2, "the larger float, -0 below +0 (IEEE total order)"),
+    f("fmin", 2, 2, "the smaller float, -0 below +0 (IEEE total order)"),
+    f("float-le", 2, 2, "a <= b in the IEEE total order"),
 ];
 
 /// The builtin called `name`.

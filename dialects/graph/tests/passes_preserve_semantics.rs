@@ -718,7 +718,7 @@ fn the_random_graphs_exercise_every_pattern() {
         "slice-of-slice",
         "transpose-as-reshape",
         "transpose-hoist",
-        "min-max-to-clamp",
+        "max-to-clamp-right",
         "clamp-of-clamp",
         "fold-into-conv",
         "reshape-sink",

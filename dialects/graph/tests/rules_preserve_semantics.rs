@@ -229,6 +229,10 @@ impl Instance<'_> {
                 let cut = rng.below(d as usize + 1) as i64;
                 Attribute::i64_list(&if rng.below(3) == 0 { vec![d] } else { vec![cut, d - cut] })
             }
+            ("clamp", "min" | "max") => {
+                let bounds = [f64::NEG_INFINITY, -1.5, -0.0, 0.0, 0.5, 2.0, 6.0, f64::INFINITY];
+                Attribute::f64(bounds[rng.below(bounds.len())])
+            }
             ("conv2d", "strides") => Attribute::i64_list(&[1 + rng.below(2) as i64, 1 + rng.below(2) as i64]),
             ("conv2d", "dilations") => Attribute::i64_list(&[1 + rng.below(2) as i64, 1]),
             ("conv2d", "pads") => Attribute::i64_list(&(0..4).map(|_| rng.below(2) as i64).collect::<Vec<_>>()),

@@ -12,12 +12,12 @@
 //!   broadcast, slice, pad or cast to the same type, single-operand concat,
 //!   single-part split, same-layout transform); `arith.rules` removes `x * 1`,
 //!   `x / 1`, `x - 0` and `x + (-0)` (not `x + 0`: `-0 + 0` is `+0`);
-//!   `transpose.rules` drops identity transposes and composes pairs of transposes and
-//!   of reshapes into one op.
-//! - `slice-of-slice` composes a pair of slices; `transpose-as-reshape` turns a
-//!   transpose that only moves extent-1 dimensions into a reshape.
-//! - `min-max-to-clamp` and `clamp-of-clamp`: `max(x, c)` / `min(x, c)` with a splat
-//!   constant become `clamp`, and nested clamps merge (ReLU6 as exported).
+//!   `transpose.rules` drops identity transposes, composes pairs of transposes and of
+//!   reshapes into one op, and turns a transpose that only moves extent-1 dimensions
+//!   into a reshape (`transpose-as-reshape`); `clamp.rules` turns `max(x, c)` /
+//!   `min(x, c)` with a float splat constant into `clamp` and merges nested clamps
+//!   (ReLU6 as exported).
+//! - `slice-of-slice` composes a pair of slices.
 //! - [`conv_fold`]: per-channel `add`/`sub`/`mul` by constants after a convolution
 //!   (batch norm) fold into its weights and bias.
 //! - [`reshape_sinking`]: reshapes move below elementwise ops and into the reductions
@@ -69,9 +69,6 @@ pub const FOLD_MAX_MOVED_ELEMENTS: usize = 1 << 27;
 
 pub static CONSTANT_FOLD: Pattern = Pattern { name: "constant-fold", apply: constant_fold };
 pub static SLICE_OF_SLICE: Pattern = Pattern { name: "slice-of-slice", apply: slice_of_slice };
-pub static TRANSPOSE_AS_RESHAPE: Pattern = Pattern { name: "transpose-as-reshape", apply: transpose_as_reshape };
-pub static MIN_MAX_TO_CLAMP: Pattern = Pattern { name: "min-max-to-clamp", apply: min_max_to_clamp };
-pub static CLAMP_OF_CLAMP: Pattern = Pattern { name: "clamp-of-clamp", apply: clamp_of_clamp };
 
 pub static FOLD_ONLY: &[Pattern] = &[CONSTANT_FOLD];
 pub static ELEMENTWISE: &[Pattern] =
@@ -101,15 +98,22 @@ pub static MUL: &[Pattern] = &[
 ];
 pub static DIV: &[Pattern] =
     &[CONSTANT_FOLD, rules::DIV_ONE, broadcast_motion::BROADCAST_INTO_ELEMENTWISE, reshape_sinking::RESHAPE_SINK];
-pub static MIN_MAX: &[Pattern] =
-    &[CONSTANT_FOLD, MIN_MAX_TO_CLAMP, broadcast_motion::BROADCAST_INTO_ELEMENTWISE, reshape_sinking::RESHAPE_SINK];
+pub static MIN_MAX: &[Pattern] = &[
+    CONSTANT_FOLD,
+    rules::MAX_TO_CLAMP_RIGHT,
+    rules::MAX_TO_CLAMP_LEFT,
+    rules::MIN_TO_CLAMP_RIGHT,
+    rules::MIN_TO_CLAMP_LEFT,
+    broadcast_motion::BROADCAST_INTO_ELEMENTWISE,
+    reshape_sinking::RESHAPE_SINK,
+];
 pub static COMPARE: &[Pattern] = &[
     CONSTANT_FOLD,
     compare_cast::COMPARE_THROUGH_CAST,
     broadcast_motion::BROADCAST_INTO_ELEMENTWISE,
     reshape_sinking::RESHAPE_SINK,
 ];
-pub static CLAMP: &[Pattern] = &[CONSTANT_FOLD, CLAMP_OF_CLAMP, reshape_sinking::RESHAPE_SINK];
+pub static CLAMP: &[Pattern] = &[CONSTANT_FOLD, rules::CLAMP_OF_CLAMP, reshape_sinking::RESHAPE_SINK];
 pub static CAST: &[Pattern] = &[CONSTANT_FOLD, rules::CAST_IDENTITY, reshape_sinking::RESHAPE_SINK];
 pub static REDUCE: &[Pattern] = &[CONSTANT_FOLD, reshape_sinking::REDUCE_OF_REDUCE, reshape_sinking::REDUCE_OF_RESHAPE];
 pub static RESHAPE: &[Pattern] = &[
@@ -124,7 +128,7 @@ pub static TRANSPOSE: &[Pattern] = &[
     rules::TRANSPOSE_IDENTITY,
     rules::TRANSPOSE_OF_TRANSPOSE,
     transpose_hoist::TRANSPOSE_HOIST,
-    TRANSPOSE_AS_RESHAPE,
+    rules::TRANSPOSE_AS_RESHAPE,
 ];
 pub static BROADCAST: &[Pattern] = &[CONSTANT_FOLD, rules::BROADCAST_IDENTITY];
 pub static SLICE: &[Pattern] = &[CONSTANT_FOLD, rules::SLICE_IDENTITY, SLICE_OF_SLICE];
@@ -188,10 +192,6 @@ fn constant_fold(rw: &mut Rewriter, op: Op) -> bool {
     true
 }
 
-fn perm_of(rw: &Rewriter, op: Op) -> Option<Vec<i64>> {
-    rw.attr(op, "perm")?.as_i64_list()
-}
-
 /// Creates `def` on `operands` before `anchor` with its inferred result type; `None`
 /// if inference rejects it (the pattern then does not apply).
 pub(crate) fn build(
@@ -234,77 +234,5 @@ fn slice_of_slice(rw: &mut Rewriter, op: Op) -> bool {
     } else {
         rw.set_attr(op, "steps", Attribute::i64_list(&step));
     }
-    true
-}
-
-/// A transpose that keeps the order of the dimensions with extent > 1 moves no data.
-fn transpose_as_reshape(rw: &mut Rewriter, op: Op) -> bool {
-    let (Some(perm), Some(x)) = (perm_of(rw, op), rw.value_type(rw.operand(op, 0)).as_tensor()) else { return false };
-    let moved: Vec<i64> = perm.iter().copied().filter(|&d| x.shape()[d as usize] != 1).collect();
-    if !moved.is_sorted() {
-        return false;
-    }
-    let Some(out) = rw.value_type(rw.result(op, 0)).as_tensor() else { return false };
-    let shape = out.shape().to_vec();
-    let x = rw.operand(op, 0);
-    let mut reshape = AttrDict::new();
-    reshape.set("shape", Attribute::i64_list(&shape));
-    let Some(r) = build(rw, op, &ops::RESHAPE, &[x], reshape) else { return false };
-    rw.replace_op(op, &[r]);
-    true
-}
-
-/// The value of a float splat constant.
-fn float_splat(rw: &Rewriter, v: Value) -> Option<f64> {
-    let d = constant_value(rw, v)?;
-    if d.numel() == 0 || !d.all_equal() || !d.elem().is_float() {
-        return None;
-    }
-    Some(d.get(0).as_f64()).filter(|c| !c.is_nan())
-}
-
-/// max(x, c) -> clamp(x, min = c) and min(x, c) -> clamp(x, max = c) for a float splat
-/// `c` that does not broadcast `x`.
-fn min_max_to_clamp(rw: &mut Rewriter, op: Op) -> bool {
-    let is_max = rw.is(op, &ops::MAX);
-    for side in [0, 1] {
-        let (x, c) = (rw.operand(op, side), rw.operand(op, 1 - side));
-        let Some(bound) = float_splat(rw, c) else { continue };
-        if rw.value_type(x) != rw.value_type(rw.result(op, 0)) {
-            continue;
-        }
-        let mut attrs = AttrDict::new();
-        attrs.set(if is_max { "min" } else { "max" }, Attribute::f64(bound));
-        let Some(r) = build(rw, op, &ops::CLAMP, &[x], attrs) else { return false };
-        rw.replace_op(op, &[r]);
-        return true;
-    }
-    false
-}
-
-/// clamp(clamp(x, a, b), c, d) -> clamp(x, max(a, c), min(b, d)) when the ranges
-/// overlap (otherwise the result is a constant and is left alone).
-fn clamp_of_clamp(rw: &mut Rewriter, op: Op) -> bool {
-    let Some(inner) = rw.defining_op(rw.operand(op, 0)).filter(|&d| rw.is(d, &ops::CLAMP)) else { return false };
-    // Integer clamps round their bounds inward; keep to floats.
-    if !rw.value_type(rw.operand(op, 0)).elem().is_some_and(|e| e.is_float()) {
-        return false;
-    }
-    let bound = |o, name| rw.attr_or_default(o, name).and_then(|a| a.as_f64());
-    let (Some(a), Some(b), Some(c), Some(d)) =
-        (bound(inner, "min"), bound(inner, "max"), bound(op, "min"), bound(op, "max"))
-    else {
-        return false;
-    };
-    // Bounds compare as the interpreter's maximum/minimum do: -0 < +0 (total_cmp).
-    let lo = if a.total_cmp(&c).is_gt() { a } else { c };
-    let hi = if b.total_cmp(&d).is_lt() { b } else { d };
-    if lo.total_cmp(&hi).is_gt() {
-        return false;
-    }
-    let x = rw.operand(inner, 0);
-    rw.set_operand(op, 0, x);
-    rw.set_attr(op, "min", Attribute::f64(lo));
-    rw.set_attr(op, "max", Attribute::f64(hi));
     true
 }

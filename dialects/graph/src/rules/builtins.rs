@@ -153,3 +153,36 @@ pub fn is_float(m: &Module, args: &[Val]) -> Option<Val> {
 pub fn single_use(m: &Module, args: &[Val]) -> Option<Val> {
     Some(Val::Bool(m.uses(args[0].value()?).len() == 1))
 }
+
+pub fn moves_nothing(m: &Module, args: &[Val]) -> Option<Val> {
+    let p = args[0].ints()?;
+    let shape = extents(m, &args[1])?;
+    if p.len() != shape.len() || !is_perm(&p) {
+        return None;
+    }
+    let moved: Vec<i64> = p.iter().copied().filter(|&d| shape[d as usize] != 1).collect();
+    Some(Val::Bool(moved.is_sorted()))
+}
+
+pub fn float_splat(m: &Module, args: &[Val]) -> Option<Val> {
+    let d = constant_value(m, args[0].value()?)?;
+    if d.numel() == 0 || !d.all_equal() || !d.elem().is_float() {
+        return None;
+    }
+    Some(d.get(0).as_f64()).filter(|c| !c.is_nan()).map(Val::Float)
+}
+
+pub fn fmax(_: &Module, args: &[Val]) -> Option<Val> {
+    let (a, b) = pair(args, Val::float)?;
+    Some(Val::Float(if a.total_cmp(&b).is_gt() { a } else { b }))
+}
+
+pub fn fmin(_: &Module, args: &[Val]) -> Option<Val> {
+    let (a, b) = pair(args, Val::float)?;
+    Some(Val::Float(if a.total_cmp(&b).is_lt() { a } else { b }))
+}
+
+pub fn float_le(_: &Module, args: &[Val]) -> Option<Val> {
+    let (a, b) = pair(args, Val::float)?;
+    Some(Val::Bool(a.total_cmp(&b).is_le()))
+}
