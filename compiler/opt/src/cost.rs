@@ -33,6 +33,13 @@ impl Ceilings {
     pub fn new(gflops: f64, gbytes: f64) -> Ceilings {
         Ceilings { flops_per_s: gflops * 1e9, bytes_per_s: gbytes * 1e9, kernel_s: 2e-6 }
     }
+
+    /// Nominal GFLOP/s of `target`: two FMA pipes of its f32 lanes at 3 GHz per core.
+    /// Measured costs replace estimates; this only ranks ops nothing measured.
+    pub fn nominal_gflops(target: &tcc_target::Target) -> f64 {
+        let lanes = (target.vector_bits / 32).max(1) as f64;
+        target.cores.max(1) as f64 * lanes * 2.0 * 2.0 * 3.0
+    }
 }
 
 /// Measured op costs for one CPU, by op key.

@@ -90,6 +90,21 @@ pub struct SearchStats {
     pub elapsed: Duration,
 }
 
+impl SearchStats {
+    /// One line: costs, graphs expanded, time and the rules on the way to the best graph.
+    pub fn summary(&self) -> String {
+        format!(
+            "cost {:.4} -> {:.4} ms, {} graphs expanded, {} candidates, {:.1} ms; rules: {}",
+            self.initial_cost * 1e3,
+            self.best_cost * 1e3,
+            self.expanded,
+            self.candidates,
+            self.elapsed.as_secs_f64() * 1e3,
+            if self.path.is_empty() { "none".to_string() } else { self.path.join(", ") }
+        )
+    }
+}
+
 /// The rules the search applies: every rule that is not a canonicalization rule.
 pub fn search_rules() -> Vec<&'static rt::RuleDef> {
     RULES.iter().filter(|r| !r.canonical).collect()
@@ -333,9 +348,7 @@ struct RewriteSearch {
 impl RewriteSearch {
     fn from_options(o: &PassOptions) -> Result<RewriteSearch, String> {
         let target = crate::target_from(o)?;
-        let lanes = (target.vector_bits / 32).max(1) as f64;
-        // Nominal: 2 FMA pipes at 3 GHz per core; measured figures replace it.
-        let nominal = target.cores.max(1) as f64 * lanes * 2.0 * 2.0 * 3.0;
+        let nominal = Ceilings::nominal_gflops(&target);
         let cfg = SearchConfig {
             mode: o.parse_or("mode", Mode::Taso)?,
             budget: o.parse_or("budget", DEFAULT_BUDGET)?,
@@ -364,15 +377,7 @@ impl Pass for RewriteSearch {
         let mut cost = CostModel::new(self.ceilings, self.db.clone());
         let (best, stats) = search(m, &search_rules(), &mut cost, &self.cfg);
         if self.verbose {
-            eprintln!(
-                "rewrite-search: cost {:.4} ms -> {:.4} ms, {} graphs expanded, {} candidates, {:.1} ms; rules applied: {}",
-                stats.initial_cost * 1e3,
-                stats.best_cost * 1e3,
-                stats.expanded,
-                stats.candidates,
-                stats.elapsed.as_secs_f64() * 1e3,
-                if stats.path.is_empty() { "none".to_string() } else { stats.path.join(", ") }
-            );
+            eprintln!("rewrite-search: {}", stats.summary());
         }
         *m = best;
         Ok(())

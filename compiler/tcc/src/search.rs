@@ -151,8 +151,7 @@ pub fn rewrite_search(m: &mut Module, options: &Options) -> Result<Option<Search
     let target = crate::pipeline::target(m, options)?;
     // The estimate only ranks ops no rewrite touches (they cost the same in every
     // candidate); nominal ceilings do for that.
-    let lanes = (target.vector_bits / 32).max(1) as f64;
-    let ceilings = Ceilings::new(target.cores.max(1) as f64 * lanes * 12.0, 20.0);
+    let ceilings = Ceilings::new(Ceilings::nominal_gflops(&target), 20.0);
     let mut cost = CostModel::new(ceilings, db);
     if !options.estimate_costs_only {
         let opts = options.clone();
@@ -198,15 +197,7 @@ pub fn rewrite_search(m: &mut Module, options: &Options) -> Result<Option<Search
     }
     *m = best;
     if options.timing {
-        eprintln!(
-            "rewrite search: cost {:.4} -> {:.4} ms, {} graphs expanded, {} ops measured, {:.1} ms; rules: {}{checked}",
-            stats.initial_cost * 1e3,
-            stats.best_cost * 1e3,
-            stats.expanded,
-            cost.measured,
-            stats.elapsed.as_secs_f64() * 1e3,
-            if stats.path.is_empty() { "none".to_string() } else { stats.path.join(", ") }
-        );
+        eprintln!("rewrite search: {}, {} ops measured{checked}", stats.summary(), cost.measured);
     }
     Ok(Some(stats))
 }

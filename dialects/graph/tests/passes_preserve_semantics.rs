@@ -24,29 +24,9 @@ use tcc_ir::canonicalize::canonicalize;
 use tcc_ir::cse::cse;
 use tcc_ir::*;
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545F4914F6CDD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn f32(&mut self) -> f32 {
-        (self.below(2001) as f32 - 1000.0) / 250.0
-    }
-    fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len())]
-    }
-}
+mod common;
 
-fn shape_of(m: &Module, v: Value) -> Vec<i64> {
-    m.value_type(v).as_tensor().unwrap().shape().to_vec()
-}
+use common::{Rng, random_perm, shape_of};
 
 fn constant(m: &mut Module, b: Block, rng: &mut Rng, shape: &[i64]) -> Value {
     let ty = TensorType::new(shape.to_vec(), ScalarType::F32).unwrap();
@@ -71,16 +51,6 @@ fn broadcastable(rng: &mut Rng, s: &[i64]) -> Vec<i64> {
         1 => s[rng.below(s.len() + 1)..].to_vec(),
         _ => s.iter().map(|&d| if rng.below(2) == 0 { 1 } else { d }).collect(),
     }
-}
-
-fn random_perm(rng: &mut Rng, rank: usize) -> Vec<i64> {
-    let mut p: Vec<i64> = (0..rank as i64).collect();
-    if rng.below(3) > 0 {
-        for i in (1..rank).rev() {
-            p.swap(i, rng.below(i + 1));
-        }
-    }
-    p
 }
 
 /// Adds one random op consuming existing values; returns its first result.

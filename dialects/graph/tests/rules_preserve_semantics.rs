@@ -22,34 +22,14 @@ use tcc_dialect_graph::rules::{self, rt};
 use tcc_dialect_graph::{Data, Tensor, ops, run_function};
 use tcc_ir::builtin::{create_func, create_return};
 use tcc_ir::*;
+
+mod common;
+
+use common::{Rng, random_perm, shape_of};
 use tcc_rules::ast::{Expr, Pattern};
 
 const MIN_APPLIED: usize = 50;
 const MAX_TRIALS: usize = 10000;
-
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545F4914F6CDD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn f32(&mut self) -> f32 {
-        (self.below(2001) as f32 - 1000.0) / 250.0
-    }
-    /// Mostly ordinary values; one in eight a signed zero, an infinity or a NaN.
-    fn input(&mut self) -> f32 {
-        if self.below(8) == 0 {
-            [0.0, -0.0, f32::INFINITY, f32::NEG_INFINITY, f32::NAN][self.below(5)]
-        } else {
-            self.f32()
-        }
-    }
-}
 
 /// Every rule's source patterns, by rule name, parsed from the dialect's rule files.
 fn rule_sources() -> HashMap<String, (Vec<Pattern>, Constraints)> {
@@ -105,20 +85,6 @@ fn constraints(guards: &[Expr]) -> Constraints {
         }
     }
     c
-}
-
-fn shape_of(m: &Module, v: Value) -> Vec<i64> {
-    m.value_type(v).as_tensor().unwrap().shape().to_vec()
-}
-
-fn random_perm(rng: &mut Rng, rank: usize) -> Vec<i64> {
-    let mut p: Vec<i64> = (0..rank as i64).collect();
-    if rng.below(3) > 0 {
-        for i in (1..rank).rev() {
-            p.swap(i, rng.below(i + 1));
-        }
-    }
-    p
 }
 
 /// A random shape with the same number of elements.

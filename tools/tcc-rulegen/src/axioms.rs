@@ -225,13 +225,7 @@ const FAMILIES: &[&[&[usize]]] = &[
 /// Checks `axiom` on random shapes and values: `Ok(instances checked)`, or why it is
 /// wrong or untestable.
 pub fn validate(axiom: &Axiom, seed: u64) -> Result<usize, String> {
-    let mut x = seed | 1;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = spec::xorshift(seed);
     let mut checked = 0;
     for _ in 0..50_000 {
         let family = FAMILIES[(next() % FAMILIES.len() as u64) as usize];

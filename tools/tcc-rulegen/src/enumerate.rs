@@ -184,13 +184,8 @@ fn hash_tensor<N: std::fmt::Debug>(t: &T<N>) -> u64 {
 
 /// Random integer inputs of a world: `draws` independent draws.
 fn int_inputs(world: &World, draws: usize, seed: u64) -> Vec<Vec<T<i64>>> {
-    let mut x = seed | 1;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % 11) as i64 - 5
-    };
+    let mut draw = spec::xorshift(seed);
+    let mut next = move || (draw() % 11) as i64 - 5;
     world
         .inputs
         .iter()
@@ -282,13 +277,8 @@ pub fn value_shapes(world: &World, g: &Graph) -> Vec<Vec<usize>> {
 
 /// Every value of `g` on float inputs drawn from `seed`.
 fn eval_all(world: &World, g: &Graph, seed: u64) -> Option<Vec<T<f64>>> {
-    let mut x = seed | 1;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % 20001) as f64 / 10000.0 - 1.0
-    };
+    let mut draw = spec::xorshift(seed);
+    let mut next = move || (draw() % 20001) as f64 / 10000.0 - 1.0;
     let mut values: Vec<(T<f64>, Meta)> = world
         .inputs
         .iter()

@@ -50,6 +50,17 @@ impl Num for f64 {
     }
 }
 
+/// A small deterministic generator (xorshift64) drawing from `seed`.
+pub fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut x = seed | 1;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
 /// A dense row-major tensor.
 #[derive(Clone, Debug, PartialEq)]
 pub struct T<N> {
