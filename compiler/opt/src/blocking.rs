@@ -15,7 +15,8 @@
 //! - `max_pool2d` / `avg_pool2d` become their `_nchwc` forms between transforms.
 //! - `matmul(a, B)` with a constant `B` of shape `[K, N]` (or with leading extents 1)
 //!   becomes `matmul_packed(a, layout_transform(B, KN -> NK{n}n))`, `n` the column block
-//!   the kernel configuration chooses; a matmul of two activations with equal batch
+//!   the kernel configuration chooses (or the matmul's `rhs_block`, a layout the rewrite
+//!   search chose); a matmul of two activations with equal batch
 //!   dimensions (attention) becomes `batch_matmul`.
 //!
 //! The transforms of constants are folded by canonicalization afterwards, so filters
@@ -262,7 +263,13 @@ fn pack_matmul(m: &mut Module, op: Op, target: &Target) {
     }
     let (k, n) = (sb[sb.len() - 2], sb[sb.len() - 1]);
     let rows: i64 = sa[..sa.len() - 1].iter().product();
-    let nb = crate::kernel_config::matmul_block(target, rows, n);
+    // The column block the rewrite search chose (`rhs_block`), when the target can run it.
+    let chosen = m.attr(op, "rhs_block").and_then(|a| a.as_i64());
+    let lanes = target.f32_lanes();
+    let nb = match chosen {
+        Some(b) if b > 0 && b % lanes == 0 => b,
+        _ => crate::kernel_config::matmul_block(target, rows, n),
+    };
     let mut ins = Inserter::before(m, op);
     let b2 = ins.reshape(b, vec![k, n]);
     let bp = ins.layout(b2, "KN", &format!("NK{nb}n"), vec![(n + nb - 1) / nb, k, nb]);

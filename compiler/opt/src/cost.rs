@@ -42,9 +42,17 @@ impl Ceilings {
     }
 }
 
+/// The version of the cost database's format: 2 marks operands that fold to
+/// constants in keys (version 1 measured a matmul of concatenated weights unpacked).
+pub const COST_DB_VERSION: u32 = 2;
+
 /// Measured op costs for one CPU, by op key.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CostDb {
+    /// The format (`COST_DB_VERSION`): a file of another version, its keys or what
+    /// was measured for them different, is not used.
+    #[serde(default)]
+    pub version: u32,
     /// The CPU the costs were measured on; a file for another CPU is not used.
     pub cpu: String,
     /// Seconds per run, by [`op_key`].
@@ -52,10 +60,15 @@ pub struct CostDb {
 }
 
 impl CostDb {
-    /// The database in `path` for `cpu`; empty if the file does not exist or was
-    /// measured on another CPU; an error if it cannot be read or parsed.
+    /// An empty database for `cpu`.
+    pub fn new(cpu: &str) -> CostDb {
+        CostDb { version: COST_DB_VERSION, cpu: cpu.to_string(), costs: BTreeMap::new() }
+    }
+
+    /// The database in `path` for `cpu`; empty if the file does not exist, was
+    /// measured on another CPU or is of another version; an error if it cannot be read or parsed.
     pub fn load(path: &Path, cpu: &str) -> Result<CostDb, String> {
-        let fresh = CostDb { cpu: cpu.to_string(), costs: BTreeMap::new() };
+        let fresh = CostDb::new(cpu);
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(fresh),
@@ -63,7 +76,7 @@ impl CostDb {
         };
         let db: CostDb =
             serde_json::from_str(&text).map_err(|e| format!("{}: not a cost database: {e}", path.display()))?;
-        Ok(if db.cpu == cpu { db } else { fresh })
+        Ok(if db.cpu == cpu && db.version == COST_DB_VERSION { db } else { fresh })
     }
 
     /// Writes the database to `path` (through a temporary file, then a rename).
@@ -81,20 +94,31 @@ impl CostDb {
 /// What identifies an op's cost: its name, operand and result types (with layouts)
 /// and attributes.
 pub fn op_key(m: &Module, op: Op) -> String {
+    let operand = |v: tcc_ir::Value| {
+        let constant = m.defining_op(v).is_some_and(|d| folds_to_constant(m, d));
+        format!("{}{}", if constant { "const " } else { "" }, m.value_type(v))
+    };
+    let operands = m.operands(op).iter().map(|&v| operand(v)).collect::<Vec<_>>().join(", ");
     let types = |vs: &[tcc_ir::Value]| vs.iter().map(|&v| m.value_type(v).to_string()).collect::<Vec<_>>().join(", ");
     let mut attrs: Vec<String> = m.attrs(op).iter().map(|(k, v)| format!("{k} = {v}")).collect();
     attrs.sort();
-    format!("{}({}) -> ({}) {{{}}}", m.name(op), types(m.operands(op)), types(m.results(op)), attrs.join(", "))
+    format!("{}({operands}) -> ({}) {{{}}}", m.name(op), types(m.results(op)), attrs.join(", "))
 }
 
-/// Whether `op` costs nothing at run time: constants, views, terminators, and data
-/// movement or elementwise ops on constants only (canonicalization folds them; a
+/// Whether `op` is a constant, or a data movement or elementwise op whose operands all
+/// are constants or fold to them: canonicalization folds it at compile time (a
 /// concatenation of two weights, say).
+pub fn folds_to_constant(m: &Module, op: Op) -> bool {
+    m.is(op, &g::CONSTANT)
+        || ((m.has_trait(op, Traits::DATA_MOVEMENT) || m.has_trait(op, Traits::ELEMENTWISE))
+            && m.regions(op).is_empty()
+            && m.operands(op).iter().all(|&v| m.defining_op(v).is_some_and(|d| folds_to_constant(m, d))))
+}
+
+/// Whether `op` costs nothing at run time: constants and what folds to them, views,
+/// terminators.
 fn free(m: &Module, op: Op) -> bool {
-    let folded = (m.has_trait(op, Traits::DATA_MOVEMENT) || m.has_trait(op, Traits::ELEMENTWISE))
-        && m.operands(op).iter().all(|&v| m.defining_op(v).is_some_and(|d| m.is(d, &g::CONSTANT)));
-    folded
-        || m.is(op, &g::CONSTANT)
+    folds_to_constant(m, op)
         || m.is(op, &g::RESHAPE)
         || m.has_trait(op, Traits::TERMINATOR)
         || !m.regions(op).is_empty()

@@ -253,6 +253,15 @@ pub fn matmul_block(target: &Target, rows: i64, n: i64) -> i64 {
     best.0 * lanes
 }
 
+/// The column blocks a packed matmul of `n` columns may take on `target` (one to four
+/// vectors, no wider than the columns need): the layouts the rewrite search tries for
+/// the matmuls it creates.
+pub fn matmul_block_choices(target: &Target, n: i64) -> Vec<i64> {
+    let lanes = target.f32_lanes();
+    let max_vectors = ((n + lanes - 1) / lanes).clamp(1, 4);
+    (1..=max_vectors).map(|c| c * lanes).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

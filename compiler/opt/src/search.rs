@@ -28,9 +28,10 @@ use std::time::{Duration, Instant};
 use tcc_dialect_graph::ops as g;
 use tcc_dialect_graph::rules::{RULES, rt};
 use tcc_ir::rewrite::is_trivially_dead;
-use tcc_ir::{Diagnostics, EntityRef, Module, Op, Pass, PassInfo, PassOptions};
+use tcc_ir::{Attribute, Diagnostics, EntityRef, Module, Op, Pass, PassInfo, PassOptions};
 
-use crate::cost::{Ceilings, CostDb, CostModel};
+use crate::cost::{Ceilings, CostDb, CostModel, folds_to_constant};
+use tcc_target::Target;
 
 /// How to search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -66,11 +67,21 @@ pub struct SearchConfig {
     pub min_gain: f64,
     /// Report progress on stderr when the search runs longer than a second.
     pub progress: bool,
+    /// The target whose layouts the matmuls a rewrite creates may take (joint layout
+    /// search); `None` leaves their layouts to `block-layouts`.
+    pub layouts: Option<Target>,
 }
 
 impl Default for SearchConfig {
     fn default() -> SearchConfig {
-        SearchConfig { mode: Mode::Taso, budget: DEFAULT_BUDGET, alpha: 1.05, min_gain: 0.02, progress: true }
+        SearchConfig {
+            mode: Mode::Taso,
+            budget: DEFAULT_BUDGET,
+            alpha: 1.05,
+            min_gain: 0.02,
+            progress: true,
+            layouts: None,
+        }
     }
 }
 
@@ -85,8 +96,9 @@ pub struct SearchStats {
     /// Graphs expanded, and candidate graphs built.
     pub expanded: usize,
     pub candidates: usize,
-    /// The rules applied on the way to the best graph, in order.
-    pub path: Vec<&'static str>,
+    /// The rules applied on the way to the best graph, in order, each with the layouts
+    /// it chose for the matmuls it created.
+    pub path: Vec<String>,
     pub elapsed: Duration,
 }
 
@@ -194,9 +206,16 @@ impl Ord for Candidate {
     }
 }
 
-/// Every graph one rewrite away from `m`; the ops each rewrite removed or created are
-/// marked for measurement.
-fn neighbours(m: &Module, rules: &[&'static rt::RuleDef], cost: &mut CostModel) -> Vec<(Module, &'static str)> {
+/// Every graph one rewrite away from `m`, with the rewrite's name; the ops each rewrite
+/// removed or created are marked for measurement. With `layouts`, a rewrite creating
+/// matmuls of constant right operands gives one graph per combination of their packed
+/// layouts (TASO's joint layout search).
+fn neighbours(
+    m: &Module,
+    rules: &[&'static rt::RuleDef],
+    cost: &mut CostModel,
+    layouts: Option<&Target>,
+) -> Vec<(Module, String)> {
     let mut out = Vec::new();
     for &rule in rules {
         for b in rt::find_matches(m, rule) {
@@ -205,18 +224,67 @@ fn neighbours(m: &Module, rules: &[&'static rt::RuleDef], cost: &mut CostModel) 
                 for &root in &b.roots {
                     cost.mark(m, root);
                 }
-                // Rewrites append ops to the arena: handles past the input's are new.
-                let top = next.top();
-                for op in next.walk(top) {
-                    if op.index() >= m.op_capacity() {
-                        cost.mark(&next, op);
+                for (variant, label) in layout_variants(&next, m.op_capacity(), layouts) {
+                    // Rewrites append ops to the arena: handles past the input's are new.
+                    let top = variant.top();
+                    for op in variant.walk(top) {
+                        if op.index() >= m.op_capacity() {
+                            cost.mark(&variant, op);
+                        }
                     }
+                    out.push((variant, format!("{}{label}", rule.name)));
                 }
-                out.push((next, rule.name));
             }
         }
     }
     out
+}
+
+/// Combinations of layouts a graph may take at most, per rewrite.
+const MAX_LAYOUT_VARIANTS: usize = 16;
+
+/// `g` once per combination of the packed layouts (`rhs_block`) of its new matmuls
+/// (handles from `new_from` on) with a constant right operand and no layout yet, each
+/// with a label naming the choice: first the kernel configuration's default (no
+/// attribute; the estimate, blind to layouts, then keeps it), then the other
+/// `matmul_block_choices`. `g` alone when there are none or no target.
+fn layout_variants(g: &Module, new_from: usize, layouts: Option<&Target>) -> Vec<(Module, String)> {
+    let Some(target) = layouts else { return vec![(g.clone(), String::new())] };
+    let top = g.top();
+    let open: Vec<(Op, Vec<i64>)> = g
+        .walk(top)
+        .into_iter()
+        .filter(|&op| {
+            op.index() >= new_from
+                && g.is(op, &g::MATMUL)
+                && g.attr(op, "rhs_block").is_none()
+                && g.defining_op(g.operand(op, 1)).is_some_and(|d| folds_to_constant(g, d))
+        })
+        .filter_map(|op| {
+            let (a, b) = (crate::shape(g, g.operand(op, 0)), crate::shape(g, g.operand(op, 1)));
+            let n = *b.last()?;
+            let rows: i64 = a[..a.len().checked_sub(1)?].iter().product();
+            let default = crate::kernel_config::matmul_block(target, rows, n);
+            let others = crate::kernel_config::matmul_block_choices(target, n).into_iter().filter(|&c| c != default);
+            Some((op, others.collect()))
+        })
+        .collect();
+    let mut variants = vec![(g.clone(), String::new())];
+    for (op, others) in open {
+        if variants.len() * (others.len() + 1) > MAX_LAYOUT_VARIANTS {
+            break;
+        }
+        let mut more = Vec::new();
+        for (v, label) in &variants {
+            for &b in &others {
+                let mut v = v.clone();
+                v.set_attr(op, "rhs_block", Attribute::i64(b));
+                more.push((v, format!("{label} [rhs_block {b}]")));
+            }
+        }
+        variants.extend(more);
+    }
+    variants
 }
 
 struct Progress {
@@ -249,21 +317,21 @@ pub fn search(
     let start = Instant::now();
     let mut progress = Progress { start, last: start, enabled: cfg.progress };
     // The ops the first rewrites would replace are measured before anything is costed.
-    let _ = neighbours(m, rules, cost);
+    let _ = neighbours(m, rules, cost, cfg.layouts.as_ref());
     let shared = m.op_capacity();
     let mut cache: HashMap<Op, f64> = HashMap::new();
     let initial_cost = cost.graph_cost_shared(m, shared, &mut cache);
     let mut stats = SearchStats { initial_cost, best_cost: initial_cost, ..SearchStats::default() };
     let mut best = m.clone();
-    let mut best_path: Vec<&'static str> = Vec::new();
+    let mut best_path: Vec<String> = Vec::new();
     match cfg.mode {
         Mode::Off => {}
         Mode::Greedy => {
             let mut current = m.clone();
             while stats.expanded < cfg.budget {
                 stats.expanded += 1;
-                let mut step: Option<(Module, &'static str, f64)> = None;
-                for (next, rule) in neighbours(&current, rules, cost) {
+                let mut step: Option<(Module, String, f64)> = None;
+                for (next, rule) in neighbours(&current, rules, cost, cfg.layouts.as_ref()) {
                     stats.candidates += 1;
                     let c = cost.graph_cost_shared(&next, shared, &mut cache);
                     if c < step.as_ref().map_or(stats.best_cost, |s| s.2) {
@@ -280,7 +348,7 @@ pub fn search(
         }
         Mode::Taso => {
             let original_ops = op_count(m);
-            let mut graphs: Vec<(Module, Vec<&'static str>)> = vec![(m.clone(), Vec::new())];
+            let mut graphs: Vec<(Module, Vec<String>)> = vec![(m.clone(), Vec::new())];
             let mut seen: HashSet<u64> = HashSet::from([graph_hash(m, shared)]);
             let mut queue = BinaryHeap::from([Candidate { cost: initial_cost, id: 0 }]);
             while let Some(Candidate { id, .. }) = queue.pop() {
@@ -290,7 +358,7 @@ pub fn search(
                 stats.expanded += 1;
                 let (graph, path) =
                     std::mem::replace(&mut graphs[id], (Module::new(m.loc(m.top()).clone()), Vec::new()));
-                for (next, rule) in neighbours(&graph, rules, cost) {
+                for (next, rule) in neighbours(&graph, rules, cost, cfg.layouts.as_ref()) {
                     if !seen.insert(graph_hash(&next, shared)) || op_count(&next) >= 2 * original_ops.max(1) {
                         continue;
                     }
@@ -322,10 +390,8 @@ pub fn search(
     (best, stats)
 }
 
-pub static REWRITE_SEARCH: PassInfo = PassInfo {
-    name: "rewrite-search",
-    summary: "Applies the search rules where the cost model says they pay (TASO's backtracking search)",
-    options: &[
+/// The search's own options.
+const SEARCH_OPTIONS: [(&str, &str); 9] = [
         ("mode", "off, greedy or taso (default taso)"),
         ("budget", "graphs expanded at most (default 100)"),
         ("gflops", "the FLOP rate the estimate assumes, GFLOP/s (default: the target's nominal peak)"),
@@ -333,8 +399,29 @@ pub static REWRITE_SEARCH: PassInfo = PassInfo {
         ("min-gain", "the fraction of the cost a rewritten graph must save to be kept (default 0.02)"),
         ("cost-db", "a cost database (JSON) whose measurements replace estimates"),
         ("cpu", "the CPU whose entries of the database are used"),
+        ("layouts", "try the packed layouts of the matmuls rewrites create, at the target's vector width (default true)"),
         ("verbose", "print the search's statistics on stderr (default false)"),
-    ],
+];
+
+/// The search's options, then the target's (whose layouts it tries).
+static OPTIONS: [(&str, &str); SEARCH_OPTIONS.len() + tcc_target::PASS_OPTIONS.len()] = {
+    let mut all = [("", ""); SEARCH_OPTIONS.len() + tcc_target::PASS_OPTIONS.len()];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = if i < SEARCH_OPTIONS.len() {
+            SEARCH_OPTIONS[i]
+        } else {
+            tcc_target::PASS_OPTIONS[i - SEARCH_OPTIONS.len()]
+        };
+        i += 1;
+    }
+    all
+};
+
+pub static REWRITE_SEARCH: PassInfo = PassInfo {
+    name: "rewrite-search",
+    summary: "Applies the search rules where the cost model says they pay (TASO's backtracking search)",
+    options: &OPTIONS,
     create: |o| Ok(Box::new(RewriteSearch::from_options(o)?)),
 };
 
@@ -355,12 +442,13 @@ impl RewriteSearch {
             alpha: 1.05,
             min_gain: o.parse_or("min-gain", 0.02)?,
             progress: true,
+            layouts: o.parse_or("layouts", true)?.then_some(target),
         };
         let ceilings = Ceilings::new(o.parse_or("gflops", nominal)?, o.parse_or("gbps", 20.0)?);
         let cpu = o.get("cpu").unwrap_or("unknown").to_string();
         let db = match o.get("cost-db") {
             Some(path) => CostDb::load(std::path::Path::new(path), &cpu)?,
-            None => CostDb { cpu, ..CostDb::default() },
+            None => CostDb::new(&cpu),
         };
         Ok(RewriteSearch { cfg, ceilings, db, verbose: o.parse_or("verbose", false)? })
     }

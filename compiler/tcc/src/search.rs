@@ -10,13 +10,14 @@
 //! search rewrote is kept only if it is also faster as a whole, compiled and timed
 //! against the input (alternating, the median of five rounds).
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use tcc_graph_opt::cost::{Ceilings, CostDb, CostModel};
+use tcc_graph_opt::cost::{Ceilings, CostDb, CostModel, folds_to_constant};
 use tcc_graph_opt::search::{self, Mode, SearchConfig, SearchStats};
 use tcc_ir::builtin::{create_func, create_return};
-use tcc_ir::{Diagnostics, Location, Module, Op, OperationState, Type};
+use tcc_ir::{Block, Diagnostics, Location, Module, Op, OperationState, Type, Value};
 
 use crate::Options;
 
@@ -32,40 +33,55 @@ fn machine_key(options: &Options) -> String {
 }
 
 /// `op` of `m` alone: a module whose function takes its non-constant operands and
-/// returns its results, its constant operands copied.
+/// returns its results, its constant operands copied with what computes them from
+/// constants (a concatenation of weights a merge built, which compiling folds), so
+/// weights are packed as in the model.
 fn standalone(m: &Module, op: Op) -> Module {
     let mut one = Module::new(Location::unknown());
     let operands = m.operands(op).to_vec();
-    let is_constant =
-        |v| m.defining_op(v).filter(|&d| m.is(d, &tcc_dialect_graph::ops::CONSTANT)).map(|d| m.attrs(d).clone());
-    let args: Vec<Type> =
-        operands.iter().filter(|&&v| is_constant(v).is_none()).map(|&v| m.value_type(v).clone()).collect();
+    let folded = |v: Value| m.defining_op(v).is_some_and(|d| folds_to_constant(m, d));
+    let args: Vec<Type> = operands.iter().filter(|&&v| !folded(v)).map(|&v| m.value_type(v).clone()).collect();
     let results: Vec<Type> = m.results(op).iter().map(|&r| m.value_type(r).clone()).collect();
     let (_, entry) = create_func(&mut one, "main", args, results, Location::unknown());
     let mut next_arg = one.block_args(entry).to_vec().into_iter();
+    let mut copied = HashMap::new();
     let mut new_operands = Vec::new();
     for &v in &operands {
-        match is_constant(v) {
-            Some(attrs) => {
-                let mut state = OperationState::new(&tcc_dialect_graph::ops::CONSTANT, Location::unknown());
-                state.attrs = attrs;
-                state.result_types = vec![m.value_type(v).clone()];
-                let c = one.create_op(state);
-                one.append_op(entry, c);
-                new_operands.push(one.result(c, 0));
-            }
-            None => new_operands.push(next_arg.next().expect("one argument per non-constant operand")),
+        if folded(v) {
+            new_operands.push(copy_producers(m, v, &mut one, entry, &mut copied));
+        } else {
+            new_operands.push(next_arg.next().expect("one argument per non-constant operand"));
         }
     }
+    let copy = copy_op(m, op, new_operands, &mut one, entry);
+    let outs = one.results(copy).to_vec();
+    create_return(&mut one, entry, &outs, Location::unknown());
+    one
+}
+
+/// A copy of `op` with `operands`, appended to `entry` of `one`.
+fn copy_op(m: &Module, op: Op, operands: Vec<Value>, one: &mut Module, entry: Block) -> Op {
     let mut state = OperationState::new(m.def(op), m.loc(op).clone());
-    state.operands = new_operands;
+    state.operands = operands;
     state.attrs = m.attrs(op).clone();
     state.result_types = m.results(op).iter().map(|&r| m.value_type(r).clone()).collect();
     let copy = one.create_op(state);
     one.append_op(entry, copy);
-    let outs = one.results(copy).to_vec();
-    create_return(&mut one, entry, &outs, Location::unknown());
-    one
+    copy
+}
+
+/// `v` of `m` in `one`: the ops computing it from constants copied (once each).
+fn copy_producers(m: &Module, v: Value, one: &mut Module, entry: Block, copied: &mut HashMap<Value, Value>) -> Value {
+    if let Some(&c) = copied.get(&v) {
+        return c;
+    }
+    let d = m.defining_op(v).expect("a value folding to a constant has a defining op");
+    let operands = m.operands(d).to_vec().into_iter().map(|o| copy_producers(m, o, one, entry, copied)).collect();
+    let copy = copy_op(m, d, operands, one, entry);
+    for (&r, &c) in m.results(d).iter().zip(one.results(copy)) {
+        copied.insert(r, c);
+    }
+    copied[&v]
 }
 
 /// Seconds one run of `op` alone takes, compiled with `options`; `None` if it does not
@@ -145,7 +161,7 @@ pub fn rewrite_search(m: &mut Module, options: &Options) -> Result<Option<Search
         Err(e) if options.cost_db.is_some() => return Err(error(e)),
         Err(e) => {
             eprintln!("tcc: warning: {e}; starting a new cost database");
-            CostDb { cpu: machine.clone(), ..CostDb::default() }
+            CostDb::new(&machine)
         }
     };
     let target = crate::pipeline::target(m, options)?;
@@ -160,6 +176,7 @@ pub fn rewrite_search(m: &mut Module, options: &Options) -> Result<Option<Search
     let cfg = SearchConfig {
         mode: options.rewrite_search,
         budget: options.search_budget.unwrap_or(search::DEFAULT_BUDGET),
+        layouts: Some(target),
         ..SearchConfig::default()
     };
     let (mut best, mut stats) = search::search(m, &rules, &mut cost, &cfg);

@@ -178,8 +178,19 @@ pub static MATMUL: OpDef = OpDef {
     summary: "Matrix product with numpy `matmul` semantics",
     description: "Batched: leading dimensions broadcast; a 1-D operand is treated as a row (a) or \
                   column (b) vector and that dimension is dropped from the result.\n\n```mlir\n\
-                  %r = graph.matmul %a, %b : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>\n```",
+                  %r = graph.matmul %a, %b : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>\n```\n\n\
+                  `rhs_block`, a layout choice (the rewrite search makes it for matmuls it \
+                  creates): the column block `n` a constant right operand is packed in \
+                  (`NK{n}n`); ignored unless it is a positive multiple of the target's f32 \
+                  lanes and the right operand is constant. Without it the kernel \
+                  configuration chooses.",
     operands: Arity::Exactly(2),
+    attrs: &[AttrSpec::optional(
+        "rhs_block",
+        AttrKind::Int,
+        AttrDefault::Optional,
+        "column block of the packed constant right operand",
+    )],
     traits: COMPUTE,
     infer: Some(infer_matmul),
     syntax: Syntax::Functional,
