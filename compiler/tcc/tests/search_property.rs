@@ -7,12 +7,14 @@
 //! are concatenated. Every search rule is applied wherever it matches, repeatedly (the
 //! most the search could merge), and the merged graph must match the interpreter on
 //! the graph as written in the interpreter and compiled, on every backend, with 1 and
-//! 2 threads. The compiler's own choice (`--rewrite-search=taso`, by the estimate)
+//! 2 threads, with the merged matmuls' weights packed in layouts drawn from the
+//! target's choices (what the joint layout search tries). The compiler's own choice (`--rewrite-search=taso`, by the estimate)
 //! must match too.
 
 use tcc::graph::rules::rt;
 use tcc::graph::{Data, Tensor as ITensor, run_function};
 use tcc::ir::Module;
+use tcc_graph_opt::cost::folds_to_constant;
 
 mod common;
 
@@ -149,9 +151,27 @@ fn mismatch(got: &[f64], want: &[f64]) -> Option<String> {
     }
 }
 
+/// `m` with an `rhs_block` drawn from `target`'s choices on every matmul whose right
+/// operand folds to a constant.
+fn with_layouts(m: &Module, target: &tcc_target::Target, r: &mut Rng) -> Module {
+    let mut out = m.clone();
+    let top = m.top();
+    for op in m.walk(top) {
+        let rhs = (m.name(op) == "graph.matmul").then(|| m.operand(op, 1));
+        if let Some(b) = rhs.filter(|&b| m.defining_op(b).is_some_and(|d| folds_to_constant(m, d))) {
+            let n = *m.value_type(b).as_tensor().unwrap().shape().last().unwrap();
+            let choices = tcc_graph_opt::kernel_config::matmul_block_choices(target, n);
+            let pick = choices[r.int(0, choices.len() as i64 - 1) as usize];
+            out.set_attr(op, "rhs_block", tcc::ir::Attribute::i64(pick));
+        }
+    }
+    out
+}
+
 #[test]
 fn merged_graphs_match_the_interpreter() {
     let mut merges = 0;
+    let mut layout_rng = Rng::new(77);
     let dir = std::env::temp_dir().join(format!("tcc-search-property-{}", std::process::id()));
     for seed in 1..=60u64 {
         let (text, xs) = model(seed);
@@ -182,7 +202,11 @@ fn merged_graphs_match_the_interpreter() {
                     rewrite_search: tcc_graph_opt::search::Mode::Off,
                     ..Default::default()
                 };
-                let merged_model = tcc::Model::compile(merged.clone(), &options)
+                // Packed layouts as the joint layout search tries them: every matmul of
+                // constant weights in a column block drawn from the target's choices.
+                let target = tcc::pipeline::target(&merged, &options).unwrap();
+                let laid_out = with_layouts(&merged, &target, &mut layout_rng);
+                let merged_model = tcc::Model::compile(laid_out, &options)
                     .unwrap_or_else(|e| panic!("seed {seed}, {backend:?}: {e}\n{merged_text}"));
                 // The compiler's own search, by the estimate (deterministic), into a
                 // scratch cost database.
