@@ -42,49 +42,72 @@ impl Ceilings {
     }
 }
 
-/// The version of the cost database's format: 2 marks operands that fold to
-/// constants in keys (version 1 measured a matmul of concatenated weights unpacked).
+/// The version of the cost database's format: 2 holds several machines per file and
+/// marks operands that fold to constants in keys (version 1 measured a matmul of
+/// concatenated weights unpacked). A file of another version is started afresh.
 pub const COST_DB_VERSION: u32 = 2;
 
-/// Measured op costs for one CPU, by op key.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// Measured op costs for one machine (CPU, backend, threads), by op key.
+#[derive(Clone, Debug)]
 pub struct CostDb {
-    /// The format (`COST_DB_VERSION`): a file of another version, its keys or what
-    /// was measured for them different, is not used.
-    #[serde(default)]
-    pub version: u32,
-    /// The CPU the costs were measured on; a file for another CPU is not used.
+    /// The machine the costs were measured on.
     pub cpu: String,
     /// Seconds per run, by [`op_key`].
     pub costs: BTreeMap<String, f64>,
 }
 
+/// The file: the databases of every machine measured.
+#[derive(Default, Serialize, Deserialize)]
+struct CostFile {
+    #[serde(default)]
+    version: u32,
+    machines: BTreeMap<String, BTreeMap<String, f64>>,
+}
+
+impl CostFile {
+    /// The file at `path`: empty if it does not exist or is of another version; an
+    /// error if it cannot be read or parsed.
+    fn read(path: &Path) -> Result<CostFile, String> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(CostFile::default()),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        let version = serde_json::from_str::<serde_json::Value>(&text)
+            .map_err(|e| format!("{}: not a cost database: {e}", path.display()))?
+            .get("version")
+            .and_then(|v| v.as_u64());
+        if version != Some(COST_DB_VERSION as u64) {
+            return Ok(CostFile::default());
+        }
+        serde_json::from_str(&text).map_err(|e| format!("{}: not a cost database: {e}", path.display()))
+    }
+}
+
 impl CostDb {
     /// An empty database for `cpu`.
     pub fn new(cpu: &str) -> CostDb {
-        CostDb { version: COST_DB_VERSION, cpu: cpu.to_string(), costs: BTreeMap::new() }
+        CostDb { cpu: cpu.to_string(), costs: BTreeMap::new() }
     }
 
-    /// The database in `path` for `cpu`; empty if the file does not exist, was
-    /// measured on another CPU or is of another version; an error if it cannot be read or parsed.
+    /// The database of `cpu` in the file `path`; empty if the file does not exist,
+    /// holds no measurements for `cpu` or is of another version; an error if it cannot
+    /// be read or parsed.
     pub fn load(path: &Path, cpu: &str) -> Result<CostDb, String> {
-        let fresh = CostDb::new(cpu);
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(fresh),
-            Err(e) => return Err(format!("{}: {e}", path.display())),
-        };
-        let db: CostDb =
-            serde_json::from_str(&text).map_err(|e| format!("{}: not a cost database: {e}", path.display()))?;
-        Ok(if db.cpu == cpu && db.version == COST_DB_VERSION { db } else { fresh })
+        let mut file = CostFile::read(path)?;
+        Ok(CostDb { cpu: cpu.to_string(), costs: file.machines.remove(cpu).unwrap_or_default() })
     }
 
-    /// Writes the database to `path` (through a temporary file, then a rename).
+    /// Writes the database into the file `path`, next to the other machines' (through
+    /// a temporary file, then a rename). A file that cannot be parsed is replaced.
     pub fn save(&self, path: &Path) -> Result<(), String> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
-        let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
+        let mut file = CostFile::read(path).unwrap_or_default();
+        file.version = COST_DB_VERSION;
+        file.machines.insert(self.cpu.clone(), self.costs.clone());
+        let text = serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?;
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
         std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
         std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
@@ -257,7 +280,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_database_round_trips_and_is_per_cpu() {
+    fn the_database_round_trips_and_is_per_machine() {
         let dir = std::env::temp_dir().join(format!("tcc-costdb-{}", std::process::id()));
         let path = dir.join("costs.json");
         let mut db = CostDb::load(&path, "cpu-a").unwrap();
@@ -265,7 +288,16 @@ mod tests {
         db.costs.insert("graph.relu(tensor<4xf32>) -> (tensor<4xf32>) {}".into(), 1.5e-6);
         db.save(&path).unwrap();
         assert_eq!(CostDb::load(&path, "cpu-a").unwrap().costs, db.costs);
-        assert!(CostDb::load(&path, "cpu-b").unwrap().costs.is_empty());
+        let mut other = CostDb::load(&path, "cpu-b").unwrap();
+        assert!(other.costs.is_empty());
+        // Machines share the file.
+        other.costs.insert("graph.relu(tensor<8xf32>) -> (tensor<8xf32>) {}".into(), 2.5e-6);
+        other.save(&path).unwrap();
+        assert_eq!(CostDb::load(&path, "cpu-a").unwrap().costs, db.costs);
+        assert_eq!(CostDb::load(&path, "cpu-b").unwrap().costs, other.costs);
+        // A file of another version is started afresh.
+        std::fs::write(&path, r#"{"cpu": "cpu-a", "costs": {"k": 1.0}}"#).unwrap();
+        assert!(CostDb::load(&path, "cpu-a").unwrap().costs.is_empty());
         std::fs::write(&path, "{ not json").unwrap();
         assert!(CostDb::load(&path, "cpu-a").unwrap_err().contains("not a cost database"));
         std::fs::remove_dir_all(&dir).unwrap();
