@@ -3,7 +3,8 @@
 //!
 //! For each rule of `rules::RULES`, its source pattern (read from the rule files with
 //! `tcc_rules`) is instantiated on random shapes: variables become function arguments
-//! or constants (splats of 0, -0, 1 and 2.5, or random values; arguments get signed
+//! or constants (splats of 0, -0, 1 and 2.5, or random values; the identities and ones
+//! a generated rule's guards require; arguments get signed
 //! zeros, infinities and NaNs among ordinary values), attribute variables and
 //! the ops' other required attributes are drawn per attribute (permutations, regrouped
 //! and broadcast shapes, slices, pads, splits, layouts). Instances that do not type
@@ -55,18 +56,26 @@ fn rule_sources() -> HashMap<String, (Vec<Pattern>, Constraints)> {
     out
 }
 
-/// What a rule's guards fix about its variables' shapes: `(= (rank ?v) R)` and
-/// `(= (dim ?v K) N)` (generated rules say so for every input).
+/// What a rule's guards fix about its variables: `(= (rank ?v) R)` and
+/// `(= (dim ?v K) N)` (generated rules say so for every input), and constants they
+/// require: `(is-identity ?v)`, `(splat ?v 1.0)`.
 #[derive(Clone, Default)]
 struct Constraints {
     rank: HashMap<String, usize>,
     dims: HashMap<String, Vec<(usize, i64)>>,
+    identity: Vec<String>,
+    ones: Vec<String>,
 }
 
 fn constraints(guards: &[Expr]) -> Constraints {
     let mut c = Constraints::default();
     for g in guards {
         let Expr::Call(eq, args, _) = g else { continue };
+        match (eq.as_str(), &args[..]) {
+            ("is-identity", [Expr::Var(v, _)]) => c.identity.push(v.clone()),
+            ("splat", [Expr::Var(v, _), Expr::Float(x, _)]) if *x == 1.0 => c.ones.push(v.clone()),
+            _ => {}
+        }
         if eq != "=" {
             continue;
         }
@@ -137,7 +146,18 @@ impl Instance<'_> {
                 shape[k] = n;
             }
         }
+        if self.fixed.identity.iter().any(|v| v == name) {
+            // A square identity matrix, or a [c, c, 1, 1] identity filter.
+            let c = self.base[0];
+            let shape: Vec<i64> = if shape.len() == 4 { vec![c, c, 1, 1] } else { vec![c, c] };
+            let vals: Vec<f32> = (0..c * c).map(|k| if k / c == k % c { 1.0 } else { 0.0 }).collect();
+            let ty = TensorType::new(shape, ScalarType::F32).unwrap();
+            return self.constant(DenseElements::from_f32s(ty, &vals).unwrap());
+        }
         let ty = TensorType::new(shape, ScalarType::F32).unwrap();
+        if self.fixed.ones.iter().any(|v| v == name) {
+            return self.constant(DenseElements::splat(ty, Scalar::Float(1.0)));
+        }
         if self.rng.below(2) == 0 {
             let arg = self.m.add_block_arg(self.block, Type::Tensor(ty.into()));
             self.args.push(arg);
@@ -153,6 +173,10 @@ impl Instance<'_> {
                 DenseElements::from_f32s(ty, &vals).unwrap()
             }
         };
+        self.constant(dense)
+    }
+
+    fn constant(&mut self, dense: DenseElements) -> Value {
         let attrs = AttrDict::new().with("value", Attribute::Dense(dense));
         let op = self.m.append_inferred(self.block, &ops::CONSTANT, &[], attrs, Location::unknown()).unwrap();
         self.m.result(op, 0)

@@ -1,16 +1,17 @@
 //! Operator properties (TASO's axioms): equalities between terms over uninterpreted
 //! operators, which the verifier assumes for all tensors, and their validation.
 //!
-//! Terms use the operators `matmul add mul scale relu transpose conv enlarge`,
-//! `concat0 concat1` (along axis 0 or 1) and `splitK_P` (part P of the split along
-//! axis K that undoes the last concatenation there). Each axiom is validated by
+//! Terms use the operators `matmul add mul scale relu transpose conv enlarge poolmax
+//! poolavg`, `concat0 concat1` (along axis 0 or 1), `splitK_P` (part P of the split
+//! along axis K that undoes the last concatenation there) and the constants `imm` (an
+//! identity of whatever size fits: a matrix, or a 1x1 filter) and `ones`. Each axiom is validated by
 //! evaluating both sides with the operator specifications ([`crate::spec`]) on random
 //! float tensors of many small shapes: an axiom that is false on any of them is
 //! rejected, and so is one that no shape could test.
 
 use tcc_rules::sexpr::{Sexp, read_all};
 
-use crate::spec::{self, Op, T};
+use crate::spec::{self, Fill, Op, T};
 
 /// A term: a variable (by index) or an operator applied to terms.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,7 +36,28 @@ pub const OPERATORS: &[(&str, usize)] = &[
     ("split1_1", 1),
     ("conv", 2),
     ("enlarge", 1),
+    ("poolmax", 1),
+    ("poolavg", 1),
+    ("imm", 0),
+    ("ones", 0),
 ];
+
+/// The constant operator standing for an input of fixed contents, if it is one.
+pub fn constant_operator(fill: Fill) -> Option<&'static str> {
+    match fill {
+        Fill::Random => None,
+        Fill::Identity => Some("imm"),
+        Fill::Ones => Some("ones"),
+    }
+}
+
+fn constant_fill(op: &str) -> Option<Fill> {
+    match op {
+        "imm" => Some(Fill::Identity),
+        "ones" => Some(Fill::Ones),
+        _ => None,
+    }
+}
 
 /// The operator of a generator op.
 pub fn operator(op: Op) -> &'static str {
@@ -54,6 +76,8 @@ pub fn operator(op: Op) -> &'static str {
         Op::Split(..) => "split1_1",
         Op::Conv => "conv",
         Op::Enlarge => "enlarge",
+        Op::MaxPool => "poolmax",
+        Op::AvgPool => "poolavg",
     }
 }
 
@@ -104,6 +128,17 @@ pub const AXIOMS: &str = "
 (enlarge (add a b)) = (add (enlarge a) (enlarge b))
 (enlarge (concat0 a b)) = (concat0 (enlarge a) (enlarge b))
 (enlarge (concat1 a b)) = (concat1 (enlarge a) (enlarge b))
+(poolmax (concat0 a b)) = (concat0 (poolmax a) (poolmax b))
+(poolmax (concat1 a b)) = (concat1 (poolmax a) (poolmax b))
+(poolmax (relu a)) = (relu (poolmax a))
+(poolavg (concat0 a b)) = (concat0 (poolavg a) (poolavg b))
+(poolavg (concat1 a b)) = (concat1 (poolavg a) (poolavg b))
+(poolavg (add a b)) = (add (poolavg a) (poolavg b))
+(matmul a imm) = a
+(matmul imm a) = a
+(transpose imm) = imm
+(conv a imm) = a
+(mul a ones) = a
 ";
 
 /// An axiom: two terms over `vars` variables.
@@ -117,6 +152,10 @@ pub struct Axiom {
 
 fn term(s: &Sexp, vars: &mut Vec<String>) -> Result<Term, String> {
     match s {
+        Sexp::Symbol(name, _) if constant_fill(name).is_some() => {
+            let &(op, _) = OPERATORS.iter().find(|(o, _)| o == name).expect("constants are operators");
+            Ok(Term::App(op, Vec::new()))
+        }
         Sexp::Symbol(name, _) if !OPERATORS.iter().any(|(o, _)| o == name) => {
             let i = vars.iter().position(|v| v == name).unwrap_or_else(|| {
                 vars.push(name.clone());
@@ -163,11 +202,16 @@ struct Value {
     tree: Vec<Option<usize>>,
 }
 
-fn eval_term(term: &Term, env: &[T<f64>]) -> Option<Value> {
+/// `term`'s value with variable i = `env[i]` and each constant as `consts` holds it.
+fn eval_term(term: &Term, env: &[T<f64>], consts: &[(&str, T<f64>)]) -> Option<Value> {
     match term {
         Term::Var(i) => Some(Value { t: env[*i].clone(), tree: vec![None; env[*i].shape.len()] }),
+        Term::App(op, args) if args.is_empty() => {
+            let t = consts.iter().find(|(c, _)| c == op)?.1.clone();
+            Some(Value { tree: vec![None; t.shape.len()], t })
+        }
         Term::App(op, args) => {
-            let vals: Vec<Value> = args.iter().map(|a| eval_term(a, env)).collect::<Option<_>>()?;
+            let vals: Vec<Value> = args.iter().map(|a| eval_term(a, env, consts)).collect::<Option<_>>()?;
             if let Some(rest) = op.strip_prefix("split") {
                 let (axis, part) = (rest.as_bytes()[0] - b'0', rest.as_bytes()[2] - b'0');
                 let first = (*vals[0].tree.get(axis as usize)?)?;
@@ -187,6 +231,8 @@ fn eval_term(term: &Term, env: &[T<f64>]) -> Option<Value> {
                 "concat1" => Op::Concat(1),
                 "conv" => Op::Conv,
                 "enlarge" => Op::Enlarge,
+                "poolmax" => Op::MaxPool,
+                "poolavg" => Op::AvgPool,
                 _ => return None,
             };
             let t = spec::eval(g, &vals.iter().map(|v| &v.t).collect::<Vec<_>>())?;
@@ -196,6 +242,7 @@ fn eval_term(term: &Term, env: &[T<f64>]) -> Option<Value> {
                 Op::Relu | Op::Scale => tree = vals[0].tree.clone(),
                 Op::Add | Op::Mul if vals[0].tree == vals[1].tree => tree = vals[0].tree.clone(),
                 Op::Transpose => tree = vec![vals[0].tree[1], vals[0].tree[0]],
+                Op::MaxPool | Op::AvgPool => tree = vec![vals[0].tree[0], vals[0].tree[1], None, None],
                 _ => {}
             }
             Some(Value { t, tree })
@@ -222,10 +269,23 @@ const FAMILIES: &[&[&[usize]]] = &[
     ],
 ];
 
-/// Checks `axiom` on random shapes and values: `Ok(instances checked)`, or why it is
-/// wrong or untestable.
+/// The constants `term` mentions.
+fn constants_in(term: &Term, out: &mut Vec<&'static str>) {
+    if let Term::App(op, args) = term {
+        if args.is_empty() && !out.contains(op) {
+            out.push(op);
+        }
+        args.iter().for_each(|a| constants_in(a, out));
+    }
+}
+
+/// Checks `axiom` on random shapes and values (constants take random shapes they can
+/// have): `Ok(instances checked)`, or why it is wrong or untestable.
 pub fn validate(axiom: &Axiom, seed: u64) -> Result<usize, String> {
     let mut next = spec::xorshift(seed);
+    let mut constants = Vec::new();
+    constants_in(&axiom.left, &mut constants);
+    constants_in(&axiom.right, &mut constants);
     let mut checked = 0;
     for _ in 0..50_000 {
         let family = FAMILIES[(next() % FAMILIES.len() as u64) as usize];
@@ -236,7 +296,18 @@ pub fn validate(axiom: &Axiom, seed: u64) -> Result<usize, String> {
                 T::new(shape, data)
             })
             .collect();
-        let (Some(l), Some(r)) = (eval_term(&axiom.left, &env), eval_term(&axiom.right, &env)) else { continue };
+        let consts: Option<Vec<(&str, T<f64>)>> = constants
+            .iter()
+            .map(|&c| {
+                let shape = family[(next() % family.len() as u64) as usize];
+                Some((c, constant_fill(c)?.constant(shape)?))
+            })
+            .collect();
+        let Some(consts) = consts else { continue };
+        let (Some(l), Some(r)) = (eval_term(&axiom.left, &env, &consts), eval_term(&axiom.right, &env, &consts))
+        else {
+            continue;
+        };
         let close = l.t.shape == r.t.shape
             && l.t.data.iter().zip(&r.t.data).all(|(p, q)| (p - q).abs() <= 1e-9 * (1.0 + p.abs()));
         if !close {
@@ -262,6 +333,7 @@ pub fn validate(axiom: &Axiom, seed: u64) -> Result<usize, String> {
 pub fn smt(term: &Term, var: &dyn Fn(usize) -> String) -> String {
     match term {
         Term::Var(i) => var(*i),
+        Term::App(op, args) if args.is_empty() => op.to_string(),
         Term::App(op, args) => format!("({op} {})", args.iter().map(|a| smt(a, var)).collect::<Vec<_>>().join(" ")),
     }
 }
@@ -302,8 +374,13 @@ mod tests {
 
     #[test]
     fn a_planted_wrong_axiom_is_caught() {
-        for wrong in ["(matmul a b) = (matmul b a)", "(relu (add a b)) = (add (relu a) (relu b))", "(transpose a) = a"]
-        {
+        for wrong in [
+            "(matmul a b) = (matmul b a)",
+            "(relu (add a b)) = (add (relu a) (relu b))",
+            "(transpose a) = a",
+            "(matmul a ones) = a",
+            "(poolmax (add a b)) = (add (poolmax a) (poolmax b))",
+        ] {
             let a = parse_axioms(wrong).unwrap().remove(0);
             let e = validate(&a, 7).unwrap_err();
             assert!(e.contains("is false"), "{wrong}: {e}");

@@ -9,25 +9,34 @@
 //! - **common suffix**: a one-output pair whose outputs are the same op with one
 //!   operand in common is dropped (the pair of the other operands covers it).
 //!
+//! Pairs the language cannot state are dropped too: a source that is an input alone,
+//! a target using a constant its source does not (rules match constants, they do not
+//! build them), a source whose outputs read no input in common (the matcher finds
+//! later outputs among the users of what the first bound).
+//!
 //! Each emitted rule has guards that fix what the enumeration assumed: each input's
-//! rank, and the filters' kernel sizes (the padding of a "same" convolution is spelled
-//! out for them).
+//! rank, the filters' kernel sizes (the padding of a "same" convolution is spelled
+//! out for them), and the constants' contents (`is-identity`, `splat ... 1.0`).
 
 use std::collections::HashSet;
 
-use crate::enumerate::{Graph, Meta, World, metas, value_shapes};
-use crate::spec::Op;
+use crate::enumerate::{Graph, Input, Meta, World, metas, value_shapes};
+use crate::spec::{Fill, Op};
+
+/// The attributes of the generator's pools (`spec::Op::MaxPool`, `spec::Op::AvgPool`).
+pub const MAX_POOL: &str = ":kernel [3 3] :strides [1 1] :pads [1 1 1 1]";
+pub const AVG_POOL: &str = ":kernel [3 3] :strides [1 1] :pads [0 0 0 0]";
 
 /// The rule-language pattern of value `v` of `g` (`metas` from [`metas`], `shapes`
 /// from [`value_shapes`]).
 pub fn render(world: &World, g: &Graph, m: &[Meta], shapes: &[Vec<usize>], v: usize) -> String {
     let n_in = world.inputs.len();
     if v < n_in {
-        return format!("?{}", world.inputs[v].0);
+        return format!("?{}", world.inputs[v].name);
     }
     let node = &g.nodes[v - n_in];
     let a: Vec<String> = node.args.iter().map(|&x| render(world, g, m, shapes, x)).collect();
-    let dim = |(input, axis): (usize, usize)| format!("(dim ?{} {axis})", world.inputs[input].0);
+    let dim = |(input, axis): (usize, usize)| format!("(dim ?{} {axis})", world.inputs[input].name);
     match node.op {
         Op::MatMul => format!("(matmul {} {})", a[0], a[1]),
         Op::Add => format!("(add {} {})", a[0], a[1]),
@@ -45,6 +54,8 @@ pub fn render(world: &World, g: &Graph, m: &[Meta], shapes: &[Vec<usize>], v: us
             format!("(conv2d {} {} :strides [1 1] :pads [{p} {p} {p} {p}] :dilations [1 1] :groups 1)", a[0], a[1])
         }
         Op::Enlarge => format!("(pad {} :low [0 0 1 1] :high [0 0 1 1])", a[0]),
+        Op::MaxPool => format!("(max_pool2d {} {MAX_POOL})", a[0]),
+        Op::AvgPool => format!("(avg_pool2d {} {AVG_POOL})", a[0]),
     }
 }
 
@@ -70,7 +81,7 @@ fn renamed(world: &World, text: &str) -> String {
     let mut rest = text;
     while let Some(i) = rest.find('?') {
         let name: String = rest[i + 1..].chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
-        if let Some(&(n, _)) = world.inputs.iter().find(|(n, _)| *n == name)
+        if let Some(n) = world.inputs.iter().map(|i| i.name).find(|n| *n == name)
             && !order.contains(&n)
         {
             order.push(n);
@@ -84,8 +95,31 @@ fn renamed(world: &World, text: &str) -> String {
     out
 }
 
+/// Bit i: value `v` of `g` depends on input i.
+fn reads(world: &World, g: &Graph, v: usize) -> u32 {
+    let n_in = world.inputs.len();
+    if v < n_in {
+        return 1 << v;
+    }
+    g.nodes[v - n_in].args.iter().fold(0, |m, &a| m | reads(world, g, a))
+}
+
 /// Why a pair is dropped, or `None` to keep it.
 pub fn prune_reason(world: &World, src: &Graph, tgt: &Graph, seen: &mut HashSet<String>) -> Option<&'static str> {
+    if src.nodes.is_empty() {
+        return Some("source is an input");
+    }
+    if tgt.inputs_used & !src.inputs_used != 0 {
+        // The language matches constants but builds none.
+        return Some("target creates a constant");
+    }
+    if let [first, rest @ ..] = &src.outputs[..]
+        && rest.iter().any(|&o| reads(world, src, o) & reads(world, src, *first) == 0)
+    {
+        // Matchers find later outputs among the users of what earlier ones bound;
+        // unrelated outputs pair rules that hold one by one anyway.
+        return Some("disconnected outputs");
+    }
     let (s, t) = (render_side(world, src), render_side(world, tgt));
     if s == t {
         return Some("identical");
@@ -111,14 +145,20 @@ pub fn prune_reason(world: &World, src: &Graph, tgt: &Graph, seen: &mut HashSet<
     None
 }
 
-/// The guards a rule over `inputs_used` needs: ranks, and kernel sizes of filters.
+/// The guards a rule over `inputs_used` needs: ranks, kernel sizes of filters, and
+/// what the constants hold.
 pub fn guards(world: &World, inputs_used: u32) -> Vec<String> {
     let mut out = Vec::new();
-    for (i, (name, shape)) in world.inputs.iter().enumerate() {
+    for (i, Input { name, shape, fill }) in world.inputs.iter().enumerate() {
         if inputs_used & (1 << i) == 0 {
             continue;
         }
         out.push(format!("(= (rank ?{name}) {})", shape.len()));
+        match fill {
+            Fill::Random => {}
+            Fill::Identity => out.push(format!("(is-identity ?{name})")),
+            Fill::Ones => out.push(format!("(splat ?{name} 1.0)")),
+        }
         if world.name == "image" && *name != "x" {
             out.push(format!("(= (dim ?{name} 2) {})", shape[2]));
             out.push(format!("(= (dim ?{name} 3) {})", shape[3]));

@@ -6,7 +6,9 @@
 //! results nothing else uses. Its fingerprint hashes, symmetrically over its outputs,
 //! the outputs computed on random integer inputs (wrapping arithmetic, so no round-off;
 //! ReLU replaced by a non-linear stand-in), together with the set of inputs it reads.
-//! Graphs with equal fingerprints are candidate equivalences.
+//! Graphs with equal fingerprints are candidate equivalences. Constant inputs
+//! (identities, ones) are not counted among the inputs read, so a graph that drops one
+//! (`x @ I`) meets the graph without it (`x`, a graph of no ops, one per input).
 //!
 //! Each value carries, per axis, where its extent comes from (an input's dimension) and
 //! its split tree: the extents of the two parts of the last concatenation along that
@@ -16,7 +18,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
-use crate::spec::{self, Op, T};
+use crate::spec::{self, Fill, Op, T};
 
 /// A dimension of an input: (input index, axis).
 pub type DimSrc = (usize, usize);
@@ -30,22 +32,54 @@ pub struct Meta {
     pub tree: Vec<Option<(DimSrc, DimSrc)>>,
 }
 
+/// An input of a world: its variable name, shape and contents.
+pub struct Input {
+    pub name: &'static str,
+    pub shape: Vec<usize>,
+    pub fill: Fill,
+}
+
+fn input(name: &'static str, shape: &[usize], fill: Fill) -> Input {
+    Input { name, shape: shape.to_vec(), fill }
+}
+
 /// The inputs graphs are built over.
 pub struct World {
     pub name: &'static str,
-    /// Variable names and shapes of the inputs.
-    pub inputs: Vec<(&'static str, Vec<usize>)>,
+    pub inputs: Vec<Input>,
     pub ops: Vec<Op>,
 }
 
-/// The matrix world (TASO's matrices, all 3x3 so every combination types) and the image
-/// world (an NCHW image, two 3x3 filters and a 1x1 filter; the image's 4x4 extent is no
-/// odd kernel, so the image never serves as a filter).
+impl World {
+    /// The contents of input `i` on random values from `next`: its constant, or random.
+    fn input_value<N: spec::Num>(&self, i: usize, next: &mut impl FnMut() -> N) -> T<N> {
+        let Input { shape, fill, .. } = &self.inputs[i];
+        fill.constant(shape).unwrap_or_else(|| T::new(shape.clone(), (0..shape.iter().product()).map(|_| next()).collect()))
+    }
+
+    /// Bit i: input i holds random values (is not a constant).
+    fn random_inputs(&self) -> u32 {
+        (0..self.inputs.len()).filter(|&i| self.inputs[i].fill == Fill::Random).fold(0, |m, i| m | 1 << i)
+    }
+}
+
+/// The matrix world (TASO's matrices, all 3x3 so every combination types, a scalar, an
+/// identity and ones) and the image world (an NCHW image, two 3x3 filters, a 1x1
+/// filter and the 1x1 identity filter; the image's 4x4 extent is no odd kernel, so the
+/// image never serves as a filter).
 pub fn worlds() -> Vec<World> {
+    use Fill::{Identity, Ones, Random};
     vec![
         World {
             name: "matrix",
-            inputs: vec![("a", vec![3, 3]), ("b", vec![3, 3]), ("c", vec![3, 3]), ("s", vec![])],
+            inputs: vec![
+                input("a", &[3, 3], Random),
+                input("b", &[3, 3], Random),
+                input("c", &[3, 3], Random),
+                input("s", &[], Random),
+                input("i", &[3, 3], Identity),
+                input("j", &[3, 3], Ones),
+            ],
             ops: vec![
                 Op::MatMul,
                 Op::Add,
@@ -64,16 +98,19 @@ pub fn worlds() -> Vec<World> {
         World {
             name: "image",
             inputs: vec![
-                ("x", vec![1, 2, 4, 4]),
-                ("w", vec![2, 2, 3, 3]),
-                ("u", vec![2, 2, 3, 3]),
-                ("v", vec![2, 2, 1, 1]),
+                input("x", &[1, 2, 4, 4], Random),
+                input("w", &[2, 2, 3, 3], Random),
+                input("u", &[2, 2, 3, 3], Random),
+                input("v", &[2, 2, 1, 1], Random),
+                input("e", &[2, 2, 1, 1], Identity),
             ],
             ops: vec![
                 Op::Conv,
                 Op::Add,
                 Op::Relu,
                 Op::Enlarge,
+                Op::MaxPool,
+                Op::AvgPool,
                 Op::Concat(0),
                 Op::Concat(1),
                 Op::Split(1, 0),
@@ -99,6 +136,14 @@ pub struct Graph {
     pub fingerprint: u64,
     /// Bit i: input i is read.
     pub inputs_used: u32,
+}
+
+impl Graph {
+    /// Whether the graph reads no input that holds random values (it computes from
+    /// constants only).
+    pub fn constant(&self, world: &World) -> bool {
+        self.inputs_used & world.random_inputs() == 0
+    }
 }
 
 fn meta_of(op: Op, args: &[&Meta]) -> Meta {
@@ -142,6 +187,11 @@ fn meta_of(op: Op, args: &[&Meta]) -> Meta {
             extent: vec![args[0].extent[0], args[0].extent[1], None, None],
             tree: vec![args[0].tree[0], args[0].tree[1], None, None],
         },
+        // Pooling keeps the batch and channels.
+        Op::MaxPool | Op::AvgPool => Meta {
+            extent: vec![args[0].extent[0], args[0].extent[1], None, None],
+            tree: vec![args[0].tree[0], args[0].tree[1], None, None],
+        },
     }
 }
 
@@ -182,28 +232,25 @@ fn hash_tensor<N: std::fmt::Debug>(t: &T<N>) -> u64 {
     h.finish()
 }
 
-/// Random integer inputs of a world: `draws` independent draws.
+/// Integer inputs of a world: `draws` independent draws (constants are the same in
+/// each).
 fn int_inputs(world: &World, draws: usize, seed: u64) -> Vec<Vec<T<i64>>> {
     let mut draw = spec::xorshift(seed);
     let mut next = move || (draw() % 11) as i64 - 5;
-    world
-        .inputs
-        .iter()
-        .map(|(_, shape)| {
-            (0..draws).map(|_| T::new(shape.clone(), (0..shape.iter().product()).map(|_| next()).collect())).collect()
-        })
-        .collect()
+    (0..world.inputs.len()).map(|i| (0..draws).map(|_| world.input_value(i, &mut next)).collect()).collect()
 }
 
-/// Every graph of `1..=max_ops` ops over `world`, with its fingerprint.
+/// Every graph of `1..=max_ops` ops over `world`, with its fingerprint, and each input
+/// alone (a graph of no ops).
 pub fn enumerate(world: &World, max_ops: usize) -> Vec<Graph> {
     let inputs = int_inputs(world, 2, 0x5EED_1234);
     let mut state = State { values: Vec::new(), nodes: Vec::new() };
-    for (i, (_, shape)) in world.inputs.iter().enumerate() {
-        let meta = Meta { extent: (0..shape.len()).map(|d| Some((i, d))).collect(), tree: vec![None; shape.len()] };
+    for (i, inp) in world.inputs.iter().enumerate() {
+        let rank = inp.shape.len();
+        let meta = Meta { extent: (0..rank).map(|d| Some((i, d))).collect(), tree: vec![None; rank] };
         state.values.push((inputs[i].clone(), meta));
     }
-    let mut out = Vec::new();
+    let mut out: Vec<Graph> = (0..world.inputs.len()).map(|i| graph_of(world, &state, vec![i])).collect();
     dfs(world, &mut state, max_ops, &mut out);
     out
 }
@@ -244,18 +291,26 @@ fn dfs(world: &World, s: &mut State, left: usize, out: &mut Vec<Graph>) {
 
 fn finish(world: &World, s: &State) -> Graph {
     let n_in = world.inputs.len();
-    let used: Vec<bool> = (0..s.values.len()).map(|v| s.nodes.iter().any(|nd| nd.args.contains(&v))).collect();
-    let mut outputs: Vec<(u64, usize)> = (n_in..s.values.len())
-        .filter(|&v| !used[v])
+    let used = |v: usize| s.nodes.iter().any(|nd| nd.args.contains(&v));
+    graph_of(world, s, (n_in..s.values.len()).filter(|&v| !used(v)).collect())
+}
+
+/// The graph of `s`'s ops with `outputs`: the outputs ordered by their values, and the
+/// fingerprint of those values and of the random inputs read.
+fn graph_of(world: &World, s: &State, outputs: Vec<usize>) -> Graph {
+    let n_in = world.inputs.len();
+    let read = |i: usize| s.nodes.iter().any(|nd| nd.args.contains(&i)) || outputs.contains(&i);
+    let inputs_used = (0..n_in).filter(|&i| read(i)).fold(0u32, |m, i| m | 1 << i);
+    let mut outputs: Vec<(u64, usize)> = outputs
+        .into_iter()
         .map(|v| (s.values[v].0.iter().map(hash_tensor).fold(0u64, |h, x| h.rotate_left(7) ^ x), v))
         .collect();
     outputs.sort();
-    let inputs_used = (0..n_in).filter(|&i| used[i]).fold(0u32, |m, i| m | 1 << i);
     let mut h = DefaultHasher::new();
     for (o, _) in &outputs {
         o.hash(&mut h);
     }
-    inputs_used.hash(&mut h);
+    (inputs_used & world.random_inputs()).hash(&mut h);
     Graph {
         nodes: s.nodes.clone(),
         outputs: outputs.into_iter().map(|(_, v)| v).collect(),
@@ -279,13 +334,11 @@ pub fn value_shapes(world: &World, g: &Graph) -> Vec<Vec<usize>> {
 fn eval_all(world: &World, g: &Graph, seed: u64) -> Option<Vec<T<f64>>> {
     let mut draw = spec::xorshift(seed);
     let mut next = move || (draw() % 20001) as f64 / 10000.0 - 1.0;
-    let mut values: Vec<(T<f64>, Meta)> = world
-        .inputs
-        .iter()
-        .enumerate()
-        .map(|(i, (_, shape))| {
-            let t = T::new(shape.clone(), (0..shape.iter().product()).map(|_| next()).collect());
-            (t, Meta { extent: (0..shape.len()).map(|d| Some((i, d))).collect(), tree: vec![None; shape.len()] })
+    let mut values: Vec<(T<f64>, Meta)> = (0..world.inputs.len())
+        .map(|i| {
+            let rank = world.inputs[i].shape.len();
+            let meta = Meta { extent: (0..rank).map(|d| Some((i, d))).collect(), tree: vec![None; rank] };
+            (world.input_value(i, &mut next), meta)
         })
         .collect();
     for node in &g.nodes {
@@ -294,7 +347,7 @@ fn eval_all(world: &World, g: &Graph, seed: u64) -> Option<Vec<T<f64>>> {
         let t = match node.op {
             Op::Split(axis, part) => {
                 let (l, _) = metas[0].tree[axis]?;
-                let first = world.inputs[l.0].1[l.1];
+                let first = world.inputs[l.0].shape[l.1];
                 spec::split(&values[node.args[0]].0, axis, first, part)?
             }
             op => spec::eval(op, &node.args.iter().map(|&a| &values[a].0).collect::<Vec<_>>())?,
@@ -310,11 +363,9 @@ pub fn metas(world: &World, g: &Graph) -> Vec<Meta> {
         .inputs
         .iter()
         .enumerate()
-        .map(|(i, (_, shape))| {
-            (
-                shape.clone(),
-                Meta { extent: (0..shape.len()).map(|d| Some((i, d))).collect(), tree: vec![None; shape.len()] },
-            )
+        .map(|(i, inp)| {
+            let rank = inp.shape.len();
+            (inp.shape.clone(), Meta { extent: (0..rank).map(|d| Some((i, d))).collect(), tree: vec![None; rank] })
         })
         .collect();
     for node in &g.nodes {

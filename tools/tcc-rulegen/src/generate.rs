@@ -118,7 +118,9 @@ pub fn generate(
         let distinct: Vec<Graph> = graphs
             .into_iter()
             .filter(|g| {
-                g.outputs.len() <= 2 && seen_render.insert(format!("{}|{}", render_side(&world, g), g.inputs_used))
+                g.outputs.len() <= 2
+                    && !g.constant(&world)
+                    && seen_render.insert(format!("{}|{}", render_side(&world, g), g.inputs_used))
             })
             .collect();
         counts.distinct = distinct.len();
@@ -164,7 +166,7 @@ pub fn generate(
                             counts.float_rejected += 1;
                             continue;
                         }
-                        let vars: Vec<String> = world.inputs.iter().map(|(n, _)| n.to_string()).collect();
+                        let vars: Vec<String> = world.inputs.iter().map(|i| i.name.to_string()).collect();
                         let (src_terms, tgt_terms) = (graph_terms(&world, src), graph_terms(&world, tgt));
                         match prover.prove(axioms, &vars, &src_terms, &tgt_terms) {
                             Verdict::Proved => counts.verified += 1,

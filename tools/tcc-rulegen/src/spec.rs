@@ -6,9 +6,13 @@
 //! and `mul`, multiplication by a scalar (`mul` by a rank-0 tensor), `relu`,
 //! `transpose` (2-D), `concat` and `split` along either axis of a matrix or the
 //! channels of an image, `conv2d` ("same" padding, stride 1, no bias; with a fused
-//! activation it is `relu(conv2d)`) and kernel enlargement (a 1x1 filter padded to
-//! 3x3). `split` undoes the concatenation its operand carries on that axis (TASO's
-//! split trees), so it needs no sizes of its own.
+//! activation it is `relu(conv2d)`), kernel enlargement (a 1x1 filter padded to 3x3),
+//! and pooling: `max_pool2d` 3x3, stride 1, "same" padding (padded cells never win)
+//! and `avg_pool2d` 3x3, stride 1, no padding (every window has 9 cells, so
+//! `count_include_pad` does not matter). `split` undoes the concatenation its operand
+//! carries on that axis (TASO's split trees), so it needs no sizes of its own. The
+//! constants (identity matrices and filters, ones) are inputs of fixed contents: see
+//! [`Fill`].
 
 /// A number the specifications compute with.
 pub trait Num: Copy + PartialEq + std::fmt::Debug {
@@ -18,6 +22,41 @@ pub trait Num: Copy + PartialEq + std::fmt::Debug {
     /// ReLU, or for integers TASO's non-linear stand-in `x * (x + 1) + 1`, which has no
     /// zeros to make unrelated graphs agree.
     fn relu(self) -> Self;
+    fn max(self, o: Self) -> Self;
+    /// The mean of a 9-cell window from its sum; for integers the sum itself (exact,
+    /// and as good a fingerprint: the float re-check and the proof see the mean).
+    fn mean9(sum: Self) -> Self;
+    fn from_i64(v: i64) -> Self;
+}
+
+/// What an input holds: random values, or a constant the rules name by a guard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fill {
+    Random,
+    /// An identity: a square matrix, or a filter `[c, c, 1, 1]` passing each channel
+    /// through (`(is-identity ?v)`).
+    Identity,
+    /// All ones (`(splat ?v 1.0)`).
+    Ones,
+}
+
+impl Fill {
+    /// The constant of this kind with `shape`; `None` for random inputs, or a shape
+    /// the constant cannot have.
+    pub fn constant<N: Num>(self, shape: &[usize]) -> Option<T<N>> {
+        let n: usize = shape.iter().product();
+        match self {
+            Fill::Random => None,
+            Fill::Ones => Some(T::new(shape.to_vec(), vec![N::from_i64(1); n])),
+            Fill::Identity => {
+                let c = match shape[..] {
+                    [r, c] | [r, c, 1, 1] if r == c => c,
+                    _ => return None,
+                };
+                Some(T::new(shape.to_vec(), (0..n).map(|k| N::from_i64((k / c == k % c) as i64)).collect()))
+            }
+        }
+    }
 }
 
 impl Num for i64 {
@@ -33,6 +72,15 @@ impl Num for i64 {
     fn relu(self) -> i64 {
         self.wrapping_mul(self.wrapping_add(1)).wrapping_add(1)
     }
+    fn max(self, o: i64) -> i64 {
+        Ord::max(self, o)
+    }
+    fn mean9(sum: i64) -> i64 {
+        sum
+    }
+    fn from_i64(v: i64) -> i64 {
+        v
+    }
 }
 
 impl Num for f64 {
@@ -46,7 +94,16 @@ impl Num for f64 {
         self * o
     }
     fn relu(self) -> f64 {
-        self.max(0.0)
+        f64::max(self, 0.0)
+    }
+    fn max(self, o: f64) -> f64 {
+        f64::max(self, o)
+    }
+    fn mean9(sum: f64) -> f64 {
+        sum / 9.0
+    }
+    fn from_i64(v: i64) -> f64 {
+        v as f64
     }
 }
 
@@ -103,6 +160,10 @@ pub enum Op {
     Split(usize, usize),
     Conv,
     Enlarge,
+    /// `max_pool2d` 3x3, stride 1, padding 1.
+    MaxPool,
+    /// `avg_pool2d` 3x3, stride 1, no padding.
+    AvgPool,
 }
 
 impl Op {
@@ -209,6 +270,33 @@ pub fn eval<N: Num>(op: Op, args: &[&T<N>]) -> Option<T<N>> {
             }
             Some(T::new(vec![*n, *o, *h, *wd], out))
         }
+        Op::MaxPool | Op::AvgPool => {
+            let x = args[0];
+            let [n, c, h, w] = x.shape[..] else { return None };
+            let pad = if op == Op::MaxPool { 1 } else { 0 };
+            if h + 2 * pad < 3 || w + 2 * pad < 3 {
+                return None;
+            }
+            let (oh, ow) = (h + 2 * pad - 2, w + 2 * pad - 2);
+            let mut out = Vec::with_capacity(n * c * oh * ow);
+            for plane in 0..n * c {
+                for y in 0..oh {
+                    for xx in 0..ow {
+                        let cells = (0..9).filter_map(|k| {
+                            let (iy, ix) = ((y + k / 3) as isize - pad as isize, (xx + k % 3) as isize - pad as isize);
+                            let inside = iy >= 0 && ix >= 0 && (iy as usize) < h && (ix as usize) < w;
+                            inside.then(|| x.data[(plane * h + iy as usize) * w + ix as usize])
+                        });
+                        out.push(if op == Op::MaxPool {
+                            cells.reduce(N::max).expect("a window holds its centre")
+                        } else {
+                            N::mean9(cells.fold(N::zero(), N::add))
+                        });
+                    }
+                }
+            }
+            Some(T::new(vec![n, c, oh, ow], out))
+        }
         Op::Enlarge => {
             let w = args[0];
             let [o, c, 1, 1] = w.shape[..] else { return None };
@@ -267,5 +355,13 @@ mod tests {
         let big = eval(Op::Enlarge, &[&w]).unwrap();
         assert_eq!(eval(Op::Conv, &[&x, &big]), eval(Op::Conv, &[&x, &w]));
         assert_eq!(eval(Op::Conv, &[&x, &w]).unwrap().data, vec![3, 6, 9, 12]);
+        // Pooling a 1x1x3x3 image: the max of each "same" window, the one 3x3 window's
+        // mean.
+        let img: T<f64> = T::new(vec![1, 1, 3, 3], (1..=9).map(|v| v as f64).collect());
+        assert_eq!(eval(Op::MaxPool, &[&img]).unwrap().data, vec![5., 6., 6., 8., 9., 9., 8., 9., 9.]);
+        assert_eq!(eval(Op::AvgPool, &[&img]).unwrap(), T::new(vec![1, 1, 1, 1], vec![5.0]));
+        assert_eq!(Fill::Identity.constant::<i64>(&[2, 2, 1, 1]).unwrap().data, vec![1, 0, 0, 1]);
+        assert!(Fill::Identity.constant::<i64>(&[2, 3]).is_none());
+        assert_eq!(Fill::Ones.constant::<i64>(&[2]).unwrap().data, vec![1, 1]);
     }
 }

@@ -6,7 +6,8 @@
 
 use tcc_rules::ast::{Expr, Pattern, Rule};
 
-use crate::axioms::{Term, operator};
+use crate::axioms::{Term, constant_operator, operator};
+use crate::emit::{AVG_POOL, MAX_POOL};
 use crate::enumerate::{Graph, World};
 
 /// The terms of `g`'s outputs over the world's inputs (variable i = input i).
@@ -14,7 +15,10 @@ pub fn graph_terms(world: &World, g: &Graph) -> Vec<Term> {
     fn value(world: &World, g: &Graph, v: usize) -> Term {
         let n_in = world.inputs.len();
         if v < n_in {
-            return Term::Var(v);
+            return match constant_operator(world.inputs[v].fill) {
+                Some(c) => Term::App(c, Vec::new()),
+                None => Term::Var(v),
+            };
         }
         let node = &g.nodes[v - n_in];
         Term::App(operator(node.op), node.args.iter().map(|&a| value(world, g, a)).collect())
@@ -39,6 +43,29 @@ fn scalars(rule: &Rule) -> Vec<String> {
         .collect()
 }
 
+/// Whether a guard of `rule` calls `f` on `?var`, with further arguments `rest` accepts:
+/// how generated rules say a variable is a constant.
+fn guarded(rule: &Rule, f: &str, var: &str, rest: impl Fn(&[Expr]) -> bool) -> bool {
+    rule.guards.iter().any(|g| match g {
+        Expr::Call(name, args, _) => {
+            name == f && matches!(args.first(), Some(Expr::Var(v, _)) if v == var) && rest(&args[1..])
+        }
+        _ => false,
+    })
+}
+
+/// Attributes as rule text: `:name value ...` (integers and lists of them).
+fn attrs_text(attrs: &[(String, Expr)]) -> String {
+    fn expr(e: &Expr) -> String {
+        match e {
+            Expr::Int(v, _) => v.to_string(),
+            Expr::List(items, _) => format!("[{}]", items.iter().map(expr).collect::<Vec<_>>().join(" ")),
+            _ => "?".into(),
+        }
+    }
+    attrs.iter().map(|(n, e)| format!(":{n} {}", expr(e))).collect::<Vec<_>>().join(" ")
+}
+
 fn attr_int(attrs: &[(String, Expr)], name: &str) -> Option<i64> {
     attrs.iter().find(|(n, _)| n == name).and_then(|(_, e)| if let Expr::Int(v, _) = e { Some(*v) } else { None })
 }
@@ -47,6 +74,12 @@ fn attr_int(attrs: &[(String, Expr)], name: &str) -> Option<i64> {
 pub fn pattern_term(p: &Pattern, rule: &Rule, vars: &mut Vec<String>) -> Result<Term, String> {
     let err = |what: &str| format!("rule `{}`: {what} has no verifier operator", rule.name);
     Ok(match p {
+        Pattern::Var(name, _) if guarded(rule, "is-identity", name, |rest| rest.is_empty()) => {
+            Term::App("imm", Vec::new())
+        }
+        Pattern::Var(name, _) if guarded(rule, "splat", name, |rest| matches!(rest, [Expr::Float(v, _)] if *v == 1.0)) => {
+            Term::App("ones", Vec::new())
+        }
         Pattern::Var(name, _) => {
             let i = vars.iter().position(|v| v == name).unwrap_or_else(|| {
                 vars.push(name.clone());
@@ -82,6 +115,8 @@ pub fn pattern_term(p: &Pattern, rule: &Rule, vars: &mut Vec<String>) -> Result<
                 },
                 ("conv2d", 2) => "conv",
                 ("pad", 1) => "enlarge",
+                ("max_pool2d", 1) if attrs_text(&o.attrs) == MAX_POOL => "poolmax",
+                ("avg_pool2d", 1) if attrs_text(&o.attrs) == AVG_POOL => "poolavg",
                 (other, _) => return Err(err(&format!("`{other}`"))),
             };
             Term::App(op, args)

@@ -146,6 +146,19 @@ pub fn splat(m: &Module, args: &[Val]) -> Option<Val> {
     }))
 }
 
+/// Whether the value is a constant identity: a square matrix with ones on its diagonal
+/// and zeros elsewhere, or a filter `[c, c, 1, 1]` passing each channel through.
+pub fn is_identity(m: &Module, args: &[Val]) -> Option<Val> {
+    let shape = extents(m, &args[0])?;
+    let Some(d) = constant_value(m, args[0].value()?) else { return Some(Val::Bool(false)) };
+    let c = match shape[..] {
+        [r, c] | [r, c, 1, 1] if r == c && c > 0 => c as usize,
+        _ => return Some(Val::Bool(false)),
+    };
+    let want = |k: usize| if k / c == k % c { 1.0 } else { 0.0 };
+    Some(Val::Bool((0..d.numel()).all(|k| d.get(k).as_f64() == want(k))))
+}
+
 pub fn is_float(m: &Module, args: &[Val]) -> Option<Val> {
     Some(Val::Bool(m.value_type(args[0].value()?).elem().is_some_and(|e| e.is_float())))
 }
