@@ -117,6 +117,11 @@ fn regroup(rng: &mut Rng, s: &[i64]) -> Vec<i64> {
     out
 }
 
+/// What the sampler draws for an optional attribute the op is to be without.
+fn absent() -> Attribute {
+    Attribute::string("\0absent")
+}
+
 /// One random instance of a rule's source being built.
 struct Instance<'a> {
     m: Module,
@@ -208,6 +213,12 @@ impl Instance<'_> {
                 self.attrs.insert("\0slice-sizes".into(), Attribute::i64_list(&sizes));
                 self.attrs.insert("\0slice-starts".into(), Attribute::i64_list(&starts));
                 Attribute::i64_list(if name == "sizes" { &sizes } else { &starts })
+            }
+            // Absent half the time (the attribute has no default), else 1 or 2 per
+            // dimension (instances that then overrun the operand are drawn again).
+            ("slice", "steps") if rng.below(2) == 0 => absent(),
+            ("slice", "steps") => {
+                Attribute::i64_list(&(0..rank).map(|_| 1 + rng.below(2) as i64).collect::<Vec<_>>())
             }
             ("pad", "low" | "high") => Attribute::i64_list(
                 &(0..rank).map(|_| if rng.below(2) == 0 { 0 } else { rng.below(3) as i64 }).collect::<Vec<_>>(),
@@ -350,7 +361,9 @@ impl Instance<'_> {
             if name == "axis" {
                 self.attrs.insert(format!("\0{}-axis", o.op), value.clone());
             }
-            attrs.set(name, value);
+            if value != absent() {
+                attrs.set(name, value);
+            }
         }
         let result_type = match o.op.as_str() {
             "layout_transform" => {

@@ -1,7 +1,8 @@
 //! Depth-first enumeration of small graphs over a world of inputs, with fingerprints.
 //!
 //! A graph is a sequence of ops over the world's inputs and earlier results, with no
-//! duplicate computation (the same op on the same operands twice). A split counts as
+//! duplicate computation (the same op on the same operands twice) and no op on
+//! constants only (folding computes those). A split counts as
 //! one op with two results: its second part is free. Its outputs are the
 //! results nothing else uses. Its fingerprint hashes, symmetrically over its outputs,
 //! the outputs computed on random integer inputs (wrapping arithmetic, so no round-off;
@@ -272,6 +273,10 @@ fn dfs(world: &World, s: &mut State, left: usize, out: &mut Vec<Graph>) {
         for args in arg_lists {
             let node = Node { op, args: args.clone() };
             if s.nodes.contains(&node) {
+                continue;
+            }
+            // An op on constants only computes a constant, which folding handles.
+            if args.iter().all(|&a| world.random_inputs() & (1 << a) == 0 && a < world.inputs.len()) {
                 continue;
             }
             let Some(value) = apply(op, &args, s) else { continue };

@@ -1,10 +1,12 @@
 //! The superoptimizer's pipeline (TASO): enumerate graphs per world, group them by
 //! fingerprint, pair each graph of a group with the group's smallest (both ways), prune
-//! the pairs, re-check them on floats, prove them with the verifier, drop rules that
-//! are instances of more general ones, and write the survivors as rule files.
+//! the pairs, re-check them on floats, prove them with the verifier (on every core,
+//! one solver per thread), drop rules that are instances of more general ones, and
+//! write the survivors as rule files.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use crate::axioms::{Axiom, Term};
@@ -99,13 +101,70 @@ fn same_floats(world: &World, a: &Graph, b: &Graph) -> bool {
     })
 }
 
-/// Runs the pipeline on every world with graphs of up to `max_ops` ops.
+/// Proves `pairs` (source and target graphs of `world`) on `threads` threads, each
+/// with its own prover from `make_prover`: the verdicts in order. Progress goes to
+/// stderr every 10 s.
+fn prove_all(
+    world: &World,
+    graphs: &[Graph],
+    pairs: &[(usize, usize)],
+    axioms: &[Axiom],
+    make_prover: &(dyn Fn() -> Box<dyn Prover> + Sync),
+    threads: usize,
+    progress: bool,
+) -> Vec<Verdict> {
+    let vars: Vec<String> = world.inputs.iter().map(|i| i.name.to_string()).collect();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let start = Instant::now();
+    let mut verdicts: Vec<Option<Verdict>> = vec![None; pairs.len()];
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|w| {
+                let (next, done, vars) = (&next, &done, &vars);
+                scope.spawn(move || {
+                    let mut prover = make_prover();
+                    let mut out = Vec::new();
+                    let mut last_report = Instant::now();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&(s, t)) = pairs.get(k) else { break };
+                        let (src, tgt) = (graph_terms(world, &graphs[s]), graph_terms(world, &graphs[t]));
+                        out.push((k, prover.prove(axioms, vars, &src, &tgt)));
+                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        if progress && w == 0 && last_report.elapsed().as_secs() >= 10 {
+                            last_report = Instant::now();
+                            eprintln!(
+                                "{}: {n}/{} candidates verified or rejected ({:.0} s)",
+                                world.name,
+                                pairs.len(),
+                                start.elapsed().as_secs_f64()
+                            );
+                        }
+                    }
+                    out
+                })
+            })
+            .collect();
+        for w in workers {
+            for (k, v) in w.join().expect("a verifier thread panicked") {
+                verdicts[k] = Some(v);
+            }
+        }
+    });
+    verdicts.into_iter().map(|v| v.expect("every pair is proved by some thread")).collect()
+}
+
+/// Runs the pipeline on every world with graphs of up to `max_ops` ops, proving on
+/// `threads` threads with provers from `make_prover`.
 pub fn generate(
     max_ops: usize,
     axioms: &[Axiom],
-    prover: &mut dyn Prover,
+    make_prover: &(dyn Fn() -> Box<dyn Prover> + Sync),
+    threads: usize,
     progress: bool,
 ) -> (Vec<Generated>, Vec<(&'static str, Counts)>) {
+    let prover_name = make_prover().name(axioms.len());
     let mut rules = Vec::new();
     let mut report = Vec::new();
     for world in enumerate::worlds() {
@@ -133,67 +192,60 @@ pub fn generate(
                 start.elapsed().as_secs_f64()
             );
         }
+        // Each graph is paired with its group's smallest, both ways (equivalences
+        // between the others follow by two rewrites); pairs are pruned and re-checked
+        // on floats, then proved in parallel.
         let mut seen_pairs: HashSet<String> = HashSet::new();
-        let mut world_rules = Vec::new();
-        let mut n = 0;
-        let groups = enumerate::candidates(&distinct);
-        let mut last_report = Instant::now();
-        for (gi, group) in groups.iter().enumerate() {
-            if progress && last_report.elapsed().as_secs() >= 10 {
-                last_report = Instant::now();
-                eprintln!(
-                    "{}: group {gi}/{}, {} pairs, {} verified, {} not proved ({:.0} s)",
-                    world.name,
-                    groups.len(),
-                    counts.pairs,
-                    counts.verified,
-                    counts.unverified,
-                    start.elapsed().as_secs_f64()
-                );
-            }
-            // Each graph is paired with the group's smallest, both ways: equivalences
-            // between the others follow by two rewrites.
+        let mut candidates = Vec::new();
+        for group in enumerate::candidates(&distinct) {
             let rep = group[0];
             for &t in &group[1..] {
-                {
-                    for (src, tgt) in [(&distinct[rep], &distinct[t]), (&distinct[t], &distinct[rep])] {
-                        counts.pairs += 1;
-                        if let Some(why) = prune_reason(&world, src, tgt, &mut seen_pairs) {
-                            *counts.pruned.entry(why).or_default() += 1;
-                            continue;
-                        }
-                        if !same_floats(&world, src, tgt) {
-                            counts.float_rejected += 1;
-                            continue;
-                        }
-                        let vars: Vec<String> = world.inputs.iter().map(|i| i.name.to_string()).collect();
-                        let (src_terms, tgt_terms) = (graph_terms(&world, src), graph_terms(&world, tgt));
-                        match prover.prove(axioms, &vars, &src_terms, &tgt_terms) {
-                            Verdict::Proved => counts.verified += 1,
-                            Verdict::NotProved(_) => {
-                                counts.unverified += 1;
-                                continue;
-                            }
-                        }
-                        n += 1;
-                        let mut text = String::new();
-                        let g = guards(&world, src.inputs_used | tgt.inputs_used);
-                        writeln!(
-                            text,
-                            "(rule {}-{n:04}\n  {}\n  => {}\n  (if {})\n  (by rulegen :fingerprint \"{:016x}\" :verified \"{}\"))",
-                            world.name,
-                            render_side(&world, src),
-                            render_side(&world, tgt),
-                            g.join(" "),
-                            src.fingerprint,
-                            prover.name(axioms.len())
-                        )
-                        .unwrap();
-                        let terms = src_terms.into_iter().chain(tgt_terms).collect();
-                        world_rules.push(Generated { world: world.name, text, terms });
+                for (src, tgt) in [(rep, t), (t, rep)] {
+                    counts.pairs += 1;
+                    if let Some(why) = prune_reason(&world, &distinct[src], &distinct[tgt], &mut seen_pairs) {
+                        *counts.pruned.entry(why).or_default() += 1;
+                    } else if !same_floats(&world, &distinct[src], &distinct[tgt]) {
+                        counts.float_rejected += 1;
+                    } else {
+                        candidates.push((src, tgt));
                     }
                 }
             }
+        }
+        if progress {
+            eprintln!(
+                "{}: {} candidate pairs, {} to prove ({:.1} s)",
+                world.name,
+                counts.pairs,
+                candidates.len(),
+                start.elapsed().as_secs_f64()
+            );
+        }
+        let verdicts = prove_all(&world, &distinct, &candidates, axioms, make_prover, threads, progress);
+        let mut world_rules = Vec::new();
+        for (&(s, t), verdict) in candidates.iter().zip(verdicts) {
+            if verdict != Verdict::Proved {
+                counts.unverified += 1;
+                continue;
+            }
+            counts.verified += 1;
+            let (src, tgt) = (&distinct[s], &distinct[t]);
+            let mut text = String::new();
+            let g = guards(&world, src.inputs_used | tgt.inputs_used);
+            writeln!(
+                text,
+                "(rule {}-{:04}\n  {}\n  => {}\n  (if {})\n  (by rulegen :fingerprint \"{:016x}\" :verified \"{}\"))",
+                world.name,
+                counts.verified,
+                render_side(&world, src),
+                render_side(&world, tgt),
+                g.join(" "),
+                src.fingerprint,
+                prover_name
+            )
+            .unwrap();
+            let terms = graph_terms(&world, src).into_iter().chain(graph_terms(&world, tgt)).collect();
+            world_rules.push(Generated { world: world.name, text, terms });
         }
         let (kept, instances) = drop_instances(world_rules);
         counts.instances = instances;

@@ -91,12 +91,18 @@ fn prover(_: u32) -> Result<Box<dyn verify::Prover>, String> {
     Err("tcc-rulegen was built without Z3: build it with `--features z3` (needs libz3-dev)".into())
 }
 
+/// Threads for proofs: one per core.
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 fn generate_rules(max_ops: u32, out: Option<PathBuf>, timeout_ms: u32) -> Result<String, String> {
     let axioms = checked_axioms()?;
     eprintln!("{} axioms, each checked on small shapes", axioms.len());
-    let mut prover = prover(timeout_ms)?;
+    prover(timeout_ms)?;
     let start = std::time::Instant::now();
-    let (rules, report) = generate::generate(max_ops as usize, &axioms, prover.as_mut(), true);
+    let make_prover = move || prover(timeout_ms).expect("the prover was built once already");
+    let (rules, report) = generate::generate(max_ops as usize, &axioms, &make_prover, threads(), true);
     let out = out.unwrap_or_else(|| rules_dir().join("generated"));
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: error: {e}", out.display()))?;
     let mut summary = String::new();

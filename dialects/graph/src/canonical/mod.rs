@@ -16,8 +16,8 @@
 //!   reshapes into one op, and turns a transpose that only moves extent-1 dimensions
 //!   into a reshape (`transpose-as-reshape`); `clamp.rules` turns `max(x, c)` /
 //!   `min(x, c)` with a float splat constant into `clamp` and merges nested clamps
-//!   (ReLU6 as exported).
-//! - `slice-of-slice` composes a pair of slices.
+//!   (ReLU6 as exported); `slice.rules` composes a pair of slices
+//!   (`slice-of-slice`).
 //! - [`conv_fold`]: per-channel `add`/`sub`/`mul` by constants after a convolution
 //!   (batch norm) fold into its weights and bias.
 //! - [`reshape_sinking`]: reshapes move below elementwise ops and into the reductions
@@ -68,7 +68,6 @@ pub const FOLD_MAX_INPUT_ELEMENTS: usize = 1 << 20;
 pub const FOLD_MAX_MOVED_ELEMENTS: usize = 1 << 27;
 
 pub static CONSTANT_FOLD: Pattern = Pattern { name: "constant-fold", apply: constant_fold };
-pub static SLICE_OF_SLICE: Pattern = Pattern { name: "slice-of-slice", apply: slice_of_slice };
 
 pub static FOLD_ONLY: &[Pattern] = &[CONSTANT_FOLD];
 pub static ELEMENTWISE: &[Pattern] =
@@ -131,7 +130,7 @@ pub static TRANSPOSE: &[Pattern] = &[
     rules::TRANSPOSE_AS_RESHAPE,
 ];
 pub static BROADCAST: &[Pattern] = &[CONSTANT_FOLD, rules::BROADCAST_IDENTITY];
-pub static SLICE: &[Pattern] = &[CONSTANT_FOLD, rules::SLICE_IDENTITY, SLICE_OF_SLICE];
+pub static SLICE: &[Pattern] = &[CONSTANT_FOLD, rules::SLICE_IDENTITY, rules::SLICE_OF_SLICE];
 pub static PAD: &[Pattern] = &[CONSTANT_FOLD, rules::PAD_IDENTITY];
 pub static CONCAT: &[Pattern] =
     &[CONSTANT_FOLD, rules::CONCAT_SINGLE, concat_merge::CONCAT_OF_TRANSPOSES, concat_merge::CONCAT_OF_CONVS];
@@ -211,28 +210,3 @@ pub(crate) fn build(
     Some(rw.result(op, 0))
 }
 
-fn ints(rw: &Rewriter, op: Op, name: &str) -> Option<Vec<i64>> {
-    rw.attr_or_default(op, name)?.as_i64_list()
-}
-
-/// slice(slice(x)) -> one slice: start = s1 + s2 * step1, step = step1 * step2.
-fn slice_of_slice(rw: &mut Rewriter, op: Op) -> bool {
-    let Some(inner) = rw.defining_op(rw.operand(op, 0)).filter(|&d| rw.is(d, &ops::SLICE)) else { return false };
-    let rank = rw.value_type(rw.operand(op, 0)).as_tensor().map_or(0, |t| t.rank());
-    let steps = |o| ints(rw, o, "steps").unwrap_or_else(|| vec![1; rank]);
-    let (Some(s1), Some(s2)) = (ints(rw, inner, "starts"), ints(rw, op, "starts")) else { return false };
-    let (st1, st2) = (steps(inner), steps(op));
-    let starts: Vec<i64> = (0..rank).map(|d| s1[d] + s2[d] * st1[d]).collect();
-    let step: Vec<i64> = (0..rank).map(|d| st1[d] * st2[d]).collect();
-    let x = rw.operand(inner, 0);
-    rw.set_operand(op, 0, x);
-    rw.set_attr(op, "starts", Attribute::i64_list(&starts));
-    if step.iter().all(|&s| s == 1) {
-        if rw.attr(op, "steps").is_some() {
-            rw.module_mut().remove_attr(op, "steps");
-        }
-    } else {
-        rw.set_attr(op, "steps", Attribute::i64_list(&step));
-    }
-    true
-}

@@ -60,19 +60,43 @@ pub fn not(_: &Module, args: &[Val]) -> Option<Val> {
     Some(Val::Bool(!args[0].truth()?))
 }
 
+/// `f` on two integers, or elementwise on two lists of one length.
+fn arith(args: &[Val], f: fn(i64, i64) -> Option<i64>) -> Option<Val> {
+    if let Some((a, b)) = pair(args, Val::int) {
+        return f(a, b).map(Val::Int);
+    }
+    let (a, b) = pair(args, Val::ints)?;
+    if a.len() != b.len() {
+        return None;
+    }
+    a.iter().zip(&b).map(|(&x, &y)| f(x, y)).collect::<Option<Vec<_>>>().map(Val::Ints)
+}
+
 pub fn plus(_: &Module, args: &[Val]) -> Option<Val> {
-    let (a, b) = pair(args, Val::int)?;
-    a.checked_add(b).map(Val::Int)
+    arith(args, i64::checked_add)
 }
 
 pub fn minus(_: &Module, args: &[Val]) -> Option<Val> {
-    let (a, b) = pair(args, Val::int)?;
-    a.checked_sub(b).map(Val::Int)
+    arith(args, i64::checked_sub)
 }
 
 pub fn times(_: &Module, args: &[Val]) -> Option<Val> {
-    let (a, b) = pair(args, Val::int)?;
-    a.checked_mul(b).map(Val::Int)
+    arith(args, i64::checked_mul)
+}
+
+/// `(present-or a b)`: `a`, or `b` when `a` is an absent attribute.
+pub fn present_or(_: &Module, args: &[Val]) -> Option<Val> {
+    Some(if matches!(args[0], Val::Absent) { args[1].clone() } else { args[0].clone() })
+}
+
+/// `(ones n)`: a list of `n` ones.
+pub fn ones(_: &Module, args: &[Val]) -> Option<Val> {
+    Some(Val::Ints(vec![1; usize::try_from(args[0].int()?).ok()?]))
+}
+
+/// `(absent-if c v)`: nothing (a target attribute left out) when `c` holds, else `v`.
+pub fn absent_if(_: &Module, args: &[Val]) -> Option<Val> {
+    Some(if args[0].truth()? { Val::Absent } else { args[1].clone() })
 }
 
 fn is_perm(p: &[i64]) -> bool {

@@ -21,6 +21,9 @@ pub enum Val {
     Attr(Attribute),
     /// An SSA value of the graph.
     Value(Value),
+    /// An optional attribute the op does not have (and which has no default); as a
+    /// target attribute's value, the attribute is left out.
+    Absent,
 }
 
 impl Val {
@@ -81,7 +84,7 @@ impl Val {
             Val::Ints(v) => Some(Attribute::i64_list(v)),
             Val::Float(v) => Some(Attribute::f64(*v)),
             Val::Attr(a) => Some(a.clone()),
-            Val::Value(_) => None,
+            Val::Value(_) | Val::Absent => None,
         }
     }
 
@@ -94,6 +97,7 @@ impl Val {
             (Val::Float(a), Val::Float(b)) => a.to_bits() == b.to_bits(),
             (Val::Value(a), Val::Value(b)) => a == b,
             (Val::Attr(a), Val::Attr(b)) => a == b,
+            (Val::Absent, Val::Absent) => true,
             _ => false,
         }
     }
@@ -191,7 +195,11 @@ pub fn is_op(m: &Module, op: Op, def: &OpDef, operands: usize) -> Option<()> {
 
 /// Attribute `name` of `op`, its default if absent.
 pub fn attr(m: &Module, op: Op, name: &str) -> Option<Val> {
-    m.attr_or_default(op, name).map(Val::Attr)
+    match m.attr_or_default(op, name) {
+        Some(a) => Some(Val::Attr(a.clone())),
+        // An optional attribute without a default: absent, which rules can test for.
+        None => m.def(op).attr_spec(name).map(|_| Val::Absent),
+    }
 }
 
 /// Whether attribute `name` of `op` equals `want`.
@@ -224,7 +232,9 @@ impl Plan {
     pub fn op(&mut self, def: &'static OpDef, operands: Vec<Src>, attrs: Vec<(&str, Val)>) -> Option<usize> {
         let mut dict = AttrDict::new();
         for (name, v) in attrs {
-            dict.set(name, v.to_attribute()?);
+            if !matches!(v, Val::Absent) {
+                dict.set(name, v.to_attribute()?);
+            }
         }
         self.nodes.push(PlannedOp { def, operands, attrs: dict });
         Some(self.nodes.len() - 1)
