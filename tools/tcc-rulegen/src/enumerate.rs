@@ -242,8 +242,12 @@ fn int_inputs(world: &World, draws: usize, seed: u64) -> Vec<Vec<T<i64>>> {
 }
 
 /// Every graph of `1..=max_ops` ops over `world`, with its fingerprint, and each input
-/// alone (a graph of no ops).
-pub fn enumerate(world: &World, max_ops: usize) -> Vec<Graph> {
+/// alone (a graph of no ops). With a `budget` smaller than that, the graphs of fewer
+/// than `max_ops` ops are all kept and those of `max_ops` are sampled uniformly (by a
+/// hash of the graph) at the rate that fills the budget, estimated from how much the
+/// previous op multiplied the count; the budget is a hard limit too. Returns the
+/// graphs and whether they are a sample.
+pub fn enumerate(world: &World, max_ops: usize, budget: usize) -> (Vec<Graph>, bool) {
     let inputs = int_inputs(world, 2, 0x5EED_1234);
     let mut state = State { values: Vec::new(), nodes: Vec::new() };
     for (i, inp) in world.inputs.iter().enumerate() {
@@ -251,17 +255,44 @@ pub fn enumerate(world: &World, max_ops: usize) -> Vec<Graph> {
         let meta = Meta { extent: (0..rank).map(|d| Some((i, d))).collect(), tree: vec![None; rank] };
         state.values.push((inputs[i].clone(), meta));
     }
-    let mut out: Vec<Graph> = (0..world.inputs.len()).map(|i| graph_of(world, &state, vec![i])).collect();
-    dfs(world, &mut state, max_ops, &mut out);
-    out
+    let inputs_alone: Vec<Graph> = (0..world.inputs.len()).map(|i| graph_of(world, &state, vec![i])).collect();
+    let mut keep = 1.0;
+    if budget < usize::MAX && max_ops >= 2 {
+        // Counts of graphs by op count, from the full enumeration one op short.
+        let mut counts = vec![0usize; max_ops + 1];
+        let mut fewer = Vec::new();
+        dfs(world, &mut state, max_ops - 1, usize::MAX, 1.0, &mut fewer);
+        for g in &fewer {
+            counts[g.nodes.len()] += 1;
+        }
+        let (last, before) = (counts[max_ops - 1] as f64, counts[max_ops - 2].max(1) as f64);
+        let estimate = last * last / before;
+        let room = budget.saturating_sub(fewer.len() + inputs_alone.len()) as f64;
+        keep = (room / estimate.max(1.0)).min(1.0);
+    }
+    let mut out = inputs_alone;
+    let complete = dfs(world, &mut state, max_ops, budget, keep, &mut out);
+    (out, !complete || keep < 1.0)
 }
 
-fn dfs(world: &World, s: &mut State, left: usize, out: &mut Vec<Graph>) {
+/// A number in [0, 1) fixed by `nodes`: which graphs a sample keeps.
+fn unit_hash(nodes: &[Node]) -> f64 {
+    let mut h = DefaultHasher::new();
+    nodes.hash(&mut h);
+    (h.finish() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// Extends `s` by up to `left` ops, keeping graphs that use them all at the rate
+/// `keep`; false when the budget ran out.
+fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out: &mut Vec<Graph>) -> bool {
     if !s.nodes.is_empty() {
+        if out.len() >= budget {
+            return false;
+        }
         out.push(finish(world, s));
     }
     if left == 0 {
-        return;
+        return true;
     }
     let n = s.values.len();
     for &op in &world.ops {
@@ -279,19 +310,31 @@ fn dfs(world: &World, s: &mut State, left: usize, out: &mut Vec<Graph>) {
             if args.iter().all(|&a| world.random_inputs() & (1 << a) == 0 && a < world.inputs.len()) {
                 continue;
             }
-            let Some(value) = apply(op, &args, s) else { continue };
             // A split is one op with two results (TASO): its second part is free.
             let other_part = match op {
                 Op::Split(axis, part) => s.nodes.contains(&Node { op: Op::Split(axis, 1 - part), args: args.clone() }),
                 _ => false,
             };
+            let left = if other_part { left } else { left - 1 };
+            if left == 0 && keep < 1.0 {
+                let mut nodes = s.nodes.clone();
+                nodes.push(node.clone());
+                if unit_hash(&nodes) >= keep {
+                    continue;
+                }
+            }
+            let Some(value) = apply(op, &args, s) else { continue };
             s.values.push(value);
             s.nodes.push(node);
-            dfs(world, s, if other_part { left } else { left - 1 }, out);
+            let complete = dfs(world, s, left, budget, keep, out);
             s.nodes.pop();
             s.values.pop();
+            if !complete {
+                return false;
+            }
         }
     }
+    true
 }
 
 fn finish(world: &World, s: &State) -> Graph {

@@ -19,6 +19,8 @@ use crate::verify::{Prover, Verdict};
 #[derive(Default, Debug)]
 pub struct Counts {
     pub graphs: usize,
+    /// Whether the graphs of the most ops are a sample (the budget was smaller).
+    pub truncated: bool,
     pub distinct: usize,
     pub pairs: usize,
     pub pruned: HashMap<&'static str, usize>,
@@ -155,10 +157,12 @@ fn prove_all(
     verdicts.into_iter().map(|v| v.expect("every pair is proved by some thread")).collect()
 }
 
-/// Runs the pipeline on every world with graphs of up to `max_ops` ops, proving on
+/// Runs the pipeline on every world with graphs of up to `max_ops` ops (at most
+/// `max_graphs` per world), proving on
 /// `threads` threads with provers from `make_prover`.
 pub fn generate(
     max_ops: usize,
+    max_graphs: usize,
     axioms: &[Axiom],
     make_prover: &(dyn Fn() -> Box<dyn Prover> + Sync),
     threads: usize,
@@ -170,8 +174,9 @@ pub fn generate(
     for world in enumerate::worlds() {
         let start = Instant::now();
         let mut counts = Counts::default();
-        let graphs = enumerate::enumerate(&world, max_ops);
+        let (graphs, truncated) = enumerate::enumerate(&world, max_ops, max_graphs);
         counts.graphs = graphs.len();
+        counts.truncated = truncated;
         // One graph per rendering (the same graph with its ops in another order).
         let mut seen_render: HashSet<String> = HashSet::new();
         let distinct: Vec<Graph> = graphs
