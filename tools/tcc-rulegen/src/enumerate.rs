@@ -245,8 +245,8 @@ fn int_inputs(world: &World, draws: usize, seed: u64) -> Vec<Vec<T<i64>>> {
 /// alone (a graph of no ops). With a `budget` smaller than that, the graphs of fewer
 /// than `max_ops` ops are all kept and those of `max_ops` are sampled uniformly (by a
 /// hash of the graph) at the rate that fills the budget, estimated from how much the
-/// previous op multiplied the count; the budget is a hard limit too. Returns the
-/// graphs and whether they are a sample.
+/// previous op multiplied the count; past the budget, further graphs of `max_ops`
+/// are dropped. Returns the graphs and whether they are a sample.
 pub fn enumerate(world: &World, max_ops: usize, budget: usize) -> (Vec<Graph>, bool) {
     let inputs = int_inputs(world, 2, 0x5EED_1234);
     let mut state = State { values: Vec::new(), nodes: Vec::new() };
@@ -262,6 +262,7 @@ pub fn enumerate(world: &World, max_ops: usize, budget: usize) -> (Vec<Graph>, b
         let mut counts = vec![0usize; max_ops + 1];
         let mut fewer = Vec::new();
         dfs(world, &mut state, max_ops - 1, usize::MAX, 1.0, &mut fewer);
+        counts[0] = inputs_alone.len();
         for g in &fewer {
             counts[g.nodes.len()] += 1;
         }
@@ -283,10 +284,11 @@ fn unit_hash(nodes: &[Node]) -> f64 {
 }
 
 /// Extends `s` by up to `left` ops, keeping graphs that use them all at the rate
-/// `keep`; false when the budget ran out.
+/// `keep`; false when the budget dropped some of those.
 fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out: &mut Vec<Graph>) -> bool {
     if !s.nodes.is_empty() {
-        if out.len() >= budget {
+        // Past the budget, graphs of the most ops are dropped (smaller ones are kept).
+        if left == 0 && out.len() >= budget {
             return false;
         }
         out.push(finish(world, s));
@@ -295,6 +297,7 @@ fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out:
         return true;
     }
     let n = s.values.len();
+    let mut complete = true;
     for &op in &world.ops {
         let arg_lists: Vec<Vec<usize>> = if op.arity() == 1 {
             (0..n).map(|a| vec![a]).collect()
@@ -326,15 +329,12 @@ fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out:
             let Some(value) = apply(op, &args, s) else { continue };
             s.values.push(value);
             s.nodes.push(node);
-            let complete = dfs(world, s, left, budget, keep, out);
+            complete &= dfs(world, s, left, budget, keep, out);
             s.nodes.pop();
             s.values.pop();
-            if !complete {
-                return false;
-            }
         }
     }
-    true
+    complete
 }
 
 fn finish(world: &World, s: &State) -> Graph {
@@ -437,4 +437,25 @@ pub fn candidates(graphs: &[Graph]) -> Vec<Vec<usize>> {
     }
     groups.sort();
     groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_budget_keeps_the_smaller_graphs_and_samples_the_largest() {
+        let world = &worlds()[1];
+        let (full, sampled) = enumerate(world, 2, usize::MAX);
+        assert!(!sampled);
+        let one_op = full.iter().filter(|g| g.nodes.len() <= 1).count();
+        let budget = one_op + (full.len() - one_op) / 4;
+        let (part, sampled) = enumerate(world, 2, budget);
+        // (A split's second part is free: a split pair counts as one op, and is kept.)
+        assert!(sampled && part.len() <= budget + budget / 20, "{} graphs for a budget of {budget}", part.len());
+        assert_eq!(part.iter().filter(|g| g.nodes.len() <= 1).count(), one_op, "every smaller graph is kept");
+        let two_ops = part.len() - one_op;
+        // A uniform sample, near the rate that fills the budget.
+        assert!(two_ops > (full.len() - one_op) / 8, "{two_ops} graphs of 2 ops");
+    }
 }
