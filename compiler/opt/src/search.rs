@@ -9,6 +9,10 @@
 //!   ops. It stops when the queue is empty or `budget` graphs were expanded, and the
 //!   cheapest graph seen wins. Results cannot have cycles: a rule's target is built
 //!   where every operand is already defined and before every user of what it replaces.
+//! - Joint layout (TASO): a rewrite that creates a matmul of constant weights gives one
+//!   candidate per packed layout of those weights (`rhs_block`, one to four vectors of
+//!   columns; the kernel configuration's default first), each costed on its own; the
+//!   estimate cannot tell them apart, measurements can.
 //! - `greedy`: applies the single rewrite that lowers the cost most, until none does
 //!   (or `budget` steps).
 //! - `off`: nothing.
@@ -392,15 +396,15 @@ pub fn search(
 
 /// The search's own options.
 const SEARCH_OPTIONS: [(&str, &str); 9] = [
-        ("mode", "off, greedy or taso (default taso)"),
-        ("budget", "graphs expanded at most (default 100)"),
-        ("gflops", "the FLOP rate the estimate assumes, GFLOP/s (default: the target's nominal peak)"),
-        ("gbps", "the memory bandwidth the estimate assumes, GB/s (default 20)"),
-        ("min-gain", "the fraction of the cost a rewritten graph must save to be kept (default 0.02)"),
-        ("cost-db", "a cost database (JSON) whose measurements replace estimates"),
-        ("cpu", "the CPU whose entries of the database are used"),
-        ("layouts", "try the packed layouts of the matmuls rewrites create, at the target's vector width (default true)"),
-        ("verbose", "print the search's statistics on stderr (default false)"),
+    ("mode", "off, greedy or taso (default taso)"),
+    ("budget", "graphs expanded at most (default 100)"),
+    ("gflops", "the FLOP rate the estimate assumes, GFLOP/s (default: the target's nominal peak)"),
+    ("gbps", "the memory bandwidth the estimate assumes, GB/s (default 20)"),
+    ("min-gain", "the fraction of the cost a rewritten graph must save to be kept (default 0.02)"),
+    ("cost-db", "a cost database (JSON) whose measurements replace estimates"),
+    ("cpu", "the CPU whose entries of the database are used"),
+    ("layouts", "try the packed layouts of the matmuls rewrites create, at the target's vector width (default true)"),
+    ("verbose", "print the search's statistics on stderr (default false)"),
 ];
 
 /// The search's options, then the target's (whose layouts it tries).

@@ -60,7 +60,12 @@ pub static BUILTINS: &[Builtin] = &[
     f("dim", 2, 2, "(dim ?x i): extent i of ?x (negative i counts from the end)"),
     f("shape", 1, 1, "a tensor value's extents"),
     f("splat", 2, 2, "(splat ?c v): ?c is a constant whose every element is v (floats bitwise, so -0 is not 0)"),
-    f("is-identity", 1, 1, "whether a value is a constant identity matrix, or a [c, c, 1, 1] filter passing each channel through"),
+    f(
+        "is-identity",
+        1,
+        1,
+        "whether a value is a constant identity matrix, or a [c, c, 1, 1] filter passing each channel through",
+    ),
     f("is-float", 1, 1, "whether a value's elements are floats"),
     f("single-use", 1, 1, "whether a value has exactly one use"),
     f("moves-nothing", 2, 2, "(moves-nothing p ?x): transposing ?x by p keeps the order of its extents other than 1"),

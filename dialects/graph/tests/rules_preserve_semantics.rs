@@ -217,9 +217,7 @@ impl Instance<'_> {
             // Absent half the time (the attribute has no default), else 1 or 2 per
             // dimension (instances that then overrun the operand are drawn again).
             ("slice", "steps") if rng.below(2) == 0 => absent(),
-            ("slice", "steps") => {
-                Attribute::i64_list(&(0..rank).map(|_| 1 + rng.below(2) as i64).collect::<Vec<_>>())
-            }
+            ("slice", "steps") => Attribute::i64_list(&(0..rank).map(|_| 1 + rng.below(2) as i64).collect::<Vec<_>>()),
             ("pad", "low" | "high") => Attribute::i64_list(
                 &(0..rank).map(|_| if rng.below(2) == 0 { 0 } else { rng.below(3) as i64 }).collect::<Vec<_>>(),
             ),

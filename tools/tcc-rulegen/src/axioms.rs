@@ -304,8 +304,7 @@ pub fn validate(axiom: &Axiom, seed: u64) -> Result<usize, String> {
             })
             .collect();
         let Some(consts) = consts else { continue };
-        let (Some(l), Some(r)) = (eval_term(&axiom.left, &env, &consts), eval_term(&axiom.right, &env, &consts))
-        else {
+        let (Some(l), Some(r)) = (eval_term(&axiom.left, &env, &consts), eval_term(&axiom.right, &env, &consts)) else {
             continue;
         };
         let close = l.t.shape == r.t.shape

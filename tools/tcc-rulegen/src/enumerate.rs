@@ -55,7 +55,8 @@ impl World {
     /// The contents of input `i` on random values from `next`: its constant, or random.
     fn input_value<N: spec::Num>(&self, i: usize, next: &mut impl FnMut() -> N) -> T<N> {
         let Input { shape, fill, .. } = &self.inputs[i];
-        fill.constant(shape).unwrap_or_else(|| T::new(shape.clone(), (0..shape.iter().product()).map(|_| next()).collect()))
+        fill.constant(shape)
+            .unwrap_or_else(|| T::new(shape.clone(), (0..shape.iter().product()).map(|_| next()).collect()))
     }
 
     /// Bit i: input i holds random values (is not a constant).

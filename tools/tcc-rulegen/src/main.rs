@@ -115,7 +115,8 @@ fn generate_rules(
     prover(timeout_ms)?;
     let start = std::time::Instant::now();
     let make_prover = move || prover(timeout_ms).expect("the prover was built once already");
-    let (rules, report) = generate::generate(max_ops as usize, max_graphs.unwrap_or(usize::MAX), &axioms, &make_prover, threads(), true);
+    let (rules, report) =
+        generate::generate(max_ops as usize, max_graphs.unwrap_or(usize::MAX), &axioms, &make_prover, threads(), true);
     let out = out.unwrap_or_else(|| rules_dir().join("generated"));
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: error: {e}", out.display()))?;
     let mut summary = String::new();

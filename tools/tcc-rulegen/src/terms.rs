@@ -77,7 +77,9 @@ pub fn pattern_term(p: &Pattern, rule: &Rule, vars: &mut Vec<String>) -> Result<
         Pattern::Var(name, _) if guarded(rule, "is-identity", name, |rest| rest.is_empty()) => {
             Term::App("imm", Vec::new())
         }
-        Pattern::Var(name, _) if guarded(rule, "splat", name, |rest| matches!(rest, [Expr::Float(v, _)] if *v == 1.0)) => {
+        Pattern::Var(name, _)
+            if guarded(rule, "splat", name, |rest| matches!(rest, [Expr::Float(v, _)] if *v == 1.0)) =>
+        {
             Term::App("ones", Vec::new())
         }
         Pattern::Var(name, _) => {

@@ -209,4 +209,3 @@ pub(crate) fn build(
     let op = rw.create_before(anchor, state);
     Some(rw.result(op, 0))
 }
-
