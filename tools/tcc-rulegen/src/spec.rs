@@ -138,11 +138,6 @@ impl<N: Num> T<N> {
         }
         s
     }
-
-    fn map2(&self, o: &T<N>, f: impl Fn(N, N) -> N) -> Option<T<N>> {
-        (self.shape == o.shape)
-            .then(|| T::new(self.shape.clone(), self.data.iter().zip(&o.data).map(|(&a, &b)| f(a, b)).collect()))
-    }
 }
 
 /// The ops of the generator's set.
@@ -180,50 +175,83 @@ impl Op {
     }
 }
 
-/// Applies `op`; `None` if the operands do not fit (`split` is handled by the caller,
-/// which knows the split sizes).
-pub fn eval<N: Num>(op: Op, args: &[&T<N>]) -> Option<T<N>> {
+/// The shape of `op`'s result on operands of `shapes`; `None` if they do not fit
+/// (`split` is handled by [`split_shape`], which needs the split sizes).
+pub fn shape(op: Op, shapes: &[&[usize]]) -> Option<Vec<usize>> {
     match op {
-        Op::Add => args[0].map2(args[1], N::add),
-        Op::Mul => args[0].map2(args[1], N::mul),
-        Op::Scale => {
-            let s = *args[1].data.first().filter(|_| args[1].shape.is_empty())?;
-            Some(T::new(args[0].shape.clone(), args[0].data.iter().map(|&v| v.mul(s)).collect()))
+        Op::Add | Op::Mul => (shapes[0] == shapes[1]).then(|| shapes[0].to_vec()),
+        Op::Scale => shapes[1].is_empty().then(|| shapes[0].to_vec()),
+        Op::Relu => Some(shapes[0].to_vec()),
+        Op::Transpose => match shapes[0] {
+            &[r, c] => Some(vec![c, r]),
+            _ => None,
+        },
+        Op::MatMul => match (shapes[0], shapes[1]) {
+            (&[m, k], &[k2, n]) if k == k2 => Some(vec![m, n]),
+            _ => None,
+        },
+        Op::Concat(axis) => {
+            let (a, b) = (shapes[0], shapes[1]);
+            if a.len() != b.len() || axis >= a.len() || (0..a.len()).any(|d| d != axis && a[d] != b[d]) {
+                return None;
+            }
+            let mut out = a.to_vec();
+            out[axis] += b[axis];
+            Some(out)
         }
-        Op::Relu => Some(T::new(args[0].shape.clone(), args[0].data.iter().map(|&v| v.relu()).collect())),
+        Op::Split(..) => None,
+        // NCHW image, OIHW filter with odd kernels, "same" padding, stride 1.
+        Op::Conv => match (shapes[0], shapes[1]) {
+            (&[n, c, h, w], &[o, c2, kh, kw]) if c == c2 && kh % 2 == 1 && kw % 2 == 1 => Some(vec![n, o, h, w]),
+            _ => None,
+        },
+        Op::MaxPool | Op::AvgPool => {
+            let &[n, c, h, w] = shapes[0] else { return None };
+            let pad = if op == Op::MaxPool { 1 } else { 0 };
+            (h + 2 * pad >= 3 && w + 2 * pad >= 3).then(|| vec![n, c, h + 2 * pad - 2, w + 2 * pad - 2])
+        }
+        Op::Enlarge => match shapes[0] {
+            &[o, c, 1, 1] => Some(vec![o, c, 3, 3]),
+            _ => None,
+        },
+    }
+}
+
+/// Applies `op`; `None` if the operands do not fit ([`shape`]; `split` is handled by
+/// the caller, which knows the split sizes).
+pub fn eval<N: Num>(op: Op, args: &[&T<N>]) -> Option<T<N>> {
+    let out_shape = shape(op, &args.iter().map(|a| &a.shape[..]).collect::<Vec<_>>())?;
+    let data = match op {
+        Op::Add => args[0].data.iter().zip(&args[1].data).map(|(&a, &b)| a.add(b)).collect(),
+        Op::Mul => args[0].data.iter().zip(&args[1].data).map(|(&a, &b)| a.mul(b)).collect(),
+        Op::Scale => {
+            let s = args[1].data[0];
+            args[0].data.iter().map(|&v| v.mul(s)).collect()
+        }
+        Op::Relu => args[0].data.iter().map(|&v| v.relu()).collect(),
         Op::Transpose => {
             let a = args[0];
-            let [r, c] = a.shape[..] else { return None };
-            Some(T::new(vec![c, r], (0..c * r).map(|i| a.data[(i % r) * c + i / r]).collect()))
+            let [r, c] = a.shape[..] else { unreachable!("checked by shape") };
+            (0..c * r).map(|i| a.data[(i % r) * c + i / r]).collect()
         }
         Op::MatMul => {
             let (a, b) = (args[0], args[1]);
-            let ([m, k], [k2, n]) = (&a.shape[..], &b.shape[..]) else { return None };
-            if k != k2 {
-                return None;
-            }
+            let [m, n] = out_shape[..] else { unreachable!("checked by shape") };
+            let k = a.shape[1];
             let mut out = vec![N::zero(); m * n];
-            for i in 0..*m {
-                for j in 0..*n {
+            for i in 0..m {
+                for j in 0..n {
                     let mut acc = N::zero();
-                    for l in 0..*k {
+                    for l in 0..k {
                         acc = acc.add(a.data[i * k + l].mul(b.data[l * n + j]));
                     }
                     out[i * n + j] = acc;
                 }
             }
-            Some(T::new(vec![*m, *n], out))
+            out
         }
         Op::Concat(axis) => {
             let (a, b) = (args[0], args[1]);
-            if a.shape.len() != b.shape.len() || axis >= a.shape.len() {
-                return None;
-            }
-            if (0..a.shape.len()).any(|d| d != axis && a.shape[d] != b.shape[d]) {
-                return None;
-            }
-            let mut shape = a.shape.clone();
-            shape[axis] += b.shape[axis];
             let outer: usize = a.shape[..axis].iter().product();
             let (ia, ib): (usize, usize) = (a.shape[axis..].iter().product(), b.shape[axis..].iter().product());
             let mut data = Vec::with_capacity(a.data.len() + b.data.len());
@@ -231,30 +259,28 @@ pub fn eval<N: Num>(op: Op, args: &[&T<N>]) -> Option<T<N>> {
                 data.extend_from_slice(&a.data[o * ia..(o + 1) * ia]);
                 data.extend_from_slice(&b.data[o * ib..(o + 1) * ib]);
             }
-            Some(T::new(shape, data))
+            data
         }
-        Op::Split(..) => None,
+        Op::Split(..) => unreachable!("split has no shape of its own"),
         Op::Conv => {
-            // NCHW image, OIHW filter with odd square kernels, "same" padding, stride 1.
             let (x, w) = (args[0], args[1]);
-            let ([n, c, h, wd], [o, c2, kh, kw]) = (&x.shape[..], &w.shape[..]) else { return None };
-            if c != c2 || kh % 2 == 0 || kw % 2 == 0 {
-                return None;
-            }
+            let (&[n, c, h, wd], &[o, _, kh, kw]) = (&x.shape[..], &w.shape[..]) else {
+                unreachable!("checked by shape")
+            };
             let (ph, pw) = (kh / 2, kw / 2);
             let (xs, ws) = (x.strides(), w.strides());
             let mut out = vec![N::zero(); n * o * h * wd];
-            for b in 0..*n {
-                for oc in 0..*o {
-                    for y in 0..*h {
-                        for xx in 0..*wd {
+            for b in 0..n {
+                for oc in 0..o {
+                    for y in 0..h {
+                        for xx in 0..wd {
                             let mut acc = N::zero();
-                            for ic in 0..*c {
-                                for dy in 0..*kh {
-                                    for dx in 0..*kw {
+                            for ic in 0..c {
+                                for dy in 0..kh {
+                                    for dx in 0..kw {
                                         let (iy, ix) =
                                             ((y + dy) as isize - ph as isize, (xx + dx) as isize - pw as isize);
-                                        if iy < 0 || ix < 0 || iy >= *h as isize || ix >= *wd as isize {
+                                        if iy < 0 || ix < 0 || iy >= h as isize || ix >= wd as isize {
                                             continue;
                                         }
                                         let xv = x.data[b * xs[0] + ic * xs[1] + iy as usize * xs[2] + ix as usize];
@@ -268,16 +294,14 @@ pub fn eval<N: Num>(op: Op, args: &[&T<N>]) -> Option<T<N>> {
                     }
                 }
             }
-            Some(T::new(vec![*n, *o, *h, *wd], out))
+            out
         }
         Op::MaxPool | Op::AvgPool => {
             let x = args[0];
-            let [n, c, h, w] = x.shape[..] else { return None };
+            let (&[n, c, h, w], &[.., oh, ow]) = (&x.shape[..], &out_shape[..]) else {
+                unreachable!("checked by shape")
+            };
             let pad = if op == Op::MaxPool { 1 } else { 0 };
-            if h + 2 * pad < 3 || w + 2 * pad < 3 {
-                return None;
-            }
-            let (oh, ow) = (h + 2 * pad - 2, w + 2 * pad - 2);
             let mut out = Vec::with_capacity(n * c * oh * ow);
             for plane in 0..n * c {
                 for y in 0..oh {
@@ -295,31 +319,39 @@ pub fn eval<N: Num>(op: Op, args: &[&T<N>]) -> Option<T<N>> {
                     }
                 }
             }
-            Some(T::new(vec![n, c, oh, ow], out))
+            out
         }
         Op::Enlarge => {
             let w = args[0];
-            let [o, c, 1, 1] = w.shape[..] else { return None };
-            let mut data = vec![N::zero(); o * c * 9];
-            for i in 0..o * c {
-                data[i * 9 + 4] = w.data[i];
+            let mut data = vec![N::zero(); w.data.len() * 9];
+            for (i, &v) in w.data.iter().enumerate() {
+                data[i * 9 + 4] = v;
             }
-            Some(T::new(vec![o, c, 3, 3], data))
+            data
         }
+    };
+    Some(T::new(out_shape, data))
+}
+
+/// The shape of part `part` of a tensor of `shape` split along `axis` after `first`
+/// elements; `None` if that is not a split into two non-empty parts.
+pub fn split_shape(shape: &[usize], axis: usize, first: usize, part: usize) -> Option<Vec<usize>> {
+    let extent = *shape.get(axis)?;
+    if first == 0 || first >= extent {
+        return None;
     }
+    let mut out = shape.to_vec();
+    out[axis] = if part == 0 { first } else { extent - first };
+    Some(out)
 }
 
 /// Part `part` of `x` split along `axis` after `first` elements.
 pub fn split<N: Num>(x: &T<N>, axis: usize, first: usize, part: usize) -> Option<T<N>> {
-    let extent = *x.shape.get(axis)?;
-    if first == 0 || first >= extent {
-        return None;
-    }
-    let (lo, len) = if part == 0 { (0, first) } else { (first, extent - first) };
+    let shape = split_shape(&x.shape, axis, first, part)?;
+    let (extent, len) = (x.shape[axis], shape[axis]);
+    let lo = if part == 0 { 0 } else { first };
     let outer: usize = x.shape[..axis].iter().product();
     let inner: usize = x.shape[axis + 1..].iter().product();
-    let mut shape = x.shape.clone();
-    shape[axis] = len;
     let mut data = Vec::new();
     for o in 0..outer {
         let base = o * extent * inner;

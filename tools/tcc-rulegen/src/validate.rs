@@ -1,0 +1,371 @@
+//! Validation of the axioms on every small shape (TASO checks its operator properties
+//! this way, and found two of its own wrong): an axiom is evaluated with the operator
+//! specifications ([`crate::spec`]) on each combination of small shapes its variables
+//! and constants can take where both sides are defined, with every input element a
+//! distinct real symbol ([`crate::sym`]), and the two sides must be equal as functions
+//! of those reals, element by element. A wrong axiom is rejected with the shapes that
+//! show it, and so is one no shape could test or whose equality stays undecided.
+//!
+//! The shapes: scalars, matrices up to 4x4, and 4-D tensors up to 3x3x4x4 (images, and
+//! filters with 1x1 or 3x3 kernels). Shape combinations are enumerated depth first,
+//! variable by variable, dropping a branch as soon as a subterm whose variables are all
+//! assigned is undefined.
+
+use crate::axioms::{Axiom, Term, constant_fill};
+use crate::spec::{self, Num, Op, T};
+use crate::sym::{self, Decision, Sym};
+
+/// What a value in an evaluation is: a tensor of numbers, or only its shape (to find
+/// the combinations where an axiom is defined without computing anything).
+trait Domain: Clone {
+    fn shape(&self) -> &[usize];
+    fn apply(op: Op, args: &[&Self]) -> Option<Self>;
+    fn split(&self, axis: usize, first: usize, part: usize) -> Option<Self>;
+}
+
+impl<N: Num> Domain for T<N> {
+    fn shape(&self) -> &[usize] {
+        &self.shape
+    }
+    fn apply(op: Op, args: &[&T<N>]) -> Option<T<N>> {
+        spec::eval(op, args)
+    }
+    fn split(&self, axis: usize, first: usize, part: usize) -> Option<T<N>> {
+        spec::split(self, axis, first, part)
+    }
+}
+
+/// A shape alone.
+#[derive(Clone)]
+struct Shape(Vec<usize>);
+
+impl Domain for Shape {
+    fn shape(&self) -> &[usize] {
+        &self.0
+    }
+    fn apply(op: Op, args: &[&Shape]) -> Option<Shape> {
+        spec::shape(op, &args.iter().map(|a| &a.0[..]).collect::<Vec<_>>()).map(Shape)
+    }
+    fn split(&self, axis: usize, first: usize, part: usize) -> Option<Shape> {
+        spec::split_shape(&self.0, axis, first, part).map(Shape)
+    }
+}
+
+/// A term's value and, per axis, the size of the first part of the last concatenation
+/// along it (TASO's split tree: what `split` undoes).
+struct Value<D> {
+    v: D,
+    tree: Vec<Option<usize>>,
+}
+
+/// The generator op an axiom operator names (`split` and constants aside).
+fn spec_op(name: &str) -> Option<Op> {
+    Some(match name {
+        "matmul" => Op::MatMul,
+        "add" => Op::Add,
+        "mul" => Op::Mul,
+        "scale" => Op::Scale,
+        "relu" => Op::Relu,
+        "transpose" => Op::Transpose,
+        "concat0" => Op::Concat(0),
+        "concat1" => Op::Concat(1),
+        "conv" => Op::Conv,
+        "enlarge" => Op::Enlarge,
+        "poolmax" => Op::MaxPool,
+        "poolavg" => Op::AvgPool,
+        _ => return None,
+    })
+}
+
+/// The slots of an axiom's evaluation: its variables, then its constants (each
+/// constant operator takes one shape per instance).
+struct Slots {
+    vars: usize,
+    constants: Vec<&'static str>,
+}
+
+impl Slots {
+    fn of(axiom: &Axiom) -> Slots {
+        fn walk(t: &Term, out: &mut Vec<&'static str>) {
+            if let Term::App(op, args) = t {
+                if args.is_empty() && !out.contains(op) {
+                    out.push(op);
+                }
+                args.iter().for_each(|a| walk(a, out));
+            }
+        }
+        let mut constants = Vec::new();
+        walk(&axiom.left, &mut constants);
+        walk(&axiom.right, &mut constants);
+        Slots { vars: axiom.vars, constants }
+    }
+
+    fn len(&self) -> usize {
+        self.vars + self.constants.len()
+    }
+
+    /// The slot of a leaf term.
+    fn slot(&self, t: &Term) -> Option<usize> {
+        match t {
+            Term::Var(i) => Some(*i),
+            Term::App(op, args) if args.is_empty() => {
+                self.constants.iter().position(|c| c == op).map(|k| self.vars + k)
+            }
+            Term::App(..) => None,
+        }
+    }
+
+    /// The highest slot `t` reads (`None` for none).
+    fn last_slot(&self, t: &Term) -> Option<usize> {
+        match t {
+            Term::App(_, args) if !args.is_empty() => args.iter().filter_map(|a| self.last_slot(a)).max(),
+            leaf => self.slot(leaf),
+        }
+    }
+}
+
+/// `t`'s value with slot i = `env[i]`; `None` where an operator is undefined.
+fn eval<D: Domain>(t: &Term, env: &[D], slots: &Slots) -> Option<Value<D>> {
+    if let Some(s) = slots.slot(t) {
+        let v = env[s].clone();
+        return Some(Value { tree: vec![None; v.shape().len()], v });
+    }
+    let Term::App(op, args) = t else { unreachable!("leaves have slots") };
+    let vals: Vec<Value<D>> = args.iter().map(|a| eval(a, env, slots)).collect::<Option<_>>()?;
+    if let Some(rest) = op.strip_prefix("split") {
+        let (axis, part) = ((rest.as_bytes()[0] - b'0') as usize, (rest.as_bytes()[2] - b'0') as usize);
+        let first = (*vals[0].tree.get(axis)?)?;
+        let v = vals[0].v.split(axis, first, part)?;
+        let mut tree = vals[0].tree.clone();
+        tree[axis] = None;
+        return Some(Value { v, tree });
+    }
+    let g = spec_op(op)?;
+    let v = D::apply(g, &vals.iter().map(|x| &x.v).collect::<Vec<_>>())?;
+    let mut tree = vec![None; v.shape().len()];
+    match g {
+        Op::Concat(axis) => tree[axis] = Some(vals[0].v.shape()[axis]),
+        Op::Relu | Op::Scale => tree = vals[0].tree.clone(),
+        Op::Add | Op::Mul if vals[0].tree == vals[1].tree => tree = vals[0].tree.clone(),
+        Op::Transpose => tree = vec![vals[0].tree[1], vals[0].tree[0]],
+        Op::MaxPool | Op::AvgPool => tree = vec![vals[0].tree[0], vals[0].tree[1], None, None],
+        _ => {}
+    }
+    Some(Value { v, tree })
+}
+
+/// Every small shape: a scalar, matrices up to 4x4, 4-D tensors up to 3x3x4x4.
+pub fn small_shapes() -> Vec<Vec<usize>> {
+    let mut out = vec![vec![]];
+    for r in 1..=4 {
+        for c in 1..=4 {
+            out.push(vec![r, c]);
+        }
+    }
+    for n in 1..=3 {
+        for c in 1..=3 {
+            for h in 1..=4 {
+                for w in 1..=4 {
+                    out.push(vec![n, c, h, w]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every assignment of small shapes to `axiom`'s slots where both sides are defined.
+fn instances(axiom: &Axiom, slots: &Slots) -> Vec<Vec<Vec<usize>>> {
+    let shapes = small_shapes();
+    let domains: Vec<Vec<Vec<usize>>> = (0..slots.len())
+        .map(|s| match s.checked_sub(slots.vars) {
+            None => shapes.clone(),
+            Some(k) => {
+                let fill = constant_fill(slots.constants[k]).expect("constants have fills");
+                shapes.iter().filter(|sh| fill.constant::<i64>(sh).is_some()).cloned().collect()
+            }
+        })
+        .collect();
+    // Subterms by the last slot they read: checked as soon as it is assigned.
+    let mut by_slot: Vec<Vec<&Term>> = vec![Vec::new(); slots.len()];
+    fn subterms<'a>(t: &'a Term, out: &mut Vec<&'a Term>) {
+        out.push(t);
+        if let Term::App(_, args) = t {
+            args.iter().for_each(|a| subterms(a, out));
+        }
+    }
+    let mut all = Vec::new();
+    subterms(&axiom.left, &mut all);
+    subterms(&axiom.right, &mut all);
+    for t in all {
+        if let Some(s) = slots.last_slot(t) {
+            by_slot[s].push(t);
+        }
+    }
+    let mut out = Vec::new();
+    let mut env: Vec<Shape> = Vec::new();
+    fn dfs(
+        k: usize,
+        env: &mut Vec<Shape>,
+        domains: &[Vec<Vec<usize>>],
+        by_slot: &[Vec<&Term>],
+        slots: &Slots,
+        out: &mut Vec<Vec<Vec<usize>>>,
+    ) {
+        if k == domains.len() {
+            out.push(env.iter().map(|s| s.0.clone()).collect());
+            return;
+        }
+        for shape in &domains[k] {
+            env.push(Shape(shape.clone()));
+            if by_slot[k].iter().all(|t| eval(t, env, slots).is_some()) {
+                dfs(k + 1, env, domains, by_slot, slots, out);
+            }
+            env.pop();
+        }
+    }
+    dfs(0, &mut env, &domains, &by_slot, slots, &mut out);
+    out
+}
+
+/// How an axiom was validated.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Validation {
+    /// Shape combinations checked.
+    pub instances: usize,
+    /// Of them, those whose equality needed Z3 (the canonical forms differed by a `max`).
+    pub by_solver: usize,
+}
+
+/// Checks `axiom` on every combination of small shapes: `Ok` with what was checked, or
+/// why it is wrong, untestable or undecided.
+pub fn validate(axiom: &Axiom, timeout_ms: u32) -> Result<Validation, String> {
+    let slots = Slots::of(axiom);
+    let mut done = Validation::default();
+    for shapes in instances(axiom, &slots) {
+        sym::reset();
+        let env: Vec<T<Sym>> = shapes
+            .iter()
+            .enumerate()
+            .map(|(s, shape)| match s.checked_sub(slots.vars) {
+                None => T::new(shape.clone(), (0..shape.iter().product()).map(|_| sym::var()).collect()),
+                Some(k) => constant_fill(slots.constants[k]).and_then(|f| f.constant(shape)).expect("filtered"),
+            })
+            .collect();
+        let (Some(l), Some(r)) = (eval(&axiom.left, &env, &slots), eval(&axiom.right, &env, &slots)) else {
+            unreachable!("instances are defined on both sides")
+        };
+        let at = || format!("on shapes {shapes:?}");
+        if l.v.shape != r.v.shape {
+            return Err(format!(
+                "axiom `{}` is false: {}, the left side is {:?} and the right side {:?}",
+                axiom.text,
+                at(),
+                l.v.shape,
+                r.v.shape
+            ));
+        }
+        let (lp, rp): (Vec<_>, Vec<_>) =
+            l.v.data.iter().zip(&r.v.data).map(|(&a, &b)| (sym::poly(a), sym::poly(b))).unzip();
+        match sym::decide(&lp, &rp, timeout_ms) {
+            Decision::Equal { by_solver } => done.by_solver += by_solver as usize,
+            Decision::Differs { index, at: point } => {
+                return Err(format!(
+                    "axiom `{}` is false: {}, element {index} of the two sides differs{}",
+                    axiom.text,
+                    at(),
+                    point.map(|p| format!(" (inputs {p:?})")).unwrap_or_default()
+                ));
+            }
+            Decision::Unknown(why) => {
+                return Err(format!("axiom `{}` is not validated: {}: {why}", axiom.text, at()));
+            }
+        }
+        done.instances += 1;
+    }
+    if done.instances == 0 {
+        return Err(format!("axiom `{}` is defined on no small shape, so it cannot be validated", axiom.text));
+    }
+    Ok(done)
+}
+
+/// Validates every axiom, on `threads` threads: the total checked, or the first error.
+pub fn validate_all(axioms: &[Axiom], threads: usize, timeout_ms: u32) -> Result<Validation, String> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<Result<Validation, String>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(a) = axioms.get(k) else { break };
+                        out.push((k, validate(a, timeout_ms)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        let mut all: Vec<_> =
+            workers.into_iter().flat_map(|w| w.join().expect("a validation thread panicked")).collect();
+        all.sort_by_key(|(k, _)| *k);
+        all.into_iter().map(|(_, r)| r).collect()
+    });
+    let mut total = Validation::default();
+    for r in results {
+        let v = r?;
+        total.instances += v.instances;
+        total.by_solver += v.by_solver;
+    }
+    Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::axioms::{AXIOMS, parse_axioms};
+
+    #[test]
+    fn every_axiom_holds_on_every_small_shape() {
+        let axioms = parse_axioms(AXIOMS).unwrap();
+        assert!(axioms.len() >= 40);
+        for a in &axioms {
+            let v = validate(a, 5_000).unwrap();
+            assert!(v.instances >= 4, "`{}`: {} instances", a.text, v.instances);
+        }
+    }
+
+    #[test]
+    fn the_shapes_of_an_axiom_are_all_found() {
+        // (matmul (matmul a b) c): every m, k, l, n in 1..=4.
+        let a = parse_axioms("(matmul (matmul a b) c) = (matmul a (matmul b c))").unwrap().remove(0);
+        assert_eq!(validate(&a, 1000).unwrap().instances, 4 * 4 * 4 * 4);
+        // (conv a imm) = a: every image, with the identity filter that fits.
+        let a = parse_axioms("(conv a imm) = a").unwrap().remove(0);
+        assert_eq!(validate(&a, 1000).unwrap().instances, 3 * 3 * 4 * 4);
+    }
+
+    #[test]
+    fn a_planted_wrong_axiom_is_caught() {
+        for wrong in [
+            "(matmul a b) = (matmul b a)",
+            "(relu (add a b)) = (add (relu a) (relu b))",
+            "(transpose a) = a",
+            "(matmul a ones) = a",
+            "(poolmax (add a b)) = (add (poolmax a) (poolmax b))",
+            "(poolavg (relu a)) = (relu (poolavg a))",
+            "(conv a (concat0 b c)) = (concat0 (conv a b) (conv a c))",
+        ] {
+            let a = parse_axioms(wrong).unwrap().remove(0);
+            let e = validate(&a, 1000).unwrap_err();
+            assert!(e.contains("is false"), "{wrong}: {e}");
+        }
+    }
+
+    #[test]
+    fn an_axiom_no_shape_can_test_is_rejected() {
+        // A matrix transposed, then pooled: never defined.
+        let a = parse_axioms("(poolmax (transpose a)) = a").unwrap().remove(0);
+        assert!(validate(&a, 1000).unwrap_err().contains("defined on no small shape"));
+    }
+}
