@@ -1,6 +1,7 @@
 //! Compiles the rule files under `rules/` into Rust matchers (`$OUT_DIR/rules.rs`):
 //! `rules/canonical/*.rules` are canonicalization rules, every other directory's
-//! rules are for the rewrite search. A rule file with an error fails the build with
+//! rules are for the rewrite search. `rules/generated/` is checked like the others but
+//! included as text, for `rules::interp` to run. A rule file with an error fails the build with
 //! the error's file, line and column.
 
 use std::path::{Path, PathBuf};
@@ -33,7 +34,15 @@ fn main() {
             std::process::exit(1)
         });
         let canonical = rel.starts_with("rules/canonical");
-        sources.push(tcc_rules::Source { path: format!("dialects/graph/{}", rel.display()), text, canonical });
+        // Generated rules are interpreted (thousands of them would take minutes to
+        // compile); the others become Rust matchers.
+        let interpret_from = rel.starts_with("rules/generated").then(|| f.display().to_string());
+        sources.push(tcc_rules::Source {
+            path: format!("dialects/graph/{}", rel.display()),
+            text,
+            canonical,
+            interpret_from,
+        });
     }
     let code = tcc_rules::compile(&sources).unwrap_or_else(|e| {
         eprintln!("{e}");

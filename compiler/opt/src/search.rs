@@ -30,7 +30,7 @@ use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
 use tcc_dialect_graph::ops as g;
-use tcc_dialect_graph::rules::{RULES, rt};
+use tcc_dialect_graph::rules::{self, rt};
 use tcc_ir::rewrite::is_trivially_dead;
 use tcc_ir::{Attribute, Diagnostics, EntityRef, Module, Op, Pass, PassInfo, PassOptions};
 
@@ -123,7 +123,7 @@ impl SearchStats {
 
 /// The rules the search applies: every rule that is not a canonicalization rule.
 pub fn search_rules() -> Vec<&'static rt::RuleDef> {
-    RULES.iter().filter(|r| !r.canonical).collect()
+    rules::all().iter().copied().filter(|r| !r.canonical).collect()
 }
 
 /// Erases pure ops whose results are unused, repeatedly.
@@ -216,28 +216,26 @@ impl Ord for Candidate {
 /// layouts (TASO's joint layout search).
 fn neighbours(
     m: &Module,
-    rules: &[&'static rt::RuleDef],
+    rules: &rt::RuleIndex,
     cost: &mut CostModel,
     layouts: Option<&Target>,
 ) -> Vec<(Module, String)> {
     let mut out = Vec::new();
-    for &rule in rules {
-        for b in rt::find_matches(m, rule) {
-            if let Some(mut next) = rt::apply_to_copy(m, rule, &b) {
-                erase_dead(&mut next);
-                for &root in &b.roots {
-                    cost.mark(m, root);
-                }
-                for (variant, label) in layout_variants(&next, m.op_capacity(), layouts) {
-                    // Rewrites append ops to the arena: handles past the input's are new.
-                    let top = variant.top();
-                    for op in variant.walk(top) {
-                        if op.index() >= m.op_capacity() {
-                            cost.mark(&variant, op);
-                        }
+    for (rule, b) in rules.find_all(m) {
+        if let Some(mut next) = rt::apply_to_copy(m, rule, &b) {
+            erase_dead(&mut next);
+            for &root in &b.roots {
+                cost.mark(m, root);
+            }
+            for (variant, label) in layout_variants(&next, m.op_capacity(), layouts) {
+                // Rewrites append ops to the arena: handles past the input's are new.
+                let top = variant.top();
+                for op in variant.walk(top) {
+                    if op.index() >= m.op_capacity() {
+                        cost.mark(&variant, op);
                     }
-                    out.push((variant, format!("{}{label}", rule.name)));
                 }
+                out.push((variant, format!("{}{label}", rule.name)));
             }
         }
     }
@@ -320,6 +318,7 @@ pub fn search(
 ) -> (Module, SearchStats) {
     let start = Instant::now();
     let mut progress = Progress { start, last: start, enabled: cfg.progress };
+    let rules = &rt::RuleIndex::new(rules);
     // The ops the first rewrites would replace are measured before anything is costed.
     let _ = neighbours(m, rules, cost, cfg.layouts.as_ref());
     let shared = m.op_capacity();

@@ -2,7 +2,7 @@
 //! (`(rule NAME SOURCE => TARGET (if GUARD...) (by PROVENANCE))`, see [`ast`]); this
 //! crate parses them with located errors ([`parse`]), rejects duplicate and shadowed
 //! rules ([`check`]) and turns them into Rust matchers ([`codegen`]) from a dialect's
-//! build script ([`compile`]). It depends on nothing, so build scripts stay cheap.
+//! build script ([`compile`]), or includes them as text for the dialect to interpret. It depends on nothing, so build scripts stay cheap.
 
 pub mod ast;
 pub mod builtins;
@@ -22,6 +22,10 @@ pub struct Source {
     /// Whether its rules are canonicalization rules (always applied, first match wins)
     /// rather than rules only the cost-based search applies.
     pub canonical: bool,
+    /// Interpret the file's rules at run time, including the text from this absolute
+    /// path, rather than compile them (for the generated rules: thousands of matchers
+    /// would take minutes to compile).
+    pub interpret_from: Option<String>,
 }
 
 /// Parses, checks and compiles `sources` into Rust; errors are rendered with the
@@ -36,19 +40,33 @@ pub fn compile(sources: &[Source]) -> Result<String, String> {
     let mut ordered: Vec<codegen::RuleInput> = Vec::new();
     for canonical in [true, false] {
         for (f, s) in &files {
-            if s.canonical == canonical {
+            if s.canonical == canonical && s.interpret_from.is_none() {
                 ordered.extend(f.rules.iter().map(|rule| codegen::RuleInput { file: &s.path, rule, canonical }));
             }
         }
     }
-    let all: Vec<check::Located> = ordered.iter().map(|r| check::Located { file: r.file, rule: r.rule }).collect();
+    let interpreted: Vec<codegen::Interpreted> = files
+        .iter()
+        .filter_map(|(f, s)| {
+            let include_from = s.interpret_from.as_deref()?;
+            Some(codegen::Interpreted { file: &s.path, include_from, rules: &f.rules })
+        })
+        .collect();
+    if let Some((_, s)) = files.iter().find(|(_, s)| s.canonical && s.interpret_from.is_some()) {
+        return Err(format!("{}: error: canonicalization rules are compiled, not interpreted", s.path));
+    }
+    let all: Vec<check::Located> = ordered
+        .iter()
+        .map(|r| check::Located { file: r.file, rule: r.rule })
+        .chain(interpreted.iter().flat_map(|f| f.rules.iter().map(|rule| check::Located { file: f.file, rule })))
+        .collect();
     let canon: Vec<check::Located> =
         ordered.iter().filter(|r| r.canonical).map(|r| check::Located { file: r.file, rule: r.rule }).collect();
     if let Err((file, e)) = check::check_rules(&all, &canon) {
         let text = sources.iter().find(|s| s.path == file).map_or("", |s| s.text.as_str());
         return Err(e.render(&file, text));
     }
-    Ok(codegen::generate(&ordered))
+    Ok(codegen::generate(&ordered, &interpreted))
 }
 
 /// Parses and checks rule files without generating code (`tcc-rulegen check`).

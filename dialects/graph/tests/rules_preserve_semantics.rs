@@ -1,7 +1,7 @@
 //! Property: every rewrite rule (hand-written or generated, canonical or search-only)
 //! computes the same function as the graph it replaces.
 //!
-//! For each rule of `rules::RULES`, its source pattern (read from the rule files with
+//! For each rule of `rules::all()`, its source pattern (read from the rule files with
 //! `tcc_rules`) is instantiated on random shapes: variables become function arguments
 //! or constants (splats of 0, -0, 1 and 2.5, or random values; the identities and ones
 //! a generated rule's guards require; arguments get signed
@@ -34,6 +34,18 @@ const MAX_TRIALS: usize = 10000;
 
 /// Every rule's source patterns, by rule name, parsed from the dialect's rule files.
 fn rule_sources() -> HashMap<String, (Vec<Pattern>, Constraints)> {
+    let mut out = HashMap::new();
+    for f in rule_files() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for r in tcc_rules::parse::parse_file(&f.display().to_string(), &text).unwrap().rules {
+            out.insert(r.name.clone(), (r.source.clone(), constraints(&r.guards)));
+        }
+    }
+    out
+}
+
+/// The dialect's rule files.
+fn rule_files() -> Vec<std::path::PathBuf> {
     fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
@@ -46,14 +58,7 @@ fn rule_sources() -> HashMap<String, (Vec<Pattern>, Constraints)> {
     }
     let mut files = Vec::new();
     walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules"), &mut files);
-    let mut out = HashMap::new();
-    for f in files {
-        let text = std::fs::read_to_string(&f).unwrap();
-        for r in tcc_rules::parse::parse_file(&f.display().to_string(), &text).unwrap().rules {
-            out.insert(r.name.clone(), (r.source.clone(), constraints(&r.guards)));
-        }
-    }
-    out
+    files
 }
 
 /// What a rule's guards fix about its variables: `(= (rank ?v) R)` and
@@ -421,7 +426,15 @@ enum Trial {
     Skipped,
 }
 
-fn trial(rule: &rt::RuleDef, source: &[Pattern], fixed: &Constraints, rng: &mut Rng) -> Result<Trial, String> {
+/// A rule under test, and for a compiled rule its interpreted twin, which must match
+/// and rewrite exactly as it does.
+struct UnderTest<'a> {
+    rule: &'a rt::RuleDef,
+    twin: Option<&'a rt::RuleDef>,
+}
+
+fn trial(t: &UnderTest, source: &[Pattern], fixed: &Constraints, rng: &mut Rng) -> Result<Trial, String> {
+    let rule = t.rule;
     let rank = 1 + rng.below(4);
     // Half the time all extents are equal, so that operands of matmuls and convolutions
     // fit each other.
@@ -453,9 +466,19 @@ fn trial(rule: &rt::RuleDef, source: &[Pattern], fixed: &Constraints, rng: &mut 
     if verify(&m).is_err() {
         return Ok(Trial::Skipped);
     }
-    let Some(b) = rt::find_matches(&m, rule).into_iter().next() else { return Ok(Trial::Skipped) };
-    let Some(after) = rt::apply_to_copy(&m, rule, &b) else { return Ok(Trial::Skipped) };
+    let matches = rt::find_matches(&m, rule);
     let text = print_module(&m, PrintOptions::default());
+    if let Some(twin) = t.twin {
+        let twin_matches = rt::find_matches(&m, twin);
+        let printed = |ms: &[rt::Binding], r: &rt::RuleDef| -> Vec<Option<String>> {
+            ms.iter().map(|b| rt::apply_to_copy(&m, r, b).map(|a| print_module(&a, PrintOptions::default()))).collect()
+        };
+        if printed(&matches, rule) != printed(&twin_matches, twin) {
+            return Err(format!("rule `{}`: compiled and interpreted, it rewrites differently\n{text}", rule.name));
+        }
+    }
+    let Some(b) = matches.into_iter().next() else { return Ok(Trial::Skipped) };
+    let Some(after) = rt::apply_to_copy(&m, rule, &b) else { return Ok(Trial::Skipped) };
     verify(&after).map_err(|e| format!("rule `{}` made an invalid module: {e}\n{text}", rule.name))?;
     let inputs: Vec<Tensor> = args
         .iter()
@@ -490,11 +513,12 @@ fn trial(rule: &rt::RuleDef, source: &[Pattern], fixed: &Constraints, rng: &mut 
 }
 
 /// Draws instances of `rule` until it applied `MIN_APPLIED` times.
-fn exercise(rule: &rt::RuleDef, source: &[Pattern], fixed: &Constraints, seed: u64) -> Result<usize, String> {
+fn exercise(t: &UnderTest, source: &[Pattern], fixed: &Constraints, seed: u64) -> Result<usize, String> {
+    let rule = t.rule;
     let mut rng = Rng(seed | 1);
     let mut applied = 0;
     for _ in 0..MAX_TRIALS {
-        if let Trial::Applied = trial(rule, source, fixed, &mut rng)? {
+        if let Trial::Applied = trial(t, source, fixed, &mut rng)? {
             applied += 1;
             if applied == MIN_APPLIED {
                 return Ok(applied);
@@ -507,54 +531,51 @@ fn exercise(rule: &rt::RuleDef, source: &[Pattern], fixed: &Constraints, seed: u
 #[test]
 fn every_rule_preserves_semantics_on_random_instances() {
     let sources = rule_sources();
-    assert_eq!(sources.len(), rules::RULES.len(), "every rule in the files is compiled, and only those");
+    assert_eq!(sources.len(), rules::all().len(), "every rule in the files is compiled or interpreted, and only those");
+    let twins = interpreted_twins();
     let mut failures = Vec::new();
-    for (i, rule) in rules::RULES.iter().enumerate() {
-        let (source, fixed) = &sources[rule.name];
-        if let Err(e) = exercise(rule, source, fixed, 0x5EED ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
+    for (i, &rule) in rules::all().iter().enumerate() {
+        let (source, fixed) = &sources[&rule.name[..]];
+        let twin = matches!(rule.body, rt::Body::Compiled { .. }).then(|| &twins[&rule.name[..]]);
+        let t = UnderTest { rule, twin };
+        if let Err(e) = exercise(&t, source, fixed, 0x5EED ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
             failures.push(e);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// `(sub ?x ?y) => (sub ?y ?x)`, built by hand as generated code would be: the harness
-/// must reject it.
+/// `(sub ?x ?y) => (sub ?y ?x)`: the harness must reject it.
 #[test]
 fn a_planted_wrong_rule_is_caught() {
-    fn root(m: &Module, op: Op, b: &mut rt::Binding) -> Option<()> {
-        let out = rt::result_of(m, op, 0)?;
-        rt::is_op(m, op, &ops::SUB, 2)?;
-        b.bind(0, rt::Val::Value(m.operand(op, 0)))?;
-        b.bind(1, rt::Val::Value(m.operand(op, 1)))?;
-        b.root(op, out);
-        Some(())
-    }
-    fn guard(_: &Module, _: &rt::Binding) -> Option<bool> {
-        Some(true)
-    }
-    fn plan(_: &Module, b: &rt::Binding) -> Option<rt::Plan> {
-        let mut p = rt::Plan::default();
-        let n = p.op(&ops::SUB, vec![rt::Src::Value(b.value(1)?), rt::Src::Value(b.value(0)?)], vec![])?;
-        p.outputs = vec![rt::Src::Node(n, 0)];
-        Some(p)
-    }
-    let wrong = rt::RuleDef {
-        name: "sub-commutes",
-        file: "planted",
-        line: 1,
-        canonical: false,
-        provenance: rt::Provenance::Hand,
-        roots: &[root],
-        slots: 2,
-        guard,
-        plan,
-    };
-    let source = tcc_rules::parse::parse_file("planted", "(rule sub-commutes (sub ?x ?y) => (sub ?y ?x) (by hand))")
-        .unwrap()
-        .rules
-        .remove(0)
-        .source;
-    let e = exercise(&wrong, &source, &Constraints::default(), 7).unwrap_err();
+    let text = "(rule sub-commutes (sub ?x ?y) => (sub ?y ?x) (by hand))";
+    let wrong = rules::interp::load("planted", text).unwrap().remove(0);
+    let source = tcc_rules::parse::parse_file("planted", text).unwrap().rules.remove(0).source;
+    let e = exercise(&UnderTest { rule: &wrong, twin: None }, &source, &Constraints::default(), 7).unwrap_err();
     assert!(e.contains("rule `sub-commutes` changed output 0"), "{e}");
+}
+
+/// A rule interpreted and compiled differently is caught: the twin of `x - 0 => x`
+/// here is `x - 0 => 0 - x`.
+#[test]
+fn a_twin_that_differs_is_caught() {
+    let rule = rules::rule("sub-zero").expect("the canonical rule x - 0 => x");
+    let text = "(rule sub-zero (sub ?x ?z) => (sub ?z ?x) (if (splat ?z 0.0)) (by hand))";
+    let twin = rules::interp::load("planted", text).unwrap().remove(0);
+    let sources = rule_sources();
+    let (source, fixed) = &sources["sub-zero"];
+    let e = exercise(&UnderTest { rule, twin: Some(&twin) }, source, fixed, 7).unwrap_err();
+    assert!(e.contains("compiled and interpreted, it rewrites differently"), "{e}");
+}
+
+/// Every rule file's rules, interpreted, by name.
+fn interpreted_twins() -> HashMap<String, rt::RuleDef> {
+    let mut out = HashMap::new();
+    for f in rule_files() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for r in rules::interp::load(&f.display().to_string(), &text).unwrap() {
+            out.insert(r.name.to_string(), r);
+        }
+    }
+    out
 }

@@ -128,9 +128,9 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         return Ok(ExitCode::SUCCESS);
     }
     if args.list_rules {
-        for r in tcc::graph::rules::RULES {
+        for r in tcc::graph::rules::all() {
             let used = if r.canonical { "canonical" } else { "search" };
-            let by = match r.provenance {
+            let by = match &r.provenance {
                 tcc::graph::rules::rt::Provenance::Hand => "hand-written".to_string(),
                 tcc::graph::rules::rt::Provenance::Generated { fingerprint, verified } => {
                     format!("generated {fingerprint}, verified by {verified}")

@@ -240,7 +240,7 @@ fn check(paths: &[PathBuf]) -> Result<String, String> {
     for f in &files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{}: error: {e}", f.display()))?;
         let canonical = f.components().any(|c| c.as_os_str() == "canonical");
-        sources.push(tcc_rules::Source { path: f.display().to_string(), text, canonical });
+        sources.push(tcc_rules::Source { path: f.display().to_string(), text, canonical, interpret_from: None });
     }
     let n = tcc_rules::check_sources(&sources)?;
     Ok(format!("{n} rules in {} files: ok", files.len()))

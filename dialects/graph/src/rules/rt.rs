@@ -1,11 +1,13 @@
-//! What generated matchers run on: binding slots ([`Binding`]), the target plan
-//! ([`Plan`]), the match driver ([`find_matches`], [`apply_at`]) and the appliers that
-//! rewrite in place (canonicalization) or a copy (the search).
+//! What rules run on, compiled or interpreted: the rule table's entries ([`RuleDef`]),
+//! binding slots ([`Binding`]), the target plan ([`Plan`]), the match drivers
+//! ([`find_matches`], [`RuleIndex`], [`apply_at`]) and the appliers that rewrite in
+//! place (canonicalization) or a copy (the search).
 //!
 //! A plan is type-checked before anything is created: every target op's result types
 //! are inferred, and each output must have exactly the type of the source output it
 //! replaces, so a rule can never change a value's type, whatever its guards say.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use tcc_ir::{AttrDict, Attribute, Module, Op, OpDef, OperationState, Rewriter, Type, Value};
@@ -109,30 +111,76 @@ pub fn list(items: Vec<Val>) -> Option<Val> {
 }
 
 /// Where a provenance record says a rule came from.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Provenance {
     Hand,
-    Generated { fingerprint: &'static str, verified: &'static str },
+    Generated { fingerprint: Cow<'static, str>, verified: Cow<'static, str> },
 }
 
 /// Matches source output `k` of a rule at `op`, extending the binding.
 pub type RootMatcher = fn(&Module, Op, &mut Binding) -> Option<()>;
 
-/// One compiled rule.
+/// How a rule runs: compiled into Rust by the build script, or interpreted from its
+/// syntax ([`super::interp`]: the generated rules, too many to compile).
+pub enum Body {
+    Compiled {
+        /// One matcher per source output.
+        roots: &'static [RootMatcher],
+        guard: fn(&Module, &Binding) -> Option<bool>,
+        plan: fn(&Module, &Binding) -> Option<Plan>,
+    },
+    Interpreted(Box<super::interp::Program>),
+}
+
+/// One rule.
 pub struct RuleDef {
-    pub name: &'static str,
+    pub name: Cow<'static, str>,
     /// The rule file it was written in, and the line of its `(rule`.
-    pub file: &'static str,
+    pub file: Cow<'static, str>,
     pub line: u32,
     /// Canonicalization rule (applied greedily) rather than a search-only rule.
     pub canonical: bool,
     pub provenance: Provenance,
-    /// One matcher per source output.
-    pub roots: &'static [RootMatcher],
     /// How many variables the rule binds.
     pub slots: usize,
-    pub guard: fn(&Module, &Binding) -> Option<bool>,
-    pub plan: fn(&Module, &Binding) -> Option<Plan>,
+    /// The op whose result the first source output is.
+    pub root: &'static OpDef,
+    pub body: Body,
+}
+
+impl RuleDef {
+    /// The number of source outputs.
+    pub fn roots(&self) -> usize {
+        match &self.body {
+            Body::Compiled { roots, .. } => roots.len(),
+            Body::Interpreted(p) => p.roots(),
+        }
+    }
+
+    /// Matches source output `k` at `op`, extending `b`.
+    pub fn match_root(&self, k: usize, m: &Module, op: Op, b: &mut Binding) -> Option<()> {
+        match &self.body {
+            Body::Compiled { roots, .. } => roots[k](m, op, b),
+            Body::Interpreted(p) => p.match_root(k, m, op, b),
+        }
+    }
+
+    /// Whether the guards hold for a complete match (`None`: they could not be
+    /// evaluated, which is no match either).
+    pub fn guard(&self, m: &Module, b: &Binding) -> Option<bool> {
+        match &self.body {
+            Body::Compiled { guard, .. } => guard(m, b),
+            Body::Interpreted(p) => p.guard(m, b),
+        }
+    }
+
+    /// The target to build for a match.
+    pub fn plan(&self, m: &Module, b: &Binding) -> Option<Plan> {
+        match &self.body {
+            Body::Compiled { plan, .. } => plan(m, b),
+            Body::Interpreted(p) => p.plan(m, b),
+        }
+    }
 }
 
 /// A (partial) match: variable slots, and the source's output ops and values.
@@ -373,8 +421,8 @@ fn extend(m: &Module, rule: &RuleDef, b: Binding, k: usize, out: &mut Vec<Bindin
     if first_only && !out.is_empty() {
         return;
     }
-    if k == rule.roots.len() {
-        if (rule.guard)(m, &b) == Some(true) {
+    if k == rule.roots() {
+        if rule.guard(m, &b) == Some(true) {
             out.push(b);
         }
         return;
@@ -389,7 +437,7 @@ fn extend(m: &Module, rule: &RuleDef, b: Binding, k: usize, out: &mut Vec<Bindin
     }
     for c in candidates {
         let mut next = b.clone();
-        if (rule.roots[k])(m, c, &mut next).is_some() {
+        if rule.match_root(k, m, c, &mut next).is_some() {
             extend(m, rule, next, k + 1, out, first_only);
         }
     }
@@ -399,7 +447,7 @@ fn extend(m: &Module, rule: &RuleDef, b: Binding, k: usize, out: &mut Vec<Bindin
 pub fn matches_at(m: &Module, rule: &RuleDef, op: Op, first_only: bool) -> Vec<Binding> {
     let mut b = Binding::new(rule.slots);
     let mut out = Vec::new();
-    if (rule.roots[0])(m, op, &mut b).is_some() {
+    if rule.match_root(0, m, op, &mut b).is_some() {
         extend(m, rule, b, 1, &mut out, first_only);
     }
     out
@@ -411,6 +459,36 @@ pub fn find_matches(m: &Module, rule: &RuleDef) -> Vec<Binding> {
     m.walk(top).into_iter().filter(|&op| op != top).flat_map(|op| matches_at(m, rule, op, false)).collect()
 }
 
+/// Rules by the op their first source output is a result of, so that each op of a
+/// graph is tried only against the rules that can match there.
+pub struct RuleIndex {
+    by_root: HashMap<&'static str, Vec<&'static RuleDef>>,
+}
+
+impl RuleIndex {
+    pub fn new(rules: &[&'static RuleDef]) -> RuleIndex {
+        let mut by_root: HashMap<&'static str, Vec<&'static RuleDef>> = HashMap::new();
+        for &r in rules {
+            by_root.entry(r.root.name).or_default().push(r);
+        }
+        RuleIndex { by_root }
+    }
+
+    /// Every match of every rule in `m`: in program order of their first roots, and at
+    /// one op in the order the rules were given.
+    pub fn find_all(&self, m: &Module) -> Vec<(&'static RuleDef, Binding)> {
+        let top = m.top();
+        let mut out = Vec::new();
+        for op in m.walk(top) {
+            let Some(rules) = self.by_root.get(m.def(op).name) else { continue };
+            for &rule in rules {
+                out.extend(matches_at(m, rule, op, false).into_iter().map(|b| (rule, b)));
+            }
+        }
+        out
+    }
+}
+
 /// Applies `rule` at `op` in place if it matches there (a canonicalization pattern).
 pub fn apply_at(rw: &mut Rewriter, rule: &RuleDef, op: Op) -> bool {
     let Some(b) = matches_at(rw, rule, op, true).pop() else { return false };
@@ -419,7 +497,7 @@ pub fn apply_at(rw: &mut Rewriter, rule: &RuleDef, op: Op) -> bool {
 
 /// Applies `rule` as matched by `b`, in place.
 pub fn apply(rw: &mut Rewriter, rule: &RuleDef, b: &Binding) -> bool {
-    match (rule.plan)(rw, b) {
+    match rule.plan(rw, b) {
         Some(plan) => plan.realize(rw, b),
         None => false,
     }
