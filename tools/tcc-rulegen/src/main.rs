@@ -175,15 +175,23 @@ fn list_axioms() -> Result<String, String> {
     Ok(out)
 }
 
+/// A checked-in rule to prove again: where it is, and what it claims.
+struct Claim {
+    at: String,
+    vars: Vec<String>,
+    source: Vec<axioms::Term>,
+    target: Vec<axioms::Term>,
+}
+
 fn verify_rules(paths: &[PathBuf], timeout_ms: u32) -> Result<String, String> {
     let axioms = checked_axioms()?;
-    let mut prover = prover(timeout_ms)?;
+    prover(timeout_ms)?;
     let paths = if paths.is_empty() { vec![rules_dir()] } else { paths.to_vec() };
     let mut files = Vec::new();
     for p in &paths {
         collect(p, &mut files)?;
     }
-    let (mut proved, mut failed) = (0, Vec::new());
+    let mut claims = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{}: error: {e}", f.display()))?;
         let file = tcc_rules::parse::parse_file(&f.display().to_string(), &text)
@@ -195,21 +203,57 @@ fn verify_rules(paths: &[PathBuf], timeout_ms: u32) -> Result<String, String> {
             };
             let source = side(&rule.source, &mut vars)?;
             let target = side(&rule.target, &mut vars)?;
-            match prover.prove(&axioms, &vars, &source, &target) {
-                verify::Verdict::Proved => proved += 1,
-                verify::Verdict::NotProved(why) => failed.push(format!(
-                    "{}:{}: error: rule `{}` is not proved: {why}",
-                    f.display(),
-                    rule.pos,
-                    rule.name
-                )),
-            }
+            claims.push(Claim {
+                at: format!("{}:{}: rule `{}`", f.display(), rule.pos, rule.name),
+                vars,
+                source,
+                target,
+            });
         }
     }
+    // One prover per thread, claims taken in turn; progress every 10 s.
+    let start = std::time::Instant::now();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failed: Vec<(usize, String)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads())
+            .map(|w| {
+                let (next, claims, axioms) = (&next, &claims, &axioms);
+                scope.spawn(move || {
+                    let mut prover = prover(timeout_ms).expect("the prover was built once already");
+                    let mut failed = Vec::new();
+                    let mut last = std::time::Instant::now();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(c) = claims.get(k) else { break };
+                        if let verify::Verdict::NotProved(why) = prover.prove(axioms, &c.vars, &c.source, &c.target) {
+                            failed.push((k, format!("{}: error: not proved: {why}", c.at)));
+                        }
+                        if w == 0 && last.elapsed().as_secs() >= 10 {
+                            last = std::time::Instant::now();
+                            eprintln!(
+                                "{k}/{} rules proved again ({:.0} s)",
+                                claims.len(),
+                                start.elapsed().as_secs_f64()
+                            );
+                        }
+                    }
+                    failed
+                })
+            })
+            .collect();
+        let mut all: Vec<_> = workers.into_iter().flat_map(|w| w.join().expect("a verifier thread panicked")).collect();
+        all.sort();
+        all
+    });
     if !failed.is_empty() {
-        return Err(failed.join("\n"));
+        return Err(failed.into_iter().map(|(_, e)| e).collect::<Vec<_>>().join("\n"));
     }
-    Ok(format!("{proved} generated rules proved from {} axioms", axioms.len()))
+    Ok(format!(
+        "{} generated rules proved from {} axioms ({:.1} s)",
+        claims.len(),
+        axioms.len(),
+        start.elapsed().as_secs_f64()
+    ))
 }
 
 fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
