@@ -137,6 +137,9 @@ struct Instance<'a> {
     attrs: HashMap<String, Attribute>,
     args: Vec<Value>,
     fixed: Constraints,
+    /// Ops built so far, by their pattern's text: a subterm a source repeats (the
+    /// shared matmul of a generated rule's two outputs) is built once.
+    built: HashMap<String, Op>,
 }
 
 impl Instance<'_> {
@@ -320,6 +323,16 @@ impl Instance<'_> {
     }
 
     fn build_op(&mut self, p: &Pattern) -> Result<Option<Op>, String> {
+        let key = tcc_rules::codegen::render_target(p);
+        if let Some(&op) = self.built.get(&key) {
+            return Ok(Some(op));
+        }
+        let Some(op) = self.build_new_op(p)? else { return Ok(None) };
+        self.built.insert(key, op);
+        Ok(Some(op))
+    }
+
+    fn build_new_op(&mut self, p: &Pattern) -> Result<Option<Op>, String> {
         let Pattern::Op(o) = p else { return Err("an op pattern".into()) };
         let mut operands = Vec::new();
         for (i, x) in o.operands.iter().enumerate() {
@@ -452,6 +465,7 @@ fn trial(t: &UnderTest, source: &[Pattern], fixed: &Constraints, rng: &mut Rng) 
         attrs: HashMap::new(),
         args: Vec::new(),
         fixed: fixed.clone(),
+        built: HashMap::new(),
     };
     let mut outs = Vec::new();
     for p in source {
@@ -533,16 +547,34 @@ fn every_rule_preserves_semantics_on_random_instances() {
     let sources = rule_sources();
     assert_eq!(sources.len(), rules::all().len(), "every rule in the files is compiled or interpreted, and only those");
     let twins = interpreted_twins();
-    let mut failures = Vec::new();
-    for (i, &rule) in rules::all().iter().enumerate() {
-        let (source, fixed) = &sources[&rule.name[..]];
-        let twin = matches!(rule.body, rt::Body::Compiled { .. }).then(|| &twins[&rule.name[..]]);
-        let t = UnderTest { rule, twin };
-        if let Err(e) = exercise(&t, source, fixed, 0x5EED ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) {
-            failures.push(e);
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    // Rules are taken in turn by one thread per core; each rule's draws depend on its
+    // index only, so the outcome does not depend on the threads.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut failures: Vec<(usize, String)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut failed = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&rule) = rules::all().get(i) else { break };
+                        let (source, fixed) = &sources[&rule.name[..]];
+                        let twin = matches!(rule.body, rt::Body::Compiled { .. }).then(|| &twins[&rule.name[..]]);
+                        let seed = 0x5EED ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        if let Err(e) = exercise(&UnderTest { rule, twin }, source, fixed, seed) {
+                            failed.push((i, e));
+                        }
+                    }
+                    failed
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a test thread panicked")).collect()
+    });
+    failures.sort();
+    let failures: Vec<String> = failures.into_iter().map(|(_, e)| e).collect();
+    assert!(failures.is_empty(), "{} rules failed:\n{}", failures.len(), failures.join("\n\n"));
 }
 
 /// `(sub ?x ?y) => (sub ?y ?x)`: the harness must reject it.

@@ -6,8 +6,8 @@
 //!   appearance) is dropped;
 //! - **common subgraph**: a pair whose two sides compute the same non-input
 //!   subexpression is dropped (the pair with that subexpression as an input covers it);
-//! - **common suffix**: a one-output pair whose outputs are the same op with one
-//!   operand in common is dropped (the pair of the other operands covers it).
+//! - **common suffix**: a pair whose outputs are each the same op on both sides, with
+//!   an input operand in common, is dropped (the pair of the other operands covers it).
 //!
 //! Pairs the language cannot state are dropped too: a source that is an input alone,
 //! a target using a constant its source does not (rules match constants, they do not
@@ -22,6 +22,7 @@ use std::collections::HashSet;
 
 use crate::enumerate::{Graph, Input, Meta, World, metas, value_shapes};
 use crate::spec::{Fill, Op};
+use crate::validate::Fixed;
 
 /// The attributes of the generator's pools (`spec::Op::MaxPool`, `spec::Op::AvgPool`).
 pub const MAX_POOL: &str = ":kernel [3 3] :strides [1 1] :pads [1 1 1 1]";
@@ -131,37 +132,52 @@ pub fn prune_reason(world: &World, src: &Graph, tgt: &Graph, seen: &mut HashSet<
     if subexpressions(world, tgt).iter().any(|e| common.contains(e)) {
         return Some("common subgraph");
     }
-    if src.outputs.len() == 1 {
-        // A one-output graph's output is its last op's result.
-        let n_in = world.inputs.len();
-        let (rs, rt) = (src.nodes.last(), tgt.nodes.last());
-        if let (Some(a), Some(b)) = (rs, rt)
-            && a.op == b.op
-            && (a.args.len() == 1 || a.args.iter().any(|x| *x < n_in && b.args.contains(x)))
-        {
-            return Some("common suffix");
-        }
+    // Each output the same op on both sides, with an input operand in common (or a
+    // one-operand op): the pair of the differing operands covers it.
+    let n_in = world.inputs.len();
+    fn root(g: &Graph, v: usize, n_in: usize) -> Option<&crate::enumerate::Node> {
+        v.checked_sub(n_in).map(|k| &g.nodes[k])
+    }
+    if src.outputs.len() == tgt.outputs.len()
+        && src.outputs.iter().zip(&tgt.outputs).all(|(&so, &to)| match (root(src, so, n_in), root(tgt, to, n_in)) {
+            (Some(a), Some(b)) => {
+                a.op == b.op && (a.args.len() == 1 || a.args.iter().any(|x| *x < n_in && b.args.contains(x)))
+            }
+            _ => false,
+        })
+    {
+        return Some("common suffix");
     }
     None
+}
+
+/// What a rule's guards fix about input `i`'s shape: its rank, and for the image
+/// world's filters their kernel size (the padding of a "same" convolution depends on it).
+pub fn fixed(world: &World, i: usize) -> Fixed {
+    let Input { name, shape, .. } = &world.inputs[i];
+    let dims = if world.name == "image" && *name != "x" { vec![(2, shape[2]), (3, shape[3])] } else { Vec::new() };
+    Fixed { rank: Some(shape.len()), dims }
 }
 
 /// The guards a rule over `inputs_used` needs: ranks, kernel sizes of filters, and
 /// what the constants hold.
 pub fn guards(world: &World, inputs_used: u32) -> Vec<String> {
     let mut out = Vec::new();
-    for (i, Input { name, shape, fill }) in world.inputs.iter().enumerate() {
+    for (i, Input { name, fill, .. }) in world.inputs.iter().enumerate() {
         if inputs_used & (1 << i) == 0 {
             continue;
         }
-        out.push(format!("(= (rank ?{name}) {})", shape.len()));
+        let f = fixed(world, i);
+        if let Some(rank) = f.rank {
+            out.push(format!("(= (rank ?{name}) {rank})"));
+        }
         match fill {
             Fill::Random => {}
             Fill::Identity => out.push(format!("(is-identity ?{name})")),
             Fill::Ones => out.push(format!("(splat ?{name} 1.0)")),
         }
-        if world.name == "image" && *name != "x" {
-            out.push(format!("(= (dim ?{name} 2) {})", shape[2]));
-            out.push(format!("(= (dim ?{name} 3) {})", shape[3]));
+        for (axis, n) in f.dims {
+            out.push(format!("(= (dim ?{name} {axis}) {n})"));
         }
     }
     out

@@ -1,8 +1,10 @@
 //! Depth-first enumeration of small graphs over a world of inputs, with fingerprints.
 //!
 //! A graph is a sequence of ops over the world's inputs and earlier results, with no
-//! duplicate computation (the same op on the same operands twice) and no op on
-//! constants only (folding computes those). A split counts as
+//! duplicate computation (the same op on the same operands twice, or an operand equal
+//! to an input or an earlier result on the integer inputs: such a graph is covered by
+//! the rule removing the repeat, and never a cheaper target) and no op on constants
+//! only (folding computes those). A split counts as
 //! one op with two results: its second part is free. Its outputs are the
 //! results nothing else uses. Its fingerprint hashes, symmetrically over its outputs,
 //! the outputs computed on random integer inputs (wrapping arithmetic, so no round-off;
@@ -198,11 +200,12 @@ fn meta_of(op: Op, args: &[&Meta]) -> Meta {
 }
 
 /// The values of a graph under construction: integer contents (two random draws) and
-/// metadata.
+/// metadata, and whether each repeats an earlier value.
 #[derive(Clone)]
 struct State {
     values: Vec<(Vec<T<i64>>, Meta)>,
     nodes: Vec<Node>,
+    repeats: Vec<bool>,
 }
 
 fn apply(op: Op, args: &[usize], s: &State) -> Option<(Vec<T<i64>>, Meta)> {
@@ -250,11 +253,12 @@ fn int_inputs(world: &World, draws: usize, seed: u64) -> Vec<Vec<T<i64>>> {
 /// are dropped. Returns the graphs and whether they are a sample.
 pub fn enumerate(world: &World, max_ops: usize, budget: usize) -> (Vec<Graph>, bool) {
     let inputs = int_inputs(world, 2, 0x5EED_1234);
-    let mut state = State { values: Vec::new(), nodes: Vec::new() };
+    let mut state = State { values: Vec::new(), nodes: Vec::new(), repeats: Vec::new() };
     for (i, inp) in world.inputs.iter().enumerate() {
         let rank = inp.shape.len();
         let meta = Meta { extent: (0..rank).map(|d| Some((i, d))).collect(), tree: vec![None; rank] };
         state.values.push((inputs[i].clone(), meta));
+        state.repeats.push(false);
     }
     let inputs_alone: Vec<Graph> = (0..world.inputs.len()).map(|i| graph_of(world, &state, vec![i])).collect();
     let mut keep = 1.0;
@@ -277,10 +281,14 @@ pub fn enumerate(world: &World, max_ops: usize, budget: usize) -> (Vec<Graph>, b
     (out, !complete || keep < 1.0)
 }
 
-/// A number in [0, 1) fixed by `nodes`: which graphs a sample keeps.
-fn unit_hash(nodes: &[Node]) -> f64 {
+/// A number in [0, 1) fixed by the graph of `nodes` and then `last`: which graphs a
+/// sample keeps.
+fn unit_hash(nodes: &[Node], last: &Node) -> f64 {
+    // As the slice of all of them would hash (its length, then each), without copying.
     let mut h = DefaultHasher::new();
-    nodes.hash(&mut h);
+    (nodes.len() + 1).hash(&mut h);
+    nodes.iter().for_each(|n| n.hash(&mut h));
+    last.hash(&mut h);
     (h.finish() >> 11) as f64 / (1u64 << 53) as f64
 }
 
@@ -307,7 +315,10 @@ fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out:
         };
         for args in arg_lists {
             let node = Node { op, args: args.clone() };
-            if s.nodes.contains(&node) {
+            // No duplicate computation: not the same op twice, and no use of a value
+            // that repeats another (`transpose(transpose(a))`, the part of a
+            // concatenation a split gives back), which only the graph's outputs may do.
+            if s.nodes.contains(&node) || args.iter().any(|&a| s.repeats[a]) {
                 continue;
             }
             // An op on constants only computes a constant, which folding handles.
@@ -320,19 +331,17 @@ fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out:
                 _ => false,
             };
             let left = if other_part { left } else { left - 1 };
-            if left == 0 && keep < 1.0 {
-                let mut nodes = s.nodes.clone();
-                nodes.push(node.clone());
-                if unit_hash(&nodes) >= keep {
-                    continue;
-                }
+            if left == 0 && keep < 1.0 && unit_hash(&s.nodes, &node) >= keep {
+                continue;
             }
             let Some(value) = apply(op, &args, s) else { continue };
+            s.repeats.push(s.values.iter().any(|(t, _)| *t == value.0));
             s.values.push(value);
             s.nodes.push(node);
             complete &= dfs(world, s, left, budget, keep, out);
             s.nodes.pop();
             s.values.pop();
+            s.repeats.pop();
         }
     }
     complete

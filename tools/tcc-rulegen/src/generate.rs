@@ -1,18 +1,21 @@
 //! The superoptimizer's pipeline (TASO): enumerate graphs per world, group them by
 //! fingerprint, pair each graph of a group with the group's smallest (both ways), prune
 //! the pairs, re-check them on floats, prove them with the verifier (on every core,
-//! one solver per thread), drop rules that are instances of more general ones, and
-//! write the survivors as rule files.
+//! one solver per thread), check the proved ones on every small shape (the proof is
+//! blind to shapes), drop rules that are instances of more general ones, and write the
+//! survivors as rule files.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use crate::axioms::constant_operator;
 use crate::axioms::{Axiom, Term};
-use crate::emit::{guards, prune_reason, render_side};
+use crate::emit::{fixed, guards, prune_reason, render_side};
 use crate::enumerate::{self, Graph, World};
 use crate::terms::graph_terms;
+use crate::validate::{Fixed, check_shapes};
 use crate::verify::{Prover, Verdict};
 
 /// How many candidates each stage kept, per world.
@@ -27,6 +30,8 @@ pub struct Counts {
     pub float_rejected: usize,
     pub verified: usize,
     pub unverified: usize,
+    /// Proved, but false on some small shapes ([`crate::validate::check_shapes`]).
+    pub shape_rejected: usize,
     /// Verified rules dropped as instances of more general ones.
     pub instances: usize,
 }
@@ -233,8 +238,18 @@ pub fn generate(
                 counts.unverified += 1;
                 continue;
             }
-            counts.verified += 1;
             let (src, tgt) = (&distinct[s], &distinct[t]);
+            let leaf_fixed = |leaf: &Term| match leaf {
+                Term::Var(i) => fixed(&world, *i),
+                Term::App(c, _) => (0..world.inputs.len())
+                    .find(|&i| constant_operator(world.inputs[i].fill) == Some(*c))
+                    .map_or_else(Fixed::default, |i| fixed(&world, i)),
+            };
+            if check_shapes(&graph_terms(&world, src), &graph_terms(&world, tgt), &leaf_fixed).is_err() {
+                counts.shape_rejected += 1;
+                continue;
+            }
+            counts.verified += 1;
             let mut text = String::new();
             let g = guards(&world, src.inputs_used | tgt.inputs_used);
             writeln!(

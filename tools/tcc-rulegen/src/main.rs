@@ -142,7 +142,7 @@ fn generate_rules(
         let path = out.join(format!("{world}.rules"));
         std::fs::write(&path, header + &text).map_err(|e| format!("{}: error: {e}", path.display()))?;
         summary += &format!(
-            "{world}: {} graphs enumerated{}, {} distinct, {} candidate pairs; pruned {:?}; {} failed the float check, {} not proved, {} verified, {} of them instances of others -> {}\n",
+            "{world}: {} graphs enumerated{}, {} distinct, {} candidate pairs; pruned {:?}; {} failed the float check, {} not proved, {} proved but false on some shapes, {} verified, {} of them instances of others -> {}\n",
             counts.graphs,
             if counts.truncated { " (those of the most ops sampled to fit the budget)" } else { "" },
             counts.distinct,
@@ -150,6 +150,7 @@ fn generate_rules(
             counts.pruned,
             counts.float_rejected,
             counts.unverified,
+            counts.shape_rejected,
             counts.verified,
             counts.instances,
             path.display()
@@ -175,12 +176,14 @@ fn list_axioms() -> Result<String, String> {
     Ok(out)
 }
 
-/// A checked-in rule to prove again: where it is, and what it claims.
+/// A checked-in rule to prove again: where it is, what it claims, and what its
+/// guards fix about the shapes of its leaves.
 struct Claim {
     at: String,
     vars: Vec<String>,
     source: Vec<axioms::Term>,
     target: Vec<axioms::Term>,
+    fixed: Vec<(axioms::Term, validate::Fixed)>,
 }
 
 fn verify_rules(paths: &[PathBuf], timeout_ms: u32) -> Result<String, String> {
@@ -191,23 +194,38 @@ fn verify_rules(paths: &[PathBuf], timeout_ms: u32) -> Result<String, String> {
     for p in &paths {
         collect(p, &mut files)?;
     }
+    let worlds = enumerate::worlds();
     let mut claims = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{}: error: {e}", f.display()))?;
         let file = tcc_rules::parse::parse_file(&f.display().to_string(), &text)
             .map_err(|e| e.render(&f.display().to_string(), &text))?;
         for rule in file.rules.iter().filter(|r| matches!(r.provenance, tcc_rules::Provenance::Generated { .. })) {
-            let mut vars = Vec::new();
+            // The variables of the rule's world in the world's order, as the generator
+            // declared them: Z3's search is sensitive to the order of declarations.
+            let mut vars: Vec<String> = worlds
+                .iter()
+                .find(|w| rule.name.starts_with(&format!("{}-", w.name)))
+                .map(|w| w.inputs.iter().map(|i| i.name.to_string()).collect())
+                .unwrap_or_default();
             let side = |ps: &[tcc_rules::Pattern], vars: &mut Vec<String>| {
                 ps.iter().map(|p| terms::pattern_term(p, rule, vars)).collect::<Result<Vec<_>, _>>()
             };
             let source = side(&rule.source, &mut vars)?;
             let target = side(&rule.target, &mut vars)?;
+            let leaves = (0..vars.len())
+                .map(axioms::Term::Var)
+                .chain(["imm", "ones"].into_iter().map(|c| axioms::Term::App(c, Vec::new())));
+            let fixed = {
+                let fixed_of = terms::rule_fixed(rule, &vars);
+                leaves.map(|l| (l.clone(), fixed_of(&l))).collect()
+            };
             claims.push(Claim {
                 at: format!("{}:{}: rule `{}`", f.display(), rule.pos, rule.name),
                 vars,
                 source,
                 target,
+                fixed,
             });
         }
     }
@@ -227,6 +245,10 @@ fn verify_rules(paths: &[PathBuf], timeout_ms: u32) -> Result<String, String> {
                         let Some(c) = claims.get(k) else { break };
                         if let verify::Verdict::NotProved(why) = prover.prove(axioms, &c.vars, &c.source, &c.target) {
                             failed.push((k, format!("{}: error: not proved: {why}", c.at)));
+                        } else if let Err(e) = validate::check_shapes(&c.source, &c.target, &|leaf| {
+                            c.fixed.iter().find(|(l, _)| l == leaf).map(|(_, f)| f.clone()).unwrap_or_default()
+                        }) {
+                            failed.push((k, format!("{}: error: proved, but {e}", c.at)));
                         }
                         if w == 0 && last.elapsed().as_secs() >= 10 {
                             last = std::time::Instant::now();

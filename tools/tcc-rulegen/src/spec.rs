@@ -333,6 +333,46 @@ pub fn eval<N: Num>(op: Op, args: &[&T<N>]) -> Option<T<N>> {
     Some(T::new(out_shape, data))
 }
 
+/// The shape numpy broadcasting gives operands of shapes `a` and `b` (the graph
+/// dialect's elementwise ops broadcast; the generator's do not).
+pub fn broadcast_shape(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
+    let rank = a.len().max(b.len());
+    let at = |s: &[usize], d: usize| if d + s.len() >= rank { s[d + s.len() - rank] } else { 1 };
+    (0..rank)
+        .map(|d| match (at(a, d), at(b, d)) {
+            (x, y) if x == y || y == 1 => Some(x),
+            (1, y) => Some(y),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `a + b` or `a * b` (`op` is `Add`, `Mul` or `Scale`) with numpy broadcasting.
+pub fn eval_broadcast<N: Num>(op: Op, a: &T<N>, b: &T<N>) -> Option<T<N>> {
+    let shape = broadcast_shape(&a.shape, &b.shape)?;
+    let rank = shape.len();
+    // The element of `t` at output index `idx` (extents of 1 repeat).
+    let pick = |t: &T<N>, idx: &[usize]| {
+        let off = rank - t.shape.len();
+        t.shape.iter().enumerate().fold(0, |acc, (d, &e)| acc * e + if e == 1 { 0 } else { idx[d + off] })
+    };
+    let n: usize = shape.iter().product();
+    let mut idx = vec![0; rank];
+    let mut data = Vec::with_capacity(n);
+    for _ in 0..n {
+        let (x, y) = (a.data[pick(a, &idx)], b.data[pick(b, &idx)]);
+        data.push(if op == Op::Add { x.add(y) } else { x.mul(y) });
+        for d in (0..rank).rev() {
+            idx[d] += 1;
+            if idx[d] < shape[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    Some(T::new(shape, data))
+}
+
 /// The shape of part `part` of a tensor of `shape` split along `axis` after `first`
 /// elements; `None` if that is not a split into two non-empty parts.
 pub fn split_shape(shape: &[usize], axis: usize, first: usize, part: usize) -> Option<Vec<usize>> {
@@ -395,5 +435,11 @@ mod tests {
         assert_eq!(Fill::Identity.constant::<i64>(&[2, 2, 1, 1]).unwrap().data, vec![1, 0, 0, 1]);
         assert!(Fill::Identity.constant::<i64>(&[2, 3]).is_none());
         assert_eq!(Fill::Ones.constant::<i64>(&[2]).unwrap().data, vec![1, 1]);
+        // Broadcasting: a column plus a row; a scalar times a matrix; ranks that clash.
+        let col = t(&[2, 1], &[10, 20]);
+        let row = t(&[1, 3], &[1, 2, 3]);
+        assert_eq!(eval_broadcast(Op::Add, &col, &row).unwrap(), t(&[2, 3], &[11, 12, 13, 21, 22, 23]));
+        assert_eq!(eval_broadcast(Op::Mul, &t(&[], &[2]), &col).unwrap(), t(&[2, 1], &[20, 40]));
+        assert!(broadcast_shape(&[2, 3], &[3, 2]).is_none());
     }
 }

@@ -336,18 +336,22 @@ fn prove(_: &Arena, _: &[(&Poly, &Poly)], _: u32) -> Decision {
 
 #[cfg(feature = "z3")]
 fn prove(a: &Arena, pairs: &[(&Poly, &Poly)], timeout_ms: u32) -> Decision {
-    let solver = z3::Solver::new();
-    let mut params = z3::Params::new();
-    params.set_u32("timeout", timeout_ms);
-    solver.set_params(&params);
-    solver.from_string(smt_query(a, pairs));
-    match solver.check() {
-        z3::SatResult::Unsat => Decision::Equal { by_solver: true },
-        z3::SatResult::Sat => Decision::Differs { index: 0, at: None },
-        z3::SatResult::Unknown => {
-            Decision::Unknown(format!("Z3 could not decide: {}", solver.get_reason_unknown().unwrap_or_default()))
+    let query = smt_query(a, pairs);
+    // A fresh context per query, so that the outcome does not depend on earlier ones.
+    z3::with_z3_config(&z3::Config::new(), || {
+        let solver = z3::Solver::new();
+        let mut params = z3::Params::new();
+        params.set_u32("timeout", timeout_ms);
+        solver.set_params(&params);
+        solver.from_string(query.as_str());
+        match solver.check() {
+            z3::SatResult::Unsat => Decision::Equal { by_solver: true },
+            z3::SatResult::Sat => Decision::Differs { index: 0, at: None },
+            z3::SatResult::Unknown => {
+                Decision::Unknown(format!("Z3 could not decide: {}", solver.get_reason_unknown().unwrap_or_default()))
+            }
         }
-    }
+    })
 }
 
 fn smt_poly(p: &Poly) -> String {

@@ -9,6 +9,7 @@ use tcc_rules::ast::{Expr, Pattern, Rule};
 use crate::axioms::{Term, constant_operator, operator};
 use crate::emit::{AVG_POOL, MAX_POOL};
 use crate::enumerate::{Graph, World};
+use crate::validate::Fixed;
 
 /// The terms of `g`'s outputs over the world's inputs (variable i = input i).
 pub fn graph_terms(world: &World, g: &Graph) -> Vec<Term> {
@@ -52,6 +53,40 @@ fn guarded(rule: &Rule, f: &str, var: &str, rest: impl Fn(&[Expr]) -> bool) -> b
         }
         _ => false,
     })
+}
+
+/// What `rule`'s guards fix about the leaves of its terms (`vars[i]` names variable i;
+/// a constant is the variable its guard names): `(= (rank ?v) R)`, `(= (dim ?v K) N)`.
+pub fn rule_fixed<'a>(rule: &'a Rule, vars: &'a [String]) -> impl Fn(&Term) -> Fixed + 'a {
+    move |leaf: &Term| {
+        let name = match leaf {
+            Term::Var(i) => Some(vars[*i].as_str()),
+            Term::App(c, _) => rule.guards.iter().find_map(|g| match g {
+                Expr::Call(f, args, _) if (f == "is-identity" && *c == "imm") || (f == "splat" && *c == "ones") => {
+                    match args.first() {
+                        Some(Expr::Var(v, _)) => Some(v.as_str()),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }),
+        };
+        let mut out = Fixed::default();
+        let Some(name) = name else { return out };
+        for g in &rule.guards {
+            let Expr::Call(eq, args, _) = g else { continue };
+            let (Some(Expr::Call(f, fa, _)), Some(Expr::Int(n, _))) = (args.first(), args.get(1)) else { continue };
+            if eq != "=" || !matches!(fa.first(), Some(Expr::Var(v, _)) if v == name) {
+                continue;
+            }
+            match (f.as_str(), fa.get(1)) {
+                ("rank", None) => out.rank = Some(*n as usize),
+                ("dim", Some(Expr::Int(axis, _))) => out.dims.push((*axis as usize, *n as usize)),
+                _ => {}
+            }
+        }
+        out
+    }
 }
 
 /// Attributes as rule text: `:name value ...` (integers and lists of them).

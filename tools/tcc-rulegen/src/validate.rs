@@ -20,6 +20,8 @@ use crate::sym::{self, Decision, Sym};
 trait Domain: Clone {
     fn shape(&self) -> &[usize];
     fn apply(op: Op, args: &[&Self]) -> Option<Self>;
+    /// `add` or `mul` with numpy broadcasting, as the graph dialect computes them.
+    fn broadcast(op: Op, a: &Self, b: &Self) -> Option<Self>;
     fn split(&self, axis: usize, first: usize, part: usize) -> Option<Self>;
 }
 
@@ -29,6 +31,9 @@ impl<N: Num> Domain for T<N> {
     }
     fn apply(op: Op, args: &[&T<N>]) -> Option<T<N>> {
         spec::eval(op, args)
+    }
+    fn broadcast(op: Op, a: &T<N>, b: &T<N>) -> Option<T<N>> {
+        spec::eval_broadcast(op, a, b)
     }
     fn split(&self, axis: usize, first: usize, part: usize) -> Option<T<N>> {
         spec::split(self, axis, first, part)
@@ -45,6 +50,9 @@ impl Domain for Shape {
     }
     fn apply(op: Op, args: &[&Shape]) -> Option<Shape> {
         spec::shape(op, &args.iter().map(|a| &a.0[..]).collect::<Vec<_>>()).map(Shape)
+    }
+    fn broadcast(_: Op, a: &Shape, b: &Shape) -> Option<Shape> {
+        spec::broadcast_shape(&a.0, &b.0).map(Shape)
     }
     fn split(&self, axis: usize, first: usize, part: usize) -> Option<Shape> {
         spec::split_shape(&self.0, axis, first, part).map(Shape)
@@ -85,7 +93,7 @@ struct Slots {
 }
 
 impl Slots {
-    fn of(axiom: &Axiom) -> Slots {
+    fn of(terms: &[&Term], vars: usize) -> Slots {
         fn walk(t: &Term, out: &mut Vec<&'static str>) {
             if let Term::App(op, args) = t {
                 if args.is_empty() && !out.contains(op) {
@@ -95,9 +103,8 @@ impl Slots {
             }
         }
         let mut constants = Vec::new();
-        walk(&axiom.left, &mut constants);
-        walk(&axiom.right, &mut constants);
-        Slots { vars: axiom.vars, constants }
+        terms.iter().for_each(|t| walk(t, &mut constants));
+        Slots { vars, constants }
     }
 
     fn len(&self) -> usize {
@@ -124,14 +131,23 @@ impl Slots {
     }
 }
 
+/// How elementwise ops treat operands of different shapes.
+#[derive(Clone, Copy, PartialEq)]
+enum Elementwise {
+    /// Undefined, as the operator specifications (and the axioms) have them.
+    Exact,
+    /// Numpy broadcasting, as the graph dialect has them (what a rule meets).
+    Broadcast,
+}
+
 /// `t`'s value with slot i = `env[i]`; `None` where an operator is undefined.
-fn eval<D: Domain>(t: &Term, env: &[D], slots: &Slots) -> Option<Value<D>> {
+fn eval<D: Domain>(t: &Term, env: &[D], slots: &Slots, ew: Elementwise) -> Option<Value<D>> {
     if let Some(s) = slots.slot(t) {
         let v = env[s].clone();
         return Some(Value { tree: vec![None; v.shape().len()], v });
     }
     let Term::App(op, args) = t else { unreachable!("leaves have slots") };
-    let vals: Vec<Value<D>> = args.iter().map(|a| eval(a, env, slots)).collect::<Option<_>>()?;
+    let vals: Vec<Value<D>> = args.iter().map(|a| eval(a, env, slots, ew)).collect::<Option<_>>()?;
     if let Some(rest) = op.strip_prefix("split") {
         let (axis, part) = ((rest.as_bytes()[0] - b'0') as usize, (rest.as_bytes()[2] - b'0') as usize);
         let first = (*vals[0].tree.get(axis)?)?;
@@ -141,12 +157,17 @@ fn eval<D: Domain>(t: &Term, env: &[D], slots: &Slots) -> Option<Value<D>> {
         return Some(Value { v, tree });
     }
     let g = spec_op(op)?;
-    let v = D::apply(g, &vals.iter().map(|x| &x.v).collect::<Vec<_>>())?;
+    let v = match g {
+        Op::Add | Op::Mul | Op::Scale if ew == Elementwise::Broadcast => D::broadcast(g, &vals[0].v, &vals[1].v)?,
+        _ => D::apply(g, &vals.iter().map(|x| &x.v).collect::<Vec<_>>())?,
+    };
     let mut tree = vec![None; v.shape().len()];
     match g {
         Op::Concat(axis) => tree[axis] = Some(vals[0].v.shape()[axis]),
         Op::Relu | Op::Scale => tree = vals[0].tree.clone(),
-        Op::Add | Op::Mul if vals[0].tree == vals[1].tree => tree = vals[0].tree.clone(),
+        Op::Add | Op::Mul if vals[0].tree == vals[1].tree && vals[0].v.shape() == vals[1].v.shape() => {
+            tree = vals[0].tree.clone()
+        }
         Op::Transpose => tree = vec![vals[0].tree[1], vals[0].tree[0]],
         Op::MaxPool | Op::AvgPool => tree = vec![vals[0].tree[0], vals[0].tree[1], None, None],
         _ => {}
@@ -154,18 +175,19 @@ fn eval<D: Domain>(t: &Term, env: &[D], slots: &Slots) -> Option<Value<D>> {
     Some(Value { v, tree })
 }
 
-/// Every small shape: a scalar, matrices up to 4x4, 4-D tensors up to 3x3x4x4.
-pub fn small_shapes() -> Vec<Vec<usize>> {
+/// Every small shape: a scalar, matrices up to `m`x`m`, 4-D tensors up to
+/// `n`x3x`m`x`m` (3x3x4x4 for axioms).
+pub fn small_shapes(n: usize, m: usize) -> Vec<Vec<usize>> {
     let mut out = vec![vec![]];
-    for r in 1..=4 {
-        for c in 1..=4 {
+    for r in 1..=m {
+        for c in 1..=m {
             out.push(vec![r, c]);
         }
     }
-    for n in 1..=3 {
+    for n in 1..=n {
         for c in 1..=3 {
-            for h in 1..=4 {
-                for w in 1..=4 {
+            for h in 1..=m {
+                for w in 1..=m {
                     out.push(vec![n, c, h, w]);
                 }
             }
@@ -174,18 +196,9 @@ pub fn small_shapes() -> Vec<Vec<usize>> {
     out
 }
 
-/// Every assignment of small shapes to `axiom`'s slots where both sides are defined.
-fn instances(axiom: &Axiom, slots: &Slots) -> Vec<Vec<Vec<usize>>> {
-    let shapes = small_shapes();
-    let domains: Vec<Vec<Vec<usize>>> = (0..slots.len())
-        .map(|s| match s.checked_sub(slots.vars) {
-            None => shapes.clone(),
-            Some(k) => {
-                let fill = constant_fill(slots.constants[k]).expect("constants have fills");
-                shapes.iter().filter(|sh| fill.constant::<i64>(sh).is_some()).cloned().collect()
-            }
-        })
-        .collect();
+/// Every assignment of shapes to the slots of `terms` (slot i from `domains[i]`) where
+/// all of them are defined.
+fn instances(terms: &[&Term], slots: &Slots, domains: &[Vec<Vec<usize>>], ew: Elementwise) -> Vec<Vec<Vec<usize>>> {
     // Subterms by the last slot they read: checked as soon as it is assigned.
     let mut by_slot: Vec<Vec<&Term>> = vec![Vec::new(); slots.len()];
     fn subterms<'a>(t: &'a Term, out: &mut Vec<&'a Term>) {
@@ -195,8 +208,7 @@ fn instances(axiom: &Axiom, slots: &Slots) -> Vec<Vec<Vec<usize>>> {
         }
     }
     let mut all = Vec::new();
-    subterms(&axiom.left, &mut all);
-    subterms(&axiom.right, &mut all);
+    terms.iter().for_each(|t| subterms(t, &mut all));
     for t in all {
         if let Some(s) = slots.last_slot(t) {
             by_slot[s].push(t);
@@ -210,6 +222,7 @@ fn instances(axiom: &Axiom, slots: &Slots) -> Vec<Vec<Vec<usize>>> {
         domains: &[Vec<Vec<usize>>],
         by_slot: &[Vec<&Term>],
         slots: &Slots,
+        ew: Elementwise,
         out: &mut Vec<Vec<Vec<usize>>>,
     ) {
         if k == domains.len() {
@@ -218,13 +231,13 @@ fn instances(axiom: &Axiom, slots: &Slots) -> Vec<Vec<Vec<usize>>> {
         }
         for shape in &domains[k] {
             env.push(Shape(shape.clone()));
-            if by_slot[k].iter().all(|t| eval(t, env, slots).is_some()) {
-                dfs(k + 1, env, domains, by_slot, slots, out);
+            if by_slot[k].iter().all(|t| eval(t, env, slots, ew).is_some()) {
+                dfs(k + 1, env, domains, by_slot, slots, ew, out);
             }
             env.pop();
         }
     }
-    dfs(0, &mut env, &domains, &by_slot, slots, &mut out);
+    dfs(0, &mut env, domains, &by_slot, slots, ew, &mut out);
     out
 }
 
@@ -240,9 +253,20 @@ pub struct Validation {
 /// Checks `axiom` on every combination of small shapes: `Ok` with what was checked, or
 /// why it is wrong, untestable or undecided.
 pub fn validate(axiom: &Axiom, timeout_ms: u32) -> Result<Validation, String> {
-    let slots = Slots::of(axiom);
+    let terms = [&axiom.left, &axiom.right];
+    let slots = Slots::of(&terms, axiom.vars);
+    let shapes = small_shapes(3, 4);
+    let domains: Vec<Vec<Vec<usize>>> = (0..slots.len())
+        .map(|s| match s.checked_sub(slots.vars) {
+            None => shapes.clone(),
+            Some(k) => {
+                let fill = constant_fill(slots.constants[k]).expect("constants have fills");
+                shapes.iter().filter(|sh| fill.constant::<i64>(sh).is_some()).cloned().collect()
+            }
+        })
+        .collect();
     let mut done = Validation::default();
-    for shapes in instances(axiom, &slots) {
+    for shapes in instances(&terms, &slots, &domains, Elementwise::Exact) {
         sym::reset();
         let env: Vec<T<Sym>> = shapes
             .iter()
@@ -252,7 +276,9 @@ pub fn validate(axiom: &Axiom, timeout_ms: u32) -> Result<Validation, String> {
                 Some(k) => constant_fill(slots.constants[k]).and_then(|f| f.constant(shape)).expect("filtered"),
             })
             .collect();
-        let (Some(l), Some(r)) = (eval(&axiom.left, &env, &slots), eval(&axiom.right, &env, &slots)) else {
+        let (Some(l), Some(r)) =
+            (eval(&axiom.left, &env, &slots, Elementwise::Exact), eval(&axiom.right, &env, &slots, Elementwise::Exact))
+        else {
             unreachable!("instances are defined on both sides")
         };
         let at = || format!("on shapes {shapes:?}");
@@ -287,6 +313,93 @@ pub fn validate(axiom: &Axiom, timeout_ms: u32) -> Result<Validation, String> {
         return Err(format!("axiom `{}` is defined on no small shape, so it cannot be validated", axiom.text));
     }
     Ok(done)
+}
+
+/// What a rule's guards fix about a leaf of its terms (an input, or a constant): its
+/// rank and some of its extents.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Fixed {
+    pub rank: Option<usize>,
+    /// (axis, extent) pairs.
+    pub dims: Vec<(usize, usize)>,
+}
+
+impl Fixed {
+    fn admits(&self, shape: &[usize]) -> bool {
+        self.rank.is_none_or(|r| r == shape.len()) && self.dims.iter().all(|&(a, n)| shape.get(a) == Some(&n))
+    }
+}
+
+/// Checks a proved rule as the graph dialect runs it, on every combination of small
+/// shapes (matrices up to 3x3, 4-D tensors up to 2x3x3x3) its guards admit (`fixed`
+/// says what they fix about each leaf) where the source and target are both defined,
+/// on random values. The proof treats operators as functions of whole tensors and
+/// cannot see shapes: an axiom holds where both its sides are defined (two
+/// concatenations multiplied elementwise split alike only when their parts have the
+/// same extents), and the dialect's elementwise ops broadcast where the
+/// specifications' are undefined. So a rule the axioms entail may still be false on
+/// some shapes. Shapes where the target's outputs have other shapes than the source's
+/// are skipped: the rule does not apply there. `Ok(instances)`, or the shapes where
+/// it is false.
+pub fn check_shapes(source: &[Term], target: &[Term], fixed: &dyn Fn(&Term) -> Fixed) -> Result<usize, String> {
+    // Variables renumbered densely, so that no slot is an unused variable.
+    fn renumber(t: &Term, map: &mut Vec<usize>) -> Term {
+        match t {
+            Term::Var(v) => Term::Var(map.iter().position(|x| x == v).unwrap_or_else(|| {
+                map.push(*v);
+                map.len() - 1
+            })),
+            Term::App(op, args) => Term::App(op, args.iter().map(|a| renumber(a, map)).collect()),
+        }
+    }
+    let mut map = Vec::new();
+    let source: Vec<Term> = source.iter().map(|t| renumber(t, &mut map)).collect();
+    let target: Vec<Term> = target.iter().map(|t| renumber(t, &mut map)).collect();
+    let terms: Vec<&Term> = source.iter().chain(&target).collect();
+    let slots = Slots::of(&terms, map.len());
+    let shapes = small_shapes(2, 3);
+    let domains: Vec<Vec<Vec<usize>>> = (0..slots.len())
+        .map(|s| {
+            let (leaf, fill) = match s.checked_sub(slots.vars) {
+                None => (Term::Var(map[s]), None),
+                Some(k) => (Term::App(slots.constants[k], Vec::new()), constant_fill(slots.constants[k])),
+            };
+            let f = fixed(&leaf);
+            let fits = |sh: &&Vec<usize>| f.admits(sh) && fill.is_none_or(|fl| fl.constant::<i64>(sh).is_some());
+            shapes.iter().filter(fits).cloned().collect()
+        })
+        .collect();
+    let mut next = spec::xorshift(0x5AFE);
+    let mut checked = 0;
+    'instances: for shapes in instances(&terms, &slots, &domains, Elementwise::Broadcast) {
+        let env: Vec<T<f64>> = shapes
+            .iter()
+            .enumerate()
+            .map(|(s, shape)| match s.checked_sub(slots.vars) {
+                None => {
+                    let data = (0..shape.iter().product()).map(|_| (next() % 2001) as f64 / 1000.0 - 1.0).collect();
+                    T::new(shape.clone(), data)
+                }
+                Some(k) => constant_fill(slots.constants[k]).and_then(|f| f.constant(shape)).expect("filtered"),
+            })
+            .collect();
+        for (s, t) in source.iter().zip(&target) {
+            let (Some(l), Some(r)) =
+                (eval(s, &env, &slots, Elementwise::Broadcast), eval(t, &env, &slots, Elementwise::Broadcast))
+            else {
+                unreachable!("instances are defined on both sides")
+            };
+            // A target of another shape does not apply (a rule keeps every type).
+            if l.v.shape != r.v.shape {
+                continue 'instances;
+            }
+            if l.v.data.iter().zip(&r.v.data).any(|(p, q)| (p - q).abs() > 1e-9 * (1.0 + p.abs())) {
+                return Err(format!("false on shapes {shapes:?}"));
+            }
+        }
+        checked += 1;
+    }
+    Ok(checked)
 }
 
 /// Validates every axiom, on `threads` threads: the total checked, or the first error.

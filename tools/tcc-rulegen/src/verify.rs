@@ -71,18 +71,24 @@ mod z3_prover {
 
     impl Prover for Z3Prover {
         fn prove(&mut self, axioms: &[Axiom], vars: &[String], source: &[Term], target: &[Term]) -> Verdict {
-            let solver = z3::Solver::new();
-            let mut params = z3::Params::new();
-            params.set_u32("timeout", self.timeout_ms);
-            solver.set_params(&params);
-            solver.from_string(format!("{}{}", smt_prelude(axioms), negated_claim(vars, source, target)));
-            match solver.check() {
-                z3::SatResult::Unsat => Verdict::Proved,
-                z3::SatResult::Sat => Verdict::NotProved("a counter-model exists".into()),
-                z3::SatResult::Unknown => {
-                    Verdict::NotProved(format!("unknown: {}", solver.get_reason_unknown().unwrap_or_default()))
+            let query = format!("{}{}", smt_prelude(axioms), negated_claim(vars, source, target));
+            // A fresh context per query: Z3's search depends on what a context saw
+            // before (a claim one context proves in 50 ms another cannot in a minute),
+            // and a rule must prove again the same way when `verify` re-proves it.
+            z3::with_z3_config(&z3::Config::new(), || {
+                let solver = z3::Solver::new();
+                let mut params = z3::Params::new();
+                params.set_u32("timeout", self.timeout_ms);
+                solver.set_params(&params);
+                solver.from_string(query.as_str());
+                match solver.check() {
+                    z3::SatResult::Unsat => Verdict::Proved,
+                    z3::SatResult::Sat => Verdict::NotProved("a counter-model exists".into()),
+                    z3::SatResult::Unknown => {
+                        Verdict::NotProved(format!("unknown: {}", solver.get_reason_unknown().unwrap_or_default()))
+                    }
                 }
-            }
+            })
         }
         fn name(&self, axioms: usize) -> String {
             format!("z3 {}, {axioms} axioms", z3::full_version())

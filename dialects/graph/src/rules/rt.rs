@@ -415,8 +415,11 @@ fn defined_before(
     true
 }
 
-/// Extends a match of the first `k` roots to all of them: later roots are users of
-/// values the match already bound.
+/// How deep below a root a later output's shared intermediate may be.
+const MAX_PATTERN_DEPTH: usize = 4;
+
+/// Extends a match of the first `k` roots to all of them: later roots are found among
+/// the ops above the values the match already reached.
 fn extend(m: &Module, rule: &RuleDef, b: Binding, k: usize, out: &mut Vec<Binding>, first_only: bool) {
     if first_only && !out.is_empty() {
         return;
@@ -427,17 +430,42 @@ fn extend(m: &Module, rule: &RuleDef, b: Binding, k: usize, out: &mut Vec<Bindin
         }
         return;
     }
-    let mut candidates: Vec<Op> = Vec::new();
-    for v in b.bound_values() {
-        for u in m.uses(v) {
-            if !candidates.contains(&u.op) && !b.roots.contains(&u.op) {
-                candidates.push(u.op);
+    // Later outputs are users of what the match has reached: bound values, and the
+    // values below the roots it matched (two outputs may share an intermediate, as
+    // `(outputs (mul ?c (mul ?j ?s)) (matmul (mul ?j ?s) ?a))` do).
+    let mut reached: Vec<Value> = b.bound_values().collect();
+    let mut frontier: Vec<Op> = b.roots.clone();
+    for _ in 0..MAX_PATTERN_DEPTH {
+        let mut below = Vec::new();
+        for op in frontier {
+            for &v in m.operands(op) {
+                reached.push(v);
+                below.extend(m.defining_op(v));
             }
         }
+        frontier = below;
     }
+    // A later output's root uses them, directly or through up to the pattern's depth
+    // of ops (`(concat (add ?x ?x) ...)` reaches `?x` through the `add`).
+    let mut candidates: Vec<Op> = Vec::new();
+    let mut level = reached;
+    for _ in 0..MAX_PATTERN_DEPTH {
+        let mut above = Vec::new();
+        for v in level {
+            for u in m.uses(v) {
+                if !candidates.contains(&u.op) {
+                    candidates.push(u.op);
+                    above.extend_from_slice(m.results(u.op));
+                }
+            }
+        }
+        level = above;
+    }
+    // A root may be an op matched already (the two results of one split), but each
+    // output is a different value.
     for c in candidates {
         let mut next = b.clone();
-        if rule.match_root(k, m, c, &mut next).is_some() {
+        if rule.match_root(k, m, c, &mut next).is_some() && !b.outputs.contains(&next.outputs[k]) {
             extend(m, rule, next, k + 1, out, first_only);
         }
     }
