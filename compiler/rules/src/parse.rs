@@ -17,11 +17,13 @@ fn err<T>(pos: Pos, msg: impl Into<String>) -> Result<T> {
 /// Parses and checks a whole rule file.
 pub fn parse_file(path: &str, source: &str) -> Result<RuleFile> {
     let mut rules: Vec<Rule> = Vec::new();
+    let mut names: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for top in read_all(source)? {
         let rule = parse_rule(&top)?;
-        if let Some(prev) = rules.iter().find(|r| r.name == rule.name) {
-            return err(rule.pos, format!("rule `{}` is already defined at {}", rule.name, prev.pos));
+        if let Some(&prev) = names.get(&rule.name) {
+            return err(rule.pos, format!("rule `{}` is already defined at {}", rule.name, rules[prev].pos));
         }
+        names.insert(rule.name.clone(), rules.len());
         rules.push(rule);
     }
     Ok(RuleFile { path: path.to_string(), rules })

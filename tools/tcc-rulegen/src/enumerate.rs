@@ -1,10 +1,10 @@
 //! Depth-first enumeration of small graphs over a world of inputs, with fingerprints.
 //!
 //! A graph is a sequence of ops over the world's inputs and earlier results, with no
-//! duplicate computation (the same op on the same operands twice, or an operand equal
-//! to an input or an earlier result on the integer inputs: such a graph is covered by
-//! the rule removing the repeat, and never a cheaper target) and no op on constants
-//! only (folding computes those). A split counts as
+//! duplicate computation (the same op on the same operands twice, an operand equal to
+//! an input or an earlier result on the integer inputs, or one holding the same data
+//! twice, like `concat(x, x)`: such a graph is covered by the rule removing the repeat,
+//! and never a cheaper target) and no op on constants only (folding computes those). A split counts as
 //! one op with two results: its second part is free. Its outputs are the
 //! results nothing else uses. Its fingerprint hashes, symmetrically over its outputs,
 //! the outputs computed on random integer inputs (wrapping arithmetic, so no round-off;
@@ -226,6 +226,18 @@ fn apply(op: Op, args: &[usize], s: &State) -> Option<(Vec<T<i64>>, Meta)> {
     Some((outs?, meta_of(op, &metas)))
 }
 
+/// Whether `value` holds the same data twice: along some axis, the two parts of its
+/// last concatenation are equal (`concat(x, x)`, or anything computed from it
+/// elementwise). Such a value does the same work twice.
+fn halves_equal(s: &State, value: &(Vec<T<i64>>, Meta)) -> bool {
+    value.1.tree.iter().enumerate().any(|(axis, parts)| {
+        let Some((l, r)) = *parts else { return false };
+        let first = extent_of(s, l);
+        first == extent_of(s, r)
+            && value.0.iter().all(|t| spec::split(t, axis, first, 0) == spec::split(t, axis, first, 1))
+    })
+}
+
 fn extent_of(s: &State, (input, axis): DimSrc) -> usize {
     s.values[input].0[0].shape[axis]
 }
@@ -335,7 +347,7 @@ fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out:
                 continue;
             }
             let Some(value) = apply(op, &args, s) else { continue };
-            s.repeats.push(s.values.iter().any(|(t, _)| *t == value.0));
+            s.repeats.push(s.values.iter().any(|(t, _)| *t == value.0) || halves_equal(s, &value));
             s.values.push(value);
             s.nodes.push(node);
             complete &= dfs(world, s, left, budget, keep, out);

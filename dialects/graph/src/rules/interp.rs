@@ -92,12 +92,17 @@ struct Lowering {
 }
 
 fn def_of(op: &str) -> Result<&'static OpDef, String> {
-    let name = format!("graph.{op}");
-    crate::ops::ALL.iter().copied().find(|d| d.name == name).ok_or(format!("unknown op `{name}`"))
+    static BY_NAME: OnceLock<HashMap<&'static str, &'static OpDef>> = OnceLock::new();
+    let by_name = BY_NAME.get_or_init(|| {
+        crate::ops::ALL.iter().map(|&d| (d.name.strip_prefix("graph.").unwrap_or(d.name), d)).collect()
+    });
+    by_name.get(op).copied().ok_or(format!("unknown op `graph.{op}`"))
 }
 
 fn builtin(name: &str) -> Result<BuiltinFn, String> {
-    BUILTIN_FNS.iter().find(|(n, _)| *n == name).map(|&(_, f)| f).ok_or(format!("unknown function `{name}`"))
+    static BY_NAME: OnceLock<HashMap<&'static str, BuiltinFn>> = OnceLock::new();
+    let by_name = BY_NAME.get_or_init(|| BUILTIN_FNS.iter().copied().collect());
+    by_name.get(name).copied().ok_or(format!("unknown function `{name}`"))
 }
 
 impl Lowering {
