@@ -409,7 +409,7 @@ fn an_unallocatable_workspace_is_an_error_code() {
         assert!(String::from_utf8_lossy(&out.stderr).contains("more than the budget"), "{backend}");
         // Compiled anyway: the run returns the code instead of aborting the program.
         assert!(emit(&["--max-memory", "8E"]).status.success(), "{backend}");
-        let exe = link(&for_model(C_OUT_OF_MEMORY, "huge"), &[obj.clone()], &dir, "oom");
+        let exe = link(&for_model(C_OUT_OF_MEMORY, "huge"), std::slice::from_ref(&obj), &dir, "oom");
         let out = Command::new(&exe).env_remove("TCC_NUM_THREADS").output().unwrap();
         let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert_eq!(out.status.code(), Some(0), "{backend}: {text}");

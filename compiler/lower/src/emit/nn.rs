@@ -407,8 +407,8 @@ fn reduce_rows_in_memory(
             let o = out_index(b, &at);
             b.store(start, out, &o);
         });
-        let mut frame = full.clone();
-        reduced_nest(b, axes, reduced, &mut frame, Vec::new(), &mut |b, full, _| {
+        let frame = full.clone();
+        reduced_nest(b, axes, reduced, &frame, Vec::new(), &mut |b, full, _| {
             let (zero, row) = (b.index(0), b.index(xs[last]));
             b.range(zero, row, |b, l| {
                 let mut at = full.to_vec();
@@ -453,7 +453,7 @@ fn reduce_level_split(
     let last = *axes.last().expect("a reduced axis");
     let lanes = b.ty(init).as_vector().map_or(1, |v| v.lanes);
     let mut parts = vec![init; 4];
-    let mut frame = full.to_vec();
+    let frame = full.to_vec();
     let mut outer_loops = |b: &mut Builder, frame: &[Option<Value>], parts: Vec<Value>| -> Vec<Value> {
         let (whole, four) = (b.index(n / 4), b.index(4));
         let (zero, one) = (b.index(0), b.index(1));
@@ -481,7 +481,7 @@ fn reduce_level_split(
         }
         parts
     };
-    parts = reduced_nest(b, &axes[..axes.len() - 1], outer, &mut frame, parts, &mut outer_loops);
+    parts = reduced_nest(b, &axes[..axes.len() - 1], outer, &frame, parts, &mut outer_loops);
     let a = b.bin(combine, parts[0], parts[1]);
     let c = b.bin(combine, parts[2], parts[3]);
     b.bin(combine, a, c)
@@ -493,7 +493,7 @@ pub(super) fn reduced_nest(
     b: &mut Builder,
     axes: &[usize],
     reduced: &[i64],
-    frame: &mut Vec<Option<Value>>,
+    frame: &[Option<Value>],
     parts: Vec<Value>,
     inner: &mut dyn FnMut(&mut Builder, &[Option<Value>], Vec<Value>) -> Vec<Value>,
 ) -> Vec<Value> {
@@ -503,9 +503,9 @@ pub(super) fn reduced_nest(
     let (lb, ub, one) = (b.index(0), b.index(n), b.index(1));
     let axis = axes[0];
     b.for_loop(lb, ub, one, &parts, |b, i, parts| {
-        let mut inner_frame = frame.clone();
+        let mut inner_frame = frame.to_vec();
         inner_frame[axis] = Some(i);
-        reduced_nest(b, &axes[1..], rest, &mut inner_frame, parts.to_vec(), inner)
+        reduced_nest(b, &axes[1..], rest, &inner_frame, parts.to_vec(), inner)
     })
 }
 
@@ -522,8 +522,8 @@ fn reduce_level(
     combine: &'static tcc_ir::OpDef,
 ) -> Value {
     let lanes = b.ty(acc).as_vector().map_or(1, |v| v.lanes);
-    let mut frame = full.to_vec();
-    reduced_nest(b, axes, reduced, &mut frame, vec![acc], &mut |b, at, acc| {
+    let frame = full.to_vec();
+    reduced_nest(b, axes, reduced, &frame, vec![acc], &mut |b, at, acc| {
         let idx: Vec<Value> = at.iter().map(|v| v.expect("every dimension has an index")).collect();
         let v = element(b, &idx, lanes);
         vec![b.bin(combine, acc[0], v)]

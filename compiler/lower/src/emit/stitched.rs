@@ -601,8 +601,8 @@ fn over_row(
     let step = lanes as i64 * unroll;
     let axes: Vec<usize> = (first..walk.split).collect();
     let extents: Vec<i64> = axes.iter().map(|&d| row.rows.shape[d]).collect();
-    let mut frame: Vec<Option<Value>> = vec![None; rank];
-    super::nn::reduced_nest(b, &axes, &extents, &mut frame, accs, &mut |b, frame, accs| {
+    let frame: Vec<Option<Value>> = vec![None; rank];
+    super::nn::reduced_nest(b, &axes, &extents, &frame, accs, &mut |b, frame, accs| {
         let (lb, ub, st) = (b.index(0), b.index(walk.run / step), b.index(1));
         b.for_loop(lb, ub, st, &accs, |b, j, accs| {
             let base = b.scale(j, step);
