@@ -100,6 +100,8 @@ pub struct SearchStats {
     /// Graphs expanded, and candidate graphs built.
     pub expanded: usize,
     pub candidates: usize,
+    /// Candidate graphs built, by the rule that made them.
+    pub by_rule: std::collections::BTreeMap<String, usize>,
     /// The rules applied on the way to the best graph, in order, each with the layouts
     /// it chose for the matmuls it created.
     pub path: Vec<String>,
@@ -107,14 +109,26 @@ pub struct SearchStats {
 }
 
 impl SearchStats {
+    /// Counts a candidate made by `label` (a rule's name, and the layouts it chose).
+    fn count(&mut self, label: &str) {
+        self.candidates += 1;
+        let rule = label.split(" [").next().unwrap_or(label);
+        *self.by_rule.entry(rule.to_string()).or_default() += 1;
+    }
+
     /// One line: costs, graphs expanded, time and the rules on the way to the best graph.
     pub fn summary(&self) -> String {
+        let mut by_rule: Vec<(&String, &usize)> = self.by_rule.iter().collect();
+        by_rule.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let tried: Vec<String> = by_rule.iter().take(4).map(|(r, n)| format!("{r} {n}")).collect();
+        let more = if by_rule.len() > 4 { format!(" and {} more", by_rule.len() - 4) } else { String::new() };
         format!(
-            "cost {:.4} -> {:.4} ms, {} graphs expanded, {} candidates, {:.1} ms; rules: {}",
+            "cost {:.4} -> {:.4} ms, {} graphs expanded, {} candidates{}, {:.1} ms; rules: {}",
             self.initial_cost * 1e3,
             self.best_cost * 1e3,
             self.expanded,
             self.candidates,
+            if tried.is_empty() { String::new() } else { format!(" ({}{more})", tried.join(", ")) },
             self.elapsed.as_secs_f64() * 1e3,
             if self.path.is_empty() { "none".to_string() } else { self.path.join(", ") }
         )
@@ -335,7 +349,7 @@ pub fn search(
                 stats.expanded += 1;
                 let mut step: Option<(Module, String, f64)> = None;
                 for (next, rule) in neighbours(&current, rules, cost, cfg.layouts.as_ref()) {
-                    stats.candidates += 1;
+                    stats.count(&rule);
                     let c = cost.graph_cost_shared(&next, shared, &mut cache);
                     if c < step.as_ref().map_or(stats.best_cost, |s| s.2) {
                         step = Some((next, rule, c));
@@ -365,7 +379,7 @@ pub fn search(
                     if !seen.insert(graph_hash(&next, shared)) || op_count(&next) >= 2 * original_ops.max(1) {
                         continue;
                     }
-                    stats.candidates += 1;
+                    stats.count(&rule);
                     let c = cost.graph_cost_shared(&next, shared, &mut cache);
                     let mut next_path = path.clone();
                     next_path.push(rule);

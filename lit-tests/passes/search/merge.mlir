@@ -38,7 +38,7 @@ func.func @does_not_pay(%x: tensor<64x256xf32>) -> (tensor<64x256xf32>, tensor<6
   %1 = graph.matmul %x, %b : (tensor<64x256xf32>, tensor<256x256xf32>) -> tensor<64x256xf32>
   return %0, %1 : tensor<64x256xf32>, tensor<64x256xf32>
 }
-// LOG: rewrite-search: cost {{.*}} -> {{.*}} ms, {{[0-9]+}} graphs expanded, {{[0-9]+}} candidates, {{.*}}; rules: merge-matmuls-sharing-lhs
+// LOG: rewrite-search: cost {{.*}} -> {{.*}} ms, {{[0-9]+}} graphs expanded, {{[0-9]+}} candidates ({{.*}}), {{.*}}; rules: merge-matmuls-sharing-lhs
 
 // tcc-opt's flags do the same as the pass.
 // RUN: %tcc-opt %s --rewrite-search=taso --search-budget 10 | FileCheck %s

@@ -9,10 +9,11 @@
 //! - **common suffix**: a pair whose outputs are each the same op on both sides, with
 //!   an input operand in common, is dropped (the pair of the other operands covers it).
 //!
-//! Pairs the language cannot state are dropped too: a source that is an input alone,
-//! a target using a constant its source does not (rules match constants, they do not
-//! build them), a source whose outputs read no input in common (the matcher finds
-//! later outputs among the users of what the first bound).
+//! A pair whose target splits a value and keeps one part is dropped (the other part is
+//! wasted work). Pairs the language cannot state are dropped too: a source that is an
+//! input alone, a target using a constant its source does not (rules match constants,
+//! they do not build them), a source whose outputs read no input in common (the
+//! matcher finds later outputs among the users of what the first bound).
 //!
 //! Each emitted rule has guards that fix what the enumeration assumed: each input's
 //! rank, the filters' kernel sizes (the padding of a "same" convolution is spelled
@@ -120,6 +121,16 @@ pub fn prune_reason(world: &World, src: &Graph, tgt: &Graph, seen: &mut HashSet<
         // Matchers find later outputs among the users of what earlier ones bound;
         // unrelated outputs pair rules that hold one by one anyway.
         return Some("disconnected outputs");
+    }
+    if tgt.nodes.iter().any(|n| match n.op {
+        Op::Split(axis, part) => {
+            !tgt.nodes.contains(&crate::enumerate::Node { op: Op::Split(axis, 1 - part), args: n.args.clone() })
+        }
+        _ => false,
+    }) {
+        // Computing what it splits and keeping one part wastes the other: never a
+        // cheaper target (as a source, it is what a rule simplifies).
+        return Some("target discards part of a split");
     }
     let (s, t) = (render_side(world, src), render_side(world, tgt));
     if s == t {

@@ -140,6 +140,10 @@ pub struct Graph {
     pub fingerprint: u64,
     /// Bit i: input i is read.
     pub inputs_used: u32,
+    /// An output repeats an earlier result (or holds the same data twice), or one of
+    /// several outputs repeats an input: rules of fewer ops cover it. (A single output
+    /// repeating an input is how `x @ I` meets `x`.)
+    pub repeated_output: bool,
 }
 
 impl Graph {
@@ -199,13 +203,23 @@ fn meta_of(op: Op, args: &[&Meta]) -> Meta {
     }
 }
 
+/// What a value repeats.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Repeat {
+    No,
+    /// An input's value.
+    Input,
+    /// An earlier result's value, or the same data twice (`concat(x, x)`).
+    Result,
+}
+
 /// The values of a graph under construction: integer contents (two random draws) and
-/// metadata, and whether each repeats an earlier value.
+/// metadata, and whether each repeats an earlier value (or holds the same data twice).
 #[derive(Clone)]
 struct State {
     values: Vec<(Vec<T<i64>>, Meta)>,
     nodes: Vec<Node>,
-    repeats: Vec<bool>,
+    repeats: Vec<Repeat>,
 }
 
 fn apply(op: Op, args: &[usize], s: &State) -> Option<(Vec<T<i64>>, Meta)> {
@@ -270,7 +284,7 @@ pub fn enumerate(world: &World, max_ops: usize, budget: usize) -> (Vec<Graph>, b
         let rank = inp.shape.len();
         let meta = Meta { extent: (0..rank).map(|d| Some((i, d))).collect(), tree: vec![None; rank] };
         state.values.push((inputs[i].clone(), meta));
-        state.repeats.push(false);
+        state.repeats.push(Repeat::No);
     }
     let inputs_alone: Vec<Graph> = (0..world.inputs.len()).map(|i| graph_of(world, &state, vec![i])).collect();
     let mut keep = 1.0;
@@ -314,7 +328,9 @@ fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out:
         }
         out.push(finish(world, s));
     }
-    if left == 0 {
+    // With no op left, only the free second part of a split may still be added.
+    let last_split = s.nodes.last().filter(|nd| matches!(nd.op, Op::Split(..)));
+    if left == 0 && last_split.is_none() {
         return true;
     }
     let n = s.values.len();
@@ -330,7 +346,7 @@ fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out:
             // No duplicate computation: not the same op twice, and no use of a value
             // that repeats another (`transpose(transpose(a))`, the part of a
             // concatenation a split gives back), which only the graph's outputs may do.
-            if s.nodes.contains(&node) || args.iter().any(|&a| s.repeats[a]) {
+            if s.nodes.contains(&node) || args.iter().any(|&a| s.repeats[a] != Repeat::No) {
                 continue;
             }
             // An op on constants only computes a constant, which folding handles.
@@ -342,12 +358,21 @@ fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out:
                 Op::Split(axis, part) => s.nodes.contains(&Node { op: Op::Split(axis, 1 - part), args: args.clone() }),
                 _ => false,
             };
+            if left == 0 && !other_part {
+                continue;
+            }
             let left = if other_part { left } else { left - 1 };
             if left == 0 && keep < 1.0 && unit_hash(&s.nodes, &node) >= keep {
                 continue;
             }
             let Some(value) = apply(op, &args, s) else { continue };
-            s.repeats.push(s.values.iter().any(|(t, _)| *t == value.0) || halves_equal(s, &value));
+            let n_in = world.inputs.len();
+            s.repeats.push(match s.values.iter().position(|(t, _)| *t == value.0) {
+                Some(i) if i < n_in => Repeat::Input,
+                Some(_) => Repeat::Result,
+                None if halves_equal(s, &value) => Repeat::Result,
+                None => Repeat::No,
+            });
             s.values.push(value);
             s.nodes.push(node);
             complete &= dfs(world, s, left, budget, keep, out);
@@ -381,7 +406,13 @@ fn graph_of(world: &World, s: &State, outputs: Vec<usize>) -> Graph {
         o.hash(&mut h);
     }
     (inputs_used & world.random_inputs()).hash(&mut h);
+    let repeated_output = outputs.iter().any(|&(_, v)| match s.repeats[v] {
+        Repeat::No => false,
+        Repeat::Input => outputs.len() > 1,
+        Repeat::Result => true,
+    });
     Graph {
+        repeated_output,
         nodes: s.nodes.clone(),
         outputs: outputs.into_iter().map(|(_, v)| v).collect(),
         fingerprint: h.finish(),

@@ -188,6 +188,7 @@ pub fn generate(
             .into_iter()
             .filter(|g| {
                 g.outputs.len() <= 2
+                    && !g.repeated_output
                     && !g.constant(&world)
                     && seen_render.insert(format!("{}|{}", render_side(&world, g), g.inputs_used))
             })

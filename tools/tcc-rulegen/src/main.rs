@@ -53,10 +53,9 @@ enum Command {
     },
     /// Enumerate, fingerprint, prune, verify and write the generated rules
     Generate {
-        /// Operators per graph at most (the checked-in rules are from 2; 3 gives about
-        /// 13,000 rules in 23 minutes on 2 cores, which take the dialect minutes to
-        /// compile; 4 needs --max-graphs)
-        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4))]
+        /// Operators per graph at most (the checked-in rules are from 3, about 7 minutes
+        /// on 2 cores; 2 takes seconds; 4 needs --max-graphs)
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=4))]
         max_ops: u32,
         /// Graphs enumerated per world at most: graphs of fewer than --max-ops ops are
         /// all kept, those of --max-ops sampled uniformly to fit
