@@ -97,6 +97,9 @@ pub const DEFAULT_BUDGET: usize = 100;
 pub struct SearchStats {
     pub initial_cost: f64,
     pub best_cost: f64,
+    /// The cheapest graph found, when it was not kept because it saved less than the
+    /// minimum gain.
+    pub declined_cost: Option<f64>,
     /// Graphs expanded, and candidate graphs built.
     pub expanded: usize,
     pub candidates: usize,
@@ -123,9 +126,13 @@ impl SearchStats {
         let tried: Vec<String> = by_rule.iter().take(4).map(|(r, n)| format!("{r} {n}")).collect();
         let more = if by_rule.len() > 4 { format!(" and {} more", by_rule.len() - 4) } else { String::new() };
         format!(
-            "cost {:.4} -> {:.4} ms, {} graphs expanded, {} candidates{}, {:.1} ms; rules: {}",
+            "cost {:.4} -> {:.4} ms{}, {} graphs expanded, {} candidates{}, {:.1} ms; rules: {}",
             self.initial_cost * 1e3,
             self.best_cost * 1e3,
+            match self.declined_cost {
+                Some(c) => format!(" (best found {:.4} ms saves too little)", c * 1e3),
+                None => String::new(),
+            },
             self.expanded,
             self.candidates,
             if tried.is_empty() { String::new() } else { format!(" ({}{more})", tried.join(", ")) },
@@ -398,6 +405,9 @@ pub fn search(
         }
     }
     if stats.best_cost > initial_cost * (1.0 - cfg.min_gain) {
+        if stats.best_cost < initial_cost {
+            stats.declined_cost = Some(stats.best_cost);
+        }
         best = m.clone();
         best_path.clear();
         stats.best_cost = initial_cost;
