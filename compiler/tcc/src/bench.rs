@@ -153,6 +153,8 @@ pub fn bench_bytes(
     order.sort_by(|&a, &b| per_kernel[b].cmp(&per_kernel[a]));
     let share =
         |d: Duration| if kernel_sum.is_zero() { 0.0 } else { 100.0 * d.as_secs_f64() / kernel_sum.as_secs_f64() };
+    let peak =
+        crate::peak::recheck_peak(&options, peak, gflops / compiled.threads() as f64).map_err(|e| e.to_string())?;
     let machine_peak = peak.gflops_per_core * compiled.threads() as f64;
     let rate = |amount: u64, d: Duration| if d.is_zero() { 0.0 } else { amount as f64 / d.as_secs_f64() / 1e9 };
 
