@@ -1,8 +1,8 @@
 //! Compiles the rule files under `rules/` into Rust matchers (`$OUT_DIR/rules.rs`):
 //! `rules/canonical/*.rules` are canonicalization rules, every other directory's
 //! rules are for the rewrite search. `rules/generated/` is checked like the others but
-//! included as text, for `rules::interp` to run. A rule file with an error fails the build with
-//! the error's file, line and column.
+//! included as text, for `rules::interp` to run. A rule file with an error fails the
+//! build with the error's file, line and column.
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,8 @@
 //! (`(rule NAME SOURCE => TARGET (if GUARD...) (by PROVENANCE))`, see [`ast`]); this
 //! crate parses them with located errors ([`parse`]), rejects duplicate and shadowed
 //! rules ([`check`]) and turns them into Rust matchers ([`codegen`]) from a dialect's
-//! build script ([`compile`]), or includes them as text for the dialect to interpret. It depends on nothing, so build scripts stay cheap.
+//! build script ([`compile`]), or includes them as text for the dialect to interpret.
+//! It depends on nothing, so build scripts stay cheap.
 
 pub mod ast;
 pub mod builtins;
