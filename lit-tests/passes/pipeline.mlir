@@ -165,7 +165,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST-NEXT: {{^}}    vector-bits: SIMD register width the kernel templates use (default 128)
 // LIST-NEXT: {{^}}convert-tosa-to-graph {{ *}}Import TOSA and arith.constant ops into the graph dialect
 // LIST-NEXT: {{^}}cse {{ *}}Merge identical pure operations
-// LIST-NEXT: {{^}}expand-math {{ *}}Expand f32 exp/log/tanh/erf/pow
+// LIST-NEXT: {{^}}expand-math {{ *}}Expand the f32 transcendental functions
 // LIST-NEXT: {{^}}    ldexp: scale f32 vectors by 2^n with loop.ldexp
 // LIST-NEXT: {{^}}fuse-epilogues {{ *}}Fuse elementwise consumers of kernel ops
 // LIST-NEXT: {{^}}fuse-memory-bound {{ *}}Stitch memory-bound ops into fusion groups

@@ -73,15 +73,7 @@ impl FunctionListing {
     }
 }
 
-/// A profiled kernel: a graph op's loops.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct KernelInfo {
-    pub name: String,
-    pub loc: String,
-    pub flops: u64,
-    /// Bytes of the tensors the kernel reads and writes.
-    pub bytes: u64,
-}
+pub use tcc_dialect_loop::abi::KernelRecord;
 
 /// A model compiled to machine code.
 pub struct CompiledModel {
@@ -92,7 +84,7 @@ pub struct CompiledModel {
     pub asserts: Vec<String>,
     pub listings: Vec<FunctionListing>,
     /// With profiling: each kernel's name, location and FLOPs, by `loop.kernel` id.
-    pub kernels: Vec<KernelInfo>,
+    pub kernels: Vec<KernelRecord>,
     pub(crate) _jit: Box<dyn Send + Sync>,
     pub(crate) _constants: model::KeepAlive,
 }

@@ -2,10 +2,10 @@
 //! tensor signature, workspace size and kernels ([`prepare`]), its constant buffers and
 //! where their data lives for a JIT ([`pin_constants`]), which values a parallel loop
 //! captures when outlined ([`captures_of`]) or rematerializes ([`outer_constants`]),
-//! when two outlined loops can share one function ([`outline_key`]), and the runtime
-//! functions f64 math calls ([`f64_math_function`]).
+//! and when two outlined loops can share one function ([`outline_key`]).
 
-use tcc_dialect_loop as lp;
+use tcc_dialect_loop::abi;
+use tcc_dialect_loop::{self as lp, LoopOp};
 use tcc_ir::builtin::{func_entry, func_type};
 use tcc_ir::{Block, Module, Op, Value};
 use tcc_runtime::{DType, TensorSpec};
@@ -44,15 +44,15 @@ pub struct Prepared {
     pub entry_block: Block,
     pub signature: tcc_runtime::Signature,
     pub workspace_size: usize,
-    pub kernels: Vec<crate::KernelInfo>,
+    pub kernels: Vec<crate::KernelRecord>,
 }
 
 pub fn prepare(lm: &Module) -> Result<Prepared, CodegenError> {
     let func = lm.func("main").ok_or_else(|| CodegenError::Unsupported("no @main function".into()))?;
     let fty = func_type(lm, func).ok_or_else(|| CodegenError::Unsupported("@main has no type".into()))?;
-    let n_in =
-        lm.attr(func, tcc_lower::NUM_INPUTS).and_then(|a| a.as_i64()).unwrap_or(fty.inputs.len() as i64) as usize;
-    let workspace_size = lm.attr(func, tcc_lower::WORKSPACE_SIZE).and_then(|a| a.as_i64()).unwrap_or(0) as usize;
+    let info = abi::entry_info(lm, func);
+    let n_in = info.num_inputs.unwrap_or(fty.inputs.len());
+    let workspace_size = info.workspace_size;
     let mut signature = tcc_runtime::Signature::default();
     for (i, t) in fty.inputs.iter().enumerate() {
         let b = t.as_buffer().ok_or_else(|| CodegenError::Unsupported(format!("@main argument of type {t}")))?;
@@ -60,21 +60,7 @@ pub fn prepare(lm: &Module) -> Result<Prepared, CodegenError> {
         if i < n_in { signature.inputs.push(spec) } else { signature.outputs.push(spec) }
     }
     let entry_block = func_entry(lm, func).ok_or_else(|| CodegenError::Unsupported("@main has no body".into()))?;
-    let kernels = lm
-        .attr(func, tcc_lower::KERNELS)
-        .and_then(|a| a.as_array())
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|k| {
-            let d = k.as_dict()?;
-            Some(crate::KernelInfo {
-                name: d.get("name")?.as_str()?.to_string(),
-                loc: d.get("loc")?.as_str()?.to_string(),
-                flops: d.get("flops")?.as_i64()? as u64,
-                bytes: d.get("bytes").and_then(|b| b.as_i64()).unwrap_or(0) as u64,
-            })
-        })
-        .collect();
+    let kernels = info.kernels;
     Ok(Prepared { func, entry_block, signature, workspace_size, kernels })
 }
 
@@ -82,7 +68,7 @@ pub fn prepare(lm: &Module) -> Result<Prepared, CodegenError> {
 pub fn constant_buffers(lm: &Module, func: Op) -> Vec<(Op, tcc_ir::DenseElements)> {
     lm.walk(func)
         .into_iter()
-        .filter(|&op| lm.is(op, &lp::CONSTANT_BUFFER))
+        .filter(|&op| lp::kind_of(lm, op) == Some(LoopOp::ConstantBuffer))
         .map(|op| (op, lm.attr(op, "value").and_then(|a| a.as_dense()).expect("verified constant buffer").clone()))
         .collect()
 }
@@ -111,19 +97,6 @@ pub fn pin_constants(lm: &Module, func: Op) -> Result<(std::collections::HashMap
         addresses.insert(op, addr);
     }
     Ok((addresses, keep_alive))
-}
-
-/// The runtime function computing an f64 math op (`loop.exp` -> `tcc_exp_f64`); f32
-/// math is expanded into arithmetic before code generation instead.
-pub fn f64_math_function(op_name: &str) -> Result<&'static str, CodegenError> {
-    Ok(match op_name {
-        "loop.exp" => "tcc_exp_f64",
-        "loop.log" => "tcc_log_f64",
-        "loop.tanh" => "tcc_tanh_f64",
-        "loop.erf" => "tcc_erf_f64",
-        "loop.pow" => "tcc_pow_f64",
-        other => return Err(CodegenError::Unsupported(format!("'{other}'"))),
-    })
 }
 
 /// Constants defined outside `op` that ops under it use, each once in first-use order:
@@ -157,9 +130,10 @@ pub fn outer_constants(m: &Module, op: Op) -> Vec<Op> {
 /// captured like any pointer, so kernels that differ only in their weights share one
 /// function ([`outline_key`]).
 pub fn is_rematerializable(m: &Module, op: Op) -> bool {
-    m.is(op, &lp::CONST)
-        || (m.is(op, &tcc_dialect_vector::SPLAT)
-            && m.defining_op(m.operand(op, 0)).is_some_and(|c| m.is(c, &lp::CONST)))
+    let is_const = |op| lp::kind_of(m, op) == Some(LoopOp::Const);
+    is_const(op)
+        || (tcc_dialect_vector::op_kind(m.def(op)) == Some(tcc_dialect_vector::VectorOp::Splat)
+            && m.defining_op(m.operand(op, 0)).is_some_and(is_const))
 }
 
 /// A structural description of the loop `op` as an outlined function with arguments

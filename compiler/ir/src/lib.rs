@@ -26,6 +26,7 @@ pub mod parser;
 pub mod pass;
 pub mod printer;
 pub mod rewrite;
+pub mod scalar;
 pub mod types;
 pub mod verifier;
 

@@ -91,6 +91,15 @@ impl ScalarType {
             _ => None,
         }
     }
+
+    /// The smallest and largest value of an integer type (signed; i1 is 0 or 1).
+    pub fn int_range(self) -> (i64, i64) {
+        match self.int_bits() {
+            Some(1) => (0, 1),
+            Some(bits) if bits < 64 => (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1),
+            _ => (i64::MIN, i64::MAX),
+        }
+    }
 }
 
 impl fmt::Display for ScalarType {

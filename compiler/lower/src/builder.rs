@@ -3,8 +3,9 @@
 
 use std::collections::HashMap;
 
-use tcc_dialect_loop as lp;
+use tcc_dialect_loop::{self as lp, LoopOp};
 use tcc_dialect_vector as vp;
+use tcc_ir::scalar::{Compare, ScalarBuilder, ScalarFn};
 use tcc_ir::{
     AttrDict, Attribute, Block, BufferType, Location, Module, OpDef, OperationState, ScalarType, Type, Value,
     VectorType,
@@ -77,12 +78,14 @@ impl<'m> Builder<'m> {
         self.op_typed(def, operands, attrs, results)[0]
     }
 
-    pub fn bin(&mut self, def: &'static OpDef, a: Value, b: Value) -> Value {
-        self.op(def, &[a, b], AttrDict::new())
+    /// `f(a, b)` on scalars or vectors of one type.
+    pub fn bin(&mut self, f: ScalarFn, a: Value, b: Value) -> Value {
+        self.op(lp::arith(f), &[a, b], AttrDict::new())
     }
 
-    pub fn un(&mut self, def: &'static OpDef, a: Value) -> Value {
-        self.op(def, &[a], AttrDict::new())
+    /// `f(a)` on a scalar or a vector.
+    pub fn un(&mut self, f: ScalarFn, a: Value) -> Value {
+        self.op(lp::arith(f), &[a], AttrDict::new())
     }
 
     /// A constant, created once per function at the top of the entry block.
@@ -213,11 +216,11 @@ impl<'m> Builder<'m> {
 
     /// `a * b + c`, fused.
     pub fn fma(&mut self, a: Value, b: Value, c: Value) -> Value {
-        self.op(&lp::FMA, &[a, b, c], AttrDict::new())
+        self.op(lp::arith(ScalarFn::Fma), &[a, b, c], AttrDict::new())
     }
 
-    pub fn cmp(&mut self, pred: &str, a: Value, b: Value) -> Value {
-        self.op(&lp::CMP, &[a, b], AttrDict::new().with("pred", Attribute::string(pred)))
+    pub fn cmp(&mut self, pred: Compare, a: Value, b: Value) -> Value {
+        self.op(&lp::CMP, &[a, b], AttrDict::new().with("pred", Attribute::string(pred.name())))
     }
 
     pub fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
@@ -251,7 +254,7 @@ impl<'m> Builder<'m> {
 
     fn const_of(&self, v: Value) -> Option<i64> {
         let op = self.m.defining_op(v)?;
-        if !self.m.is(op, &lp::CONST) || *self.m.value_type(v) != index() {
+        if lp::kind_of(self.m, op) != Some(LoopOp::Const) || *self.m.value_type(v) != index() {
             return None;
         }
         self.m.attr(op, "value")?.as_i64()
@@ -262,14 +265,14 @@ impl<'m> Builder<'m> {
             (Some(x), Some(y)) => self.index(x + y),
             (Some(0), _) => b,
             (_, Some(0)) => a,
-            _ => self.bin(&lp::ADD, a, b),
+            _ => self.bin(ScalarFn::Add, a, b),
         }
     }
     pub fn sub(&mut self, a: Value, b: Value) -> Value {
         match (self.const_of(a), self.const_of(b)) {
             (Some(x), Some(y)) => self.index(x - y),
             (_, Some(0)) => a,
-            _ => self.bin(&lp::SUB, a, b),
+            _ => self.bin(ScalarFn::Sub, a, b),
         }
     }
     pub fn mul(&mut self, a: Value, b: Value) -> Value {
@@ -278,7 +281,7 @@ impl<'m> Builder<'m> {
             (Some(1), _) => b,
             (_, Some(1)) => a,
             (Some(0), _) | (_, Some(0)) => self.index(0),
-            _ => self.bin(&lp::MUL, a, b),
+            _ => self.bin(ScalarFn::Mul, a, b),
         }
     }
     /// a * k for index values.
@@ -297,26 +300,26 @@ impl<'m> Builder<'m> {
         match (self.const_of(a), self.const_of(b)) {
             (Some(x), Some(y)) if y != 0 => self.index(x / y),
             (_, Some(1)) => a,
-            _ => self.bin(&lp::DIV, a, b),
+            _ => self.bin(ScalarFn::Div, a, b),
         }
     }
     pub fn rem(&mut self, a: Value, b: Value) -> Value {
         match (self.const_of(a), self.const_of(b)) {
             (Some(x), Some(y)) if y != 0 => self.index(x % y),
             (_, Some(1)) => self.index(0),
-            _ => self.bin(&lp::REM, a, b),
+            _ => self.bin(ScalarFn::Rem, a, b),
         }
     }
     pub fn min(&mut self, a: Value, b: Value) -> Value {
         match (self.const_of(a), self.const_of(b)) {
             (Some(x), Some(y)) => self.index(x.min(y)),
-            _ => self.bin(&lp::MIN, a, b),
+            _ => self.bin(ScalarFn::Min, a, b),
         }
     }
     pub fn max(&mut self, a: Value, b: Value) -> Value {
         match (self.const_of(a), self.const_of(b)) {
             (Some(x), Some(y)) => self.index(x.max(y)),
-            _ => self.bin(&lp::MAX, a, b),
+            _ => self.bin(ScalarFn::Max, a, b),
         }
     }
 
@@ -407,5 +410,42 @@ impl<'m> Builder<'m> {
             }
         }
         out
+    }
+}
+
+/// Scalar bodies and math expansions build loop arithmetic through the builder.
+impl ScalarBuilder for Builder<'_> {
+    fn apply(&mut self, f: ScalarFn, args: &[Value]) -> Value {
+        self.op(lp::arith(f), args, AttrDict::new())
+    }
+    fn compare(&mut self, pred: Compare, a: Value, b: Value) -> Value {
+        self.cmp(pred, a, b)
+    }
+    fn select(&mut self, cond: Value, a: Value, b: Value) -> Value {
+        Builder::select(self, cond, a, b)
+    }
+    fn float_like(&mut self, like: Value, x: f64) -> Value {
+        self.constant_like(like, x)
+    }
+    fn int_like(&mut self, like: Value, elem: ScalarType, x: i64) -> Value {
+        let s = self.int(elem, x);
+        match self.ty(like).as_vector() {
+            Some(v) => self.splat(s, v.lanes),
+            None => s,
+        }
+    }
+    fn convert(&mut self, v: Value, elem: ScalarType) -> Value {
+        let to = lp::with_elem(&self.ty(v), elem);
+        self.cast(v, to)
+    }
+    fn reinterpret(&mut self, v: Value, elem: ScalarType) -> Value {
+        let to = lp::with_elem(&self.ty(v), elem);
+        self.op_typed(&lp::BITCAST, &[v], AttrDict::new(), vec![to])[0]
+    }
+    fn elem(&self, v: Value) -> ScalarType {
+        lp::elem_of(self.m.value_type(v)).expect("a scalar or vector value")
+    }
+    fn check(&mut self, ok: Value, message: String) {
+        self.assert(ok, message)
     }
 }

@@ -11,26 +11,25 @@
 //! - every other tensor gets a `loop.workspace` buffer at an offset planned from
 //!   lifetimes ([`crate::memory_plan`]), so dead tensors' memory is reused.
 //!
-//! The function carries `tcc.num_inputs` and `tcc.workspace_size` (bytes) attributes
-//! for code generation and the runtime.
+//! The function records its input count and workspace size (and, when profiled, its
+//! kernels) for code generation ([`tcc_dialect_loop::abi`]).
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tcc_dialect_graph::ops as g;
+use tcc_dialect_graph::{GraphOp, kind_of};
 use tcc_dialect_loop as lp;
-use tcc_ir::builtin::{RETURN, create_func, create_return, func_entry, func_type};
-use tcc_ir::{AttrDict, Attribute, BufferType, Diagnostic, Diagnostics, Module, Op, Type, Value};
+use tcc_dialect_loop::abi::{self, KernelRecord};
+use tcc_ir::builtin::{create_func, create_return, func_entry, func_type};
+use tcc_ir::{AttrDict, Attribute, BufferType, Diagnostic, Diagnostics, Module, Op, Traits, Type, Value};
 
 use crate::builder::Builder;
 use crate::emit::{Ctx, emitter, nest, numel};
 use crate::memory_plan::{Interval, plan};
 
-pub const NUM_INPUTS: &str = "tcc.num_inputs";
-pub const WORKSPACE_SIZE: &str = "tcc.workspace_size";
-/// With profiling: one `{name, loc, flops, bytes}` dictionary per kernel, in `loop.kernel`
-/// id order (`bytes`: the sizes of its operands and results).
-pub const KERNELS: &str = "tcc.kernels";
+fn is_constant(gm: &Module, op: Op) -> bool {
+    matches!(kind_of(gm, op), Some(GraphOp::Constant))
+}
 
 /// The function a model runs: `@main`, or the module's only function.
 pub fn entry_function(m: &Module) -> Result<Op, Diagnostic> {
@@ -68,12 +67,11 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
 
     let mut lm = Module::new(gm.loc(gm.top()).clone());
     let (lfunc, lentry) = create_func(&mut lm, "main", arg_types, vec![], floc.clone());
-    lm.set_attr(lfunc, NUM_INPUTS, Attribute::i64(n_in as i64));
     let args = lm.block_args(lentry).to_vec();
 
     let ops: Vec<Op> = gm.block_ops(entry).collect();
     let (ret, body) = ops.split_last().ok_or_else(|| err(&floc, "the model's function is empty".into()))?;
-    if !gm.is(*ret, &RETURN) {
+    if !gm.def(*ret).has(Traits::TERMINATOR) {
         return Err(err(gm.loc(*ret), "the model's function must end with return".into()));
     }
     let returned = gm.operands(*ret).to_vec();
@@ -81,7 +79,7 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
     // Returned op results are computed in place in their output buffer.
     let mut direct: HashMap<Value, Value> = HashMap::new();
     for (i, &v) in returned.iter().enumerate() {
-        let made_by_op = gm.defining_op(v).is_some_and(|d| !gm.is(d, &g::CONSTANT));
+        let made_by_op = gm.defining_op(v).is_some_and(|d| !is_constant(gm, d));
         if made_by_op && !direct.contains_key(&v) {
             direct.insert(v, args[n_in + i]);
         }
@@ -90,7 +88,7 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
     // Reshapes whose result is not returned view their operand's memory: result -> operand.
     let views: HashMap<Value, Value> = body
         .iter()
-        .filter(|&&op| gm.is(op, &g::RESHAPE) && !direct.contains_key(&gm.result(op, 0)))
+        .filter(|&&op| matches!(kind_of(gm, op), Some(GraphOp::Reshape)) && !direct.contains_key(&gm.result(op, 0)))
         .map(|&op| (gm.result(op, 0), gm.operand(op, 0)))
         .collect();
     let owner = |mut v: Value| {
@@ -109,7 +107,7 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
     let mut intervals: Vec<Interval> = Vec::new();
     let mut slot: HashMap<Value, usize> = HashMap::new();
     for (pos, &op) in body.iter().enumerate() {
-        if gm.is(op, &g::CONSTANT) {
+        if is_constant(gm, op) {
             continue;
         }
         for &r in gm.results(op) {
@@ -137,7 +135,7 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
         }
     }
     let (offsets, workspace_size) = plan(&intervals);
-    lm.set_attr(lfunc, WORKSPACE_SIZE, Attribute::i64(workspace_size as i64));
+    abi::set_entry_info(&mut lm, lfunc, n_in, workspace_size);
 
     let mut kernels = Vec::new();
     let mut b = Builder::new(&mut lm, lentry, floc.clone());
@@ -149,7 +147,7 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
         b.loc = gm.loc(op).clone();
         let buffer_types: Vec<Type> =
             gm.results(op).iter().map(|&r| buffer_of(gm.value_type(r)).expect("tensor result")).collect();
-        if gm.is(op, &g::CONSTANT) {
+        if is_constant(gm, op) {
             let value = gm.attr(op, "value").cloned().expect("verified constant");
             let v = b.op_typed(&lp::CONSTANT_BUFFER, &[], AttrDict::new().with("value", value), buffer_types)[0];
             buffers.insert(gm.result(op, 0), v);
@@ -181,12 +179,12 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
         let ctx = Ctx::new(gm, op, ins, outs).with_target(target).with_scratch(scratch_offset);
         if profile {
             mark_kernel(&mut b, kernels.len());
-            let info = AttrDict::new()
-                .with("name", Attribute::string(&kernel_name(gm, op)))
-                .with("loc", Attribute::string(&gm.loc(op).to_string()))
-                .with("flops", Attribute::i64(crate::emit::flops(&ctx) as i64))
-                .with("bytes", Attribute::i64(tensor_bytes(gm, op) as i64));
-            kernels.push(Attribute::Dict(info));
+            kernels.push(KernelRecord {
+                name: kernel_name(gm, op),
+                loc: gm.loc(op).to_string(),
+                flops: crate::emit::flops(&ctx),
+                bytes: tensor_bytes(gm, op) as u64,
+            });
         }
         emit(&mut b, &ctx);
     }
@@ -204,7 +202,7 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
     if profile {
         mark_kernel(&mut b, kernels.len());
         drop(b);
-        lm.set_attr(lfunc, KERNELS, Attribute::Array(kernels.into()));
+        abi::set_kernels(&mut lm, lfunc, &kernels);
     }
     create_return(&mut lm, lentry, &[], gm.loc(*ret).clone());
     Ok(lm)
@@ -227,13 +225,13 @@ fn mark_kernel(b: &mut Builder, id: usize) {
 /// A kernel's name in the profile: its op's, and for a fusion group the ops it holds
 /// (`graph.fused(cast, sub, mul, reduce_sum)`).
 fn kernel_name(gm: &Module, op: tcc_ir::Op) -> String {
-    let Some(&region) = gm.regions(op).first().filter(|_| gm.is(op, &tcc_dialect_graph::ops::FUSED)) else {
+    let Some(&region) = gm.regions(op).first().filter(|_| matches!(kind_of(gm, op), Some(GraphOp::Fused))) else {
         return gm.name(op).to_string();
     };
     let block = gm.region_blocks(region)[0];
     let inner: Vec<&str> = gm
         .block_ops(block)
-        .filter(|&o| !gm.is(o, &tcc_dialect_graph::ops::YIELD))
+        .filter(|&o| !gm.def(o).has(Traits::TERMINATOR))
         .map(|o| gm.name(o).trim_start_matches("graph."))
         .collect();
     format!("{}({})", gm.name(op), inner.join(", "))

@@ -20,7 +20,7 @@ pub mod memory_plan;
 pub mod tosa_to_graph;
 pub mod vectorize;
 
-pub use graph_to_loop::{KERNELS, NUM_INPUTS, WORKSPACE_SIZE, convert, entry_function};
+pub use graph_to_loop::{convert, entry_function};
 
 use tcc_ir::{Diagnostics, Module, Pass, PassInfo, PassRegistry};
 

@@ -21,12 +21,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tcc_dialect_loop as lp;
+use tcc_dialect_loop::{self as lp, LoopOp};
 use tcc_dialect_vector as vp;
 use tcc_ir::builtin::func_entry;
-use tcc_ir::{
-    AttrDict, Attribute, Block, Diagnostics, Module, Op, OpDef, Pass, PassInfo, ScalarType, Type, Value, VectorType,
-};
+use tcc_ir::scalar::{Identity, ScalarFn};
+use tcc_ir::{AttrDict, Block, Diagnostics, Module, Op, Pass, PassInfo, ScalarType, Type, Value, VectorType};
 
 use crate::builder::Builder;
 
@@ -56,7 +55,7 @@ pub fn vectorize(m: &mut Module, vector_bits: u32) -> usize {
     let mut count = 0;
     for func in m.funcs() {
         let Some(entry) = func_entry(m, func) else { continue };
-        let loops: Vec<Op> = m.walk(func).into_iter().filter(|&op| m.is(op, &lp::FOR)).collect();
+        let loops: Vec<Op> = m.walk(func).into_iter().filter(|&op| kind(m, op) == Some(LoopOp::For)).collect();
         for l in loops {
             if let Some(plan) = analyze(m, l, vector_bits) {
                 rewrite(m, l, entry, &plan);
@@ -67,38 +66,20 @@ pub fn vectorize(m: &mut Module, vector_bits: u32) -> usize {
     count
 }
 
-/// Math with no vector expansion when its elements are f64.
-const MATH: [&OpDef; 5] = [&lp::EXP, &lp::LOG, &lp::TANH, &lp::ERF, &lp::POW];
+fn kind(m: &Module, op: Op) -> Option<LoopOp> {
+    lp::kind_of(m, op)
+}
 
-/// Ops that apply lane by lane.
-const ELEMENTWISE: [&OpDef; 26] = [
-    &lp::ADD,
-    &lp::SUB,
-    &lp::MUL,
-    &lp::DIV,
-    &lp::MIN,
-    &lp::MAX,
-    &lp::AND,
-    &lp::OR,
-    &lp::XOR,
-    &lp::SHL,
-    &lp::SHR,
-    &lp::NEG,
-    &lp::ABS,
-    &lp::FMA,
-    &lp::SQRT,
-    &lp::RSQRT,
-    &lp::FLOOR,
-    &lp::CEIL,
-    &lp::ROUND,
-    &lp::EXP,
-    &lp::LOG,
-    &lp::TANH,
-    &lp::ERF,
-    &lp::POW,
-    &lp::CMP,
-    &lp::SELECT,
-];
+/// Whether an op applies lane by lane: arithmetic (but `rem`, which has no vector form
+/// on every target, and `ldexp`, which only `expand-math` makes, after this pass),
+/// comparisons and selects. Casts are checked on their own.
+fn lane_wise(kind: Option<LoopOp>) -> bool {
+    match kind {
+        Some(LoopOp::Arith(f)) => !matches!(f, ScalarFn::Rem | ScalarFn::Ldexp),
+        Some(LoopOp::Compare | LoopOp::Select) => true,
+        _ => false,
+    }
+}
 
 struct Plan {
     lanes: u32,
@@ -106,12 +87,8 @@ struct Plan {
     vector: HashSet<Value>,
     /// Loads with only invariant indices: scalar load, splat.
     uniform_loads: HashSet<Op>,
-    /// For each carried value: its combining op.
-    reductions: Vec<&'static OpDef>,
-}
-
-fn is_any(m: &Module, op: Op, defs: &[&OpDef]) -> bool {
-    defs.iter().any(|d| m.is(op, d))
+    /// For each carried value: its combining function.
+    reductions: Vec<ScalarFn>,
 }
 
 fn index_ty() -> Type {
@@ -120,7 +97,7 @@ fn index_ty() -> Type {
 
 fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Plan> {
     let ops = m.operands(l);
-    let step = m.defining_op(ops[2]).filter(|&d| m.is(d, &lp::CONST))?;
+    let step = m.defining_op(ops[2]).filter(|&d| kind(m, d) == Some(LoopOp::Const))?;
     if m.attr(step, "value")?.as_i64()? != 1 {
         return None;
     }
@@ -155,15 +132,16 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Plan> {
     };
     let ops_in: Vec<Op> = m.block_ops(body).collect();
     let (last, straight) = ops_in.split_last()?;
-    if !m.is(*last, &lp::YIELD) {
+    if kind(m, *last) != Some(LoopOp::Yield) {
         return None;
     }
     for &op in straight {
         let operands = m.operands(op);
+        let op_kind = kind(m, op);
         let is_index = m.results(op).first().is_some_and(|&r| *m.value_type(r) == index_ty());
         if is_index {
             // Index arithmetic: keep scalar; track affinity.
-            if !is_any(m, op, &ELEMENTWISE) {
+            if !lane_wise(op_kind) {
                 return None;
             }
             let uses_iv: Vec<bool> = operands.iter().map(|v| affine.contains(v)).collect();
@@ -172,8 +150,11 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Plan> {
                 return None;
             }
             if uses_iv.iter().any(|&u| u) {
-                let ok = (m.is(op, &lp::ADD) && uses_iv.iter().filter(|&&u| u).count() == 1)
-                    || (m.is(op, &lp::SUB) && uses_iv[0] && !uses_iv[1]);
+                let ok = match op_kind {
+                    Some(LoopOp::Arith(ScalarFn::Add)) => uses_iv.iter().filter(|&&u| u).count() == 1,
+                    Some(LoopOp::Arith(ScalarFn::Sub)) => uses_iv[0] && !uses_iv[1],
+                    _ => false,
+                };
                 if !ok {
                     return None;
                 }
@@ -182,21 +163,19 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Plan> {
             continue;
         }
         // Index operands of non-address ops would need a vector of lane indices.
-        let first_addr = if m.is(op, &lp::LOAD) {
-            1
-        } else if m.is(op, &lp::STORE) {
-            2
-        } else {
-            usize::MAX
+        let first_addr = match op_kind {
+            Some(LoopOp::Load) => 1,
+            Some(LoopOp::Store) => 2,
+            _ => usize::MAX,
         };
         for (k, &v) in operands.iter().enumerate() {
             if *m.value_type(v) == index_ty() && k < first_addr && !invariant(v) {
                 return None;
             }
         }
-        if m.is(op, &lp::LOAD) || m.is(op, &lp::STORE) {
-            let (buf, idx) =
-                if m.is(op, &lp::LOAD) { (operands[0], &operands[1..]) } else { (operands[1], &operands[2..]) };
+        if let Some(access @ (LoopOp::Load | LoopOp::Store)) = op_kind {
+            let is_load = access == LoopOp::Load;
+            let (buf, idx) = if is_load { (operands[0], &operands[1..]) } else { (operands[1], &operands[2..]) };
             let bt = m.value_type(buf).as_buffer()?;
             if bt.elem() == ScalarType::I1 || !note_bits(&Type::Scalar(bt.elem())) {
                 return None;
@@ -212,7 +191,7 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Plan> {
             if contiguous && bt.strides().last() != Some(&1) {
                 return None;
             }
-            if m.is(op, &lp::LOAD) {
+            if is_load {
                 loaded.push((buf, idx.to_vec(), contiguous));
                 if contiguous {
                     vector.insert(m.result(op, 0));
@@ -231,7 +210,7 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Plan> {
             }
             continue;
         }
-        if m.is(op, &lp::CAST) {
+        if op_kind == Some(LoopOp::Cast) {
             let (from, to) = (m.value_type(operands[0]), m.value_type(m.result(op, 0)));
             if !note_bits(from) || !note_bits(to) {
                 return None;
@@ -242,10 +221,11 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Plan> {
             if fe.is_float() != te.is_float() && (wide(fe) || wide(te)) {
                 return None;
             }
-        } else if !is_any(m, op, &ELEMENTWISE) {
+        } else if !lane_wise(op_kind) {
             return None;
         }
-        if is_any(m, op, &MATH) && lp::elem_of(m.value_type(m.result(op, 0))) == Some(ScalarType::F64) {
+        let math = matches!(op_kind, Some(LoopOp::Arith(ScalarFn::Math(_))));
+        if math && lp::elem_of(m.value_type(m.result(op, 0))) == Some(ScalarType::F64) {
             return None;
         }
         if m.results(op).iter().any(|&r| !note_bits(m.value_type(r))) {
@@ -269,7 +249,10 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Plan> {
     for (k, &acc) in args[1..].iter().enumerate() {
         let uses = m.uses(acc);
         let [u] = uses else { return None };
-        let combine = [&lp::ADD, &lp::MUL, &lp::MAX, &lp::MIN].into_iter().find(|d| m.is(u.op, d))?;
+        let combine = match kind(m, u.op) {
+            Some(LoopOp::Arith(f @ (ScalarFn::Add | ScalarFn::Mul | ScalarFn::Max | ScalarFn::Min))) => f,
+            _ => return None,
+        };
         if yielded[k] != m.result(u.op, 0) || m.uses(yielded[k]).len() != 1 {
             return None;
         }
@@ -293,26 +276,10 @@ fn vector_of(t: &Type, lanes: u32) -> Type {
 }
 
 /// The identity of a reduction, as a scalar constant of `elem`.
-fn identity(b: &mut Builder, combine: &OpDef, elem: ScalarType) -> Value {
-    let is = |d| std::ptr::eq(combine, d);
-    if is(&lp::ADD) {
-        b.scalar(elem, 0.0)
-    } else if is(&lp::MUL) {
-        b.scalar(elem, 1.0)
-    } else if elem.is_float() {
-        b.scalar(elem, if is(&lp::MAX) { f64::NEG_INFINITY } else { f64::INFINITY })
-    } else {
-        let (lo, hi) = crate::emit::elementwise::int_range(elem);
-        b.int(elem, if is(&lp::MAX) { lo } else { hi })
-    }
-}
-
-fn reduce_kind(combine: &OpDef) -> &'static str {
-    match combine.name {
-        "loop.add" => "add",
-        "loop.mul" => "mul",
-        "loop.max" => "max",
-        _ => "min",
+fn identity(b: &mut Builder, combine: ScalarFn, elem: ScalarType) -> Value {
+    match combine.reduction_identity(elem).expect("a reduction's combining function") {
+        Identity::Float(v) => b.scalar(elem, v),
+        Identity::Int(v) => b.int(elem, v),
     }
 }
 
@@ -345,15 +312,15 @@ fn rewrite(m: &mut Module, l: Op, entry: Block, plan: &Plan) {
     }
     for &op in &body_ops {
         // Value operands only: a store's first operand, any operand of arithmetic.
-        let values: Vec<Value> = if b.m.is(op, &lp::STORE) {
-            vec![b.m.operand(op, 0)]
-        } else if b.m.is(op, &lp::LOAD) || b.m.is(op, &lp::YIELD) {
-            vec![]
-        } else {
-            b.m.operands(op).to_vec()
+        let op_kind = kind(b.m, op);
+        let values: Vec<Value> = match op_kind {
+            Some(LoopOp::Store) => vec![b.m.operand(op, 0)],
+            Some(LoopOp::Load | LoopOp::Yield) => vec![],
+            _ => b.m.operands(op).to_vec(),
         };
         for v in values {
-            let needs_vector = b.m.results(op).iter().any(|r| plan.vector.contains(r)) || b.m.is(op, &lp::STORE);
+            let needs_vector =
+                b.m.results(op).iter().any(|r| plan.vector.contains(r)) || op_kind == Some(LoopOp::Store);
             let inside = b.m.defining_op(v).is_some_and(|d| body_ops.contains(&d)) || args.contains(&v);
             if needs_vector && !inside && *b.m.value_type(v) != index_ty() && !splats.contains_key(&v) {
                 let ty = vector_of(b.m.value_type(v), lanes);
@@ -374,12 +341,13 @@ fn rewrite(m: &mut Module, l: Op, entry: Block, plan: &Plan) {
         for &op in &body_ops {
             let m = &*b.m;
             let operands: Vec<Value> = m.operands(op).to_vec();
-            if m.is(op, &lp::YIELD) {
+            let op_kind = kind(m, op);
+            if op_kind == Some(LoopOp::Yield) {
                 yielded = operands.iter().map(|v| map[v]).collect();
                 break;
             }
             // An operand as this op needs it: mapped, splatted, or as is.
-            let wants_vector = m.results(op).iter().any(|r| plan.vector.contains(r)) || m.is(op, &lp::STORE);
+            let wants_vector = m.results(op).iter().any(|r| plan.vector.contains(r)) || op_kind == Some(LoopOp::Store);
             let get = |v: Value, map: &HashMap<Value, Value>, b: &mut Builder| -> Value {
                 let mapped = map.get(&v).copied().unwrap_or(v);
                 if !wants_vector
@@ -396,7 +364,7 @@ fn rewrite(m: &mut Module, l: Op, entry: Block, plan: &Plan) {
                 b.op_typed(&vp::SPLAT, &[mapped], AttrDict::new(), vec![ty])[0]
             };
             let def = m.def(op);
-            if m.is(op, &lp::LOAD) {
+            if op_kind == Some(LoopOp::Load) {
                 let idx: Vec<Value> = operands.iter().map(|v| map.get(v).copied().unwrap_or(*v)).collect();
                 let r = m.result(op, 0);
                 let new = if plan.uniform_loads.contains(&op) {
@@ -406,7 +374,7 @@ fn rewrite(m: &mut Module, l: Op, entry: Block, plan: &Plan) {
                     b.op_typed(&vp::LOAD, &idx, AttrDict::new(), vec![ty])[0]
                 };
                 map.insert(r, new);
-            } else if m.is(op, &lp::STORE) {
+            } else if op_kind == Some(LoopOp::Store) {
                 let value = get(operands[0], &map, b);
                 let mut all = vec![value];
                 all.extend(operands[1..].iter().map(|v| map.get(v).copied().unwrap_or(*v)));
@@ -428,7 +396,7 @@ fn rewrite(m: &mut Module, l: Op, entry: Block, plan: &Plan) {
     let mut new_inits = Vec::new();
     for (k, (&init, &vacc)) in inits.iter().zip(&results).enumerate() {
         let elem = lp::elem_of(b.m.value_type(init)).expect("scalar");
-        let kind = Attribute::string(reduce_kind(plan.reductions[k]));
+        let kind = vp::reduce_kind(plan.reductions[k]);
         let red = b.op_typed(&vp::REDUCE, &[vacc], AttrDict::new().with("kind", kind), vec![Type::Scalar(elem)])[0];
         new_inits.push(b.bin(plan.reductions[k], init, red));
     }

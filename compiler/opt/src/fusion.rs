@@ -24,7 +24,7 @@
 use std::collections::{HashMap, HashSet};
 
 use tcc_dialect_graph::ops as g;
-use tcc_dialect_graph::ops::fused::{self, COSTLY, computed_twice, is_stitched, stitched_rows};
+use tcc_dialect_graph::ops::fused::{self, computed_twice, is_costly, is_stitched, stitched_rows};
 use tcc_ir::builtin::func_entry;
 use tcc_ir::{AttrDict, Block, Diagnostics, Module, Op, OperationState, Pass, PassInfo, Traits, Type, Value};
 
@@ -65,7 +65,7 @@ fn is_elementwise(m: &Module, op: Op) -> bool {
 /// Cheap enough to compute again for a group while it stays for its other users: one
 /// operand of the group's size, the others broadcast, and no costly function.
 fn cheap_to_repeat(m: &Module, op: Op, space: &[i64]) -> bool {
-    !COSTLY.iter().any(|d| m.is(op, d)) && m.operands(op).iter().filter(|&&v| crate::shape(m, v) == space).count() <= 1
+    !is_costly(m, op) && m.operands(op).iter().filter(|&&v| crate::shape(m, v) == space).count() <= 1
 }
 
 /// Forms the group of the last root in `block` that has one, and replaces it.

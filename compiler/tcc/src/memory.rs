@@ -72,7 +72,6 @@ impl Needs {
 /// What the lowered `@main` of `lm` needs to run, from its signature and memory plan.
 pub fn needs(lm: &Module) -> Needs {
     let Ok(entry) = tcc_lower::entry_function(lm) else { return Needs::default() };
-    let attr = |name: &str| lm.attr(entry, name).and_then(|a| a.as_i64()).unwrap_or(0).max(0) as u64;
     let splats: u64 = lm
         .walk(entry)
         .into_iter()
@@ -94,12 +93,13 @@ pub fn needs(lm: &Module) -> Needs {
                 .collect()
         })
         .unwrap_or_default();
-    let n_inputs = (attr(tcc_lower::NUM_INPUTS) as usize).min(buffers.len());
+    let info = tcc_dialect_loop::abi::entry_info(lm, entry);
+    let n_inputs = info.num_inputs.unwrap_or(0).min(buffers.len());
     let sum = |b: &[u64]| b.iter().copied().fold(0, u64::saturating_add);
     Needs {
         inputs: sum(&buffers[..n_inputs]),
         outputs: sum(&buffers[n_inputs..]),
-        workspace: attr(tcc_lower::WORKSPACE_SIZE),
+        workspace: info.workspace_size as u64,
         constants: splats,
     }
 }

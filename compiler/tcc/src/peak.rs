@@ -11,7 +11,7 @@
 use std::time::Instant;
 
 use tcc_ir::builtin::{create_func, create_return};
-use tcc_ir::{Attribute, BufferType, Location, Module, ScalarType, Type};
+use tcc_ir::{BufferType, Location, Module, ScalarType, Type};
 use tcc_lower::builder::Builder;
 
 use crate::backend::CodeGenerator;
@@ -87,8 +87,7 @@ fn measure(generator: &CodeGenerator) -> Result<f64, Error> {
         BufferType::new(vec![chains * lanes as i64], ScalarType::F32, None).expect("valid buffer"),
     ));
     let (func, entry) = create_func(&mut m, "main", vec![out], vec![], loc.clone());
-    m.set_attr(func, tcc_lower::NUM_INPUTS, Attribute::i64(0));
-    m.set_attr(func, tcc_lower::WORKSPACE_SIZE, Attribute::i64(0));
+    tcc_dialect_loop::abi::set_entry_info(&mut m, func, 0, 0);
     let buf = m.block_args(entry)[0];
     {
         let mut b = Builder::new(&mut m, entry, loc.clone());

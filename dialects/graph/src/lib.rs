@@ -17,7 +17,8 @@ pub mod layout;
 pub mod ops;
 pub mod rules;
 
-use tcc_ir::{OpDef, Registry};
+use tcc_ir::scalar::{ScalarBuilder, ScalarFn};
+use tcc_ir::{Module, Op, OpDef, Registry, ScalarType, Signature, Value};
 
 pub use interp::tensor::{Data, Tensor};
 pub use interp::{eval_op, run_function};
@@ -33,8 +34,11 @@ pub enum LayoutClass {
     Dependent,
 }
 
-/// What the graph dialect attaches to each op's definition.
+/// What the graph dialect attaches to each op's definition: what the op is (its kind,
+/// which the lowering matches on), how it relates to layouts, and its reference
+/// semantics.
 pub struct GraphSemantics {
+    pub kind: GraphOp,
     pub layout: LayoutClass,
     /// The reference semantics used by the interpreter and constant folding.
     pub eval: interp::EvalFn,
@@ -45,13 +49,146 @@ pub struct GraphSemantics {
 }
 
 impl GraphSemantics {
-    pub const fn new(layout: LayoutClass, eval: interp::EvalFn) -> GraphSemantics {
-        GraphSemantics { layout, eval, epilogue_from: None }
+    pub const fn new(kind: GraphOp, layout: LayoutClass, eval: interp::EvalFn) -> GraphSemantics {
+        GraphSemantics { kind, layout, eval, epilogue_from: None }
     }
 
     /// An op whose operands from `from` on feed its epilogue region.
-    pub const fn with_epilogue(layout: LayoutClass, eval: interp::EvalFn, from: usize) -> GraphSemantics {
-        GraphSemantics { layout, eval, epilogue_from: Some(from) }
+    pub const fn with_epilogue(
+        kind: GraphOp,
+        layout: LayoutClass,
+        eval: interp::EvalFn,
+        from: usize,
+    ) -> GraphSemantics {
+        GraphSemantics { kind, layout, eval, epilogue_from: Some(from) }
+    }
+}
+
+/// The kind of a graph op, as the lowering distinguishes them: elementwise ops by what
+/// they compute per element, the others one by one.
+#[derive(Copy, Clone, Debug)]
+pub enum GraphOp {
+    Constant,
+    Elementwise(Elementwise),
+    Matmul,
+    Conv2d,
+    Pool2d(Pool),
+    Reduce(Reduce),
+    Softmax,
+    Reshape,
+    Transpose,
+    BroadcastTo,
+    Concat,
+    Split,
+    Slice,
+    Pad,
+    Gather,
+    LayoutTransform,
+    Conv2dNchwc,
+    Pool2dNchwc(Pool),
+    MatmulPacked,
+    BatchMatmul,
+    Fused,
+}
+
+/// What an elementwise op computes for one element, and what that costs.
+#[derive(Copy, Clone, Debug)]
+pub struct Elementwise {
+    pub body: ScalarBody,
+    pub cost: Cost,
+}
+
+/// The scalar computation of an elementwise op: from the loaded operand values
+/// (scalars, or for float ops vectors of one width, as in kernel epilogues) to the
+/// result value, built with any [`ScalarBuilder`].
+pub type ScalarBody = fn(&mut dyn ScalarBuilder, &BodyContext, &[Value]) -> Value;
+
+/// What a scalar body may read of its op besides the operand values.
+pub struct BodyContext<'a> {
+    /// The op's operand types and attributes (with their defaults).
+    pub sig: Signature<'a>,
+    /// The result's element type.
+    pub result: ScalarType,
+    /// `'graph.x' at file:line:col`, for the messages of run-time checks.
+    pub location: &'a str,
+}
+
+impl BodyContext<'_> {
+    /// A verified float attribute (or its default).
+    pub fn float(&self, name: &str) -> f64 {
+        self.sig.float(name).expect("verified attribute")
+    }
+    /// A verified string attribute (or its default).
+    pub fn string(&self, name: &str) -> String {
+        self.sig.string(name).expect("verified attribute")
+    }
+    /// The element type of operand `i`.
+    pub fn operand_elem(&self, i: usize) -> ScalarType {
+        self.sig.tensor(i).map(|t| t.elem()).expect("verified tensor operand")
+    }
+}
+
+/// How costly an elementwise op is per element.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Cost {
+    /// A few instructions.
+    Cheap,
+    /// A division or square root: worth keeping rather than recomputing.
+    Costly,
+    /// A transcendental function (exp, log, tanh, erf, ...): a polynomial in f32, a
+    /// runtime call in f64.
+    Transcendental,
+}
+
+impl Cost {
+    /// Whether a fusion group keeps this op's results rather than computing them twice.
+    pub fn avoid_recomputing(self) -> bool {
+        self != Cost::Cheap
+    }
+}
+
+/// The pooling ops.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Pool {
+    Max,
+    Avg,
+}
+
+/// The reductions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    Sum,
+    Mean,
+    Max,
+    Min,
+}
+
+impl Reduce {
+    /// The function that combines a partial result with the next element.
+    pub fn combine(self) -> ScalarFn {
+        match self {
+            Reduce::Sum | Reduce::Mean => ScalarFn::Add,
+            Reduce::Max => ScalarFn::Max,
+            Reduce::Min => ScalarFn::Min,
+        }
+    }
+}
+
+/// The kind of a graph op definition (`None` for other dialects' ops and `graph.yield`).
+pub fn kind(def: &OpDef) -> Option<GraphOp> {
+    semantics(def).map(|s| s.kind)
+}
+
+/// The kind of `op`, if it is a graph op.
+pub fn kind_of(m: &Module, op: Op) -> Option<GraphOp> {
+    kind(m.def(op))
+}
+
+/// What elementwise op `def` computes, if it is one.
+pub fn elementwise(def: &OpDef) -> Option<Elementwise> {
+    match kind(def)? {
+        GraphOp::Elementwise(e) => Some(e),
+        _ => None,
     }
 }
 
@@ -63,7 +200,7 @@ pub fn semantics(def: &OpDef) -> Option<&'static GraphSemantics> {
 
 /// Adds the graph ops to a registry.
 pub fn register(registry: &mut Registry) {
-    registry.register_all(ops::ALL);
+    registry.register_all(&ops::all());
 }
 
 /// A registry with the builtin and graph ops.

@@ -343,7 +343,8 @@ impl Instance<'_> {
             let Some(v) = self.build(x, rank)? else { return Ok(None) };
             operands.push(v);
         }
-        let def = ops::ALL.iter().find(|d| d.name == format!("graph.{}", o.op)).ok_or(format!("no op {}", o.op))?;
+        let def =
+            ops::all().into_iter().find(|d| d.name == format!("graph.{}", o.op)).ok_or(format!("no op {}", o.op))?;
         let mut attrs = AttrDict::new();
         self.attrs.retain(|k, _| !k.starts_with('\0'));
         let mut names: Vec<&str> =

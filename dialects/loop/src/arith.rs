@@ -8,10 +8,15 @@
 //! functions (`exp`, `log`, `tanh`, `erf`, `pow`, ...) are expanded into polynomials by
 //! the `expand-math` pass before code generation, so every backend computes them alike.
 
+use std::sync::LazyLock;
+
+use tcc_ir::scalar::{Compare, Operands, ScalarFn};
 use tcc_ir::{
     Arity, AttrKind, AttrSpec, Attribute, Diagnostic, Module, Op, OpDef, OperationState, Parser, Printer, ScalarType,
     Signature, Syntax, Traits, Type, VectorType,
 };
+
+use crate::LoopOp;
 
 const PURE: Traits = Traits::PURE.union(Traits::ELEMENTWISE);
 
@@ -32,34 +37,15 @@ pub fn with_elem(t: &Type, elem: ScalarType) -> Type {
     }
 }
 
-#[derive(Copy, Clone)]
-enum Class {
-    /// Floats, integers and index.
-    Number,
-    Float,
-    /// Integers (including i1) and index.
-    Integer,
-}
-
-fn check_class(t: &Type, class: Class) -> Result<ScalarType, String> {
+fn check_class(t: &Type, class: Operands) -> Result<ScalarType, String> {
     let e = elem_of(t).ok_or_else(|| format!("expected a scalar or vector type, got {t}"))?;
-    let ok = match class {
-        Class::Number => e != ScalarType::I1,
-        Class::Float => e.is_float(),
-        Class::Integer => e.is_integer(),
-    };
-    if !ok {
-        let what = match class {
-            Class::Number => "a number",
-            Class::Float => "a float",
-            Class::Integer => "an integer",
-        };
-        return Err(format!("expected {what} type, got {t}"));
+    if !class.accepts(e) {
+        return Err(format!("expected {} type, got {t}", class.describe()));
     }
     Ok(e)
 }
 
-fn same_type(sig: &Signature, class: Class) -> Result<Vec<Type>, String> {
+fn same_type(sig: &Signature, class: Operands) -> Result<Vec<Type>, String> {
     let first = sig.operand(0)?;
     check_class(first, class)?;
     if let Some((i, t)) = sig.operands.iter().enumerate().find(|(_, t)| *t != first) {
@@ -68,18 +54,8 @@ fn same_type(sig: &Signature, class: Class) -> Result<Vec<Type>, String> {
     Ok(vec![first.clone()])
 }
 
-fn infer_number(sig: &Signature) -> Result<Vec<Type>, String> {
-    same_type(sig, Class::Number)
-}
-fn infer_float(sig: &Signature) -> Result<Vec<Type>, String> {
-    same_type(sig, Class::Float)
-}
-fn infer_integer(sig: &Signature) -> Result<Vec<Type>, String> {
-    same_type(sig, Class::Integer)
-}
-
 fn infer_cmp(sig: &Signature) -> Result<Vec<Type>, String> {
-    let t = &same_type(sig, Class::Number)?[0];
+    let t = &same_type(sig, Operands::Number)?[0];
     Ok(vec![with_elem(t, ScalarType::I1)])
 }
 
@@ -100,8 +76,8 @@ fn lanes(t: &Type) -> Option<u32> {
 
 fn verify_cast(m: &Module, op: Op) -> Result<(), String> {
     let (from, to) = (m.value_type(m.operand(op, 0)), m.value_type(m.result(op, 0)));
-    check_class(from, Class::Number).or_else(|_| check_class(from, Class::Integer))?;
-    check_class(to, Class::Number).or_else(|_| check_class(to, Class::Integer))?;
+    check_class(from, Operands::Number).or_else(|_| check_class(from, Operands::Integer))?;
+    check_class(to, Operands::Number).or_else(|_| check_class(to, Operands::Integer))?;
     if lanes(from) != lanes(to) {
         return Err(format!("cannot cast {from} to {to}: lane counts differ"));
     }
@@ -156,78 +132,62 @@ pub static CONST: OpDef = OpDef {
     traits: Traits::PURE.union(Traits::CONSTANT_LIKE),
     infer: Some(infer_const),
     syntax: Syntax::Custom { parse: parse_const, print: print_const },
+    dialect_data: Some(&LoopOp::Const),
     ..OpDef::DEFAULT
 };
 
-macro_rules! arith {
-    ($NAME:ident, $name:literal, 1, $infer:path, $traits:expr, $summary:literal) => {
-        arith!(@one $NAME, $name, 1, $infer, $traits, $summary, "%a");
-    };
-    ($NAME:ident, $name:literal, 2, $infer:path, $traits:expr, $summary:literal) => {
-        arith!(@one $NAME, $name, 2, $infer, $traits, $summary, "%a, %b");
-    };
-    ($NAME:ident, $name:literal, 3, $infer:path, $traits:expr, $summary:literal) => {
-        arith!(@one $NAME, $name, 3, $infer, $traits, $summary, "%a, %b, %c");
-    };
-    (@one $NAME:ident, $name:literal, $n:expr, $infer:path, $traits:expr, $summary:literal, $operands:literal) => {
-        pub static $NAME: OpDef = OpDef {
-            name: $name,
-            summary: $summary,
-            description: concat!($summary, ". Works on scalars and on vectors.\n\n```mlir\n%r = ", $name, " ",
-                $operands, " : f32\n```"),
-            operands: Arity::Exactly($n),
-            traits: $traits,
-            infer: Some($infer),
-            syntax: Syntax::SameType,
-            ..OpDef::DEFAULT
-        };
-    };
+/// The `loop.<name>` op of every [`ScalarFn`], in [`ScalarFn::all`]'s order.
+static ARITH: LazyLock<Vec<OpDef>> = LazyLock::new(|| ScalarFn::all().map(arith_def).collect());
+
+fn arith_def(f: ScalarFn) -> OpDef {
+    let info = f.info();
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let operands = ["%a", "%a, %b", "%a, %b, %c"][info.arity - 1];
+    let name = leak(format!("loop.{}", info.name));
+    let kind: &'static LoopOp = Box::leak(Box::new(LoopOp::Arith(f)));
+    OpDef {
+        name,
+        summary: info.summary,
+        description: leak(format!(
+            "{}. Works on scalars and on vectors.\n\n```mlir\n%r = {name} {operands} : f32\n```",
+            info.summary
+        )),
+        operands: Arity::Exactly(info.arity),
+        traits: if info.commutative { PURE.union(Traits::COMMUTATIVE) } else { PURE },
+        infer: Some(infer_arith),
+        syntax: Syntax::SameType,
+        dialect_data: Some(kind),
+        ..OpDef::DEFAULT
+    }
 }
 
-const COMM: Traits = PURE.union(Traits::COMMUTATIVE);
-arith!(ADD, "loop.add", 2, infer_number, COMM, "a + b (integers wrap)");
-arith!(SUB, "loop.sub", 2, infer_number, PURE, "a - b");
-arith!(MUL, "loop.mul", 2, infer_number, COMM, "a * b");
-arith!(DIV, "loop.div", 2, infer_number, PURE, "a / b (integers: signed, toward zero; the divisor must not be zero)");
-arith!(REM, "loop.rem", 2, infer_integer, PURE, "a % b, signed, the sign of a (the divisor must not be zero)");
-arith!(MIN, "loop.min", 2, infer_number, COMM, "minimum (floats: NaN if either is NaN)");
-arith!(MAX, "loop.max", 2, infer_number, COMM, "maximum (floats: NaN if either is NaN)");
-arith!(AND, "loop.and", 2, infer_integer, COMM, "bitwise and");
-arith!(OR, "loop.or", 2, infer_integer, COMM, "bitwise or");
-arith!(XOR, "loop.xor", 2, infer_integer, COMM, "bitwise exclusive or");
-arith!(SHL, "loop.shl", 2, infer_integer, PURE, "a << b");
-arith!(SHR, "loop.shr", 2, infer_integer, PURE, "a >> b, arithmetic");
-arith!(NEG, "loop.neg", 1, infer_number, PURE, "-a");
-arith!(ABS, "loop.abs", 1, infer_number, PURE, "|a|");
-arith!(FMA, "loop.fma", 3, infer_float, PURE, "a * b + c with one rounding");
-arith!(SQRT, "loop.sqrt", 1, infer_float, PURE, "square root");
-arith!(RSQRT, "loop.rsqrt", 1, infer_float, PURE, "1 / sqrt(a)");
-arith!(FLOOR, "loop.floor", 1, infer_float, PURE, "round toward -inf");
-arith!(CEIL, "loop.ceil", 1, infer_float, PURE, "round toward +inf");
-arith!(ROUND, "loop.round", 1, infer_float, PURE, "round to nearest, ties to even");
-arith!(EXP, "loop.exp", 1, infer_float, PURE, "e^a (expanded by expand-math)");
-arith!(LOG, "loop.log", 1, infer_float, PURE, "natural logarithm (expanded by expand-math)");
-arith!(TANH, "loop.tanh", 1, infer_float, PURE, "hyperbolic tangent (expanded by expand-math)");
-arith!(ERF, "loop.erf", 1, infer_float, PURE, "error function (expanded by expand-math)");
-arith!(POW, "loop.pow", 2, infer_float, PURE, "a ^ b, real for negative a and integral b (expanded by expand-math)");
-arith!(
-    LDEXP,
-    "loop.ldexp",
-    2,
-    infer_float,
-    PURE,
-    "a * 2^b for integral b, rounded once (only for targets with an instruction for it: expand-math emits it for f32 vectors with AVX-512)"
-);
+/// The `loop` op computing `f` (`loop.add` for [`ScalarFn::Add`]).
+pub fn arith(f: ScalarFn) -> &'static OpDef {
+    &ARITH[f.index()]
+}
+
+/// Every `loop.<name>` arithmetic op.
+pub fn arith_ops() -> impl Iterator<Item = &'static OpDef> {
+    ARITH.iter()
+}
+
+fn infer_arith(sig: &Signature) -> Result<Vec<Type>, String> {
+    match crate::op_kind(sig.def) {
+        Some(LoopOp::Arith(f)) => same_type(sig, f.info().operands),
+        _ => Err(format!("'{}' is not a loop arithmetic op", sig.def.name)),
+    }
+}
 
 pub static CMP: OpDef = OpDef {
     name: "loop.cmp",
     summary: "Compares: `pred` is eq, ne, lt, le, gt or ge; floats ordered (false on NaN but for ne), integers signed",
     description: "```mlir\n%c = loop.cmp %a, %b {pred = \"lt\"} : (f32, f32) -> i1\n```",
     operands: Arity::Exactly(2),
-    attrs: &[AttrSpec::required("pred", AttrKind::Enum(&["eq", "ne", "lt", "le", "gt", "ge"]), "the comparison")],
+    attrs: &[AttrSpec::required("pred", AttrKind::Enum(&Compare::NAMES), "the comparison")],
     traits: PURE,
     infer: Some(infer_cmp),
     syntax: Syntax::Functional,
+    dialect_data: Some(&LoopOp::Compare),
     ..OpDef::DEFAULT
 };
 
@@ -239,6 +199,7 @@ pub static SELECT: OpDef = OpDef {
     traits: PURE,
     infer: Some(infer_select),
     syntax: Syntax::Functional,
+    dialect_data: Some(&LoopOp::Select),
     ..OpDef::DEFAULT
 };
 
@@ -250,6 +211,7 @@ pub static CAST: OpDef = OpDef {
     traits: PURE,
     verify: Some(verify_cast),
     syntax: Syntax::Functional,
+    dialect_data: Some(&LoopOp::Cast),
     ..OpDef::DEFAULT
 };
 
@@ -261,5 +223,6 @@ pub static BITCAST: OpDef = OpDef {
     traits: PURE,
     verify: Some(verify_bitcast),
     syntax: Syntax::Functional,
+    dialect_data: Some(&LoopOp::Bitcast),
     ..OpDef::DEFAULT
 };

@@ -23,6 +23,8 @@ use tcc_ir::{
     Syntax, Traits, Type,
 };
 
+use crate::LoopOp;
+
 fn index() -> Type {
     Type::Scalar(ScalarType::Index)
 }
@@ -264,6 +266,7 @@ pub static FOR: OpDef = OpDef {
     regions: Arity::Exactly(1),
     verify: Some(verify_for),
     syntax: Syntax::Custom { parse: parse_for, print: print_for },
+    dialect_data: Some(&LoopOp::For),
     ..OpDef::DEFAULT
 };
 
@@ -277,6 +280,7 @@ pub static PARALLEL: OpDef = OpDef {
     regions: Arity::Exactly(1),
     verify: Some(verify_parallel),
     syntax: Syntax::Custom { parse: parse_parallel, print: print_parallel },
+    dialect_data: Some(&LoopOp::Parallel),
     ..OpDef::DEFAULT
 };
 
@@ -288,6 +292,7 @@ pub static YIELD: OpDef = OpDef {
     traits: Traits::TERMINATOR,
     verify: Some(verify_yield),
     syntax: Syntax::Custom { parse: parse_yield, print: print_yield },
+    dialect_data: Some(&LoopOp::Yield),
     ..OpDef::DEFAULT
 };
 
@@ -299,6 +304,7 @@ pub static KERNEL: OpDef = OpDef {
     results: Arity::Exactly(0),
     attrs: &[AttrSpec::required("id", AttrKind::Int, "the kernel's number")],
     syntax: Syntax::Functional,
+    dialect_data: Some(&LoopOp::Kernel),
     ..OpDef::DEFAULT
 };
 
@@ -313,5 +319,6 @@ pub static ASSERT: OpDef = OpDef {
     attrs: &[AttrSpec::required("message", AttrKind::String, "what went wrong, with the source op")],
     verify: Some(verify_assert),
     syntax: Syntax::Functional,
+    dialect_data: Some(&LoopOp::Assert),
     ..OpDef::DEFAULT
 };

@@ -3,9 +3,13 @@
 //!
 //! A graph function lowers to a `func.func` whose arguments are buffers (the model's
 //! inputs, then its outputs) and whose body is loop nests ([`control`]) of loads,
-//! stores ([`memory`]) and arithmetic ([`arith`]). Every op here prints, parses and
-//! verifies like any other, so each lowering step is testable on its own.
+//! stores ([`memory`]) and arithmetic ([`arith`]: one `loop.<name>` op per
+//! [`ScalarFn`]). Every op here prints, parses and verifies like any other, so each
+//! lowering step is testable on its own. [`LoopOp`] names each op kind, so that code
+//! generation matches on it exhaustively; [`abi`] holds the attributes through which
+//! a lowered `@main` tells code generation its inputs, workspace and kernels.
 
+pub mod abi;
 pub mod arith;
 pub mod control;
 pub mod memory;
@@ -14,37 +18,46 @@ pub use arith::*;
 pub use control::*;
 pub use memory::*;
 
-use tcc_ir::{OpDef, Registry};
+use tcc_ir::scalar::ScalarFn;
+use tcc_ir::{Module, Op, OpDef, Registry};
 
-/// Every op of the loop dialect.
-pub static ALL: &[&OpDef] = &[
+/// The kind of a loop-dialect op, carried on its definition.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum LoopOp {
+    Const,
+    /// `loop.<name>`: a scalar function on scalars or vectors.
+    Arith(ScalarFn),
+    Compare,
+    Select,
+    Cast,
+    Bitcast,
+    Workspace,
+    ConstantBuffer,
+    View,
+    Load,
+    Store,
+    Prefetch,
+    For,
+    Parallel,
+    Yield,
+    Assert,
+    Kernel,
+}
+
+/// The kind of a loop-dialect op definition; `None` for ops of other dialects.
+pub fn op_kind(def: &OpDef) -> Option<LoopOp> {
+    let data: &dyn std::any::Any = def.dialect_data?;
+    data.downcast_ref::<LoopOp>().copied()
+}
+
+/// The kind of `op`, if it is a loop-dialect op.
+pub fn kind_of(m: &Module, op: Op) -> Option<LoopOp> {
+    op_kind(m.def(op))
+}
+
+/// The ops of the dialect other than the arithmetic ones ([`arith::arith_ops`]).
+static STRUCTURAL: &[&OpDef] = &[
     &CONST,
-    &ADD,
-    &SUB,
-    &MUL,
-    &DIV,
-    &REM,
-    &MIN,
-    &MAX,
-    &AND,
-    &OR,
-    &XOR,
-    &SHL,
-    &SHR,
-    &NEG,
-    &ABS,
-    &FMA,
-    &SQRT,
-    &RSQRT,
-    &FLOOR,
-    &CEIL,
-    &ROUND,
-    &EXP,
-    &LOG,
-    &TANH,
-    &ERF,
-    &POW,
-    &LDEXP,
     &CMP,
     &SELECT,
     &CAST,
@@ -62,6 +75,31 @@ pub static ALL: &[&OpDef] = &[
     &KERNEL,
 ];
 
+/// Every op of the loop dialect.
+pub fn all() -> Vec<&'static OpDef> {
+    let mut ops: Vec<&'static OpDef> = vec![&CONST];
+    ops.extend(arith_ops());
+    ops.extend(STRUCTURAL.iter().skip(1).copied());
+    ops
+}
+
 pub fn register(registry: &mut Registry) {
-    registry.register_all(ALL);
+    registry.register_all(&all());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_op_knows_its_kind() {
+        for def in all() {
+            let kind = op_kind(def).unwrap_or_else(|| panic!("{} has no kind", def.name));
+            if let LoopOp::Arith(f) = kind {
+                assert_eq!(def.name, format!("loop.{}", f.name()));
+                assert!(std::ptr::eq(arith(f), def));
+            }
+        }
+        assert_eq!(all().len(), STRUCTURAL.len() + ScalarFn::COUNT);
+    }
 }

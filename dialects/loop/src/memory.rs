@@ -13,6 +13,8 @@ use tcc_ir::{
     Arity, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser, Printer, Syntax, Traits, Type,
 };
 
+use crate::LoopOp;
+
 fn verify_workspace(m: &Module, op: Op) -> Result<(), String> {
     let ty = m.value_type(m.result(op, 0));
     let b = ty.as_buffer().ok_or_else(|| format!("result must be a buffer, got {ty}"))?;
@@ -122,6 +124,7 @@ pub static WORKSPACE: OpDef = OpDef {
     traits: Traits::PURE,
     verify: Some(verify_workspace),
     syntax: Syntax::Functional,
+    dialect_data: Some(&LoopOp::Workspace),
     ..OpDef::DEFAULT
 };
 
@@ -133,6 +136,7 @@ pub static CONSTANT_BUFFER: OpDef = OpDef {
     traits: Traits::PURE.union(Traits::CONSTANT_LIKE),
     verify: Some(verify_constant_buffer),
     syntax: Syntax::Functional,
+    dialect_data: Some(&LoopOp::ConstantBuffer),
     ..OpDef::DEFAULT
 };
 
@@ -159,6 +163,7 @@ pub static VIEW: OpDef = OpDef {
     traits: Traits::PURE,
     verify: Some(verify_view),
     syntax: Syntax::Functional,
+    dialect_data: Some(&LoopOp::View),
     ..OpDef::DEFAULT
 };
 
@@ -172,6 +177,7 @@ pub static LOAD: OpDef = OpDef {
     traits: Traits::NONE,
     verify: Some(verify_load),
     syntax: Syntax::Custom { parse: parse_load, print: print_access },
+    dialect_data: Some(&LoopOp::Load),
     ..OpDef::DEFAULT
 };
 
@@ -182,6 +188,7 @@ pub static STORE: OpDef = OpDef {
     results: Arity::Exactly(0),
     verify: Some(verify_store),
     syntax: Syntax::Custom { parse: parse_store, print: print_store },
+    dialect_data: Some(&LoopOp::Store),
     ..OpDef::DEFAULT
 };
 
@@ -194,5 +201,6 @@ pub static PREFETCH: OpDef = OpDef {
     results: Arity::Exactly(0),
     verify: Some(verify_prefetch),
     syntax: Syntax::Custom { parse: parse_prefetch, print: print_access },
+    dialect_data: Some(&LoopOp::Prefetch),
     ..OpDef::DEFAULT
 };

@@ -12,6 +12,73 @@ use tcc_ir::{
     Syntax, Traits,
 };
 
+/// The kind of a TOSA op (and `arith.constant`), carried on its definition.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TosaOp {
+    Const,
+    ConstShape,
+    ArithConstant,
+    Add,
+    Sub,
+    Mul,
+    Pow,
+    Maximum,
+    Minimum,
+    Greater,
+    GreaterEqual,
+    Equal,
+    Select,
+    Abs,
+    Ceil,
+    Floor,
+    Exp,
+    Log,
+    Erf,
+    Tanh,
+    Sigmoid,
+    Rsqrt,
+    Reciprocal,
+    Intdiv,
+    BitwiseAnd,
+    BitwiseOr,
+    BitwiseXor,
+    BitwiseNot,
+    LogicalAnd,
+    LogicalOr,
+    LogicalXor,
+    LogicalNot,
+    LogicalLeftShift,
+    LogicalRightShift,
+    ArithmeticRightShift,
+    Negate,
+    Cast,
+    Clamp,
+    ReduceSum,
+    ReduceProduct,
+    ReduceMax,
+    ReduceMin,
+    ReduceAll,
+    ReduceAny,
+    Reshape,
+    Transpose,
+    Slice,
+    Concat,
+    Pad,
+    Tile,
+    Gather,
+    Matmul,
+    Conv2d,
+    DepthwiseConv2d,
+    MaxPool2d,
+    AvgPool2d,
+}
+
+/// The kind of a TOSA op definition; `None` for ops of other dialects.
+pub fn op_kind(def: &OpDef) -> Option<TosaOp> {
+    let data: &dyn std::any::Any = def.dialect_data?;
+    data.downcast_ref::<TosaOp>().copied()
+}
+
 const PURE: Traits = Traits::PURE;
 const CONSTANT: Traits = Traits::PURE.union(Traits::CONSTANT_LIKE);
 
@@ -53,7 +120,7 @@ const LOCAL_BOUND: AttrSpec =
     AttrSpec::optional("local_bound", AttrKind::Bool, AttrDefault::Bool(false), "precision hint (ignored)");
 
 macro_rules! tosa_op {
-    ($NAME:ident, $name:literal, $operands:expr, [$($attr:expr),*], $summary:literal) => {
+    ($NAME:ident, $Kind:ident, $name:literal, $operands:expr, [$($attr:expr),*], $summary:literal) => {
         pub static $NAME: OpDef = OpDef {
             name: $name,
             summary: $summary,
@@ -62,6 +129,7 @@ macro_rules! tosa_op {
             traits: PURE,
             verify: Some(verify_attrs),
             syntax: Syntax::Functional,
+            dialect_data: Some(&TosaOp::$Kind),
             ..OpDef::DEFAULT
         };
     };
@@ -75,6 +143,7 @@ pub static CONST: OpDef = OpDef {
     attrs: &[AttrSpec::required("values", AttrKind::Dense, "the elements")],
     traits: CONSTANT,
     syntax: Syntax::Functional,
+    dialect_data: Some(&TosaOp::Const),
     ..OpDef::DEFAULT
 };
 
@@ -86,6 +155,7 @@ pub static CONST_SHAPE: OpDef = OpDef {
     attrs: &[AttrSpec::required("values", AttrKind::Dense, "the extents")],
     traits: CONSTANT,
     syntax: Syntax::Functional,
+    dialect_data: Some(&TosaOp::ConstShape),
     ..OpDef::DEFAULT
 };
 
@@ -123,43 +193,66 @@ pub static ARITH_CONSTANT: OpDef = OpDef {
     attrs: &[AttrSpec::required("value", AttrKind::Any, "dense elements (scalar constants are not imported)")],
     traits: CONSTANT,
     syntax: Syntax::Custom { parse: parse_arith_constant, print: print_arith_constant },
+    dialect_data: Some(&TosaOp::ArithConstant),
     ..OpDef::DEFAULT
 };
 
 // -- elementwise -----------------------------------------------------------------------
 
-tosa_op!(ADD, "tosa.add", Arity::Exactly(2), [], "a + b; operands of equal rank broadcast where an extent is 1");
-tosa_op!(SUB, "tosa.sub", Arity::Exactly(2), [], "a - b (broadcasting)");
-tosa_op!(MUL, "tosa.mul", Arity::Exactly(3), [], "a * b (broadcasting); the third operand is the i8 `shift`, 0 here");
-tosa_op!(POW, "tosa.pow", Arity::Exactly(2), [], "a ^ b (broadcasting)");
-tosa_op!(MAXIMUM, "tosa.maximum", Arity::Exactly(2), [NAN_MODE], "max(a, b) (broadcasting)");
-tosa_op!(MINIMUM, "tosa.minimum", Arity::Exactly(2), [NAN_MODE], "min(a, b) (broadcasting)");
-tosa_op!(GREATER, "tosa.greater", Arity::Exactly(2), [], "a > b, an i1 tensor");
-tosa_op!(GREATER_EQUAL, "tosa.greater_equal", Arity::Exactly(2), [], "a >= b, an i1 tensor");
-tosa_op!(EQUAL, "tosa.equal", Arity::Exactly(2), [], "a == b, an i1 tensor");
-tosa_op!(SELECT, "tosa.select", Arity::Exactly(3), [], "c ? a : b (broadcasting)");
-tosa_op!(ABS, "tosa.abs", Arity::Exactly(1), [], "|x|");
-tosa_op!(CEIL, "tosa.ceil", Arity::Exactly(1), [], "round toward +inf");
-tosa_op!(FLOOR, "tosa.floor", Arity::Exactly(1), [], "round toward -inf");
-tosa_op!(EXP, "tosa.exp", Arity::Exactly(1), [], "e^x");
-tosa_op!(LOG, "tosa.log", Arity::Exactly(1), [], "natural logarithm");
-tosa_op!(ERF, "tosa.erf", Arity::Exactly(1), [], "error function");
-tosa_op!(TANH, "tosa.tanh", Arity::Exactly(1), [], "hyperbolic tangent");
-tosa_op!(SIGMOID, "tosa.sigmoid", Arity::Exactly(1), [], "1 / (1 + e^-x)");
-tosa_op!(RSQRT, "tosa.rsqrt", Arity::Exactly(1), [], "1 / sqrt(x)");
-tosa_op!(RECIPROCAL, "tosa.reciprocal", Arity::Exactly(1), [], "1 / x");
-tosa_op!(INTDIV, "tosa.intdiv", Arity::Exactly(2), [], "a / b on integers, truncated toward zero (broadcasting)");
-tosa_op!(BITWISE_AND, "tosa.bitwise_and", Arity::Exactly(2), [], "a & b on integers (broadcasting)");
-tosa_op!(BITWISE_OR, "tosa.bitwise_or", Arity::Exactly(2), [], "a | b on integers (broadcasting)");
-tosa_op!(BITWISE_XOR, "tosa.bitwise_xor", Arity::Exactly(2), [], "a ^ b on integers (broadcasting)");
-tosa_op!(BITWISE_NOT, "tosa.bitwise_not", Arity::Exactly(1), [], "~x on integers");
-tosa_op!(LOGICAL_AND, "tosa.logical_and", Arity::Exactly(2), [], "a && b on i1 (broadcasting)");
-tosa_op!(LOGICAL_OR, "tosa.logical_or", Arity::Exactly(2), [], "a || b on i1 (broadcasting)");
-tosa_op!(LOGICAL_XOR, "tosa.logical_xor", Arity::Exactly(2), [], "a != b on i1 (broadcasting)");
-tosa_op!(LOGICAL_NOT, "tosa.logical_not", Arity::Exactly(1), [], "!x on i1");
-tosa_op!(LOGICAL_LEFT_SHIFT, "tosa.logical_left_shift", Arity::Exactly(2), [], "a << b on integers (broadcasting)");
+tosa_op!(ADD, Add, "tosa.add", Arity::Exactly(2), [], "a + b; operands of equal rank broadcast where an extent is 1");
+tosa_op!(SUB, Sub, "tosa.sub", Arity::Exactly(2), [], "a - b (broadcasting)");
+tosa_op!(
+    MUL,
+    Mul,
+    "tosa.mul",
+    Arity::Exactly(3),
+    [],
+    "a * b (broadcasting); the third operand is the i8 `shift`, 0 here"
+);
+tosa_op!(POW, Pow, "tosa.pow", Arity::Exactly(2), [], "a ^ b (broadcasting)");
+tosa_op!(MAXIMUM, Maximum, "tosa.maximum", Arity::Exactly(2), [NAN_MODE], "max(a, b) (broadcasting)");
+tosa_op!(MINIMUM, Minimum, "tosa.minimum", Arity::Exactly(2), [NAN_MODE], "min(a, b) (broadcasting)");
+tosa_op!(GREATER, Greater, "tosa.greater", Arity::Exactly(2), [], "a > b, an i1 tensor");
+tosa_op!(GREATER_EQUAL, GreaterEqual, "tosa.greater_equal", Arity::Exactly(2), [], "a >= b, an i1 tensor");
+tosa_op!(EQUAL, Equal, "tosa.equal", Arity::Exactly(2), [], "a == b, an i1 tensor");
+tosa_op!(SELECT, Select, "tosa.select", Arity::Exactly(3), [], "c ? a : b (broadcasting)");
+tosa_op!(ABS, Abs, "tosa.abs", Arity::Exactly(1), [], "|x|");
+tosa_op!(CEIL, Ceil, "tosa.ceil", Arity::Exactly(1), [], "round toward +inf");
+tosa_op!(FLOOR, Floor, "tosa.floor", Arity::Exactly(1), [], "round toward -inf");
+tosa_op!(EXP, Exp, "tosa.exp", Arity::Exactly(1), [], "e^x");
+tosa_op!(LOG, Log, "tosa.log", Arity::Exactly(1), [], "natural logarithm");
+tosa_op!(ERF, Erf, "tosa.erf", Arity::Exactly(1), [], "error function");
+tosa_op!(TANH, Tanh, "tosa.tanh", Arity::Exactly(1), [], "hyperbolic tangent");
+tosa_op!(SIGMOID, Sigmoid, "tosa.sigmoid", Arity::Exactly(1), [], "1 / (1 + e^-x)");
+tosa_op!(RSQRT, Rsqrt, "tosa.rsqrt", Arity::Exactly(1), [], "1 / sqrt(x)");
+tosa_op!(RECIPROCAL, Reciprocal, "tosa.reciprocal", Arity::Exactly(1), [], "1 / x");
+tosa_op!(
+    INTDIV,
+    Intdiv,
+    "tosa.intdiv",
+    Arity::Exactly(2),
+    [],
+    "a / b on integers, truncated toward zero (broadcasting)"
+);
+tosa_op!(BITWISE_AND, BitwiseAnd, "tosa.bitwise_and", Arity::Exactly(2), [], "a & b on integers (broadcasting)");
+tosa_op!(BITWISE_OR, BitwiseOr, "tosa.bitwise_or", Arity::Exactly(2), [], "a | b on integers (broadcasting)");
+tosa_op!(BITWISE_XOR, BitwiseXor, "tosa.bitwise_xor", Arity::Exactly(2), [], "a ^ b on integers (broadcasting)");
+tosa_op!(BITWISE_NOT, BitwiseNot, "tosa.bitwise_not", Arity::Exactly(1), [], "~x on integers");
+tosa_op!(LOGICAL_AND, LogicalAnd, "tosa.logical_and", Arity::Exactly(2), [], "a && b on i1 (broadcasting)");
+tosa_op!(LOGICAL_OR, LogicalOr, "tosa.logical_or", Arity::Exactly(2), [], "a || b on i1 (broadcasting)");
+tosa_op!(LOGICAL_XOR, LogicalXor, "tosa.logical_xor", Arity::Exactly(2), [], "a != b on i1 (broadcasting)");
+tosa_op!(LOGICAL_NOT, LogicalNot, "tosa.logical_not", Arity::Exactly(1), [], "!x on i1");
+tosa_op!(
+    LOGICAL_LEFT_SHIFT,
+    LogicalLeftShift,
+    "tosa.logical_left_shift",
+    Arity::Exactly(2),
+    [],
+    "a << b on integers (broadcasting)"
+);
 tosa_op!(
     LOGICAL_RIGHT_SHIFT,
+    LogicalRightShift,
     "tosa.logical_right_shift",
     Arity::Exactly(2),
     [],
@@ -167,6 +260,7 @@ tosa_op!(
 );
 tosa_op!(
     ARITHMETIC_RIGHT_SHIFT,
+    ArithmeticRightShift,
     "tosa.arithmetic_right_shift",
     Arity::Exactly(2),
     [AttrSpec::required("round", AttrKind::Bool, "add the last bit shifted out (round half up)")],
@@ -174,6 +268,7 @@ tosa_op!(
 );
 tosa_op!(
     NEGATE,
+    Negate,
     "tosa.negate",
     Arity::Exactly(3),
     [],
@@ -181,6 +276,7 @@ tosa_op!(
 );
 tosa_op!(
     CAST,
+    Cast,
     "tosa.cast",
     Arity::Exactly(1),
     [],
@@ -188,6 +284,7 @@ tosa_op!(
 );
 tosa_op!(
     CLAMP,
+    Clamp,
     "tosa.clamp",
     Arity::Exactly(1),
     [
@@ -200,18 +297,33 @@ tosa_op!(
 
 // -- reductions ------------------------------------------------------------------------
 
-tosa_op!(REDUCE_SUM, "tosa.reduce_sum", Arity::Exactly(1), [AXIS], "sum over `axis`, kept as extent 1");
-tosa_op!(REDUCE_PRODUCT, "tosa.reduce_product", Arity::Exactly(1), [AXIS], "product over `axis` (not imported)");
-tosa_op!(REDUCE_MAX, "tosa.reduce_max", Arity::Exactly(1), [AXIS, NAN_MODE], "maximum over `axis`");
-tosa_op!(REDUCE_MIN, "tosa.reduce_min", Arity::Exactly(1), [AXIS, NAN_MODE], "minimum over `axis`");
-tosa_op!(REDUCE_ALL, "tosa.reduce_all", Arity::Exactly(1), [AXIS], "logical and over `axis` (i1)");
-tosa_op!(REDUCE_ANY, "tosa.reduce_any", Arity::Exactly(1), [AXIS], "logical or over `axis` (i1)");
+tosa_op!(REDUCE_SUM, ReduceSum, "tosa.reduce_sum", Arity::Exactly(1), [AXIS], "sum over `axis`, kept as extent 1");
+tosa_op!(
+    REDUCE_PRODUCT,
+    ReduceProduct,
+    "tosa.reduce_product",
+    Arity::Exactly(1),
+    [AXIS],
+    "product over `axis` (not imported)"
+);
+tosa_op!(REDUCE_MAX, ReduceMax, "tosa.reduce_max", Arity::Exactly(1), [AXIS, NAN_MODE], "maximum over `axis`");
+tosa_op!(REDUCE_MIN, ReduceMin, "tosa.reduce_min", Arity::Exactly(1), [AXIS, NAN_MODE], "minimum over `axis`");
+tosa_op!(REDUCE_ALL, ReduceAll, "tosa.reduce_all", Arity::Exactly(1), [AXIS], "logical and over `axis` (i1)");
+tosa_op!(REDUCE_ANY, ReduceAny, "tosa.reduce_any", Arity::Exactly(1), [AXIS], "logical or over `axis` (i1)");
 
 // -- data movement ---------------------------------------------------------------------
 
-tosa_op!(RESHAPE, "tosa.reshape", Arity::Exactly(2), [], "the operand with the shape of the `!tosa.shape` operand");
+tosa_op!(
+    RESHAPE,
+    Reshape,
+    "tosa.reshape",
+    Arity::Exactly(2),
+    [],
+    "the operand with the shape of the `!tosa.shape` operand"
+);
 tosa_op!(
     TRANSPOSE,
+    Transpose,
     "tosa.transpose",
     Arity::Exactly(1),
     [AttrSpec::required("perms", AttrKind::IntList, "result dimension i is operand dimension perms[i]")],
@@ -219,22 +331,25 @@ tosa_op!(
 );
 tosa_op!(
     SLICE,
+    Slice,
     "tosa.slice",
     Arity::Exactly(3),
     [],
     "the block at `start` (shape operand) of extent `size` (shape operand)"
 );
-tosa_op!(CONCAT, "tosa.concat", Arity::AtLeast(1), [AXIS], "concatenation along `axis`");
+tosa_op!(CONCAT, Concat, "tosa.concat", Arity::AtLeast(1), [AXIS], "concatenation along `axis`");
 tosa_op!(
     PAD_OP,
+    Pad,
     "tosa.pad",
     Arity::Exactly(3),
     [],
     "pads with the constant `pad_const` (third operand); `padding` is [low0, high0, low1, high1, ..]"
 );
-tosa_op!(TILE, "tosa.tile", Arity::Exactly(2), [], "repeats the operand `multiples` times per dimension");
+tosa_op!(TILE, Tile, "tosa.tile", Arity::Exactly(2), [], "repeats the operand `multiples` times per dimension");
 tosa_op!(
     GATHER,
+    Gather,
     "tosa.gather",
     Arity::Exactly(2),
     [],
@@ -245,6 +360,7 @@ tosa_op!(
 
 tosa_op!(
     MATMUL,
+    Matmul,
     "tosa.matmul",
     Arity::Exactly(4),
     [],
@@ -252,6 +368,7 @@ tosa_op!(
 );
 tosa_op!(
     CONV2D,
+    Conv2d,
     "tosa.conv2d",
     Arity::Exactly(5),
     [PAD, STRIDE, DILATION, ACC_TYPE, LOCAL_BOUND],
@@ -259,6 +376,7 @@ tosa_op!(
 );
 tosa_op!(
     DEPTHWISE_CONV2D,
+    DepthwiseConv2d,
     "tosa.depthwise_conv2d",
     Arity::Exactly(5),
     [PAD, STRIDE, DILATION, ACC_TYPE, LOCAL_BOUND],
@@ -266,6 +384,7 @@ tosa_op!(
 );
 tosa_op!(
     MAX_POOL2D,
+    MaxPool2d,
     "tosa.max_pool2d",
     Arity::Exactly(1),
     [KERNEL, STRIDE, PAD, NAN_MODE],
@@ -273,6 +392,7 @@ tosa_op!(
 );
 tosa_op!(
     AVG_POOL2D,
+    AvgPool2d,
     "tosa.avg_pool2d",
     Arity::Exactly(3),
     [KERNEL, STRIDE, PAD, ACC_TYPE],

@@ -17,9 +17,10 @@
 
 use tcc_ir::indexed::{indexed_buffer, indexed_types, parse_indexed, print_indexed};
 use tcc_ir::lexer::TokenKind;
+use tcc_ir::scalar::ScalarFn;
 use tcc_ir::{
-    Arity, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser, Printer, Registry, Signature,
-    Syntax, Traits, Type,
+    Arity, AttrKind, AttrSpec, Attribute, Diagnostic, Module, Op, OpDef, OperationState, Parser, Printer, Registry,
+    Signature, Syntax, Traits, Type,
 };
 
 /// Checks a vector access: buffer operand `buffer_operand` with its indices, unit
@@ -139,6 +140,7 @@ pub static LOAD: OpDef = OpDef {
     attrs: tcc_ir::indexed::LOAD_ATTRS,
     verify: Some(verify_load),
     syntax: Syntax::Custom { parse: parse_load, print: print_load },
+    dialect_data: Some(&VectorOp::Load),
     ..OpDef::DEFAULT
 };
 
@@ -149,6 +151,7 @@ pub static STORE: OpDef = OpDef {
     results: Arity::Exactly(0),
     verify: Some(verify_store),
     syntax: Syntax::Custom { parse: parse_store, print: print_store },
+    dialect_data: Some(&VectorOp::Store),
     ..OpDef::DEFAULT
 };
 
@@ -159,6 +162,7 @@ pub static SPLAT: OpDef = OpDef {
     traits: Traits::PURE,
     verify: Some(verify_splat),
     syntax: Syntax::Functional,
+    dialect_data: Some(&VectorOp::Splat),
     ..OpDef::DEFAULT
 };
 
@@ -170,6 +174,7 @@ pub static REDUCE: OpDef = OpDef {
     traits: Traits::PURE.union(Traits::REDUCTION),
     verify: Some(verify_reduce),
     syntax: Syntax::Functional,
+    dialect_data: Some(&VectorOp::Reduce),
     ..OpDef::DEFAULT
 };
 
@@ -181,6 +186,7 @@ pub static EXTRACT: OpDef = OpDef {
     traits: Traits::PURE,
     verify: Some(verify_extract),
     syntax: Syntax::Functional,
+    dialect_data: Some(&VectorOp::Extract),
     ..OpDef::DEFAULT
 };
 
@@ -193,6 +199,7 @@ pub static INSERT: OpDef = OpDef {
     infer: Some(infer_insert),
     verify: Some(verify_insert),
     syntax: Syntax::Functional,
+    dialect_data: Some(&VectorOp::Insert),
     ..OpDef::DEFAULT
 };
 
@@ -225,6 +232,7 @@ pub static SHUFFLE: OpDef = OpDef {
     infer: Some(infer_shuffle),
     verify: Some(verify_shuffle),
     syntax: Syntax::Functional,
+    dialect_data: Some(&VectorOp::Shuffle),
     ..OpDef::DEFAULT
 };
 
@@ -232,4 +240,37 @@ pub static ALL: &[&OpDef] = &[&LOAD, &STORE, &SPLAT, &REDUCE, &EXTRACT, &INSERT,
 
 pub fn register(registry: &mut Registry) {
     registry.register_all(ALL);
+}
+
+/// The kind of a vector-dialect op, carried on its definition.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum VectorOp {
+    Load,
+    Store,
+    Splat,
+    Reduce,
+    Extract,
+    Insert,
+    Shuffle,
+}
+
+/// The kind of a vector-dialect op definition; `None` for ops of other dialects.
+pub fn op_kind(def: &OpDef) -> Option<VectorOp> {
+    let data: &dyn std::any::Any = def.dialect_data?;
+    data.downcast_ref::<VectorOp>().copied()
+}
+
+/// The combining function of a `vector.reduce` (its `kind`: add, mul, max or min).
+pub fn reduce_combine(m: &Module, op: Op) -> ScalarFn {
+    match m.attr(op, "kind").and_then(|a| a.as_str()) {
+        Some("mul") => ScalarFn::Mul,
+        Some("max") => ScalarFn::Max,
+        Some("min") => ScalarFn::Min,
+        _ => ScalarFn::Add,
+    }
+}
+
+/// The `kind` attribute of a `vector.reduce` combining with `f` (add, mul, max or min).
+pub fn reduce_kind(f: ScalarFn) -> Attribute {
+    Attribute::string(f.name())
 }

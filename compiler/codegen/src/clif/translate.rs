@@ -16,17 +16,17 @@ use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{self as cl, AbiParam, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind};
 use cranelift_frontend::FunctionBuilder;
 use cranelift_module::{FuncId, Linkage, Module as ClModule};
-use tcc_dialect_loop as lp;
-use tcc_dialect_vector as vp;
-use tcc_ir::builtin::RETURN;
-use tcc_ir::{Block, Module, Op, ScalarType, Type, Value};
+use tcc_dialect_loop::{self as lp, LoopOp};
+use tcc_dialect_vector::{self as vp, VectorOp};
+use tcc_ir::scalar::{Compare, ScalarFn};
+use tcc_ir::{Block, Module, Op, ScalarType, Traits, Type, Value};
 
 mod cast;
 mod constants;
 mod loops;
 
 use super::CodegenError;
-use crate::model::{f64_math_function, outer_constants};
+use crate::model::outer_constants;
 
 /// Module-wide state shared by every function being translated.
 pub struct Shared<'m> {
@@ -57,6 +57,13 @@ pub struct Outline {
     pub op: Op,
     /// Values from outside the loop it uses, in ctx-slot order after the status pointer.
     pub captures: Vec<Value>,
+}
+
+/// The kind of an op the translator compiles.
+#[derive(Copy, Clone, Debug)]
+enum Kind {
+    Loop(LoopOp),
+    Vector(VectorOp),
 }
 
 /// The Cranelift type of an IR type.
@@ -219,10 +226,11 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
     pub fn block(&mut self, block: Block) -> Result<Vec<cl::Value>, CodegenError> {
         let m = self.m();
         for op in m.block_ops(block) {
-            if m.is(op, &lp::YIELD) {
+            if lp::kind_of(m, op) == Some(LoopOp::Yield) {
                 return Ok(self.operands(op));
             }
-            if m.is(op, &RETURN) {
+            if m.def(op).has(Traits::TERMINATOR) {
+                // `func.return`: the entry function returns nothing.
                 self.b.ins().return_(&[]);
                 return Ok(Vec::new());
             }
@@ -240,7 +248,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
     /// and the constants of their arithmetic go.
     fn anchor_results(&mut self, op: Op) {
         let m = self.m();
-        if m.is(op, &lp::CONST) {
+        if lp::kind_of(m, op) == Some(LoopOp::Const) {
             return;
         }
         for &r in m.results(op) {
@@ -323,22 +331,25 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
         let m = self.m();
         let leaf = || self.vals.contains_key(&v).then(|| (vec![(v, scale)], 0));
         let Some(op) = m.defining_op(v) else { return leaf() };
-        let constant =
-            |x: Value| m.defining_op(x).filter(|&d| m.is(d, &lp::CONST)).and_then(|d| m.attr(d, "value")?.as_i64());
+        let constant = |x: Value| {
+            m.defining_op(x)
+                .filter(|&d| lp::kind_of(m, d) == Some(LoopOp::Const))
+                .and_then(|d| m.attr(d, "value")?.as_i64())
+        };
         if let Some(c) = constant(v) {
             return Some((Vec::new(), c * scale));
         }
         let is_index = *m.value_type(v) == Type::Scalar(ScalarType::Index);
         let expanded = if !is_index {
             None
-        } else if m.is(op, &lp::ADD) || m.is(op, &lp::SUB) {
-            let sign = if m.is(op, &lp::SUB) { -1 } else { 1 };
+        } else if let Some(LoopOp::Arith(f @ (ScalarFn::Add | ScalarFn::Sub))) = lp::kind_of(m, op) {
+            let sign = if f == ScalarFn::Sub { -1 } else { 1 };
             let (a, b) = (self.linear(m.operand(op, 0), scale), self.linear(m.operand(op, 1), sign * scale));
             a.zip(b).map(|((mut ta, ca), (tb, cb))| {
                 ta.extend(tb);
                 (ta, ca + cb)
             })
-        } else if m.is(op, &lp::MUL) {
+        } else if lp::kind_of(m, op) == Some(LoopOp::Arith(ScalarFn::Mul)) {
             let (a, b) = (m.operand(op, 0), m.operand(op, 1));
             match (constant(a), constant(b)) {
                 (_, Some(c)) => self.linear(a, scale * c),
@@ -354,305 +365,255 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
     fn op(&mut self, op: Op) -> Result<(), CodegenError> {
         let m = self.m();
         let def = m.def(op);
-        let is = |d: &tcc_ir::OpDef| std::ptr::eq(def, d);
-        if is(&lp::CONST) {
-            let ty = self.result_type(op)?;
-            let v = match m.attr(op, "value") {
-                Some(tcc_ir::Attribute::Float(x, _)) if ty == cl::types::F32 => self.b.ins().f32const(*x as f32),
-                Some(tcc_ir::Attribute::Float(x, _)) => self.b.ins().f64const(*x),
-                Some(tcc_ir::Attribute::Int(x, _)) if ty == cl::types::I64 => self.anchored(ty, *x),
-                Some(tcc_ir::Attribute::Int(x, _)) => self.b.ins().iconst(ty, *x),
-                Some(tcc_ir::Attribute::Bool(x)) => self.b.ins().iconst(ty, *x as i64),
-                other => return Err(CodegenError::Unsupported(format!("constant {other:?}"))),
-            };
-            self.set(op, v);
-        } else if is(&lp::CONSTANT_BUFFER) {
-            // Pinned like the other constants (see `anchored`): a weight's address is
-            // the base of address arithmetic that must hoist out of the kernel loops.
-            let v = match self.shared.constants[&op] {
-                ConstantRef::Address(addr) => self.anchored(cl::types::I64, addr),
-                ConstantRef::Data(id) => {
-                    let gv = self.module.declare_data_in_func(id, self.b.func);
-                    let v = self.b.ins().symbol_value(cl::types::I64, gv);
-                    let slot = self.scratch_slot();
-                    self.b.ins().stack_store(cl::types::I64, v, slot, 0);
-                    v
-                }
-            };
-            self.set(op, v);
-        } else if is(&lp::WORKSPACE) {
-            let off = m.attr(op, "offset").and_then(|a| a.as_i64()).unwrap_or(0);
-            let ws = self
-                .workspace
-                .ok_or_else(|| CodegenError::Unsupported("loop.workspace inside a parallel loop".into()))?;
-            let v = self.b.ins().iadd_imm_s(ws, off);
-            self.set(op, v);
-        } else if is(&lp::VIEW) {
-            let v = self.get(m.operand(op, 0));
-            self.set(op, v);
-        } else if is(&lp::LOAD) || is(&vp::LOAD) {
-            let ops = m.operands(op);
-            let (addr, disp) = self.address(ops[0], &ops[1..]);
-            let ty = self.result_type(op)?;
-            // A kernel input nothing writes meanwhile: the load is pure, so Cranelift
-            // places it at its first use (and shares or hoists it).
-            let readonly = m.attr(op, "readonly").and_then(|a| a.as_bool()).unwrap_or(false);
-            let flags = if readonly { mem().with_readonly().with_can_move() } else { mem() };
-            let v = self.b.ins().load(ty, flags, addr, disp);
-            self.set(op, v);
-        } else if is(&lp::PREFETCH) {
+        let kind = match (lp::op_kind(def), vp::op_kind(def)) {
+            (Some(k), _) => Kind::Loop(k),
+            (_, Some(k)) => Kind::Vector(k),
+            _ => return Err(CodegenError::Unsupported(format!("'{}' (not a loop or vector op)", def.name))),
+        };
+        match kind {
+            Kind::Loop(LoopOp::Const) => {
+                let ty = self.result_type(op)?;
+                let v = match m.attr(op, "value") {
+                    Some(tcc_ir::Attribute::Float(x, _)) if ty == cl::types::F32 => self.b.ins().f32const(*x as f32),
+                    Some(tcc_ir::Attribute::Float(x, _)) => self.b.ins().f64const(*x),
+                    Some(tcc_ir::Attribute::Int(x, _)) if ty == cl::types::I64 => self.anchored(ty, *x),
+                    Some(tcc_ir::Attribute::Int(x, _)) => self.b.ins().iconst(ty, *x),
+                    Some(tcc_ir::Attribute::Bool(x)) => self.b.ins().iconst(ty, *x as i64),
+                    other => return Err(CodegenError::Unsupported(format!("constant {other:?}"))),
+                };
+                self.set(op, v);
+            }
+            Kind::Loop(LoopOp::ConstantBuffer) => {
+                // Pinned like the other constants (see `anchored`): a weight's address is
+                // the base of address arithmetic that must hoist out of the kernel loops.
+                let v = match self.shared.constants[&op] {
+                    ConstantRef::Address(addr) => self.anchored(cl::types::I64, addr),
+                    ConstantRef::Data(id) => {
+                        let gv = self.module.declare_data_in_func(id, self.b.func);
+                        let v = self.b.ins().symbol_value(cl::types::I64, gv);
+                        let slot = self.scratch_slot();
+                        self.b.ins().stack_store(cl::types::I64, v, slot, 0);
+                        v
+                    }
+                };
+                self.set(op, v);
+            }
+            Kind::Loop(LoopOp::Workspace) => {
+                let off = m.attr(op, "offset").and_then(|a| a.as_i64()).unwrap_or(0);
+                let ws = self
+                    .workspace
+                    .ok_or_else(|| CodegenError::Unsupported("loop.workspace inside a parallel loop".into()))?;
+                let v = self.b.ins().iadd_imm_s(ws, off);
+                self.set(op, v);
+            }
+            Kind::Loop(LoopOp::View) => {
+                let v = self.get(m.operand(op, 0));
+                self.set(op, v);
+            }
+            Kind::Loop(LoopOp::Load) | Kind::Vector(VectorOp::Load) => {
+                let ops = m.operands(op);
+                let (addr, disp) = self.address(ops[0], &ops[1..]);
+                let ty = self.result_type(op)?;
+                // A kernel input nothing writes meanwhile: the load is pure, so Cranelift
+                // places it at its first use (and shares or hoists it).
+                let readonly = m.attr(op, "readonly").and_then(|a| a.as_bool()).unwrap_or(false);
+                let flags = if readonly { mem().with_readonly().with_can_move() } else { mem() };
+                let v = self.b.ins().load(ty, flags, addr, disp);
+                self.set(op, v);
+            }
             // Cranelift has no prefetch instruction; the hint is dropped.
-        } else if is(&lp::STORE) || is(&vp::STORE) {
-            let ops = m.operands(op);
-            let value = self.get(ops[0]);
-            let (addr, disp) = self.address(ops[1], &ops[2..]);
-            self.b.ins().store(mem(), value, addr, disp);
-        } else if is(&lp::FOR) {
-            self.for_loop(op)?;
-        } else if is(&lp::PARALLEL) {
-            self.parallel(op)?;
-        } else if is(&lp::ASSERT) {
-            let cond = self.get(m.operand(op, 0));
-            let message = m.attr(op, "message").and_then(|a| a.as_str()).unwrap_or("run-time check failed").to_string();
-            self.shared.asserts.push(message);
-            let id = self.shared.asserts.len() as i64;
-            let (fail, cont) = (self.b.create_block(), self.b.create_block());
-            self.b.ins().brif(cond, cont, &[], fail, &[]);
-            self.b.switch_to_block(fail);
-            let idv = self.b.ins().iconst(cl::types::I32, id);
-            self.b.ins().store(mem(), idv, self.status, 0);
-            self.b.ins().jump(cont, &[]);
-            self.b.switch_to_block(cont);
-        } else if is(&lp::KERNEL) {
-            let id = m.attr(op, "id").and_then(|a| a.as_i64()).unwrap_or(0);
-            let mut sig = self.module.make_signature();
-            sig.params.push(AbiParam::new(cl::types::I32));
-            let f = self
-                .module
-                .declare_function("tcc_profile_mark", Linkage::Import, &sig)
-                .map_err(|e| CodegenError::Backend(e.to_string()))?;
-            let fref = self.module.declare_func_in_func(f, self.b.func);
-            let idv = self.b.ins().iconst(cl::types::I32, id);
-            self.b.ins().call(fref, &[idv]);
-        } else if is(&vp::SPLAT) {
-            let ty = self.result_type(op)?;
-            let x = self.get(m.operand(op, 0));
-            match self.constant_bits(m.operand(op, 0)) {
-                Some(bits) => {
-                    let slot = self.vector_constant(ty, x, bits);
-                    self.splat_constants.insert(m.result(op, 0), (ty, slot));
+            Kind::Loop(LoopOp::Prefetch) => {}
+            Kind::Loop(LoopOp::Store) | Kind::Vector(VectorOp::Store) => {
+                let ops = m.operands(op);
+                let value = self.get(ops[0]);
+                let (addr, disp) = self.address(ops[1], &ops[2..]);
+                self.b.ins().store(mem(), value, addr, disp);
+            }
+            Kind::Loop(LoopOp::For) => self.for_loop(op)?,
+            Kind::Loop(LoopOp::Parallel) => self.parallel(op)?,
+            Kind::Loop(LoopOp::Assert) => {
+                let cond = self.get(m.operand(op, 0));
+                let message =
+                    m.attr(op, "message").and_then(|a| a.as_str()).unwrap_or("run-time check failed").to_string();
+                self.shared.asserts.push(message);
+                let id = self.shared.asserts.len() as i64;
+                let (fail, cont) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(cond, cont, &[], fail, &[]);
+                self.b.switch_to_block(fail);
+                let idv = self.b.ins().iconst(cl::types::I32, id);
+                self.b.ins().store(mem(), idv, self.status, 0);
+                self.b.ins().jump(cont, &[]);
+                self.b.switch_to_block(cont);
+            }
+            Kind::Loop(LoopOp::Kernel) => {
+                let id = m.attr(op, "id").and_then(|a| a.as_i64()).unwrap_or(0);
+                let mut sig = self.module.make_signature();
+                sig.params.push(AbiParam::new(cl::types::I32));
+                let f = self
+                    .module
+                    .declare_function("tcc_profile_mark", Linkage::Import, &sig)
+                    .map_err(|e| CodegenError::Backend(e.to_string()))?;
+                let fref = self.module.declare_func_in_func(f, self.b.func);
+                let idv = self.b.ins().iconst(cl::types::I32, id);
+                self.b.ins().call(fref, &[idv]);
+            }
+            Kind::Vector(VectorOp::Splat) => {
+                let ty = self.result_type(op)?;
+                let x = self.get(m.operand(op, 0));
+                match self.constant_bits(m.operand(op, 0)) {
+                    Some(bits) => {
+                        let slot = self.vector_constant(ty, x, bits);
+                        self.splat_constants.insert(m.result(op, 0), (ty, slot));
+                    }
+                    None => {
+                        // An i1 (a byte, 0 or 1) into a mask: lanes of all ones or zeros.
+                        let x = if m.value_type(m.operand(op, 0)) == &Type::Scalar(ScalarType::I1) {
+                            self.mask_lane(x, ty.lane_type())
+                        } else {
+                            x
+                        };
+                        let v = self.b.ins().splat(ty, x);
+                        self.set(op, v);
+                    }
                 }
-                None => {
-                    // An i1 (a byte, 0 or 1) into a mask: lanes of all ones or zeros.
-                    let x = if m.value_type(m.operand(op, 0)) == &Type::Scalar(ScalarType::I1) {
-                        self.mask_lane(x, ty.lane_type())
-                    } else {
-                        x
-                    };
-                    let v = self.b.ins().splat(ty, x);
-                    self.set(op, v);
+            }
+            Kind::Vector(VectorOp::Extract) => {
+                let x = self.get(m.operand(op, 0));
+                let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u8;
+                let mut v = self.b.ins().extractlane(x, lane);
+                if m.value_type(m.result(op, 0)) == &Type::Scalar(ScalarType::I1) {
+                    // A mask lane (all ones or zeros) as an i1 byte.
+                    let lane_ty = self.b.func.dfg.value_type(v);
+                    let zero = self.b.ins().iconst(lane_ty, 0);
+                    v = self.b.ins().icmp(IntCC::NotEqual, v, zero);
                 }
+                self.set(op, v);
             }
-        } else if is(&vp::EXTRACT) {
-            let x = self.get(m.operand(op, 0));
-            let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u8;
-            let mut v = self.b.ins().extractlane(x, lane);
-            if m.value_type(m.result(op, 0)) == &Type::Scalar(ScalarType::I1) {
-                // A mask lane (all ones or zeros) as an i1 byte.
-                let lane_ty = self.b.func.dfg.value_type(v);
-                let zero = self.b.ins().iconst(lane_ty, 0);
-                v = self.b.ins().icmp(IntCC::NotEqual, v, zero);
+            Kind::Vector(VectorOp::Insert) => {
+                let (mut s, x) = (self.get(m.operand(op, 0)), self.get(m.operand(op, 1)));
+                let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u8;
+                if m.value_type(m.operand(op, 0)) == &Type::Scalar(ScalarType::I1) {
+                    let lane_ty = self.b.func.dfg.value_type(x).lane_type();
+                    s = self.mask_lane(s, lane_ty);
+                }
+                let v = self.b.ins().insertlane(x, s, lane);
+                self.set(op, v);
             }
-            self.set(op, v);
-        } else if is(&vp::INSERT) {
-            let (mut s, x) = (self.get(m.operand(op, 0)), self.get(m.operand(op, 1)));
-            let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u8;
-            if m.value_type(m.operand(op, 0)) == &Type::Scalar(ScalarType::I1) {
-                let lane_ty = self.b.func.dfg.value_type(x).lane_type();
-                s = self.mask_lane(s, lane_ty);
+            Kind::Vector(VectorOp::Shuffle) => {
+                // Cranelift shuffles bytes: each f32 lane is four of them.
+                let ty = self.result_type(op)?;
+                let lane_bytes = ty.lane_bits() / 8;
+                let mask: Vec<u8> = m
+                    .attr(op, "mask")
+                    .and_then(|a| a.as_i64_list())
+                    .unwrap_or_default()
+                    .iter()
+                    .flat_map(|&i| (0..lane_bytes).map(move |k| (i as u32 * lane_bytes + k) as u8))
+                    .collect();
+                let little = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
+                let bytes = cl::types::I8X16;
+                let (x, y) = (self.get(m.operand(op, 0)), self.get(m.operand(op, 1)));
+                let (xb, yb) = (self.b.ins().bitcast(bytes, little, x), self.b.ins().bitcast(bytes, little, y));
+                let imm = self.b.func.dfg.immediates.push(cl::ConstantData::from(mask));
+                let shuffled = self.b.ins().shuffle(xb, yb, imm);
+                let v = self.b.ins().bitcast(ty, little, shuffled);
+                self.set(op, v);
             }
-            let v = self.b.ins().insertlane(x, s, lane);
-            self.set(op, v);
-        } else if is(&vp::SHUFFLE) {
-            // Cranelift shuffles bytes: each f32 lane is four of them.
-            let ty = self.result_type(op)?;
-            let lane_bytes = ty.lane_bits() / 8;
-            let mask: Vec<u8> = m
-                .attr(op, "mask")
-                .and_then(|a| a.as_i64_list())
-                .unwrap_or_default()
-                .iter()
-                .flat_map(|&i| (0..lane_bytes).map(move |k| (i as u32 * lane_bytes + k) as u8))
-                .collect();
-            let little = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
-            let bytes = cl::types::I8X16;
-            let (x, y) = (self.get(m.operand(op, 0)), self.get(m.operand(op, 1)));
-            let (xb, yb) = (self.b.ins().bitcast(bytes, little, x), self.b.ins().bitcast(bytes, little, y));
-            let imm = self.b.func.dfg.immediates.push(cl::ConstantData::from(mask));
-            let shuffled = self.b.ins().shuffle(xb, yb, imm);
-            let v = self.b.ins().bitcast(ty, little, shuffled);
-            self.set(op, v);
-        } else if is(&vp::REDUCE) {
-            let x = self.get(m.operand(op, 0));
-            let lanes = m.value_type(m.operand(op, 0)).as_vector().map(|v| v.lanes).unwrap_or(1);
-            let elem = m.value_type(m.result(op, 0)).as_scalar().expect("scalar");
-            let kind = m.attr(op, "kind").and_then(|a| a.as_str()).unwrap_or("add").to_string();
-            let mut acc = self.b.ins().extractlane(x, 0);
-            for lane in 1..lanes {
-                let l = self.b.ins().extractlane(x, lane as u8);
-                acc = self.combine(&kind, elem, acc, l);
+            Kind::Vector(VectorOp::Reduce) => {
+                let x = self.get(m.operand(op, 0));
+                let lanes = m.value_type(m.operand(op, 0)).as_vector().map(|v| v.lanes).unwrap_or(1);
+                let elem = m.value_type(m.result(op, 0)).as_scalar().expect("scalar");
+                let combine = vp::reduce_combine(m, op);
+                let mut acc = self.b.ins().extractlane(x, 0);
+                for lane in 1..lanes {
+                    let l = self.b.ins().extractlane(x, lane as u8);
+                    acc = self.combine(combine, elem, acc, l);
+                }
+                self.set(op, acc);
             }
-            self.set(op, acc);
-        } else {
-            let v = self.arith(op)?;
-            self.set(op, v);
+            Kind::Loop(LoopOp::Yield) => {
+                return Err(CodegenError::Unsupported("loop.yield outside the end of a loop body".into()));
+            }
+            Kind::Loop(LoopOp::Arith(_) | LoopOp::Compare | LoopOp::Select | LoopOp::Cast | LoopOp::Bitcast) => {
+                let v = self.arith(op)?;
+                self.set(op, v);
+            }
         }
         Ok(())
     }
 
-    fn combine(&mut self, kind: &str, elem: ScalarType, a: cl::Value, x: cl::Value) -> cl::Value {
+    fn combine(&mut self, combine: ScalarFn, elem: ScalarType, a: cl::Value, x: cl::Value) -> cl::Value {
         let f = elem.is_float();
         let ins = self.b.ins();
-        match (kind, f) {
-            ("add", true) => ins.fadd(a, x),
-            ("add", false) => ins.iadd(a, x),
-            ("mul", true) => ins.fmul(a, x),
-            ("mul", false) => ins.imul(a, x),
-            ("max", true) => ins.fmax(a, x),
-            ("max", false) => ins.smax(a, x),
-            ("min", true) => ins.fmin(a, x),
-            _ => ins.smin(a, x),
+        match (combine, f) {
+            (ScalarFn::Mul, true) => ins.fmul(a, x),
+            (ScalarFn::Mul, false) => ins.imul(a, x),
+            (ScalarFn::Max, true) => ins.fmax(a, x),
+            (ScalarFn::Max, false) => ins.smax(a, x),
+            (ScalarFn::Min, true) => ins.fmin(a, x),
+            (ScalarFn::Min, false) => ins.smin(a, x),
+            (_, true) => ins.fadd(a, x),
+            (_, false) => ins.iadd(a, x),
         }
     }
 
     fn arith(&mut self, op: Op) -> Result<cl::Value, CodegenError> {
         let m = self.m();
         let def = m.def(op);
-        let is = |d: &tcc_ir::OpDef| std::ptr::eq(def, d);
+        let kind = lp::op_kind(def).expect("a loop op");
         let a = self.operands(op);
         let operand_ty = m.value_type(m.operand(op, 0)).clone();
         let elem = lp::elem_of(&operand_ty)
             .ok_or_else(|| CodegenError::Unsupported(format!("'{}' on {operand_ty}", def.name)))?;
         let float = elem.is_float();
+        let vector = operand_ty.as_vector().is_some();
         let result_ty = self.result_type(op)?;
         let mut a = a;
-        if (is(&lp::SHL) || is(&lp::SHR)) && operand_ty.as_vector().is_some() {
+        if matches!(kind, LoopOp::Arith(ScalarFn::Shl | ScalarFn::Shr)) && vector {
             // Cranelift shifts every lane by one scalar amount: take it from the splat.
             let amount = m.operand(op, 1);
             let splat = m
                 .defining_op(amount)
-                .filter(|&d| m.is(d, &vp::SPLAT))
+                .filter(|&d| vp::op_kind(m.def(d)) == Some(VectorOp::Splat))
                 .ok_or_else(|| CodegenError::Unsupported("vector shifts by different amounts per lane".into()))?;
             a[1] = self.get(m.operand(splat, 0));
         }
-        if float
-            && operand_ty.as_vector().is_some()
-            && (is(&lp::MAX) || is(&lp::MIN))
-            && let Some(v) = self.extremum_with_constant(op, is(&lp::MAX), &a)
+        if let LoopOp::Arith(f @ (ScalarFn::Max | ScalarFn::Min)) = kind
+            && float
+            && vector
+            && let Some(v) = self.extremum_with_constant(op, f == ScalarFn::Max, &a)
         {
             return Ok(v);
         }
-        let ins = self.b.ins();
-        let v = match () {
-            _ if is(&lp::ADD) => {
-                if float {
-                    ins.fadd(a[0], a[1])
-                } else {
-                    ins.iadd(a[0], a[1])
-                }
-            }
-            _ if is(&lp::SUB) => {
-                if float {
-                    ins.fsub(a[0], a[1])
-                } else {
-                    ins.isub(a[0], a[1])
-                }
-            }
-            _ if is(&lp::MUL) => {
-                if float {
-                    ins.fmul(a[0], a[1])
-                } else {
-                    ins.imul(a[0], a[1])
-                }
-            }
-            _ if is(&lp::DIV) => {
-                if float {
-                    ins.fdiv(a[0], a[1])
-                } else {
-                    ins.sdiv(a[0], a[1])
-                }
-            }
-            _ if is(&lp::REM) => ins.srem(a[0], a[1]),
-            _ if is(&lp::MIN) => {
-                if float {
-                    ins.fmin(a[0], a[1])
-                } else {
-                    ins.smin(a[0], a[1])
-                }
-            }
-            _ if is(&lp::MAX) => {
-                if float {
-                    ins.fmax(a[0], a[1])
-                } else {
-                    ins.smax(a[0], a[1])
-                }
-            }
-            _ if is(&lp::AND) => ins.band(a[0], a[1]),
-            _ if is(&lp::OR) => ins.bor(a[0], a[1]),
-            _ if is(&lp::XOR) => ins.bxor(a[0], a[1]),
-            _ if is(&lp::SHL) => ins.ishl(a[0], a[1]),
-            _ if is(&lp::SHR) => ins.sshr(a[0], a[1]),
-            _ if is(&lp::NEG) => {
-                if float {
-                    ins.fneg(a[0])
-                } else {
-                    ins.ineg(a[0])
-                }
-            }
-            _ if is(&lp::ABS) => {
-                if float {
-                    ins.fabs(a[0])
-                } else {
-                    ins.iabs(a[0])
-                }
-            }
-            _ if is(&lp::FMA) => ins.fma(a[0], a[1], a[2]),
-            _ if is(&lp::SQRT) => ins.sqrt(a[0]),
-            _ if is(&lp::FLOOR) => ins.floor(a[0]),
-            _ if is(&lp::CEIL) => ins.ceil(a[0]),
-            _ if is(&lp::ROUND) => ins.nearest(a[0]),
-            _ if is(&lp::RSQRT) => {
-                let s = ins.sqrt(a[0]);
-                let one = self.float_const(&operand_ty, 1.0)?;
-                self.b.ins().fdiv(one, s)
-            }
-            _ if is(&lp::CMP) => {
-                let pred = m.attr(op, "pred").and_then(|p| p.as_str()).unwrap_or("eq");
-                if float {
+        let f = match kind {
+            LoopOp::Compare => {
+                let pred = m.attr(op, "pred").and_then(|p| p.as_str()).and_then(Compare::parse).unwrap_or(Compare::Eq);
+                let ins = self.b.ins();
+                return Ok(if float {
                     let cc = match pred {
-                        "eq" => FloatCC::Equal,
-                        "ne" => FloatCC::NotEqual,
-                        "lt" => FloatCC::LessThan,
-                        "le" => FloatCC::LessThanOrEqual,
-                        "gt" => FloatCC::GreaterThan,
-                        _ => FloatCC::GreaterThanOrEqual,
+                        Compare::Eq => FloatCC::Equal,
+                        Compare::Ne => FloatCC::NotEqual,
+                        Compare::Lt => FloatCC::LessThan,
+                        Compare::Le => FloatCC::LessThanOrEqual,
+                        Compare::Gt => FloatCC::GreaterThan,
+                        Compare::Ge => FloatCC::GreaterThanOrEqual,
                     };
                     ins.fcmp(cc, a[0], a[1])
                 } else {
                     let cc = match pred {
-                        "eq" => IntCC::Equal,
-                        "ne" => IntCC::NotEqual,
-                        "lt" => IntCC::SignedLessThan,
-                        "le" => IntCC::SignedLessThanOrEqual,
-                        "gt" => IntCC::SignedGreaterThan,
-                        _ => IntCC::SignedGreaterThanOrEqual,
+                        Compare::Eq => IntCC::Equal,
+                        Compare::Ne => IntCC::NotEqual,
+                        Compare::Lt => IntCC::SignedLessThan,
+                        Compare::Le => IntCC::SignedLessThanOrEqual,
+                        Compare::Gt => IntCC::SignedGreaterThan,
+                        Compare::Ge => IntCC::SignedGreaterThanOrEqual,
                     };
                     ins.icmp(cc, a[0], a[1])
-                }
+                });
             }
-            _ if is(&lp::SELECT) => {
+            LoopOp::Select => {
                 let ty = result_ty;
-                if ty.is_vector() {
+                return Ok(if ty.is_vector() {
                     let mask = if self.b.func.dfg.value_type(a[0]) == ty {
                         a[0]
                     } else {
@@ -661,15 +622,51 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                     self.b.ins().bitselect(mask, a[1], a[2])
                 } else {
                     self.b.ins().select(a[0], a[1], a[2])
-                }
+                });
             }
-            _ if is(&lp::CAST) => return self.cast(op, a[0]),
-            _ if is(&lp::BITCAST) => ins.bitcast(result_ty, MemFlagsData::new(), a[0]),
-            _ if elem == ScalarType::F64 && operand_ty.as_vector().is_none() => {
-                let name = f64_math_function(def.name)?;
-                return self.runtime_call(name, &a);
+            LoopOp::Cast => return self.cast(op, a[0]),
+            LoopOp::Bitcast => return Ok(self.b.ins().bitcast(result_ty, MemFlagsData::new(), a[0])),
+            LoopOp::Arith(f) => f,
+            other => unreachable!("{other:?} is not arithmetic"),
+        };
+        let ins = self.b.ins();
+        let v = match f {
+            ScalarFn::Add if float => ins.fadd(a[0], a[1]),
+            ScalarFn::Add => ins.iadd(a[0], a[1]),
+            ScalarFn::Sub if float => ins.fsub(a[0], a[1]),
+            ScalarFn::Sub => ins.isub(a[0], a[1]),
+            ScalarFn::Mul if float => ins.fmul(a[0], a[1]),
+            ScalarFn::Mul => ins.imul(a[0], a[1]),
+            ScalarFn::Div if float => ins.fdiv(a[0], a[1]),
+            ScalarFn::Div => ins.sdiv(a[0], a[1]),
+            ScalarFn::Rem => ins.srem(a[0], a[1]),
+            ScalarFn::Min if float => ins.fmin(a[0], a[1]),
+            ScalarFn::Min => ins.smin(a[0], a[1]),
+            ScalarFn::Max if float => ins.fmax(a[0], a[1]),
+            ScalarFn::Max => ins.smax(a[0], a[1]),
+            ScalarFn::And => ins.band(a[0], a[1]),
+            ScalarFn::Or => ins.bor(a[0], a[1]),
+            ScalarFn::Xor => ins.bxor(a[0], a[1]),
+            ScalarFn::Shl => ins.ishl(a[0], a[1]),
+            ScalarFn::Shr => ins.sshr(a[0], a[1]),
+            ScalarFn::Neg if float => ins.fneg(a[0]),
+            ScalarFn::Neg => ins.ineg(a[0]),
+            ScalarFn::Abs if float => ins.fabs(a[0]),
+            ScalarFn::Abs => ins.iabs(a[0]),
+            ScalarFn::Fma => ins.fma(a[0], a[1], a[2]),
+            ScalarFn::Sqrt => ins.sqrt(a[0]),
+            ScalarFn::Floor => ins.floor(a[0]),
+            ScalarFn::Ceil => ins.ceil(a[0]),
+            ScalarFn::Round => ins.nearest(a[0]),
+            ScalarFn::Rsqrt => {
+                let s = ins.sqrt(a[0]);
+                let one = self.float_const(&operand_ty, 1.0)?;
+                self.b.ins().fdiv(one, s)
             }
-            _ => {
+            ScalarFn::Math(math) if elem == ScalarType::F64 && !vector => {
+                return self.runtime_call(math.f64_symbol(), &a);
+            }
+            ScalarFn::Math(_) | ScalarFn::Ldexp => {
                 return Err(CodegenError::Unsupported(format!(
                     "'{}' on {operand_ty} (f32 math must go through expand-math first)",
                     def.name

@@ -133,6 +133,8 @@ impl<'ctx> Translator<'_, 'ctx, '_> {
 /// function has) and no vector captures (outlined functions take 8-byte slots).
 pub(super) fn is_outlinable(m: &Module, op: Op) -> bool {
     m.results(op).is_empty()
-        && m.walk(op).into_iter().all(|inner| !m.is(inner, &lp::PARALLEL) && !m.is(inner, &lp::WORKSPACE))
+        && m.walk(op)
+            .into_iter()
+            .all(|inner| !matches!(lp::kind_of(m, inner), Some(lp::LoopOp::Parallel | lp::LoopOp::Workspace)))
         && captures_of(m, op).iter().all(|&v| m.value_type(v).as_vector().is_none())
 }

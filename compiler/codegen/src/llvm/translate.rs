@@ -25,14 +25,21 @@ use inkwell::types::VectorType;
 use inkwell::types::{AsTypeRef, BasicTypeEnum};
 use inkwell::values::{AsValueRef, BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, PointerValue};
 use inkwell::{AddressSpace, IntPredicate};
-use tcc_dialect_loop as lp;
-use tcc_dialect_vector as vp;
-use tcc_ir::builtin::RETURN;
-use tcc_ir::{Attribute, Block, Module, Op, ScalarType, Type, Value};
+use tcc_dialect_loop::{self as lp, LoopOp};
+use tcc_dialect_vector::{self as vp, VectorOp};
+use tcc_ir::scalar::{Compare, ScalarFn};
+use tcc_ir::{Attribute, Block, Module, Op, ScalarType, Traits, Type, Value};
 
 use super::outline::is_outlinable;
 use crate::CodegenError;
-use crate::model::{f64_math_function, outer_constants};
+use crate::model::outer_constants;
+
+/// The kind of an op the translator compiles.
+#[derive(Copy, Clone, Debug)]
+enum Kind {
+    Loop(LoopOp),
+    Vector(VectorOp),
+}
 
 /// Module-wide state shared by every function being translated.
 pub struct Shared<'ctx, 'm> {
@@ -335,10 +342,11 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
     pub fn block(&mut self, block: Block) -> Result<Vec<BasicValueEnum<'ctx>>, CodegenError> {
         let m = self.m();
         for op in m.block_ops(block) {
-            if m.is(op, &lp::YIELD) {
+            if lp::kind_of(m, op) == Some(LoopOp::Yield) {
                 return Ok(self.operands(op));
             }
-            if m.is(op, &RETURN) {
+            if m.def(op).has(Traits::TERMINATOR) {
+                // `func.return`: the entry function returns nothing.
                 self.b.build_return(None)?;
                 return Ok(Vec::new());
             }
@@ -369,167 +377,198 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
     pub fn op(&mut self, op: Op) -> Result<(), CodegenError> {
         let m = self.m();
         let def = m.def(op);
-        let is = |d: &tcc_ir::OpDef| std::ptr::eq(def, d);
-        if is(&lp::CONST) {
-            let ty = self.result_type(op)?;
-            let v = match m.attr(op, "value") {
-                Some(Attribute::Float(x, _)) => self.const_like(ty, *x),
-                Some(Attribute::Int(x, _)) => ty.into_int_type().const_int(*x as u64, true).into(),
-                Some(Attribute::Bool(x)) => ty.into_int_type().const_int(*x as u64, false).into(),
-                other => return Err(CodegenError::Unsupported(format!("constant {other:?}"))),
-            };
-            self.set(op, v);
-        } else if is(&lp::CONSTANT_BUFFER) {
-            let p = self.shared.constants[&op];
-            self.set(op, p.into());
-        } else if is(&lp::WORKSPACE) {
-            let off = m.attr(op, "offset").and_then(|a| a.as_i64()).unwrap_or(0);
-            let ws = self
-                .workspace
-                .ok_or_else(|| CodegenError::Unsupported("loop.workspace inside a parallel loop".into()))?;
-            let i8t = self.shared.ctx.i8_type();
-            // SAFETY: the memory plan keeps every offset inside the workspace.
-            let p = unsafe {
-                self.b.build_in_bounds_gep(i8t, ws, &[self.shared.ctx.i64_type().const_int(off as u64, true)], "")?
-            };
-            self.set(op, p.into());
-        } else if is(&lp::VIEW) {
-            let v = self.value(m.operand(op, 0));
-            self.set(op, v);
-        } else if is(&lp::LOAD) || is(&vp::LOAD) {
-            let ops = m.operands(op);
-            let (addr, align) = self.address(ops[0], &ops[1..])?;
-            let result = m.value_type(m.result(op, 0)).clone();
-            let elem = lp::elem_of(&result).expect("scalar or vector");
-            let lanes = result.as_vector().map(|v| v.lanes);
-            let mem_ty = match lanes {
-                Some(n) => vector_of(self.shared.stored(elem)?, n),
-                None => self.shared.stored(elem)?,
-            };
-            let v = self.b.build_load(mem_ty, addr, "")?;
-            set_alignment(v, align);
-            let v = if elem == ScalarType::I1 {
-                let zero = mem_ty.const_zero();
-                self.icmp(LLVMIntPredicate::LLVMIntNE, v, zero)
-            } else {
-                v
-            };
-            self.set(op, v);
-        } else if is(&lp::PREFETCH) {
-            // llvm.prefetch(address, read, locality 2 (L2), data cache)
-            let ops = m.operands(op);
-            let (addr, _) = self.address(ops[0], &ops[1..])?;
-            let decl = Intrinsic::find("llvm.prefetch")
-                .and_then(|i| i.get_declaration(self.shared.module, &[addr.get_type().into()]))
-                .ok_or_else(|| CodegenError::Backend("LLVM has no llvm.prefetch".into()))?;
-            let i32t = self.shared.ctx.i32_type();
-            let args = [
-                addr.into(),
-                i32t.const_zero().into(),
-                i32t.const_int(2, false).into(),
-                i32t.const_int(1, false).into(),
-            ];
-            self.b.build_call(decl, &args, "")?;
-        } else if is(&lp::STORE) || is(&vp::STORE) {
-            let ops = m.operands(op);
-            let mut value = self.value(ops[0]);
-            let (addr, align) = self.address(ops[1], &ops[2..])?;
-            if lp::elem_of(m.value_type(ops[0])) == Some(ScalarType::I1) {
-                let lanes = m.value_type(ops[0]).as_vector().map(|v| v.lanes);
-                let byte = self.shared.ctx.i8_type().into();
-                let ty = lanes.map_or(byte, |n| vector_of(byte, n));
-                value = self.cast_to(LLVMOpcode::LLVMZExt, value, ty);
-            }
-            let st = self.b.build_store(addr, value)?;
-            st.set_alignment(align).map_err(|e| CodegenError::Backend(e.to_string()))?;
-        } else if is(&lp::FOR) {
-            if self.pool.is_some() && is_outlinable(m, op) {
-                self.serial(op)?;
-            } else {
-                self.for_loop(op)?;
-            }
-        } else if is(&lp::PARALLEL) {
-            self.parallel(op)?;
-        } else if is(&lp::ASSERT) {
-            let cond = self.value(m.operand(op, 0)).into_int_value();
-            let message = m.attr(op, "message").and_then(|a| a.as_str()).unwrap_or("run-time check failed").to_string();
-            self.shared.asserts.push(message);
-            let id = self.shared.asserts.len() as u64;
-            let fail = self.shared.ctx.append_basic_block(self.function, "check_failed");
-            let cont = self.shared.ctx.append_basic_block(self.function, "checked");
-            self.b.build_conditional_branch(cond, cont, fail)?;
-            self.b.position_at_end(fail);
-            self.b.build_store(self.status, self.shared.ctx.i32_type().const_int(id, false))?;
-            self.b.build_unconditional_branch(cont)?;
-            self.b.position_at_end(cont);
-        } else if is(&lp::KERNEL) {
-            let id = m.attr(op, "id").and_then(|a| a.as_i64()).unwrap_or(0);
-            let i32t = self.shared.ctx.i32_type();
-            let f = self.shared.function(
-                "tcc_profile_mark",
-                self.shared.ctx.void_type().fn_type(&[i32t.into()], false),
-                false,
-            );
-            self.b.build_call(f, &[i32t.const_int(id as u64, false).into()], "")?;
-        } else if is(&vp::SPLAT) {
-            let ty = self.result_type(op)?.into_vector_type();
-            let x = self.value(m.operand(op, 0));
-            let zero = self.shared.ctx.i32_type().const_zero();
-            let one = self.b.build_insert_element(ty.get_poison(), x, zero, "")?;
-            let mask = self.shared.ctx.i32_type().vec_type(ty.get_size()).const_zero();
-            let v = self.b.build_shuffle_vector(one, ty.get_poison(), mask, "")?;
-            self.set(op, v.into());
-        } else if is(&vp::EXTRACT) {
-            let x = self.value(m.operand(op, 0)).into_vector_value();
-            let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u64;
-            let v = self.b.build_extract_element(x, self.shared.ctx.i32_type().const_int(lane, false), "")?;
-            self.set(op, v);
-        } else if is(&vp::INSERT) {
-            let (s, x) = (self.value(m.operand(op, 0)), self.value(m.operand(op, 1)).into_vector_value());
-            let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u64;
-            let v = self.b.build_insert_element(x, s, self.shared.ctx.i32_type().const_int(lane, false), "")?;
-            self.set(op, v.into());
-        } else if is(&vp::SHUFFLE) {
-            let (x, y) =
-                (self.value(m.operand(op, 0)).into_vector_value(), self.value(m.operand(op, 1)).into_vector_value());
-            let mask: Vec<_> = m
-                .attr(op, "mask")
-                .and_then(|a| a.as_i64_list())
-                .unwrap_or_default()
-                .iter()
-                .map(|&i| self.shared.ctx.i32_type().const_int(i as u64, false))
-                .collect();
-            let v = self.b.build_shuffle_vector(x, y, VectorType::const_vector(&mask), "")?;
-            self.set(op, v.into());
-        } else if is(&vp::REDUCE) {
-            let x = self.value(m.operand(op, 0)).into_vector_value();
-            let elem = m.value_type(m.result(op, 0)).as_scalar().expect("scalar");
-            let kind = m.attr(op, "kind").and_then(|a| a.as_str()).unwrap_or("add").to_string();
-            let i32t = self.shared.ctx.i32_type();
-            // A tree: the upper half combined into the lower half until one lane is
-            // left (log2 steps of latency, not one per lane).
-            let mut v = x;
-            let mut lanes = x.get_type().get_size();
-            while lanes > 1 && lanes.is_multiple_of(2) {
-                let half = lanes / 2;
-                let mask = |from: u32| {
-                    let idx: Vec<_> = (from..from + half).map(|i| i32t.const_int(i as u64, false)).collect();
-                    inkwell::types::VectorType::const_vector(&idx)
+        let kind = match (lp::op_kind(def), vp::op_kind(def)) {
+            (Some(k), _) => Kind::Loop(k),
+            (_, Some(k)) => Kind::Vector(k),
+            _ => return Err(CodegenError::Unsupported(format!("'{}' (not a loop or vector op)", def.name))),
+        };
+        match kind {
+            Kind::Loop(LoopOp::Const) => {
+                let ty = self.result_type(op)?;
+                let v = match m.attr(op, "value") {
+                    Some(Attribute::Float(x, _)) => self.const_like(ty, *x),
+                    Some(Attribute::Int(x, _)) => ty.into_int_type().const_int(*x as u64, true).into(),
+                    Some(Attribute::Bool(x)) => ty.into_int_type().const_int(*x as u64, false).into(),
+                    other => return Err(CodegenError::Unsupported(format!("constant {other:?}"))),
                 };
-                let lo = self.b.build_shuffle_vector(v, v, mask(0), "")?;
-                let hi = self.b.build_shuffle_vector(v, v, mask(half), "")?;
-                v = self.combine(&kind, elem, lo.into(), hi.into())?.into_vector_value();
-                lanes = half;
+                self.set(op, v);
             }
-            let mut acc = self.b.build_extract_element(v, i32t.const_zero(), "")?;
-            for lane in 1..lanes {
-                let l = self.b.build_extract_element(v, i32t.const_int(lane as u64, false), "")?;
-                acc = self.combine(&kind, elem, acc, l)?;
+            Kind::Loop(LoopOp::ConstantBuffer) => {
+                let p = self.shared.constants[&op];
+                self.set(op, p.into());
             }
-            self.set(op, acc);
-        } else {
-            let v = self.arith(op)?;
-            self.set(op, v);
+            Kind::Loop(LoopOp::Workspace) => {
+                let off = m.attr(op, "offset").and_then(|a| a.as_i64()).unwrap_or(0);
+                let ws = self
+                    .workspace
+                    .ok_or_else(|| CodegenError::Unsupported("loop.workspace inside a parallel loop".into()))?;
+                let i8t = self.shared.ctx.i8_type();
+                // SAFETY: the memory plan keeps every offset inside the workspace.
+                let p = unsafe {
+                    self.b.build_in_bounds_gep(
+                        i8t,
+                        ws,
+                        &[self.shared.ctx.i64_type().const_int(off as u64, true)],
+                        "",
+                    )?
+                };
+                self.set(op, p.into());
+            }
+            Kind::Loop(LoopOp::View) => {
+                let v = self.value(m.operand(op, 0));
+                self.set(op, v);
+            }
+            Kind::Loop(LoopOp::Load) | Kind::Vector(VectorOp::Load) => {
+                let ops = m.operands(op);
+                let (addr, align) = self.address(ops[0], &ops[1..])?;
+                let result = m.value_type(m.result(op, 0)).clone();
+                let elem = lp::elem_of(&result).expect("scalar or vector");
+                let lanes = result.as_vector().map(|v| v.lanes);
+                let mem_ty = match lanes {
+                    Some(n) => vector_of(self.shared.stored(elem)?, n),
+                    None => self.shared.stored(elem)?,
+                };
+                let v = self.b.build_load(mem_ty, addr, "")?;
+                set_alignment(v, align);
+                let v = if elem == ScalarType::I1 {
+                    let zero = mem_ty.const_zero();
+                    self.icmp(LLVMIntPredicate::LLVMIntNE, v, zero)
+                } else {
+                    v
+                };
+                self.set(op, v);
+            }
+            Kind::Loop(LoopOp::Prefetch) => {
+                // llvm.prefetch(address, read, locality 2 (L2), data cache)
+                let ops = m.operands(op);
+                let (addr, _) = self.address(ops[0], &ops[1..])?;
+                let decl = Intrinsic::find("llvm.prefetch")
+                    .and_then(|i| i.get_declaration(self.shared.module, &[addr.get_type().into()]))
+                    .ok_or_else(|| CodegenError::Backend("LLVM has no llvm.prefetch".into()))?;
+                let i32t = self.shared.ctx.i32_type();
+                let args = [
+                    addr.into(),
+                    i32t.const_zero().into(),
+                    i32t.const_int(2, false).into(),
+                    i32t.const_int(1, false).into(),
+                ];
+                self.b.build_call(decl, &args, "")?;
+            }
+            Kind::Loop(LoopOp::Store) | Kind::Vector(VectorOp::Store) => {
+                let ops = m.operands(op);
+                let mut value = self.value(ops[0]);
+                let (addr, align) = self.address(ops[1], &ops[2..])?;
+                if lp::elem_of(m.value_type(ops[0])) == Some(ScalarType::I1) {
+                    let lanes = m.value_type(ops[0]).as_vector().map(|v| v.lanes);
+                    let byte = self.shared.ctx.i8_type().into();
+                    let ty = lanes.map_or(byte, |n| vector_of(byte, n));
+                    value = self.cast_to(LLVMOpcode::LLVMZExt, value, ty);
+                }
+                let st = self.b.build_store(addr, value)?;
+                st.set_alignment(align).map_err(|e| CodegenError::Backend(e.to_string()))?;
+            }
+            Kind::Loop(LoopOp::For) => {
+                if self.pool.is_some() && is_outlinable(m, op) {
+                    self.serial(op)?;
+                } else {
+                    self.for_loop(op)?;
+                }
+            }
+            Kind::Loop(LoopOp::Parallel) => self.parallel(op)?,
+            Kind::Loop(LoopOp::Assert) => {
+                let cond = self.value(m.operand(op, 0)).into_int_value();
+                let message =
+                    m.attr(op, "message").and_then(|a| a.as_str()).unwrap_or("run-time check failed").to_string();
+                self.shared.asserts.push(message);
+                let id = self.shared.asserts.len() as u64;
+                let fail = self.shared.ctx.append_basic_block(self.function, "check_failed");
+                let cont = self.shared.ctx.append_basic_block(self.function, "checked");
+                self.b.build_conditional_branch(cond, cont, fail)?;
+                self.b.position_at_end(fail);
+                self.b.build_store(self.status, self.shared.ctx.i32_type().const_int(id, false))?;
+                self.b.build_unconditional_branch(cont)?;
+                self.b.position_at_end(cont);
+            }
+            Kind::Loop(LoopOp::Kernel) => {
+                let id = m.attr(op, "id").and_then(|a| a.as_i64()).unwrap_or(0);
+                let i32t = self.shared.ctx.i32_type();
+                let f = self.shared.function(
+                    "tcc_profile_mark",
+                    self.shared.ctx.void_type().fn_type(&[i32t.into()], false),
+                    false,
+                );
+                self.b.build_call(f, &[i32t.const_int(id as u64, false).into()], "")?;
+            }
+            Kind::Vector(VectorOp::Splat) => {
+                let ty = self.result_type(op)?.into_vector_type();
+                let x = self.value(m.operand(op, 0));
+                let zero = self.shared.ctx.i32_type().const_zero();
+                let one = self.b.build_insert_element(ty.get_poison(), x, zero, "")?;
+                let mask = self.shared.ctx.i32_type().vec_type(ty.get_size()).const_zero();
+                let v = self.b.build_shuffle_vector(one, ty.get_poison(), mask, "")?;
+                self.set(op, v.into());
+            }
+            Kind::Vector(VectorOp::Extract) => {
+                let x = self.value(m.operand(op, 0)).into_vector_value();
+                let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u64;
+                let v = self.b.build_extract_element(x, self.shared.ctx.i32_type().const_int(lane, false), "")?;
+                self.set(op, v);
+            }
+            Kind::Vector(VectorOp::Insert) => {
+                let (s, x) = (self.value(m.operand(op, 0)), self.value(m.operand(op, 1)).into_vector_value());
+                let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u64;
+                let v = self.b.build_insert_element(x, s, self.shared.ctx.i32_type().const_int(lane, false), "")?;
+                self.set(op, v.into());
+            }
+            Kind::Vector(VectorOp::Shuffle) => {
+                let (x, y) = (
+                    self.value(m.operand(op, 0)).into_vector_value(),
+                    self.value(m.operand(op, 1)).into_vector_value(),
+                );
+                let mask: Vec<_> = m
+                    .attr(op, "mask")
+                    .and_then(|a| a.as_i64_list())
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|&i| self.shared.ctx.i32_type().const_int(i as u64, false))
+                    .collect();
+                let v = self.b.build_shuffle_vector(x, y, VectorType::const_vector(&mask), "")?;
+                self.set(op, v.into());
+            }
+            Kind::Vector(VectorOp::Reduce) => {
+                let x = self.value(m.operand(op, 0)).into_vector_value();
+                let elem = m.value_type(m.result(op, 0)).as_scalar().expect("scalar");
+                let combine = vp::reduce_combine(m, op);
+                let i32t = self.shared.ctx.i32_type();
+                // A tree: the upper half combined into the lower half until one lane is
+                // left (log2 steps of latency, not one per lane).
+                let mut v = x;
+                let mut lanes = x.get_type().get_size();
+                while lanes > 1 && lanes.is_multiple_of(2) {
+                    let half = lanes / 2;
+                    let mask = |from: u32| {
+                        let idx: Vec<_> = (from..from + half).map(|i| i32t.const_int(i as u64, false)).collect();
+                        inkwell::types::VectorType::const_vector(&idx)
+                    };
+                    let lo = self.b.build_shuffle_vector(v, v, mask(0), "")?;
+                    let hi = self.b.build_shuffle_vector(v, v, mask(half), "")?;
+                    v = self.combine(combine, elem, lo.into(), hi.into())?.into_vector_value();
+                    lanes = half;
+                }
+                let mut acc = self.b.build_extract_element(v, i32t.const_zero(), "")?;
+                for lane in 1..lanes {
+                    let l = self.b.build_extract_element(v, i32t.const_int(lane as u64, false), "")?;
+                    acc = self.combine(combine, elem, acc, l)?;
+                }
+                self.set(op, acc);
+            }
+            Kind::Loop(LoopOp::Yield) => {
+                return Err(CodegenError::Unsupported("loop.yield outside the end of a loop body".into()));
+            }
+            Kind::Loop(LoopOp::Arith(_) | LoopOp::Compare | LoopOp::Select | LoopOp::Cast | LoopOp::Bitcast) => {
+                let v = self.arith(op)?;
+                self.set(op, v);
+            }
         }
         Ok(())
     }
@@ -537,103 +576,105 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
     /// One step of a reduction (the same operation as the matching arithmetic op).
     fn combine(
         &mut self,
-        kind: &str,
+        combine: ScalarFn,
         elem: ScalarType,
         a: BasicValueEnum<'ctx>,
         x: BasicValueEnum<'ctx>,
     ) -> Result<BasicValueEnum<'ctx>, CodegenError> {
         let float = elem.is_float();
-        Ok(match (kind, float) {
-            ("add", true) => self.binary(raw::LLVMBuildFAdd, a, x),
-            ("add", false) => self.binary(raw::LLVMBuildAdd, a, x),
-            ("mul", true) => self.binary(raw::LLVMBuildFMul, a, x),
-            ("mul", false) => self.binary(raw::LLVMBuildMul, a, x),
-            ("max", true) => self.float_extremum(true, a, x)?,
-            ("max", false) => self.intrinsic("llvm.smax", &[a, x])?,
-            ("min", true) => self.float_extremum(false, a, x)?,
-            _ => self.intrinsic("llvm.smin", &[a, x])?,
+        Ok(match (combine, float) {
+            (ScalarFn::Mul, true) => self.binary(raw::LLVMBuildFMul, a, x),
+            (ScalarFn::Mul, false) => self.binary(raw::LLVMBuildMul, a, x),
+            (ScalarFn::Max, true) => self.float_extremum(true, a, x)?,
+            (ScalarFn::Max, false) => self.intrinsic("llvm.smax", &[a, x])?,
+            (ScalarFn::Min, true) => self.float_extremum(false, a, x)?,
+            (ScalarFn::Min, false) => self.intrinsic("llvm.smin", &[a, x])?,
+            (_, true) => self.binary(raw::LLVMBuildFAdd, a, x),
+            (_, false) => self.binary(raw::LLVMBuildAdd, a, x),
         })
     }
 
     fn arith(&mut self, op: Op) -> Result<BasicValueEnum<'ctx>, CodegenError> {
         let m = self.m();
         let def = m.def(op);
-        let is = |d: &tcc_ir::OpDef| std::ptr::eq(def, d);
         let a = self.operands(op);
         let operand_ty = m.value_type(m.operand(op, 0)).clone();
         let elem = lp::elem_of(&operand_ty)
             .ok_or_else(|| CodegenError::Unsupported(format!("'{}' on {operand_ty}", def.name)))?;
         let float = elem.is_float();
-        let pick = |f: RawBinary, i: RawBinary| if float { f } else { i };
-        let v = match () {
-            _ if is(&lp::ADD) => self.binary(pick(raw::LLVMBuildFAdd, raw::LLVMBuildAdd), a[0], a[1]),
-            _ if is(&lp::SUB) => self.binary(pick(raw::LLVMBuildFSub, raw::LLVMBuildSub), a[0], a[1]),
-            _ if is(&lp::MUL) => self.binary(pick(raw::LLVMBuildFMul, raw::LLVMBuildMul), a[0], a[1]),
-            _ if is(&lp::DIV) => self.binary(pick(raw::LLVMBuildFDiv, raw::LLVMBuildSDiv), a[0], a[1]),
-            _ if is(&lp::REM) => self.binary(raw::LLVMBuildSRem, a[0], a[1]),
-            _ if is(&lp::MIN) && float => self.float_extremum(false, a[0], a[1])?,
-            _ if is(&lp::MAX) && float => self.float_extremum(true, a[0], a[1])?,
-            _ if is(&lp::MIN) => self.intrinsic("llvm.smin", &a)?,
-            _ if is(&lp::MAX) => self.intrinsic("llvm.smax", &a)?,
-            _ if is(&lp::AND) => self.binary(raw::LLVMBuildAnd, a[0], a[1]),
-            _ if is(&lp::OR) => self.binary(raw::LLVMBuildOr, a[0], a[1]),
-            _ if is(&lp::XOR) => self.binary(raw::LLVMBuildXor, a[0], a[1]),
-            _ if is(&lp::SHL) => self.binary(raw::LLVMBuildShl, a[0], a[1]),
-            _ if is(&lp::SHR) => self.binary(raw::LLVMBuildAShr, a[0], a[1]),
-            _ if is(&lp::NEG) => self.unary(if float { raw::LLVMBuildFNeg } else { raw::LLVMBuildNeg }, a[0]),
-            _ if is(&lp::ABS) && float => self.intrinsic("llvm.fabs", &a)?,
-            _ if is(&lp::ABS) => {
-                let poison_ok = self.shared.ctx.bool_type().const_zero().into();
-                self.intrinsic("llvm.abs", &[a[0], poison_ok])?
-            }
-            _ if is(&lp::FMA) => self.intrinsic("llvm.fma", &a)?,
-            _ if is(&lp::SQRT) => self.intrinsic("llvm.sqrt", &a)?,
-            _ if is(&lp::FLOOR) => self.intrinsic("llvm.floor", &a)?,
-            _ if is(&lp::CEIL) => self.intrinsic("llvm.ceil", &a)?,
-            _ if is(&lp::ROUND) => self.intrinsic("llvm.roundeven", &a)?,
-            _ if is(&lp::LDEXP) => self.scalef(a[0], a[1])?,
-            _ if is(&lp::RSQRT) => {
-                let s = self.intrinsic("llvm.sqrt", &a)?;
-                let one = self.const_like(s.get_type(), 1.0);
-                self.binary(raw::LLVMBuildFDiv, one, s)
-            }
-            _ if is(&lp::CMP) => {
-                let pred = m.attr(op, "pred").and_then(|p| p.as_str()).unwrap_or("eq");
-                if float {
+        let f = match lp::op_kind(def).expect("a loop op") {
+            LoopOp::Compare => {
+                let pred = m.attr(op, "pred").and_then(|p| p.as_str()).and_then(Compare::parse).unwrap_or(Compare::Eq);
+                return Ok(if float {
                     use LLVMRealPredicate::*;
                     let p = match pred {
-                        "eq" => LLVMRealOEQ,
-                        "ne" => LLVMRealUNE,
-                        "lt" => LLVMRealOLT,
-                        "le" => LLVMRealOLE,
-                        "gt" => LLVMRealOGT,
-                        _ => LLVMRealOGE,
+                        Compare::Eq => LLVMRealOEQ,
+                        Compare::Ne => LLVMRealUNE,
+                        Compare::Lt => LLVMRealOLT,
+                        Compare::Le => LLVMRealOLE,
+                        Compare::Gt => LLVMRealOGT,
+                        Compare::Ge => LLVMRealOGE,
                     };
                     self.fcmp(p, a[0], a[1])
                 } else {
                     use LLVMIntPredicate::*;
                     let p = match pred {
-                        "eq" => LLVMIntEQ,
-                        "ne" => LLVMIntNE,
-                        "lt" => LLVMIntSLT,
-                        "le" => LLVMIntSLE,
-                        "gt" => LLVMIntSGT,
-                        _ => LLVMIntSGE,
+                        Compare::Eq => LLVMIntEQ,
+                        Compare::Ne => LLVMIntNE,
+                        Compare::Lt => LLVMIntSLT,
+                        Compare::Le => LLVMIntSLE,
+                        Compare::Gt => LLVMIntSGT,
+                        Compare::Ge => LLVMIntSGE,
                     };
                     self.icmp(p, a[0], a[1])
-                }
+                });
             }
-            _ if is(&lp::SELECT) => self.select(a[0], a[1], a[2]),
-            _ if is(&lp::CAST) => self.cast(op, a[0])?,
-            _ if is(&lp::BITCAST) => self.cast_to(LLVMOpcode::LLVMBitCast, a[0], self.result_type(op)?),
-            _ if elem == ScalarType::F64 && operand_ty.as_vector().is_none() => {
-                let name = f64_math_function(def.name)?;
+            LoopOp::Select => return Ok(self.select(a[0], a[1], a[2])),
+            LoopOp::Cast => return self.cast(op, a[0]),
+            LoopOp::Bitcast => return Ok(self.cast_to(LLVMOpcode::LLVMBitCast, a[0], self.result_type(op)?)),
+            LoopOp::Arith(f) => f,
+            other => unreachable!("{other:?} is not arithmetic"),
+        };
+        let pick = |f: RawBinary, i: RawBinary| if float { f } else { i };
+        let v = match f {
+            ScalarFn::Add => self.binary(pick(raw::LLVMBuildFAdd, raw::LLVMBuildAdd), a[0], a[1]),
+            ScalarFn::Sub => self.binary(pick(raw::LLVMBuildFSub, raw::LLVMBuildSub), a[0], a[1]),
+            ScalarFn::Mul => self.binary(pick(raw::LLVMBuildFMul, raw::LLVMBuildMul), a[0], a[1]),
+            ScalarFn::Div => self.binary(pick(raw::LLVMBuildFDiv, raw::LLVMBuildSDiv), a[0], a[1]),
+            ScalarFn::Rem => self.binary(raw::LLVMBuildSRem, a[0], a[1]),
+            ScalarFn::Min if float => self.float_extremum(false, a[0], a[1])?,
+            ScalarFn::Max if float => self.float_extremum(true, a[0], a[1])?,
+            ScalarFn::Min => self.intrinsic("llvm.smin", &a)?,
+            ScalarFn::Max => self.intrinsic("llvm.smax", &a)?,
+            ScalarFn::And => self.binary(raw::LLVMBuildAnd, a[0], a[1]),
+            ScalarFn::Or => self.binary(raw::LLVMBuildOr, a[0], a[1]),
+            ScalarFn::Xor => self.binary(raw::LLVMBuildXor, a[0], a[1]),
+            ScalarFn::Shl => self.binary(raw::LLVMBuildShl, a[0], a[1]),
+            ScalarFn::Shr => self.binary(raw::LLVMBuildAShr, a[0], a[1]),
+            ScalarFn::Neg => self.unary(if float { raw::LLVMBuildFNeg } else { raw::LLVMBuildNeg }, a[0]),
+            ScalarFn::Abs if float => self.intrinsic("llvm.fabs", &a)?,
+            ScalarFn::Abs => {
+                let poison_ok = self.shared.ctx.bool_type().const_zero().into();
+                self.intrinsic("llvm.abs", &[a[0], poison_ok])?
+            }
+            ScalarFn::Fma => self.intrinsic("llvm.fma", &a)?,
+            ScalarFn::Sqrt => self.intrinsic("llvm.sqrt", &a)?,
+            ScalarFn::Floor => self.intrinsic("llvm.floor", &a)?,
+            ScalarFn::Ceil => self.intrinsic("llvm.ceil", &a)?,
+            ScalarFn::Round => self.intrinsic("llvm.roundeven", &a)?,
+            ScalarFn::Ldexp => self.scalef(a[0], a[1])?,
+            ScalarFn::Rsqrt => {
+                let s = self.intrinsic("llvm.sqrt", &a)?;
+                let one = self.const_like(s.get_type(), 1.0);
+                self.binary(raw::LLVMBuildFDiv, one, s)
+            }
+            ScalarFn::Math(math) if elem == ScalarType::F64 && operand_ty.as_vector().is_none() => {
                 let f64t = self.shared.ctx.f64_type();
                 let params: Vec<_> = a.iter().map(|_| f64t.into()).collect();
-                let f = self.shared.function(name, f64t.fn_type(&params, false), false);
+                let f = self.shared.function(math.f64_symbol(), f64t.fn_type(&params, false), false);
                 self.call(f, &a)?
             }
-            _ => {
+            ScalarFn::Math(_) => {
                 return Err(CodegenError::Unsupported(format!(
                     "'{}' on {operand_ty} (f32 math must go through expand-math first)",
                     def.name

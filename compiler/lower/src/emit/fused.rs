@@ -11,9 +11,10 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use tcc_dialect_graph::Cost;
 use tcc_dialect_graph::ops as g;
 use tcc_dialect_graph::ops::fused::is_group_reduction;
-use tcc_ir::{Op, ScalarType, Value};
+use tcc_ir::{Op, ScalarType, Traits, Value};
 
 use super::{Ctx, broadcast_index, nest, numel};
 use crate::builder::Builder;
@@ -22,7 +23,7 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
     let gm = c.g;
     let region = gm.regions(c.op)[0];
     let block = gm.region_blocks(region)[0];
-    let ops: Vec<Op> = gm.block_ops(block).filter(|&o| !gm.is(o, &g::YIELD)).collect();
+    let ops: Vec<Op> = gm.block_ops(block).filter(|&o| !gm.def(o).has(Traits::TERMINATOR)).collect();
     let root = *ops.last().expect("a verified group is not empty");
     let args = gm.block_args(block).to_vec();
     let inputs: HashMap<Value, (Value, Vec<i64>)> =
@@ -61,9 +62,11 @@ pub(super) fn emit_split_reduction(b: &mut Builder, c: &Ctx) {
     super::stitched::emit(b, &group);
 }
 
-/// Graph ops computed with math functions that have no vector form on f64 (runtime
-/// calls).
-const F64_MATH: [&tcc_ir::OpDef; 7] = [&g::EXP, &g::LOG, &g::TANH, &g::ERF, &g::POW, &g::SIGMOID, &g::GELU];
+/// Whether graph op `op` computes with transcendental functions, which have no vector
+/// form on f64 (they are runtime calls).
+fn uses_math(gm: &tcc_ir::Module, op: Op) -> bool {
+    tcc_dialect_graph::elementwise(gm.def(op)).is_some_and(|e| e.cost == Cost::Transcendental)
+}
 
 /// A group's ops and where its block arguments come from.
 pub(super) struct Group<'a> {
@@ -105,10 +108,8 @@ impl Group<'_> {
         let gm = self.c.g;
         let result = self.ops.last().map(|&o| gm.result(o, 0));
         let in_memory = |v: &Value| self.inputs.contains_key(v) || Some(*v) == result;
-        let f64_math = |v: &Value| {
-            self.elem(*v) == Some(ScalarType::F64)
-                && gm.defining_op(*v).is_some_and(|o| F64_MATH.iter().any(|d| gm.is(o, d)))
-        };
+        let f64_math =
+            |v: &Value| self.elem(*v) == Some(ScalarType::F64) && gm.defining_op(*v).is_some_and(|o| uses_math(gm, o));
         let fits = |v: &Value| match self.elem(*v) {
             Some(ScalarType::I1) => !floats.is_empty() && !in_memory(v),
             Some(e) => e.is_float() && (128..=bits).contains(&(lanes * e.byte_size() * 8)) && !f64_math(v),

@@ -1,4 +1,5 @@
-//! Loop nests for graph ops: one emitter per op family, reached through [`EMITTERS`].
+//! Loop nests for graph ops: one emitter per op family, chosen by the op's kind
+//! ([`emitter`]).
 //!
 //! Every emitter writes its results into buffers it is given (inputs are read-only),
 //! so the driver decides where each tensor lives. The nests are deliberately plain
@@ -13,8 +14,8 @@ pub mod nn;
 pub mod shape;
 pub mod stitched;
 
-use tcc_dialect_graph::ops as g;
-use tcc_ir::{Module, OpDef, ScalarType, Signature, Type, Value};
+use tcc_dialect_graph::{GraphOp, Pool};
+use tcc_ir::{Module, OpDef, ScalarType, Signature, Traits, Type, Value};
 
 use crate::builder::Builder;
 use crate::kernels;
@@ -110,79 +111,41 @@ impl<'a> Ctx<'a> {
 
 pub type EmitFn = fn(&mut Builder, &Ctx);
 
-/// The emitter of each graph op (constants need none: they become constant buffers).
-pub static EMITTERS: &[(&OpDef, EmitFn)] = &[
-    (&g::ADD, elementwise::emit),
-    (&g::SUB, elementwise::emit),
-    (&g::MUL, elementwise::emit),
-    (&g::DIV, elementwise::emit),
-    (&g::MAX, elementwise::emit),
-    (&g::MIN, elementwise::emit),
-    (&g::POW, elementwise::emit),
-    (&g::GREATER, elementwise::emit),
-    (&g::LESS, elementwise::emit),
-    (&g::EQUAL, elementwise::emit),
-    (&g::SELECT, elementwise::emit),
-    (&g::NEG, elementwise::emit),
-    (&g::ABS, elementwise::emit),
-    (&g::EXP, elementwise::emit),
-    (&g::LOG, elementwise::emit),
-    (&g::SQRT, elementwise::emit),
-    (&g::RSQRT, elementwise::emit),
-    (&g::RECIPROCAL, elementwise::emit),
-    (&g::TANH, elementwise::emit),
-    (&g::SIGMOID, elementwise::emit),
-    (&g::ERF, elementwise::emit),
-    (&g::RELU, elementwise::emit),
-    (&g::FLOOR, elementwise::emit),
-    (&g::CEIL, elementwise::emit),
-    (&g::GELU, elementwise::emit),
-    (&g::CLAMP, elementwise::emit),
-    (&g::CAST, elementwise::emit),
-    (&g::AND, elementwise::emit),
-    (&g::OR, elementwise::emit),
-    (&g::XOR, elementwise::emit),
-    (&g::NOT, elementwise::emit),
-    (&g::SHIFT_LEFT, elementwise::emit),
-    (&g::SHIFT_RIGHT, elementwise::emit),
-    (&g::SHIFT_RIGHT_LOGICAL, elementwise::emit),
-    (&g::MATMUL, nn::matmul),
-    (&g::CONV2D, nn::conv2d),
-    (&g::MAX_POOL2D, nn::pool2d),
-    (&g::AVG_POOL2D, nn::pool2d),
-    (&g::REDUCE_SUM, nn::reduce),
-    (&g::REDUCE_MEAN, nn::reduce),
-    (&g::REDUCE_MAX, nn::reduce),
-    (&g::REDUCE_MIN, nn::reduce),
-    (&g::SOFTMAX, nn::softmax),
-    (&g::RESHAPE, shape::reshape),
-    (&g::TRANSPOSE, shape::transpose),
-    (&g::BROADCAST_TO, shape::broadcast_to),
-    (&g::CONCAT, shape::concat),
-    (&g::SPLIT, shape::split),
-    (&g::SLICE, shape::slice),
-    (&g::PAD, shape::pad),
-    (&g::GATHER, shape::gather),
-    (&g::LAYOUT_TRANSFORM, kernels::layout::emit),
-    (&g::CONV2D_NCHWC, kernels::conv::emit),
-    (&g::MAX_POOL2D_NCHWC, kernels::pool::emit_max),
-    (&g::AVG_POOL2D_NCHWC, kernels::pool::emit_avg),
-    (&g::MATMUL_PACKED, kernels::matmul::emit),
-    (&g::BATCH_MATMUL, kernels::matmul::emit),
-    (&g::FUSED, fused::emit),
-];
-
+/// The emitter of a graph op's kind (constants need none: they become constant
+/// buffers).
 pub fn emitter(def: &OpDef) -> Option<EmitFn> {
-    EMITTERS.iter().find(|(d, _)| std::ptr::eq(*d, def)).map(|(_, f)| *f)
+    Some(match tcc_dialect_graph::kind(def)? {
+        GraphOp::Constant => return None,
+        GraphOp::Elementwise(_) => elementwise::emit,
+        GraphOp::Matmul => nn::matmul,
+        GraphOp::Conv2d => nn::conv2d,
+        GraphOp::Pool2d(_) => nn::pool2d,
+        GraphOp::Reduce(_) => nn::reduce,
+        GraphOp::Softmax => nn::softmax,
+        GraphOp::Reshape => shape::reshape,
+        GraphOp::Transpose => shape::transpose,
+        GraphOp::BroadcastTo => shape::broadcast_to,
+        GraphOp::Concat => shape::concat,
+        GraphOp::Split => shape::split,
+        GraphOp::Slice => shape::slice,
+        GraphOp::Pad => shape::pad,
+        GraphOp::Gather => shape::gather,
+        GraphOp::LayoutTransform => kernels::layout::emit,
+        GraphOp::Conv2dNchwc => kernels::conv::emit,
+        GraphOp::Pool2dNchwc(Pool::Max) => kernels::pool::emit_max,
+        GraphOp::Pool2dNchwc(Pool::Avg) => kernels::pool::emit_avg,
+        GraphOp::MatmulPacked | GraphOp::BatchMatmul => kernels::matmul::emit,
+        GraphOp::Fused => fused::emit,
+    })
 }
 
 /// Bytes of workspace an op's kernel needs while it runs, besides its operands and
 /// results, on `target`: a reduction or stitched group with few long rows splits them
 /// across the thread pool and keeps the chunks' partial results there.
 pub fn scratch_bytes(g: &Module, op: tcc_ir::Op, target: &tcc_target::Target) -> usize {
-    if std::ptr::eq(g.def(op), &g::FUSED) {
+    if matches!(tcc_dialect_graph::kind_of(g, op), Some(GraphOp::Fused)) {
         let block = g.region_blocks(g.regions(op)[0])[0];
-        let ops: Vec<tcc_ir::Op> = g.block_ops(block).filter(|&o| !g.is(o, &g::YIELD)).collect();
+        let ops: Vec<tcc_ir::Op> = g.block_ops(block).filter(|&o| !g.def(o).has(Traits::TERMINATOR)).collect();
         return stitched::split_scratch_bytes(g, &ops, g.block_args(block), target.cores);
     }
     if tcc_dialect_graph::ops::fused::is_group_reduction(g, op) {

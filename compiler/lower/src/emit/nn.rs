@@ -8,9 +8,9 @@
 //! reason. Accumulation is in the element type (f32); the reference interpreter uses
 //! f64, hence the tolerance of the tests comparing them.
 
-use tcc_dialect_graph::ops as g;
 use tcc_dialect_graph::ops::nn::reduction_axes;
-use tcc_dialect_loop as lp;
+use tcc_dialect_graph::{GraphOp, Pool, Reduce};
+use tcc_ir::scalar::{Compare, Identity, MathFn, ScalarFn};
 use tcc_ir::{ScalarType, Type, Value};
 
 use super::{Ctx, PARALLEL_MIN_WORK, broadcast_index, nest, numel};
@@ -28,10 +28,10 @@ fn rows_loop(b: &mut Builder, rows: i64, work: i64, body: impl FnOnce(&mut Build
 /// acc + x * y (fused for floats).
 fn mul_acc(b: &mut Builder, elem: ScalarType, x: Value, y: Value, acc: Value) -> Value {
     if elem.is_float() {
-        b.op(&lp::FMA, &[x, y, acc], Default::default())
+        b.fma(x, y, acc)
     } else {
-        let p = b.bin(&lp::MUL, x, y);
-        b.bin(&lp::ADD, acc, p)
+        let p = b.bin(ScalarFn::Mul, x, y);
+        b.bin(ScalarFn::Add, acc, p)
     }
 }
 
@@ -73,7 +73,7 @@ fn floor_bound(b: &mut Builder, u: Value, s: i64, limit: i64) -> Value {
     let q = b.div(u, sv);
     let q1 = b.add(q, one);
     let hi = b.min(q1, lim);
-    let neg = b.cmp("lt", u, zero);
+    let neg = b.cmp(Compare::Lt, u, zero);
     b.select(neg, zero, hi)
 }
 
@@ -184,7 +184,7 @@ pub fn conv2d(b: &mut Builder, c: &Ctx) {
 }
 
 pub fn pool2d(b: &mut Builder, c: &Ctx) {
-    let is_max = std::ptr::eq(c.g.def(c.op), &g::MAX_POOL2D);
+    let is_max = matches!(tcc_dialect_graph::kind(c.g.def(c.op)), Some(GraphOp::Pool2d(Pool::Max)));
     let include_pad = !is_max && c.flag("count_include_pad");
     let (xs, os) = (c.in_shape(0), c.out_shape(0));
     let (h, w) = (xs[2], xs[3]);
@@ -220,7 +220,7 @@ pub fn pool2d(b: &mut Builder, c: &Ctx) {
                     let kwx = b.add(xsw, kw);
                     let ix = b.sub(kwx, pl);
                     let v = b.load(x, &[n, ch, iy, ix]);
-                    vec![b.bin(if is_max { &lp::MAX } else { &lp::ADD }, acc[0], v)]
+                    vec![b.bin(if is_max { ScalarFn::Max } else { ScalarFn::Add }, acc[0], v)]
                 })
             })[0];
             let r = if is_max {
@@ -234,7 +234,7 @@ pub fn pool2d(b: &mut Builder, c: &Ctx) {
                     b.mul(rows_in, cols_in)
                 };
                 let cnt = b.cast(count, Type::Scalar(elem));
-                b.bin(&lp::DIV, acc, cnt)
+                b.bin(ScalarFn::Div, acc, cnt)
             };
             b.store(r, out, &[n, ch, y, xo]);
         });
@@ -264,8 +264,9 @@ pub type Element<'a> = &'a dyn Fn(&mut Builder, &[Value], u32) -> Value;
 /// dimension innermost, for `vectorize`. Otherwise one accumulator per output element,
 /// the reduced dimensions innermost.
 pub fn reduce_with(b: &mut Builder, c: &Ctx, out: Value, element: Element, vectors: bool) {
-    let def = c.g.def(c.op);
-    let is = |d| std::ptr::eq(def, d);
+    let reduction = reduction_of(c);
+    let mean = reduction == Reduce::Mean;
+    let combine = reduction.combine();
     let xs = c.in_shape(0);
     let axes = reduction_axes(&c.sig(), xs.len()).expect("verified axes");
     let keep = c.flag("keepdims");
@@ -274,13 +275,6 @@ pub fn reduce_with(b: &mut Builder, c: &Ctx, out: Value, element: Element, vecto
     let kept_shape: Vec<i64> = kept.iter().map(|&d| xs[d]).collect();
     let reduced: Vec<i64> = axes.iter().map(|&d| xs[d]).collect();
     let count = numel(&reduced);
-    let (combine, init): (&'static tcc_ir::OpDef, f64) = if is(&g::REDUCE_MAX) {
-        (&lp::MAX, f64::NEG_INFINITY)
-    } else if is(&g::REDUCE_MIN) {
-        (&lp::MIN, f64::INFINITY)
-    } else {
-        (&lp::ADD, 0.0)
-    };
     // The output index of the input index `full` (kept dimensions set).
     let out_index = |b: &mut Builder, full: &[Option<Value>]| -> Vec<Value> {
         let zero = b.index(0);
@@ -294,7 +288,7 @@ pub fn reduce_with(b: &mut Builder, c: &Ctx, out: Value, element: Element, vecto
     let width = c.lanes as i64 * 4 / elem.byte_size().max(1) as i64;
     if elem.is_float() && !axes.contains(&last) && width >= 2 && xs[last] % width == 0 {
         if !vectors {
-            return reduce_rows_in_memory(b, c, out, element, (&axes, &reduced, &kept), (combine, init), &out_index);
+            return reduce_rows_in_memory(b, c, out, element, (&axes, &reduced, &kept), combine, &out_index);
         }
         let mut chunks = kept_shape.clone();
         *chunks.last_mut().expect("the last dimension is kept") /= width;
@@ -305,7 +299,7 @@ pub fn reduce_with(b: &mut Builder, c: &Ctx, out: Value, element: Element, vecto
             }
             let lane0 = b.scale(kidx[kept.len() - 1], width);
             full[last] = Some(lane0);
-            let init_s = b.scalar(elem, init);
+            let init_s = identity(b, combine, elem);
             let acc = b.splat(init_s, width as u32);
             // Four partial accumulators along the last reduced dimension when it is long
             // enough, so the combining's latency does not bound the loop (the pixels of
@@ -315,10 +309,10 @@ pub fn reduce_with(b: &mut Builder, c: &Ctx, out: Value, element: Element, vecto
             } else {
                 reduce_level(b, element, &axes, &reduced, &full, acc, combine)
             };
-            if is(&g::REDUCE_MEAN) {
+            if mean {
                 let n = b.scalar(elem, count as f64);
                 let n = b.splat(n, width as u32);
-                r = b.bin(&lp::DIV, r, n);
+                r = b.bin(ScalarFn::Div, r, n);
             }
             let oidx = out_index(b, &full);
             b.vstore(r, out, &oidx);
@@ -340,39 +334,30 @@ pub fn reduce_with(b: &mut Builder, c: &Ctx, out: Value, element: Element, vecto
         } else {
             reduce_level(b, element, &axes, &reduced, &full, init, combine)
         };
-        if is(&g::REDUCE_MEAN) {
+        if mean {
             let n = b.scalar(elem, count as f64);
-            r = b.bin(&lp::DIV, r, n);
+            r = b.bin(ScalarFn::Div, r, n);
         }
         let oidx = out_index(b, &full);
         b.store(r, out, &oidx);
     });
 }
 
-/// The identity of a reduction's combining op (`loop.max`, `loop.min`, `loop.add`) for
-/// `elem`: -inf, +inf, 0, or an integer type's extremes.
-pub(super) fn identity(b: &mut Builder, combine: &'static tcc_ir::OpDef, elem: ScalarType) -> Value {
-    let v = if std::ptr::eq(combine, &lp::MAX) {
-        f64::NEG_INFINITY
-    } else if std::ptr::eq(combine, &lp::MIN) {
-        f64::INFINITY
-    } else {
-        0.0
-    };
-    if elem.is_float() {
-        return b.scalar(elem, v);
+/// The identity of a reduction's combining function for `elem`: 0 for sums, -inf or
+/// +inf for float maxima and minima, an integer type's extremes for integer ones.
+pub(super) fn identity(b: &mut Builder, combine: ScalarFn, elem: ScalarType) -> Value {
+    match combine.reduction_identity(elem).expect("a reduction's combining function") {
+        Identity::Float(v) => b.scalar(elem, v),
+        Identity::Int(v) => b.int(elem, v),
     }
-    let (lo, hi) = super::elementwise::int_range(elem);
-    b.int(
-        elem,
-        if v < 0.0 {
-            lo
-        } else if v > 0.0 {
-            hi
-        } else {
-            0
-        },
-    )
+}
+
+/// Which reduction the op being lowered is.
+pub(super) fn reduction_of(c: &Ctx) -> Reduce {
+    match tcc_dialect_graph::kind(c.g.def(c.op)) {
+        Some(GraphOp::Reduce(r)) => r,
+        _ => unreachable!("'{}' is not a reduction", c.name()),
+    }
 }
 
 /// A float reduction keeping its innermost dimension, accumulated in the output row:
@@ -385,7 +370,7 @@ fn reduce_rows_in_memory(
     out: Value,
     element: Element,
     (axes, reduced, kept): (&[usize], &[i64], &[usize]),
-    (combine, init): (&'static tcc_ir::OpDef, f64),
+    combine: ScalarFn,
     out_index: &dyn Fn(&mut Builder, &[Option<Value>]) -> Vec<Value>,
 ) {
     let xs = c.in_shape(0);
@@ -393,14 +378,14 @@ fn reduce_rows_in_memory(
     let last = xs.len() - 1;
     let outer: Vec<usize> = kept.iter().copied().filter(|&d| d != last).collect();
     let outer_shape: Vec<i64> = outer.iter().map(|&d| xs[d]).collect();
-    let mean = std::ptr::eq(c.g.def(c.op), &g::REDUCE_MEAN);
+    let mean = reduction_of(c) == Reduce::Mean;
     nest(b, &outer_shape, numel(&xs), |b, kidx| {
         let mut full: Vec<Option<Value>> = vec![None; xs.len()];
         for (k, &d) in outer.iter().enumerate() {
             full[d] = Some(kidx[k]);
         }
         let (zero, row) = (b.index(0), b.index(xs[last]));
-        let start = b.scalar(elem, init);
+        let start = identity(b, combine, elem);
         b.range(zero, row, |b, l| {
             let mut at = full.clone();
             at[last] = Some(l);
@@ -429,7 +414,7 @@ fn reduce_rows_in_memory(
                 at[last] = Some(l);
                 let o = out_index(b, &at);
                 let acc = b.load(out, &o);
-                let r = b.bin(&lp::DIV, acc, n);
+                let r = b.bin(ScalarFn::Div, acc, n);
                 b.store(r, out, &o);
             });
         }
@@ -447,7 +432,7 @@ fn reduce_level_split(
     reduced: &[i64],
     full: &[Option<Value>],
     init: Value,
-    combine: &'static tcc_ir::OpDef,
+    combine: ScalarFn,
 ) -> Value {
     let (&n, outer) = reduced.split_last().expect("a reduced dimension");
     let last = *axes.last().expect("a reduced axis");
@@ -519,7 +504,7 @@ fn reduce_level(
     reduced: &[i64],
     full: &[Option<Value>],
     acc: Value,
-    combine: &'static tcc_ir::OpDef,
+    combine: ScalarFn,
 ) -> Value {
     let lanes = b.ty(acc).as_vector().map_or(1, |v| v.lanes);
     let frame = full.to_vec();
@@ -551,19 +536,19 @@ pub fn softmax(b: &mut Builder, c: &Ctx) {
         let ninf = b.scalar(elem, f64::NEG_INFINITY);
         let m = b.for_loop(lb, ub, one, &[ninf], |b, j, acc| {
             let v = b.load(x, &at(j));
-            vec![b.bin(&lp::MAX, acc[0], v)]
+            vec![b.bin(ScalarFn::Max, acc[0], v)]
         })[0];
         let zero = b.scalar(elem, 0.0);
         let sum = b.for_loop(lb, ub, one, &[zero], |b, j, acc| {
             let v = b.load(x, &at(j));
-            let d = b.bin(&lp::SUB, v, m);
-            let e = b.un(&lp::EXP, d);
+            let d = b.bin(ScalarFn::Sub, v, m);
+            let e = b.un(ScalarFn::Math(MathFn::Exp), d);
             b.store(e, out, &at(j));
-            vec![b.bin(&lp::ADD, acc[0], e)]
+            vec![b.bin(ScalarFn::Add, acc[0], e)]
         })[0];
         b.range(lb, ub, |b, j| {
             let e = b.load(out, &at(j));
-            let r = b.bin(&lp::DIV, e, sum);
+            let r = b.bin(ScalarFn::Div, e, sum);
             b.store(r, out, &at(j));
         });
     });

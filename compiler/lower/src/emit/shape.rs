@@ -3,7 +3,7 @@
 //! gather clamp the index they load so a kernel never reads out of bounds (gather also
 //! checks its indices at run time).
 
-use tcc_dialect_loop as lp;
+use tcc_ir::scalar::{Compare, ScalarFn};
 use tcc_ir::{ScalarType, Type, Value};
 
 use super::{Ctx, broadcast_index, nest, numel};
@@ -152,11 +152,11 @@ pub fn pad(b: &mut Builder, c: &Ctx) {
             let t = b.sub(i, lo);
             let zero = b.index(0);
             let dim = b.index(is[d]);
-            let ge = b.cmp("ge", t, zero);
-            let lt = b.cmp("lt", t, dim);
-            let ok = b.bin(&lp::AND, ge, lt);
+            let ge = b.cmp(Compare::Ge, t, zero);
+            let lt = b.cmp(Compare::Lt, t, dim);
+            let ok = b.bin(ScalarFn::And, ge, lt);
             valid = Some(match valid {
-                Some(v) => b.bin(&lp::AND, v, ok),
+                Some(v) => b.bin(ScalarFn::And, v, ok),
                 None => ok,
             });
             // Clamp so the load stays inside the input even for padding cells.
@@ -185,12 +185,12 @@ pub fn gather(b: &mut Builder, c: &Ctx) {
         // Negative indices count from the end.
         let zero = b.index(0);
         let ext = b.index(extent);
-        let neg = b.cmp("lt", k, zero);
+        let neg = b.cmp(Compare::Lt, k, zero);
         let wrapped = b.add(k, ext);
         let k = b.select(neg, wrapped, k);
-        let ge = b.cmp("ge", k, zero);
-        let lt = b.cmp("lt", k, ext);
-        let ok = b.bin(&lp::AND, ge, lt);
+        let ge = b.cmp(Compare::Ge, k, zero);
+        let lt = b.cmp(Compare::Lt, k, ext);
+        let ok = b.bin(ScalarFn::And, ge, lt);
         b.assert(ok, message.clone());
         let last = b.index(extent - 1);
         let k0 = b.max(k, zero);

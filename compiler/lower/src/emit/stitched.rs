@@ -27,11 +27,12 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
-use tcc_dialect_graph::ops as g;
+use tcc_dialect_graph::Reduce;
 use tcc_dialect_graph::ops::fused::{self, Rows};
 use tcc_dialect_loop as lp;
 use tcc_dialect_vector as vp;
-use tcc_ir::{AttrDict, Attribute, Op, OpDef, ScalarType, Type, Value};
+use tcc_ir::scalar::ScalarFn;
+use tcc_ir::{AttrDict, Attribute, Op, ScalarType, Type, Value};
 
 use super::fused::{Env, Group, Spill};
 use super::{Ctx, PARALLEL_MIN_WORK, numel};
@@ -461,8 +462,7 @@ impl RowState<'_> {
         for &o in &batch {
             self.prepare(b, gm.operand(o, 0));
         }
-        let kinds: Vec<(&'static OpDef, ScalarType, &'static str)> =
-            batch.iter().map(|&o| combine_of(self.group, o)).collect();
+        let kinds: Vec<(ScalarFn, ScalarType)> = batch.iter().map(|&o| combine_of(self.group, o)).collect();
         let row_len = numel(&self.rows.shape[self.rows.first..]);
         let operands: Vec<Value> = batch.iter().map(|&o| gm.operand(o, 0)).collect();
         let walk = self.walk_for(&operands);
@@ -473,7 +473,7 @@ impl RowState<'_> {
         let unroll = [4, 2, 1].into_iter().find(|&u| u <= per_row && vectors % u == 0 && vectors >= 2 * u).unwrap_or(1);
         let init: Vec<Value> = (0..unroll as usize * together)
             .flat_map(|_| kinds.clone())
-            .map(|(combine, elem, _)| {
+            .map(|(combine, elem)| {
                 let s = super::nn::identity(b, combine, elem);
                 if lanes > 1 { b.splat(s, lanes) } else { s }
             })
@@ -487,9 +487,9 @@ impl RowState<'_> {
                 .iter()
                 .zip(accs)
                 .zip(&kinds)
-                .map(|((&x, &acc), &(combine, elem, _))| match group.product(x) {
+                .map(|((&x, &acc), &(combine, elem))| match group.product(x) {
                     // A sum of products: one fused multiply-add (one rounding fewer).
-                    Some((p, q)) if std::ptr::eq(combine, &lp::ADD) && elem.is_float() => {
+                    Some((p, q)) if combine == ScalarFn::Add && elem.is_float() => {
                         let (p, q) = (group.eval(b, p, idx, lanes, &env), group.eval(b, q, idx, lanes, &env));
                         b.fma(p, q, acc)
                     }
@@ -506,14 +506,14 @@ impl RowState<'_> {
         let finish = |b: &mut Builder, parts: &[Value], k: usize| -> Vec<Value> {
             (0..per)
                 .map(|i| {
-                    let (combine, elem, kind) = kinds[i];
+                    let (combine, elem) = kinds[i];
                     let part = |u: usize| parts[(u * together + k) * per + i];
                     let mut acc = part(0);
                     for u in 1..unroll as usize {
                         acc = b.bin(combine, acc, part(u));
                     }
                     if lanes > 1 {
-                        let attrs = AttrDict::new().with("kind", Attribute::string(kind));
+                        let attrs = AttrDict::new().with("kind", vp::reduce_kind(combine));
                         acc = b.op_typed(&vp::REDUCE, &[acc], attrs, vec![Type::Scalar(elem)])[0];
                     }
                     acc
@@ -524,7 +524,7 @@ impl RowState<'_> {
             Some(chunks) => {
                 // One row in chunks on the pool; each chunk's results go to the scratch.
                 let scratch: Vec<Value> =
-                    kinds.iter().enumerate().map(|(i, &(_, elem, _))| chunks.partials(b, i, elem)).collect();
+                    kinds.iter().enumerate().map(|(i, &(_, elem))| chunks.partials(b, i, elem)).collect();
                 let mut store = |b: &mut Builder, c: Value, parts: Vec<Value>| {
                     for (i, r) in finish(b, &parts, 0).into_iter().enumerate() {
                         b.store(r, scratch[i], &[c]);
@@ -532,7 +532,7 @@ impl RowState<'_> {
                 };
                 over_chunks(b, self, &walk, unroll, chunks.count, init, &mut step, &mut store);
                 let combined = (0..per).map(|i| {
-                    let (combine, _, _) = kinds[i];
+                    let (combine, _) = kinds[i];
                     let zero = b.index(0);
                     let mut acc = b.load(scratch[i], &[zero]);
                     for c in 1..chunks.count {
@@ -556,9 +556,9 @@ impl RowState<'_> {
         }
         for (k, row_totals) in totals.into_iter().enumerate() {
             for (i, (&o, mut acc)) in batch.iter().zip(row_totals).enumerate() {
-                if gm.is(o, &g::REDUCE_MEAN) {
+                if fused::group_reduction(gm, o) == Some(Reduce::Mean) {
                     let n = b.scalar(kinds[i].1, row_len as f64);
-                    acc = b.bin(&lp::DIV, acc, n);
+                    acc = b.bin(ScalarFn::Div, acc, n);
                 }
                 self.fixed[k].insert(gm.result(o, 0), acc);
             }
@@ -566,17 +566,12 @@ impl RowState<'_> {
     }
 }
 
-/// How reduction `r` combines: the loop op, the element type and `vector.reduce`'s kind.
-fn combine_of(group: &Group, r: Op) -> (&'static OpDef, ScalarType, &'static str) {
+/// How reduction `r` combines, and its element type.
+fn combine_of(group: &Group, r: Op) -> (ScalarFn, ScalarType) {
     let gm = group.c.g;
     let elem = group.elem(gm.result(r, 0)).expect("a tensor");
-    if gm.is(r, &g::REDUCE_MAX) {
-        (&lp::MAX, elem, "max")
-    } else if gm.is(r, &g::REDUCE_MIN) {
-        (&lp::MIN, elem, "min")
-    } else {
-        (&lp::ADD, elem, "add")
-    }
+    let reduction = fused::group_reduction(gm, r).expect("a group's reduction");
+    (reduction.combine(), elem)
 }
 
 /// Loops over the elements of the rows with `accs` threaded through, as `walk` says:

@@ -238,7 +238,7 @@ fn reduce_range(
 
 fn const_index(b: &Builder, v: Value) -> Option<i64> {
     let op = b.m.defining_op(v)?;
-    if !b.m.is(op, &tcc_dialect_loop::CONST) {
+    if tcc_dialect_loop::kind_of(b.m, op) != Some(tcc_dialect_loop::LoopOp::Const) {
         return None;
     }
     b.m.attr(op, "value")?.as_i64()

@@ -13,8 +13,8 @@
 use std::collections::BTreeMap;
 
 use tcc_dialect_graph::layout::{Layout, TransformPlan, transform_sizes};
-use tcc_dialect_loop as lp;
 use tcc_dialect_vector as vp;
+use tcc_ir::scalar::{Compare, ScalarFn};
 use tcc_ir::{AttrDict, Attribute, Value};
 
 use super::vector_width;
@@ -205,9 +205,9 @@ fn scalar(b: &mut Builder, c: &Ctx, src: &Layout, dst: &Layout) {
             let capacity: i64 = dst.logical_sizes(&os).expect("verified shape")[letter];
             if capacity > size {
                 let lim = b.index(size);
-                let ok = b.cmp("lt", logical[letter], lim);
+                let ok = b.cmp(Compare::Lt, logical[letter], lim);
                 inside = Some(match inside {
-                    Some(prev) => b.bin(&lp::AND, prev, ok),
+                    Some(prev) => b.bin(ScalarFn::And, prev, ok),
                     None => ok,
                 });
             }

@@ -10,7 +10,7 @@
 //! not a multiple of `nb`, the right operand is read and the result written lane by lane
 //! (the columns past N are never touched).
 
-use tcc_dialect_graph::ops as g;
+use tcc_dialect_graph::GraphOp;
 use tcc_dialect_graph::ops::kernel::{config_flag, config_int};
 use tcc_ir::{ScalarType, Type, Value, VectorType};
 
@@ -70,7 +70,7 @@ impl Matmul {
         if c.out_elem(0) != ScalarType::F32 {
             return None;
         }
-        let packed = std::ptr::eq(c.g.def(c.op), &g::MATMUL_PACKED);
+        let packed = matches!(tcc_dialect_graph::kind(c.g.def(c.op)), Some(GraphOp::MatmulPacked));
         let cfg = config(c);
         let (k, n) = (sa[sa.len() - 1], os[os.len() - 1]);
         let (batches, rows, nb, blocks) = if packed {

@@ -23,6 +23,7 @@ pub mod reference;
 use std::collections::HashMap;
 
 use tcc_dialect_graph::semantics;
+use tcc_ir::scalar::Compare;
 use tcc_ir::{AttrDict, Value};
 
 use crate::builder::Builder;
@@ -118,7 +119,7 @@ pub fn for_each_tile(b: &mut Builder, run: Run, tile: i64, mut body: impl FnMut(
 /// loop of one or zero iterations, so the tail code is emitted once.
 pub fn in_last_chunk(b: &mut Builder, chunk: Value, chunks: i64, body: impl FnOnce(&mut Builder)) {
     let last = b.index(chunks - 1);
-    let is_last = b.cmp("eq", chunk, last);
+    let is_last = b.cmp(Compare::Eq, chunk, last);
     let (zero, one) = (b.index(0), b.index(1));
     let lo = b.select(is_last, zero, one);
     b.range(lo, one, |b, _| body(b));
@@ -168,7 +169,7 @@ pub fn apply_epilogue(b: &mut Builder, c: &Ctx, operands: &[(Value, Vec<i64>)], 
     }
     for op in g.block_ops(block) {
         let operands: Vec<Value> = g.operands(op).iter().map(|v| values[v]).collect();
-        if g.is(op, &tcc_dialect_graph::ops::YIELD) {
+        if g.def(op).has(tcc_ir::Traits::TERMINATOR) {
             return operands[0];
         }
         let inner = Ctx::new(g, op, Vec::new(), Vec::new());

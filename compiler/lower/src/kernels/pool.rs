@@ -4,7 +4,7 @@
 //! vectors of channels stay in registers across the window.
 
 use tcc_dialect_graph::ops::kernel::config_int;
-use tcc_dialect_loop as lp;
+use tcc_ir::scalar::ScalarFn;
 use tcc_ir::{Type, Value};
 
 use super::{config, for_each_tile, reference, row_runs, vector_width};
@@ -30,7 +30,7 @@ fn emit(b: &mut Builder, c: &Ctx, is_max: bool) {
     let elem = c.out_elem(0);
     let (x, out) = (c.ins[0], c.outs[0]);
     let runs = row_runs(os[3], xs[3], k[1], s[1], 1, p[1]);
-    let combine = if is_max { &lp::MAX } else { &lp::ADD };
+    let combine = if is_max { ScalarFn::Max } else { ScalarFn::Add };
     let dims = [os[0], os[1], os[2]];
     b.parallel(dims.iter().product(), |b, flat| {
         let idx = b.unflatten(flat, &dims);
@@ -81,7 +81,7 @@ fn emit(b: &mut Builder, c: &Ctx, is_max: bool) {
                         let lane = b.index(v * width as i64);
                         let mut r = accs[(col * vectors + v) as usize];
                         if let Some(d) = divisor {
-                            r = b.bin(&lp::DIV, r, d);
+                            r = b.bin(ScalarFn::Div, r, d);
                         }
                         b.vstore(r, out, &[n, cb, oh, ow, lane]);
                     }

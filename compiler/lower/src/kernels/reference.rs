@@ -3,7 +3,7 @@
 //! the store. They compile any shape the op accepts; the templates fall back to them
 //! and are tested against them.
 
-use tcc_dialect_loop as lp;
+use tcc_ir::scalar::ScalarFn;
 use tcc_ir::{Type, Value};
 
 use super::{apply_epilogue, epilogue_operands};
@@ -80,7 +80,7 @@ pub fn pool2d_nchwc(b: &mut Builder, c: &Ctx, is_max: bool) {
         let (ows, pl) = (b.scale(ow, s[1]), b.index(p[1]));
         let (kw_lo, kw_hi) = inside_range(b, ows, pl, xs[3], 1, k[1]);
         let init = b.scalar(elem, if is_max { f64::NEG_INFINITY } else { 0.0 });
-        let combine = if is_max { &lp::MAX } else { &lp::ADD };
+        let combine = if is_max { ScalarFn::Max } else { ScalarFn::Add };
         let acc = fold(b, kh_lo, kh_hi, init, |b, kh, acc| {
             let khy = b.add(ohs, kh);
             let ih = b.sub(khy, pt);
@@ -102,7 +102,7 @@ pub fn pool2d_nchwc(b: &mut Builder, c: &Ctx, is_max: bool) {
                 b.mul(rows, cols)
             };
             let cnt = b.cast(count, Type::Scalar(elem));
-            b.bin(&lp::DIV, acc, cnt)
+            b.bin(ScalarFn::Div, acc, cnt)
         };
         b.store(r, out, idx);
     });
@@ -111,7 +111,7 @@ pub fn pool2d_nchwc(b: &mut Builder, c: &Ctx, is_max: bool) {
 /// `matmul_packed` (the right operand `[N/nb, K, nb]`) or `batch_matmul` (`[.., K, N]`).
 pub fn matmul(b: &mut Builder, c: &Ctx) {
     let (sa, sb, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
-    let packed = std::ptr::eq(c.g.def(c.op), &tcc_dialect_graph::ops::MATMUL_PACKED);
+    let packed = matches!(tcc_dialect_graph::kind(c.g.def(c.op)), Some(tcc_dialect_graph::GraphOp::MatmulPacked));
     let kdim = sa[sa.len() - 1];
     let (a, bm, out) = (c.ins[0], c.ins[1], c.outs[0]);
     let operands = epilogue_operands(c);

@@ -3,7 +3,8 @@
 //!
 //! Each TOSA op becomes one or a few graph ops built before it with graph shape
 //! inference; the last one's type must equal the TOSA result type written in the file,
-//! which is how a malformed file is caught. Simple ops map one to one ([`ONE_TO_ONE`]);
+//! which is how a malformed file is caught. Simple ops map one to one (an arm each of
+//! the exhaustive match on [`TosaOp`]);
 //! the NHWC ops (conv2d, depthwise_conv2d, pools) become NCHW graph ops between
 //! transposes ([`nn`]), which canonicalization cancels against the transposes
 //! torch-mlir puts around them. Shape operands (`tosa.const_shape`) are read as
@@ -13,9 +14,10 @@
 
 mod nn;
 
+use tcc_dialect_graph::GraphOp;
 use tcc_dialect_graph::infer::ANY;
 use tcc_dialect_graph::ops as g;
-use tcc_dialect_tosa::ops as t;
+use tcc_dialect_tosa::ops::{self as t, TosaOp};
 use tcc_ir::{
     AttrDict, Attribute, DenseElements, Diagnostic, Diagnostics, Location, Module, Op, OpDef, OperationState, Pass,
     PassInfo, Scalar, ScalarType, TensorType, Type, Value,
@@ -39,51 +41,9 @@ impl Pass for ConvertTosaToGraph {
     }
 }
 
-/// TOSA ops that are exactly one graph op on the same operands.
-static ONE_TO_ONE: &[(&OpDef, &OpDef)] = &[
-    (&t::ADD, &g::ADD),
-    (&t::SUB, &g::SUB),
-    (&t::POW, &g::POW),
-    (&t::GREATER, &g::GREATER),
-    (&t::EQUAL, &g::EQUAL),
-    (&t::SELECT, &g::SELECT),
-    (&t::ABS, &g::ABS),
-    (&t::CEIL, &g::CEIL),
-    (&t::FLOOR, &g::FLOOR),
-    (&t::EXP, &g::EXP),
-    (&t::LOG, &g::LOG),
-    (&t::ERF, &g::ERF),
-    (&t::TANH, &g::TANH),
-    (&t::SIGMOID, &g::SIGMOID),
-    (&t::RSQRT, &g::RSQRT),
-    (&t::RECIPROCAL, &g::RECIPROCAL),
-    (&t::BITWISE_AND, &g::AND),
-    (&t::BITWISE_OR, &g::OR),
-    (&t::BITWISE_XOR, &g::XOR),
-    (&t::BITWISE_NOT, &g::NOT),
-    (&t::LOGICAL_LEFT_SHIFT, &g::SHIFT_LEFT),
-    (&t::LOGICAL_RIGHT_SHIFT, &g::SHIFT_RIGHT_LOGICAL),
-];
-
-/// TOSA ops on integers only, and the graph op each becomes.
-static INTEGER_ONLY: &[(&OpDef, &OpDef)] = &[(&t::INTDIV, &g::DIV)];
-
-/// TOSA logical ops (on i1) and the graph bitwise op each becomes.
-static LOGICAL: &[(&OpDef, &OpDef)] =
-    &[(&t::LOGICAL_AND, &g::AND), (&t::LOGICAL_OR, &g::OR), (&t::LOGICAL_XOR, &g::XOR), (&t::LOGICAL_NOT, &g::NOT)];
-
-/// TOSA reductions and the graph reduction each becomes (`keepdims = true`).
-static REDUCTIONS: &[(&OpDef, &OpDef)] = &[
-    (&t::REDUCE_SUM, &g::REDUCE_SUM),
-    (&t::REDUCE_MAX, &g::REDUCE_MAX),
-    (&t::REDUCE_MIN, &g::REDUCE_MIN),
-    (&t::REDUCE_ALL, &g::REDUCE_MIN),
-    (&t::REDUCE_ANY, &g::REDUCE_MAX),
-];
-
 /// Whether the conversion handles ops of this kind.
 pub fn is_imported(def: &OpDef) -> bool {
-    def.dialect() == "tosa" || def == &t::ARITH_CONSTANT
+    def.dialect() == "tosa" || t::op_kind(def).is_some()
 }
 
 /// Imports every TOSA op of `m`; all failures are reported, each at its op.
@@ -123,11 +83,12 @@ pub fn convert(m: &mut Module) -> Result<(), Diagnostics> {
 /// Constants that only feed other ops' attributes (shapes, `mul` shifts, i8 zero
 /// points): read by their users, removed once unused.
 fn is_operand_constant(m: &Module, op: Op) -> bool {
-    if m.is(op, &t::CONST_SHAPE) {
-        return true;
-    }
     let elem = m.results(op).first().and_then(|&r| m.value_type(r).as_tensor()).map(|t| t.elem());
-    (m.is(op, &t::CONST) || m.is(op, &t::ARITH_CONSTANT)) && elem.is_some_and(|e| !ANY.contains(&e))
+    match t::op_kind(m.def(op)) {
+        Some(TosaOp::ConstShape) => true,
+        Some(TosaOp::Const | TosaOp::ArithConstant) => elem.is_some_and(|e| !ANY.contains(&e)),
+        _ => false,
+    }
 }
 
 /// Builds the graph ops for one TOSA op, just before it.
@@ -149,68 +110,95 @@ pub(crate) fn attrs(pairs: &[(&str, Attribute)]) -> AttrDict {
 impl Importer<'_> {
     fn import(&mut self) -> Result<Value, String> {
         let def = self.m.def(self.anchor);
-        if !def.registered {
-            return Err("this TOSA op is not supported".into());
-        }
-        if let Some((_, gdef)) = ONE_TO_ONE.iter().find(|(tdef, _)| *tdef == def) {
-            let operands = self.m.operands(self.anchor).to_vec();
-            return self.op(gdef, &operands, AttrDict::new());
-        }
-        if let Some((_, gdef)) = REDUCTIONS.iter().find(|(tdef, _)| *tdef == def) {
-            return self.reduction(gdef);
-        }
-        if let Some((_, gdef)) = INTEGER_ONLY.iter().find(|(tdef, _)| *tdef == def) {
-            return self.on_elements(gdef, |e| e == ScalarType::I32 || e == ScalarType::I64, "i32 or i64");
-        }
-        if let Some((_, gdef)) = LOGICAL.iter().find(|(tdef, _)| *tdef == def) {
-            return self.on_elements(gdef, |e| e == ScalarType::I1, "i1");
-        }
-        match def.name {
-            "tosa.const" => self.constant_attr("values"),
-            "arith.constant" => self.constant_attr("value"),
-            "tosa.mul" => {
+        let Some(kind) = t::op_kind(def) else { return Err("this TOSA op is not supported".into()) };
+        let integers = |e: ScalarType| e == ScalarType::I32 || e == ScalarType::I64;
+        let booleans = |e: ScalarType| e == ScalarType::I1;
+        match kind {
+            TosaOp::Const => self.constant_attr("values"),
+            TosaOp::ArithConstant => self.constant_attr("value"),
+            TosaOp::ConstShape => Err("a shape is only imported as another op's operand".into()),
+            TosaOp::Add => self.same(&g::ADD),
+            TosaOp::Sub => self.same(&g::SUB),
+            TosaOp::Pow => self.same(&g::POW),
+            TosaOp::Greater => self.same(&g::GREATER),
+            TosaOp::Equal => self.same(&g::EQUAL),
+            TosaOp::Select => self.same(&g::SELECT),
+            TosaOp::Abs => self.same(&g::ABS),
+            TosaOp::Ceil => self.same(&g::CEIL),
+            TosaOp::Floor => self.same(&g::FLOOR),
+            TosaOp::Exp => self.same(&g::EXP),
+            TosaOp::Log => self.same(&g::LOG),
+            TosaOp::Erf => self.same(&g::ERF),
+            TosaOp::Tanh => self.same(&g::TANH),
+            TosaOp::Sigmoid => self.same(&g::SIGMOID),
+            TosaOp::Rsqrt => self.same(&g::RSQRT),
+            TosaOp::Reciprocal => self.same(&g::RECIPROCAL),
+            TosaOp::BitwiseAnd => self.same(&g::AND),
+            TosaOp::BitwiseOr => self.same(&g::OR),
+            TosaOp::BitwiseXor => self.same(&g::XOR),
+            TosaOp::BitwiseNot => self.same(&g::NOT),
+            TosaOp::LogicalLeftShift => self.same(&g::SHIFT_LEFT),
+            TosaOp::LogicalRightShift => self.same(&g::SHIFT_RIGHT_LOGICAL),
+            TosaOp::Intdiv => self.on_elements(&g::DIV, integers, "i32 or i64"),
+            TosaOp::LogicalAnd => self.on_elements(&g::AND, booleans, "i1"),
+            TosaOp::LogicalOr => self.on_elements(&g::OR, booleans, "i1"),
+            TosaOp::LogicalXor => self.on_elements(&g::XOR, booleans, "i1"),
+            TosaOp::LogicalNot => self.on_elements(&g::NOT, booleans, "i1"),
+            TosaOp::ReduceSum => self.reduction(&g::REDUCE_SUM, kind),
+            TosaOp::ReduceMax => self.reduction(&g::REDUCE_MAX, kind),
+            TosaOp::ReduceMin => self.reduction(&g::REDUCE_MIN, kind),
+            TosaOp::ReduceAll => self.reduction(&g::REDUCE_MIN, kind),
+            TosaOp::ReduceAny => self.reduction(&g::REDUCE_MAX, kind),
+            TosaOp::ReduceProduct => Err("this TOSA op is not supported".into()),
+            TosaOp::Mul => {
                 let shift = self.constant_of(self.operand(2)).ok_or("the shift operand must be a constant")?;
                 if shift.to_i64s().iter().any(|&s| s != 0) {
                     return Err("a non-zero shift (quantized multiply) is not supported".into());
                 }
                 self.op(&g::MUL, &[self.operand(0), self.operand(1)], AttrDict::new())
             }
-            "tosa.negate" => {
+            TosaOp::Negate => {
                 self.zero_point(1, "input")?;
                 self.zero_point(2, "output")?;
                 self.op(&g::NEG, &[self.operand(0)], AttrDict::new())
             }
-            "tosa.maximum" | "tosa.minimum" => self.min_max(def == &t::MAXIMUM),
-            "tosa.greater_equal" => {
+            TosaOp::Maximum => self.min_max(true),
+            TosaOp::Minimum => self.min_max(false),
+            TosaOp::GreaterEqual => {
                 // a >= b is (a > b) or (a == b): false where either is NaN.
                 let (a, b) = (self.operand(0), self.operand(1));
                 let gt = self.op(&g::GREATER, &[a, b], AttrDict::new())?;
                 let eq = self.op(&g::EQUAL, &[a, b], AttrDict::new())?;
                 self.op(&g::SELECT, &[gt, gt, eq], AttrDict::new())
             }
-            "tosa.arithmetic_right_shift" => self.arithmetic_right_shift(),
-            "tosa.clamp" => self.clamp(),
-            "tosa.cast" => self.cast(),
-            "tosa.reshape" => self.reshape_op(),
-            "tosa.transpose" => {
+            TosaOp::ArithmeticRightShift => self.arithmetic_right_shift(),
+            TosaOp::Clamp => self.clamp(),
+            TosaOp::Cast => self.cast(),
+            TosaOp::Reshape => self.reshape_op(),
+            TosaOp::Transpose => {
                 let perm = self.ints("perms")?;
                 self.transpose(self.operand(0), &perm)
             }
-            "tosa.slice" => self.slice(),
-            "tosa.concat" => {
+            TosaOp::Slice => self.slice(),
+            TosaOp::Concat => {
                 let operands = self.m.operands(self.anchor).to_vec();
                 self.op(&g::CONCAT, &operands, attrs(&[("axis", Attribute::i64(self.int("axis")?))]))
             }
-            "tosa.pad" => self.pad(),
-            "tosa.tile" => self.tile(),
-            "tosa.gather" => self.gather(),
-            "tosa.matmul" => self.matmul(),
-            "tosa.conv2d" => self.conv2d(false),
-            "tosa.depthwise_conv2d" => self.conv2d(true),
-            "tosa.max_pool2d" => self.pool(true),
-            "tosa.avg_pool2d" => self.pool(false),
-            _ => Err("this TOSA op is not supported".into()),
+            TosaOp::Pad => self.pad(),
+            TosaOp::Tile => self.tile(),
+            TosaOp::Gather => self.gather(),
+            TosaOp::Matmul => self.matmul(),
+            TosaOp::Conv2d => self.conv2d(false),
+            TosaOp::DepthwiseConv2d => self.conv2d(true),
+            TosaOp::MaxPool2d => self.pool(true),
+            TosaOp::AvgPool2d => self.pool(false),
         }
+    }
+
+    /// The graph op `def` on the TOSA op's operands, unchanged.
+    fn same(&mut self, def: &'static OpDef) -> Result<Value, String> {
+        let operands = self.m.operands(self.anchor).to_vec();
+        self.op(def, &operands, AttrDict::new())
     }
 
     /// The imported value must have the type the file gives the TOSA result.
@@ -309,12 +297,10 @@ impl Importer<'_> {
     /// imported as `graph.constant`).
     pub fn constant_of(&self, v: Value) -> Option<DenseElements> {
         let def = self.m.defining_op(v)?;
-        let name = if self.m.is(def, &g::CONSTANT) || self.m.is(def, &t::ARITH_CONSTANT) {
-            "value"
-        } else if self.m.is(def, &t::CONST) || self.m.is(def, &t::CONST_SHAPE) {
-            "values"
-        } else {
-            return None;
+        let name = match (t::op_kind(self.m.def(def)), tcc_dialect_graph::kind_of(self.m, def)) {
+            (Some(TosaOp::ArithConstant), _) | (_, Some(GraphOp::Constant)) => "value",
+            (Some(TosaOp::Const | TosaOp::ConstShape), _) => "values",
+            _ => return None,
         };
         self.m.attr(def, name)?.as_dense().cloned()
     }
@@ -322,7 +308,8 @@ impl Importer<'_> {
     /// The extents of a `!tosa.shape` operand, which must come from `tosa.const_shape`.
     pub fn shape_operand(&self, i: usize) -> Result<Vec<i64>, String> {
         let v = self.operand(i);
-        let from_const_shape = self.m.defining_op(v).is_some_and(|d| self.m.is(d, &t::CONST_SHAPE));
+        let from_const_shape =
+            self.m.defining_op(v).is_some_and(|d| t::op_kind(self.m.def(d)) == Some(TosaOp::ConstShape));
         match self.constant_of(v) {
             Some(d) if from_const_shape => Ok(d.to_i64s()),
             _ => Err(format!("operand #{i} must be a constant shape (tosa.const_shape)")),
@@ -347,16 +334,15 @@ impl Importer<'_> {
         }
     }
 
-    fn reduction(&mut self, def: &'static OpDef) -> Result<Value, String> {
+    /// TOSA reduction `kind` as graph reduction `def` (`keepdims = true`).
+    fn reduction(&mut self, def: &'static OpDef, kind: TosaOp) -> Result<Value, String> {
         let axis = self.int("axis")?;
         let reduce_attrs = attrs(&[("axes", Attribute::i64_list(&[axis])), ("keepdims", Attribute::Bool(true))]);
-        if (self.m.is(self.anchor, &t::REDUCE_MAX) || self.m.is(self.anchor, &t::REDUCE_MIN))
-            && !self.nan_propagates()?
-        {
+        if matches!(kind, TosaOp::ReduceMax | TosaOp::ReduceMin) && !self.nan_propagates()? {
             return Err("nan_mode = \"IGNORE\" is not supported on reductions".into());
         }
         let x = self.operand(0);
-        if !self.m.is(self.anchor, &t::REDUCE_ALL) && !self.m.is(self.anchor, &t::REDUCE_ANY) {
+        if !matches!(kind, TosaOp::ReduceAll | TosaOp::ReduceAny) {
             return self.op(def, &[x], reduce_attrs);
         }
         // all/any over i1: min/max over 0/1 integers.

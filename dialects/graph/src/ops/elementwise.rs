@@ -1,13 +1,18 @@
 //! Elementwise graph ops: arithmetic, comparisons, select, unary math, activations,
 //! clamp and cast, and the integer bit operations (and, or, xor, not, shifts). Binary
-//! ops broadcast like numpy.
+//! ops broadcast like numpy. Each carries its reference semantics (the interpreter's,
+//! in f64) and, independently, its scalar body: what the lowering computes per
+//! element, in the shared scalar arithmetic ([`tcc_ir::scalar`]; longer bodies in
+//! [`bodies`]).
 
+use tcc_ir::scalar::{Compare, MathFn, ScalarFn};
 use tcc_ir::{Arity, AttrDefault, AttrKind, AttrSpec, Module, Op, OpDef, ScalarType, Signature, Syntax, Traits, Type};
 
+use super::bodies;
 use crate::canonical;
 use crate::infer::{ANY, FLOATS, INDICES, INTEGERS, NUMBERS, broadcast_shapes, same_elem, tensor, tensor_of};
 use crate::interp::elementwise as k;
-use crate::{GraphSemantics, LayoutClass};
+use crate::{Cost, Elementwise, GraphOp, GraphSemantics, LayoutClass};
 
 const EW: Traits = Traits::PURE.union(Traits::ELEMENTWISE);
 const OBLIVIOUS: LayoutClass = LayoutClass::Oblivious;
@@ -80,11 +85,26 @@ fn verify_cast(m: &Module, op: Op) -> Result<(), String> {
     Ok(())
 }
 
+/// An elementwise op: name, operand count, traits, shape inference, reference
+/// semantics, cost class, scalar body, summary, example (and canonicalization patterns,
+/// by default the elementwise ones).
 macro_rules! elementwise {
-    ($NAME:ident, $name:literal, $arity:expr, $traits:expr, $infer:path, $eval:path, $summary:literal, $example:literal) => {
-        elementwise!($NAME, $name, $arity, $traits, $infer, $eval, $summary, $example, canonical::ELEMENTWISE);
+    ($NAME:ident, $name:literal, $arity:expr, $traits:expr, $infer:path, $eval:path, $cost:ident, $body:expr, $summary:literal, $example:literal) => {
+        elementwise!(
+            $NAME,
+            $name,
+            $arity,
+            $traits,
+            $infer,
+            $eval,
+            $cost,
+            $body,
+            $summary,
+            $example,
+            canonical::ELEMENTWISE
+        );
     };
-    ($NAME:ident, $name:literal, $arity:expr, $traits:expr, $infer:path, $eval:path, $summary:literal, $example:literal, $patterns:expr) => {
+    ($NAME:ident, $name:literal, $arity:expr, $traits:expr, $infer:path, $eval:path, $cost:ident, $body:expr, $summary:literal, $example:literal, $patterns:expr) => {
         pub static $NAME: OpDef = OpDef {
             name: $name,
             summary: $summary,
@@ -94,7 +114,11 @@ macro_rules! elementwise {
             infer: Some($infer),
             syntax: Syntax::Functional,
             patterns: $patterns,
-            dialect_data: Some(&GraphSemantics::new(OBLIVIOUS, $eval)),
+            dialect_data: Some(&GraphSemantics::new(
+                GraphOp::Elementwise(Elementwise { body: $body, cost: Cost::$cost }),
+                OBLIVIOUS,
+                $eval,
+            )),
             ..OpDef::DEFAULT
         };
     };
@@ -107,6 +131,8 @@ elementwise!(
     EW.union(Traits::COMMUTATIVE),
     infer_arith,
     k::add,
+    Cheap,
+    |b, _, x| b.add(x[0], x[1]),
     "Elementwise a + b with numpy broadcasting (f32, f64, i32, i64; integers wrap)",
     "%r = graph.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>",
     canonical::ADD
@@ -118,6 +144,8 @@ elementwise!(
     EW,
     infer_arith,
     k::sub,
+    Cheap,
+    |b, _, x| b.sub(x[0], x[1]),
     "Elementwise a - b with numpy broadcasting",
     "%r = graph.sub %a, %b : (tensor<2x3xf32>, tensor<2x1xf32>) -> tensor<2x3xf32>",
     canonical::SUB
@@ -129,6 +157,8 @@ elementwise!(
     EW.union(Traits::COMMUTATIVE),
     infer_arith,
     k::mul,
+    Cheap,
+    |b, _, x| b.mul(x[0], x[1]),
     "Elementwise a * b with numpy broadcasting",
     "%r = graph.mul %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
     canonical::MUL
@@ -140,6 +170,8 @@ elementwise!(
     EW,
     infer_arith,
     k::div,
+    Costly,
+    bodies::div,
     "Elementwise a / b with numpy broadcasting (integers truncate toward zero; integer division by zero is an error)",
     "%r = graph.div %a, %b : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>",
     canonical::DIV
@@ -151,6 +183,8 @@ elementwise!(
     EW.union(Traits::COMMUTATIVE),
     infer_arith,
     k::max,
+    Cheap,
+    |b, _, x| b.binary(ScalarFn::Max, x[0], x[1]),
     "Elementwise maximum with numpy broadcasting; NaN if either operand is NaN",
     "%r = graph.max %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
     canonical::MIN_MAX
@@ -162,6 +196,8 @@ elementwise!(
     EW.union(Traits::COMMUTATIVE),
     infer_arith,
     k::min,
+    Cheap,
+    |b, _, x| b.binary(ScalarFn::Min, x[0], x[1]),
     "Elementwise minimum with numpy broadcasting; NaN if either operand is NaN",
     "%r = graph.min %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
     canonical::MIN_MAX
@@ -173,6 +209,8 @@ elementwise!(
     EW,
     infer_float_binary,
     k::pow,
+    Transcendental,
+    |b, _, x| b.binary(ScalarFn::Math(MathFn::Pow), x[0], x[1]),
     "Elementwise a ^ b (floats) with numpy broadcasting",
     "%r = graph.pow %a, %b : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>"
 );
@@ -183,6 +221,8 @@ elementwise!(
     EW,
     infer_compare,
     k::greater,
+    Cheap,
+    |b, _, x| b.compare(Compare::Gt, x[0], x[1]),
     "Elementwise a > b, an i1 tensor (false where either is NaN)",
     "%r = graph.greater %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>",
     canonical::COMPARE
@@ -194,6 +234,8 @@ elementwise!(
     EW,
     infer_compare,
     k::less,
+    Cheap,
+    |b, _, x| b.compare(Compare::Lt, x[0], x[1]),
     "Elementwise a < b, an i1 tensor (false where either is NaN)",
     "%r = graph.less %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>",
     canonical::COMPARE
@@ -205,6 +247,8 @@ elementwise!(
     EW.union(Traits::COMMUTATIVE),
     infer_compare,
     k::equal,
+    Cheap,
+    |b, _, x| b.compare(Compare::Eq, x[0], x[1]),
     "Elementwise a == b, an i1 tensor",
     "%r = graph.equal %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>",
     canonical::COMPARE
@@ -216,6 +260,8 @@ elementwise!(
     EW,
     infer_select,
     k::select,
+    Cheap,
+    |b, _, x| b.select(x[0], x[1], x[2]),
     "Elementwise cond ? a : b with numpy broadcasting of all three",
     "%r = graph.select %c, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<f32>) -> tensor<4xf32>"
 );
@@ -226,6 +272,8 @@ elementwise!(
     EW,
     infer_unary_number,
     k::neg,
+    Cheap,
+    |b, _, x| b.unary(ScalarFn::Neg, x[0]),
     "Elementwise -x",
     "%r = graph.neg %x : (tensor<4xf32>) -> tensor<4xf32>"
 );
@@ -236,6 +284,8 @@ elementwise!(
     EW,
     infer_unary_number,
     k::abs,
+    Cheap,
+    |b, _, x| b.unary(ScalarFn::Abs, x[0]),
     "Elementwise |x|",
     "%r = graph.abs %x : (tensor<4xi32>) -> tensor<4xi32>"
 );
@@ -246,6 +296,8 @@ elementwise!(
     EW,
     infer_unary_float,
     k::exp,
+    Transcendental,
+    |b, _, x| b.unary(ScalarFn::Math(MathFn::Exp), x[0]),
     "Elementwise e^x",
     "%r = graph.exp %x : (tensor<4xf32>) -> tensor<4xf32>"
 );
@@ -256,6 +308,8 @@ elementwise!(
     EW,
     infer_unary_float,
     k::log,
+    Transcendental,
+    |b, _, x| b.unary(ScalarFn::Math(MathFn::Log), x[0]),
     "Elementwise natural logarithm (NaN below zero, -inf at zero)",
     "%r = graph.log %x : (tensor<4xf32>) -> tensor<4xf32>"
 );
@@ -266,6 +320,8 @@ elementwise!(
     EW,
     infer_unary_float,
     k::sqrt,
+    Costly,
+    |b, _, x| b.unary(ScalarFn::Sqrt, x[0]),
     "Elementwise square root",
     "%r = graph.sqrt %x : (tensor<4xf32>) -> tensor<4xf32>"
 );
@@ -276,6 +332,8 @@ elementwise!(
     EW,
     infer_unary_float,
     k::rsqrt,
+    Costly,
+    |b, _, x| b.unary(ScalarFn::Rsqrt, x[0]),
     "Elementwise 1 / sqrt(x)",
     "%r = graph.rsqrt %x : (tensor<4xf32>) -> tensor<4xf32>"
 );
@@ -286,6 +344,11 @@ elementwise!(
     EW,
     infer_unary_float,
     k::reciprocal,
+    Cheap,
+    |b, _, x| {
+        let one = b.float_like(x[0], 1.0);
+        b.div(one, x[0])
+    },
     "Elementwise 1 / x",
     "%r = graph.reciprocal %x : (tensor<4xf32>) -> tensor<4xf32>"
 );
@@ -296,6 +359,8 @@ elementwise!(
     EW,
     infer_unary_float,
     k::tanh,
+    Transcendental,
+    |b, _, x| b.unary(ScalarFn::Math(MathFn::Tanh), x[0]),
     "Elementwise hyperbolic tangent",
     "%r = graph.tanh %x : (tensor<4xf32>) -> tensor<4xf32>"
 );
@@ -306,6 +371,8 @@ elementwise!(
     EW,
     infer_unary_float,
     k::sigmoid,
+    Transcendental,
+    bodies::sigmoid,
     "Elementwise 1 / (1 + e^-x)",
     "%r = graph.sigmoid %x : (tensor<4xf32>) -> tensor<4xf32>"
 );
@@ -316,6 +383,8 @@ elementwise!(
     EW,
     infer_unary_float,
     k::erf,
+    Transcendental,
+    |b, _, x| b.unary(ScalarFn::Math(MathFn::Erf), x[0]),
     "Elementwise error function",
     "%r = graph.erf %x : (tensor<4xf32>) -> tensor<4xf32>"
 );
@@ -326,6 +395,12 @@ elementwise!(
     EW,
     infer_unary_number,
     k::relu,
+    Cheap,
+    |b, _, x| {
+        // max propagates NaN, as relu does.
+        let zero = b.float_like(x[0], 0.0);
+        b.binary(ScalarFn::Max, x[0], zero)
+    },
     "Elementwise max(x, 0); NaN stays NaN",
     "%r = graph.relu %x : (tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>"
 );
@@ -336,6 +411,8 @@ elementwise!(
     EW,
     infer_unary_float,
     k::floor,
+    Cheap,
+    |b, _, x| b.unary(ScalarFn::Floor, x[0]),
     "Elementwise round toward -inf",
     "%r = graph.floor %x : (tensor<4xf32>) -> tensor<4xf32>"
 );
@@ -346,6 +423,8 @@ elementwise!(
     EW,
     infer_unary_float,
     k::ceil,
+    Cheap,
+    |b, _, x| b.unary(ScalarFn::Ceil, x[0]),
     "Elementwise round toward +inf",
     "%r = graph.ceil %x : (tensor<4xf32>) -> tensor<4xf32>"
 );
@@ -367,7 +446,11 @@ pub static GELU: OpDef = OpDef {
     infer: Some(infer_unary_float),
     syntax: Syntax::Functional,
     patterns: canonical::ELEMENTWISE,
-    dialect_data: Some(&GraphSemantics::new(OBLIVIOUS, k::gelu)),
+    dialect_data: Some(&GraphSemantics::new(
+        GraphOp::Elementwise(Elementwise { body: bodies::gelu, cost: Cost::Transcendental }),
+        OBLIVIOUS,
+        k::gelu,
+    )),
     ..OpDef::DEFAULT
 };
 
@@ -386,7 +469,11 @@ pub static CLAMP: OpDef = OpDef {
     infer: Some(infer_clamp),
     syntax: Syntax::Functional,
     patterns: canonical::CLAMP,
-    dialect_data: Some(&GraphSemantics::new(OBLIVIOUS, k::clamp)),
+    dialect_data: Some(&GraphSemantics::new(
+        GraphOp::Elementwise(Elementwise { body: bodies::clamp, cost: Cost::Cheap }),
+        OBLIVIOUS,
+        k::clamp,
+    )),
     ..OpDef::DEFAULT
 };
 
@@ -401,7 +488,11 @@ pub static CAST: OpDef = OpDef {
     verify: Some(verify_cast),
     syntax: Syntax::Functional,
     patterns: canonical::CAST,
-    dialect_data: Some(&GraphSemantics::new(OBLIVIOUS, k::cast)),
+    dialect_data: Some(&GraphSemantics::new(
+        GraphOp::Elementwise(Elementwise { body: |b, cx, x| b.convert(x[0], cx.result), cost: Cost::Cheap }),
+        OBLIVIOUS,
+        k::cast,
+    )),
     ..OpDef::DEFAULT
 };
 
@@ -412,6 +503,8 @@ elementwise!(
     EW.union(Traits::COMMUTATIVE),
     infer_bitwise,
     k::and,
+    Cheap,
+    |b, _, x| b.binary(ScalarFn::And, x[0], x[1]),
     "Elementwise bitwise a & b with numpy broadcasting (i1, i32, i64; on i1, logical and)",
     "%r = graph.and %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>"
 );
@@ -422,6 +515,8 @@ elementwise!(
     EW.union(Traits::COMMUTATIVE),
     infer_bitwise,
     k::or,
+    Cheap,
+    |b, _, x| b.binary(ScalarFn::Or, x[0], x[1]),
     "Elementwise bitwise a | b with numpy broadcasting (i1, i32, i64; on i1, logical or)",
     "%r = graph.or %a, %b : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>"
 );
@@ -432,6 +527,8 @@ elementwise!(
     EW.union(Traits::COMMUTATIVE),
     infer_bitwise,
     k::xor,
+    Cheap,
+    |b, _, x| b.binary(ScalarFn::Xor, x[0], x[1]),
     "Elementwise bitwise a ^ b with numpy broadcasting (i1, i32, i64; on i1, logical xor)",
     "%r = graph.xor %a, %b : (tensor<4xi64>, tensor<1xi64>) -> tensor<4xi64>"
 );
@@ -442,6 +539,8 @@ elementwise!(
     EW,
     infer_unary_integer,
     k::not,
+    Cheap,
+    bodies::not,
     "Elementwise bitwise complement ~x (i1, i32, i64; on i1, logical not)",
     "%r = graph.not %x : (tensor<4xi1>) -> tensor<4xi1>"
 );
@@ -452,6 +551,8 @@ elementwise!(
     EW,
     infer_shift,
     k::shift_left,
+    Cheap,
+    bodies::shift_left,
     "Elementwise a << b with numpy broadcasting (i32, i64): bits shifted out are lost; \
      a shift amount outside [0, bit width) is an error",
     "%r = graph.shift_left %a, %b : (tensor<4xi32>, tensor<1xi32>) -> tensor<4xi32>"
@@ -463,6 +564,8 @@ elementwise!(
     EW,
     infer_shift,
     k::shift_right,
+    Cheap,
+    bodies::shift_right,
     "Elementwise arithmetic a >> b with numpy broadcasting (i32, i64): the sign bit fills in; \
      a shift amount outside [0, bit width) is an error",
     "%r = graph.shift_right %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>"
@@ -474,7 +577,47 @@ elementwise!(
     EW,
     infer_shift,
     k::shift_right_logical,
+    Cheap,
+    bodies::shift_right_logical,
     "Elementwise logical a >> b with numpy broadcasting (i32, i64): zeros fill in; \
      a shift amount outside [0, bit width) is an error",
     "%r = graph.shift_right_logical %a, %b : (tensor<4xi64>, tensor<1xi64>) -> tensor<4xi64>"
 );
+
+/// The elementwise ops.
+pub static ELEMENTWISE_OPS: &[&OpDef] = &[
+    &ADD,
+    &SUB,
+    &MUL,
+    &DIV,
+    &MAX,
+    &MIN,
+    &POW,
+    &GREATER,
+    &LESS,
+    &EQUAL,
+    &SELECT,
+    &NEG,
+    &ABS,
+    &EXP,
+    &LOG,
+    &SQRT,
+    &RSQRT,
+    &RECIPROCAL,
+    &TANH,
+    &SIGMOID,
+    &ERF,
+    &RELU,
+    &FLOOR,
+    &CEIL,
+    &GELU,
+    &CLAMP,
+    &CAST,
+    &AND,
+    &OR,
+    &XOR,
+    &NOT,
+    &SHIFT_LEFT,
+    &SHIFT_RIGHT,
+    &SHIFT_RIGHT_LOGICAL,
+];

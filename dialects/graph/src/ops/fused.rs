@@ -8,11 +8,10 @@
 use tcc_ir::{Arity, Module, Op, OpDef, Signature, Traits, Type, Value};
 
 use super::YIELD;
-use super::elementwise::{DIV, ERF, EXP, GELU, LOG, POW, RSQRT, SIGMOID, SQRT, TANH};
-use super::nn::{REDUCE_MAX, REDUCE_MEAN, REDUCE_MIN, REDUCE_SUM, reduction_axes};
+use super::nn::reduction_axes;
 use crate::interp::EvalArgs;
 use crate::interp::tensor::Tensor;
-use crate::{GraphSemantics, LayoutClass};
+use crate::{GraphOp, GraphSemantics, LayoutClass, Reduce, elementwise, kind_of};
 
 pub static FUSED: OpDef = OpDef {
     name: "graph.fused",
@@ -37,16 +36,15 @@ pub static FUSED: OpDef = OpDef {
     verify: Some(verify_fused),
     syntax: tcc_ir::Syntax::Functional,
     patterns: &[],
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, region_only)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Fused, LayoutClass::Dependent, region_only)),
     ..OpDef::DEFAULT
 };
 
-/// The reductions a group may end with.
-pub static GROUP_REDUCTIONS: &[&OpDef] = &[&REDUCE_SUM, &REDUCE_MEAN, &REDUCE_MAX, &REDUCE_MIN];
-
-/// Elementwise ops too costly to compute twice for the same element (a fusion group
-/// reads or keeps their results rather than recomputing them).
-pub static COSTLY: &[&OpDef] = &[&EXP, &LOG, &TANH, &SIGMOID, &ERF, &GELU, &POW, &DIV, &SQRT, &RSQRT];
+/// Whether `op` is an elementwise op too costly to compute twice for the same element
+/// (a fusion group reads or keeps its results rather than recomputing them).
+pub fn is_costly(m: &Module, op: Op) -> bool {
+    elementwise(m.def(op)).is_some_and(|e| e.cost.avoid_recomputing())
+}
 
 /// The rows of a stitched group: the shape its reductions reduce and the first reduced
 /// dimension (every one from there on is reduced, by every reduction).
@@ -74,9 +72,17 @@ fn shape_of(m: &Module, v: Value) -> Vec<i64> {
     m.value_type(v).as_tensor().map(|t| t.shape().to_vec()).unwrap_or_default()
 }
 
+/// `op` is one of the reductions a group may hold (any graph reduction), and which.
+pub fn group_reduction(m: &Module, op: Op) -> Option<Reduce> {
+    match kind_of(m, op)? {
+        GraphOp::Reduce(r) => Some(r),
+        _ => None,
+    }
+}
+
 /// `op` is one of the reductions a group may hold.
 pub fn is_group_reduction(m: &Module, op: Op) -> bool {
-    GROUP_REDUCTIONS.iter().any(|d| m.is(op, d))
+    group_reduction(m, op).is_some()
 }
 
 /// A group of `ops` (in order, the result's op last) is stitched around rows: it has
@@ -143,7 +149,7 @@ pub fn kept_in_result(m: &Module, ops: &[Op], rows: &Rows) -> Option<Value> {
     let reductions = ops.iter().filter(|&&o| is_group_reduction(m, o));
     reductions.flat_map(|&r| per_element_values(m, ops, rows, m.operand(r, 0))).find(|&v| {
         in_result.contains(&v)
-            && m.defining_op(v).is_some_and(|o| COSTLY.iter().any(|d| m.is(o, d)))
+            && m.defining_op(v).is_some_and(|o| is_costly(m, o))
             && m.value_type(v) == m.value_type(result)
     })
 }
@@ -166,9 +172,7 @@ pub fn computed_twice(m: &Module, ops: &[Op], rows: &Rows) -> Vec<Value> {
     }
     count
         .into_iter()
-        .filter(|&(v, n)| {
-            n > 1 && Some(v) != kept && m.defining_op(v).is_some_and(|o| COSTLY.iter().any(|d| m.is(o, d)))
-        })
+        .filter(|&(v, n)| n > 1 && Some(v) != kept && m.defining_op(v).is_some_and(|o| is_costly(m, o)))
         .map(|(v, _)| v)
         .collect()
 }

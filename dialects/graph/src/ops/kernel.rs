@@ -37,7 +37,7 @@ use crate::infer::{FLOATS, same_elem, tensor, tensor_of};
 use crate::interp::kernel as k;
 use crate::layout::{Layout, transform_sizes};
 use crate::ops::nn::{conv2d_output_shape, pool2d_output_shape};
-use crate::{GraphSemantics, LayoutClass, canonical, semantics};
+use crate::{GraphOp, GraphSemantics, LayoutClass, Pool, canonical, semantics};
 
 const KERNEL: Traits = Traits::PURE.union(Traits::COMPUTE_INTENSIVE).union(Traits::SINGLE_BLOCK);
 
@@ -269,7 +269,7 @@ pub static CONV2D_NCHWC: OpDef = OpDef {
     verify: Some(verify_conv2d_nchwc),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics::with_epilogue(LayoutClass::Tolerant, k::conv2d_nchwc, 2)),
+    dialect_data: Some(&GraphSemantics::with_epilogue(GraphOp::Conv2dNchwc, LayoutClass::Tolerant, k::conv2d_nchwc, 2)),
     ..OpDef::DEFAULT
 };
 
@@ -308,7 +308,11 @@ pub static MAX_POOL2D_NCHWC: OpDef = OpDef {
     verify: Some(verify_pool_nchwc),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::max_pool2d_nchwc)),
+    dialect_data: Some(&GraphSemantics::new(
+        GraphOp::Pool2dNchwc(Pool::Max),
+        LayoutClass::Tolerant,
+        k::max_pool2d_nchwc,
+    )),
     ..OpDef::DEFAULT
 };
 
@@ -331,7 +335,11 @@ pub static AVG_POOL2D_NCHWC: OpDef = OpDef {
     verify: Some(verify_pool_nchwc),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::avg_pool2d_nchwc)),
+    dialect_data: Some(&GraphSemantics::new(
+        GraphOp::Pool2dNchwc(Pool::Avg),
+        LayoutClass::Tolerant,
+        k::avg_pool2d_nchwc,
+    )),
     ..OpDef::DEFAULT
 };
 
@@ -397,7 +405,7 @@ pub static MATMUL_PACKED: OpDef = OpDef {
     verify: Some(verify_matmul_packed),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics::with_epilogue(LayoutClass::Dependent, k::matmul_packed, 2)),
+    dialect_data: Some(&GraphSemantics::with_epilogue(GraphOp::MatmulPacked, LayoutClass::Dependent, k::matmul_packed, 2)),
     ..OpDef::DEFAULT
 };
 
@@ -447,7 +455,12 @@ pub static BATCH_MATMUL: OpDef = OpDef {
     verify: Some(verify_batch_matmul),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics::with_epilogue(LayoutClass::Dependent, k::batch_matmul, 2)),
+    dialect_data: Some(&GraphSemantics::with_epilogue(
+        GraphOp::BatchMatmul,
+        LayoutClass::Dependent,
+        k::batch_matmul,
+        2,
+    )),
     ..OpDef::DEFAULT
 };
 

@@ -1,6 +1,8 @@
-//! Every op of the graph dialect, one static definition each (see
-//! `shared/GRAPH_DIALECT.md` for the contract they implement).
+//! Every op of the graph dialect, one static definition each (the contract they
+//! implement is `docs/ops.md`), listed by the module that defines it; [`all`] gathers
+//! them.
 
+pub mod bodies;
 pub mod elementwise;
 pub mod fused;
 pub mod kernel;
@@ -15,66 +17,8 @@ pub use shape::*;
 
 use tcc_ir::OpDef;
 
-/// All graph ops: the contract's table in its order, then the compiler's kernel ops.
-pub static ALL: &[&OpDef] = &[
-    &CONSTANT,
-    &ADD,
-    &SUB,
-    &MUL,
-    &DIV,
-    &MAX,
-    &MIN,
-    &POW,
-    &GREATER,
-    &LESS,
-    &EQUAL,
-    &SELECT,
-    &NEG,
-    &ABS,
-    &EXP,
-    &LOG,
-    &SQRT,
-    &RSQRT,
-    &RECIPROCAL,
-    &TANH,
-    &SIGMOID,
-    &ERF,
-    &RELU,
-    &FLOOR,
-    &CEIL,
-    &GELU,
-    &CLAMP,
-    &CAST,
-    &AND,
-    &OR,
-    &XOR,
-    &NOT,
-    &SHIFT_LEFT,
-    &SHIFT_RIGHT,
-    &SHIFT_RIGHT_LOGICAL,
-    &MATMUL,
-    &CONV2D,
-    &MAX_POOL2D,
-    &AVG_POOL2D,
-    &REDUCE_SUM,
-    &REDUCE_MEAN,
-    &REDUCE_MAX,
-    &REDUCE_MIN,
-    &SOFTMAX,
-    &RESHAPE,
-    &TRANSPOSE,
-    &BROADCAST_TO,
-    &CONCAT,
-    &SPLIT,
-    &SLICE,
-    &PAD,
-    &GATHER,
-    &LAYOUT_TRANSFORM,
-    &YIELD,
-    &CONV2D_NCHWC,
-    &MAX_POOL2D_NCHWC,
-    &AVG_POOL2D_NCHWC,
-    &MATMUL_PACKED,
-    &BATCH_MATMUL,
-    &FUSED,
-];
+/// All graph ops: the contract's (elementwise, neural-network, data movement), then the
+/// compiler's kernel ops and fusion groups.
+pub fn all() -> Vec<&'static OpDef> {
+    [ELEMENTWISE_OPS, NN_OPS, SHAPE_OPS, kernel::KERNEL_OPS, &[&FUSED]].concat()
+}

@@ -6,7 +6,7 @@ use tcc_ir::{Arity, AttrDefault, AttrKind, AttrSpec, OpDef, Signature, Syntax, T
 use crate::canonical;
 use crate::infer::{FLOATS, NUMBERS, broadcast_shapes, check_all, normalize_axis, same_elem, tensor, tensor_of};
 use crate::interp::nn as k;
-use crate::{GraphSemantics, LayoutClass};
+use crate::{GraphOp, GraphSemantics, LayoutClass, Pool, Reduce};
 
 const COMPUTE: Traits = Traits::PURE.union(Traits::COMPUTE_INTENSIVE);
 const REDUCE: Traits = Traits::PURE.union(Traits::REDUCTION);
@@ -195,7 +195,7 @@ pub static MATMUL: OpDef = OpDef {
     infer: Some(infer_matmul),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::matmul)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Matmul, LayoutClass::Dependent, k::matmul)),
     ..OpDef::DEFAULT
 };
 
@@ -218,7 +218,7 @@ pub static CONV2D: OpDef = OpDef {
     infer: Some(infer_conv2d),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::conv2d)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Conv2d, LayoutClass::Tolerant, k::conv2d)),
     ..OpDef::DEFAULT
 };
 
@@ -239,7 +239,7 @@ pub static MAX_POOL2D: OpDef = OpDef {
     infer: Some(infer_pool),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::max_pool2d)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Pool2d(Pool::Max), LayoutClass::Tolerant, k::max_pool2d)),
     ..OpDef::DEFAULT
 };
 
@@ -260,7 +260,7 @@ pub static AVG_POOL2D: OpDef = OpDef {
     infer: Some(infer_pool),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::avg_pool2d)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Pool2d(Pool::Avg), LayoutClass::Tolerant, k::avg_pool2d)),
     ..OpDef::DEFAULT
 };
 
@@ -270,7 +270,7 @@ const REDUCE_ATTRS: &[AttrSpec] = &[
 ];
 
 macro_rules! reduction {
-    ($NAME:ident, $name:literal, $infer:path, $eval:path, $summary:literal) => {
+    ($NAME:ident, $name:literal, $kind:expr, $infer:path, $eval:path, $summary:literal) => {
         pub static $NAME: OpDef = OpDef {
             name: $name,
             summary: $summary,
@@ -286,16 +286,37 @@ macro_rules! reduction {
             infer: Some($infer),
             syntax: Syntax::Functional,
             patterns: canonical::REDUCE,
-            dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, $eval)),
+            dialect_data: Some(&GraphSemantics::new(GraphOp::Reduce($kind), LayoutClass::Dependent, $eval)),
             ..OpDef::DEFAULT
         };
     };
 }
 
-reduction!(REDUCE_SUM, "graph.reduce_sum", infer_reduce_number, k::reduce_sum, "Sum over `axes`");
-reduction!(REDUCE_MEAN, "graph.reduce_mean", infer_reduce_float, k::reduce_mean, "Mean over `axes` (floats)");
-reduction!(REDUCE_MAX, "graph.reduce_max", infer_reduce_number, k::reduce_max, "Maximum over `axes` (NaN propagates)");
-reduction!(REDUCE_MIN, "graph.reduce_min", infer_reduce_number, k::reduce_min, "Minimum over `axes` (NaN propagates)");
+reduction!(REDUCE_SUM, "graph.reduce_sum", Reduce::Sum, infer_reduce_number, k::reduce_sum, "Sum over `axes`");
+reduction!(
+    REDUCE_MEAN,
+    "graph.reduce_mean",
+    Reduce::Mean,
+    infer_reduce_float,
+    k::reduce_mean,
+    "Mean over `axes` (floats)"
+);
+reduction!(
+    REDUCE_MAX,
+    "graph.reduce_max",
+    Reduce::Max,
+    infer_reduce_number,
+    k::reduce_max,
+    "Maximum over `axes` (NaN propagates)"
+);
+reduction!(
+    REDUCE_MIN,
+    "graph.reduce_min",
+    Reduce::Min,
+    infer_reduce_number,
+    k::reduce_min,
+    "Minimum over `axes` (NaN propagates)"
+);
 
 pub static SOFTMAX: OpDef = OpDef {
     name: "graph.softmax",
@@ -307,6 +328,10 @@ pub static SOFTMAX: OpDef = OpDef {
     infer: Some(infer_softmax),
     syntax: Syntax::Functional,
     patterns: canonical::FOLD_ONLY,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::softmax)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Softmax, LayoutClass::Dependent, k::softmax)),
     ..OpDef::DEFAULT
 };
+
+/// The neural-network ops.
+pub static NN_OPS: &[&OpDef] =
+    &[&MATMUL, &CONV2D, &MAX_POOL2D, &AVG_POOL2D, &REDUCE_SUM, &REDUCE_MEAN, &REDUCE_MAX, &REDUCE_MIN, &SOFTMAX];

@@ -9,7 +9,7 @@ use crate::infer::{
 };
 use crate::interp::shape as k;
 use crate::layout::{Layout, transform_sizes};
-use crate::{GraphSemantics, LayoutClass};
+use crate::{GraphOp, GraphSemantics, LayoutClass};
 
 const MOVE: Traits = Traits::PURE.union(Traits::DATA_MOVEMENT);
 
@@ -201,7 +201,7 @@ pub static CONSTANT: OpDef = OpDef {
     traits: Traits::PURE.union(Traits::CONSTANT_LIKE),
     infer: Some(infer_constant),
     syntax: Syntax::Functional,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Oblivious, k::constant)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Constant, LayoutClass::Oblivious, k::constant)),
     ..OpDef::DEFAULT
 };
 
@@ -215,7 +215,7 @@ pub static RESHAPE: OpDef = OpDef {
     infer: Some(infer_reshape),
     syntax: Syntax::Functional,
     patterns: canonical::RESHAPE,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::reshape)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Reshape, LayoutClass::Dependent, k::reshape)),
     ..OpDef::DEFAULT
 };
 
@@ -230,7 +230,7 @@ pub static TRANSPOSE: OpDef = OpDef {
     infer: Some(infer_transpose),
     syntax: Syntax::Functional,
     patterns: canonical::TRANSPOSE,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::transpose)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Transpose, LayoutClass::Dependent, k::transpose)),
     ..OpDef::DEFAULT
 };
 
@@ -244,7 +244,7 @@ pub static BROADCAST_TO: OpDef = OpDef {
     infer: Some(infer_broadcast_to),
     syntax: Syntax::Functional,
     patterns: canonical::BROADCAST,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::broadcast_to)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::BroadcastTo, LayoutClass::Dependent, k::broadcast_to)),
     ..OpDef::DEFAULT
 };
 
@@ -258,7 +258,7 @@ pub static CONCAT: OpDef = OpDef {
     infer: Some(infer_concat),
     syntax: Syntax::Functional,
     patterns: canonical::CONCAT,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::concat)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Concat, LayoutClass::Tolerant, k::concat)),
     ..OpDef::DEFAULT
 };
 
@@ -276,7 +276,7 @@ pub static SPLIT: OpDef = OpDef {
     infer: Some(infer_split),
     syntax: Syntax::Functional,
     patterns: canonical::SPLIT,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::split)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Split, LayoutClass::Tolerant, k::split)),
     ..OpDef::DEFAULT
 };
 
@@ -294,7 +294,7 @@ pub static SLICE: OpDef = OpDef {
     infer: Some(infer_slice),
     syntax: Syntax::Functional,
     patterns: canonical::SLICE,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::slice)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Slice, LayoutClass::Dependent, k::slice)),
     ..OpDef::DEFAULT
 };
 
@@ -312,7 +312,7 @@ pub static PAD: OpDef = OpDef {
     infer: Some(infer_pad),
     syntax: Syntax::Functional,
     patterns: canonical::PAD,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::pad)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Pad, LayoutClass::Dependent, k::pad)),
     ..OpDef::DEFAULT
 };
 
@@ -328,7 +328,7 @@ pub static GATHER: OpDef = OpDef {
     infer: Some(infer_gather),
     syntax: Syntax::Functional,
     patterns: canonical::GATHER,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Dependent, k::gather)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Gather, LayoutClass::Dependent, k::gather)),
     ..OpDef::DEFAULT
 };
 
@@ -346,6 +346,10 @@ pub static LAYOUT_TRANSFORM: OpDef = OpDef {
     verify: Some(verify_layout_transform),
     syntax: Syntax::Functional,
     patterns: canonical::LAYOUT,
-    dialect_data: Some(&GraphSemantics::new(LayoutClass::Tolerant, k::layout_transform)),
+    dialect_data: Some(&GraphSemantics::new(GraphOp::LayoutTransform, LayoutClass::Tolerant, k::layout_transform)),
     ..OpDef::DEFAULT
 };
+
+/// The constant and the data-movement ops.
+pub static SHAPE_OPS: &[&OpDef] =
+    &[&CONSTANT, &RESHAPE, &TRANSPOSE, &BROADCAST_TO, &CONCAT, &SPLIT, &SLICE, &PAD, &GATHER, &LAYOUT_TRANSFORM];

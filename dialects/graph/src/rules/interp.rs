@@ -94,7 +94,7 @@ struct Lowering {
 fn def_of(op: &str) -> Result<&'static OpDef, String> {
     static BY_NAME: OnceLock<HashMap<&'static str, &'static OpDef>> = OnceLock::new();
     let by_name = BY_NAME.get_or_init(|| {
-        crate::ops::ALL.iter().map(|&d| (d.name.strip_prefix("graph.").unwrap_or(d.name), d)).collect()
+        crate::ops::all().into_iter().map(|d| (d.name.strip_prefix("graph.").unwrap_or(d.name), d)).collect()
     });
     by_name.get(op).copied().ok_or(format!("unknown op `graph.{op}`"))
 }

@@ -82,7 +82,7 @@ impl Translator<'_, '_, '_> {
     /// The bits of `v` when it is a `loop.constant` (floats as their IEEE bits).
     pub(super) fn constant_bits(&self, v: Value) -> Option<u64> {
         let m = self.m();
-        let op = m.defining_op(v).filter(|&d| m.is(d, &lp::CONST))?;
+        let op = m.defining_op(v).filter(|&d| lp::kind_of(m, d) == Some(lp::LoopOp::Const))?;
         match m.attr(op, "value")? {
             tcc_ir::Attribute::Float(x, ScalarType::F32) => Some((*x as f32).to_bits() as u64),
             tcc_ir::Attribute::Float(x, _) => Some(x.to_bits()),

@@ -1,0 +1,388 @@
+//! The transcendental functions ([`MathFn`]): each one's name, arity, the runtime's f64
+//! routine (`tcc_<name>_f64`, which the runtime exports) and its f32 expansion into
+//! polynomial arithmetic, which `expand-math` applies to scalars and vectors alike so
+//! that every backend computes exactly the same values.
+//!
+//! The approximations are the classic single-precision ones: Cephes `expf` (range
+//! reduction by ln 2, degree-6 polynomial, about 1 ulp), Cephes `logf` (mantissa in
+//! [sqrt(1/2), sqrt 2), degree-9 polynomial, about 1 ulp), `tanh` as a polynomial below
+//! 0.625 and `1 - 2 / (e^{2|x|} + 1)` above, Eigen's rational `erf` on [-4, 4] (a few
+//! ulp), and `pow` as `exp(b log |a|)` with the sign and special cases of C's `powf`.
+//! Special values follow IEEE: NaN in gives NaN out, exp saturates to +inf and flushes
+//! results below the smallest normal float to 0. Where the target
+//! scales f32 vectors by a power of two in one instruction (AVX-512), `exp`'s final
+//! 2^n is one `ldexp` instead of exponent-bit arithmetic, with the same result.
+
+use super::{Compare, ScalarBuilder, ScalarFn};
+use crate::module::Value;
+use crate::types::ScalarType;
+
+/// A transcendental function.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MathFn {
+    Exp,
+    Log,
+    Tanh,
+    Erf,
+    Pow,
+}
+
+impl MathFn {
+    /// Every transcendental function, in declaration order (`f as usize` indexes it).
+    pub const ALL: [MathFn; 5] = [MathFn::Exp, MathFn::Log, MathFn::Tanh, MathFn::Erf, MathFn::Pow];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MathFn::Exp => "exp",
+            MathFn::Log => "log",
+            MathFn::Tanh => "tanh",
+            MathFn::Erf => "erf",
+            MathFn::Pow => "pow",
+        }
+    }
+
+    pub fn arity(self) -> usize {
+        if self == MathFn::Pow { 2 } else { 1 }
+    }
+
+    pub fn summary(self) -> &'static str {
+        match self {
+            MathFn::Exp => "e^a (expanded by expand-math)",
+            MathFn::Log => "natural logarithm (expanded by expand-math)",
+            MathFn::Tanh => "hyperbolic tangent (expanded by expand-math)",
+            MathFn::Erf => "error function (expanded by expand-math)",
+            MathFn::Pow => "a ^ b, real for negative a and integral b (expanded by expand-math)",
+        }
+    }
+
+    /// The runtime's f64 routine for this function: `f64 tcc_<name>_f64(f64, ...)`.
+    pub fn f64_symbol(self) -> &'static str {
+        match self {
+            MathFn::Exp => "tcc_exp_f64",
+            MathFn::Log => "tcc_log_f64",
+            MathFn::Tanh => "tcc_tanh_f64",
+            MathFn::Erf => "tcc_erf_f64",
+            MathFn::Pow => "tcc_pow_f64",
+        }
+    }
+
+    /// Builds the f32 computation of this function on `args` (f32 scalars or vectors of
+    /// one type) from basic arithmetic. `ldexp`: the target scales f32 values by a
+    /// power of two in one instruction ([`ScalarFn::Ldexp`]).
+    pub fn expand_f32(self, b: &mut dyn ScalarBuilder, args: &[Value], ldexp: bool) -> Value {
+        let mut e = F32 { b, like: args[0], ldexp };
+        match self {
+            MathFn::Exp => e.exp(args[0]),
+            MathFn::Log => e.log(args[0]),
+            MathFn::Tanh => e.tanh(args[0]),
+            MathFn::Erf => e.erf(args[0]),
+            MathFn::Pow => e.pow(args[0], args[1]),
+        }
+    }
+}
+
+/// Emits f32 arithmetic on values of `like`'s type.
+struct F32<'b> {
+    b: &'b mut dyn ScalarBuilder,
+    like: Value,
+    ldexp: bool,
+}
+
+impl F32<'_> {
+    fn c(&mut self, x: f64) -> Value {
+        self.b.float_like(self.like, x)
+    }
+    fn ci(&mut self, x: i64) -> Value {
+        self.b.int_like(self.like, ScalarType::I32, x)
+    }
+    fn add(&mut self, a: Value, b: Value) -> Value {
+        self.b.add(a, b)
+    }
+    fn sub(&mut self, a: Value, b: Value) -> Value {
+        self.b.sub(a, b)
+    }
+    fn mul(&mut self, a: Value, b: Value) -> Value {
+        self.b.mul(a, b)
+    }
+    fn div(&mut self, a: Value, b: Value) -> Value {
+        self.b.div(a, b)
+    }
+    fn fma(&mut self, a: Value, b: Value, c: Value) -> Value {
+        self.b.fma(a, b, c)
+    }
+    fn op1(&mut self, f: ScalarFn, a: Value) -> Value {
+        self.b.unary(f, a)
+    }
+    fn op2(&mut self, f: ScalarFn, a: Value, b: Value) -> Value {
+        self.b.binary(f, a, b)
+    }
+    fn cmp(&mut self, pred: Compare, a: Value, b: Value) -> Value {
+        self.b.compare(pred, a, b)
+    }
+    fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
+        self.b.select(c, a, b)
+    }
+    fn bits(&mut self, v: Value) -> Value {
+        self.b.reinterpret(v, ScalarType::I32)
+    }
+    fn float(&mut self, v: Value) -> Value {
+        self.b.reinterpret(v, ScalarType::F32)
+    }
+    /// Horner: ((c0 x + c1) x + c2) ...
+    fn horner(&mut self, x: Value, coeffs: &[f64]) -> Value {
+        let mut p = self.c(coeffs[0]);
+        for &k in &coeffs[1..] {
+            let kv = self.c(k);
+            p = self.fma(p, x, kv);
+        }
+        p
+    }
+
+    /// The integral float `n` (|n| < 2^22) as an i32, without a float-to-int conversion
+    /// (which keeps NaN and saturation semantics, and LLVM scalarizes on x86): n + 1.5 *
+    /// 2^23 is exact and holds n in its low mantissa bits.
+    fn small_int(&mut self, n: Value) -> Value {
+        let magic = self.c(12_582_912.0);
+        let shifted = self.add(n, magic);
+        let shifted = self.bits(shifted);
+        let magic_bits = self.ci(0x4B40_0000);
+        self.sub(shifted, magic_bits)
+    }
+
+    fn exp(&mut self, x: Value) -> Value {
+        const HI: f64 = 88.722_831_726_074_22; // ln(f32::MAX)
+        const LO: f64 = -87.336_544_750_553_1; // ln(smallest normal f32)
+        let (hi, lo) = (self.c(HI), self.c(LO));
+        let xc = self.op2(ScalarFn::Min, x, hi);
+        let xc = self.op2(ScalarFn::Max, xc, lo);
+        // x = n ln2 + r, |r| <= ln2 / 2
+        let log2e = self.c(std::f64::consts::LOG2_E);
+        let t = self.mul(xc, log2e);
+        let n = self.op1(ScalarFn::Round, t);
+        let (c1, c2) = (self.c(-0.693_359_375), self.c(2.121_944_4e-4));
+        let r = self.fma(n, c1, xc);
+        let r = self.fma(n, c2, r);
+        let p = self.horner(
+            r,
+            &[
+                1.987_569_150_0e-4,
+                1.398_199_950_7e-3,
+                8.333_451_907_3e-3,
+                4.166_579_589_4e-2,
+                1.666_666_545_9e-1,
+                5.000_000_120_1e-1,
+            ],
+        );
+        let r2 = self.mul(r, r);
+        let one = self.c(1.0);
+        let q = self.add(r, one);
+        let y = self.fma(p, r2, q);
+        let y = self.scale_by_pow2(y, n);
+        // Beyond the clamp: +inf above, 0 below (NaN passes through the clamp).
+        let inf = self.c(f64::INFINITY);
+        let zero = self.c(0.0);
+        let over = self.cmp(Compare::Gt, x, hi);
+        let y = self.select(over, inf, y);
+        let under = self.cmp(Compare::Lt, x, lo);
+        self.select(under, zero, y)
+    }
+
+    /// y * 2^n for integral n in [-126, 128]: one `ldexp`, or through the exponent bits
+    /// (the same value: both round only the final product).
+    fn scale_by_pow2(&mut self, y: Value, n: Value) -> Value {
+        if self.ldexp {
+            return self.op2(ScalarFn::Ldexp, y, n);
+        }
+        // n is in [-126, 128], so split 2^n = 2^(n/2) 2^(n - n/2).
+        let ni = self.small_int(n);
+        let one_i = self.ci(1);
+        let half = self.op2(ScalarFn::Shr, ni, one_i);
+        let rest = self.sub(ni, half);
+        let s1 = self.pow2(half);
+        let s2 = self.pow2(rest);
+        let y = self.mul(y, s1);
+        self.mul(y, s2)
+    }
+
+    /// 2^n for integer n in [-126, 127], as float bits.
+    fn pow2(&mut self, n: Value) -> Value {
+        let bias = self.ci(127);
+        let e = self.add(n, bias);
+        let sh = self.ci(23);
+        let bits = self.op2(ScalarFn::Shl, e, sh);
+        self.float(bits)
+    }
+
+    fn log(&mut self, x: Value) -> Value {
+        // Scale subnormals into the normal range first.
+        let tiny = self.c(1.175_494_350_822_287_5e-38);
+        let is_sub = self.cmp(Compare::Lt, x, tiny);
+        let big = self.c(8_388_608.0);
+        let xs = self.mul(x, big);
+        let xn = self.select(is_sub, xs, x);
+        let e_adj_sub = self.ci(-23);
+        let zero_i = self.ci(0);
+        let e_adj = self.select(is_sub, e_adj_sub, zero_i);
+        let bits = self.bits(xn);
+        let sh = self.ci(23);
+        let raw_e = self.op2(ScalarFn::Shr, bits, sh);
+        let bias = self.ci(126);
+        let e = self.sub(raw_e, bias);
+        let e = self.add(e, e_adj);
+        // Mantissa in [0.5, 1).
+        let mask = self.ci(0x007F_FFFF);
+        let mant = self.op2(ScalarFn::And, bits, mask);
+        let half_bits = self.ci(0x3F00_0000);
+        let mbits = self.op2(ScalarFn::Or, mant, half_bits);
+        let mut mf = self.float(mbits);
+        let mut ef = self.b.convert(e, ScalarType::F32);
+        // Move the mantissa to [sqrt(1/2), sqrt 2): m - 1 or 2m - 1.
+        let sqrthf = self.c(std::f64::consts::FRAC_1_SQRT_2);
+        let small = self.cmp(Compare::Lt, mf, sqrthf);
+        let one = self.c(1.0);
+        let ef_minus = self.sub(ef, one);
+        ef = self.select(small, ef_minus, ef);
+        let doubled = self.add(mf, mf);
+        let m2 = self.select(small, doubled, mf);
+        mf = self.sub(m2, one);
+        let z = self.mul(mf, mf);
+        let p = self.horner(
+            mf,
+            &[
+                7.037_683_629_2e-2,
+                -1.151_461_031_0e-1,
+                1.167_699_874_0e-1,
+                -1.242_014_084_6e-1,
+                1.424_932_278_7e-1,
+                -1.666_805_766_5e-1,
+                2.000_071_476_5e-1,
+                -2.499_999_399_3e-1,
+                3.333_333_117_4e-1,
+            ],
+        );
+        let pm = self.mul(p, mf);
+        let mut y = self.mul(pm, z);
+        let q1 = self.c(-2.121_944_40e-4);
+        y = self.fma(ef, q1, y);
+        let mhalf = self.c(-0.5);
+        y = self.fma(z, mhalf, y);
+        let mut r = self.add(mf, y);
+        let q2 = self.c(0.693_359_375);
+        r = self.fma(ef, q2, r);
+        // log(0) = -inf, log(x < 0) = NaN, log(+inf) = +inf, NaN stays NaN.
+        let zero = self.c(0.0);
+        let ninf = self.c(f64::NEG_INFINITY);
+        let inf = self.c(f64::INFINITY);
+        let nan = self.c(f64::NAN);
+        let is_zero = self.cmp(Compare::Eq, x, zero);
+        r = self.select(is_zero, ninf, r);
+        let is_neg = self.cmp(Compare::Lt, x, zero);
+        r = self.select(is_neg, nan, r);
+        let is_inf = self.cmp(Compare::Eq, x, inf);
+        r = self.select(is_inf, inf, r);
+        let is_nan = self.cmp(Compare::Ne, x, x);
+        self.select(is_nan, x, r)
+    }
+
+    fn tanh(&mut self, x: Value) -> Value {
+        let ax = self.op1(ScalarFn::Abs, x);
+        // Small |x|: odd polynomial.
+        let z = self.mul(x, x);
+        let p = self.horner(
+            z,
+            &[
+                -5.704_988_727_45e-3,
+                2.063_908_879_54e-2,
+                -5.373_971_555_31e-2,
+                1.333_144_220_36e-1,
+                -3.333_328_194_22e-1,
+            ],
+        );
+        let pz = self.mul(p, z);
+        let small = self.fma(pz, x, x);
+        // Large |x|: 1 - 2 / (e^{2|x|} + 1), with the sign of x.
+        let two = self.c(2.0);
+        let one = self.c(1.0);
+        let t = self.mul(ax, two);
+        let e = self.exp(t);
+        let d = self.add(e, one);
+        let q = self.div(two, d);
+        let big = self.sub(one, q);
+        let neg_big = self.op1(ScalarFn::Neg, big);
+        let zero = self.c(0.0);
+        let is_neg = self.cmp(Compare::Lt, x, zero);
+        let big = self.select(is_neg, neg_big, big);
+        let limit = self.c(0.625);
+        let use_small = self.cmp(Compare::Lt, ax, limit);
+        self.select(use_small, small, big)
+    }
+
+    fn erf(&mut self, x: Value) -> Value {
+        let (four, mfour) = (self.c(4.0), self.c(-4.0));
+        let xc = self.op2(ScalarFn::Min, x, four);
+        let xc = self.op2(ScalarFn::Max, xc, mfour);
+        let x2 = self.mul(xc, xc);
+        let p = self.horner(
+            x2,
+            &[
+                -2.726_142_258_013_06e-10,
+                2.770_681_424_959_02e-08,
+                -2.101_024_020_825_08e-06,
+                -5.692_506_394_623_46e-05,
+                -7.349_906_303_268_55e-04,
+                -2.954_599_808_540_25e-03,
+                -1.609_603_332_624_15e-02,
+            ],
+        );
+        let p = self.mul(xc, p);
+        let q = self.horner(
+            x2,
+            &[
+                -1.456_607_184_649_96e-05,
+                -2.133_740_552_789_05e-04,
+                -1.682_826_974_382_03e-03,
+                -7.373_329_167_204_68e-03,
+                -1.426_473_905_141_89e-02,
+            ],
+        );
+        self.div(p, q)
+    }
+
+    fn pow(&mut self, a: Value, bexp: Value) -> Value {
+        let aa = self.op1(ScalarFn::Abs, a);
+        let la = self.log(aa);
+        let t = self.mul(bexp, la);
+        let mut r = self.exp(t);
+        // Integral exponents give real results for negative bases; odd ones flip the sign.
+        let fl = self.op1(ScalarFn::Floor, bexp);
+        let is_int = self.cmp(Compare::Eq, fl, bexp);
+        let half = self.c(0.5);
+        let hb = self.mul(bexp, half);
+        let fh = self.op1(ScalarFn::Floor, hb);
+        let not_even = self.cmp(Compare::Ne, fh, hb);
+        let odd = self.op2(ScalarFn::And, is_int, not_even);
+        // The sign follows a's sign bit (so pow(-0, -3) = -inf), for odd exponents.
+        let a_bits = self.bits(a);
+        let zero_i = self.ci(0);
+        let sign_bit = self.cmp(Compare::Lt, a_bits, zero_i);
+        let flip = self.op2(ScalarFn::And, sign_bit, odd);
+        let nr = self.op1(ScalarFn::Neg, r);
+        r = self.select(flip, nr, r);
+        // A finite negative base with a fractional exponent has no real power.
+        let zero = self.c(0.0);
+        let ninf = self.c(f64::NEG_INFINITY);
+        let negative = self.cmp(Compare::Lt, a, zero);
+        let finite = self.cmp(Compare::Gt, a, ninf);
+        let neg_finite = self.op2(ScalarFn::And, negative, finite);
+        let not_int = self.cmp(Compare::Ne, fl, bexp);
+        let bad = self.op2(ScalarFn::And, neg_finite, not_int);
+        let nan = self.c(f64::NAN);
+        r = self.select(bad, nan, r);
+        // pow(x, 0) = 1 and pow(1, y) = 1, even for NaN.
+        let one = self.c(1.0);
+        let b_zero = self.cmp(Compare::Eq, bexp, zero);
+        r = self.select(b_zero, one, r);
+        let a_one = self.cmp(Compare::Eq, a, one);
+        self.select(a_one, one, r)
+    }
+}
