@@ -192,7 +192,9 @@ pub fn select(a: &EvalArgs) -> R {
     }
 }
 
-fn unary(a: &EvalArgs, f: impl Fn(f64) -> f64, fi: Option<fn(i64) -> i64>) -> R {
+/// `f` applied to every element of the one input (floats, in f64), or `fi` on integers
+/// (an error for integer inputs when there is none).
+pub fn unary(a: &EvalArgs, f: impl Fn(f64) -> f64, fi: Option<fn(i64) -> i64>) -> R {
     let x = a.input(0);
     let out = x.shape().to_vec();
     if x.is_float() {

@@ -89,7 +89,7 @@ fn verify_cast(m: &Module, op: Op) -> Result<(), String> {
 /// semantics, cost class, scalar body, summary, example (and canonicalization patterns,
 /// by default the elementwise ones).
 macro_rules! elementwise {
-    ($NAME:ident, $name:literal, $arity:expr, $traits:expr, $infer:path, $eval:path, $cost:ident, $body:expr, $summary:literal, $example:literal) => {
+    ($NAME:ident, $name:literal, $arity:expr, $traits:expr, $infer:path, $eval:expr, $cost:ident, $body:expr, $summary:literal, $example:literal) => {
         elementwise!(
             $NAME,
             $name,
@@ -104,7 +104,7 @@ macro_rules! elementwise {
             canonical::ELEMENTWISE
         );
     };
-    ($NAME:ident, $name:literal, $arity:expr, $traits:expr, $infer:path, $eval:path, $cost:ident, $body:expr, $summary:literal, $example:literal, $patterns:expr) => {
+    ($NAME:ident, $name:literal, $arity:expr, $traits:expr, $infer:path, $eval:expr, $cost:ident, $body:expr, $summary:literal, $example:literal, $patterns:expr) => {
         pub static $NAME: OpDef = OpDef {
             name: $name,
             summary: $summary,
