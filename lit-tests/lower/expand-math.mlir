@@ -257,3 +257,27 @@ func.func @exp_ldexp_scalar(%x: f32) -> f32 {
   %r = loop.exp %x : f32
   return %r : f32
 }
+
+// sin and cos: q = round(x 2/pi), r = x - q pi/2 in three fused steps (Cody-Waite),
+// Cephes' polynomials for sin r and cos r, the quadrant from q's low bits (q + 1 for
+// cos) choosing and negating; no transcendental op is left.
+// CHECK-LABEL: func.func @sin_cos(%arg0: vector<4xf32>, %arg1: f32) -> (f32, vector<4xf32>) {
+// CHECK-NOT: loop.sin
+// CHECK-NOT: loop.cos
+// CHECK-DAG: loop.const 0.63661975 : f32
+// CHECK-DAG: loop.const -1.5703125 : f32
+// CHECK: [[T:%[0-9]+]] = loop.mul %arg1, {{%[0-9]+}} : f32
+// CHECK-NEXT: [[Q:%[0-9]+]] = loop.round [[T]] : f32
+// CHECK-NEXT: [[R:%[0-9]+]] = loop.fma [[Q]], {{%[0-9]+}}, %arg1 : f32
+// CHECK-NEXT: loop.fma [[Q]], {{%[0-9]+}}, [[R]] : f32
+// CHECK: loop.and {{.*}} : i32
+// CHECK: loop.select {{.*}} : (i1, f32, f32) -> f32
+// CHECK: [[V:%[0-9]+]] = loop.mul %arg0, {{%[0-9]+}} : vector<4xf32>
+// CHECK-NEXT: loop.round [[V]] : vector<4xf32>
+// CHECK: loop.select {{.*}} : (vector<4xi1>, vector<4xf32>, vector<4xf32>) -> vector<4xf32>
+// CHECK: return
+func.func @sin_cos(%v: vector<4xf32>, %x: f32) -> (f32, vector<4xf32>) {
+  %s = loop.sin %x : f32
+  %c = loop.cos %v : vector<4xf32>
+  return %s, %c : f32, vector<4xf32>
+}

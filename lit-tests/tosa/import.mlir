@@ -252,6 +252,17 @@ func.func @integer(%a: tensor<6xi64>, %b: tensor<1xi64>, %c: tensor<4xi32>, %d: 
   return %0, %8, %12 : tensor<6xi64>, tensor<4xi32>, tensor<3xi1>
 }
 
+// Sine and cosine (rotary position embeddings) map one to one.
+// CHECK-LABEL: func.func @trigonometry
+// CHECK-NEXT: %0 = graph.sin %arg0 : (tensor<2x8xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT: %1 = graph.cos %arg0 : (tensor<2x8xf32>) -> tensor<2x8xf32>
+// CHECK-NEXT: return %0, %1
+func.func @trigonometry(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>) {
+  %0 = tosa.sin %x : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  %1 = "tosa.cos"(%x) : (tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %0, %1 : tensor<2x8xf32>, tensor<2x8xf32>
+}
+
 {-#
   dialect_resources: {
     builtin: {

@@ -27,6 +27,16 @@ pub extern "C" fn tcc_pow_f64(x: f64, y: f64) -> f64 {
     x.powf(y)
 }
 
+#[unsafe(no_mangle)]
+pub extern "C" fn tcc_sin_f64(x: f64) -> f64 {
+    x.sin()
+}
+
+#[unsafe(no_mangle)]
+pub extern "C" fn tcc_cos_f64(x: f64) -> f64 {
+    x.cos()
+}
+
 /// The runtime symbols generated code may call, by name.
 pub fn symbols() -> Vec<(&'static str, *const u8)> {
     vec![
@@ -38,5 +48,7 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         ("tcc_tanh_f64", tcc_tanh_f64 as *const u8),
         ("tcc_erf_f64", tcc_erf_f64 as *const u8),
         ("tcc_pow_f64", tcc_pow_f64 as *const u8),
+        ("tcc_sin_f64", tcc_sin_f64 as *const u8),
+        ("tcc_cos_f64", tcc_cos_f64 as *const u8),
     ]
 }

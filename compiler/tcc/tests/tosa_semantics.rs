@@ -146,3 +146,56 @@ fn gather_tile_pad_and_logical_reductions() {
     assert_eq!(out[3].to_vec::<bool>().unwrap(), [false, true]);
     assert_eq!(out[4].to_vec::<bool>().unwrap(), [true, true]);
 }
+
+#[test]
+fn sin_and_cos_are_accurate_in_f32_and_f64() {
+    // Angles as rotary embeddings make them (position x frequency: thousands of radians),
+    // quadrant boundaries, signed zeros and the special values.
+    let x: Vec<f32> = vec![
+        0.0,
+        -0.0,
+        0.5,
+        -1.0,
+        std::f32::consts::FRAC_PI_2,
+        std::f32::consts::PI,
+        -3.0 * std::f32::consts::FRAC_PI_4,
+        10.0,
+        -123.456,
+        2047.0,
+        4095.5,
+        -30000.25,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1e-30,
+    ];
+    let n = x.len();
+    for (ty, tolerance) in [("f32", 2e-7), ("f64", 1e-15)] {
+        let src = format!(
+            r#"
+          func.func @main(%x: tensor<{n}x{ty}>) -> (tensor<{n}x{ty}>, tensor<{n}x{ty}>) {{
+            %0 = tosa.sin %x : (tensor<{n}x{ty}>) -> tensor<{n}x{ty}>
+            %1 = tosa.cos %x : (tensor<{n}x{ty}>) -> tensor<{n}x{ty}>
+            return %0, %1 : tensor<{n}x{ty}>, tensor<{n}x{ty}>
+          }}"#
+        );
+        let input = if ty == "f32" {
+            Tensor::from_slice(&x, &[n]).unwrap()
+        } else {
+            Tensor::from_slice(&x.iter().map(|&v| v as f64).collect::<Vec<_>>(), &[n]).unwrap()
+        };
+        let out = run(&src, &[input]);
+        for (k, f) in [f64::sin, f64::cos].into_iter().enumerate() {
+            let got: Vec<f64> = if ty == "f32" {
+                f32s(&out[k]).iter().map(|&v| v as f64).collect()
+            } else {
+                out[k].to_vec::<f64>().unwrap()
+            };
+            for (i, (&g, &xi)) in got.iter().zip(&x).enumerate() {
+                let want = f(xi as f64);
+                let ok = if want.is_nan() { g.is_nan() } else { (g - want).abs() <= tolerance };
+                assert!(ok, "{ty} {} of {xi} (#{i}): got {g}, want {want}", ["sin", "cos"][k]);
+            }
+        }
+    }
+}

@@ -34,6 +34,8 @@ pub enum TosaOp {
     Exp,
     Log,
     Erf,
+    Sin,
+    Cos,
     Tanh,
     Sigmoid,
     Rsqrt,
@@ -222,6 +224,8 @@ tosa_op!(FLOOR, Floor, "tosa.floor", Arity::Exactly(1), [], "round toward -inf")
 tosa_op!(EXP, Exp, "tosa.exp", Arity::Exactly(1), [], "e^x");
 tosa_op!(LOG, Log, "tosa.log", Arity::Exactly(1), [], "natural logarithm");
 tosa_op!(ERF, Erf, "tosa.erf", Arity::Exactly(1), [], "error function");
+tosa_op!(SIN, Sin, "tosa.sin", Arity::Exactly(1), [], "sine (radians)");
+tosa_op!(COS, Cos, "tosa.cos", Arity::Exactly(1), [], "cosine (radians)");
 tosa_op!(TANH, Tanh, "tosa.tanh", Arity::Exactly(1), [], "hyperbolic tangent");
 tosa_op!(SIGMOID, Sigmoid, "tosa.sigmoid", Arity::Exactly(1), [], "1 / (1 + e^-x)");
 tosa_op!(RSQRT, Rsqrt, "tosa.rsqrt", Arity::Exactly(1), [], "1 / sqrt(x)");
@@ -420,6 +424,8 @@ pub static ALL: &[&OpDef] = &[
     &EXP,
     &LOG,
     &ERF,
+    &SIN,
+    &COS,
     &TANH,
     &SIGMOID,
     &RSQRT,

@@ -129,6 +129,8 @@ impl Importer<'_> {
             TosaOp::Exp => self.same(&g::EXP),
             TosaOp::Log => self.same(&g::LOG),
             TosaOp::Erf => self.same(&g::ERF),
+            TosaOp::Sin => self.same(&g::SIN),
+            TosaOp::Cos => self.same(&g::COS),
             TosaOp::Tanh => self.same(&g::TANH),
             TosaOp::Sigmoid => self.same(&g::SIGMOID),
             TosaOp::Rsqrt => self.same(&g::RSQRT),

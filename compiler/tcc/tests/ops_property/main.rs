@@ -293,6 +293,8 @@ fn elementwise_unary() {
         &g::TANH,
         &g::SIGMOID,
         &g::ERF,
+        &g::SIN,
+        &g::COS,
         &g::RELU,
         &g::FLOOR,
         &g::CEIL,
@@ -306,6 +308,12 @@ fn elementwise_unary() {
             if std::ptr::eq(def, &g::EXP) {
                 // Values up to e^20 keep the scale meaningful.
                 let v: Vec<f64> = c.inputs[0].to_f64s().iter().map(|x| x * 5.0).collect();
+                c.inputs[0] = ITensor::from_f64s(elem, c.inputs[0].shape().to_vec(), v).unwrap();
+            }
+            if std::ptr::eq(def, &g::SIN) || std::ptr::eq(def, &g::COS) {
+                // Angles of rotary embeddings reach a few thousand radians: |x| up to 2000.
+                let scale = r.pick(&[1.0, 30.0, 500.0]);
+                let v: Vec<f64> = c.inputs[0].to_f64s().iter().map(|x| x * scale).collect();
                 c.inputs[0] = ITensor::from_f64s(elem, c.inputs[0].shape().to_vec(), v).unwrap();
             }
             c

@@ -377,6 +377,30 @@ elementwise!(
     "%r = graph.sigmoid %x : (tensor<4xf32>) -> tensor<4xf32>"
 );
 elementwise!(
+    SIN,
+    "graph.sin",
+    1,
+    EW,
+    infer_unary_float,
+    |a| k::unary(a, libm::sin, None),
+    Transcendental,
+    |b, _, x| b.unary(ScalarFn::Math(MathFn::Sin), x[0]),
+    "Elementwise sine (radians)",
+    "%r = graph.sin %x : (tensor<4xf32>) -> tensor<4xf32>"
+);
+elementwise!(
+    COS,
+    "graph.cos",
+    1,
+    EW,
+    infer_unary_float,
+    |a| k::unary(a, libm::cos, None),
+    Transcendental,
+    |b, _, x| b.unary(ScalarFn::Math(MathFn::Cos), x[0]),
+    "Elementwise cosine (radians)",
+    "%r = graph.cos %x : (tensor<4xf32>) -> tensor<4xf32>"
+);
+elementwise!(
     ERF,
     "graph.erf",
     1,
@@ -607,6 +631,8 @@ pub static ELEMENTWISE_OPS: &[&OpDef] = &[
     &TANH,
     &SIGMOID,
     &ERF,
+    &SIN,
+    &COS,
     &RELU,
     &FLOOR,
     &CEIL,
