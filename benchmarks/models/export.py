@@ -148,7 +148,67 @@ def small_googlenet():
     )
 
 
-# name -> (small model and input shape, full model and input shape)
+class RotaryAttention(nn.Module):
+    """Llama's self-attention: query, key and value projections, rotary position
+    embeddings (cos and sin of position x frequency, rotating pairs of channels) on
+    queries and keys, scaled dot-product attention and the output projection. The
+    positions are the sequence's, so the export's sin and cos are of constants."""
+
+    def __init__(self, hidden, heads, base=10000.0):
+        super().__init__()
+        self.heads = heads
+        d = hidden // heads
+        self.q = nn.Linear(hidden, hidden, bias=False)
+        self.k = nn.Linear(hidden, hidden, bias=False)
+        self.v = nn.Linear(hidden, hidden, bias=False)
+        self.o = nn.Linear(hidden, hidden, bias=False)
+        self.register_buffer("inv_freq", 1.0 / (base ** (torch.arange(0, d, 2).float() / d)))
+
+    def forward(self, x):
+        b, s, h = x.shape
+        d = h // self.heads
+
+        def heads(t):
+            return t.view(b, s, self.heads, d).transpose(1, 2)
+
+        freqs = torch.outer(torch.arange(s, dtype=x.dtype), self.inv_freq)
+        emb = torch.cat([freqs, freqs], dim=-1)
+        cos, sin = emb.cos(), emb.sin()
+
+        def rotate(t):
+            t1, t2 = t[..., : d // 2], t[..., d // 2 :]
+            return t * cos + torch.cat([-t2, t1], dim=-1) * sin
+
+        q, k, v = rotate(heads(self.q(x))), rotate(heads(self.k(x))), heads(self.v(x))
+        att = torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(d), dim=-1)
+        return self.o((att @ v).transpose(1, 2).reshape(b, s, h))
+
+
+class TimestepEmbedding(nn.Module):
+    """Stable Diffusion's timestep embedding: cos and sin of the timesteps (the input)
+    times geometric frequencies, then Linear, SiLU, Linear. The angles reach about a
+    thousand radians and are computed when the model runs."""
+
+    def __init__(self, channels, dim):
+        super().__init__()
+        half = channels // 2
+        self.register_buffer("freqs", torch.exp(-math.log(10000.0) * torch.arange(half, dtype=torch.float32) / half))
+        self.l1 = nn.Linear(channels, dim)
+        self.l2 = nn.Linear(dim, dim)
+
+    def forward(self, t):
+        args = t[:, None] * self.freqs[None]
+        emb = torch.cat([torch.cos(args), torch.sin(args)], dim=-1)
+        return self.l2(nn.functional.silu(self.l1(emb)))
+
+
+def timesteps(shape):
+    """Diffusion timesteps: uniform in [0, 1000)."""
+    return torch.rand(shape) * 1000.0
+
+
+# name -> (small model and input shape, full model and input shape); a model may give
+# a third element, the function making its input from the shape (default: normal).
 MODELS = {
     "resnet18": (lambda: (SmallResNet(BasicBlock, [2, 2, 2, 2], 16), (1, 3, 32, 32)),
                  lambda: (torchvision.models.resnet18(), (1, 3, 224, 224))),
@@ -169,13 +229,17 @@ MODELS = {
                            (1, 3, 224, 224))),
     "groupnorm_block": (lambda: (GroupNormBlock(8, 16, 4), (2, 8, 12, 12)),
                         lambda: (GroupNormBlock(64, 128, 32), (1, 64, 56, 56))),
+    "rotary_attention": (lambda: (RotaryAttention(64, 4), (1, 16, 64)),
+                         lambda: (RotaryAttention(2048, 16), (1, 128, 2048))),
+    "timestep_embedding": (lambda: (TimestepEmbedding(32, 64), (4,), timesteps),
+                           lambda: (TimestepEmbedding(320, 1280), (2,), timesteps)),
 }
 
 
 def build(name, full):
     """The model (in eval mode, fixed random weights) and its input."""
     torch.manual_seed(1234)
-    model, shape = MODELS[name][1 if full else 0]()
+    model, shape, *make_input = MODELS[name][1 if full else 0]()
     model = model.eval()
     with torch.no_grad():
         # Non-trivial batch-norm statistics, so folding them into convs is exercised.
@@ -185,7 +249,7 @@ def build(name, full):
                 m.running_var.uniform_(0.5, 2.0)
                 m.weight.uniform_(0.5, 1.5)
                 m.bias.uniform_(-0.5, 0.5)
-        x = torch.randn(shape)
+        x = make_input[0](shape) if make_input else torch.randn(shape)
     return model, x
 
 
