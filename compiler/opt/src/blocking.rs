@@ -23,6 +23,8 @@
 //! are packed once, at compile time.
 
 use tcc_dialect_graph::canonical::constant_value;
+use tcc_dialect_graph::config::{ConvClass, classify_conv};
+use tcc_dialect_graph::layout::{Layout, transform_layouts};
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
 use tcc_ir::{
@@ -31,7 +33,7 @@ use tcc_ir::{
 use tcc_target::Target;
 
 use crate::epilogue_fusion::new_epilogue;
-use crate::{Inserter, blocked, shape, tensor_type};
+use crate::{Inserter, shape, tensor_type};
 
 pub static BLOCK_LAYOUTS: PassInfo = PassInfo {
     name: "block-layouts",
@@ -114,7 +116,7 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64) {
     let (xs, ws, ys) = (shape(m, m.operand(op, 0)), shape(m, m.operand(op, 1)), shape(m, m.result(op, 0)));
     let groups = m.attr_or_default(op, "groups").and_then(|a| a.as_i64()).unwrap_or(1);
     let (c, o, per_group) = (xs[1], ws[0], ws[1]);
-    let depthwise = groups > 1 && groups == c && per_group == 1 && o == c;
+    let depthwise = classify_conv(m, op) == Some(ConvClass::Depthwise);
     // (input block, filter input block, output block, groups in padded channels)
     let (ib, wib, ob, padded_groups) = if depthwise {
         (lanes, 1, lanes, round_up(c, lanes))
@@ -149,9 +151,9 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64) {
     } else {
         (x, xs)
     };
-    let xb = ins.layout(x, "NCHW", &blocked(ib), vec![xs[0], cp / ib, xs[2], xs[3], ib]);
+    let xb = ins.layout(x, &Layout::nchw(), &Layout::nchwc(ib), vec![xs[0], cp / ib, xs[2], xs[3], ib]);
     let wshape = vec![op_ / ob, round_up(per_group, wib) / wib, ws[2], ws[3], wib, ob];
-    let wb = ins.layout(w, "OIHW", &format!("OIHW{wib}i{ob}o"), wshape);
+    let wb = ins.layout(w, &Layout::oihw(), &Layout::oihw_packed(wib, ob), wshape);
     let raw = tensor_type(vec![ys[0], op_ / ob, ys[2], ys[3], ob], ScalarType::F32);
     let mut attrs = AttrDict::new();
     attrs.set("strides", Attribute::i64_list(&strides));
@@ -164,7 +166,7 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64) {
     let mut extra = Vec::new();
     if let Some(b) = bias {
         let b4 = ins.reshape(b, vec![1, o, 1, 1]);
-        operands.push(ins.layout(b4, "NCHW", &blocked(ob), vec![1, op_ / ob, 1, 1, ob]));
+        operands.push(ins.layout(b4, &Layout::nchw(), &Layout::nchwc(ob), vec![1, op_ / ob, 1, 1, ob]));
         extra.push(Epilogue::Bias);
     }
     // The padded output channels are sums of products with zero filter lanes, which an
@@ -208,7 +210,7 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64) {
     }
     let conv = ins.op_with_regions(&g::CONV2D_NCHWC, &operands, attrs, vec![raw], regions);
     let yb = ins.m.result(conv, 0);
-    let y = ins.layout(yb, &blocked(ob), "NCHW", ys);
+    let y = ins.layout(yb, &Layout::nchwc(ob), &Layout::nchw(), ys);
     m.replace_op(op, &[y]);
 }
 
@@ -217,8 +219,8 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64) {
 fn from_kernel(m: &Module, v: Value, lanes: i64) -> bool {
     let mut v = v;
     while let Some(d) = m.defining_op(v) {
-        if m.is(d, &g::LAYOUT_TRANSFORM) {
-            return m.attr(d, "src").and_then(|a| a.as_str()) == Some(blocked(lanes).as_str());
+        if let Some((src, _)) = transform_layouts(m, d) {
+            return src == Layout::nchwc(lanes);
         }
         if !m.has_trait(d, tcc_ir::Traits::ELEMENTWISE) || m.operands(d).is_empty() {
             return false;
@@ -235,9 +237,9 @@ fn block_pool(m: &mut Module, op: Op, lanes: i64) {
     let attrs = m.attrs(op).clone();
     let x = m.operand(op, 0);
     let mut ins = Inserter::before(m, op);
-    let xb = ins.layout(x, "NCHW", &blocked(lanes), vec![xs[0], cp / lanes, xs[2], xs[3], lanes]);
+    let xb = ins.layout(x, &Layout::nchw(), &Layout::nchwc(lanes), vec![xs[0], cp / lanes, xs[2], xs[3], lanes]);
     let pooled = ins.inferred(def, &[xb], attrs);
-    let y = ins.layout(pooled, &blocked(lanes), "NCHW", ys);
+    let y = ins.layout(pooled, &Layout::nchwc(lanes), &Layout::nchw(), ys);
     m.replace_op(op, &[y]);
 }
 
@@ -272,7 +274,7 @@ fn pack_matmul(m: &mut Module, op: Op, target: &Target) {
     };
     let mut ins = Inserter::before(m, op);
     let b2 = ins.reshape(b, vec![k, n]);
-    let bp = ins.layout(b2, "KN", &format!("NK{nb}n"), vec![(n + nb - 1) / nb, k, nb]);
+    let bp = ins.layout(b2, &Layout::kn(), &Layout::nk_packed(nb), vec![(n + nb - 1) / nb, k, nb]);
     let mut out = sa.clone();
     *out.last_mut().expect("rank >= 2") = n;
     let mm = ins.op(&g::MATMUL_PACKED, &[a, bp], AttrDict::new(), vec![tensor_type(out, ScalarType::F32)]);

@@ -22,20 +22,28 @@
 //! current one runs, and a convolution with few output rows runs in input-channel
 //! passes so that each pass's filters are read once for all rows.
 
+use tcc_dialect_graph::GraphOp;
+use tcc_dialect_graph::config::{
+    CONFIG_ATTR, ConfigSource, ConvClass, ConvConfig, ConvGeometry, ConvTemplate, KernelConfig, KernelKey,
+    MatmulConfig, PoolConfig, takes_config,
+};
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
-use tcc_ir::{AttrDict, Attribute, Diagnostics, Module, Op, Pass, PassInfo};
+use tcc_ir::{Diagnostics, Module, Op, Pass, PassInfo};
 use tcc_target::Target;
 
 pub static CONFIGURE_KERNELS: PassInfo = PassInfo {
     name: "configure-kernels",
     summary: "Give every kernel op without a `config` the default register tile for the target",
     options: tcc_target::PASS_OPTIONS,
-    create: |opts| Ok(Box::new(ConfigureKernels { target: crate::target_from(opts)? })),
+    create: |opts| Ok(Box::new(ConfigureKernels { target: crate::target_from(opts)?, source: None })),
 };
 
+/// Configures the kernel ops that have no configuration: from `source` (a tuning
+/// database) when it knows the kernel, else the analytic default for `target`.
 pub struct ConfigureKernels {
     pub target: Target,
+    pub source: Option<std::sync::Arc<dyn ConfigSource>>,
 }
 
 impl Pass for ConfigureKernels {
@@ -47,11 +55,12 @@ impl Pass for ConfigureKernels {
             let Some(entry) = func_entry(m, func) else { continue };
             let ops: Vec<Op> = m.block_ops(entry).collect();
             for op in ops {
-                if m.attr(op, "config").is_some() {
+                if !takes_config(m, op) || m.attr(op, CONFIG_ATTR).is_some() {
                     continue;
                 }
-                if let Some(config) = default_config(m, op, &self.target) {
-                    m.set_attr(op, "config", Attribute::Dict(config));
+                let tuned = self.source.as_ref().and_then(|s| s.lookup(&KernelKey::of(m, op)));
+                if let Some(config) = tuned.or_else(|| default_config(m, op, &self.target)) {
+                    config.set_on(m, op);
                 }
             }
         }
@@ -59,87 +68,85 @@ impl Pass for ConfigureKernels {
     }
 }
 
-fn int(v: i64) -> Attribute {
-    Attribute::i64(v)
-}
-
-/// The default configuration of kernel op `op`, or `None` if it is not one.
-pub fn default_config(m: &Module, op: Op, target: &Target) -> Option<AttrDict> {
+/// The analytic default configuration of kernel op `op`, or `None` if it is not one.
+pub fn default_config(m: &Module, op: Op, target: &Target) -> Option<KernelConfig> {
     let shape = |i: usize| crate::shape(m, m.operand(op, i));
     let out = crate::shape(m, *m.results(op).first()?);
     let lanes = target.f32_lanes();
-    if m.is(op, &g::CONV2D_NCHWC) {
-        let (x, w) = (shape(0), shape(1));
-        let attr = |name: &str| m.attr_or_default(op, name).and_then(|a| a.as_i64_list());
-        let (s, p, d) = (attr("strides")?, attr("pads")?, attr("dilations")?);
-        let groups = m.attr_or_default(op, "groups").and_then(|a| a.as_i64())?;
-        let depthwise = w[4] == 1 && w[1] == 1 && x[4] == w[5] && groups == x[1] * x[4];
-        let pointwise = w[2] == 1 && w[3] == 1 && s == [1, 1] && d == [1, 1] && p == [0, 0, 0, 0];
-        let vectors = (w[5] / lanes).max(1);
-        let config = if depthwise {
-            let cols = out[3];
-            let r = (target.vector_registers as i64 - vectors - 2).max(1) / vectors;
-            AttrDict::new().with("template", Attribute::string("depthwise")).with("tile_w", int(r.min(8).min(cols)))
-        } else {
-            let cols = if pointwise { out[2] * out[3] } else { out[3] };
-            // A pointwise conv reads each input element once per output-channel group:
-            // when its filters fit in L2 (so wider groups cost no filter traffic), the
-            // input passes count against narrow groups.
-            let filter_bytes = w.iter().product::<i64>() * 4;
-            let input_passes = pointwise && filter_bytes <= target.l2_bytes as i64;
-            let (r, c) = register_tile(target, cols, out[1] / groups, vectors, input_passes);
-            let config = AttrDict::new()
-                .with("template", Attribute::string(if pointwise { "pointwise" } else { "direct" }))
-                .with("tile_w", int(r))
-                .with("tile_oc", int(c));
-            let config = match input_channel_passes(target, &w, &out, c) {
-                Some(chunk) => config.with("chunk_ic", int(chunk)),
-                None => config,
-            };
-            let config = match task_columns(target, &x, &w, cols, r, pointwise) {
-                Some(t) => config.with("task_w", int(t)),
-                None => config,
-            };
+    match tcc_dialect_graph::kind_of(m, op)? {
+        GraphOp::Conv2dNchwc => conv_config(m, op, target).map(KernelConfig::Conv),
+        GraphOp::Pool2dNchwc(_) => Some(KernelConfig::Pool(PoolConfig { tile_w: Some(out[3].clamp(1, 8)) })),
+        GraphOp::BatchMatmul => {
+            let (rows, n) = (out[out.len() - 2], out[out.len() - 1]);
+            let vectors = matmul_block(target, rows, n) / lanes;
+            let (r, _) = register_tile(target, rows, 1, vectors, false);
+            Some(KernelConfig::Matmul(MatmulConfig { tile_m: Some(r), tile_n: Some(vectors), ..Default::default() }))
+        }
+        GraphOp::MatmulPacked => {
+            let rows: i64 = out[..out.len() - 1].iter().product();
+            let packed = shape(1);
+            let nb = packed[2];
+            let (r, _) = register_tile(target, rows, 1, (nb / lanes).max(1), false);
+            // Weights larger than L2 (BERT's 9 MB feed-forward ones) come from L3 or memory
+            // block by block: fetch the next column block's while this one runs, when the
+            // two blocks together take at most half of L2 (else the prefetch evicts the
+            // current block: BERT's second feed-forward matmul, 786 KB per block, slowed
+            // from 84% to 74% of peak).
+            let weight_bytes = packed.iter().product::<i64>() * 4;
+            let block_bytes = packed[1] * packed[2] * 4;
+            let prefetch = weight_bytes > target.l2_bytes as i64 && 4 * block_bytes <= target.l2_bytes as i64;
+            Some(KernelConfig::Matmul(MatmulConfig {
+                tile_m: Some(r),
+                tile_n: Some((nb / lanes).max(1)),
+                prefetch: prefetch.then_some(true),
+                ..Default::default()
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// The default configuration of blocked convolution `op`.
+fn conv_config(m: &Module, op: Op, target: &Target) -> Option<ConvConfig> {
+    let shape = |i: usize| crate::shape(m, m.operand(op, i));
+    let out = crate::shape(m, *m.results(op).first()?);
+    let lanes = target.f32_lanes();
+    let (x, w) = (shape(0), shape(1));
+    let geometry = ConvGeometry::of(m, op)?;
+    let groups = geometry.groups;
+    let vectors = (w[5] / lanes).max(1);
+    let class = geometry.class();
+    let pointwise = class == ConvClass::Pointwise;
+    let config = if class == ConvClass::Depthwise && x[4] == w[5] {
+        let cols = out[3];
+        let r = (target.vector_registers as i64 - vectors - 2).max(1) / vectors;
+        ConvConfig { template: Some(ConvTemplate::Depthwise), tile_w: Some(r.min(8).min(cols)), ..Default::default() }
+    } else {
+        let cols = if pointwise { out[2] * out[3] } else { out[3] };
+        // A pointwise conv reads each input element once per output-channel group:
+        // when its filters fit in L2 (so wider groups cost no filter traffic), the
+        // input passes count against narrow groups.
+        let filter_bytes = w.iter().product::<i64>() * 4;
+        let input_passes = pointwise && filter_bytes <= target.l2_bytes as i64;
+        let (r, c) = register_tile(target, cols, out[1] / groups, vectors, input_passes);
+        ConvConfig {
+            template: Some(if pointwise { ConvTemplate::Pointwise } else { ConvTemplate::Direct }),
+            tile_w: Some(r),
+            tile_oc: Some(c),
+            chunk_ic: input_channel_passes(target, &w, &out, c),
+            task_w: task_columns(target, &x, &w, cols, r, pointwise),
             // The caller's tensor (seen through reshapes, which are views) was last
-            // touched before the run and is read a few rows apart: a stride-2 stem conv
-            // on 3 channels ran at half speed on it until its rows were prefetched.
-            let config = if !pointwise && from_caller(m, m.operand(op, 0)) {
-                config.with("prefetch_input", Attribute::Bool(true))
-            } else {
-                config
-            };
+            // touched before the run and is read a few rows apart: a stride-2 stem
+            // conv on 3 channels ran at half speed on it until its rows were
+            // prefetched.
+            prefetch_input: (!pointwise && from_caller(m, m.operand(op, 0))).then_some(true),
             // Filters larger than L2 come from L3 or memory at the start of each
             // channel group: fetch the next group's while this one runs.
-            if filter_bytes > target.l2_bytes as i64 { config.with("prefetch", Attribute::Bool(true)) } else { config }
-        };
-        return Some(config);
-    }
-    if m.is(op, &g::MAX_POOL2D_NCHWC) || m.is(op, &g::AVG_POOL2D_NCHWC) {
-        return Some(AttrDict::new().with("tile_w", int(out[3].clamp(1, 8))));
-    }
-    if m.is(op, &g::BATCH_MATMUL) {
-        let (rows, n) = (out[out.len() - 2], out[out.len() - 1]);
-        let vectors = matmul_block(target, rows, n) / lanes;
-        let (r, _) = register_tile(target, rows, 1, vectors, false);
-        return Some(AttrDict::new().with("tile_m", int(r)).with("tile_n", int(vectors)));
-    }
-    if m.is(op, &g::MATMUL_PACKED) {
-        let rows: i64 = out[..out.len() - 1].iter().product();
-        let packed = shape(1);
-        let nb = packed[2];
-        let (r, _) = register_tile(target, rows, 1, (nb / lanes).max(1), false);
-        let config = AttrDict::new().with("tile_m", int(r)).with("tile_n", int((nb / lanes).max(1)));
-        // Weights larger than L2 (BERT's 9 MB feed-forward ones) come from L3 or memory
-        // block by block: fetch the next column block's while this one runs, when the
-        // two blocks together take at most half of L2 (else the prefetch evicts the
-        // current block: BERT's second feed-forward matmul, 786 KB per block, slowed
-        // from 84% to 74% of peak).
-        let weight_bytes = packed.iter().product::<i64>() * 4;
-        let block_bytes = packed[1] * packed[2] * 4;
-        let prefetch = weight_bytes > target.l2_bytes as i64 && 4 * block_bytes <= target.l2_bytes as i64;
-        return Some(if prefetch { config.with("prefetch", Attribute::Bool(true)) } else { config });
-    }
-    None
+            prefetch: (filter_bytes > target.l2_bytes as i64).then_some(true),
+            ..Default::default()
+        }
+    };
+    Some(config)
 }
 
 /// Whether `v` is a function argument, or a reshape of one (a view of the caller's
@@ -289,6 +296,39 @@ mod tests {
         assert_eq!(register_tile(&target(512, 32), 56 * 56, 4, 1, false), (14, 2));
         assert_eq!(matmul_block(&target(512, 32), 128, 3072) % 16, 0);
         assert_eq!(matmul_block(&target(128, 16), 1, 10), 4 * (matmul_block(&target(128, 16), 1, 10) / 4));
+    }
+
+    /// A tuning database that knows one kernel.
+    struct OneKernel(KernelKey, KernelConfig);
+
+    impl ConfigSource for OneKernel {
+        fn lookup(&self, key: &KernelKey) -> Option<KernelConfig> {
+            (*key == self.0).then(|| self.1.clone())
+        }
+    }
+
+    #[test]
+    fn a_tuning_database_answers_before_the_default() {
+        let text = "func.func @main(%a: tensor<8x16xf32>, %b: tensor<3x16x4xf32>, %c: tensor<4x16xf32>)\n\
+                      -> (tensor<8x10xf32>, tensor<4x10xf32>) {\n\
+                      %0 = graph.matmul_packed %a, %b : (tensor<8x16xf32>, tensor<3x16x4xf32>) -> tensor<8x10xf32>\n\
+                      %1 = graph.matmul_packed %c, %b : (tensor<4x16xf32>, tensor<3x16x4xf32>) -> tensor<4x10xf32>\n\
+                      return %0, %1 : tensor<8x10xf32>, tensor<4x10xf32>\n}";
+        let mut m = tcc_ir::parse_bytes("t.mlir", text.as_bytes(), &tcc_dialect_graph::registry()).unwrap();
+        let entry = func_entry(&m, m.func("main").unwrap()).unwrap();
+        let ops: Vec<Op> = m.block_ops(entry).collect();
+        let tuned = KernelConfig::Matmul(MatmulConfig { tile_m: Some(2), unroll_k: Some(4), ..Default::default() });
+        let source = OneKernel(KernelKey::of(&m, ops[0]), tuned);
+        let pass = ConfigureKernels { target: target(128, 16), source: Some(std::sync::Arc::new(source)) };
+        pass.run(&mut m).unwrap();
+        assert_eq!(
+            MatmulConfig::of(&m, ops[0]),
+            MatmulConfig { tile_m: Some(2), unroll_k: Some(4), ..Default::default() }
+        );
+        // The other kernel (another shape) gets the analytic default.
+        let KernelConfig::Matmul(default) = default_config(&m, ops[1], &target(128, 16)).unwrap() else { panic!() };
+        assert_eq!(MatmulConfig::of(&m, ops[1]), default);
+        assert_ne!(default.tile_m, Some(2));
     }
 
     #[test]

@@ -16,11 +16,12 @@
 //!   which the blocked values of this pipeline all are.
 
 use tcc_dialect_graph::interp::maps_zero_to_zero;
+use tcc_dialect_graph::layout::{Layout, transform_layouts};
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
 use tcc_ir::{AttrDict, Attribute, Block, Diagnostics, Module, Op, Pass, PassInfo, Traits, Value};
 
-use crate::{Inserter, block_of, blocked, shape, tensor_type};
+use crate::{Inserter, shape, tensor_type};
 
 pub static PROPAGATE_LAYOUTS: PassInfo = PassInfo {
     name: "propagate-layouts",
@@ -63,12 +64,12 @@ impl Pass for PropagateLayouts {
 
 /// `(y, b)` if `v` is `layout_transform(y, NCHW{b}c -> NCHW)`.
 fn unblocked(m: &Module, v: Value) -> Option<(Value, i64)> {
-    let op = m.defining_op(v).filter(|&d| m.is(d, &g::LAYOUT_TRANSFORM))?;
-    if m.attr(op, "dst")?.as_str()? != "NCHW" {
+    let op = m.defining_op(v)?;
+    let (src, dst) = transform_layouts(m, op)?;
+    if dst != Layout::nchw() {
         return None;
     }
-    let b = block_of(m.attr(op, "src")?.as_str()?)?;
-    Some((m.operand(op, 0), b))
+    Some((m.operand(op, 0), src.channel_block()?))
 }
 
 /// Whether the blocked `y` holding `channels` logical channels has padding lanes.
@@ -78,10 +79,8 @@ fn padded(m: &Module, y: Value, channels: i64) -> bool {
 }
 
 fn cancel_round_trip(m: &mut Module, op: Op) -> bool {
-    if !m.is(op, &g::LAYOUT_TRANSFORM) || m.attr(op, "src").and_then(|a| a.as_str()) != Some("NCHW") {
-        return false;
-    }
-    let Some(b) = m.attr(op, "dst").and_then(|a| a.as_str()).and_then(block_of) else { return false };
+    let Some((src, dst)) = transform_layouts(m, op) else { return false };
+    let Some(b) = dst.channel_block().filter(|_| src == Layout::nchw()) else { return false };
     let Some((y, yb)) = unblocked(m, m.operand(op, 0)) else { return false };
     if yb != b || m.value_type(y) != m.value_type(m.result(op, 0)) {
         return false;
@@ -108,7 +107,7 @@ fn block_operand(ins: &mut Inserter, v: Value, b: i64, channels: i64, padded: bo
     } else {
         v4
     };
-    ins.layout(full, "NCHW", &blocked(b), vec![s4[0], blocks, s4[2], s4[3], b])
+    ins.layout(full, &Layout::nchw(), &Layout::nchwc(b), vec![s4[0], blocks, s4[2], s4[3], b])
 }
 
 fn sink_elementwise(m: &mut Module, op: Op) -> bool {
@@ -144,7 +143,7 @@ fn sink_elementwise(m: &mut Module, op: Op) -> bool {
     }
     let new = ins.op(def, &blocked_ops, attrs, vec![tensor_type(ys, elem)]);
     let nv = ins.m.result(new, 0);
-    let back = ins.layout(nv, &blocked(b), "NCHW", rs);
+    let back = ins.layout(nv, &Layout::nchwc(b), &Layout::nchw(), rs);
     m.replace_op(op, &[back]);
     true
 }
@@ -170,7 +169,7 @@ fn sink_slice(m: &mut Module, op: Op) -> bool {
     let rs = shape(m, m.result(op, 0));
     let mut ins = Inserter::before(m, op);
     let sliced = ins.inferred(&g::SLICE, &[y], attrs);
-    let back = ins.layout(sliced, &blocked(b), "NCHW", rs);
+    let back = ins.layout(sliced, &Layout::nchwc(b), &Layout::nchw(), rs);
     m.replace_op(op, &[back]);
     true
 }
@@ -196,7 +195,7 @@ fn sink_concat(m: &mut Module, op: Op) -> bool {
     let b = block.expect("concat has operands");
     let mut ins = Inserter::before(m, op);
     let joined = ins.inferred(&g::CONCAT, &parts, AttrDict::new().with("axis", Attribute::i64(1)));
-    let back = ins.layout(joined, &blocked(b), "NCHW", rs);
+    let back = ins.layout(joined, &Layout::nchwc(b), &Layout::nchw(), rs);
     m.replace_op(op, &[back]);
     true
 }
@@ -222,7 +221,7 @@ fn sink_reduce(m: &mut Module, op: Op) -> bool {
     let attrs = AttrDict::new().with("axes", Attribute::i64_list(&axes)).with("keepdims", Attribute::Bool(true));
     let mut ins = Inserter::before(m, op);
     let reduced = ins.inferred(def, &[y], attrs);
-    let back = ins.layout(reduced, &blocked(b), "NCHW", rs);
+    let back = ins.layout(reduced, &Layout::nchwc(b), &Layout::nchw(), rs);
     m.replace_op(op, &[back]);
     true
 }

@@ -34,6 +34,7 @@ pub mod kernel_config;
 pub mod layout_propagation;
 pub mod search;
 
+use tcc_dialect_graph::layout::{Layout, transform_attrs};
 use tcc_dialect_graph::ops as g;
 use tcc_ir::{AttrDict, Attribute, Location, Module, Op, OpDef, OperationState, PassRegistry, TensorType, Type, Value};
 
@@ -108,9 +109,9 @@ impl<'m> Inserter<'m> {
     }
 
     /// `x` moved from layout `src` to `dst`, with result shape `shape`.
-    pub fn layout(&mut self, x: Value, src: &str, dst: &str, shape: Vec<i64>) -> Value {
+    pub fn layout(&mut self, x: Value, src: &Layout, dst: &Layout, shape: Vec<i64>) -> Value {
         let elem = self.m.value_type(x).as_tensor().expect("a tensor").elem();
-        let attrs = AttrDict::new().with("src", Attribute::string(src)).with("dst", Attribute::string(dst));
+        let attrs = transform_attrs(src, dst);
         let op = self.op(&g::LAYOUT_TRANSFORM, &[x], attrs, vec![tensor_type(shape, elem)]);
         self.m.result(op, 0)
     }
@@ -129,14 +130,4 @@ impl<'m> Inserter<'m> {
         }
         self.inferred(&g::RESHAPE, &[x], AttrDict::new().with("shape", Attribute::i64_list(&shape)))
     }
-}
-
-/// `NCHW{b}c`.
-pub fn blocked(b: i64) -> String {
-    format!("NCHW{b}c")
-}
-
-/// The block size of an `NCHW{b}c` layout string, if it is one.
-pub fn block_of(layout: &str) -> Option<i64> {
-    layout.strip_prefix("NCHW")?.strip_suffix('c')?.parse().ok()
 }

@@ -5,8 +5,16 @@
 //! logical dimension (its outer part when it is blocked); `<n><letter>` is an inner block
 //! of `n` elements of that dimension. So `NCHW16c` is `(N, C/16, H, W, 16)` and logical
 //! channel `c` sits at `(c / 16, ..., c % 16)`.
+//!
+//! [`Layout`] is the typed value; the compiler's layouts are made by its constructors
+//! ([`Layout::nchw`], [`Layout::nchwc`], [`Layout::oihw_packed`], ...), and a
+//! transform's `src`/`dst` attributes are written and read here only
+//! ([`transform_attrs`], [`transform_layouts`]), so the text is parsed in one place.
 
 use std::collections::BTreeMap;
+use std::fmt;
+
+use tcc_ir::{AttrDict, Attribute, Module, Op, Signature};
 
 /// One dimension of a layout.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +29,56 @@ pub struct Layout {
 }
 
 impl Layout {
+    fn letters_of(text: &str) -> Layout {
+        Layout::parse(text).expect("a valid built-in layout")
+    }
+
+    /// Activations: batch, channels, height, width.
+    pub fn nchw() -> Layout {
+        Layout::letters_of("NCHW")
+    }
+
+    /// Activations with channels in blocks of `block` innermost: `NCHW{block}c`.
+    pub fn nchwc(block: i64) -> Layout {
+        Layout { dims: [Layout::nchw().dims, vec![LayoutDim::Inner('C', block)]].concat() }
+    }
+
+    /// Convolution filters: output channels, input channels, kernel rows, columns.
+    pub fn oihw() -> Layout {
+        Layout::letters_of("OIHW")
+    }
+
+    /// Filters packed for the blocked convolution: `OIHW{i}i{o}o`.
+    pub fn oihw_packed(input_block: i64, output_block: i64) -> Layout {
+        let mut dims = Layout::oihw().dims;
+        dims.extend([LayoutDim::Inner('I', input_block), LayoutDim::Inner('O', output_block)]);
+        Layout { dims }
+    }
+
+    /// A matmul's right operand: reduction rows, columns.
+    pub fn kn() -> Layout {
+        Layout::letters_of("KN")
+    }
+
+    /// A matmul's right operand packed in column blocks: `NK{n}n`.
+    pub fn nk_packed(block: i64) -> Layout {
+        Layout { dims: vec![LayoutDim::Outer('N'), LayoutDim::Outer('K'), LayoutDim::Inner('N', block)] }
+    }
+
+    /// The channel block of an `NCHW{b}c` layout (`None` for any other layout).
+    pub fn channel_block(&self) -> Option<i64> {
+        match self.dims.as_slice() {
+            [
+                LayoutDim::Outer('N'),
+                LayoutDim::Outer('C'),
+                LayoutDim::Outer('H'),
+                LayoutDim::Outer('W'),
+                LayoutDim::Inner('C', b),
+            ] => Some(*b),
+            _ => None,
+        }
+    }
+
     pub fn parse(s: &str) -> Result<Layout, String> {
         let mut dims = Vec::new();
         let mut chars = s.chars().peekable();
@@ -212,6 +270,48 @@ impl Layout {
     }
 }
 
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for d in &self.dims {
+            match d {
+                LayoutDim::Outer(l) => write!(f, "{l}")?,
+                LayoutDim::Inner(l, b) => write!(f, "{b}{}", l.to_ascii_lowercase())?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The attributes of a `graph.layout_transform` from `src` to `dst`.
+pub fn transform_attrs(src: &Layout, dst: &Layout) -> AttrDict {
+    AttrDict::new().with("src", Attribute::string(&src.to_string())).with("dst", Attribute::string(&dst.to_string()))
+}
+
+/// The source and destination layouts of a `graph.layout_transform` with attributes
+/// `attrs`, or what is wrong with them.
+pub fn transform_layouts_of(attrs: &AttrDict) -> Result<(Layout, Layout), String> {
+    let layout = |name: &str| {
+        let text =
+            attrs.get(name).and_then(|a| a.as_str()).ok_or_else(|| format!("requires string attribute '{name}'"))?;
+        Layout::parse(text)
+    };
+    Ok((layout("src")?, layout("dst")?))
+}
+
+/// The source and destination layouts of layout transform `op` (`None` for other ops
+/// and invalid layouts).
+pub fn transform_layouts(m: &Module, op: Op) -> Option<(Layout, Layout)> {
+    if !matches!(crate::kind_of(m, op), Some(crate::GraphOp::LayoutTransform)) {
+        return None;
+    }
+    transform_layouts_of(m.attrs(op)).ok()
+}
+
+/// [`transform_layouts_of`] for an op's signature (verification and the interpreter).
+pub fn transform_layouts_sig(sig: &Signature) -> Result<(Layout, Layout), String> {
+    transform_layouts_of(sig.attrs)
+}
+
 /// The result shape of transforming `shape` from layout `src` to `dst` with every
 /// logical size kept (blocks round up with padding).
 pub fn transform_shape(src: &Layout, dst: &Layout, shape: &[i64]) -> Result<Vec<i64>, String> {
@@ -362,6 +462,15 @@ mod tests {
 
     #[test]
     fn blocked_shapes() {
+        for text in ["NCHW", "NCHW16c", "OIHW4i16o", "NK32n", "KN", "NCHW2h"] {
+            assert_eq!(Layout::parse(text).unwrap().to_string(), text);
+        }
+        assert_eq!(Layout::nchwc(16), Layout::parse("NCHW16c").unwrap());
+        assert_eq!(Layout::oihw_packed(4, 16), Layout::parse("OIHW4i16o").unwrap());
+        assert_eq!(Layout::nk_packed(32), Layout::parse("NK32n").unwrap());
+        assert_eq!(Layout::nchwc(8).channel_block(), Some(8));
+        assert_eq!(Layout::nchw().channel_block(), None);
+        assert_eq!(Layout::parse("NCHW2h").unwrap().channel_block(), None);
         let nchw = Layout::parse("NCHW").unwrap();
         let blocked = Layout::parse("NCHW16c").unwrap();
         assert_eq!(transform_shape(&nchw, &blocked, &[1, 32, 7, 7]).unwrap(), vec![1, 2, 7, 7, 16]);

@@ -10,6 +10,7 @@
 //! removal).
 
 pub mod canonical;
+pub mod config;
 pub mod cost;
 pub mod infer;
 pub mod interp;

@@ -19,11 +19,11 @@
 //! not fit (blocks that are not a multiple of the vector width, groups that split a
 //! block) use the scalar reference nest.
 
-use tcc_dialect_graph::ops::kernel::{config_flag, config_int, config_str};
+use tcc_dialect_graph::config::{ConvClass, ConvConfig, ConvTemplate, Edges, classify_conv};
 use tcc_ir::Value;
 
 use super::{
-    Run, apply_epilogue, config, epilogue_operands, for_each_tile, in_last_chunk, reference, row_runs, tile_widths,
+    Run, apply_epilogue, epilogue_operands, for_each_tile, in_last_chunk, reference, row_runs, tile_widths,
     vector_width,
 };
 use crate::builder::Builder;
@@ -98,20 +98,24 @@ impl Conv {
             (dims(c.in_shape(0)), dims(c.in_shape(1)), dims(c.out_shape(0)));
         let (s, p, d) = (c.ints("strides"), c.ints("pads"), c.ints("dilations"));
         let groups = c.int("groups");
-        let cfg = config(c);
+        let cfg = ConvConfig::of(c.g, c.op);
         let width = vector_width(c.lanes, o[4])?;
         let (ib, wib, ob) = (x[4], w[4], w[5]);
-        let depthwise = wib == 1 && w[1] == 1 && ib == ob && groups == x[1] * ib && o[1] == x[1];
-        let pointwise = w[2] == 1 && w[3] == 1 && s == [1, 1] && d == [1, 1] && p == [0, 0, 0, 0];
-        let template = match config_str(cfg, "template") {
-            Some("reference") => return None,
-            Some("depthwise") => Template::Depthwise,
-            Some("pointwise") => Template::Pointwise,
-            Some(_) => Template::Direct,
-            None if depthwise => Template::Depthwise,
-            None if pointwise => Template::Pointwise,
-            None => Template::Direct,
+        let class = classify_conv(c.g, c.op).expect("a convolution");
+        // The depthwise template reads input and output blocks of one width.
+        let depthwise = class == ConvClass::Depthwise && ib == ob;
+        let template = match cfg.template {
+            Some(ConvTemplate::Reference) => return None,
+            Some(ConvTemplate::Depthwise) => Template::Depthwise,
+            Some(ConvTemplate::Pointwise) => Template::Pointwise,
+            Some(ConvTemplate::Direct) => Template::Direct,
+            None => match class {
+                ConvClass::Depthwise => Template::Depthwise,
+                ConvClass::Pointwise => Template::Pointwise,
+                ConvClass::Direct => Template::Direct,
+            },
         };
+        let pointwise = class == ConvClass::Pointwise;
         let fits = match template {
             Template::Depthwise => depthwise,
             // Whole input-channel blocks per group, whole tiles of output blocks per group.
@@ -122,7 +126,7 @@ impl Conv {
         if !fits {
             return None;
         }
-        let mut tile_oc = config_int(cfg, "tile_oc").unwrap_or(1);
+        let mut tile_oc = cfg.tile_oc();
         if template == Template::Depthwise || (o[1] / groups) % tile_oc != 0 {
             tile_oc = 1;
         }
@@ -137,15 +141,15 @@ impl Conv {
             groups,
             width,
             vectors: o[4] / width as i64,
-            tile_w: config_int(cfg, "tile_w").unwrap_or(4),
+            tile_w: cfg.tile_w(),
             tile_oc,
-            unroll_kw: config_flag(cfg, "unroll_kw").unwrap_or(false),
-            unroll_ic: config_int(cfg, "unroll_ic").unwrap_or(1),
-            split_edges: config_str(cfg, "edges") == Some("split"),
-            chunk_ic: config_int(cfg, "chunk_ic"),
-            prefetch: config_flag(cfg, "prefetch").unwrap_or(false),
-            prefetch_input: config_flag(cfg, "prefetch_input").unwrap_or(false),
-            task_w: config_int(cfg, "task_w"),
+            unroll_kw: cfg.unroll_kw(),
+            unroll_ic: cfg.unroll_ic(),
+            split_edges: cfg.edges() == Edges::Split,
+            chunk_ic: cfg.chunk_ic,
+            prefetch: cfg.prefetch(),
+            prefetch_input: cfg.prefetch_input(),
+            task_w: cfg.task_w,
             xb: c.ins[0],
             wb: c.ins[1],
             ob: c.outs[0],

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use tcc_dialect_graph::layout::{Layout, TransformPlan, transform_sizes};
+use tcc_dialect_graph::layout::{Layout, TransformPlan, transform_layouts_sig, transform_sizes};
 use tcc_dialect_vector as vp;
 use tcc_ir::scalar::{Compare, ScalarFn};
 use tcc_ir::{AttrDict, Attribute, Value};
@@ -22,8 +22,7 @@ use crate::builder::Builder;
 use crate::emit::{Ctx, nest, numel};
 
 pub fn emit(b: &mut Builder, c: &Ctx) {
-    let src = Layout::parse(&c.string("src")).expect("verified layout");
-    let dst = Layout::parse(&c.string("dst")).expect("verified layout");
+    let (src, dst) = transform_layouts_sig(&c.sig()).expect("verified layouts");
     let (is, os) = (c.in_shape(0), c.out_shape(0));
     if keeps_order(&src, &dst, &is, &os) {
         let n = numel(&os);
@@ -33,8 +32,6 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
             b.store(v, y, idx);
         });
     }
-    let (s, d) = (c.string("src"), c.string("dst"));
-    let block = |l: &str| l.strip_prefix("NCHW")?.strip_suffix('c')?.parse::<i64>().ok();
     // `c.lanes` counts f32 lanes: a register holds half as many f64 (or i64) elements;
     // i1 elements are bytes, not vector lanes: scalar.
     let lanes = match c.in_elem(0).byte_size() {
@@ -42,14 +39,14 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
         8 => c.lanes / 2,
         _ => 0,
     };
-    if s == "NCHW"
-        && let Some(bk) = block(&d)
+    if src == Layout::nchw()
+        && let Some(bk) = dst.channel_block()
         && let Some(l) = vector_width(lanes, bk)
     {
         return transpose(b, c, bk, l as i64, true);
     }
-    if d == "NCHW"
-        && let Some(bk) = block(&s)
+    if dst == Layout::nchw()
+        && let Some(bk) = src.channel_block()
         && let Some(l) = vector_width(lanes, bk)
     {
         return transpose(b, c, bk, l as i64, false);

@@ -11,10 +11,10 @@
 //! (the columns past N are never touched).
 
 use tcc_dialect_graph::GraphOp;
-use tcc_dialect_graph::ops::kernel::{config_flag, config_int};
+use tcc_dialect_graph::config::MatmulConfig;
 use tcc_ir::{ScalarType, Type, Value, VectorType};
 
-use super::{apply_epilogue, config, epilogue_operands, in_last_chunk, reference, vector_width};
+use super::{apply_epilogue, epilogue_operands, in_last_chunk, reference, vector_width};
 use crate::builder::Builder;
 use crate::emit::{Ctx, numel};
 
@@ -71,12 +71,12 @@ impl Matmul {
             return None;
         }
         let packed = matches!(tcc_dialect_graph::kind(c.g.def(c.op)), Some(GraphOp::MatmulPacked));
-        let cfg = config(c);
+        let cfg = MatmulConfig::of(c.g, c.op);
         let (k, n) = (sa[sa.len() - 1], os[os.len() - 1]);
         let (batches, rows, nb, blocks) = if packed {
             (1, numel(&sa[..sa.len() - 1]), sb[2], sb[0])
         } else {
-            let nb = config_int(cfg, "tile_n").unwrap_or(1) * c.lanes as i64;
+            let nb = cfg.tile_n() * c.lanes as i64;
             (numel(&sa[..sa.len() - 2]), sa[sa.len() - 2], nb, (n + nb - 1) / nb)
         };
         let width = vector_width(c.lanes, nb)?;
@@ -94,9 +94,9 @@ impl Matmul {
             blocks,
             width,
             vectors: nb / width as i64,
-            tile_m: config_int(cfg, "tile_m").unwrap_or(4),
-            unroll_k: config_int(cfg, "unroll_k").unwrap_or(1),
-            prefetch: packed && config_flag(cfg, "prefetch").unwrap_or(false),
+            tile_m: cfg.tile_m(),
+            unroll_k: cfg.unroll_k(),
+            prefetch: packed && cfg.prefetch(),
             a: b.view(c.ins[0], &[total, k]),
             out: b.view(c.outs[0], &[total, n]),
             b: if packed { c.ins[1] } else { b.view(c.ins[1], &[batches, k, n]) },

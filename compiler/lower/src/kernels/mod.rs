@@ -23,8 +23,8 @@ pub mod reference;
 use std::collections::HashMap;
 
 use tcc_dialect_graph::semantics;
+use tcc_ir::Value;
 use tcc_ir::scalar::Compare;
-use tcc_ir::{AttrDict, Value};
 
 use crate::builder::Builder;
 use crate::emit::Ctx;
@@ -42,11 +42,6 @@ pub fn vector_width(lanes: u32, block: i64) -> Option<u32> {
         w /= 2;
     }
     None
-}
-
-/// The op's kernel configuration, if it has one.
-pub fn config<'a>(c: &'a Ctx) -> Option<&'a AttrDict> {
-    c.g.attr(c.op, "config").and_then(|a| a.as_dict())
 }
 
 /// A run of consecutive output columns whose window taps `[lo, hi)` are exactly the

@@ -3,11 +3,11 @@
 //! with the same in-bounds window columns, covered by tiles of `tile_w` columns whose
 //! vectors of channels stay in registers across the window.
 
-use tcc_dialect_graph::ops::kernel::config_int;
+use tcc_dialect_graph::config::PoolConfig;
 use tcc_ir::scalar::ScalarFn;
 use tcc_ir::{Type, Value};
 
-use super::{config, for_each_tile, reference, row_runs, vector_width};
+use super::{for_each_tile, reference, row_runs, vector_width};
 use crate::builder::Builder;
 use crate::emit::Ctx;
 use crate::emit::nn::inside_range;
@@ -26,7 +26,7 @@ fn emit(b: &mut Builder, c: &Ctx, is_max: bool) {
     let vectors = xs[4] / width as i64;
     let (k, s, p) = (c.ints("kernel"), c.ints("strides"), c.ints("pads"));
     let include_pad = !is_max && c.flag("count_include_pad");
-    let tile_w = config_int(config(c), "tile_w").unwrap_or(4);
+    let tile_w = PoolConfig::of(c.g, c.op).tile_w();
     let elem = c.out_elem(0);
     let (x, out) = (c.ins[0], c.outs[0]);
     let runs = row_runs(os[3], xs[3], k[1], s[1], 1, p[1]);

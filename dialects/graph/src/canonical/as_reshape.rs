@@ -19,7 +19,7 @@
 use tcc_ir::{AttrDict, Attribute, Op, Pattern, Rewriter, Value};
 
 use super::{build, constant_value};
-use crate::layout::{Layout, letter_offsets, transform_sizes};
+use crate::layout::{Layout, letter_offsets, transform_layouts_of, transform_sizes};
 use crate::ops;
 
 pub static LAYOUT_AS_RESHAPE: Pattern = Pattern { name: "layout-as-reshape", apply: layout_as_reshape };
@@ -62,8 +62,7 @@ pub fn layout_transform_moves_nothing(src: &Layout, dst: &Layout, src_shape: &[i
 fn try_layout_as_reshape(rw: &mut Rewriter, op: Op) -> Option<()> {
     let x = rw.operand(op, 0);
     let (s, r) = (plain_shape(rw, x)?, plain_shape(rw, rw.result(op, 0))?);
-    let layout = |name: &str| rw.attr(op, name).and_then(|a| a.as_str()).and_then(|s| Layout::parse(s).ok());
-    let (src, dst) = (layout("src")?, layout("dst")?);
+    let (src, dst) = transform_layouts_of(rw.attrs(op)).ok()?;
     if !layout_transform_moves_nothing(&src, &dst, &s, &r) {
         return None;
     }

@@ -13,10 +13,9 @@ use crate::ops;
 type R = Result<Vec<Tensor>, String>;
 
 /// `t` (in layout `src`) moved to layout `dst` with physical shape `shape`.
-fn relayout(t: &Tensor, src: &str, dst: &str, shape: &[i64]) -> Result<Tensor, String> {
-    let (src, dst) = (Layout::parse(src)?, Layout::parse(dst)?);
+fn relayout(t: &Tensor, src: &Layout, dst: &Layout, shape: &[i64]) -> Result<Tensor, String> {
     let from: Vec<i64> = t.shape().iter().map(|&d| d as i64).collect();
-    let plan = TransformPlan::new(&src, &dst, &from, shape)?;
+    let plan = TransformPlan::new(src, dst, &from, shape)?;
     Ok(t.relayout(&plan, shape.iter().map(|&d| d as usize).collect()))
 }
 
@@ -38,21 +37,21 @@ pub fn conv2d_nchwc(a: &EvalArgs) -> R {
     let (x, w) = (a.input(0), a.input(1));
     let (xs, ws, out) = (dims(x), dims(w), a.result_dims(0));
     let (ib, wib, ob) = (xs[4], ws[4], ws[5]);
-    let xp = relayout(x, &format!("NCHW{ib}c"), "NCHW", &ops::kernel::plain_activation(&xs))?;
-    let wp = relayout(w, &format!("OIHW{wib}i{ob}o"), "OIHW", &ops::kernel::plain_filter(&ws))?;
+    let xp = relayout(x, &Layout::nchwc(ib), &Layout::nchw(), &ops::kernel::plain_activation(&xs))?;
+    let wp = relayout(w, &Layout::oihw_packed(wib, ob), &Layout::oihw(), &ops::kernel::plain_filter(&ws))?;
     let out: Vec<i64> = out.iter().map(|&d| d as i64).collect();
     let y = plain(a, &ops::CONV2D, &[xp, wp], ops::kernel::plain_activation(&out))?;
-    Ok(vec![relayout(&y, "NCHW", &format!("NCHW{ob}c"), &out)?])
+    Ok(vec![relayout(&y, &Layout::nchw(), &Layout::nchwc(ob), &out)?])
 }
 
 fn pool_nchwc(a: &EvalArgs, def: &'static tcc_ir::OpDef) -> R {
     let x = a.input(0);
     let (xs, out) = (dims(x), a.result_dims(0));
     let b = xs[4];
-    let xp = relayout(x, &format!("NCHW{b}c"), "NCHW", &ops::kernel::plain_activation(&xs))?;
+    let xp = relayout(x, &Layout::nchwc(b), &Layout::nchw(), &ops::kernel::plain_activation(&xs))?;
     let out: Vec<i64> = out.iter().map(|&d| d as i64).collect();
     let y = plain(a, def, &[xp], ops::kernel::plain_activation(&out))?;
-    Ok(vec![relayout(&y, "NCHW", &format!("NCHW{b}c"), &out)?])
+    Ok(vec![relayout(&y, &Layout::nchw(), &Layout::nchwc(b), &out)?])
 }
 
 pub fn max_pool2d_nchwc(a: &EvalArgs) -> R {
@@ -68,7 +67,7 @@ pub fn matmul_packed(a: &EvalArgs) -> R {
     let bs = dims(bp);
     let out = a.result_dims(0);
     let n = *out.last().ok_or("matmul result has rank 0")? as i64;
-    let b = relayout(bp, &format!("NK{}n", bs[2]), "KN", &[bs[1], n])?;
+    let b = relayout(bp, &Layout::nk_packed(bs[2]), &Layout::kn(), &[bs[1], n])?;
     Ok(vec![plain(a, &ops::MATMUL, &[x.clone(), b], out.iter().map(|&d| d as i64).collect())?])
 }
 

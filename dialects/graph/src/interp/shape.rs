@@ -5,7 +5,7 @@ use super::EvalArgs;
 use super::elementwise::broadcast_strides;
 use super::tensor::{Tensor, for_each_index, strides};
 use crate::infer::normalize_axis;
-use crate::layout::{Layout, TransformPlan};
+use crate::layout::{TransformPlan, transform_layouts_sig};
 
 type R = Result<Vec<Tensor>, String>;
 
@@ -128,8 +128,7 @@ pub fn gather(a: &EvalArgs) -> R {
 
 pub fn layout_transform(a: &EvalArgs) -> R {
     let x = a.input(0);
-    let src = Layout::parse(&a.sig.string("src")?)?;
-    let dst = Layout::parse(&a.sig.string("dst")?)?;
+    let (src, dst) = transform_layouts_sig(&a.sig)?;
     let out = a.result_dims(0);
     let to_i64 = |s: &[usize]| s.iter().map(|&d| d as i64).collect::<Vec<_>>();
     let plan = TransformPlan::new(&src, &dst, &to_i64(x.shape()), &to_i64(&out))?;

@@ -15,7 +15,8 @@
 //! registers. The reference semantics evaluate the region on whole tensors.
 //!
 //! The `config` attribute is the kernel configuration the lowering follows (register
-//! tile, template); `configure-kernels` writes it and a lit test may write it by hand:
+//! tile, template; typed in [`crate::config`]); `configure-kernels` writes it and a lit
+//! test may write it by hand:
 //!
 //! ```mlir
 //! %y = graph.conv2d_nchwc %x, %w, %b {pads = [1, 1, 1, 1],
@@ -29,10 +30,11 @@
 
 use tcc_ir::lexer::TokenKind;
 use tcc_ir::{
-    Arity, AttrDefault, AttrDict, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser, Printer,
-    Signature, Syntax, Traits, Type,
+    Arity, AttrDefault, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser, Printer, Signature,
+    Syntax, Traits, Type,
 };
 
+use crate::config::{CONFIG_SPEC, KernelConfig};
 use crate::infer::{FLOATS, same_elem, tensor, tensor_of};
 use crate::interp::kernel as k;
 use crate::layout::{Layout, transform_sizes};
@@ -137,60 +139,7 @@ fn list(types: &[Type]) -> String {
     types.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
 }
 
-/// Checks the `config` attribute (the kernel configuration) against the keys an op
-/// accepts.
-fn verify_config(m: &Module, op: Op, keys: &[(&str, KeyKind)]) -> Result<(), String> {
-    let Some(config) = m.attr(op, "config") else { return Ok(()) };
-    let dict = config.as_dict().ok_or("attribute 'config' must be a dictionary")?;
-    for (name, value) in dict.iter() {
-        let (_, kind) = keys.iter().find(|(k, _)| *k == name).ok_or_else(|| {
-            let known: Vec<&str> = keys.iter().map(|(k, _)| *k).collect();
-            format!("unknown kernel configuration key '{name}' (known: {})", known.join(", "))
-        })?;
-        let ok = match kind {
-            KeyKind::Positive(max) => value.as_i64().is_some_and(|v| (1..=*max).contains(&v)),
-            KeyKind::Flag => value.as_bool().is_some(),
-            KeyKind::OneOf(options) => value.as_str().is_some_and(|s| options.contains(&s)),
-        };
-        if !ok {
-            let what = match kind {
-                KeyKind::Positive(max) => format!("an integer from 1 to {max}"),
-                KeyKind::Flag => "a bool".to_string(),
-                KeyKind::OneOf(options) => format!("one of {}", options.join(", ")),
-            };
-            return Err(format!("kernel configuration '{name}' must be {what}, got {value}"));
-        }
-    }
-    Ok(())
-}
-
-#[derive(Copy, Clone)]
-enum KeyKind {
-    /// An integer from 1 to the bound.
-    Positive(i64),
-    Flag,
-    OneOf(&'static [&'static str]),
-}
-
-/// Reads an integer from a kernel configuration.
-pub fn config_int(config: Option<&AttrDict>, key: &str) -> Option<i64> {
-    config?.get(key)?.as_i64()
-}
-
-/// Reads a flag from a kernel configuration.
-pub fn config_flag(config: Option<&AttrDict>, key: &str) -> Option<bool> {
-    config?.get(key)?.as_bool()
-}
-
-/// Reads a string from a kernel configuration.
-pub fn config_str<'a>(config: Option<&'a AttrDict>, key: &str) -> Option<&'a str> {
-    config?.get(key)?.as_str()
-}
-
 // -- conv2d_nchwc ---------------------------------------------------------------------
-
-/// The convolution templates of the lowering.
-pub const CONV_TEMPLATES: &[&str] = &["direct", "pointwise", "depthwise", "reference"];
 
 /// The plain (NCHW) shape of a blocked `[N, C/b, H, W, b]` activation.
 pub fn plain_activation(s: &[i64]) -> Vec<i64> {
@@ -217,22 +166,7 @@ fn infer_conv2d_nchwc(sig: &Signature) -> Result<Vec<Type>, String> {
 }
 
 fn verify_conv2d_nchwc(m: &Module, op: Op) -> Result<(), String> {
-    verify_config(
-        m,
-        op,
-        &[
-            ("template", KeyKind::OneOf(CONV_TEMPLATES)),
-            ("tile_w", KeyKind::Positive(256)),
-            ("tile_oc", KeyKind::Positive(256)),
-            ("unroll_kw", KeyKind::Flag),
-            ("unroll_ic", KeyKind::Positive(256)),
-            ("edges", KeyKind::OneOf(&["merged", "split"])),
-            ("chunk_ic", KeyKind::Positive(256)),
-            ("prefetch", KeyKind::Flag),
-            ("prefetch_input", KeyKind::Flag),
-            ("task_w", KeyKind::Positive(1 << 30)),
-        ],
-    )?;
+    KernelConfig::verify(m, op)?;
     verify_epilogue(m, op)
 }
 
@@ -262,7 +196,7 @@ pub static CONV2D_NCHWC: OpDef = OpDef {
         AttrSpec::optional("pads", AttrKind::IntList, AttrDefault::Ints(&[0, 0, 0, 0]), "[top, left, bottom, right]"),
         AttrSpec::optional("dilations", AttrKind::IntList, AttrDefault::Ints(&[1, 1]), "[dh, dw]"),
         AttrSpec::optional("groups", AttrKind::Int, AttrDefault::Int(1), "channel groups (of the padded channels)"),
-        AttrSpec::optional("config", AttrKind::Any, AttrDefault::Optional, "kernel configuration"),
+        CONFIG_SPEC,
     ],
     traits: KERNEL.union(Traits::ISOLATED_FROM_ABOVE),
     infer: Some(infer_conv2d_nchwc),
@@ -286,7 +220,7 @@ fn infer_pool_nchwc(sig: &Signature) -> Result<Vec<Type>, String> {
 }
 
 fn verify_pool_nchwc(m: &Module, op: Op) -> Result<(), String> {
-    verify_config(m, op, &[("tile_w", KeyKind::Positive(256))])
+    KernelConfig::verify(m, op)
 }
 
 pub static MAX_POOL2D_NCHWC: OpDef = OpDef {
@@ -301,7 +235,7 @@ pub static MAX_POOL2D_NCHWC: OpDef = OpDef {
         AttrSpec::required("kernel", AttrKind::IntList, "[kh, kw]"),
         AttrSpec::required("strides", AttrKind::IntList, "[sh, sw]"),
         AttrSpec::optional("pads", AttrKind::IntList, AttrDefault::Ints(&[0, 0, 0, 0]), "[top, left, bottom, right]"),
-        AttrSpec::optional("config", AttrKind::Any, AttrDefault::Optional, "kernel configuration"),
+        CONFIG_SPEC,
     ],
     traits: Traits::PURE,
     infer: Some(infer_pool_nchwc),
@@ -328,7 +262,7 @@ pub static AVG_POOL2D_NCHWC: OpDef = OpDef {
         AttrSpec::required("strides", AttrKind::IntList, "[sh, sw]"),
         AttrSpec::optional("pads", AttrKind::IntList, AttrDefault::Ints(&[0, 0, 0, 0]), "[top, left, bottom, right]"),
         AttrSpec::optional("count_include_pad", AttrKind::Bool, AttrDefault::Bool(false), "count padded cells"),
-        AttrSpec::optional("config", AttrKind::Any, AttrDefault::Optional, "kernel configuration"),
+        CONFIG_SPEC,
     ],
     traits: Traits::PURE,
     infer: Some(infer_pool_nchwc),
@@ -349,16 +283,7 @@ pub static AVG_POOL2D_NCHWC: OpDef = OpDef {
 /// `NK{n}n`, columns padded with zeros); the result `[.., M, N]` is written (N is not
 /// inferable when the columns were padded) and checked.
 fn verify_matmul_packed(m: &Module, op: Op) -> Result<(), String> {
-    verify_config(
-        m,
-        op,
-        &[
-            ("tile_m", KeyKind::Positive(256)),
-            ("tile_n", KeyKind::Positive(256)),
-            ("unroll_k", KeyKind::Positive(256)),
-            ("prefetch", KeyKind::Flag),
-        ],
-    )?;
+    KernelConfig::verify(m, op)?;
     let ty = |v| m.value_type(v).as_tensor().cloned().ok_or("operands and result must be tensors");
     let (a, b, r) = (ty(m.operand(op, 0))?, ty(m.operand(op, 1))?, ty(m.result(op, 0))?);
     if !FLOATS.contains(&a.elem()) || a.elem() != b.elem() || a.elem() != r.elem() {
@@ -370,10 +295,7 @@ fn verify_matmul_packed(m: &Module, op: Op) -> Result<(), String> {
     }
     let (batch, mk) = sa.split_at(sa.len() - 2);
     let n = *sr.last().unwrap_or(&0);
-    let nchk = Layout::parse("NK").and_then(|src| {
-        let dst = Layout::parse(&format!("NK{}n", sb[2]))?;
-        transform_sizes(&src, &dst, &[n, sb[1]], sb)
-    });
+    let nchk = transform_sizes(&Layout::kn(), &Layout::nk_packed(sb[2]), &[sb[1], n], sb);
     if mk[1] != sb[1]
         || nchk.is_err()
         || sr.len() != sa.len()
@@ -400,7 +322,7 @@ pub static MATMUL_PACKED: OpDef = OpDef {
 ```",
     operands: Arity::AtLeast(2),
     regions: Arity::Between(0, 1),
-    attrs: &[AttrSpec::optional("config", AttrKind::Any, AttrDefault::Optional, "kernel configuration")],
+    attrs: &[CONFIG_SPEC],
     traits: KERNEL.union(Traits::ISOLATED_FROM_ABOVE),
     verify: Some(verify_matmul_packed),
     syntax: Syntax::Functional,
@@ -431,11 +353,7 @@ fn infer_batch_matmul(sig: &Signature) -> Result<Vec<Type>, String> {
 }
 
 fn verify_batch_matmul(m: &Module, op: Op) -> Result<(), String> {
-    verify_config(
-        m,
-        op,
-        &[("tile_m", KeyKind::Positive(256)), ("tile_n", KeyKind::Positive(256)), ("unroll_k", KeyKind::Positive(256))],
-    )?;
+    KernelConfig::verify(m, op)?;
     verify_epilogue(m, op)
 }
 
@@ -449,7 +367,7 @@ pub static BATCH_MATMUL: OpDef = OpDef {
                   : (tensor<12x128x64xf32>, tensor<12x64x128xf32>) -> tensor<12x128x128xf32>\n```",
     operands: Arity::AtLeast(2),
     regions: Arity::Between(0, 1),
-    attrs: &[AttrSpec::optional("config", AttrKind::Any, AttrDefault::Optional, "kernel configuration")],
+    attrs: &[CONFIG_SPEC],
     traits: KERNEL.union(Traits::ISOLATED_FROM_ABOVE),
     infer: Some(infer_batch_matmul),
     verify: Some(verify_batch_matmul),

@@ -8,7 +8,7 @@ use crate::infer::{
     ANY, INDICES, broadcast_shapes, check_all, fmt_shape, normalize_axis, same_elem, tensor, tensor_of,
 };
 use crate::interp::shape as k;
-use crate::layout::{Layout, transform_sizes};
+use crate::layout::{transform_layouts_of, transform_sizes};
 use crate::{GraphOp, GraphSemantics, LayoutClass};
 
 const MOVE: Traits = Traits::PURE.union(Traits::DATA_MOVEMENT);
@@ -186,9 +186,7 @@ fn verify_layout_transform(m: &Module, op: Op) -> Result<(), String> {
     if x.elem() != r.elem() {
         return Err(format!("result element type {} differs from the operand's {}", r.elem(), x.elem()));
     }
-    let attr = |name: &str| m.attr(op, name).and_then(|a| a.as_str()).map(String::from).ok_or("missing layout");
-    let src = Layout::parse(&attr("src")?)?;
-    let dst = Layout::parse(&attr("dst")?)?;
+    let (src, dst) = transform_layouts_of(m.attrs(op))?;
     transform_sizes(&src, &dst, x.shape(), r.shape()).map(|_| ())
 }
 
