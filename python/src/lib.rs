@@ -127,14 +127,14 @@ fn bench_model(
     let (options, settings) = (options(backend, threads)?, bench_settings(runs, warmup)?);
     let start = std::time::Instant::now();
     let (name, bytes) = source_of(kind, source)?;
-    py.detach(|| tcc::bench::bench_bytes(&name, bytes, start, options, &settings, None)).map_err(CompileError::new_err)
+    py.detach(|| tcc_bench::bench_bytes(&name, bytes, start, options, &settings, None)).map_err(CompileError::new_err)
 }
 
-fn bench_settings(runs: usize, warmup: usize) -> PyResult<tcc::bench::Settings> {
+fn bench_settings(runs: usize, warmup: usize) -> PyResult<tcc_bench::Settings> {
     if runs == 0 {
         return Err(PyValueError::new_err("runs must be at least 1"));
     }
-    Ok(tcc::bench::Settings { runs, warmup, json: true })
+    Ok(tcc_bench::Settings { runs, warmup, json: true })
 }
 
 /// The code generators this build has (`cranelift`, and `llvm` if built with it).

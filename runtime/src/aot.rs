@@ -10,89 +10,10 @@
 
 use std::cell::RefCell;
 
-use crate::threads::{MAX_THREADS, resolve_threads, validate_threads};
+pub use tcc_runtime_abi::AotError;
+
+use crate::threads::{resolve_threads, validate_threads};
 use crate::{EntryFn, Workspace, pool};
-
-/// Why [`tcc_aot_run`] refused to run a model; C sees [`AotError::code`] (negative;
-/// positive results are the 1-based ids of failed run-time checks, 0 is success).
-/// Generated headers define a `TCC_ERROR_*` macro per code ([`AotError::macro_name`])
-/// and return [`AotError::message`] from `NAME_error_message`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AotError {
-    /// `inputs` is NULL (and the model has inputs).
-    NullInputs,
-    /// An element of `inputs` is NULL.
-    NullInput,
-    /// `outputs` is NULL (and the model has outputs).
-    NullOutputs,
-    /// An element of `outputs` is NULL.
-    NullOutput,
-    /// `threads` is negative or above [`MAX_THREADS`].
-    InvalidThreads,
-    /// `threads` is 0 (the default) and `TCC_NUM_THREADS` is set to an invalid count.
-    InvalidThreadsEnv,
-    /// The model's workspace cannot be allocated.
-    OutOfMemory,
-}
-
-impl AotError {
-    /// Every error, in code order (-1 first).
-    pub const ALL: [AotError; 7] = [
-        AotError::NullInputs,
-        AotError::NullInput,
-        AotError::NullOutputs,
-        AotError::NullOutput,
-        AotError::InvalidThreads,
-        AotError::InvalidThreadsEnv,
-        AotError::OutOfMemory,
-    ];
-
-    /// The code `tcc_aot_run` returns: -1 to -7.
-    pub fn code(self) -> i32 {
-        -1 - AotError::ALL.iter().position(|&e| e == self).expect("listed") as i32
-    }
-
-    /// The error with this code, if any.
-    pub fn from_code(code: i32) -> Option<AotError> {
-        AotError::ALL.into_iter().find(|e| e.code() == code)
-    }
-
-    /// The name of the code's macro in generated headers.
-    pub fn macro_name(self) -> &'static str {
-        match self {
-            AotError::NullInputs => "TCC_ERROR_NULL_INPUTS",
-            AotError::NullInput => "TCC_ERROR_NULL_INPUT",
-            AotError::NullOutputs => "TCC_ERROR_NULL_OUTPUTS",
-            AotError::NullOutput => "TCC_ERROR_NULL_OUTPUT",
-            AotError::InvalidThreads => "TCC_ERROR_INVALID_THREADS",
-            AotError::InvalidThreadsEnv => "TCC_ERROR_INVALID_THREADS_ENV",
-            AotError::OutOfMemory => "TCC_ERROR_OUT_OF_MEMORY",
-        }
-    }
-
-    /// What went wrong, for the user.
-    pub fn message(self) -> String {
-        match self {
-            AotError::NullInputs => "the inputs array is NULL".into(),
-            AotError::NullInput => "an element of the inputs array is NULL".into(),
-            AotError::NullOutputs => "the outputs array is NULL".into(),
-            AotError::NullOutput => "an element of the outputs array is NULL".into(),
-            AotError::InvalidThreads => {
-                format!("invalid thread count: it must be 0 (the default) or from 1 to {MAX_THREADS}")
-            }
-            AotError::InvalidThreadsEnv => {
-                format!("invalid TCC_NUM_THREADS: it must be a whole number from 1 to {MAX_THREADS}")
-            }
-            AotError::OutOfMemory => "cannot allocate the model's workspace".into(),
-        }
-    }
-}
-
-impl std::fmt::Display for AotError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message())
-    }
-}
 
 /// What a thread keeps between runs: the workspace (grown to the largest model run)
 /// and the argument array.
@@ -216,7 +137,7 @@ unsafe fn run(
         }
     };
     let pool = pool::shared_handle(threads);
-    let pool_ptr = pool.as_ref().map_or(std::ptr::null(), |p| p as *const pool::ThreadPool);
+    let pool_ptr = pool.as_ref().map_or(std::ptr::null(), |p| p.handle());
     let mut status = 0u32;
     // SAFETY: forwarded from the caller's contract; every pointer was checked, the
     // workspace is large enough and the pool outlives the call.
@@ -227,18 +148,19 @@ unsafe fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ThreadPool;
+    use crate::threads::MAX_THREADS;
+    use crate::{PoolHandle, ThreadPool};
 
     /// A one-input, one-output model: `out[0] = in[0] + 1`, `out[1]` = the pool's thread
     /// count (0 without a pool); its check 1 fails on a negative input.
-    unsafe extern "C" fn entry(args: *const *mut u8, ws: *mut u8, pool: *const ThreadPool, status: *mut u32) {
+    unsafe extern "C" fn entry(args: *const *mut u8, ws: *mut u8, pool: *const PoolHandle, status: *mut u32) {
         // SAFETY: the tests pass one input of 1 float and one output of 2.
         unsafe {
             assert!(!ws.is_null());
             let x = *(*args as *const f32);
             let out = *args.add(1) as *mut f32;
             *out = x + 1.0;
-            *out.add(1) = pool.as_ref().map_or(0, |p| p.threads()) as f32;
+            *out.add(1) = (pool as *const ThreadPool).as_ref().map_or(0, |p| p.threads()) as f32;
             if x < 0.0 {
                 *status = 1;
             }
@@ -288,7 +210,7 @@ mod tests {
 
     #[test]
     fn empty_arrays_may_be_null() {
-        unsafe extern "C" fn nothing(_: *const *mut u8, _: *mut u8, _: *const ThreadPool, _: *mut u32) {}
+        unsafe extern "C" fn nothing(_: *const *mut u8, _: *mut u8, _: *const PoolHandle, _: *mut u32) {}
         // SAFETY: the entry reads nothing.
         assert_eq!(unsafe { tcc_aot_run(nothing, std::ptr::null(), 0, std::ptr::null(), 0, 0, 1) }, 0);
     }

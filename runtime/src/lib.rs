@@ -6,8 +6,9 @@
 //! - [`Workspace`]: the per-model scratch arena whose offsets the compiler planned.
 //! - [`Signature`] / [`validate`]: input checks (count, dtype, shape) done before any
 //!   compiled code runs.
-//! - [`EntryFn`]: the ABI of a compiled model's entry function; [`aot`]: the entry
-//!   point objects made by `tcc --emit=obj` call.
+//! - [`EntryFn`]: the ABI of a compiled model's entry function (from
+//!   `tcc-runtime-abi`, all the compiler sees of the runtime); [`aot`]: the entry point
+//!   objects made by `tcc --emit=obj` call.
 //! - [`threads`]: the thread-count rule ([`threads::MAX_THREADS`],
 //!   [`threads::resolve_threads`]) shared by the C API, the CLI and the builder.
 //!
@@ -23,33 +24,8 @@ pub mod tensor;
 pub mod threads;
 
 pub use pool::{TaskFn, ThreadPool, tcc_parallel_for};
-pub use tensor::{AlignedBuf, DType, Element, Tensor};
-
-/// A compiled model's entry: `args` holds one pointer per input then per output
-/// buffer, `workspace` the scratch arena, `pool` the thread pool (or null), and
-/// `status` receives the id of the first failed run-time check (0 when all passed).
-pub type EntryFn =
-    unsafe extern "C" fn(args: *const *mut u8, workspace: *mut u8, pool: *const ThreadPool, status: *mut u32);
-
-/// A tensor's expected dtype and shape.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TensorSpec {
-    pub dtype: DType,
-    pub shape: Vec<usize>,
-}
-
-impl std::fmt::Display for TensorSpec {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}{:?}", self.dtype, self.shape)
-    }
-}
-
-/// A model's inputs and outputs.
-#[derive(Clone, Debug, Default)]
-pub struct Signature {
-    pub inputs: Vec<TensorSpec>,
-    pub outputs: Vec<TensorSpec>,
-}
+pub use tcc_runtime_abi::{AotError, DType, EntryFn, PoolHandle, Signature, TensorSpec};
+pub use tensor::{AlignedBuf, Element, Tensor};
 
 /// Checks inputs against the signature before anything runs.
 pub fn validate(sig: &Signature, inputs: &[Tensor]) -> Result<(), String> {

@@ -31,6 +31,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::{self, JoinHandle, Thread};
 
+use tcc_runtime_abi::PoolHandle;
+
 use crate::threads::MAX_THREADS;
 
 /// The body of a parallel loop: runs iterations `begin..end` with its captured state.
@@ -211,6 +213,12 @@ pub struct ThreadPool {
 }
 
 impl ThreadPool {
+    /// This pool as compiled code receives it (the entry function's `pool` argument,
+    /// handed back to `tcc_parallel_for`).
+    pub fn handle(&self) -> *const PoolHandle {
+        self as *const ThreadPool as *const PoolHandle
+    }
+
     /// A private pool using `threads` threads in total (the caller counts as one;
     /// clamped to `1..=MAX_THREADS`, and fewer if the OS refuses to start a thread).
     /// Workers are pinned to the usable physical cores other than the one the calling
@@ -348,13 +356,14 @@ pub(crate) fn shared_handle(threads: usize) -> Option<ThreadPool> {
 /// loop on the calling thread.
 ///
 /// # Safety
-/// `pool` is null or a live [`ThreadPool`]; `func` and `ctx` follow
+/// `pool` is null or a live [`ThreadPool`]'s [`ThreadPool::handle`]; `func` and `ctx` follow
 /// [`ThreadPool::parallel_for`]'s contract.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn tcc_parallel_for(pool: *const ThreadPool, func: TaskFn, ctx: *const u8, n: i64) {
-    // SAFETY: forwarded from the caller's contract.
+pub unsafe extern "C" fn tcc_parallel_for(pool: *const PoolHandle, func: TaskFn, ctx: *const u8, n: i64) {
+    // SAFETY: forwarded from the caller's contract; a handle is a `ThreadPool` pointer
+    // (`ThreadPool::handle`).
     unsafe {
-        match pool.as_ref() {
+        match (pool as *const ThreadPool).as_ref() {
             Some(p) => p.parallel_for(func, ctx, n),
             None if n > 0 => func(ctx, 0, n),
             None => {}

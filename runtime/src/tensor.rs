@@ -2,42 +2,7 @@
 
 use std::fmt;
 
-/// Element types a compiled model exchanges with its caller.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum DType {
-    F32,
-    F64,
-    I32,
-    I64,
-    /// One byte per element, 0 or 1.
-    Bool,
-}
-
-impl DType {
-    pub fn size(self) -> usize {
-        match self {
-            DType::F32 | DType::I32 => 4,
-            DType::F64 | DType::I64 => 8,
-            DType::Bool => 1,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            DType::F32 => "f32",
-            DType::F64 => "f64",
-            DType::I32 => "i32",
-            DType::I64 => "i64",
-            DType::Bool => "i1",
-        }
-    }
-}
-
-impl fmt::Display for DType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+pub use tcc_runtime_abi::DType;
 
 /// A Rust type that can be a tensor element.
 pub trait Element: Copy + 'static {

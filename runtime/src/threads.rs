@@ -9,59 +9,7 @@
 
 use std::sync::OnceLock;
 
-/// The most threads a model run may use, and so the most workers the process-wide pool
-/// ([`crate::pool::shared`]) ever starts.
-///
-/// 256 is above the physical cores of today's largest common servers (two 128-core
-/// sockets), so it never limits a sensible request, while it bounds what a mistaken one
-/// costs: every thread is an OS thread with its own stack, and beyond the core count
-/// more threads only split loops into smaller pieces and add wake-ups.
-pub const MAX_THREADS: usize = 256;
-
-/// The environment variable that sets the default thread count.
-pub const THREADS_ENV: &str = "TCC_NUM_THREADS";
-
-/// `n` if it is a valid thread count (1 to [`MAX_THREADS`]), else an error saying why.
-pub fn validate_threads(n: usize) -> Result<usize, String> {
-    if n == 0 {
-        Err(format!("invalid thread count 0: it must be from 1 to {MAX_THREADS}"))
-    } else if n > MAX_THREADS {
-        Err(format!("invalid thread count {n}: at most {MAX_THREADS} threads are supported"))
-    } else {
-        Ok(n)
-    }
-}
-
-/// Parses a thread count written by a user (surrounding spaces allowed) and validates
-/// it like [`validate_threads`]; `what` names where it came from in the error (say
-/// `"--threads"` or `"TCC_NUM_THREADS"`).
-pub fn parse_threads(text: &str, what: &str) -> Result<usize, String> {
-    let t = text.trim();
-    let n = t.parse::<usize>().map_err(|_| {
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        let why = if digits(t) {
-            "too large"
-        } else if t.strip_prefix('-').is_some_and(digits) {
-            "a thread count cannot be negative"
-        } else {
-            "not a whole number"
-        };
-        format!("invalid {what} '{text}': {why} (expected 1 to {MAX_THREADS})")
-    })?;
-    validate_threads(n).map_err(|e| format!("{what}: {e}"))
-}
-
-/// The thread count `TCC_NUM_THREADS` asks for: `Ok(None)` when it is unset or empty,
-/// `Ok(Some(n))` for a valid count, an error when it is set to anything else (text, 0,
-/// a negative number, more than [`MAX_THREADS`]).
-pub fn threads_from_env() -> Result<Option<usize>, String> {
-    match std::env::var(THREADS_ENV) {
-        Err(std::env::VarError::NotPresent) => Ok(None),
-        Err(std::env::VarError::NotUnicode(v)) => Err(format!("invalid {THREADS_ENV} {v:?}: not a whole number")),
-        Ok(v) if v.trim().is_empty() => Ok(None),
-        Ok(v) => parse_threads(&v, THREADS_ENV).map(Some),
-    }
-}
+pub use tcc_runtime_abi::threads::*;
 
 /// One thread per usable physical core, at most [`MAX_THREADS`]. Counted once per
 /// process (reading the topology costs a file per CPU).

@@ -5,9 +5,8 @@
 
 use std::fmt::Write;
 
-use tcc_runtime::aot::AotError;
-use tcc_runtime::threads::MAX_THREADS;
-use tcc_runtime::{Signature, TensorSpec};
+use tcc_runtime_abi::threads::MAX_THREADS;
+use tcc_runtime_abi::{AotError, Signature, TensorSpec};
 
 /// Whether `s` is a valid C identifier (and so a usable model name).
 pub fn is_c_identifier(s: &str) -> bool {

@@ -42,15 +42,15 @@ impl std::error::Error for CodegenError {}
 
 pub use tcc_target::Target;
 
-/// Physical cores this process may use.
-pub fn host_cores() -> u32 {
-    tcc_runtime::cpu::usable_physical_cores().len().max(1) as u32
-}
+/// The runtime functions JIT-compiled code calls, by symbol name, with their addresses
+/// in this process (the runtime lists them: `tcc_runtime::math::symbols()`). Object
+/// files link against the runtime library instead.
+pub type RuntimeSymbols<'a> = &'a [(&'static str, *const u8)];
 
 /// The Cranelift backend's target: the host ISA, with 128-bit vectors in 16 registers
 /// (the widest Cranelift's x86-64 backend compiles).
 pub fn cranelift_target() -> Target {
-    Target::host(128, 16, Target::host_has_fma(), host_cores())
+    Target::host(128, 16)
 }
 
 /// Compiled code for `--emit=clif|llvm|asm`: one function (Cranelift) or the whole
@@ -77,8 +77,8 @@ pub use tcc_dialect_loop::abi::KernelRecord;
 
 /// A model compiled to machine code.
 pub struct CompiledModel {
-    pub entry: tcc_runtime::EntryFn,
-    pub signature: tcc_runtime::Signature,
+    pub entry: tcc_runtime_abi::EntryFn,
+    pub signature: tcc_runtime_abi::Signature,
     pub workspace_size: usize,
     /// Message of each run-time check; a run fails with `asserts[status - 1]`.
     pub asserts: Vec<String>,

@@ -8,7 +8,7 @@ use tcc_dialect_loop::abi;
 use tcc_dialect_loop::{self as lp, LoopOp};
 use tcc_ir::builtin::{func_entry, func_type};
 use tcc_ir::{Block, Module, Op, Value};
-use tcc_runtime::{DType, TensorSpec};
+use tcc_runtime_abi::{DType, Signature, TensorSpec};
 
 use crate::CodegenError;
 
@@ -25,7 +25,7 @@ pub fn dtype_of(e: tcc_ir::ScalarType) -> Result<DType, CodegenError> {
 }
 
 /// The C interface of object files passes `float` arrays: refuses other element types.
-pub fn check_c_interface(signature: &tcc_runtime::Signature) -> Result<(), CodegenError> {
+pub fn check_c_interface(signature: &Signature) -> Result<(), CodegenError> {
     for (what, specs) in [("input", &signature.inputs), ("output", &signature.outputs)] {
         if let Some((i, s)) = specs.iter().enumerate().find(|(_, s)| s.dtype != DType::F32) {
             return Err(CodegenError::Unsupported(format!(
@@ -42,7 +42,7 @@ pub fn check_c_interface(signature: &tcc_runtime::Signature) -> Result<(), Codeg
 pub struct Prepared {
     pub func: Op,
     pub entry_block: Block,
-    pub signature: tcc_runtime::Signature,
+    pub signature: Signature,
     pub workspace_size: usize,
     pub kernels: Vec<crate::KernelRecord>,
 }
@@ -53,7 +53,7 @@ pub fn prepare(lm: &Module) -> Result<Prepared, CodegenError> {
     let info = abi::entry_info(lm, func);
     let n_in = info.num_inputs.unwrap_or(fty.inputs.len());
     let workspace_size = info.workspace_size;
-    let mut signature = tcc_runtime::Signature::default();
+    let mut signature = Signature::default();
     for (i, t) in fty.inputs.iter().enumerate() {
         let b = t.as_buffer().ok_or_else(|| CodegenError::Unsupported(format!("@main argument of type {t}")))?;
         let spec = TensorSpec { dtype: dtype_of(b.elem())?, shape: b.shape().iter().map(|&d| d as usize).collect() };

@@ -452,18 +452,61 @@ pub static REWRITE_SEARCH: PassInfo = PassInfo {
     create: |o| Ok(Box::new(RewriteSearch::from_options(o)?)),
 };
 
-struct RewriteSearch {
-    cfg: SearchConfig,
-    ceilings: Ceilings,
-    db: CostDb,
-    verbose: bool,
+/// Where the search's costs come from. The compiler's pipeline injects measured costs
+/// (ops compiled and timed on this machine, kept in a database, and a whole-model
+/// check of the winner); `rewrite-search` in a textual pipeline uses estimates, and a
+/// database file when one is named.
+pub trait SearchCosts {
+    /// The cost model of one search.
+    fn model(&self) -> Result<CostModel<'_>, String>;
+    /// Times the input and the rewritten graph as whole models, when it can.
+    fn whole_model(&self, _before: &Module, _after: &Module) -> WholeModelCheck {
+        WholeModelCheck::Skipped
+    }
+    /// Called after the search with its cost model (to keep new measurements).
+    fn finish(&self, _model: &CostModel<'_>) {}
+}
+
+/// The whole-model check of a rewritten graph.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum WholeModelCheck {
+    /// Not done (estimated costs).
+    Skipped,
+    /// The input's and the rewritten graph's latencies, in seconds.
+    Measured { before: f64, after: f64 },
+    /// The models could not be compiled or run: the rewrite is not kept.
+    Failed,
+}
+
+/// Estimated costs, with the measurements of a database where it has them.
+pub struct EstimatedCosts {
+    pub ceilings: Ceilings,
+    pub db: CostDb,
+}
+
+impl SearchCosts for EstimatedCosts {
+    fn model(&self) -> Result<CostModel<'_>, String> {
+        Ok(CostModel::new(self.ceilings, self.db.clone()))
+    }
+}
+
+/// The `rewrite-search` pass: the search, then (when it rewrote the graph) the
+/// whole-model check and, with `clean_up`, canonicalization and CSE of the result.
+pub struct RewriteSearch {
+    pub config: SearchConfig,
+    pub costs: Box<dyn SearchCosts>,
+    /// Canonicalize and CSE a rewritten graph (what the rewrites built may fold, as
+    /// concatenated weights do, or repeat).
+    pub clean_up: bool,
+    /// Print the search's statistics on stderr.
+    pub report: bool,
 }
 
 impl RewriteSearch {
     fn from_options(o: &PassOptions) -> Result<RewriteSearch, String> {
         let target = crate::target_from(o)?;
         let nominal = Ceilings::nominal_gflops(&target);
-        let cfg = SearchConfig {
+        let config = SearchConfig {
             mode: o.parse_or("mode", Mode::Taso)?,
             budget: o.parse_or("budget", DEFAULT_BUDGET)?,
             alpha: 1.05,
@@ -477,7 +520,58 @@ impl RewriteSearch {
             Some(path) => CostDb::load(std::path::Path::new(path), &cpu)?,
             None => CostDb::new(&cpu),
         };
-        Ok(RewriteSearch { cfg, ceilings, db, verbose: o.parse_or("verbose", false)? })
+        let costs = Box::new(EstimatedCosts { ceilings, db });
+        Ok(RewriteSearch { config, costs, clean_up: false, report: o.parse_or("verbose", false)? })
+    }
+
+    /// Runs the search on `m` in place; returns its statistics (`None` when it is off).
+    pub fn search(&self, m: &mut Module) -> Result<Option<SearchStats>, Diagnostics> {
+        if self.config.mode == Mode::Off {
+            return Ok(None);
+        }
+        let start = Instant::now();
+        let mut cost = self.costs.model().map_err(|e| Diagnostics::error(m.loc(m.top()).clone(), e))?;
+        let (mut best, mut stats) = search(m, &search_rules(), &mut cost, &self.config);
+        // Costed op by op, the rewritten graph must also be faster as a whole.
+        let mut checked = String::new();
+        if !stats.path.is_empty() {
+            let keep = match self.costs.whole_model(m, &best) {
+                WholeModelCheck::Skipped => true,
+                WholeModelCheck::Measured { before, after } if after < before * (1.0 - self.config.min_gain) => {
+                    checked = format!("; whole model {:.4} -> {:.4} ms: kept", before * 1e3, after * 1e3);
+                    true
+                }
+                WholeModelCheck::Measured { before, after } => {
+                    checked = format!(
+                        "; {} rejected: whole model {:.4} -> {:.4} ms, not faster",
+                        stats.path.join(", "),
+                        before * 1e3,
+                        after * 1e3
+                    );
+                    false
+                }
+                WholeModelCheck::Failed => {
+                    checked = format!("; {} rejected: the whole-model check could not run", stats.path.join(", "));
+                    false
+                }
+            };
+            if keep && self.clean_up {
+                tcc_ir::canonicalize::canonicalize(&mut best);
+                tcc_ir::cse::cse(&mut best);
+            } else if !keep {
+                best = m.clone();
+                stats.path.clear();
+                stats.best_cost = stats.initial_cost;
+            }
+        }
+        stats.elapsed = start.elapsed();
+        self.costs.finish(&cost);
+        if self.report {
+            let measured = if cost.measured > 0 { format!(", {} ops measured", cost.measured) } else { String::new() };
+            eprintln!("rewrite-search: {}{measured}{checked}", stats.summary());
+        }
+        *m = best;
+        Ok(Some(stats))
     }
 }
 
@@ -486,15 +580,6 @@ impl Pass for RewriteSearch {
         "rewrite-search"
     }
     fn run(&self, m: &mut Module) -> Result<(), Diagnostics> {
-        if self.cfg.mode == Mode::Off {
-            return Ok(());
-        }
-        let mut cost = CostModel::new(self.ceilings, self.db.clone());
-        let (best, stats) = search(m, &search_rules(), &mut cost, &self.cfg);
-        if self.verbose {
-            eprintln!("rewrite-search: {}", stats.summary());
-        }
-        *m = best;
-        Ok(())
+        self.search(m).map(|_| ())
     }
 }

@@ -6,11 +6,14 @@
 //! sizes. The backend chosen for a
 //! compilation provides it (Cranelift: 128-bit vectors in 16 registers; LLVM: the host's
 //! or `--cpu`'s full width); kernel configuration, layout blocking and vectorization
-//! read it and never assume a width. Passes receive it as pipeline options
-//! ([`Target::to_pass_options`] / [`Target::from_options`]), so `tcc-opt` can run any
-//! stage for any target. This crate depends on nothing else of tcc.
+//! read it and never assume a width. The compiler resolves it once per compile and hands
+//! it to the passes that need it; textual pipelines (`tcc-opt`) spell it as pass options
+//! ([`Target::from_options`]), so any stage can run for any target. [`host`] is every
+//! probe of the machine the compiler makes. This crate depends on nothing else of tcc.
 
 use std::fmt;
+
+pub mod host;
 
 /// What code is generated for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -69,31 +72,25 @@ impl Target {
         self.lanes(4) as i64
     }
 
-    /// A target for this machine's caches and cores with the given vector registers.
-    pub fn host(vector_bits: u32, vector_registers: u32, fma: bool, cores: u32) -> Target {
-        let (l1, l2) = host_caches();
-        Target { vector_bits, vector_registers, fma, ldexp: false, cores, l1_bytes: l1, l2_bytes: l2 }
+    /// A target for this machine's caches, cores and FMA with the given vector
+    /// registers.
+    pub fn host(vector_bits: u32, vector_registers: u32) -> Target {
+        let d = Target::default();
+        let caches = host::caches();
+        Target {
+            vector_bits,
+            vector_registers,
+            fma: host::has_fma(),
+            ldexp: false,
+            cores: host::cores(),
+            l1_bytes: caches.l1.unwrap_or(d.l1_bytes),
+            l2_bytes: caches.l2.unwrap_or(d.l2_bytes),
+        }
     }
 
-    /// Whether this machine executes fused multiply-add.
-    pub fn host_has_fma() -> bool {
-        #[cfg(target_arch = "x86_64")]
-        return std::arch::is_x86_feature_detected!("fma");
-        #[cfg(not(target_arch = "x86_64"))]
-        return false;
-    }
-
-    /// The target as pass options (`vector-bits=512 vector-registers=32 ...`), the
-    /// inverse of [`Target::from_options`].
-    pub fn to_pass_options(&self) -> String {
-        format!(
-            "vector-bits={} vector-registers={} fma={} ldexp={} cores={} l1={} l2={}",
-            self.vector_bits, self.vector_registers, self.fma, self.ldexp, self.cores, self.l1_bytes, self.l2_bytes
-        )
-    }
-
-    /// Reads a target from pass options (`get(name)` gives an option's text); missing
-    /// options take [`Target::default`]'s values.
+    /// Reads a target from pass options (`vector-bits=512 vector-registers=32 ...`;
+    /// `get(name)` gives an option's text); missing options take [`Target::default`]'s
+    /// values.
     pub fn from_options<'a>(get: impl Fn(&str) -> Option<&'a str>) -> Result<Target, String> {
         fn parse<T: std::str::FromStr>(text: Option<&str>, key: &str, default: T) -> Result<T, String> {
             match text {
@@ -136,34 +133,6 @@ impl fmt::Display for Target {
     }
 }
 
-/// This machine's per-core L1 data and L2 cache sizes (Linux sysfs), or the defaults.
-pub fn host_caches() -> (u32, u32) {
-    let d = Target::default();
-    let (mut l1, mut l2) = (d.l1_bytes, d.l2_bytes);
-    for index in 0..8 {
-        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{index}");
-        let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).map(|s| s.trim().to_string());
-        let (Ok(level), Ok(kind), Ok(size)) = (read("level"), read("type"), read("size")) else { continue };
-        let Some(bytes) = parse_size(&size) else { continue };
-        match (level.as_str(), kind.as_str()) {
-            ("1", "Data") => l1 = bytes,
-            ("2", "Unified") | ("2", "Data") => l2 = bytes,
-            _ => {}
-        }
-    }
-    (l1, l2)
-}
-
-/// `32K`, `1024K`, `2M` or a byte count.
-fn parse_size(s: &str) -> Option<u32> {
-    let (num, mult) = match s.as_bytes().last()? {
-        b'K' => (&s[..s.len() - 1], 1 << 10),
-        b'M' => (&s[..s.len() - 1], 1 << 20),
-        _ => (s, 1),
-    };
-    num.parse::<u32>().ok()?.checked_mul(mult)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,9 +148,17 @@ mod tests {
             l1_bytes: 49152,
             l2_bytes: 2 << 20,
         };
-        let text = t.to_pass_options();
-        let map: std::collections::HashMap<&str, &str> =
-            text.split(' ').map(|kv| kv.split_once('=').unwrap()).collect();
+        let map: std::collections::HashMap<&str, &str> = [
+            ("vector-bits", "512"),
+            ("vector-registers", "32"),
+            ("fma", "true"),
+            ("ldexp", "true"),
+            ("cores", "2"),
+            ("l1", "49152"),
+            ("l2", "2097152"),
+        ]
+        .into_iter()
+        .collect();
         assert_eq!(Target::from_options(|k| map.get(k).copied()).unwrap(), t);
         assert_eq!(Target::from_options(|_| None).unwrap(), Target::default());
         assert!(Target::from_options(|k| (k == "vector-bits").then_some("96")).is_err());
@@ -189,12 +166,8 @@ mod tests {
     }
 
     #[test]
-    fn sizes() {
-        assert_eq!(parse_size("32K"), Some(32768));
-        assert_eq!(parse_size("2M"), Some(2 << 20));
-        assert_eq!(parse_size("512"), Some(512));
-        assert_eq!(parse_size("K"), None);
-        let (l1, l2) = host_caches();
-        assert!(l1 >= 1024 && l2 >= l1);
+    fn the_host_target_has_sane_caches() {
+        let t = Target::host(128, 16);
+        assert!(t.l1_bytes >= 1024 && t.l2_bytes >= t.l1_bytes && t.cores >= 1);
     }
 }

@@ -67,10 +67,11 @@ impl CodeGenerator {
     }
 
     pub fn jit(&self, lm: &Module, keep_listings: bool) -> Result<CompiledModel, Diagnostics> {
+        let symbols = tcc_runtime::math::symbols();
         match self {
-            CodeGenerator::Cranelift => tcc_codegen::compile_jit(lm, keep_listings),
+            CodeGenerator::Cranelift => tcc_codegen::compile_jit(lm, keep_listings, &symbols),
             #[cfg(feature = "llvm")]
-            CodeGenerator::Llvm(t) => tcc_codegen::llvm::compile_jit(lm, t, keep_listings),
+            CodeGenerator::Llvm(t) => tcc_codegen::llvm::compile_jit(lm, t, keep_listings, &symbols),
         }
     }
 

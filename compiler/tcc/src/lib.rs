@@ -25,14 +25,11 @@
 //! allocation sized by the model is fallible.
 
 pub mod backend;
-pub mod bandwidth;
-pub mod bench;
 pub mod dot;
 pub mod memory;
 #[cfg(feature = "mlir")]
 pub mod mlir_import;
 pub mod model_file;
-pub mod peak;
 pub mod pipeline;
 pub mod runtime_lib;
 pub mod search;
@@ -42,11 +39,18 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 pub use model_file::{ModelBytes, read_model_file};
+pub use pipeline::Session;
 pub use runtime_lib::{runtime_library, static_library};
-pub use tcc_codegen::CompiledModel;
+pub use tcc_codegen::{self as codegen, CompiledModel};
 pub use tcc_dialect_graph as graph;
+pub use tcc_dialect_loop as loop_dialect;
+pub use tcc_graph_opt::search::{DEFAULT_BUDGET as DEFAULT_SEARCH_BUDGET, Mode as SearchMode};
 pub use tcc_ir as ir;
+pub use tcc_lower as lower;
+pub use tcc_rules as rules;
+pub use tcc_runtime as runtime;
 pub use tcc_runtime::{DType, Tensor, TensorSpec};
+pub use tcc_target as target;
 
 use tcc_ir::{Diagnostics, Module, PassRegistry, Registry};
 use tcc_runtime::{ThreadPool, Workspace};
@@ -90,10 +94,7 @@ pub fn parse_model(name: &str, bytes: impl Into<ModelBytes>) -> Result<Module, D
 
 /// Every pass tcc knows, by pipeline name.
 pub fn pass_registry() -> PassRegistry {
-    let mut r = PassRegistry::new();
-    tcc_graph_opt::register_passes(&mut r);
-    tcc_lower::register_passes(&mut r);
-    r
+    pipeline::pass_registry()
 }
 
 /// Everything that can go wrong loading or running a model.
@@ -258,27 +259,21 @@ impl RuntimeBuilder {
     }
 }
 
-/// The chosen backend, or a located error.
-fn code_generator(module: &Module, options: &Options) -> Result<backend::CodeGenerator, Error> {
-    backend::CodeGenerator::new(options)
-        .map_err(|e| Error::Compile(Diagnostics::error(module.loc(module.top()).clone(), e)))
-}
-
 /// Optimizes, lowers and JIT-compiles a graph-dialect module; `keep_listings` keeps
 /// the backend's IR and machine code (for `--emit=clif|llvm|asm`).
 pub fn compile(mut module: Module, options: &Options, keep_listings: bool) -> Result<CompiledModel, Error> {
-    let generator = code_generator(&module, options)?;
-    optimize_and_lower(&mut module, options)?;
-    Ok(generator.jit(&module, keep_listings)?)
+    let session = Session::for_module(&module, options)?;
+    optimize_and_lower(&mut module, &session)?;
+    Ok(session.generator.jit(&module, keep_listings)?)
 }
 
 /// Optimizes and lowers a graph-dialect module, then checks its memory plan against
 /// the budget (before anything the model needs is allocated).
-fn optimize_and_lower(module: &mut Module, options: &Options) -> Result<(), Diagnostics> {
-    pipeline::optimize_graph(module, options)?;
+fn optimize_and_lower(module: &mut Module, session: &Session) -> Result<(), Diagnostics> {
+    pipeline::optimize_graph(module, session)?;
     let largest = memory::largest_tensor(module);
-    pipeline::lower(module, options)?;
-    let budget = options.max_memory.unwrap_or_else(memory::default_budget);
+    pipeline::lower(module, session)?;
+    let budget = session.options.max_memory.unwrap_or_else(memory::default_budget);
     memory::check(module, budget, largest.as_ref())
 }
 
@@ -290,17 +285,17 @@ pub fn compile_object(
     name: &str,
     source: &str,
 ) -> Result<tcc_codegen::ObjectCode, Error> {
-    let generator = code_generator(&module, options)?;
-    optimize_and_lower(&mut module, options)?;
-    Ok(generator.object(&module, name, source)?)
+    let session = Session::for_module(&module, options)?;
+    optimize_and_lower(&mut module, &session)?;
+    Ok(session.generator.object(&module, name, source)?)
 }
 
 /// Optimizes and lowers a graph-dialect module and prints the backend's IR or assembly.
 pub fn compile_listing(mut module: Module, options: &Options, what: backend::Listing) -> Result<String, Error> {
-    let generator = code_generator(&module, options)?;
-    pipeline::optimize_graph(&mut module, options)?;
-    pipeline::lower(&mut module, options)?;
-    Ok(generator.listing(&module, what)?)
+    let session = Session::for_module(&module, options)?;
+    pipeline::optimize_graph(&mut module, &session)?;
+    pipeline::lower(&mut module, &session)?;
+    Ok(session.generator.listing(&module, what)?)
 }
 
 /// The reference interpreter's tensor as a runtime tensor with the same shape and
@@ -382,7 +377,7 @@ impl Model {
         let mut args: Vec<*mut u8> = inputs.iter().map(|t| t.as_ptr() as *mut u8).collect();
         args.extend(outputs.iter_mut().map(|t| t.as_mut_ptr()));
         let mut workspace = self.workspace.lock().unwrap_or_else(|e| e.into_inner());
-        let pool = self.pool.as_ref().map_or(std::ptr::null(), Arc::as_ptr);
+        let pool = self.pool.as_ref().map_or(std::ptr::null(), |p| p.handle());
         let mut status = 0u32;
         // SAFETY: the arguments match the compiled signature (validated above): one
         // pointer per input (only read) and per output buffer of the declared sizes, a

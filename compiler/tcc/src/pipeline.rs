@@ -1,42 +1,113 @@
-//! The compilation pipeline, stage by stage, so tools can stop at any level.
+//! The compilation pipeline: named pipelines of passes built with typed options, and
+//! the [`Session`] of one compile, which resolves the backend and its target once.
+//!
+//! ```text
+//! import_and_clean_up   convert-tosa-to-graph, canonicalize, cse
+//! rewrite               rewrite-search (TASO, measured costs; canonicalize and cse
+//!                       of what it rewrote)
+//! kernels(target)       block-layouts, propagate-layouts, canonicalize,
+//!                       fuse-epilogues, configure-kernels, cse, fuse-memory-bound
+//! lowering(target)      convert-graph-to-loop, vectorize, expand-math, cse
+//! ```
+//!
+//! Each stage is a function returning passes, so tools can stop at any level; the same
+//! passes are also registered by name for textual pipelines (`tcc-opt`), whose options
+//! parse into the same structs.
 
-use tcc_ir::{Diagnostics, Module, PassManager, verify};
+use tcc_codegen::Target;
+use tcc_graph_opt::blocking::BlockLayouts;
+use tcc_graph_opt::epilogue_fusion::FuseEpilogues;
+use tcc_graph_opt::fusion::FuseMemoryBound;
+use tcc_graph_opt::kernel_config::ConfigureKernels;
+use tcc_graph_opt::layout_propagation::PropagateLayouts;
+use tcc_ir::canonicalize::Canonicalize;
+use tcc_ir::cse::Cse;
+use tcc_ir::{Diagnostics, Module, Pass, PassManager, verify};
+use tcc_lower::expand_math::ExpandMath;
+use tcc_lower::tosa_to_graph::ConvertTosaToGraph;
+use tcc_lower::vectorize::Vectorize;
+use tcc_lower::{ConvertGraphToLoop, register_passes};
 
 use crate::Options;
+use crate::backend::CodeGenerator;
+
+/// One compile: its options, and the backend and target they choose, resolved once.
+pub struct Session {
+    pub options: Options,
+    pub generator: CodeGenerator,
+    pub target: Target,
+}
+
+impl Session {
+    /// The session for `options`; an error when they choose a backend this build lacks
+    /// or options that do not apply to it.
+    pub fn new(options: &Options) -> Result<Session, String> {
+        let generator = CodeGenerator::new(options)?;
+        let target = generator.target();
+        Ok(Session { options: options.clone(), generator, target })
+    }
+
+    /// [`Session::new`], its error located at the module.
+    pub fn for_module(m: &Module, options: &Options) -> Result<Session, Diagnostics> {
+        Session::new(options).map_err(|e| Diagnostics::error(m.loc(m.top()).clone(), e))
+    }
+}
+
+/// A list of passes.
+pub type Passes = Vec<Box<dyn Pass>>;
+
+fn canonicalize() -> Box<dyn Pass> {
+    Box::new(Canonicalize { config: Default::default() })
+}
 
 /// Import and graph-level clean-up: TOSA ops to graph ops, then canonicalization
 /// (folding, batch-norm folding, transpose cancelling, identities, dead code) and CSE.
-pub const GRAPH_PIPELINE: &str = "convert-tosa-to-graph,canonicalize,cse";
+pub fn import_and_clean_up() -> Passes {
+    vec![Box::new(ConvertTosaToGraph), canonicalize(), Box::new(Cse)]
+}
+
+/// The rewrite search the session's options ask for, with costs measured on this
+/// machine for its target (none when the search is off).
+pub fn rewrite(session: &Session) -> Passes {
+    if session.options.rewrite_search == tcc_graph_opt::search::Mode::Off {
+        return Vec::new();
+    }
+    vec![Box::new(crate::search::rewrite_search(&session.options, &session.target))]
+}
 
 /// Kernel planning for `target`: blocked layouts with packed weights (folded by
 /// canonicalization), transforms moved to the boundaries, epilogues fused, kernel
 /// configurations chosen, the memory-bound ops between kernels stitched into groups.
-pub fn kernel_pipeline(target: &tcc_codegen::Target) -> String {
-    let t = target.to_pass_options();
-    format!(
-        "block-layouts{{{t}}},propagate-layouts,canonicalize,fuse-epilogues,configure-kernels{{{t}}},cse,fuse-memory-bound"
-    )
-}
-/// From the optimized graph to loops ready for code generation, vectorized for
-/// `target`.
-pub fn lowering_pipeline(target: &tcc_codegen::Target, profile: bool) -> String {
-    format!(
-        "convert-graph-to-loop{{profile={profile} vector-bits={0}}},vectorize{{vector-bits={0}}},expand-math{{ldexp={1}}},cse",
-        target.vector_bits, target.ldexp
-    )
+pub fn kernels(target: &Target) -> Passes {
+    vec![
+        Box::new(BlockLayouts { target: *target }),
+        Box::new(PropagateLayouts),
+        canonicalize(),
+        Box::new(FuseEpilogues),
+        Box::new(ConfigureKernels { target: *target, source: None }),
+        Box::new(Cse),
+        Box::new(FuseMemoryBound),
+    ]
 }
 
-/// The target description of the chosen backend.
-pub fn target(m: &Module, options: &Options) -> Result<tcc_codegen::Target, Diagnostics> {
-    let generator =
-        crate::backend::CodeGenerator::new(options).map_err(|e| Diagnostics::error(m.loc(m.top()).clone(), e))?;
-    Ok(generator.target())
+/// From the optimized graph to plain loop nests for `target`; with `profile`, each
+/// kernel's loops are marked for the profiler.
+pub fn to_loops(target: &Target, profile: bool) -> Passes {
+    vec![Box::new(ConvertGraphToLoop { profile, target: *target })]
 }
 
-/// Runs a pipeline string on `m`.
-pub fn run_pipeline(m: &mut Module, pipeline: &str, options: &Options) -> Result<(), Diagnostics> {
-    let passes =
-        crate::pass_registry().parse_pipeline(pipeline).map_err(|e| Diagnostics::error(m.loc(m.top()).clone(), e))?;
+/// From the optimized graph to loops ready for code generation: [`to_loops`], then
+/// vectorized for `target` and with the f32 math expanded.
+pub fn lowering(target: &Target, profile: bool) -> Passes {
+    let mut passes = to_loops(target, profile);
+    passes.push(Box::new(Vectorize { vector_bits: target.vector_bits }));
+    passes.push(Box::new(ExpandMath { ldexp: target.ldexp }));
+    passes.push(Box::new(Cse));
+    passes
+}
+
+/// Runs `passes` on `m`, printing the IR after each or their timing as `options` ask.
+pub fn run(m: &mut Module, passes: Passes, options: &Options) -> Result<(), Diagnostics> {
     let mut pm = PassManager::new(passes);
     pm.print_ir_after_all = options.print_ir_after_all;
     pm.timing = options.timing.then(Default::default);
@@ -47,21 +118,26 @@ pub fn run_pipeline(m: &mut Module, pipeline: &str, options: &Options) -> Result
     r
 }
 
-/// Verifies and optimizes a graph-dialect module in place, for the target `options`
-/// choose: import and clean-up, the rewrite search (`options.rewrite_search`), kernel
-/// planning.
-pub fn optimize_graph(m: &mut Module, options: &Options) -> Result<(), Diagnostics> {
+/// Verifies and optimizes a graph-dialect module in place for the session: import and
+/// clean-up, the rewrite search, kernel planning.
+pub fn optimize_graph(m: &mut Module, session: &Session) -> Result<(), Diagnostics> {
     verify(m)?;
-    run_pipeline(m, GRAPH_PIPELINE, options)?;
-    // The rewrite search, then clean-up of what it built (concatenated weights fold).
-    if crate::search::rewrite_search(m, options)?.is_some_and(|s| !s.path.is_empty()) {
-        run_pipeline(m, "canonicalize,cse", options)?;
-    }
-    run_pipeline(m, &kernel_pipeline(&target(m, options)?), options)
+    let mut passes = import_and_clean_up();
+    passes.extend(rewrite(session));
+    passes.extend(kernels(&session.target));
+    run(m, passes, &session.options)
 }
 
 /// Lowers an optimized graph module to the loop (and vector) dialects.
-pub fn lower(m: &mut Module, options: &Options) -> Result<(), Diagnostics> {
-    run_pipeline(m, &lowering_pipeline(&target(m, options)?, options.profile), options)?;
+pub fn lower(m: &mut Module, session: &Session) -> Result<(), Diagnostics> {
+    run(m, lowering(&session.target, session.options.profile), &session.options)?;
     verify(m)
+}
+
+/// Every pass tcc knows, by pipeline name (for textual pipelines).
+pub fn pass_registry() -> tcc_ir::PassRegistry {
+    let mut r = tcc_ir::PassRegistry::new();
+    tcc_graph_opt::register_passes(&mut r);
+    register_passes(&mut r);
+    r
 }

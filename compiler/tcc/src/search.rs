@@ -1,5 +1,6 @@
-//! The rewrite search as the compiler runs it: TASO's search (`tcc_graph_opt::search`)
-//! with costs measured on this machine.
+//! The rewrite search as the compiler runs it: TASO's search (`tcc_graph_opt::search`,
+//! a pass of the graph pipeline) with costs measured on this machine, which this module
+//! injects ([`MeasuredCosts`]).
 //!
 //! An op whose cost the search needs (one a rewrite removes or creates) is measured
 //! once: it is compiled alone, as a function of its non-constant operands with its
@@ -15,9 +16,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use tcc_graph_opt::cost::{Ceilings, CostDb, CostModel, folds_to_constant};
-use tcc_graph_opt::search::{self, Mode, SearchConfig, SearchStats};
+use tcc_graph_opt::search::{self, Mode, RewriteSearch, SearchConfig, SearchCosts, WholeModelCheck};
 use tcc_ir::builtin::{create_func, create_return};
-use tcc_ir::{Block, Diagnostics, Location, Module, Op, OperationState, Type, Value};
+use tcc_ir::{Block, Location, Module, Op, OperationState, Type, Value};
 
 use crate::Options;
 
@@ -29,7 +30,7 @@ pub fn default_cost_db() -> PathBuf {
 /// What the measurements of `options` are valid for.
 fn machine_key(options: &Options) -> String {
     let threads = crate::resolve_threads(options).unwrap_or(1);
-    format!("{} / {:?} / {} threads", crate::peak::cpu_model(), options.backend, threads)
+    format!("{} / {:?} / {} threads", tcc_target::host::cpu_model(), options.backend, threads)
 }
 
 /// `op` of `m` alone: a module whose function takes its non-constant operands and
@@ -144,77 +145,72 @@ fn end_to_end(before: &Module, after: &Module, options: &Options) -> Option<(f64
     Some((ta[2], tb[2]))
 }
 
-/// Runs the rewrite search `options` ask for on `m`, in place; `None` when it is off.
-pub fn rewrite_search(m: &mut Module, options: &Options) -> Result<Option<SearchStats>, Diagnostics> {
-    if options.rewrite_search == Mode::Off {
-        return Ok(None);
+/// The search's costs as the compiler measures them on this machine, for `options`:
+/// the cost database (`options.cost_db`, else the default), op costs measured when
+/// missing (unless `options.estimate_costs_only`), and the whole-model check.
+pub struct MeasuredCosts {
+    pub options: Options,
+    pub target: tcc_codegen::Target,
+}
+
+impl MeasuredCosts {
+    fn path(&self) -> PathBuf {
+        self.options.cost_db.clone().unwrap_or_else(default_cost_db)
     }
-    let start = Instant::now();
-    let rules = search::search_rules();
-    let error = |e: String| Diagnostics::error(m.loc(m.top()).clone(), e);
-    let path = options.cost_db.clone().unwrap_or_else(default_cost_db);
-    let machine = machine_key(options);
-    let db = match CostDb::load(&path, &machine) {
-        Ok(db) => db,
-        // A database the user named must be readable; the default one is a cache,
-        // which is started afresh (and rewritten) when it is not.
-        Err(e) if options.cost_db.is_some() => return Err(error(e)),
-        Err(e) => {
-            eprintln!("tcc: warning: {e}; starting a new cost database");
-            CostDb::new(&machine)
+}
+
+impl SearchCosts for MeasuredCosts {
+    fn model(&self) -> Result<CostModel<'_>, String> {
+        let machine = machine_key(&self.options);
+        let db = match CostDb::load(&self.path(), &machine) {
+            Ok(db) => db,
+            // A database the user named must be readable; the default one is a cache,
+            // which is started afresh (and rewritten) when it is not.
+            Err(e) if self.options.cost_db.is_some() => return Err(e),
+            Err(e) => {
+                eprintln!("tcc: warning: {e}; starting a new cost database");
+                CostDb::new(&machine)
+            }
+        };
+        // The estimate only ranks ops no rewrite touches (they cost the same in every
+        // candidate); nominal ceilings do for that.
+        let ceilings = Ceilings::new(Ceilings::nominal_gflops(&self.target), 20.0);
+        let cost = CostModel::new(ceilings, db);
+        if self.options.estimate_costs_only {
+            return Ok(cost);
         }
-    };
-    let target = crate::pipeline::target(m, options)?;
-    // The estimate only ranks ops no rewrite touches (they cost the same in every
-    // candidate); nominal ceilings do for that.
-    let ceilings = Ceilings::new(Ceilings::nominal_gflops(&target), 20.0);
-    let mut cost = CostModel::new(ceilings, db);
-    if !options.estimate_costs_only {
-        let opts = options.clone();
-        cost = cost.with_measure(Box::new(move |g: &Module, op: Op| measure(g, op, &opts)));
+        let options = &self.options;
+        Ok(cost.with_measure(Box::new(move |g: &Module, op: Op| measure(g, op, options))))
     }
-    let cfg = SearchConfig {
+
+    fn whole_model(&self, before: &Module, after: &Module) -> WholeModelCheck {
+        if self.options.estimate_costs_only {
+            return WholeModelCheck::Skipped;
+        }
+        match end_to_end(before, after, &self.options) {
+            Some((before, after)) => WholeModelCheck::Measured { before, after },
+            None => WholeModelCheck::Failed,
+        }
+    }
+
+    fn finish(&self, model: &CostModel<'_>) {
+        if model.measured > 0 {
+            // A database that cannot be written costs only the next compile's time.
+            if let Err(e) = model.db.save(&self.path()) {
+                eprintln!("tcc: warning: cost database not saved: {e}");
+            }
+        }
+    }
+}
+
+/// The rewrite search `options` ask for, as a pass with measured costs for `target`.
+pub fn rewrite_search(options: &Options, target: &tcc_codegen::Target) -> RewriteSearch {
+    let config = SearchConfig {
         mode: options.rewrite_search,
         budget: options.search_budget.unwrap_or(search::DEFAULT_BUDGET),
-        layouts: Some(target),
+        layouts: Some(*target),
         ..SearchConfig::default()
     };
-    let (mut best, mut stats) = search::search(m, &rules, &mut cost, &cfg);
-    // Measured op by op, the rewritten graph must also be faster as a whole.
-    let mut checked = String::new();
-    if !stats.path.is_empty() && !options.estimate_costs_only {
-        match end_to_end(m, &best, options) {
-            Some((before, after)) if after < before * (1.0 - cfg.min_gain) => {
-                checked = format!("; whole model {:.4} -> {:.4} ms: kept", before * 1e3, after * 1e3);
-            }
-            measured => {
-                let rules = stats.path.join(", ");
-                checked = match measured {
-                    Some((before, after)) => {
-                        format!(
-                            "; {rules} rejected: whole model {:.4} -> {:.4} ms, not faster",
-                            before * 1e3,
-                            after * 1e3
-                        )
-                    }
-                    None => format!("; {rules} rejected: the whole-model check could not run"),
-                };
-                best = m.clone();
-                stats.path.clear();
-                stats.best_cost = stats.initial_cost;
-            }
-        }
-    }
-    stats.elapsed = start.elapsed();
-    if cost.measured > 0 {
-        // A database that cannot be written costs only the next compile's time.
-        if let Err(e) = cost.db.save(&path) {
-            eprintln!("tcc: warning: cost database not saved: {e}");
-        }
-    }
-    *m = best;
-    if options.timing {
-        eprintln!("rewrite search: {}, {} ops measured{checked}", stats.summary(), cost.measured);
-    }
-    Ok(Some(stats))
+    let costs = MeasuredCosts { options: options.clone(), target: *target };
+    RewriteSearch { config, costs: Box::new(costs), clean_up: true, report: options.timing }
 }

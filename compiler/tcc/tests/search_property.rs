@@ -204,7 +204,7 @@ fn merged_graphs_match_the_interpreter() {
                 };
                 // Packed layouts as the joint layout search tries them: every matmul of
                 // constant weights in a column block drawn from the target's choices.
-                let target = tcc::pipeline::target(&merged, &options).unwrap();
+                let target = tcc::Session::new(&options).unwrap().target;
                 let laid_out = with_layouts(&merged, &target, &mut layout_rng);
                 let merged_model = tcc::Model::compile(laid_out, &options)
                     .unwrap_or_else(|e| panic!("seed {seed}, {backend:?}: {e}\n{merged_text}"));

@@ -7,7 +7,7 @@
 //! identity of whatever size fits: a matrix, or a 1x1 filter) and `ones`. Before any
 //! is used, [`crate::validate`] checks each on every small shape, symbolically.
 
-use tcc_rules::sexpr::{Sexp, read_all};
+use tcc::rules::sexpr::{Sexp, read_all};
 
 use crate::spec::{Fill, Op};
 

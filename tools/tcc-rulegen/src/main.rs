@@ -197,9 +197,9 @@ fn verify_rules(paths: &[PathBuf], timeout_ms: u32) -> Result<String, String> {
     let mut claims = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{}: error: {e}", f.display()))?;
-        let file = tcc_rules::parse::parse_file(&f.display().to_string(), &text)
+        let file = tcc::rules::parse::parse_file(&f.display().to_string(), &text)
             .map_err(|e| e.render(&f.display().to_string(), &text))?;
-        for rule in file.rules.iter().filter(|r| matches!(r.provenance, tcc_rules::Provenance::Generated { .. })) {
+        for rule in file.rules.iter().filter(|r| matches!(r.provenance, tcc::rules::Provenance::Generated { .. })) {
             // The variables of the rule's world in the world's order, as the generator
             // declared them: Z3's search is sensitive to the order of declarations.
             let mut vars: Vec<String> = worlds
@@ -207,7 +207,7 @@ fn verify_rules(paths: &[PathBuf], timeout_ms: u32) -> Result<String, String> {
                 .find(|w| rule.name.starts_with(&format!("{}-", w.name)))
                 .map(|w| w.inputs.iter().map(|i| i.name.to_string()).collect())
                 .unwrap_or_default();
-            let side = |ps: &[tcc_rules::Pattern], vars: &mut Vec<String>| {
+            let side = |ps: &[tcc::rules::Pattern], vars: &mut Vec<String>| {
                 ps.iter().map(|p| terms::pattern_term(p, rule, vars)).collect::<Result<Vec<_>, _>>()
             };
             let source = side(&rule.source, &mut vars)?;
@@ -305,9 +305,9 @@ fn check(paths: &[PathBuf]) -> Result<String, String> {
     for f in &files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{}: error: {e}", f.display()))?;
         let canonical = f.components().any(|c| c.as_os_str() == "canonical");
-        sources.push(tcc_rules::Source { path: f.display().to_string(), text, canonical, interpret_from: None });
+        sources.push(tcc::rules::Source { path: f.display().to_string(), text, canonical, interpret_from: None });
     }
-    let n = tcc_rules::check_sources(&sources)?;
+    let n = tcc::rules::check_sources(&sources)?;
     Ok(format!("{n} rules in {} files: ok", files.len()))
 }
 

@@ -4,7 +4,7 @@
 //! A rule's patterns are read back from the rule language (not from the generator's
 //! graphs), so `tcc-rulegen verify` proves what is checked in.
 
-use tcc_rules::ast::{Expr, Pattern, Rule};
+use tcc::rules::ast::{Expr, Pattern, Rule};
 
 use crate::axioms::{Term, constant_operator, operator};
 use crate::emit::{AVG_POOL, MAX_POOL};

@@ -93,9 +93,9 @@ struct Common {
     /// The rewrite search on the graph: off, greedy, or taso (a cost-based backtracking
     /// search; it merges parallel matmuls and convolutions where that is faster).
     #[arg(long, value_name = "MODE", default_value = "taso", value_parser = parse_search_mode)]
-    rewrite_search: tcc_graph_opt::search::Mode,
+    rewrite_search: tcc::SearchMode,
     /// Graphs the rewrite search expands at most.
-    #[arg(long, value_name = "N", default_value_t = tcc_graph_opt::search::DEFAULT_BUDGET)]
+    #[arg(long, value_name = "N", default_value_t = tcc::DEFAULT_SEARCH_BUDGET)]
     search_budget: usize,
     /// The database of measured op costs the search reads and extends (default:
     /// costs.json in tcc's cache directory, ~/.cache/tcc).
@@ -108,7 +108,7 @@ struct Common {
 }
 
 /// `--rewrite-search`: off, greedy or taso.
-fn parse_search_mode(text: &str) -> Result<tcc_graph_opt::search::Mode, String> {
+fn parse_search_mode(text: &str) -> Result<tcc::SearchMode, String> {
     text.parse()
 }
 
@@ -181,9 +181,9 @@ enum Emit {
 
 /// `--threads`: a whole number from 1 to the runtime's limit.
 fn parse_threads(text: &str) -> Result<usize, String> {
-    let max = tcc_runtime::threads::MAX_THREADS;
+    let max = tcc::runtime::threads::MAX_THREADS;
     let n = text.trim().parse::<usize>().map_err(|_| format!("expected a whole number from 1 to {max}"))?;
-    tcc_runtime::threads::validate_threads(n)
+    tcc::runtime::threads::validate_threads(n)
 }
 
 /// `--tolerance`: a finite, non-negative number.
@@ -250,12 +250,12 @@ fn main() -> ExitCode {
             run(model, &files, common)
         }
         Some(Command::Bench { model, runs, warmup, json, plot, common }) => {
-            let settings = tcc::bench::Settings { runs: *runs as usize, warmup: *warmup as usize, json: *json };
-            let mut draw = |profile: &tcc::bench::Profile| match plot {
+            let settings = tcc_bench::Settings { runs: *runs as usize, warmup: *warmup as usize, json: *json };
+            let mut draw = |profile: &tcc_bench::Profile| match plot {
                 Some(path) => plot::write_svg(path, profile),
                 None => Ok(()),
             };
-            tcc::bench::bench(model, options(common), &settings, Some(&mut draw)).map(|text| {
+            tcc_bench::bench(model, options(common), &settings, Some(&mut draw)).map(|text| {
                 let _ = std::io::stdout().lock().write_all(text.as_bytes());
             })
         }
@@ -348,7 +348,8 @@ fn emit(model: &Path, what: Emit, output: Option<&str>, name: Option<&str>, comm
     }
     let text = match what {
         Emit::Graph | Emit::Dot => {
-            tcc::pipeline::optimize_graph(&mut module, &opts).map_err(|d| d.to_string())?;
+            let session = tcc::Session::new(&opts)?;
+            tcc::pipeline::optimize_graph(&mut module, &session).map_err(|d| d.to_string())?;
             if let Emit::Dot = what {
                 tcc::dot::graph_to_dot(&module)
             } else {
@@ -356,11 +357,13 @@ fn emit(model: &Path, what: Emit, output: Option<&str>, name: Option<&str>, comm
             }
         }
         Emit::Loop | Emit::Vector => {
-            tcc::pipeline::optimize_graph(&mut module, &opts).map_err(|d| d.to_string())?;
+            let session = tcc::Session::new(&opts)?;
+            tcc::pipeline::optimize_graph(&mut module, &session).map_err(|d| d.to_string())?;
             if let Emit::Loop = what {
-                tcc::pipeline::run_pipeline(&mut module, "convert-graph-to-loop", &opts).map_err(|d| d.to_string())?;
+                let passes = tcc::pipeline::to_loops(&session.target, opts.profile);
+                tcc::pipeline::run(&mut module, passes, &opts).map_err(|d| d.to_string())?;
             } else {
-                tcc::pipeline::lower(&mut module, &opts).map_err(|d| d.to_string())?;
+                tcc::pipeline::lower(&mut module, &session).map_err(|d| d.to_string())?;
             }
             tcc::ir::print_module(&module, Default::default())
         }
@@ -400,9 +403,9 @@ fn emit_object(
 ) -> Result<(), String> {
     let stem = model.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
     let name = match name {
-        Some(n) if tcc_codegen::header::is_c_identifier(n) => n.to_string(),
+        Some(n) if tcc::codegen::header::is_c_identifier(n) => n.to_string(),
         Some(n) => return Err(format!("--name '{n}' is not a C identifier")),
-        None => tcc_codegen::header::c_identifier(stem),
+        None => tcc::codegen::header::c_identifier(stem),
     };
     let path = PathBuf::from(match output {
         Some("-") if static_library => return Err("--emit=staticlib writes a file; give it with -o libNAME.a".into()),

@@ -17,7 +17,7 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use tcc::bench::{KernelTime as Kernel, Profile};
+use tcc_bench::{KernelTime as Kernel, Profile};
 
 /// How many kernels get a label, and how many get a bar of their own.
 const LABELLED: usize = 6;

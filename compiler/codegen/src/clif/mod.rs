@@ -20,10 +20,11 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{FuncId, Linkage, Module as ClModule, default_libcall_names};
 use tcc_ir::{Diagnostics, Module, Op};
-use tcc_runtime::EntryFn;
+use tcc_runtime_abi::EntryFn;
+use tcc_runtime_abi::symbols;
 
 use crate::model::{Prepared, pin_constants, prepare};
-use crate::{CodegenError, CompiledModel, FunctionListing};
+use crate::{CodegenError, CompiledModel, FunctionListing, RuntimeSymbols};
 use translate::{ConstantRef, Outline, Shared, Translator, clif_type};
 
 /// The host ISA with tcc's settings (`pic` for object files).
@@ -58,7 +59,7 @@ pub(crate) fn define_functions(
     for _ in 0..4 {
         sig4.params.push(AbiParam::new(ptr));
     }
-    let parallel_for = module.declare_function("tcc_parallel_for", Linkage::Import, &sig4).map_err(backend_err)?;
+    let parallel_for = module.declare_function(symbols::PARALLEL_FOR, Linkage::Import, &sig4).map_err(backend_err)?;
     let main_id = module.declare_function(entry_name, linkage, &sig4).map_err(backend_err)?;
     let mut shared = Shared {
         m: lm,
@@ -154,15 +155,16 @@ pub(crate) fn define_functions(
 
 /// Compiles the loop-level module (as produced by the lowering pipeline) to machine code
 /// in memory.
-pub fn compile_jit(lm: &Module, keep_listings: bool) -> Result<CompiledModel, Diagnostics> {
-    compile(lm, keep_listings).map_err(|e| Diagnostics::error(lm.loc(lm.top()).clone(), e.to_string()))
+/// in memory, calling the runtime's functions at `symbols`.
+pub fn compile_jit(lm: &Module, keep_listings: bool, symbols: RuntimeSymbols) -> Result<CompiledModel, Diagnostics> {
+    compile(lm, keep_listings, symbols).map_err(|e| Diagnostics::error(lm.loc(lm.top()).clone(), e.to_string()))
 }
 
-fn compile(lm: &Module, keep_listings: bool) -> Result<CompiledModel, CodegenError> {
+fn compile(lm: &Module, keep_listings: bool, symbols: RuntimeSymbols) -> Result<CompiledModel, CodegenError> {
     let prep = prepare(lm)?;
     let isa = host_isa(false)?;
     let mut jb = JITBuilder::with_isa(isa, default_libcall_names());
-    for (name, addr) in tcc_runtime::math::symbols() {
+    for &(name, addr) in symbols {
         jb.symbol(name, addr);
     }
     let mut module = JITModule::new(jb);

@@ -21,6 +21,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_module::{DataDescription, FuncId, Linkage, Module as ClModule, default_libcall_names};
 use cranelift_object::{ObjectBuilder, ObjectModule};
 use tcc_ir::{Diagnostics, Module};
+use tcc_runtime_abi::symbols;
 
 use super::translate::ConstantRef;
 use super::{backend_err, define, define_functions, host_isa};
@@ -87,7 +88,7 @@ fn define_wrapper(
     aot_sig.params.extend([ptr; 6].map(AbiParam::new));
     aot_sig.params.push(AbiParam::new(types::I32));
     aot_sig.returns.push(AbiParam::new(types::I32));
-    let aot_run = module.declare_function("tcc_aot_run", Linkage::Import, &aot_sig).map_err(backend_err)?;
+    let aot_run = module.declare_function(symbols::AOT_RUN, Linkage::Import, &aot_sig).map_err(backend_err)?;
 
     let mut sig = module.make_signature();
     sig.params.extend([AbiParam::new(ptr), AbiParam::new(ptr)]);

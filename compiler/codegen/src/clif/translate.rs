@@ -20,6 +20,7 @@ use tcc_dialect_loop::{self as lp, LoopOp};
 use tcc_dialect_vector::{self as vp, VectorOp};
 use tcc_ir::scalar::{Compare, ScalarFn};
 use tcc_ir::{Block, Module, Op, ScalarType, Traits, Type, Value};
+use tcc_runtime_abi::symbols;
 
 mod cast;
 mod constants;
@@ -451,7 +452,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 sig.params.push(AbiParam::new(cl::types::I32));
                 let f = self
                     .module
-                    .declare_function("tcc_profile_mark", Linkage::Import, &sig)
+                    .declare_function(symbols::PROFILE_MARK, Linkage::Import, &sig)
                     .map_err(|e| CodegenError::Backend(e.to_string()))?;
                 let fref = self.module.declare_func_in_func(f, self.b.func);
                 let idv = self.b.ins().iconst(cl::types::I32, id);

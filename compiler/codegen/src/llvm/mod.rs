@@ -29,10 +29,11 @@ use inkwell::targets::{
 use inkwell::types::IntType;
 use inkwell::values::PointerValue;
 use tcc_ir::{Diagnostics, Module, Op};
-use tcc_runtime::EntryFn;
+use tcc_runtime_abi::EntryFn;
+use tcc_runtime_abi::symbols;
 
 use crate::model::{Prepared, check_c_interface, constant_buffers, pin_constants, prepare};
-use crate::{CodegenError, CompiledModel, FunctionListing, ObjectCode, Target, header};
+use crate::{CodegenError, CompiledModel, FunctionListing, ObjectCode, RuntimeSymbols, Target, header};
 use translate::{Outline, OutlineKind, Shared, Translator};
 
 impl From<inkwell::builder::BuilderError> for CodegenError {
@@ -145,7 +146,7 @@ impl LlvmTarget {
         let registers = if self.vector_bits == 512 { 32 } else { 16 };
         // 512-bit vectors mean AVX-512 (F and VL on every CPU tcc knows): vscalefps.
         let ldexp = self.vector_bits == 512;
-        Target { ldexp, ..Target::host(self.vector_bits, registers, self.fma, crate::host_cores()) }
+        Target { ldexp, fma: self.fma, ..Target::host(self.vector_bits, registers) }
     }
 
     fn machine(&self, reloc: RelocMode) -> Result<TargetMachine, CodegenError> {
@@ -331,11 +332,21 @@ fn diagnose<T>(lm: &Module, r: Result<T, CodegenError>) -> Result<T, Diagnostics
 }
 
 /// JIT-compiles the loop-level module for the host.
-pub fn compile_jit(lm: &Module, target: &LlvmTarget, keep_listings: bool) -> Result<CompiledModel, Diagnostics> {
-    diagnose(lm, jit(lm, target, keep_listings))
+pub fn compile_jit(
+    lm: &Module,
+    target: &LlvmTarget,
+    keep_listings: bool,
+    symbols: RuntimeSymbols,
+) -> Result<CompiledModel, Diagnostics> {
+    diagnose(lm, jit(lm, target, keep_listings, symbols))
 }
 
-fn jit(lm: &Module, target: &LlvmTarget, keep_listings: bool) -> Result<CompiledModel, CodegenError> {
+fn jit(
+    lm: &Module,
+    target: &LlvmTarget,
+    keep_listings: bool,
+    symbols: RuntimeSymbols,
+) -> Result<CompiledModel, CodegenError> {
     if !target.is_host {
         return Err(CodegenError::Unsupported(format!(
             "running code for {} ({}) on this machine: --cpu/--target are for --emit=obj|asm|llvm",
@@ -358,7 +369,7 @@ fn jit(lm: &Module, target: &LlvmTarget, keep_listings: bool) -> Result<Compiled
     let ee = module
         .create_jit_execution_engine(OptimizationLevel::Aggressive)
         .map_err(|e| CodegenError::Backend(format!("LLVM JIT: {e}")))?;
-    for (name, addr) in tcc_runtime::math::symbols() {
+    for &(name, addr) in symbols {
         if let Some(f) = module.get_function(name) {
             ee.add_global_mapping(&f, addr as usize);
         }
@@ -462,7 +473,7 @@ fn define_wrapper<'ctx>(
         false,
     );
     let aot_run =
-        module.get_function("tcc_aot_run").unwrap_or_else(|| module.add_function("tcc_aot_run", aot_ty, None));
+        module.get_function(symbols::AOT_RUN).unwrap_or_else(|| module.add_function(symbols::AOT_RUN, aot_ty, None));
     let mut params = vec![ptr.into(), ptr.into()];
     if with_threads {
         params.push(i32t.into());

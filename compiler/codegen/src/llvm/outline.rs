@@ -8,6 +8,7 @@ use inkwell::llvm_sys::prelude::LLVMValueRef;
 use inkwell::values::{FunctionValue, PointerValue};
 use tcc_dialect_loop as lp;
 use tcc_ir::{Module, Op, Value};
+use tcc_runtime_abi::symbols;
 
 use super::translate::{Outline, OutlineKind, Translator};
 use crate::CodegenError;
@@ -79,7 +80,7 @@ impl<'ctx> Translator<'_, 'ctx, '_> {
         let n = self.b.build_int_sub(ub, lb, "")?;
         let ptr = self.shared.ptr();
         let pf_ty = ctx.void_type().fn_type(&[ptr.into(), ptr.into(), ptr.into(), i64t.into()], false);
-        let pf = self.shared.function("tcc_parallel_for", pf_ty, false);
+        let pf = self.shared.function(symbols::PARALLEL_FOR, pf_ty, false);
         let pool = self.pool.ok_or_else(|| CodegenError::Unsupported("nested parallel loops".into()))?;
         let fp = body.as_global_value().as_pointer_value();
         self.b.build_call(pf, &[pool.into(), fp.into(), frame.into(), n.into()], "")?;

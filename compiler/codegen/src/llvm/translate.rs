@@ -29,6 +29,7 @@ use tcc_dialect_loop::{self as lp, LoopOp};
 use tcc_dialect_vector::{self as vp, VectorOp};
 use tcc_ir::scalar::{Compare, ScalarFn};
 use tcc_ir::{Attribute, Block, Module, Op, ScalarType, Traits, Type, Value};
+use tcc_runtime_abi::symbols;
 
 use super::outline::is_outlinable;
 use crate::CodegenError;
@@ -493,7 +494,7 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 let id = m.attr(op, "id").and_then(|a| a.as_i64()).unwrap_or(0);
                 let i32t = self.shared.ctx.i32_type();
                 let f = self.shared.function(
-                    "tcc_profile_mark",
+                    symbols::PROFILE_MARK,
                     self.shared.ctx.void_type().fn_type(&[i32t.into()], false),
                     false,
                 );

@@ -218,7 +218,8 @@ pub fn optimized_forms(text: &str, backend: tcc::Backend) -> Vec<&'static str> {
     ];
     let Ok(mut m) = tcc::parse_model("<generated>", text.as_bytes().to_vec()) else { return vec![] };
     let options = tcc::Options { backend, ..Default::default() };
-    if tcc::pipeline::optimize_graph(&mut m, &options).is_err() {
+    let Ok(session) = tcc::Session::new(&options) else { return vec![] };
+    if tcc::pipeline::optimize_graph(&mut m, &session).is_err() {
         return vec![];
     }
     let printed = tcc::ir::print_module(&m, tcc::ir::PrintOptions::default());

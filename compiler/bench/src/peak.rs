@@ -10,12 +10,13 @@
 
 use std::time::Instant;
 
-use tcc_ir::builtin::{create_func, create_return};
-use tcc_ir::{BufferType, Location, Module, ScalarType, Type};
-use tcc_lower::builder::Builder;
+use tcc::backend::CodeGenerator;
+use tcc::ir::builtin::{create_func, create_return};
+use tcc::ir::{BufferType, Location, Module, ScalarType, Type};
+use tcc::lower::builder::Builder;
+use tcc::{Error, Model, Options};
 
-use crate::backend::CodeGenerator;
-use crate::{Error, Model, Options};
+use crate::cache::{read as read_cache, write as write_cache};
 
 /// Iterations of the calibration loop per run.
 const STEPS: i64 = 1 << 21;
@@ -59,7 +60,7 @@ fn is_stale(peak: &Peak, achieved: f64) -> bool {
 }
 
 fn code_generator(options: &Options) -> Result<CodeGenerator, Error> {
-    CodeGenerator::new(options).map_err(|e| Error::Compile(tcc_ir::Diagnostics::error(Location::unknown(), e)))
+    CodeGenerator::new(options).map_err(|e| Error::Compile(tcc::ir::Diagnostics::error(Location::unknown(), e)))
 }
 
 /// Measures the peak now and caches it.
@@ -72,7 +73,7 @@ fn measure_and_cache(generator: &CodeGenerator, options: &Options) -> Result<Pea
 
 /// The cache key of a peak: CPU model, backend and vector width.
 fn cache_key(options: &Options, bits: u32) -> String {
-    format!("{}|{}|{bits}", cpu_model(), options.backend.name())
+    format!("{}|{}|{bits}", tcc::target::host::cpu_model(), options.backend.name())
 }
 
 /// Builds, compiles and times the calibration kernel; GFLOP/s of one core.
@@ -87,7 +88,7 @@ fn measure(generator: &CodeGenerator) -> Result<f64, Error> {
         BufferType::new(vec![chains * lanes as i64], ScalarType::F32, None).expect("valid buffer"),
     ));
     let (func, entry) = create_func(&mut m, "main", vec![out], vec![], loc.clone());
-    tcc_dialect_loop::abi::set_entry_info(&mut m, func, 0, 0);
+    tcc::loop_dialect::abi::set_entry_info(&mut m, func, 0, 0);
     let buf = m.block_args(entry)[0];
     {
         let mut b = Builder::new(&mut m, entry, loc.clone());
@@ -123,49 +124,6 @@ fn measure(generator: &CodeGenerator) -> Result<f64, Error> {
     }
     times.sort_by(f64::total_cmp);
     Ok(flops / times[times.len() / 2] / 1e9)
-}
-
-/// The CPU's model name with its family and model numbers (Linux; virtual machines
-/// often report only "AMD EPYC", which covers CPUs of different peaks), or "unknown".
-pub(crate) fn cpu_model() -> String {
-    let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") else { return "unknown".into() };
-    let field = |name: &str| {
-        info.lines()
-            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
-            .and_then(|l| l.split(':').nth(1))
-            .map(|v| v.trim().to_string())
-    };
-    match (field("model name"), field("cpu family"), field("model")) {
-        (Some(name), Some(family), Some(model)) => format!("{name} (family {family}, model {model})"),
-        (Some(name), _, _) => name,
-        _ => "unknown".into(),
-    }
-}
-
-fn cache_file(name: &str) -> Option<std::path::PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cache")))?;
-    Some(base.join("tcc").join(name))
-}
-
-/// The last value cached for `key` in the cache file `name`.
-pub(crate) fn read_cache(name: &str, key: &str) -> Option<String> {
-    let text = std::fs::read_to_string(cache_file(name)?).ok()?;
-    text.lines().rev().find_map(|l| Some(l.strip_prefix(key)?.strip_prefix('|')?.trim().to_string()))
-}
-
-/// Appends a measurement to the cache file `name`; failures to write are ignored (the
-/// cache is an optimization).
-pub(crate) fn write_cache(name: &str, key: &str, value: &str) {
-    let Some(path) = cache_file(name) else { return };
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    use std::io::Write;
-    if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(&path) {
-        let _ = writeln!(f, "{key}|{value}");
-    }
 }
 
 #[cfg(test)]

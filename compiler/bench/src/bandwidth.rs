@@ -43,14 +43,15 @@ impl Bandwidth {
 /// cached).
 pub fn measured(threads: usize) -> Bandwidth {
     let threads = threads.max(1);
-    let (l1, l2) = tcc_target::host_caches();
-    let l3 = host_l3().unwrap_or(32 << 20);
+    let caches = tcc::target::host::caches();
+    let (l1, l2) = (caches.l1.unwrap_or(32 << 10), caches.l2.unwrap_or(1 << 20));
+    let l3 = caches.l3.map_or(32 << 20, |b| b as usize);
     let per_thread = [l1 as usize / 2, l2 as usize / 2, l3 / 4 / threads, 256 << 20];
     let capacity = [l1 as usize * threads, l2 as usize * threads, l3, usize::MAX];
     let names = ["L1", "L2", "L3", "memory"];
     // v2: aligned buffers, pinned threads, L3 a quarter full (earlier values were low and are not reused).
-    let key = format!("v2|{}|{threads}", crate::peak::cpu_model());
-    let cached = crate::peak::read_cache("bandwidth", &key).and_then(|text| {
+    let key = format!("v2|{}|{threads}", tcc::target::host::cpu_model());
+    let cached = crate::cache::read("bandwidth", &key).and_then(|text| {
         let v: Vec<f64> = text.split(',').filter_map(|x| x.parse().ok()).collect();
         (v.len() == names.len()).then_some(v)
     });
@@ -59,33 +60,13 @@ pub fn measured(threads: usize) -> Bandwidth {
         None => {
             let v: Vec<f64> = per_thread.iter().map(|&bytes| read_rate(bytes, threads)).collect();
             let text = v.iter().map(|g| format!("{g:.1}")).collect::<Vec<_>>().join(",");
-            crate::peak::write_cache("bandwidth", &key, &text);
+            crate::cache::write("bandwidth", &key, &text);
             (v, false)
         }
     };
     let levels =
         (0..names.len()).map(|i| Level { name: names[i], capacity: capacity[i], gb_per_s: values[i] }).collect();
     Bandwidth { levels, cached: was_cached }
-}
-
-/// This machine's L3 size in bytes (Linux sysfs).
-fn host_l3() -> Option<usize> {
-    (0..8).find_map(|index| {
-        let dir = format!("/sys/devices/system/cpu/cpu0/cache/index{index}");
-        let level = std::fs::read_to_string(format!("{dir}/level")).ok()?;
-        if level.trim() != "3" {
-            return None;
-        }
-        let size = std::fs::read_to_string(format!("{dir}/size")).ok()?;
-        let size = size.trim();
-        let (digits, unit) = size.split_at(size.find(|c: char| !c.is_ascii_digit()).unwrap_or(size.len()));
-        let n: usize = digits.parse().ok()?;
-        Some(match unit {
-            "K" => n << 10,
-            "M" => n << 20,
-            _ => n,
-        })
-    })
 }
 
 /// A cache line of words: buffers of them are 64-byte aligned, so no vector load
@@ -103,7 +84,7 @@ fn read_rate(bytes: usize, threads: usize) -> f64 {
     let buffers: Vec<Vec<Line>> = (0..threads)
         .map(|t| (0..lines as u64).map(|i| Line(std::array::from_fn(|k| (i * 8 + k as u64) ^ t as u64))).collect())
         .collect();
-    let cores = tcc_runtime::cpu::usable_physical_cores();
+    let cores = tcc::runtime::cpu::usable_physical_cores();
     let mut best = f64::INFINITY;
     for _ in 0..5 {
         let barrier = std::sync::Barrier::new(threads);
@@ -113,7 +94,7 @@ fn read_rate(bytes: usize, threads: usize) -> f64 {
                 let (barrier, start, cores) = (&barrier, &start, &cores);
                 s.spawn(move || {
                     if let Some(&cpu) = cores.get(t) {
-                        tcc_runtime::cpu::pin_current_thread(cpu);
+                        tcc::runtime::cpu::pin_current_thread(cpu);
                     }
                     barrier.wait();
                     start.get_or_init(Instant::now);

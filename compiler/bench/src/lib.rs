@@ -12,12 +12,19 @@
 //! measured read bandwidth of the memory level that traffic fits in on those threads
 //! ([`crate::bandwidth`]). A caller can also take the profile itself ([`Profile`]: the
 //! CLI draws it).
+//!
+//! This crate is the measurement lab: it uses the compiler only through its facade
+//! (`tcc`), and the compiler uses nothing of it.
+
+pub mod bandwidth;
+mod cache;
+pub mod peak;
 
 use std::fmt::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::{DType, ModelBytes, Options, Tensor, TensorSpec};
+use tcc::{DType, ModelBytes, Options, Tensor, TensorSpec};
 
 pub struct Settings {
     pub runs: usize,
@@ -59,7 +66,7 @@ fn random_input(spec: &TensorSpec, index: usize) -> Result<Tensor, String> {
         state.wrapping_mul(0x2545_F491_4F6C_DD1D)
     };
     let unit = |x: u64| (x >> 40) as f64 / (1u64 << 24) as f64 * 2.0 - 1.0;
-    fn fill<T: tcc_runtime::Element>(t: &mut Tensor, mut value: impl FnMut(usize) -> T) {
+    fn fill<T: tcc::runtime::Element>(t: &mut Tensor, mut value: impl FnMut(usize) -> T) {
         for (i, x) in t.as_mut_slice::<T>().unwrap_or_default().iter_mut().enumerate() {
             *x = value(i);
         }
@@ -102,7 +109,7 @@ pub fn bench(
     on_profile: Option<&mut dyn FnMut(&Profile) -> Result<(), String>>,
 ) -> Result<String, String> {
     let start = Instant::now();
-    let bytes = crate::read_model_file(model)?;
+    let bytes = tcc::read_model_file(model)?;
     bench_bytes(&model.display().to_string(), bytes, start, options, s, on_profile)
 }
 
@@ -118,10 +125,10 @@ pub fn bench_bytes(
 ) -> Result<String, String> {
     let model = Path::new(name);
     options.profile = true;
-    let module = crate::parse_model(name, bytes).map_err(|d| d.to_string())?;
-    let compiled = crate::Model::compile(module, &options).map_err(|e| e.to_string())?;
+    let module = tcc::parse_model(name, bytes).map_err(|d| d.to_string())?;
+    let compiled = tcc::Model::compile(module, &options).map_err(|e| e.to_string())?;
     let compile_time = start.elapsed();
-    let target = crate::backend::CodeGenerator::new(&options)?.describe();
+    let target = tcc::backend::CodeGenerator::new(&options)?.describe();
     let peak = crate::peak::fma_peak(&options).map_err(|e| e.to_string())?;
     let inputs: Vec<Tensor> =
         compiled.inputs().iter().enumerate().map(|(i, spec)| random_input(spec, i)).collect::<Result<_, _>>()?;
@@ -131,14 +138,14 @@ pub fn bench_bytes(
     for _ in 0..s.warmup {
         compiled.run(&inputs).map_err(|e| e.to_string())?;
     }
-    tcc_runtime::profile::take();
+    tcc::runtime::profile::take();
     let mut times = Vec::with_capacity(s.runs);
     for _ in 0..s.runs {
         let t = Instant::now();
         compiled.run(&inputs).map_err(|e| e.to_string())?;
         times.push(t.elapsed());
     }
-    let mut per_kernel = tcc_runtime::profile::take();
+    let mut per_kernel = tcc::runtime::profile::take();
     per_kernel.resize(kernels.len(), Duration::ZERO);
     let runs = s.runs.max(1) as u32;
     let mut sorted = times.clone();

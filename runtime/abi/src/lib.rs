@@ -1,0 +1,230 @@
+//! What compiled models and the compiler agree on, and nothing else: the element types
+//! and shapes of a model's inputs and outputs ([`DType`], [`TensorSpec`],
+//! [`Signature`]), the entry function compiled code exports ([`EntryFn`]), the names of
+//! the runtime functions it calls ([`symbols`]), the thread-count limits ([`threads`])
+//! and the C API's error codes ([`AotError`]). The runtime implements this interface and
+//! code generation targets it; neither needs the other. This crate depends on nothing.
+
+use std::fmt;
+
+/// Element types a compiled model exchanges with its caller.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DType {
+    F32,
+    F64,
+    I32,
+    I64,
+    /// One byte per element, 0 or 1.
+    Bool,
+}
+
+impl DType {
+    pub fn size(self) -> usize {
+        match self {
+            DType::F32 | DType::I32 => 4,
+            DType::F64 | DType::I64 => 8,
+            DType::Bool => 1,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DType::F32 => "f32",
+            DType::F64 => "f64",
+            DType::I32 => "i32",
+            DType::I64 => "i64",
+            DType::Bool => "i1",
+        }
+    }
+}
+
+impl fmt::Display for DType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A tensor's expected dtype and shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorSpec {
+    pub dtype: DType,
+    pub shape: Vec<usize>,
+}
+
+impl fmt::Display for TensorSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{:?}", self.dtype, self.shape)
+    }
+}
+
+/// A model's inputs and outputs.
+#[derive(Clone, Debug, Default)]
+pub struct Signature {
+    pub inputs: Vec<TensorSpec>,
+    pub outputs: Vec<TensorSpec>,
+}
+
+/// A compiled model's entry: `args` holds one pointer per input then per output
+/// buffer, `workspace` the scratch arena, `pool` the thread pool (or null), and
+/// `status` receives the id of the first failed run-time check (0 when all passed).
+pub type EntryFn =
+    unsafe extern "C" fn(args: *const *mut u8, workspace: *mut u8, pool: *const PoolHandle, status: *mut u32);
+
+/// The runtime's thread pool as compiled code sees it: an opaque pointer it hands back
+/// to [`symbols::PARALLEL_FOR`].
+#[repr(C)]
+pub struct PoolHandle {
+    _opaque: [u8; 0],
+}
+
+/// The runtime functions compiled code calls, by symbol name. (The f64 math routines
+/// are named by their functions: `tcc_ir::scalar::MathFn::f64_symbol`.)
+pub mod symbols {
+    /// `void tcc_parallel_for(const PoolHandle *pool, void (*body)(void *ctx, size_t begin,
+    /// size_t end), void *ctx, size_t n)`: runs a parallel loop's chunks on the pool.
+    pub const PARALLEL_FOR: &str = "tcc_parallel_for";
+    /// `void tcc_profile_mark(int32_t kernel)`: a profiled run entering kernel `kernel`.
+    pub const PROFILE_MARK: &str = "tcc_profile_mark";
+    /// The entry point of ahead-of-time compiled models (see the runtime's `aot`).
+    pub const AOT_RUN: &str = "tcc_aot_run";
+}
+
+/// How many threads a model run may use: the limits shared by the C API of compiled
+/// objects, the CLI's `--threads` and the Rust builder's thread option. (The default,
+/// one per physical core, is the runtime's: `tcc_runtime::threads::resolve_threads`.)
+pub mod threads {
+    /// The most threads a model run may use, and so the most workers the runtime's
+    /// process-wide pool ever starts.
+    ///
+    /// 256 is above the physical cores of today's largest common servers (two 128-core
+    /// sockets), so it never limits a sensible request, while it bounds what a mistaken one
+    /// costs: every thread is an OS thread with its own stack, and beyond the core count
+    /// more threads only split loops into smaller pieces and add wake-ups.
+    pub const MAX_THREADS: usize = 256;
+
+    /// The environment variable that sets the default thread count.
+    pub const THREADS_ENV: &str = "TCC_NUM_THREADS";
+
+    /// `n` if it is a valid thread count (1 to [`MAX_THREADS`]), else an error saying why.
+    pub fn validate_threads(n: usize) -> Result<usize, String> {
+        if n == 0 {
+            Err(format!("invalid thread count 0: it must be from 1 to {MAX_THREADS}"))
+        } else if n > MAX_THREADS {
+            Err(format!("invalid thread count {n}: at most {MAX_THREADS} threads are supported"))
+        } else {
+            Ok(n)
+        }
+    }
+
+    /// Parses a thread count written by a user (surrounding spaces allowed) and validates
+    /// it like [`validate_threads`]; `what` names where it came from in the error (say
+    /// `"--threads"` or `"TCC_NUM_THREADS"`).
+    pub fn parse_threads(text: &str, what: &str) -> Result<usize, String> {
+        let t = text.trim();
+        let n = t.parse::<usize>().map_err(|_| {
+            let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            let why = if digits(t) {
+                "too large"
+            } else if t.strip_prefix('-').is_some_and(digits) {
+                "a thread count cannot be negative"
+            } else {
+                "not a whole number"
+            };
+            format!("invalid {what} '{text}': {why} (expected 1 to {MAX_THREADS})")
+        })?;
+        validate_threads(n).map_err(|e| format!("{what}: {e}"))
+    }
+
+    /// The thread count `TCC_NUM_THREADS` asks for: `Ok(None)` when it is unset or empty,
+    /// `Ok(Some(n))` for a valid count, an error when it is set to anything else (text, 0,
+    /// a negative number, more than [`MAX_THREADS`]).
+    pub fn threads_from_env() -> Result<Option<usize>, String> {
+        match std::env::var(THREADS_ENV) {
+            Err(std::env::VarError::NotPresent) => Ok(None),
+            Err(std::env::VarError::NotUnicode(v)) => Err(format!("invalid {THREADS_ENV} {v:?}: not a whole number")),
+            Ok(v) if v.trim().is_empty() => Ok(None),
+            Ok(v) => parse_threads(&v, THREADS_ENV).map(Some),
+        }
+    }
+}
+
+/// Why `tcc_aot_run` refused to run a model; C sees [`AotError::code`] (negative;
+/// positive results are the 1-based ids of failed run-time checks, 0 is success).
+/// Generated headers define a `TCC_ERROR_*` macro per code ([`AotError::macro_name`])
+/// and return [`AotError::message`] from `NAME_error_message`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AotError {
+    /// `inputs` is NULL (and the model has inputs).
+    NullInputs,
+    /// An element of `inputs` is NULL.
+    NullInput,
+    /// `outputs` is NULL (and the model has outputs).
+    NullOutputs,
+    /// An element of `outputs` is NULL.
+    NullOutput,
+    /// `threads` is negative or above [`threads::MAX_THREADS`].
+    InvalidThreads,
+    /// `threads` is 0 (the default) and `TCC_NUM_THREADS` is set to an invalid count.
+    InvalidThreadsEnv,
+    /// The model's workspace cannot be allocated.
+    OutOfMemory,
+}
+
+impl AotError {
+    /// Every error, in code order (-1 first).
+    pub const ALL: [AotError; 7] = [
+        AotError::NullInputs,
+        AotError::NullInput,
+        AotError::NullOutputs,
+        AotError::NullOutput,
+        AotError::InvalidThreads,
+        AotError::InvalidThreadsEnv,
+        AotError::OutOfMemory,
+    ];
+
+    /// The code `tcc_aot_run` returns: -1 to -7.
+    pub fn code(self) -> i32 {
+        -1 - AotError::ALL.iter().position(|&e| e == self).expect("listed") as i32
+    }
+
+    /// The error with this code, if any.
+    pub fn from_code(code: i32) -> Option<AotError> {
+        AotError::ALL.into_iter().find(|e| e.code() == code)
+    }
+
+    /// The name of the code's macro in generated headers.
+    pub fn macro_name(self) -> &'static str {
+        match self {
+            AotError::NullInputs => "TCC_ERROR_NULL_INPUTS",
+            AotError::NullInput => "TCC_ERROR_NULL_INPUT",
+            AotError::NullOutputs => "TCC_ERROR_NULL_OUTPUTS",
+            AotError::NullOutput => "TCC_ERROR_NULL_OUTPUT",
+            AotError::InvalidThreads => "TCC_ERROR_INVALID_THREADS",
+            AotError::InvalidThreadsEnv => "TCC_ERROR_INVALID_THREADS_ENV",
+            AotError::OutOfMemory => "TCC_ERROR_OUT_OF_MEMORY",
+        }
+    }
+
+    /// What went wrong, for the user.
+    pub fn message(self) -> String {
+        match self {
+            AotError::NullInputs => "the inputs array is NULL".into(),
+            AotError::NullInput => "an element of the inputs array is NULL".into(),
+            AotError::NullOutputs => "the outputs array is NULL".into(),
+            AotError::NullOutput => "an element of the outputs array is NULL".into(),
+            AotError::InvalidThreads => {
+                format!("invalid thread count: it must be 0 (the default) or from 1 to {}", threads::MAX_THREADS)
+            }
+            AotError::InvalidThreadsEnv => {
+                format!("invalid TCC_NUM_THREADS: it must be a whole number from 1 to {}", threads::MAX_THREADS)
+            }
+            AotError::OutOfMemory => "cannot allocate the model's workspace".into(),
+        }
+    }
+}
+
+impl std::fmt::Display for AotError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message())
+    }
+}
