@@ -1,8 +1,8 @@
-//! Compiles the rule files under `rules/` into Rust matchers (`$OUT_DIR/rules.rs`):
-//! `rules/canonical/*.rules` are canonicalization rules, every other directory's
-//! rules are for the rewrite search. `rules/generated/` is checked like the others but
-//! included as text, for `rules::interp` to run. A rule file with an error fails the
-//! build with the error's file, line and column.
+//! Checks the rule files under `rules/` and generates their tables (`$OUT_DIR/rules.rs`,
+//! see `tcc_rules::tables`): every file is included as text for `rules::interp` to run;
+//! `rules/canonical/*.rules` are canonicalization rules, every other directory's rules
+//! are for the rewrite search. A rule file with an error fails the build with the
+//! error's file, line and column.
 
 use std::path::{Path, PathBuf};
 
@@ -25,6 +25,20 @@ fn main() {
     println!("cargo::rerun-if-changed={}", rules_dir.display());
     let mut files = Vec::new();
     rule_files(&rules_dir, &mut files);
+    // Canonicalization rules first (the order canonicalization tries them in), then the
+    // hand-written search rules, then the generated ones (the order the search tries
+    // rules at an op, which breaks ties between equally cheap rewrites).
+    let rank = |f: &PathBuf| {
+        let rel = f.strip_prefix(&rules_dir).unwrap_or(f);
+        if rel.starts_with("canonical") {
+            0
+        } else if rel.starts_with("generated") {
+            2
+        } else {
+            1
+        }
+    };
+    files.sort_by_key(rank);
     let mut sources = Vec::new();
     for f in &files {
         println!("cargo::rerun-if-changed={}", f.display());
@@ -33,15 +47,11 @@ fn main() {
             eprintln!("{}: error: {e}", rel.display());
             std::process::exit(1)
         });
-        let canonical = rel.starts_with("rules/canonical");
-        // Generated rules are interpreted (thousands of them would take minutes to
-        // compile); the others become Rust matchers.
-        let interpret_from = rel.starts_with("rules/generated").then(|| f.display().to_string());
         sources.push(tcc_rules::Source {
             path: format!("dialects/graph/{}", rel.display()),
             text,
-            canonical,
-            interpret_from,
+            canonical: rel.starts_with("rules/canonical"),
+            include_from: f.display().to_string(),
         });
     }
     let code = tcc_rules::compile(&sources).unwrap_or_else(|e| {

@@ -142,11 +142,6 @@ impl SearchStats {
     }
 }
 
-/// The rules the search applies: every rule that is not a canonicalization rule.
-pub fn search_rules() -> Vec<&'static rt::RuleDef> {
-    rules::all().iter().copied().filter(|r| !r.canonical).collect()
-}
-
 /// Erases pure ops whose results are unused, repeatedly.
 pub fn erase_dead(m: &mut Module) {
     loop {
@@ -330,16 +325,11 @@ impl Progress {
     }
 }
 
-/// Searches for a cheaper form of `m` with `rules`; returns it and what happened.
-pub fn search(
-    m: &Module,
-    rules: &[&'static rt::RuleDef],
-    cost: &mut CostModel,
-    cfg: &SearchConfig,
-) -> (Module, SearchStats) {
+/// Searches for a cheaper form of `m` with the indexed `rules`; returns it and what
+/// happened.
+pub fn search(m: &Module, rules: &rt::RuleIndex, cost: &mut CostModel, cfg: &SearchConfig) -> (Module, SearchStats) {
     let start = Instant::now();
     let mut progress = Progress { start, last: start, enabled: cfg.progress };
-    let rules = &rt::RuleIndex::new(rules);
     // The ops the first rewrites would replace are measured before anything is costed.
     let _ = neighbours(m, rules, cost, cfg.layouts.as_ref());
     let shared = m.op_capacity();
@@ -531,7 +521,7 @@ impl RewriteSearch {
         }
         let start = Instant::now();
         let mut cost = self.costs.model().map_err(|e| Diagnostics::error(m.loc(m.top()).clone(), e))?;
-        let (mut best, mut stats) = search(m, &search_rules(), &mut cost, &self.config);
+        let (mut best, mut stats) = search(m, rules::search_index(), &mut cost, &self.config);
         // Costed op by op, the rewritten graph must also be faster as a whole.
         let mut checked = String::new();
         if !stats.path.is_empty() {

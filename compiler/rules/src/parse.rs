@@ -1,6 +1,6 @@
 //! From S-expressions to [`Rule`]s, with an error at the position of each mistake.
 //! Scoping (variables bound before use, one kind per variable) and builtin arities are
-//! checked here as well, so a rule that parses can be compiled.
+//! checked here as well, so a rule that parses can be run.
 
 use std::collections::HashMap;
 

@@ -127,7 +127,7 @@ fn merge_all(m: &Module) -> (Module, usize) {
     let mut current = m.clone();
     let mut applied = 0;
     'outer: for _ in 0..8 {
-        for rule in tcc_graph_opt::search::search_rules() {
+        for rule in tcc::graph::rules::search_rules() {
             if let Some(b) = rt::find_matches(&current, rule).into_iter().next()
                 && let Some(mut next) = rt::apply_to_copy(&current, rule, &b)
             {

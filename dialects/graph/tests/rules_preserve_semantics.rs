@@ -325,7 +325,7 @@ impl Instance<'_> {
     }
 
     fn build_op(&mut self, p: &Pattern) -> Result<Option<Op>, String> {
-        let key = tcc_rules::codegen::render_target(p);
+        let key = tcc_rules::tables::render_target(p);
         if let Some(&op) = self.built.get(&key) {
             return Ok(Some(op));
         }
@@ -467,15 +467,7 @@ enum Trial {
     Skipped,
 }
 
-/// A rule under test, and for a compiled rule its interpreted twin, which must match
-/// and rewrite exactly as it does.
-struct UnderTest<'a> {
-    rule: &'a rt::RuleDef,
-    twin: Option<&'a rt::RuleDef>,
-}
-
-fn trial(t: &UnderTest, source: &[Pattern], fixed: &Constraints, rng: &mut Rng) -> Result<Trial, String> {
-    let rule = t.rule;
+fn trial(rule: &rt::RuleDef, source: &[Pattern], fixed: &Constraints, rng: &mut Rng) -> Result<Trial, String> {
     let rank = 1 + rng.below(4);
     // Half the time all extents are equal, so that operands of matmuls and convolutions
     // fit each other.
@@ -510,15 +502,6 @@ fn trial(t: &UnderTest, source: &[Pattern], fixed: &Constraints, rng: &mut Rng) 
     }
     let matches = rt::find_matches(&m, rule);
     let text = print_module(&m, PrintOptions::default());
-    if let Some(twin) = t.twin {
-        let twin_matches = rt::find_matches(&m, twin);
-        let printed = |ms: &[rt::Binding], r: &rt::RuleDef| -> Vec<Option<String>> {
-            ms.iter().map(|b| rt::apply_to_copy(&m, r, b).map(|a| print_module(&a, PrintOptions::default()))).collect()
-        };
-        if printed(&matches, rule) != printed(&twin_matches, twin) {
-            return Err(format!("rule `{}`: compiled and interpreted, it rewrites differently\n{text}", rule.name));
-        }
-    }
     let Some(b) = matches.into_iter().next() else { return Ok(Trial::Skipped) };
     let Some(after) = rt::apply_to_copy(&m, rule, &b) else { return Ok(Trial::Skipped) };
     verify(&after).map_err(|e| format!("rule `{}` made an invalid module: {e}\n{text}", rule.name))?;
@@ -564,12 +547,11 @@ fn trial(t: &UnderTest, source: &[Pattern], fixed: &Constraints, rng: &mut Rng) 
 }
 
 /// Draws instances of `rule` until it applied `MIN_APPLIED` times.
-fn exercise(t: &UnderTest, source: &[Pattern], fixed: &Constraints, seed: u64) -> Result<usize, String> {
-    let rule = t.rule;
+fn exercise(rule: &rt::RuleDef, source: &[Pattern], fixed: &Constraints, seed: u64) -> Result<usize, String> {
     let mut rng = Rng(seed | 1);
     let mut applied = 0;
     for _ in 0..MAX_TRIALS {
-        if let Trial::Applied = trial(t, source, fixed, &mut rng)? {
+        if let Trial::Applied = trial(rule, source, fixed, &mut rng)? {
             applied += 1;
             if applied == MIN_APPLIED {
                 return Ok(applied);
@@ -582,8 +564,8 @@ fn exercise(t: &UnderTest, source: &[Pattern], fixed: &Constraints, seed: u64) -
 #[test]
 fn every_rule_preserves_semantics_on_random_instances() {
     let sources = rule_sources();
-    assert_eq!(sources.len(), rules::all().len(), "every rule in the files is compiled or interpreted, and only those");
-    let twins = interpreted_twins();
+    let all: Vec<&rt::RuleDef> = rules::all().collect();
+    assert_eq!(sources.len(), all.len(), "every rule in the files is loaded, and only those");
     // `TCC_RULES_SEED=N` draws other instances.
     let base_seed: u64 = std::env::var("TCC_RULES_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5EED);
     // Rules are taken in turn by one thread per core; each rule's draws depend on its
@@ -597,11 +579,10 @@ fn every_rule_preserves_semantics_on_random_instances() {
                     let mut failed = Vec::new();
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(&rule) = rules::all().get(i) else { break };
+                        let Some(&rule) = all.get(i) else { break };
                         let (source, fixed) = &sources[&rule.name[..]];
-                        let twin = matches!(rule.body, rt::Body::Compiled { .. }).then(|| &twins[&rule.name[..]]);
                         let seed = base_seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                        if let Err(e) = exercise(&UnderTest { rule, twin }, source, fixed, seed) {
+                        if let Err(e) = exercise(rule, source, fixed, seed) {
                             failed.push((i, e));
                         }
                     }
@@ -620,33 +601,8 @@ fn every_rule_preserves_semantics_on_random_instances() {
 #[test]
 fn a_planted_wrong_rule_is_caught() {
     let text = "(rule sub-commutes (sub ?x ?y) => (sub ?y ?x) (by hand))";
-    let wrong = rules::interp::load("planted", text).unwrap().remove(0);
+    let wrong = rules::interp::load("planted", text, false).unwrap().remove(0);
     let source = tcc_rules::parse::parse_file("planted", text).unwrap().rules.remove(0).source;
-    let e = exercise(&UnderTest { rule: &wrong, twin: None }, &source, &Constraints::default(), 7).unwrap_err();
+    let e = exercise(&wrong, &source, &Constraints::default(), 7).unwrap_err();
     assert!(e.contains("rule `sub-commutes` changed output 0"), "{e}");
-}
-
-/// A rule interpreted and compiled differently is caught: the twin of `x - 0 => x`
-/// here is `x - 0 => 0 - x`.
-#[test]
-fn a_twin_that_differs_is_caught() {
-    let rule = rules::rule("sub-zero").expect("the canonical rule x - 0 => x");
-    let text = "(rule sub-zero (sub ?x ?z) => (sub ?z ?x) (if (splat ?z 0.0)) (by hand))";
-    let twin = rules::interp::load("planted", text).unwrap().remove(0);
-    let sources = rule_sources();
-    let (source, fixed) = &sources["sub-zero"];
-    let e = exercise(&UnderTest { rule, twin: Some(&twin) }, source, fixed, 7).unwrap_err();
-    assert!(e.contains("compiled and interpreted, it rewrites differently"), "{e}");
-}
-
-/// Every rule file's rules, interpreted, by name.
-fn interpreted_twins() -> HashMap<String, rt::RuleDef> {
-    let mut out = HashMap::new();
-    for f in rule_files() {
-        let text = std::fs::read_to_string(&f).unwrap();
-        for r in rules::interp::load(&f.display().to_string(), &text).unwrap() {
-            out.insert(r.name.to_string(), r);
-        }
-    }
-    out
 }

@@ -305,7 +305,12 @@ fn check(paths: &[PathBuf]) -> Result<String, String> {
     for f in &files {
         let text = std::fs::read_to_string(f).map_err(|e| format!("{}: error: {e}", f.display()))?;
         let canonical = f.components().any(|c| c.as_os_str() == "canonical");
-        sources.push(tcc::rules::Source { path: f.display().to_string(), text, canonical, interpret_from: None });
+        sources.push(tcc::rules::Source {
+            path: f.display().to_string(),
+            text,
+            canonical,
+            include_from: f.display().to_string(),
+        });
     }
     let n = tcc::rules::check_sources(&sources)?;
     Ok(format!("{n} rules in {} files: ok", files.len()))

@@ -1,10 +1,9 @@
-//! Rules run from their syntax: the generated rules (`rules/generated/`, thousands of
-//! them) are not compiled into Rust, which would take the dialect minutes to build, but
-//! parsed when first needed and lowered here into a [`Program`] per rule: variables as
-//! binding slots, ops as their definitions, builtins as their functions. A program does
-//! exactly what the generated Rust matcher of the same rule would (`tcc_rules::codegen`
-//! walks the patterns in the same order, so a variable binds at the same place), and
-//! shares the runtime ([`super::rt`]): bindings, guards' values, plans.
+//! The rule engine: every rule (hand-written or generated, canonicalization or search)
+//! runs from its syntax, parsed when first needed and lowered here into a [`Program`]:
+//! variables as binding slots (numbered by first appearance in the source), ops as
+//! their definitions, builtins as their functions. Matching walks a source pattern
+//! operands first, then attributes; guards and the target plan then run on the
+//! bindings, through the runtime ([`super::rt`]).
 //!
 //! The build script has already parsed and checked these files, and it names every op
 //! they use in Rust, so an op the dialect lacks fails the build, not the load.
@@ -16,8 +15,8 @@ use std::sync::OnceLock;
 use tcc_ir::{Module, Op, OpDef, Value};
 use tcc_rules::ast::{Expr, Pattern, Provenance as AstProvenance, Rule};
 
-use super::rt::{self, Binding, Body, Plan, Provenance, RuleDef, Src, Val};
-use super::{BUILTIN_FNS, BuiltinFn, INTERPRETED_SOURCES};
+use super::rt::{self, Binding, Plan, Provenance, RuleDef, Src, Val};
+use super::{BUILTIN_FNS, BuiltinFn};
 
 /// A rule expression with variables resolved to slots and builtins to functions.
 #[derive(Debug)]
@@ -85,8 +84,7 @@ pub struct Program {
     outputs: Vec<CSrc>,
 }
 
-/// Lowers rules into programs; slots are numbered by first appearance, as the code
-/// generator numbers them.
+/// Lowers rules into programs; slots are numbered by first appearance.
 struct Lowering {
     slots: HashMap<String, usize>,
 }
@@ -184,7 +182,7 @@ impl Lowering {
         seen: &mut HashMap<String, usize>,
     ) -> Result<usize, String> {
         let Pattern::Op(o) = p else { unreachable!("result wraps op patterns") };
-        let key = tcc_rules::codegen::render_target(p);
+        let key = tcc_rules::tables::render_target(p);
         if let Some(&n) = seen.get(&key) {
             return Ok(n);
         }
@@ -291,9 +289,9 @@ impl Program {
     }
 }
 
-/// The rules of a rule file's text, ready to run as search rules; errors name the file,
-/// line and column.
-pub fn load(path: &str, text: &str) -> Result<Vec<RuleDef>, String> {
+/// The rules of a rule file's text, ready to run (as canonicalization rules when
+/// `canonical`); errors name the file, line and column.
+pub fn load(path: &str, text: &str, canonical: bool) -> Result<Vec<RuleDef>, String> {
     let file = tcc_rules::parse::parse_file(path, text).map_err(|e| e.render(path, text))?;
     let mut out = Vec::new();
     for rule in &file.rules {
@@ -310,23 +308,12 @@ pub fn load(path: &str, text: &str) -> Result<Vec<RuleDef>, String> {
             name: Cow::Owned(rule.name.clone()),
             file: Cow::Owned(path.to_string()),
             line: rule.pos.line,
-            canonical: false,
+            canonical,
             provenance,
             slots,
             root: program.root_def(),
-            body: Body::Interpreted(Box::new(program)),
+            program: Box::new(program),
         });
     }
     Ok(out)
-}
-
-/// The rules of `rules/generated/`, loaded on first use.
-pub fn generated() -> &'static [RuleDef] {
-    static RULES: OnceLock<Vec<RuleDef>> = OnceLock::new();
-    RULES.get_or_init(|| {
-        INTERPRETED_SOURCES
-            .iter()
-            .flat_map(|&(path, text)| load(path, text).unwrap_or_else(|e| panic!("the build checked this file: {e}")))
-            .collect()
-    })
 }

@@ -1,38 +1,71 @@
-//! Graph rewrite rules, from `dialects/graph/rules/**/*.rules`.
+//! Graph rewrite rules, from `dialects/graph/rules/**/*.rules`, all run by one engine:
+//! the build script checks the files and includes them as text ([`RULE_SOURCES`]),
+//! and [`interp`] lowers each rule into a program when it is first needed, which [`rt`]
+//! matches and applies.
 //!
-//! `rules/canonical/` holds rules that always pay, applied greedily by
-//! canonicalization (each is a `tcc_ir::Pattern` here, listed in the op's
+//! `rules/canonical/` holds rules that always pay, applied greedily by canonicalization
+//! (each is a `tcc_ir::Pattern` here, named after the rule and listed in the op's
 //! `OpDef::patterns` next to the hand-written Rust patterns); `rules/search/` holds
-//! hand-written rules only the cost-based search applies. The build script compiles
-//! both into Rust matchers ([`COMPILED_RULES`], `tcc_rules::compile`). The generated
-//! rules of `rules/generated/` are search rules too, but too many to compile: they are
-//! interpreted ([`interp`]). [`all`] lists every rule, with its provenance; [`rt`]
-//! matches and applies them.
+//! hand-written rules only the cost-based search applies, and `rules/generated/` the
+//! generated ones (search rules too). [`canonical_rules`] and [`search_rules`] load each
+//! kind once; [`search_index`] indexes the search rules by root op, once; [`all`] lists
+//! every rule with its provenance.
 
 pub mod builtins;
 pub mod interp;
 pub mod rt;
 
 mod generated {
-    #![allow(clippy::all, unused_variables, unused_mut)]
+    #![allow(clippy::all)]
     use super::builtins as rb;
-    use super::rt::{self, Binding, Body, Plan, Provenance, RuleDef, Src, Val};
+    use super::canonical_rules;
+    use super::rt::{self, Val};
     use crate::ops;
-    use std::borrow::Cow;
-    use tcc_ir::{Module, Op, Pattern, Rewriter};
+    use tcc_ir::{Module, Pattern};
 
     include!(concat!(env!("OUT_DIR"), "/rules.rs"));
 }
 
 pub use generated::*;
 
-/// Every rule: the compiled ones (canonicalization rules first), then the interpreted.
-pub fn all() -> &'static [&'static rt::RuleDef] {
-    static ALL: std::sync::OnceLock<Vec<&'static rt::RuleDef>> = std::sync::OnceLock::new();
-    ALL.get_or_init(|| COMPILED_RULES.iter().chain(interp::generated()).collect())
+use std::sync::OnceLock;
+
+/// The rules of the rule files whose `canonical` flag is `canonical`, loaded once per
+/// kind.
+fn load(canonical: bool) -> Vec<rt::RuleDef> {
+    RULE_SOURCES
+        .iter()
+        .filter(|&&(_, _, c)| c == canonical)
+        .flat_map(|&(path, text, c)| {
+            interp::load(path, text, c).unwrap_or_else(|e| panic!("the build checked this file: {e}"))
+        })
+        .collect()
+}
+
+/// The canonicalization rules, in the order canonicalization tries them.
+pub fn canonical_rules() -> &'static [rt::RuleDef] {
+    static RULES: OnceLock<Vec<rt::RuleDef>> = OnceLock::new();
+    RULES.get_or_init(|| load(true))
+}
+
+/// The rules only the search applies (hand-written ones first, then the generated).
+pub fn search_rules() -> &'static [rt::RuleDef] {
+    static RULES: OnceLock<Vec<rt::RuleDef>> = OnceLock::new();
+    RULES.get_or_init(|| load(false))
+}
+
+/// The search rules by root op, built once.
+pub fn search_index() -> &'static rt::RuleIndex {
+    static INDEX: OnceLock<rt::RuleIndex> = OnceLock::new();
+    INDEX.get_or_init(|| rt::RuleIndex::new(search_rules()))
+}
+
+/// Every rule: the canonicalization rules, then the search rules.
+pub fn all() -> impl Iterator<Item = &'static rt::RuleDef> {
+    canonical_rules().iter().chain(search_rules())
 }
 
 /// The rule called `name`.
 pub fn rule(name: &str) -> Option<&'static rt::RuleDef> {
-    all().iter().copied().find(|r| r.name == name)
+    all().find(|r| r.name == name)
 }

@@ -1,4 +1,4 @@
-//! What rules run on, compiled or interpreted: the rule table's entries ([`RuleDef`]),
+//! What rules run on: the rules ([`RuleDef`], each with its interpreted program),
 //! binding slots ([`Binding`]), the target plan ([`Plan`]), the match drivers
 //! ([`find_matches`], [`RuleIndex`], [`apply_at`]) and the appliers that rewrite in
 //! place (canonicalization) or a copy (the search).
@@ -117,21 +117,6 @@ pub enum Provenance {
     Generated { fingerprint: Cow<'static, str>, verified: Cow<'static, str> },
 }
 
-/// Matches source output `k` of a rule at `op`, extending the binding.
-pub type RootMatcher = fn(&Module, Op, &mut Binding) -> Option<()>;
-
-/// How a rule runs: compiled into Rust by the build script, or interpreted from its
-/// syntax ([`super::interp`]: the generated rules, too many to compile).
-pub enum Body {
-    Compiled {
-        /// One matcher per source output.
-        roots: &'static [RootMatcher],
-        guard: fn(&Module, &Binding) -> Option<bool>,
-        plan: fn(&Module, &Binding) -> Option<Plan>,
-    },
-    Interpreted(Box<super::interp::Program>),
-}
-
 /// One rule.
 pub struct RuleDef {
     pub name: Cow<'static, str>,
@@ -145,41 +130,29 @@ pub struct RuleDef {
     pub slots: usize,
     /// The op whose result the first source output is.
     pub root: &'static OpDef,
-    pub body: Body,
+    pub program: Box<super::interp::Program>,
 }
 
 impl RuleDef {
     /// The number of source outputs.
     pub fn roots(&self) -> usize {
-        match &self.body {
-            Body::Compiled { roots, .. } => roots.len(),
-            Body::Interpreted(p) => p.roots(),
-        }
+        self.program.roots()
     }
 
     /// Matches source output `k` at `op`, extending `b`.
     pub fn match_root(&self, k: usize, m: &Module, op: Op, b: &mut Binding) -> Option<()> {
-        match &self.body {
-            Body::Compiled { roots, .. } => roots[k](m, op, b),
-            Body::Interpreted(p) => p.match_root(k, m, op, b),
-        }
+        self.program.match_root(k, m, op, b)
     }
 
     /// Whether the guards hold for a complete match (`None`: they could not be
     /// evaluated, which is no match either).
     pub fn guard(&self, m: &Module, b: &Binding) -> Option<bool> {
-        match &self.body {
-            Body::Compiled { guard, .. } => guard(m, b),
-            Body::Interpreted(p) => p.guard(m, b),
-        }
+        self.program.guard(m, b)
     }
 
     /// The target to build for a match.
     pub fn plan(&self, m: &Module, b: &Binding) -> Option<Plan> {
-        match &self.body {
-            Body::Compiled { plan, .. } => plan(m, b),
-            Body::Interpreted(p) => p.plan(m, b),
-        }
+        self.program.plan(m, b)
     }
 }
 
@@ -494,9 +467,9 @@ pub struct RuleIndex {
 }
 
 impl RuleIndex {
-    pub fn new(rules: &[&'static RuleDef]) -> RuleIndex {
+    pub fn new(rules: &'static [RuleDef]) -> RuleIndex {
         let mut by_root: HashMap<&'static str, Vec<&'static RuleDef>> = HashMap::new();
-        for &r in rules {
+        for r in rules {
             by_root.entry(r.root.name).or_default().push(r);
         }
         RuleIndex { by_root }
