@@ -68,12 +68,3 @@ pub fn pin_current_thread(cpu: usize) -> bool {
 pub fn pin_current_thread(_cpu: usize) -> bool {
     false
 }
-
-/// The thread count to use when none is given, leniently: `TCC_NUM_THREADS` if it holds
-/// a valid count, else one per usable physical core (at most
-/// [`MAX_THREADS`](crate::threads::MAX_THREADS)). An invalid `TCC_NUM_THREADS` is
-/// ignored here; [`crate::threads::resolve_threads`] reports it instead, and is what
-/// new callers should use.
-pub fn default_threads() -> usize {
-    crate::threads::threads_from_env().ok().flatten().unwrap_or_else(crate::threads::physical_core_threads)
-}

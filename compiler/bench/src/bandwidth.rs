@@ -4,7 +4,7 @@
 //! Each of `threads` threads, pinned to its own core, sums its own 64-byte aligned
 //! buffer of 64-bit words over and over with the widest vectors the CPU has (AVX-512,
 //! AVX2 or SSE2, chosen at run time; eight accumulators, so only the loads limit it),
-//! as `../shared/tools/roofline` measures a core's ceilings. Each buffer is sized to
+//! as a roofline tool measures a core's ceilings. Each buffer is sized to
 //! live in one level: half the L1 data cache, half the L2 (both per core), a quarter
 //! of the L3 shared among the threads (sysfs; 32 MiB when unknown), and 256 MiB of main
 //! memory. A kernel's data lives in the smallest level its compulsory traffic (inputs

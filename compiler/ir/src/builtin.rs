@@ -82,12 +82,6 @@ pub fn func_entry(m: &Module, func: Op) -> Option<Block> {
     m.region_blocks(*m.regions(func).first()?).first().copied()
 }
 
-/// The `return` op ending a function's body.
-pub fn func_return(m: &Module, func: Op) -> Option<Op> {
-    let last = m.last_op(func_entry(m, func)?)?;
-    m.is(last, &RETURN).then_some(last)
-}
-
 /// Appends `func.func @name` with an empty entry block to the module; returns the
 /// function and its entry block (add ops, then a `return`).
 pub fn create_func(m: &mut Module, name: &str, inputs: Vec<Type>, results: Vec<Type>, loc: Location) -> (Op, Block) {

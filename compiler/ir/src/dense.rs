@@ -113,12 +113,6 @@ impl Resource {
         Arc::new(Resource { name: name.into(), alignment: OnceLock::new(), data: OnceLock::new() })
     }
 
-    pub fn with_data(name: &str, alignment: u32, data: AlignedBytes) -> Arc<Resource> {
-        let r = Resource::new(name);
-        r.fill(alignment, data);
-        r
-    }
-
     pub fn name(&self) -> &str {
         &self.name
     }

@@ -84,9 +84,6 @@ impl Location {
     pub fn new(file: Arc<SourceFile>, line: u32, col: u32) -> Location {
         Location { file: Some(file), line, col }
     }
-    pub fn is_known(&self) -> bool {
-        self.file.is_some()
-    }
     pub fn file(&self) -> Option<&Arc<SourceFile>> {
         self.file.as_ref()
     }

@@ -171,13 +171,6 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// Skips whitespace and comments and returns the position of the next character
-    /// (line, col), without consuming it.
-    pub fn skip_to_next(&mut self) -> (u32, u32) {
-        self.skip_trivia();
-        (self.line, self.col_at(self.pos))
-    }
-
     /// The next raw byte after trivia (0 at end of input).
     pub fn peek_char(&mut self) -> u8 {
         self.skip_trivia();

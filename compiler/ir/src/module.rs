@@ -516,10 +516,6 @@ impl Module {
         self.funcs().into_iter().find(|&f| crate::builtin::func_name(self, f) == name)
     }
 
-    /// Number of live (not erased) ops, the module op included.
-    pub fn live_op_count(&self) -> usize {
-        self.walk(self.top).len()
-    }
     /// How many op handles were ever created (erased ops included): an op whose
     /// handle's index is at least this was created after the count was taken.
     pub fn op_capacity(&self) -> usize {

@@ -24,8 +24,8 @@ use tcc_ir::builtin::{create_func, create_return, func_entry, func_type};
 use tcc_ir::{AttrDict, Attribute, BufferType, Diagnostic, Diagnostics, Module, Op, Traits, Type, Value};
 
 use crate::builder::Builder;
-use crate::emit::{Ctx, emitter, nest, numel};
-use crate::memory_plan::{Interval, plan};
+use crate::emit::{OpLowering, emitter, nest, numel};
+use crate::memory_plan::{Interval, assign_offsets};
 
 fn is_constant(gm: &Module, op: Op) -> bool {
     matches!(kind_of(gm, op), Some(GraphOp::Constant))
@@ -134,7 +134,7 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
             intervals.push(Interval { bytes, start: pos, end: pos });
         }
     }
-    let (offsets, workspace_size) = plan(&intervals);
+    let (offsets, workspace_size) = assign_offsets(&intervals);
     abi::set_entry_info(&mut lm, lfunc, n_in, workspace_size);
 
     let mut kernels = Vec::new();
@@ -176,7 +176,7 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
         }
         let ins: Vec<Value> = gm.operands(op).iter().map(|v| buffers[v]).collect();
         let scratch_offset = scratch.get(&op).map(|&i| offsets[i] as i64);
-        let ctx = Ctx::new(gm, op, ins, outs).with_target(target).with_scratch(scratch_offset);
+        let ctx = OpLowering::new(gm, op, ins, outs).with_target(target).with_scratch(scratch_offset);
         if profile {
             mark_kernel(&mut b, kernels.len());
             kernels.push(KernelRecord {

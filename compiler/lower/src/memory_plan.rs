@@ -17,7 +17,7 @@ pub struct Interval {
 pub const ALIGN: usize = 64;
 
 /// Returns each interval's offset and the total workspace size.
-pub fn plan(intervals: &[Interval]) -> (Vec<usize>, usize) {
+pub fn assign_offsets(intervals: &[Interval]) -> (Vec<usize>, usize) {
     let mut order: Vec<usize> = (0..intervals.len()).collect();
     order.sort_by_key(|&i| (std::cmp::Reverse(intervals[i].bytes), intervals[i].start, i));
     let mut offsets = vec![0; intervals.len()];
@@ -60,7 +60,7 @@ mod tests {
     fn dead_buffers_are_reused_and_live_ones_never_overlap() {
         // A chain: each tensor dies when the next is made, so two slots suffice.
         let chain: Vec<Interval> = (0..6).map(|i| Interval { bytes: 1000, start: i, end: i + 1 }).collect();
-        let (off, total) = plan(&chain);
+        let (off, total) = assign_offsets(&chain);
         assert_eq!(total, 2 * 1024);
         for i in 0..chain.len() {
             for j in 0..i {
@@ -79,7 +79,7 @@ mod tests {
                 Interval { bytes: 1 + next() % 5000, start, end: start + next() % 20 }
             })
             .collect();
-        let (off, total) = plan(&ivs);
+        let (off, total) = assign_offsets(&ivs);
         for i in 0..ivs.len() {
             assert_eq!(off[i] % ALIGN, 0);
             assert!(off[i] + ivs[i].bytes <= total);

@@ -81,7 +81,7 @@ fn lane_wise(kind: Option<LoopOp>) -> bool {
     }
 }
 
-struct Plan {
+struct Vectorization {
     lanes: u32,
     /// Values that become vectors (the rest stay scalar).
     vector: HashSet<Value>,
@@ -95,7 +95,7 @@ fn index_ty() -> Type {
     Type::Scalar(ScalarType::Index)
 }
 
-fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Plan> {
+fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Vectorization> {
     let ops = m.operands(l);
     let step = m.defining_op(ops[2]).filter(|&d| kind(m, d) == Some(LoopOp::Const))?;
     if m.attr(step, "value")?.as_i64()? != 1 {
@@ -267,7 +267,7 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Plan> {
         return None;
     }
     let lanes = vector_bits / elem_bits?;
-    (lanes >= 2).then_some(Plan { lanes, vector, uniform_loads, reductions })
+    (lanes >= 2).then_some(Vectorization { lanes, vector, uniform_loads, reductions })
 }
 
 fn vector_of(t: &Type, lanes: u32) -> Type {
@@ -283,7 +283,7 @@ fn identity(b: &mut Builder, combine: ScalarFn, elem: ScalarType) -> Value {
     }
 }
 
-fn rewrite(m: &mut Module, l: Op, entry: Block, plan: &Plan) {
+fn rewrite(m: &mut Module, l: Op, entry: Block, plan: &Vectorization) {
     let ops = m.operands(l).to_vec();
     let (lb, ub) = (ops[0], ops[1]);
     let inits = ops[3..].to_vec();
@@ -405,9 +405,4 @@ fn rewrite(m: &mut Module, l: Op, entry: Block, plan: &Plan) {
     for (k, v) in new_inits.into_iter().enumerate() {
         m.set_operand(l, 3 + k, v);
     }
-}
-
-/// The scalar loads that stay scalar in a vector loop, for tests.
-pub fn lane_count(vector_bits: u32, elem: ScalarType) -> u32 {
-    vector_bits / (elem.byte_size() as u32 * 8)
 }

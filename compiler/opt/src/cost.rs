@@ -242,12 +242,6 @@ impl<'a> CostModel<'a> {
         }
     }
 
-    /// The cost of every op in `m`'s functions (seconds).
-    pub fn graph_cost(&mut self, m: &Module) -> f64 {
-        let top = m.top();
-        m.walk(top).into_iter().filter(|&op| op != top).map(|op| self.op_cost(m, op)).sum()
-    }
-
     /// The same for graphs rewritten from one input: ops with handles below `shared`
     /// are the input's, unchanged in every rewrite, and their costs are kept in
     /// `cache` (new ops may reuse each other's handles, so they are costed afresh).

@@ -1,5 +1,5 @@
 //! `fuse-memory-bound`: memory-bound ops stitched into fusion groups (`graph.fused`),
-//! each one kernel (`../shared/TECHNIQUES.md` section 3).
+//! each one kernel (AStitch's stitching, ASPLOS 2022).
 //!
 //! A group has a root, a reduction (the backbone; keeping dimensions) or an elementwise
 //! op, and the producers inlined into it: an elementwise producer joins when its result

@@ -1,5 +1,5 @@
 //! Graph-level optimization for the target: blocked layouts, epilogue fusion and kernel
-//! configuration (NeoCPU's schedule; `../shared/TECHNIQUES.md` section 4).
+//! configuration (NeoCPU's schedule, USENIX ATC 2019; `docs/layouts.md`).
 //!
 //! The passes, in pipeline order, one per file:
 //! - [`search`] (`rewrite-search`): the rules only worth applying where they pay

@@ -1,6 +1,6 @@
 //! `rewrite-search`: applies the rules that do not always pay (`rules/search/`, and the
 //! generated ones in `rules/generated/`) where the cost model says they do (TASO's
-//! cost-based backtracking search, SOSP 2019; `../shared/TECHNIQUES.md` section 1).
+//! cost-based backtracking search, SOSP 2019; `docs/rules.md`).
 //!
 //! - `taso`: a priority queue of graphs ordered by cost, starting with the input. The
 //!   cheapest is taken out; every rule is applied at every match, each on its own copy
@@ -30,7 +30,7 @@ use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
 use tcc_dialect_graph::ops as g;
-use tcc_dialect_graph::rules::{self, rt};
+use tcc_dialect_graph::rules::{self, matching};
 use tcc_ir::rewrite::is_trivially_dead;
 use tcc_ir::{Attribute, Diagnostics, EntityRef, Module, Op, Pass, PassInfo, PassOptions};
 
@@ -232,13 +232,13 @@ impl Ord for Candidate {
 /// layouts (TASO's joint layout search).
 fn neighbours(
     m: &Module,
-    rules: &rt::RuleIndex,
+    rules: &matching::RuleIndex,
     cost: &mut CostModel,
     layouts: Option<&Target>,
 ) -> Vec<(Module, String)> {
     let mut out = Vec::new();
     for (rule, b) in rules.find_all(m) {
-        if let Some(mut next) = rt::apply_to_copy(m, rule, &b) {
+        if let Some(mut next) = matching::apply_to_copy(m, rule, &b) {
             erase_dead(&mut next);
             for &root in &b.roots {
                 cost.mark(m, root);
@@ -327,7 +327,12 @@ impl Progress {
 
 /// Searches for a cheaper form of `m` with the indexed `rules`; returns it and what
 /// happened.
-pub fn search(m: &Module, rules: &rt::RuleIndex, cost: &mut CostModel, cfg: &SearchConfig) -> (Module, SearchStats) {
+pub fn search(
+    m: &Module,
+    rules: &matching::RuleIndex,
+    cost: &mut CostModel,
+    cfg: &SearchConfig,
+) -> (Module, SearchStats) {
     let start = Instant::now();
     let mut progress = Progress { start, last: start, enabled: cfg.progress };
     // The ops the first rewrites would replace are measured before anything is costed.

@@ -99,7 +99,7 @@ pub fn generate(sources: &[RuleSource]) -> String {
         writeln!(
             out,
             "/// `{}` ({file}:{}) as a canonicalization pattern.\n\
-             pub static {ident}: Pattern = Pattern {{ name: {:?}, apply: |rw, op| rt::apply_at(rw, &canonical_rules()[{i}], op) }};\n",
+             pub static {ident}: Pattern = Pattern {{ name: {:?}, apply: |rw, op| matching::apply_at(rw, &canonical_rules()[{i}], op) }};\n",
             rule.name, rule.pos, rule.name
         )
         .unwrap();

@@ -11,7 +11,7 @@
 //! target's choices (what the joint layout search tries). The compiler's own choice (`--rewrite-search=taso`, by the estimate)
 //! must match too.
 
-use tcc::graph::rules::rt;
+use tcc::graph::rules::matching;
 use tcc::graph::{Data, Tensor as ITensor, run_function};
 use tcc::ir::Module;
 use tcc_graph_opt::cost::folds_to_constant;
@@ -128,8 +128,8 @@ fn merge_all(m: &Module) -> (Module, usize) {
     let mut applied = 0;
     'outer: for _ in 0..8 {
         for rule in tcc::graph::rules::search_rules() {
-            if let Some(b) = rt::find_matches(&current, rule).into_iter().next()
-                && let Some(mut next) = rt::apply_to_copy(&current, rule, &b)
+            if let Some(b) = matching::find_matches(&current, rule).into_iter().next()
+                && let Some(mut next) = matching::apply_to_copy(&current, rule, &b)
             {
                 tcc_graph_opt::search::erase_dead(&mut next);
                 current = next;

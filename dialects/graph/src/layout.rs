@@ -207,11 +207,6 @@ impl Layout {
             .collect())
     }
 
-    /// Whether the letter is split into blocks.
-    pub fn is_blocked(&self, letter: char) -> bool {
-        self.block(letter) > 1
-    }
-
     /// How many logical steps of `letter` one step of dimension `pos` is: the product of
     /// the letter's blocks after `pos`.
     fn inner_stride(&self, pos: usize, letter: char) -> usize {

@@ -1,6 +1,6 @@
 //! The `graph` dialect: tcc's top-level IR, whole tensors with value semantics.
 //!
-//! This crate is the public contract of `shared/GRAPH_DIALECT.md` made executable:
+//! This crate is the public contract of the graph dialect (`docs/ops.md`) made executable:
 //! every op is one static [`OpDef`] (in [`ops`]) carrying its attributes, traits,
 //! shape inference, verifier, pretty syntax, canonicalization patterns and — through
 //! [`GraphSemantics`] — its reference semantics and layout class. The [`interp`]
@@ -122,10 +122,6 @@ impl BodyContext<'_> {
     /// A verified string attribute (or its default).
     pub fn string(&self, name: &str) -> String {
         self.sig.string(name).expect("verified attribute")
-    }
-    /// The element type of operand `i`.
-    pub fn operand_elem(&self, i: usize) -> ScalarType {
-        self.sig.tensor(i).map(|t| t.elem()).expect("verified tensor operand")
     }
 }
 

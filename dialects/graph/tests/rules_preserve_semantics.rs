@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 
 use tcc_dialect_graph::layout::{Layout, transform_shape};
-use tcc_dialect_graph::rules::{self, rt};
+use tcc_dialect_graph::rules::{self, matching};
 use tcc_dialect_graph::{Data, Tensor, ops, run_function};
 use tcc_ir::builtin::{create_func, create_return};
 use tcc_ir::*;
@@ -467,7 +467,7 @@ enum Trial {
     Skipped,
 }
 
-fn trial(rule: &rt::RuleDef, source: &[Pattern], fixed: &Constraints, rng: &mut Rng) -> Result<Trial, String> {
+fn trial(rule: &matching::RuleDef, source: &[Pattern], fixed: &Constraints, rng: &mut Rng) -> Result<Trial, String> {
     let rank = 1 + rng.below(4);
     // Half the time all extents are equal, so that operands of matmuls and convolutions
     // fit each other.
@@ -500,10 +500,10 @@ fn trial(rule: &rt::RuleDef, source: &[Pattern], fixed: &Constraints, rng: &mut 
     if verify(&m).is_err() {
         return Ok(Trial::Skipped);
     }
-    let matches = rt::find_matches(&m, rule);
+    let matches = matching::find_matches(&m, rule);
     let text = print_module(&m, PrintOptions::default());
     let Some(b) = matches.into_iter().next() else { return Ok(Trial::Skipped) };
-    let Some(after) = rt::apply_to_copy(&m, rule, &b) else { return Ok(Trial::Skipped) };
+    let Some(after) = matching::apply_to_copy(&m, rule, &b) else { return Ok(Trial::Skipped) };
     verify(&after).map_err(|e| format!("rule `{}` made an invalid module: {e}\n{text}", rule.name))?;
     let inputs: Vec<Tensor> = args
         .iter()
@@ -547,7 +547,7 @@ fn trial(rule: &rt::RuleDef, source: &[Pattern], fixed: &Constraints, rng: &mut 
 }
 
 /// Draws instances of `rule` until it applied `MIN_APPLIED` times.
-fn exercise(rule: &rt::RuleDef, source: &[Pattern], fixed: &Constraints, seed: u64) -> Result<usize, String> {
+fn exercise(rule: &matching::RuleDef, source: &[Pattern], fixed: &Constraints, seed: u64) -> Result<usize, String> {
     let mut rng = Rng(seed | 1);
     let mut applied = 0;
     for _ in 0..MAX_TRIALS {
@@ -564,7 +564,7 @@ fn exercise(rule: &rt::RuleDef, source: &[Pattern], fixed: &Constraints, seed: u
 #[test]
 fn every_rule_preserves_semantics_on_random_instances() {
     let sources = rule_sources();
-    let all: Vec<&rt::RuleDef> = rules::all().collect();
+    let all: Vec<&matching::RuleDef> = rules::all().collect();
     assert_eq!(sources.len(), all.len(), "every rule in the files is loaded, and only those");
     // `TCC_RULES_SEED=N` draws other instances.
     let base_seed: u64 = std::env::var("TCC_RULES_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5EED);

@@ -131,8 +131,8 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         for r in tcc::graph::rules::all() {
             let used = if r.canonical { "canonical" } else { "search" };
             let by = match &r.provenance {
-                tcc::graph::rules::rt::Provenance::Hand => "hand-written".to_string(),
-                tcc::graph::rules::rt::Provenance::Generated { fingerprint, verified } => {
+                tcc::graph::rules::matching::Provenance::Hand => "hand-written".to_string(),
+                tcc::graph::rules::matching::Provenance::Generated { fingerprint, verified } => {
                     format!("generated {fingerprint}, verified by {verified}")
                 }
             };

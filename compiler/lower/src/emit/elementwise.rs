@@ -5,14 +5,14 @@
 use tcc_dialect_graph::{BodyContext, Cost};
 use tcc_ir::Value;
 
-use super::{Ctx, broadcast_index, nest, numel};
+use super::{OpLowering, broadcast_index, nest, numel};
 use crate::builder::Builder;
 
 /// Element-operations one transcendental element counts as, when deciding whether an
 /// op has enough work for the thread pool.
 const TRANSCENDENTAL_WORK: i64 = 16;
 
-pub fn emit(b: &mut Builder, c: &Ctx) {
+pub fn emit(b: &mut Builder, c: &OpLowering) {
     let out_shape = c.out_shape(0);
     let out = c.outs[0];
     let in_shapes: Vec<Vec<i64>> = (0..c.ins.len()).map(|i| c.in_shape(i)).collect();
@@ -37,7 +37,7 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
 
 /// The scalar computation of an elementwise op on loaded operand values: scalars, or
 /// (for float ops, as in kernel epilogues) vectors of one width.
-pub fn scalar(b: &mut Builder, c: &Ctx, args: &[Value]) -> Value {
+pub fn scalar(b: &mut Builder, c: &OpLowering, args: &[Value]) -> Value {
     let def = c.g.def(c.op);
     let Some(e) = tcc_dialect_graph::elementwise(def) else {
         unreachable!("{} is not an elementwise op (the lowering only calls this for those)", def.name)

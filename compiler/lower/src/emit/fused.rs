@@ -16,10 +16,10 @@ use tcc_dialect_graph::ops as g;
 use tcc_dialect_graph::ops::fused::is_group_reduction;
 use tcc_ir::{Op, ScalarType, Traits, Value};
 
-use super::{Ctx, broadcast_index, nest, numel};
+use super::{OpLowering, broadcast_index, nest, numel};
 use crate::builder::Builder;
 
-pub fn emit(b: &mut Builder, c: &Ctx) {
+pub fn emit(b: &mut Builder, c: &OpLowering) {
     let gm = c.g;
     let region = gm.regions(c.op)[0];
     let block = gm.region_blocks(region)[0];
@@ -35,7 +35,7 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
         return super::stitched::emit(b, &group);
     }
     if is_group_reduction(gm, root) {
-        let rc = Ctx::new(gm, root, Vec::new(), Vec::new()).with_lanes(c.lanes);
+        let rc = OpLowering::new(gm, root, Vec::new(), Vec::new()).with_lanes(c.lanes);
         let x = gm.operand(root, 0);
         let lanes = group.vector_lanes(rc.out_elem(0).byte_size(), &group.all_values());
         let no_fixed = HashMap::new();
@@ -55,7 +55,7 @@ pub fn emit(b: &mut Builder, c: &Ctx) {
 
 /// A reduction op alone as a group whose few long rows are split across the pool
 /// (it asked for scratch memory: [`super::scratch_bytes`]).
-pub(super) fn emit_split_reduction(b: &mut Builder, c: &Ctx) {
+pub(super) fn emit_split_reduction(b: &mut Builder, c: &OpLowering) {
     let x = c.g.operand(c.op, 0);
     let inputs = HashMap::from([(x, (c.ins[0], c.in_shape(0)))]);
     let group = Group { c, inputs, ops: vec![c.op], body: Vec::new(), reductions: vec![c.op] };
@@ -70,7 +70,7 @@ fn uses_math(gm: &tcc_ir::Module, op: Op) -> bool {
 
 /// A group's ops and where its block arguments come from.
 pub(super) struct Group<'a> {
-    pub c: &'a Ctx<'a>,
+    pub c: &'a OpLowering<'a>,
     /// Block argument -> (input buffer, its shape).
     pub inputs: HashMap<Value, (Value, Vec<i64>)>,
     /// All ops, in order (the result's last).
@@ -139,10 +139,10 @@ impl Group<'_> {
     pub fn value(&self, b: &mut Builder, v: Value, idx: &[Value], lanes: u32, fixed: &HashMap<Value, Value>) -> Value {
         let memo = RefCell::new(HashMap::new());
         let none = HashMap::new();
-        self.eval(b, v, idx, lanes, &Env { fixed, vectors: &none, memo: &memo, spill: None, flat: None })
+        self.eval(b, v, idx, lanes, &LoopBody { fixed, vectors: &none, memo: &memo, spill: None, flat: None })
     }
 
-    pub(super) fn eval(&self, b: &mut Builder, v: Value, idx: &[Value], lanes: u32, env: &Env) -> Value {
+    pub(super) fn eval(&self, b: &mut Builder, v: Value, idx: &[Value], lanes: u32, env: &LoopBody) -> Value {
         if let Some(&known) = env.memo.borrow().get(&(v, lanes)) {
             return known;
         }
@@ -171,7 +171,7 @@ impl Group<'_> {
             let op = self.c.g.defining_op(v).expect("a group value is an argument or an op's result");
             debug_assert!(self.body.contains(&op), "reductions are given in `fixed`");
             let args: Vec<Value> = self.c.g.operands(op).iter().map(|&o| self.eval(b, o, idx, lanes, env)).collect();
-            let inner = Ctx::new(self.c.g, op, Vec::new(), Vec::new()).with_lanes(self.c.lanes);
+            let inner = OpLowering::new(self.c.g, op, Vec::new(), Vec::new()).with_lanes(self.c.lanes);
             super::elementwise::scalar(b, &inner, &args)
         };
         if let Some(s) = spilled.filter(|s| !s.written) {
@@ -187,7 +187,7 @@ impl Group<'_> {
 }
 
 /// What `Group::eval` knows while emitting one loop body.
-pub(super) struct Env<'e> {
+pub(super) struct LoopBody<'e> {
     /// Scalars constant over the loop (splat on use).
     pub fixed: &'e HashMap<Value, Value>,
     /// Vectors constant over the loop, of its lane count (values that repeat along it).
@@ -198,13 +198,13 @@ pub(super) struct Env<'e> {
     /// Values computed in this loop body, by lane count.
     pub memo: &'e RefCell<HashMap<(Value, u32), Value>>,
     /// A value kept in a buffer of the iteration space's shape between loops.
-    pub spill: Option<Spill>,
+    pub spill: Option<KeptValue>,
 }
 
 /// A value that one loop computes and writes to `buffer` (at the loop's index), and
 /// later loops read back (`written`) instead of computing it again.
 #[derive(Clone, Copy)]
-pub(super) struct Spill {
+pub(super) struct KeptValue {
     pub value: Value,
     pub buffer: Value,
     pub written: bool,

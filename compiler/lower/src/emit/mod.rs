@@ -3,7 +3,8 @@
 //!
 //! Every emitter writes its results into buffers it is given (inputs are read-only),
 //! so the driver decides where each tensor lives. The nests are deliberately plain
-//! (correct first; the kernel templates of later issues make them fast), with two
+//! (correct first; the kernel ops' templates in [`crate::kernels`] are the fast path),
+//! with two
 //! habits that matter already: the outermost loop runs on the thread pool when the op
 //! has enough work, and the innermost loop walks the contiguous dimension with unit
 //! step, so the vectorizer can take it.
@@ -27,7 +28,7 @@ pub const PARALLEL_MIN_WORK: i64 = 1 << 15;
 const BLOCK: i64 = 2048;
 
 /// One graph op being lowered: its attributes, input buffers and output buffers.
-pub struct Ctx<'a> {
+pub struct OpLowering<'a> {
     pub g: &'a Module,
     pub op: tcc_ir::Op,
     pub ins: Vec<Value>,
@@ -42,25 +43,25 @@ pub struct Ctx<'a> {
     operand_types: Vec<Type>,
 }
 
-impl<'a> Ctx<'a> {
-    pub fn new(g: &'a Module, op: tcc_ir::Op, ins: Vec<Value>, outs: Vec<Value>) -> Ctx<'a> {
+impl<'a> OpLowering<'a> {
+    pub fn new(g: &'a Module, op: tcc_ir::Op, ins: Vec<Value>, outs: Vec<Value>) -> OpLowering<'a> {
         let operand_types = g.operands(op).iter().map(|&v| g.value_type(v).clone()).collect();
-        Ctx { g, op, ins, outs, lanes: 4, cores: 1, scratch: None, operand_types }
+        OpLowering { g, op, ins, outs, lanes: 4, cores: 1, scratch: None, operand_types }
     }
 
-    pub fn with_lanes(mut self, lanes: u32) -> Ctx<'a> {
+    pub fn with_lanes(mut self, lanes: u32) -> OpLowering<'a> {
         self.lanes = lanes;
         self
     }
 
     /// The target's vector width and cores.
-    pub fn with_target(mut self, target: &tcc_target::Target) -> Ctx<'a> {
+    pub fn with_target(mut self, target: &tcc_target::Target) -> OpLowering<'a> {
         self.lanes = target.lanes(4);
         self.cores = target.cores;
         self
     }
 
-    pub fn with_scratch(mut self, offset: Option<i64>) -> Ctx<'a> {
+    pub fn with_scratch(mut self, offset: Option<i64>) -> OpLowering<'a> {
         self.scratch = offset;
         self
     }
@@ -109,7 +110,7 @@ impl<'a> Ctx<'a> {
     }
 }
 
-pub type EmitFn = fn(&mut Builder, &Ctx);
+pub type EmitFn = fn(&mut Builder, &OpLowering);
 
 /// The emitter of a graph op's kind (constants need none: they become constant
 /// buffers).
@@ -155,7 +156,7 @@ pub fn scratch_bytes(g: &Module, op: tcc_ir::Op, target: &tcc_target::Target) ->
 }
 
 /// Floating-point operations of an op (see `tcc_dialect_graph::cost::flops`).
-pub fn flops(c: &Ctx) -> u64 {
+pub fn flops(c: &OpLowering) -> u64 {
     tcc_dialect_graph::cost::flops(c.g, c.op)
 }
 

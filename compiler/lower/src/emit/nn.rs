@@ -13,7 +13,7 @@ use tcc_dialect_graph::{GraphOp, Pool, Reduce};
 use tcc_ir::scalar::{Compare, Identity, MathFn, ScalarFn};
 use tcc_ir::{ScalarType, Type, Value};
 
-use super::{Ctx, PARALLEL_MIN_WORK, broadcast_index, nest, numel};
+use super::{OpLowering, PARALLEL_MIN_WORK, broadcast_index, nest, numel};
 use crate::builder::Builder;
 
 /// Runs `body(row)` for `rows` rows, on the pool when `work` is large.
@@ -77,7 +77,7 @@ fn floor_bound(b: &mut Builder, u: Value, s: i64, limit: i64) -> Value {
     b.select(neg, zero, hi)
 }
 
-pub fn matmul(b: &mut Builder, c: &Ctx) {
+pub fn matmul(b: &mut Builder, c: &OpLowering) {
     let (sa, sb) = (c.in_shape(0), c.in_shape(1));
     let (a_vec, b_vec) = (sa.len() == 1, sb.len() == 1);
     let (m, k) = if a_vec { (1, sa[0]) } else { (sa[sa.len() - 2], sa[sa.len() - 1]) };
@@ -132,7 +132,7 @@ pub fn matmul(b: &mut Builder, c: &Ctx) {
     });
 }
 
-pub fn conv2d(b: &mut Builder, c: &Ctx) {
+pub fn conv2d(b: &mut Builder, c: &OpLowering) {
     let (xs, ws, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
     let (h, w) = (xs[2], xs[3]);
     let (o_ch, cg, kh_n, kw_n) = (ws[0], ws[1], ws[2], ws[3]);
@@ -183,7 +183,7 @@ pub fn conv2d(b: &mut Builder, c: &Ctx) {
     });
 }
 
-pub fn pool2d(b: &mut Builder, c: &Ctx) {
+pub fn pool2d(b: &mut Builder, c: &OpLowering) {
     let is_max = matches!(tcc_dialect_graph::kind(c.g.def(c.op)), Some(GraphOp::Pool2d(Pool::Max)));
     let include_pad = !is_max && c.flag("count_include_pad");
     let (xs, os) = (c.in_shape(0), c.out_shape(0));
@@ -241,7 +241,7 @@ pub fn pool2d(b: &mut Builder, c: &Ctx) {
     });
 }
 
-pub fn reduce(b: &mut Builder, c: &Ctx) {
+pub fn reduce(b: &mut Builder, c: &OpLowering) {
     if c.scratch.is_some() {
         return super::fused::emit_split_reduction(b, c);
     }
@@ -263,7 +263,7 @@ pub type Element<'a> = &'a dyn Fn(&mut Builder, &[Value], u32) -> Value;
 /// `element` gives scalars only, the output row accumulates in memory with the kept
 /// dimension innermost, for `vectorize`. Otherwise one accumulator per output element,
 /// the reduced dimensions innermost.
-pub fn reduce_with(b: &mut Builder, c: &Ctx, out: Value, element: Element, vectors: bool) {
+pub fn reduce_with(b: &mut Builder, c: &OpLowering, out: Value, element: Element, vectors: bool) {
     let reduction = reduction_of(c);
     let mean = reduction == Reduce::Mean;
     let combine = reduction.combine();
@@ -353,7 +353,7 @@ pub(super) fn identity(b: &mut Builder, combine: ScalarFn, elem: ScalarType) -> 
 }
 
 /// Which reduction the op being lowered is.
-pub(super) fn reduction_of(c: &Ctx) -> Reduce {
+pub(super) fn reduction_of(c: &OpLowering) -> Reduce {
     match tcc_dialect_graph::kind(c.g.def(c.op)) {
         Some(GraphOp::Reduce(r)) => r,
         _ => unreachable!("'{}' is not a reduction", c.name()),
@@ -366,7 +366,7 @@ pub(super) fn reduction_of(c: &Ctx) -> Reduce {
 /// contiguous loop `vectorize` turns into vector code), and divided for a mean.
 fn reduce_rows_in_memory(
     b: &mut Builder,
-    c: &Ctx,
+    c: &OpLowering,
     out: Value,
     element: Element,
     (axes, reduced, kept): (&[usize], &[i64], &[usize]),
@@ -515,7 +515,7 @@ fn reduce_level(
     })[0]
 }
 
-pub fn softmax(b: &mut Builder, c: &Ctx) {
+pub fn softmax(b: &mut Builder, c: &OpLowering) {
     let shape = c.in_shape(0);
     let axis = tcc_dialect_graph::infer::normalize_axis(c.int("axis"), shape.len()).expect("verified axis");
     let (before, len, after) = (&shape[..axis], shape[axis], &shape[axis + 1..]);

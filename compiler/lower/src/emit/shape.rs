@@ -6,10 +6,10 @@
 use tcc_ir::scalar::{Compare, ScalarFn};
 use tcc_ir::{ScalarType, Type, Value};
 
-use super::{Ctx, broadcast_index, nest, numel};
+use super::{OpLowering, broadcast_index, nest, numel};
 use crate::builder::Builder;
 
-pub fn reshape(b: &mut Builder, c: &Ctx) {
+pub fn reshape(b: &mut Builder, c: &OpLowering) {
     let n = numel(&c.out_shape(0));
     let src = b.view(c.ins[0], &[n]);
     let dst = b.view(c.outs[0], &[n]);
@@ -19,7 +19,7 @@ pub fn reshape(b: &mut Builder, c: &Ctx) {
     });
 }
 
-pub fn transpose(b: &mut Builder, c: &Ctx) {
+pub fn transpose(b: &mut Builder, c: &OpLowering) {
     let perm = c.ints("perm");
     let os = c.out_shape(0);
     nest(b, &os, numel(&os), |b, idx| {
@@ -33,7 +33,7 @@ pub fn transpose(b: &mut Builder, c: &Ctx) {
     });
 }
 
-pub fn broadcast_to(b: &mut Builder, c: &Ctx) {
+pub fn broadcast_to(b: &mut Builder, c: &OpLowering) {
     let (is, os) = (c.in_shape(0), c.out_shape(0));
     nest(b, &os, numel(&os), |b, idx| {
         let src = broadcast_index(b, idx, &is);
@@ -65,7 +65,7 @@ fn shifted_copy(b: &mut Builder, src: Value, dst: Value, shape: &[i64], axis: us
     });
 }
 
-pub fn concat(b: &mut Builder, c: &Ctx) {
+pub fn concat(b: &mut Builder, c: &OpLowering) {
     let rank = c.out_shape(0).len();
     let axis = tcc_dialect_graph::infer::normalize_axis(c.int("axis"), rank).expect("verified axis");
     let mut offset = 0;
@@ -76,7 +76,7 @@ pub fn concat(b: &mut Builder, c: &Ctx) {
     }
 }
 
-pub fn split(b: &mut Builder, c: &Ctx) {
+pub fn split(b: &mut Builder, c: &OpLowering) {
     let rank = c.in_shape(0).len();
     let axis = tcc_dialect_graph::infer::normalize_axis(c.int("axis"), rank).expect("verified axis");
     let mut offset = 0;
@@ -87,7 +87,7 @@ pub fn split(b: &mut Builder, c: &Ctx) {
     }
 }
 
-pub fn slice(b: &mut Builder, c: &Ctx) {
+pub fn slice(b: &mut Builder, c: &OpLowering) {
     let is = c.in_shape(0);
     let (mut starts, _, mut steps) =
         tcc_dialect_graph::ops::shape::slice_params(&c.sig(), &is).expect("verified slice");
@@ -135,7 +135,7 @@ fn fill_value(b: &mut Builder, elem: ScalarType, value: f64) -> Value {
     }
 }
 
-pub fn pad(b: &mut Builder, c: &Ctx) {
+pub fn pad(b: &mut Builder, c: &OpLowering) {
     let (is, os) = (c.in_shape(0), c.out_shape(0));
     let low = c.ints("low");
     let fill = fill_value(b, c.out_elem(0), c.float("value"));
@@ -173,7 +173,7 @@ pub fn pad(b: &mut Builder, c: &Ctx) {
     });
 }
 
-pub fn gather(b: &mut Builder, c: &Ctx) {
+pub fn gather(b: &mut Builder, c: &OpLowering) {
     let (xs, ind_shape, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
     let axis = tcc_dialect_graph::infer::normalize_axis(c.int("axis"), xs.len()).expect("verified axis");
     let extent = xs[axis];

@@ -1,6 +1,6 @@
 //! A stitched fusion group: the reductions of a group that reduce the same innermost
 //! dimensions (a norm's mean and variance, a softmax's max and sum) and the
-//! elementwise ops around them, as one kernel (`../shared/TECHNIQUES.md` section 3).
+//! elementwise ops around them, as one kernel (AStitch, ASPLOS 2022).
 //!
 //! One loop over the rows (the dimensions before the reduced ones; on the thread pool,
 //! a few rows per task; short rows two or four at a time, their loops interleaved so
@@ -34,8 +34,8 @@ use tcc_dialect_vector as vp;
 use tcc_ir::scalar::ScalarFn;
 use tcc_ir::{AttrDict, Attribute, Op, ScalarType, Type, Value};
 
-use super::fused::{Env, Group, Spill};
-use super::{Ctx, PARALLEL_MIN_WORK, numel};
+use super::fused::{Group, KeptValue, LoopBody};
+use super::{OpLowering, PARALLEL_MIN_WORK, numel};
 use crate::builder::Builder;
 
 /// The group is stitched: it has several reductions, or its result uses one (the
@@ -77,7 +77,7 @@ pub(super) fn emit(b: &mut Builder, group: &Group) {
             starts: &starts,
             fixed: vec![HashMap::new(); together],
             phases: vec![HashMap::new(); together],
-            spill: spill.map(|value| Spill { value, buffer: out, written: false }),
+            spill: spill.map(|value| KeptValue { value, buffer: out, written: false }),
             chunks,
         };
         if rows.constant_along_row(&group.shape(result)) {
@@ -168,12 +168,12 @@ struct LoopValues {
     fixed: Vec<HashMap<Value, Value>>,
     vectors: Vec<HashMap<Value, Value>>,
     flat: Option<HashMap<Value, (Value, Vec<i64>)>>,
-    spill: Option<Spill>,
+    spill: Option<KeptValue>,
 }
 
 impl LoopValues {
-    fn env<'e>(&'e self, k: usize, memo: &'e RefCell<HashMap<(Value, u32), Value>>) -> Env<'e> {
-        Env { fixed: &self.fixed[k], vectors: &self.vectors[k], memo, spill: self.spill, flat: self.flat.as_ref() }
+    fn env<'e>(&'e self, k: usize, memo: &'e RefCell<HashMap<(Value, u32), Value>>) -> LoopBody<'e> {
+        LoopBody { fixed: &self.fixed[k], vectors: &self.vectors[k], memo, spill: self.spill, flat: self.flat.as_ref() }
     }
 }
 
@@ -238,7 +238,7 @@ struct RowState<'a> {
     fixed: Vec<HashMap<Value, Value>>,
     /// Per row, values that repeat along it, at a phase (element of the period).
     phases: Vec<HashMap<(Value, i64), Value>>,
-    spill: Option<Spill>,
+    spill: Option<KeptValue>,
     /// The loops over each (single) row run in chunks on the pool.
     chunks: Option<Chunks>,
 }
@@ -307,7 +307,7 @@ impl RowState<'_> {
                 })
                 .collect()
         });
-        let spill = self.spill.map(|s| Spill { buffer: walk.view(b, s.buffer, &self.group.shape(s.value)), ..s });
+        let spill = self.spill.map(|s| KeptValue { buffer: walk.view(b, s.buffer, &self.group.shape(s.value)), ..s });
         LoopValues { fixed: self.fixed.clone(), vectors, flat, spill }
     }
 
@@ -349,7 +349,7 @@ impl RowState<'_> {
         } else {
             let op = gm.defining_op(v).expect("a group value is an argument or an op's result");
             let args: Vec<Value> = gm.operands(op).iter().map(|&o| self.phase_value(b, k, o, phase)).collect();
-            let inner = Ctx::new(gm, op, Vec::new(), Vec::new()).with_lanes(self.group.c.lanes);
+            let inner = OpLowering::new(gm, op, Vec::new(), Vec::new()).with_lanes(self.group.c.lanes);
             super::elementwise::scalar(b, &inner, &args)
         };
         self.phases[k].insert((v, phase), s);
@@ -413,7 +413,7 @@ impl RowState<'_> {
                 return self.fixed[k][&v];
             }
             let args: Vec<Value> = gm.operands(op).iter().map(|&o| self.row_value(b, k, o)).collect();
-            let inner = Ctx::new(gm, op, Vec::new(), Vec::new()).with_lanes(self.group.c.lanes);
+            let inner = OpLowering::new(gm, op, Vec::new(), Vec::new()).with_lanes(self.group.c.lanes);
             super::elementwise::scalar(b, &inner, &args)
         };
         self.fixed[k].insert(v, s);

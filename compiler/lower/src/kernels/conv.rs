@@ -27,7 +27,7 @@ use super::{
     vector_width,
 };
 use crate::builder::Builder;
-use crate::emit::Ctx;
+use crate::emit::OpLowering;
 use crate::emit::nn::inside_range;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -93,7 +93,7 @@ fn dims<const N: usize>(v: Vec<i64>) -> [i64; N] {
 
 impl Conv {
     /// The template plan for `c`, or `None` when only the reference nest fits.
-    fn new(b: &mut Builder, c: &Ctx) -> Option<Conv> {
+    fn new(b: &mut Builder, c: &OpLowering) -> Option<Conv> {
         let (x, w, o): ([i64; 5], [i64; 6], [i64; 5]) =
             (dims(c.in_shape(0)), dims(c.in_shape(1)), dims(c.out_shape(0)));
         let (s, p, d) = (c.ints("strides"), c.ints("pads"), c.ints("dilations"));
@@ -198,7 +198,7 @@ impl Conv {
     }
 }
 
-pub fn emit(b: &mut Builder, c: &Ctx) {
+pub fn emit(b: &mut Builder, c: &OpLowering) {
     match Conv::new(b, c) {
         None => reference::conv2d_nchwc(b, c),
         Some(conv) if conv.template == Template::Depthwise => depthwise(b, c, &conv),
@@ -263,7 +263,7 @@ fn tasks(b: &mut Builder, dims: [i64; 4], body: impl FnOnce(&mut Builder, [Value
     }
 }
 
-fn direct(b: &mut Builder, c: &Ctx, k: &Conv) {
+fn direct(b: &mut Builder, c: &OpLowering, k: &Conv) {
     let [n_n, _, _, w, _] = k.x;
     let [_, wicb, _, kw_n, _, _] = k.w;
     let [_, ob_n, oh_n, ow_n, _] = k.o;
@@ -345,7 +345,7 @@ fn row_tile(b: &mut Builder, k: &Conv, n: Value, tg: Value, oh: Value) -> Tile {
 }
 
 /// The tiles of one output row, or of its column chunk `chunk` of `chunks`.
-fn direct_row(b: &mut Builder, c: &Ctx, k: &Conv, runs: &[Run], chunks: i64, chunk: Value, at: &Tile) {
+fn direct_row(b: &mut Builder, c: &OpLowering, k: &Conv, runs: &[Run], chunks: i64, chunk: Value, at: &Tile) {
     let ow_n = k.o[3];
     let taps_of = |col: i64| runs.iter().find(|r| (r.start..r.start + r.len).contains(&col)).expect("covered").taps;
     // Tiles at compile-time positions, each column with its own taps.
@@ -446,7 +446,7 @@ struct Tile {
 /// `tile_oc` output-channel blocks; column `i` reads kernel columns `taps[i]`. Columns
 /// with different taps (a tile across a row's edge) need the kernel columns unrolled:
 /// each tap then skips the columns it does not reach.
-fn direct_tile(b: &mut Builder, c: &Ctx, k: &Conv, t: &Tile, ow0: Value, taps: &[(i64, i64)]) {
+fn direct_tile(b: &mut Builder, c: &OpLowering, k: &Conv, t: &Tile, ow0: Value, taps: &[(i64, i64)]) {
     let cols = taps.len() as i64;
     let uniform = taps.iter().all(|&tp| tp == taps[0]);
     let span = (taps.iter().map(|t| t.0).min().unwrap_or(0), taps.iter().map(|t| t.1).max().unwrap_or(0));
@@ -697,7 +697,7 @@ fn prefetch_next_group(
 /// and stores them.
 fn store_tile(
     b: &mut Builder,
-    c: &Ctx,
+    c: &OpLowering,
     k: &Conv,
     n: Value,
     ob0: Value,
@@ -726,7 +726,7 @@ fn store_tile(
     }
 }
 
-fn depthwise(b: &mut Builder, c: &Ctx, k: &Conv) {
+fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv) {
     let [n_n, _, h, w, _] = k.x;
     let [_, _, kh_n, kw_n, _, _] = k.w;
     let [_, ob_n, oh_n, ow_n, _] = k.o;

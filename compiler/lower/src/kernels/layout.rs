@@ -19,9 +19,9 @@ use tcc_ir::{AttrDict, Attribute, Value};
 
 use super::vector_width;
 use crate::builder::Builder;
-use crate::emit::{Ctx, nest, numel};
+use crate::emit::{OpLowering, nest, numel};
 
-pub fn emit(b: &mut Builder, c: &Ctx) {
+pub fn emit(b: &mut Builder, c: &OpLowering) {
     let (src, dst) = transform_layouts_sig(&c.sig()).expect("verified layouts");
     let (is, os) = (c.in_shape(0), c.out_shape(0));
     if keeps_order(&src, &dst, &is, &os) {
@@ -91,7 +91,7 @@ fn transpose_vectors(b: &mut Builder, rows: Vec<Value>) -> Vec<Value> {
 }
 
 /// `NCHW` -> `NCHW{bk}c` (`pack`) or back, `l` lanes a vector (`bk % l == 0`).
-fn transpose(b: &mut Builder, c: &Ctx, bk: i64, l: i64, pack: bool) {
+fn transpose(b: &mut Builder, c: &OpLowering, bk: i64, l: i64, pack: bool) {
     let (plain, blocked) = if pack { (c.in_shape(0), c.out_shape(0)) } else { (c.out_shape(0), c.in_shape(0)) };
     let (pb, bb) = if pack { (c.ins[0], c.outs[0]) } else { (c.outs[0], c.ins[0]) };
     let (n, channels, h, w) = (plain[0], plain[1], plain[2], plain[3]);
@@ -181,7 +181,7 @@ fn transpose(b: &mut Builder, c: &Ctx, bk: i64, l: i64, pack: bool) {
     }
 }
 
-fn scalar(b: &mut Builder, c: &Ctx, src: &Layout, dst: &Layout) {
+fn scalar(b: &mut Builder, c: &OpLowering, src: &Layout, dst: &Layout) {
     let (is, os) = (c.in_shape(0), c.out_shape(0));
     let sizes = transform_sizes(src, dst, &is, &os).expect("verified shapes");
     let elem = c.out_elem(0);

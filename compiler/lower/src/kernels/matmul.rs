@@ -16,7 +16,7 @@ use tcc_ir::{ScalarType, Type, Value, VectorType};
 
 use super::{apply_epilogue, epilogue_operands, in_last_chunk, reference, vector_width};
 use crate::builder::Builder;
-use crate::emit::{Ctx, numel};
+use crate::emit::{OpLowering, numel};
 
 struct Matmul {
     /// Batches with their own right operand (1 for a packed one) and rows of each.
@@ -65,7 +65,7 @@ fn flatten_operand(b: &mut Builder, buf: Value, shape: &[i64], out: &[i64]) -> O
 }
 
 impl Matmul {
-    fn new(b: &mut Builder, c: &Ctx) -> Option<Matmul> {
+    fn new(b: &mut Builder, c: &OpLowering) -> Option<Matmul> {
         let (sa, sb, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
         if c.out_elem(0) != ScalarType::F32 {
             return None;
@@ -106,7 +106,7 @@ impl Matmul {
     }
 }
 
-pub fn emit(b: &mut Builder, c: &Ctx) {
+pub fn emit(b: &mut Builder, c: &OpLowering) {
     let Some(mm) = Matmul::new(b, c) else { return reference::matmul(b, c) };
     // Column blocks stored whole, and the last one if it is partial.
     let whole = if mm.n % mm.nb == 0 { mm.blocks } else { mm.blocks - 1 };
@@ -195,7 +195,7 @@ fn b_vector(b: &mut Builder, mm: &Matmul, at: &Block, k: Value, v: i64) -> Value
 }
 
 /// `rows` rows from global row `m0` x the column block `at`.
-fn tile(b: &mut Builder, c: &Ctx, mm: &Matmul, at: &Block, m0: Value, rows: i64) {
+fn tile(b: &mut Builder, c: &OpLowering, mm: &Matmul, at: &Block, m0: Value, rows: i64) {
     let (width, vectors) = (mm.width, mm.vectors);
     let zero_s = b.scalar(ScalarType::F32, 0.0);
     let zero = b.splat(zero_s, width);

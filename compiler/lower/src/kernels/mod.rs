@@ -27,7 +27,7 @@ use tcc_ir::Value;
 use tcc_ir::scalar::Compare;
 
 use crate::builder::Builder;
-use crate::emit::Ctx;
+use crate::emit::OpLowering;
 use crate::emit::elementwise;
 
 /// The vector width a template uses for a channel block of `block` lanes: the widest
@@ -131,7 +131,7 @@ fn operand_index(b: &mut Builder, shape: &[i64], idx: &[Value]) -> (Vec<Value>, 
 }
 
 /// The epilogue operands of kernel op `c.op`: each buffer with its shape.
-pub fn epilogue_operands(c: &Ctx) -> Vec<(Value, Vec<i64>)> {
+pub fn epilogue_operands(c: &OpLowering) -> Vec<(Value, Vec<i64>)> {
     let from = semantics(c.g.def(c.op)).and_then(|s| s.epilogue_from).unwrap_or(c.ins.len());
     (from..c.ins.len()).map(|i| (c.ins[i], c.in_shape(i))).collect()
 }
@@ -140,7 +140,13 @@ pub fn epilogue_operands(c: &Ctx) -> Vec<(Value, Vec<i64>)> {
 /// output index `idx` (the innermost index is the first lane of `acc`, a vector or a
 /// scalar). The epilogue operands (buffer and shape, as [`epilogue_operands`] gives
 /// them, possibly viewed to the template's index space) are loaded broadcast at `idx`.
-pub fn apply_epilogue(b: &mut Builder, c: &Ctx, operands: &[(Value, Vec<i64>)], acc: Value, idx: &[Value]) -> Value {
+pub fn apply_epilogue(
+    b: &mut Builder,
+    c: &OpLowering,
+    operands: &[(Value, Vec<i64>)],
+    acc: Value,
+    idx: &[Value],
+) -> Value {
     let g = c.g;
     let Some(&region) = g.regions(c.op).first() else { return acc };
     let block = g.region_blocks(region)[0];
@@ -167,7 +173,7 @@ pub fn apply_epilogue(b: &mut Builder, c: &Ctx, operands: &[(Value, Vec<i64>)], 
         if g.def(op).has(tcc_ir::Traits::TERMINATOR) {
             return operands[0];
         }
-        let inner = Ctx::new(g, op, Vec::new(), Vec::new());
+        let inner = OpLowering::new(g, op, Vec::new(), Vec::new());
         let r = elementwise::scalar(b, &inner, &operands);
         values.insert(g.result(op, 0), r);
     }

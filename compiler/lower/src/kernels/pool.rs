@@ -9,18 +9,18 @@ use tcc_ir::{Type, Value};
 
 use super::{for_each_tile, reference, row_runs, vector_width};
 use crate::builder::Builder;
-use crate::emit::Ctx;
+use crate::emit::OpLowering;
 use crate::emit::nn::inside_range;
 
-pub fn emit_max(b: &mut Builder, c: &Ctx) {
+pub fn emit_max(b: &mut Builder, c: &OpLowering) {
     emit(b, c, true)
 }
 
-pub fn emit_avg(b: &mut Builder, c: &Ctx) {
+pub fn emit_avg(b: &mut Builder, c: &OpLowering) {
     emit(b, c, false)
 }
 
-fn emit(b: &mut Builder, c: &Ctx, is_max: bool) {
+fn emit(b: &mut Builder, c: &OpLowering, is_max: bool) {
     let (xs, os) = (c.in_shape(0), c.out_shape(0));
     let Some(width) = vector_width(c.lanes, xs[4]) else { return reference::pool2d_nchwc(b, c, is_max) };
     let vectors = xs[4] / width as i64;

@@ -9,7 +9,7 @@ use tcc_ir::{Type, Value};
 use super::{apply_epilogue, epilogue_operands};
 use crate::builder::Builder;
 use crate::emit::nn::inside_range;
-use crate::emit::{Ctx, nest, numel};
+use crate::emit::{OpLowering, nest, numel};
 
 /// `for i in lo..hi` carrying one accumulator.
 fn fold(
@@ -23,7 +23,7 @@ fn fold(
     b.for_loop(lo, hi, one, &[acc], |b, i, acc| vec![body(b, i, acc[0])])[0]
 }
 
-pub fn conv2d_nchwc(b: &mut Builder, c: &Ctx) {
+pub fn conv2d_nchwc(b: &mut Builder, c: &OpLowering) {
     let (xs, ws, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
     let (s, p, d) = (c.ints("strides"), c.ints("pads"), c.ints("dilations"));
     let (ib, wib, ob) = (xs[4], ws[4], ws[5]);
@@ -67,7 +67,7 @@ pub fn conv2d_nchwc(b: &mut Builder, c: &Ctx) {
 }
 
 /// Max or average pooling in NCHW[x]c (`is_max`), lanes as channels.
-pub fn pool2d_nchwc(b: &mut Builder, c: &Ctx, is_max: bool) {
+pub fn pool2d_nchwc(b: &mut Builder, c: &OpLowering, is_max: bool) {
     let (xs, os) = (c.in_shape(0), c.out_shape(0));
     let (k, s, p) = (c.ints("kernel"), c.ints("strides"), c.ints("pads"));
     let include_pad = !is_max && c.flag("count_include_pad");
@@ -109,7 +109,7 @@ pub fn pool2d_nchwc(b: &mut Builder, c: &Ctx, is_max: bool) {
 }
 
 /// `matmul_packed` (the right operand `[N/nb, K, nb]`) or `batch_matmul` (`[.., K, N]`).
-pub fn matmul(b: &mut Builder, c: &Ctx) {
+pub fn matmul(b: &mut Builder, c: &OpLowering) {
     let (sa, sb, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
     let packed = matches!(tcc_dialect_graph::kind(c.g.def(c.op)), Some(tcc_dialect_graph::GraphOp::MatmulPacked));
     let kdim = sa[sa.len() - 1];

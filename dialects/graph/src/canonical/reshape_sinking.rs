@@ -1,4 +1,4 @@
-//! Reshape sinking (`../shared/TECHNIQUES.md` section 2): reshapes move below the
+//! Reshape sinking (XLA's algebraic simplifier does the same): reshapes move below the
 //! elementwise ops that follow them and into the reductions at the end, so that a
 //! reduction over a reshaped tensor reduces the original tensor without moving it
 //! (torch-mlir's group norm views `[N, C, H, W]` as `[N, G, C/G, H*W]` and reduces the

@@ -1,5 +1,6 @@
 //! `graph.fused`: a fusion group, a memory-bound subgraph that runs as one kernel
-//! (`../shared/TECHNIQUES.md` section 3). Its region holds the group's ops in one block,
+//! (stitched around its reductions as in AStitch, ASPLOS 2022; see
+//! `docs/architecture.md`). Its region holds the group's ops in one block,
 //! whose arguments are the group's inputs (the op's operands); `graph.yield` gives the
 //! group's result. The interpreter runs the region, so the oracle covers fused graphs;
 //! `fuse-memory-bound` (`tcc_graph_opt`) forms the groups and the lowering compiles

@@ -4,7 +4,7 @@
 
 use tcc_ir::{Module, Scalar};
 
-use super::rt::Val;
+use super::matching::Val;
 use crate::canonical::constant_value;
 
 fn pair<T>(args: &[Val], f: impl Fn(&Val) -> Option<T>) -> Option<(T, T)> {

@@ -3,7 +3,7 @@
 //! variables as binding slots (numbered by first appearance in the source), ops as
 //! their definitions, builtins as their functions. Matching walks a source pattern
 //! operands first, then attributes; guards and the target plan then run on the
-//! bindings, through the runtime ([`super::rt`]).
+//! bindings, through the runtime ([`super::matching`]).
 //!
 //! The build script has already parsed and checked these files, and it names every op
 //! they use in Rust, so an op the dialect lacks fails the build, not the load.
@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use tcc_ir::{Module, Op, OpDef, Value};
 use tcc_rules::ast::{Expr, Pattern, Provenance as AstProvenance, Rule};
 
-use super::rt::{self, Binding, Plan, Provenance, RuleDef, Src, Val};
+use super::matching::{self, Binding, Provenance, RuleDef, Src, TargetPlan, Val};
 use super::{BUILTIN_FNS, BuiltinFn};
 
 /// A rule expression with variables resolved to slots and builtins to functions.
@@ -209,7 +209,7 @@ fn eval(m: &Module, e: &CExpr, b: &Binding) -> Option<Val> {
         CExpr::Int(v) => Some(Val::Int(*v)),
         CExpr::Float(v) => Some(Val::Float(*v)),
         CExpr::Slot(s) => b.get(*s),
-        CExpr::List(items) => rt::list(items.iter().map(|i| eval(m, i, b)).collect::<Option<_>>()?),
+        CExpr::List(items) => matching::list(items.iter().map(|i| eval(m, i, b)).collect::<Option<_>>()?),
         CExpr::Call(f, args) => f(m, &args.iter().map(|a| eval(m, a, b)).collect::<Option<Vec<_>>>()?),
     }
 }
@@ -221,19 +221,19 @@ fn match_value(m: &Module, p: &CPattern, value: Value, b: &mut Binding) -> Optio
             b.bind(*s, Val::Value(value))?;
             match_value(m, inner, value, b)
         }
-        CPattern::Op { result, op } => match_op(m, op, rt::producer(m, value, *result)?, b),
+        CPattern::Op { result, op } => match_op(m, op, matching::producer(m, value, *result)?, b),
     }
 }
 
 fn match_op(m: &Module, p: &COp, op: Op, b: &mut Binding) -> Option<()> {
-    rt::is_op(m, op, p.def, p.operands.len())?;
+    matching::is_op(m, op, p.def, p.operands.len())?;
     for (i, operand) in p.operands.iter().enumerate() {
         match_value(m, operand, m.operand(op, i), b)?;
     }
     for (name, a) in &p.attrs {
         match a {
-            CAttr::Bind(s) => b.bind(*s, rt::attr(m, op, name)?)?,
-            CAttr::Is(e) => rt::attr_is(m, op, name, &eval(m, e, b)?)?,
+            CAttr::Bind(s) => b.bind(*s, matching::attr(m, op, name)?)?,
+            CAttr::Is(e) => matching::attr_is(m, op, name, &eval(m, e, b)?)?,
         }
     }
     Some(())
@@ -252,7 +252,7 @@ impl Program {
     /// Matches source output `k` at `op`, extending `b`.
     pub fn match_root(&self, k: usize, m: &Module, op: Op, b: &mut Binding) -> Option<()> {
         let root = &self.roots[k];
-        let out = rt::result_of(m, op, root.result)?;
+        let out = matching::result_of(m, op, root.result)?;
         if let Some(s) = root.bind {
             b.bind(s, Val::Value(out))?;
         }
@@ -270,8 +270,8 @@ impl Program {
         Some(true)
     }
 
-    pub fn plan(&self, m: &Module, b: &Binding) -> Option<Plan> {
-        let mut p = Plan::default();
+    pub fn plan(&self, m: &Module, b: &Binding) -> Option<TargetPlan> {
+        let mut p = TargetPlan::default();
         let src = |s: &CSrc| -> Option<Src> {
             Some(match *s {
                 CSrc::Slot(slot) => Src::Value(b.value(slot)?),

@@ -1,6 +1,6 @@
 //! Graph rewrite rules, from `dialects/graph/rules/**/*.rules`, all run by one engine:
 //! the build script checks the files and includes them as text ([`RULE_SOURCES`]),
-//! and [`interp`] lowers each rule into a program when it is first needed, which [`rt`]
+//! and [`interp`] lowers each rule into a program when it is first needed, which [`matching`]
 //! matches and applies.
 //!
 //! `rules/canonical/` holds rules that always pay, applied greedily by canonicalization
@@ -13,13 +13,13 @@
 
 pub mod builtins;
 pub mod interp;
-pub mod rt;
+pub mod matching;
 
 mod generated {
     #![allow(clippy::all)]
     use super::builtins as rb;
     use super::canonical_rules;
-    use super::rt::{self, Val};
+    use super::matching::{self, Val};
     use crate::ops;
     use tcc_ir::{Module, Pattern};
 
@@ -32,7 +32,7 @@ use std::sync::OnceLock;
 
 /// The rules of the rule files whose `canonical` flag is `canonical`, loaded once per
 /// kind.
-fn load(canonical: bool) -> Vec<rt::RuleDef> {
+fn load(canonical: bool) -> Vec<matching::RuleDef> {
     RULE_SOURCES
         .iter()
         .filter(|&&(_, _, c)| c == canonical)
@@ -43,29 +43,29 @@ fn load(canonical: bool) -> Vec<rt::RuleDef> {
 }
 
 /// The canonicalization rules, in the order canonicalization tries them.
-pub fn canonical_rules() -> &'static [rt::RuleDef] {
-    static RULES: OnceLock<Vec<rt::RuleDef>> = OnceLock::new();
+pub fn canonical_rules() -> &'static [matching::RuleDef] {
+    static RULES: OnceLock<Vec<matching::RuleDef>> = OnceLock::new();
     RULES.get_or_init(|| load(true))
 }
 
 /// The rules only the search applies (hand-written ones first, then the generated).
-pub fn search_rules() -> &'static [rt::RuleDef] {
-    static RULES: OnceLock<Vec<rt::RuleDef>> = OnceLock::new();
+pub fn search_rules() -> &'static [matching::RuleDef] {
+    static RULES: OnceLock<Vec<matching::RuleDef>> = OnceLock::new();
     RULES.get_or_init(|| load(false))
 }
 
 /// The search rules by root op, built once.
-pub fn search_index() -> &'static rt::RuleIndex {
-    static INDEX: OnceLock<rt::RuleIndex> = OnceLock::new();
-    INDEX.get_or_init(|| rt::RuleIndex::new(search_rules()))
+pub fn search_index() -> &'static matching::RuleIndex {
+    static INDEX: OnceLock<matching::RuleIndex> = OnceLock::new();
+    INDEX.get_or_init(|| matching::RuleIndex::new(search_rules()))
 }
 
 /// Every rule: the canonicalization rules, then the search rules.
-pub fn all() -> impl Iterator<Item = &'static rt::RuleDef> {
+pub fn all() -> impl Iterator<Item = &'static matching::RuleDef> {
     canonical_rules().iter().chain(search_rules())
 }
 
 /// The rule called `name`.
-pub fn rule(name: &str) -> Option<&'static rt::RuleDef> {
+pub fn rule(name: &str) -> Option<&'static matching::RuleDef> {
     all().find(|r| r.name == name)
 }

@@ -1,5 +1,5 @@
 //! What rules run on: the rules ([`RuleDef`], each with its interpreted program),
-//! binding slots ([`Binding`]), the target plan ([`Plan`]), the match drivers
+//! binding slots ([`Binding`]), the target plan ([`TargetPlan`]), the match drivers
 //! ([`find_matches`], [`RuleIndex`], [`apply_at`]) and the appliers that rewrite in
 //! place (canonicalization) or a copy (the search).
 //!
@@ -151,7 +151,7 @@ impl RuleDef {
     }
 
     /// The target to build for a match.
-    pub fn plan(&self, m: &Module, b: &Binding) -> Option<Plan> {
+    pub fn plan(&self, m: &Module, b: &Binding) -> Option<TargetPlan> {
         self.program.plan(m, b)
     }
 }
@@ -243,12 +243,12 @@ struct PlannedOp {
 
 /// The ops a target creates, in order, and the values replacing the source's outputs.
 #[derive(Default)]
-pub struct Plan {
+pub struct TargetPlan {
     nodes: Vec<PlannedOp>,
     pub outputs: Vec<Src>,
 }
 
-impl Plan {
+impl TargetPlan {
     /// Adds an op; `None` if an attribute value is not an attribute.
     pub fn op(&mut self, def: &'static OpDef, operands: Vec<Src>, attrs: Vec<(&str, Val)>) -> Option<usize> {
         let mut dict = AttrDict::new();
@@ -332,7 +332,7 @@ fn resolve(s: Src, created: &[Vec<Value>]) -> Value {
 /// The op before which the target is built: the root, or with several roots the first
 /// of them in their block. What the target uses must be defined before it: a pure
 /// op defined later (the second root's weights, say) moves up, with its operands.
-fn insertion_point(rw: &mut Rewriter, b: &Binding, plan: &Plan) -> Option<Op> {
+fn insertion_point(rw: &mut Rewriter, b: &Binding, plan: &TargetPlan) -> Option<Op> {
     let block = rw.parent_block(*b.roots.first()?)?;
     if b.roots.len() == 1 {
         return Some(b.roots[0]);
