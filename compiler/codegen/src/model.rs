@@ -6,11 +6,28 @@
 
 use tcc_dialect_loop::abi;
 use tcc_dialect_loop::{self as lp, LoopOp};
+use tcc_dialect_vector::VectorOp;
 use tcc_ir::builtin::{func_entry, func_type};
 use tcc_ir::{Block, Module, Op, Value};
 use tcc_runtime_abi::{DType, Signature, TensorSpec};
 
 use crate::CodegenError;
+
+/// The kind of an op a backend translates: the loop and vector dialects'.
+#[derive(Copy, Clone, Debug)]
+pub enum OpKind {
+    Loop(LoopOp),
+    Vector(VectorOp),
+}
+
+/// The kind of `def`, or an error for an op no backend translates.
+pub fn op_kind(def: &tcc_ir::OpDef) -> Result<OpKind, CodegenError> {
+    match (lp::op_kind(def), tcc_dialect_vector::op_kind(def)) {
+        (Some(k), _) => Ok(OpKind::Loop(k)),
+        (_, Some(k)) => Ok(OpKind::Vector(k)),
+        _ => Err(CodegenError::Unsupported(format!("'{}' (not a loop or vector op)", def.name))),
+    }
+}
 
 /// The runtime element type of a model input or output.
 pub fn dtype_of(e: tcc_ir::ScalarType) -> Result<DType, CodegenError> {

@@ -359,6 +359,13 @@ impl OpDef {
         infer(&Signature { def: self, operands, attrs })
     }
 
+    /// The dialect's data on this definition, if it is a `T` (a dialect's op kind or
+    /// semantics).
+    pub fn data<T: 'static>(&self) -> Option<&'static T> {
+        let data: &'static dyn std::any::Any = self.dialect_data?;
+        data.downcast_ref::<T>()
+    }
+
     pub fn attr_spec(&self, name: &str) -> Option<&'static AttrSpec> {
         self.attrs.iter().find(|s| s.name == name)
     }

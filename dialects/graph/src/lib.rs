@@ -191,8 +191,7 @@ pub fn elementwise(def: &OpDef) -> Option<Elementwise> {
 
 /// The graph semantics of an op kind, if it is a graph op.
 pub fn semantics(def: &OpDef) -> Option<&'static GraphSemantics> {
-    let data: &dyn std::any::Any = def.dialect_data?;
-    data.downcast_ref::<GraphSemantics>()
+    def.data::<GraphSemantics>()
 }
 
 /// Adds the graph ops to a registry.

@@ -46,8 +46,7 @@ pub enum LoopOp {
 
 /// The kind of a loop-dialect op definition; `None` for ops of other dialects.
 pub fn op_kind(def: &OpDef) -> Option<LoopOp> {
-    let data: &dyn std::any::Any = def.dialect_data?;
-    data.downcast_ref::<LoopOp>().copied()
+    def.data::<LoopOp>().copied()
 }
 
 /// The kind of `op`, if it is a loop-dialect op.

@@ -77,8 +77,7 @@ pub enum TosaOp {
 
 /// The kind of a TOSA op definition; `None` for ops of other dialects.
 pub fn op_kind(def: &OpDef) -> Option<TosaOp> {
-    let data: &dyn std::any::Any = def.dialect_data?;
-    data.downcast_ref::<TosaOp>().copied()
+    def.data::<TosaOp>().copied()
 }
 
 const PURE: Traits = Traits::PURE;

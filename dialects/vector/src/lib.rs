@@ -256,8 +256,7 @@ pub enum VectorOp {
 
 /// The kind of a vector-dialect op definition; `None` for ops of other dialects.
 pub fn op_kind(def: &OpDef) -> Option<VectorOp> {
-    let data: &dyn std::any::Any = def.dialect_data?;
-    data.downcast_ref::<VectorOp>().copied()
+    def.data::<VectorOp>().copied()
 }
 
 /// The combining function of a `vector.reduce` (its `kind`: add, mul, max or min).

@@ -27,7 +27,7 @@ mod constants;
 mod loops;
 
 use super::CodegenError;
-use crate::model::outer_constants;
+use crate::model::{OpKind, op_kind, outer_constants};
 
 /// Module-wide state shared by every function being translated.
 pub struct Shared<'m> {
@@ -58,13 +58,6 @@ pub struct Outline {
     pub op: Op,
     /// Values from outside the loop it uses, in ctx-slot order after the status pointer.
     pub captures: Vec<Value>,
-}
-
-/// The kind of an op the translator compiles.
-#[derive(Copy, Clone, Debug)]
-enum Kind {
-    Loop(LoopOp),
-    Vector(VectorOp),
 }
 
 /// The Cranelift type of an IR type.
@@ -366,13 +359,8 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
     fn op(&mut self, op: Op) -> Result<(), CodegenError> {
         let m = self.m();
         let def = m.def(op);
-        let kind = match (lp::op_kind(def), vp::op_kind(def)) {
-            (Some(k), _) => Kind::Loop(k),
-            (_, Some(k)) => Kind::Vector(k),
-            _ => return Err(CodegenError::Unsupported(format!("'{}' (not a loop or vector op)", def.name))),
-        };
-        match kind {
-            Kind::Loop(LoopOp::Const) => {
+        match op_kind(def)? {
+            OpKind::Loop(LoopOp::Const) => {
                 let ty = self.result_type(op)?;
                 let v = match m.attr(op, "value") {
                     Some(tcc_ir::Attribute::Float(x, _)) if ty == cl::types::F32 => self.b.ins().f32const(*x as f32),
@@ -384,7 +372,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 };
                 self.set(op, v);
             }
-            Kind::Loop(LoopOp::ConstantBuffer) => {
+            OpKind::Loop(LoopOp::ConstantBuffer) => {
                 // Pinned like the other constants (see `anchored`): a weight's address is
                 // the base of address arithmetic that must hoist out of the kernel loops.
                 let v = match self.shared.constants[&op] {
@@ -399,7 +387,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 };
                 self.set(op, v);
             }
-            Kind::Loop(LoopOp::Workspace) => {
+            OpKind::Loop(LoopOp::Workspace) => {
                 let off = m.attr(op, "offset").and_then(|a| a.as_i64()).unwrap_or(0);
                 let ws = self
                     .workspace
@@ -407,11 +395,11 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 let v = self.b.ins().iadd_imm_s(ws, off);
                 self.set(op, v);
             }
-            Kind::Loop(LoopOp::View) => {
+            OpKind::Loop(LoopOp::View) => {
                 let v = self.get(m.operand(op, 0));
                 self.set(op, v);
             }
-            Kind::Loop(LoopOp::Load) | Kind::Vector(VectorOp::Load) => {
+            OpKind::Loop(LoopOp::Load) | OpKind::Vector(VectorOp::Load) => {
                 let ops = m.operands(op);
                 let (addr, disp) = self.address(ops[0], &ops[1..]);
                 let ty = self.result_type(op)?;
@@ -423,16 +411,16 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 self.set(op, v);
             }
             // Cranelift has no prefetch instruction; the hint is dropped.
-            Kind::Loop(LoopOp::Prefetch) => {}
-            Kind::Loop(LoopOp::Store) | Kind::Vector(VectorOp::Store) => {
+            OpKind::Loop(LoopOp::Prefetch) => {}
+            OpKind::Loop(LoopOp::Store) | OpKind::Vector(VectorOp::Store) => {
                 let ops = m.operands(op);
                 let value = self.get(ops[0]);
                 let (addr, disp) = self.address(ops[1], &ops[2..]);
                 self.b.ins().store(mem(), value, addr, disp);
             }
-            Kind::Loop(LoopOp::For) => self.for_loop(op)?,
-            Kind::Loop(LoopOp::Parallel) => self.parallel(op)?,
-            Kind::Loop(LoopOp::Assert) => {
+            OpKind::Loop(LoopOp::For) => self.for_loop(op)?,
+            OpKind::Loop(LoopOp::Parallel) => self.parallel(op)?,
+            OpKind::Loop(LoopOp::Assert) => {
                 let cond = self.get(m.operand(op, 0));
                 let message =
                     m.attr(op, "message").and_then(|a| a.as_str()).unwrap_or("run-time check failed").to_string();
@@ -446,7 +434,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 self.b.ins().jump(cont, &[]);
                 self.b.switch_to_block(cont);
             }
-            Kind::Loop(LoopOp::Kernel) => {
+            OpKind::Loop(LoopOp::Kernel) => {
                 let id = m.attr(op, "id").and_then(|a| a.as_i64()).unwrap_or(0);
                 let mut sig = self.module.make_signature();
                 sig.params.push(AbiParam::new(cl::types::I32));
@@ -458,7 +446,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 let idv = self.b.ins().iconst(cl::types::I32, id);
                 self.b.ins().call(fref, &[idv]);
             }
-            Kind::Vector(VectorOp::Splat) => {
+            OpKind::Vector(VectorOp::Splat) => {
                 let ty = self.result_type(op)?;
                 let x = self.get(m.operand(op, 0));
                 match self.constant_bits(m.operand(op, 0)) {
@@ -478,7 +466,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                     }
                 }
             }
-            Kind::Vector(VectorOp::Extract) => {
+            OpKind::Vector(VectorOp::Extract) => {
                 let x = self.get(m.operand(op, 0));
                 let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u8;
                 let mut v = self.b.ins().extractlane(x, lane);
@@ -490,7 +478,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 }
                 self.set(op, v);
             }
-            Kind::Vector(VectorOp::Insert) => {
+            OpKind::Vector(VectorOp::Insert) => {
                 let (mut s, x) = (self.get(m.operand(op, 0)), self.get(m.operand(op, 1)));
                 let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u8;
                 if m.value_type(m.operand(op, 0)) == &Type::Scalar(ScalarType::I1) {
@@ -500,7 +488,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 let v = self.b.ins().insertlane(x, s, lane);
                 self.set(op, v);
             }
-            Kind::Vector(VectorOp::Shuffle) => {
+            OpKind::Vector(VectorOp::Shuffle) => {
                 // Cranelift shuffles bytes: each f32 lane is four of them.
                 let ty = self.result_type(op)?;
                 let lane_bytes = ty.lane_bits() / 8;
@@ -520,7 +508,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 let v = self.b.ins().bitcast(ty, little, shuffled);
                 self.set(op, v);
             }
-            Kind::Vector(VectorOp::Reduce) => {
+            OpKind::Vector(VectorOp::Reduce) => {
                 let x = self.get(m.operand(op, 0));
                 let lanes = m.value_type(m.operand(op, 0)).as_vector().map(|v| v.lanes).unwrap_or(1);
                 let elem = m.value_type(m.result(op, 0)).as_scalar().expect("scalar");
@@ -532,10 +520,10 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 }
                 self.set(op, acc);
             }
-            Kind::Loop(LoopOp::Yield) => {
+            OpKind::Loop(LoopOp::Yield) => {
                 return Err(CodegenError::Unsupported("loop.yield outside the end of a loop body".into()));
             }
-            Kind::Loop(LoopOp::Arith(_) | LoopOp::Compare | LoopOp::Select | LoopOp::Cast | LoopOp::Bitcast) => {
+            OpKind::Loop(LoopOp::Arith(_) | LoopOp::Compare | LoopOp::Select | LoopOp::Cast | LoopOp::Bitcast) => {
                 let v = self.arith(op)?;
                 self.set(op, v);
             }

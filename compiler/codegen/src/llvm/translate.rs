@@ -33,14 +33,7 @@ use tcc_runtime_abi::symbols;
 
 use super::outline::is_outlinable;
 use crate::CodegenError;
-use crate::model::outer_constants;
-
-/// The kind of an op the translator compiles.
-#[derive(Copy, Clone, Debug)]
-enum Kind {
-    Loop(LoopOp),
-    Vector(VectorOp),
-}
+use crate::model::{OpKind, op_kind, outer_constants};
 
 /// Module-wide state shared by every function being translated.
 pub struct Shared<'ctx, 'm> {
@@ -378,13 +371,8 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
     pub fn op(&mut self, op: Op) -> Result<(), CodegenError> {
         let m = self.m();
         let def = m.def(op);
-        let kind = match (lp::op_kind(def), vp::op_kind(def)) {
-            (Some(k), _) => Kind::Loop(k),
-            (_, Some(k)) => Kind::Vector(k),
-            _ => return Err(CodegenError::Unsupported(format!("'{}' (not a loop or vector op)", def.name))),
-        };
-        match kind {
-            Kind::Loop(LoopOp::Const) => {
+        match op_kind(def)? {
+            OpKind::Loop(LoopOp::Const) => {
                 let ty = self.result_type(op)?;
                 let v = match m.attr(op, "value") {
                     Some(Attribute::Float(x, _)) => self.const_like(ty, *x),
@@ -394,11 +382,11 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 };
                 self.set(op, v);
             }
-            Kind::Loop(LoopOp::ConstantBuffer) => {
+            OpKind::Loop(LoopOp::ConstantBuffer) => {
                 let p = self.shared.constants[&op];
                 self.set(op, p.into());
             }
-            Kind::Loop(LoopOp::Workspace) => {
+            OpKind::Loop(LoopOp::Workspace) => {
                 let off = m.attr(op, "offset").and_then(|a| a.as_i64()).unwrap_or(0);
                 let ws = self
                     .workspace
@@ -415,11 +403,11 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 };
                 self.set(op, p.into());
             }
-            Kind::Loop(LoopOp::View) => {
+            OpKind::Loop(LoopOp::View) => {
                 let v = self.value(m.operand(op, 0));
                 self.set(op, v);
             }
-            Kind::Loop(LoopOp::Load) | Kind::Vector(VectorOp::Load) => {
+            OpKind::Loop(LoopOp::Load) | OpKind::Vector(VectorOp::Load) => {
                 let ops = m.operands(op);
                 let (addr, align) = self.address(ops[0], &ops[1..])?;
                 let result = m.value_type(m.result(op, 0)).clone();
@@ -439,7 +427,7 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 };
                 self.set(op, v);
             }
-            Kind::Loop(LoopOp::Prefetch) => {
+            OpKind::Loop(LoopOp::Prefetch) => {
                 // llvm.prefetch(address, read, locality 2 (L2), data cache)
                 let ops = m.operands(op);
                 let (addr, _) = self.address(ops[0], &ops[1..])?;
@@ -455,7 +443,7 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 ];
                 self.b.build_call(decl, &args, "")?;
             }
-            Kind::Loop(LoopOp::Store) | Kind::Vector(VectorOp::Store) => {
+            OpKind::Loop(LoopOp::Store) | OpKind::Vector(VectorOp::Store) => {
                 let ops = m.operands(op);
                 let mut value = self.value(ops[0]);
                 let (addr, align) = self.address(ops[1], &ops[2..])?;
@@ -468,15 +456,15 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 let st = self.b.build_store(addr, value)?;
                 st.set_alignment(align).map_err(|e| CodegenError::Backend(e.to_string()))?;
             }
-            Kind::Loop(LoopOp::For) => {
+            OpKind::Loop(LoopOp::For) => {
                 if self.pool.is_some() && is_outlinable(m, op) {
                     self.serial(op)?;
                 } else {
                     self.for_loop(op)?;
                 }
             }
-            Kind::Loop(LoopOp::Parallel) => self.parallel(op)?,
-            Kind::Loop(LoopOp::Assert) => {
+            OpKind::Loop(LoopOp::Parallel) => self.parallel(op)?,
+            OpKind::Loop(LoopOp::Assert) => {
                 let cond = self.value(m.operand(op, 0)).into_int_value();
                 let message =
                     m.attr(op, "message").and_then(|a| a.as_str()).unwrap_or("run-time check failed").to_string();
@@ -490,7 +478,7 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 self.b.build_unconditional_branch(cont)?;
                 self.b.position_at_end(cont);
             }
-            Kind::Loop(LoopOp::Kernel) => {
+            OpKind::Loop(LoopOp::Kernel) => {
                 let id = m.attr(op, "id").and_then(|a| a.as_i64()).unwrap_or(0);
                 let i32t = self.shared.ctx.i32_type();
                 let f = self.shared.function(
@@ -500,7 +488,7 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 );
                 self.b.build_call(f, &[i32t.const_int(id as u64, false).into()], "")?;
             }
-            Kind::Vector(VectorOp::Splat) => {
+            OpKind::Vector(VectorOp::Splat) => {
                 let ty = self.result_type(op)?.into_vector_type();
                 let x = self.value(m.operand(op, 0));
                 let zero = self.shared.ctx.i32_type().const_zero();
@@ -509,19 +497,19 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 let v = self.b.build_shuffle_vector(one, ty.get_poison(), mask, "")?;
                 self.set(op, v.into());
             }
-            Kind::Vector(VectorOp::Extract) => {
+            OpKind::Vector(VectorOp::Extract) => {
                 let x = self.value(m.operand(op, 0)).into_vector_value();
                 let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u64;
                 let v = self.b.build_extract_element(x, self.shared.ctx.i32_type().const_int(lane, false), "")?;
                 self.set(op, v);
             }
-            Kind::Vector(VectorOp::Insert) => {
+            OpKind::Vector(VectorOp::Insert) => {
                 let (s, x) = (self.value(m.operand(op, 0)), self.value(m.operand(op, 1)).into_vector_value());
                 let lane = m.attr(op, "index").and_then(|a| a.as_i64()).unwrap_or(0) as u64;
                 let v = self.b.build_insert_element(x, s, self.shared.ctx.i32_type().const_int(lane, false), "")?;
                 self.set(op, v.into());
             }
-            Kind::Vector(VectorOp::Shuffle) => {
+            OpKind::Vector(VectorOp::Shuffle) => {
                 let (x, y) = (
                     self.value(m.operand(op, 0)).into_vector_value(),
                     self.value(m.operand(op, 1)).into_vector_value(),
@@ -536,7 +524,7 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 let v = self.b.build_shuffle_vector(x, y, VectorType::const_vector(&mask), "")?;
                 self.set(op, v.into());
             }
-            Kind::Vector(VectorOp::Reduce) => {
+            OpKind::Vector(VectorOp::Reduce) => {
                 let x = self.value(m.operand(op, 0)).into_vector_value();
                 let elem = m.value_type(m.result(op, 0)).as_scalar().expect("scalar");
                 let combine = vp::reduce_combine(m, op);
@@ -563,10 +551,10 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 }
                 self.set(op, acc);
             }
-            Kind::Loop(LoopOp::Yield) => {
+            OpKind::Loop(LoopOp::Yield) => {
                 return Err(CodegenError::Unsupported("loop.yield outside the end of a loop body".into()));
             }
-            Kind::Loop(LoopOp::Arith(_) | LoopOp::Compare | LoopOp::Select | LoopOp::Cast | LoopOp::Bitcast) => {
+            OpKind::Loop(LoopOp::Arith(_) | LoopOp::Compare | LoopOp::Select | LoopOp::Cast | LoopOp::Bitcast) => {
                 let v = self.arith(op)?;
                 self.set(op, v);
             }
