@@ -409,8 +409,7 @@ impl F32<'_> {
         let q = self.op1(ScalarFn::Round, t);
         // pi/2 in three parts (Cephes' DP1..DP3, doubled): q * c1 is exact for the q
         // that matter, and the fused steps lose nothing more.
-        let (c1, c2, c3) =
-            (self.c(-1.570_312_5), self.c(-4.837_512_969_970_703_125e-4), self.c(-7.549_789_954_891_882e-8));
+        let (c1, c2, c3) = (self.c(-1.570_312_5), self.c(-4.837_512_969_970_703e-4), self.c(-7.549_789_954_891_882e-8));
         let r = self.fma(q, c1, x);
         let r = self.fma(q, c2, r);
         let r = self.fma(q, c3, r);
