@@ -3,7 +3,7 @@
 // RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=128}' | FileCheck %s
 // RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=512}' | FileCheck %s --check-prefix=AVX512
 
-// Channels round up to whole blocks (6 -> 8, 5 -> 8); the filter is packed OIHW4i4o,
+// Channels round up to whole blocks (6 -> 8, 5 -> 8), the logical ones recorded for FLOP counts; the filter is packed OIHW4i4o,
 // the bias becomes the epilogue's add; the epilogue then zeroes the 3 padded output
 // channels (a per-channel mask, 1 for real channels, and a zero); the result goes back
 // to NCHW with 5 channels.
@@ -13,7 +13,7 @@
 // CHECK: %[[B:.*]] = graph.layout_transform %{{.*}} {dst = "NCHW4c", src = "NCHW"} : (tensor<1x5x1x1xf32>) -> tensor<1x2x1x1x4xf32>
 // CHECK: %[[M:.*]] = graph.constant {value = dense<{{\[\[\[\[\[}}1.0, 1.0, 1.0, 1.0]]], {{\[\[\[}}1.0, 0.0, 0.0, 0.0]]]]]> : tensor<1x2x1x1x4xf32>}
 // CHECK: %[[Z:.*]] = graph.constant {value = dense<0.0> : tensor<f32>}
-// CHECK: %[[Y:.*]] = graph.conv2d_nchwc %[[X]], %[[W]], %[[B]], %[[M]], %[[Z]] {dilations = [1, 1], groups = 1, pads = [1, 1, 1, 1], strides = [1, 1]}
+// CHECK: %[[Y:.*]] = graph.conv2d_nchwc %[[X]], %[[W]], %[[B]], %[[M]], %[[Z]] {dilations = [1, 1], groups = 1, logical_channels = [6, 5], pads = [1, 1, 1, 1], strides = [1, 1]}
 // CHECK-NEXT: ^bb0(%[[ACC:.*]]: tensor<1x2x8x8x4xf32>, %[[EB:.*]]: tensor<1x2x1x1x4xf32>, %[[EM:.*]]: tensor<1x2x1x1x4xf32>, %[[EZ:.*]]: tensor<f32>):
 // CHECK-NEXT: %[[S:.*]] = graph.add %[[ACC]], %[[EB]]
 // CHECK-NEXT: %[[K:.*]] = graph.greater %[[EM]], %[[EZ]] : (tensor<1x2x1x1x4xf32>, tensor<f32>) -> tensor<1x2x1x1x4xi1>

@@ -26,6 +26,7 @@ use tcc_dialect_graph::canonical::constant_value;
 use tcc_dialect_graph::config::{ConvClass, classify_conv};
 use tcc_dialect_graph::layout::{Layout, transform_layouts};
 use tcc_dialect_graph::ops as g;
+use tcc_dialect_graph::ops::kernel::LOGICAL_CHANNELS;
 use tcc_ir::builtin::func_entry;
 use tcc_ir::{
     AttrDict, Attribute, DenseElements, Diagnostics, Module, Op, Pass, PassInfo, ScalarType, TensorType, Value,
@@ -162,6 +163,7 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64) {
         attrs.set(name, Attribute::i64_list(&v));
     }
     attrs.set("groups", Attribute::i64(padded_groups));
+    attrs.set(LOGICAL_CHANNELS, Attribute::i64_list(&[c, o]));
     let mut operands = vec![xb, wb];
     let mut extra = Vec::new();
     if let Some(b) = bias {

@@ -167,8 +167,26 @@ fn infer_conv2d_nchwc(sig: &Signature) -> Result<Vec<Type>, String> {
 
 fn verify_conv2d_nchwc(m: &Module, op: Op) -> Result<(), String> {
     KernelConfig::verify(m, op)?;
+    if let Some(logical) = m.attr(op, LOGICAL_CHANNELS) {
+        let [c, o] = logical
+            .as_i64_list()
+            .and_then(|v| <[i64; 2]>::try_from(v).ok())
+            .ok_or_else(|| format!("attribute '{LOGICAL_CHANNELS}' must be [in, out], got {logical}"))?;
+        let shape = |v| m.value_type(v).as_tensor().map(|t| t.shape().to_vec()).unwrap_or_default();
+        let (x, y) = (shape(m.operand(op, 0)), shape(m.result(op, 0)));
+        let (cp, op_) = (x[1] * x[4], y[1] * y[4]);
+        if !(1..=cp).contains(&c) || !(1..=op_).contains(&o) {
+            return Err(format!(
+                "'{LOGICAL_CHANNELS}' [{c}, {o}] exceeds the padded channels [{cp}, {op_}] (or is not positive)"
+            ));
+        }
+    }
     verify_epilogue(m, op)
 }
+
+/// The attribute of `graph.conv2d_nchwc` holding the convolution's channels before they
+/// were padded to whole blocks: `[in, out]`.
+pub const LOGICAL_CHANNELS: &str = "logical_channels";
 
 pub static CONV2D_NCHWC: OpDef = OpDef {
     name: "graph.conv2d_nchwc",
@@ -196,6 +214,12 @@ pub static CONV2D_NCHWC: OpDef = OpDef {
         AttrSpec::optional("pads", AttrKind::IntList, AttrDefault::Ints(&[0, 0, 0, 0]), "[top, left, bottom, right]"),
         AttrSpec::optional("dilations", AttrKind::IntList, AttrDefault::Ints(&[1, 1]), "[dh, dw]"),
         AttrSpec::optional("groups", AttrKind::Int, AttrDefault::Int(1), "channel groups (of the padded channels)"),
+        AttrSpec::optional(
+            LOGICAL_CHANNELS,
+            AttrKind::IntList,
+            AttrDefault::Optional,
+            "[in, out]: the channels before padding to whole blocks (what the convolution computes; for FLOP counts)",
+        ),
         CONFIG_SPEC,
     ],
     traits: KERNEL.union(Traits::ISOLATED_FROM_ABOVE),
