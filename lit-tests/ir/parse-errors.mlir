@@ -130,7 +130,7 @@ return
 // -----
 
 func.func @unregistered_pretty(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error@+1 {{unregistered operation 'foo.bar' (unknown ops must be written in generic form)}}
+  // expected-error@+1 {{unknown operation 'foo.bar': tcc knows the dialects}}
   %0 = foo.bar %a : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -138,7 +138,7 @@ func.func @unregistered_pretty(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @unregistered_generic(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error@+1 {{unregistered operation 'foo.bar'}}
+  // expected-error@+1 {{unknown operation 'foo.bar'}}
   %0 = "foo.bar"(%a) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -146,7 +146,7 @@ func.func @unregistered_generic(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @unknown_graph_op(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error@+1 {{unregistered operation 'graph.swish'}}
+  // expected-error@+1 {{the graph dialect has no op 'graph.swish' (its ops are listed in docs/ops.md)}}
   %0 = graph.swish %a : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }

@@ -75,7 +75,7 @@ def test_bad_inputs_are_exceptions_with_the_reason():
 
 def test_bad_models_and_options_are_exceptions_with_locations():
     bad = ADD_ONE.replace("graph.add", "graph.nope")
-    with pytest.raises(tcc.CompileError, match=r"<string>:3:8: error: unregistered operation 'graph.nope'"):
+    with pytest.raises(tcc.CompileError, match=r"<string>:3:8: error: the graph dialect has no op 'graph.nope'"):
         tcc.compile(bad)
     with pytest.raises(tcc.CompileError, match="cannot read"):
         tcc.compile("/no/such/model.mlir")

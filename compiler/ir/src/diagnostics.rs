@@ -84,6 +84,10 @@ impl Location {
     pub fn new(file: Arc<SourceFile>, line: u32, col: u32) -> Location {
         Location { file: Some(file), line, col }
     }
+    /// A whole file (no line or column: what is wrong is the file as a whole).
+    pub fn whole_file(name: &str) -> Location {
+        Location { file: Some(SourceFile::new(name, "")), line: 0, col: 0 }
+    }
     pub fn file(&self) -> Option<&Arc<SourceFile>> {
         self.file.as_ref()
     }
@@ -98,6 +102,7 @@ impl Location {
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.file {
+            Some(file) if self.line == 0 => f.write_str(&file.name),
             Some(file) => write!(f, "{}:{}:{}", file.name, self.line, self.col),
             None => f.write_str("<unknown>"),
         }

@@ -422,6 +422,9 @@ impl OpDef {
 #[derive(Clone)]
 pub struct Registry {
     ops: HashMap<&'static str, &'static OpDef>,
+    /// Where each dialect's ops are listed for users (`tosa` -> `docs/tosa.md`), and
+    /// whether the dialect is another tool's, imported (so an op missing may come later).
+    references: HashMap<&'static str, (&'static str, bool)>,
     /// Accept ops the registry does not know (in generic form only).
     pub allow_unregistered: bool,
 }
@@ -429,7 +432,7 @@ pub struct Registry {
 impl Registry {
     /// A registry holding the builtin ops (`builtin.module`, `func.func`, `func.return`).
     pub fn new() -> Registry {
-        let mut r = Registry { ops: HashMap::new(), allow_unregistered: false };
+        let mut r = Registry { ops: HashMap::new(), references: HashMap::new(), allow_unregistered: false };
         r.register_all(crate::builtin::OPS);
         r
     }
@@ -446,6 +449,35 @@ impl Registry {
 
     pub fn lookup(&self, name: &str) -> Option<&'static OpDef> {
         self.ops.get(name).copied()
+    }
+
+    /// Records where `dialect`'s ops are listed for users (a path in the repository);
+    /// `imported`: the dialect is another tool's, of which tcc reads a part.
+    pub fn set_reference(&mut self, dialect: &'static str, reference: &'static str, imported: bool) {
+        self.references.insert(dialect, (reference, imported));
+    }
+
+    /// What to tell a user about `name`, an op this registry does not know: that its
+    /// dialect lacks it (and where that dialect's ops are listed), or which dialects
+    /// there are.
+    pub fn unknown_op_message(&self, name: &str) -> String {
+        let dialect = name.split('.').next().unwrap_or("");
+        let known = self.ops.keys().any(|k| k.split('.').next() == Some(dialect));
+        match (known, self.references.get(dialect)) {
+            (true, Some((reference, true))) => {
+                format!("tcc does not support '{name}' yet (the {dialect} ops it supports are listed in {reference})")
+            }
+            (true, Some((reference, false))) => {
+                format!("the {dialect} dialect has no op '{name}' (its ops are listed in {reference})")
+            }
+            (true, None) => format!("the {dialect} dialect has no op '{name}'"),
+            (false, _) => {
+                let mut dialects: Vec<&str> = self.ops.keys().filter_map(|k| k.split('.').next()).collect();
+                dialects.sort_unstable();
+                dialects.dedup();
+                format!("unknown operation '{name}': tcc knows the dialects {}", dialects.join(", "))
+            }
+        }
     }
 
     /// All registered ops, sorted by name.

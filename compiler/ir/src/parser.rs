@@ -470,8 +470,7 @@ impl<'a> Parser<'a> {
         if generic && self.registry.allow_unregistered && name.contains('.') {
             return Ok(unregistered(name));
         }
-        let hint = if generic { "" } else { " (unknown ops must be written in generic form)" };
-        Err(Diagnostic::error(loc.clone(), format!("unregistered operation '{name}'{hint}")))
+        Err(Diagnostic::error(loc.clone(), self.registry.unknown_op_message(name)))
     }
 
     fn parse_generic_op(&mut self, loc: Location) -> PResult<Op> {

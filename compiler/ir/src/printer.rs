@@ -12,7 +12,7 @@ use std::fmt::{self, Write};
 use std::sync::Arc;
 
 use crate::attributes::{AttrDict, Attribute, is_bare_identifier, write_quoted, write_resource_hex};
-use crate::dense::Resource;
+use crate::dense::{DenseElements, Resource};
 use crate::module::{Block, Module, Op, Region, Value};
 use crate::opdef::{Syntax, Traits};
 use crate::types::{Type, write_result_types};
@@ -21,7 +21,14 @@ use crate::types::{Type, write_result_types};
 pub struct PrintOptions {
     /// Print every op in MLIR's generic form.
     pub generic: bool,
+    /// Print dense elements of more elements than this as `dense_resource<__elided__>`
+    /// (MLIR's `--mlir-elide-elementsattrs-if-larger`): the text then shows the graph,
+    /// not megabytes of weights, and does not parse back.
+    pub elide_elements_above: Option<usize>,
 }
+
+/// The resource name elided elements print with.
+pub const ELIDED: &str = "__elided__";
 
 /// Prints a whole module (and its resource blobs).
 pub fn print_module(m: &Module, options: PrintOptions) -> String {
@@ -29,7 +36,7 @@ pub fn print_module(m: &Module, options: PrintOptions) -> String {
     let _ = p.print_op(m.top());
     let mut out = p.out;
     out.push('\n');
-    let resources = collect_resources(m);
+    let resources = collect_resources(m, options.elide_elements_above.unwrap_or(usize::MAX));
     if !resources.is_empty() {
         out.push_str("\n{-#\n  dialect_resources: {\n    builtin: {\n");
         let n = resources.len();
@@ -56,23 +63,25 @@ pub fn print_op(m: &Module, op: Op) -> String {
     p.out
 }
 
-fn collect_resources(m: &Module) -> BTreeMap<String, Arc<Resource>> {
-    fn visit(a: &Attribute, out: &mut BTreeMap<String, Arc<Resource>>) {
+/// The resource blobs of the dense attributes of at most `limit` elements (the others
+/// print elided).
+fn collect_resources(m: &Module, limit: usize) -> BTreeMap<String, Arc<Resource>> {
+    fn visit(a: &Attribute, out: &mut BTreeMap<String, Arc<Resource>>, limit: usize) {
         match a {
-            Attribute::Dense(d) => {
+            Attribute::Dense(d) if d.numel() <= limit => {
                 if let Some(r) = d.resource() {
                     out.entry(r.name().to_string()).or_insert_with(|| r.clone());
                 }
             }
-            Attribute::Array(items) => items.iter().for_each(|x| visit(x, out)),
-            Attribute::Dict(d) => d.iter().for_each(|(_, x)| visit(x, out)),
+            Attribute::Array(items) => items.iter().for_each(|x| visit(x, out, limit)),
+            Attribute::Dict(d) => d.iter().for_each(|(_, x)| visit(x, out, limit)),
             _ => {}
         }
     }
     let mut out = BTreeMap::new();
     for op in m.walk(m.top()) {
         for (_, a) in m.attrs(op).iter() {
-            visit(a, &mut out);
+            visit(a, &mut out, limit);
         }
     }
     out
@@ -144,7 +153,20 @@ impl<'a> Printer<'a> {
     }
 
     pub fn print_attr(&mut self, a: &Attribute) {
+        let a = self.elided(a);
         let _ = write!(self.out, "{a}");
+    }
+
+    /// `a`, or for dense elements larger than the options allow, a placeholder of the
+    /// same type.
+    fn elided<'x>(&self, a: &'x Attribute) -> std::borrow::Cow<'x, Attribute> {
+        match (a, self.options.elide_elements_above) {
+            (Attribute::Dense(d), Some(limit)) if d.numel() > limit => {
+                let placeholder = DenseElements::from_resource(d.ty().clone(), Resource::new(ELIDED));
+                placeholder.map_or(std::borrow::Cow::Borrowed(a), |p| std::borrow::Cow::Owned(Attribute::Dense(p)))
+            }
+            _ => std::borrow::Cow::Borrowed(a),
+        }
     }
 
     /// A constant op's value: a scalar always with its type (so `4 : index` and `4 : i64`
@@ -153,13 +175,20 @@ impl<'a> Printer<'a> {
         let _ = match *a {
             Attribute::Int(x, t) => write!(self.out, "{x} : {t}"),
             Attribute::Float(x, t) => write!(self.out, "{} : {t}", crate::attributes::format_float(x, t)),
-            ref other => write!(self.out, "{other}"),
+            ref other => {
+                let other = self.elided(other);
+                write!(self.out, "{other}")
+            }
         };
     }
 
     /// ` {..}` with the entries not in `skip`, or nothing if none remain.
     pub fn print_attr_dict(&mut self, attrs: &AttrDict, skip: &[&str]) {
-        let kept: AttrDict = attrs.iter().filter(|(k, _)| !skip.contains(k)).map(|(k, v)| (k, v.clone())).collect();
+        let kept: AttrDict = attrs
+            .iter()
+            .filter(|(k, _)| !skip.contains(k))
+            .map(|(k, v)| (k, self.elided(v).into_owned()))
+            .collect();
         if !kept.is_empty() {
             let _ = write!(self.out, " {kept}");
         }

@@ -33,6 +33,7 @@ pub mod model_file;
 pub mod pipeline;
 pub mod runtime_lib;
 pub mod search;
+pub mod summary;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -40,6 +41,7 @@ use std::sync::{Arc, Mutex};
 
 pub use model_file::{ModelBytes, read_model_file};
 pub use pipeline::Session;
+pub use summary::model_summary;
 pub use runtime_lib::{runtime_library, static_library};
 pub use tcc_codegen::{self as codegen, CompiledModel};
 pub use tcc_dialect_graph as graph;
@@ -50,6 +52,7 @@ pub use tcc_lower as lower;
 pub use tcc_rules as rules;
 pub use tcc_runtime as runtime;
 pub use tcc_runtime::{DType, Tensor, TensorSpec};
+pub use tcc_dialect_tosa as tosa;
 pub use tcc_target as target;
 
 use tcc_ir::{Diagnostics, Module, PassRegistry, Registry};
@@ -65,13 +68,18 @@ pub fn registry() -> Registry {
     r
 }
 
-/// Parses a model file's bytes (`name` locates errors): graph dialect or TOSA. Built
+/// Parses a model file's bytes (`name` locates errors): graph dialect or TOSA; a file
+/// that is not MLIR text (a NumPy array, an ONNX model, any binary) is refused. Built
 /// with the `mlir` feature, a file tcc's parser rejects is handed to MLIR 22 instead
 /// (see `mlir_import`); if MLIR cannot read it either, tcc's own error is reported with
 /// MLIR's as a note.
 pub fn parse_model(name: &str, bytes: impl Into<ModelBytes>) -> Result<Module, Diagnostics> {
     let registry = registry();
-    let text = match bytes.into().into_text() {
+    let bytes = bytes.into();
+    if let Some(what) = model_file::not_mlir_text(&bytes) {
+        return Err(Diagnostics::error(tcc_ir::Location::whole_file(name), model_file::not_mlir_text_error(what)));
+    }
+    let text = match bytes.into_text() {
         Ok(text) => text,
         // Not UTF-8: the parser reports where.
         Err((bytes, _)) => return tcc_ir::parse_chunk(name, &bytes, 1, &registry),

@@ -84,3 +84,50 @@ pub fn read_model_file(path: &Path) -> Result<ModelBytes, String> {
     }
     std::fs::read(path).map(ModelBytes::from).map_err(cannot)
 }
+
+/// What a file that is not MLIR text looks like (a NumPy array, an ONNX model, a ZIP
+/// archive, any binary file), from its first bytes; `None` for text.
+pub fn not_mlir_text(bytes: &[u8]) -> Option<&'static str> {
+    let head = &bytes[..bytes.len().min(4096)];
+    if head.starts_with(b"\x93NUMPY") {
+        return Some("a NumPy array (arrays are a model's inputs: `tcc run MODEL.mlir --input A.npy`)");
+    }
+    if head.starts_with(b"PK\x03\x04") {
+        return Some("a ZIP archive (a PyTorch checkpoint or an .npz)");
+    }
+    // An ONNX ModelProto starts with its ir_version (field 1, a varint), then usually
+    // the producer's name or the opset imports.
+    if let [0x08, version, tag, ..] = head
+        && *version < 0x20
+        && matches!(tag, 0x12 | 0x1a | 0x22 | 0x3a | 0x42)
+    {
+        return Some("an ONNX model");
+    }
+    let control = head.iter().filter(|&&b| b < 0x09 || (0x0e..0x20).contains(&b)).count();
+    (head.contains(&0) || control * 10 > head.len()).then_some("a binary file")
+}
+
+/// The one-line error for a model file that is not MLIR text.
+pub fn not_mlir_text_error(what: &str) -> String {
+    format!(
+        "this is {what}, not MLIR text: tcc reads models as MLIR, its graph dialect or TOSA as torch-mlir \
+         exports it (torch_mlir.fx.export_and_import(model, example, output_type=\"tosa\"); see the README)"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_that_are_not_mlir_text_are_recognised() {
+        assert!(not_mlir_text(b"\x93NUMPY\x01\x00v\x00{'descr'").unwrap().contains("NumPy"));
+        assert!(not_mlir_text(b"PK\x03\x04\x14\x00").unwrap().contains("ZIP"));
+        assert!(not_mlir_text(b"\x08\x08\x12\x07pytorch\x1a\x052.5.0").unwrap().contains("ONNX"));
+        assert_eq!(not_mlir_text(b"\x7fELF\x02\x01\x01\x00\x00"), Some("a binary file"));
+        assert_eq!(not_mlir_text(b"func.func @main() {\n  return\n}\n"), None);
+        // A text file with one stray byte is text (its parser error locates the byte).
+        assert_eq!(not_mlir_text(b"// \xff\nfunc.func @main() {\n  return\n}\n"), None);
+        assert_eq!(not_mlir_text(b""), None);
+    }
+}

@@ -197,6 +197,7 @@ pub fn semantics(def: &OpDef) -> Option<&'static GraphSemantics> {
 /// Adds the graph ops to a registry.
 pub fn register(registry: &mut Registry) {
     registry.register_all(&ops::all());
+    registry.set_reference("graph", "docs/ops.md", false);
 }
 
 /// A registry with the builtin and graph ops.

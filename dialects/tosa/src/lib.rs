@@ -10,4 +10,5 @@ use tcc_ir::Registry;
 /// Adds the TOSA ops and `arith.constant` to a registry.
 pub fn register(registry: &mut Registry) {
     registry.register_all(ops::ALL);
+    registry.set_reference("tosa", "docs/tosa.md", true);
 }

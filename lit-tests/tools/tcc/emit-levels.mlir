@@ -20,11 +20,13 @@
 // LOOP-NOT: vector.
 // LOOP: loop.tanh %{{.*}} : f32
 
-// RUN: %tcc %s --emit=obj -o %t.model.o
-// RUN: FileCheck %s --check-prefix=HEADER --input-file %t.model.h
+// Without -o the object and header are the model file's stem, .o and .h, and the
+// model's C name is that stem made into a C identifier.
+// RUN: rm -rf %t.obj && mkdir -p %t.obj && cd %t.obj && %tcc %s --emit=obj
+// RUN: FileCheck %s --check-prefix=HEADER --input-file %t.obj/emit-levels.h
+// RUN: test -s %t.obj/emit-levels.o
 // HEADER: input 0: f32 [2, 30]
 // HEADER: output 0: f32 [2, 30]
-// The name defaults to the model file's stem made into a C identifier.
 // HEADER: #define EMIT_LEVELS_NUM_INPUTS  2
 // HEADER: #define EMIT_LEVELS_NUM_OUTPUTS 1
 // HEADER: static const int64_t emit_levels_input_numel[EMIT_LEVELS_NUM_INPUTS] = {60, 30};
@@ -32,6 +34,12 @@
 // HEADER: int emit_levels_run(const float *const *inputs, float *const *outputs);
 // HEADER: int emit_levels_run_threads(const float *const *inputs, float *const *outputs, int threads);
 // HEADER: static inline const char *emit_levels_error_message(int code)
+
+// With -o NAME.o the output's name names the model: header NAME.h, functions NAME_run.
+// RUN: %tcc %s --emit=obj -o %t.obj/classifier.o
+// RUN: FileCheck %s --check-prefix=FROMOUT --input-file %t.obj/classifier.h
+// FROMOUT: #define CLASSIFIER_NUM_INPUTS  2
+// FROMOUT: int classifier_run(const float *const *inputs, float *const *outputs);
 
 // --name sets the C name; two names give disjoint exported symbols.
 // RUN: %tcc %s --emit=obj --name first -o %t.first.o
@@ -49,8 +57,8 @@
 // RUN: rm -rf %t.lib && mkdir -p %t.lib
 // RUN: %tcc %s --emit=staticlib -o %t.lib/libmine.a
 // RUN: FileCheck %s --check-prefix=LIBHEADER --input-file %t.lib/mine.h
-// LIBHEADER: (a library from `tcc --emit=staticlib` holds it: cc main.c libemit_levels.a -lpthread -lm)
-// LIBHEADER: int emit_levels_run(
+// LIBHEADER: (a library from `tcc --emit=staticlib` holds it: cc main.c libmine.a -lpthread -lm)
+// LIBHEADER: int mine_run(
 // RUN: not %tcc %s --emit=staticlib -o - 2>&1 | FileCheck %s --check-prefix=LIBSTDOUT
 // LIBSTDOUT: tcc: error: --emit=staticlib writes a file; give it with -o libNAME.a
 

@@ -48,6 +48,10 @@ struct Args {
     /// Print every op in MLIR's generic form.
     #[arg(long, alias = "mlir-print-op-generic")]
     print_op_generic: bool,
+    /// Print dense constants of more than N elements as `dense_resource<__elided__>`
+    /// (the output then does not parse back).
+    #[arg(long = "mlir-elide-elementsattrs-if-larger", value_name = "N")]
+    elide_elements_above: Option<usize>,
     /// Accept ops no dialect defines (generic form only).
     #[arg(long)]
     allow_unregistered_dialect: bool,
@@ -60,6 +64,9 @@ struct Args {
     /// Print Markdown documentation of every registered op and exit.
     #[arg(long)]
     print_op_docs: bool,
+    /// Print the Markdown list of the TOSA ops tcc imports (docs/tosa.md) and exit.
+    #[arg(long)]
+    print_tosa_docs: bool,
     /// List the graph rewrite rules (name, use, where they are written, provenance) and exit.
     #[arg(long)]
     list_rules: bool,
@@ -149,6 +156,10 @@ fn run(args: &Args) -> Result<ExitCode, String> {
         for def in registry.ops() {
             println!("{}", def.markdown());
         }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.print_tosa_docs {
+        print!("{}", tosa_reference(&registry));
         return Ok(ExitCode::SUCCESS);
     }
     registry.allow_unregistered = args.allow_unregistered_dialect;
@@ -244,5 +255,25 @@ fn process(
 }
 
 fn print_options(args: &Args) -> PrintOptions {
-    PrintOptions { generic: args.print_op_generic }
+    PrintOptions { generic: args.print_op_generic, elide_elements_above: args.elide_elements_above }
+}
+
+/// The TOSA ops tcc imports, as Markdown: what `docs/tosa.md` holds.
+fn tosa_reference(registry: &tcc::ir::Registry) -> String {
+    let mut out = String::from(
+        "# TOSA ops tcc reads\n\n\
+         Generated from the TOSA op definitions by `tcc-opt --print-tosa-docs > docs/tosa.md`; a test\n\
+         fails when this file falls behind them. tcc reads TOSA as torch-mlir exports it\n\
+         (`torch_mlir.fx.export_and_import(..., output_type=\"tosa\")`) and imports each op into\n\
+         the graph dialect ([ops.md](ops.md)); any other TOSA op is an error naming it.\n\n\
+         | op | operands | what tcc computes |\n|---|---|---|\n",
+    );
+    for def in registry.ops() {
+        let Some(kind) = tcc::tosa::ops::op_kind(def) else { continue };
+        if !tcc::lower::tosa_to_graph::imports(kind) {
+            continue;
+        }
+        out += &format!("| `{}` | {} | {} |\n", def.name, def.operands, def.summary.replace('|', "\\|"));
+    }
+    out
 }

@@ -37,15 +37,21 @@ struct Cli {
     command: Option<Command>,
     /// The model (MLIR: graph dialect, or TOSA as torch-mlir exports it) to compile.
     model: Option<PathBuf>,
-    /// What to produce (default: the optimized graph).
-    #[arg(long, value_enum, default_value = "graph")]
-    emit: Emit,
+    /// What to produce; without it, a summary of the model (inputs, outputs, ops,
+    /// parameters) and what `--emit` offers.
+    #[arg(long, value_enum)]
+    emit: Option<Emit>,
+    /// Print constants of any size in `--emit=graph|loop|vector` (by default those of
+    /// more than 64 elements print as `dense_resource<__elided__>`).
+    #[arg(long)]
+    print_constants: bool,
     /// Output file (`-` for standard output; for `--emit=obj`, default `<model>.o`; for
     /// `--emit=staticlib`, default `lib<model>.a`).
     #[arg(short, long)]
     output: Option<String>,
-    /// The model's name in an object file and header (a C identifier; default: the
-    /// file stem made into one).
+    /// The model's name in an object file and header, its functions' prefix (a C
+    /// identifier; default: the output's name, `-o NAME.o` or `-o libNAME.a`, else the
+    /// model file's, made into one).
     #[arg(long)]
     name: Option<String>,
     /// Print the path of the runtime library to link objects with, and exit.
@@ -260,7 +266,13 @@ fn main() -> ExitCode {
             })
         }
         None => match &cli.model {
-            Some(model) => emit(model, cli.emit, cli.output.as_deref(), cli.name.as_deref(), &cli.common),
+            Some(model) => match cli.emit {
+                Some(what) => {
+                    let names = Names { output: cli.output.as_deref(), name: cli.name.as_deref() };
+                    emit(model, what, names, cli.print_constants, &cli.common)
+                }
+                None => summary(model, cli.output.as_deref()),
+            },
             None => {
                 eprintln!("tcc: error: no model given (see `tcc --help`)");
                 return ExitCode::from(2);
@@ -340,12 +352,26 @@ fn run(model: &Path, files: &RunFiles, common: &Common) -> Result<(), String> {
     Ok(())
 }
 
-fn emit(model: &Path, what: Emit, output: Option<&str>, name: Option<&str>, common: &Common) -> Result<(), String> {
+/// Where `--emit` writes and what it names the model.
+struct Names<'a> {
+    output: Option<&'a str>,
+    name: Option<&'a str>,
+}
+
+/// Constants of more elements than this print elided unless `--print-constants`.
+const PRINTED_CONSTANT_ELEMENTS: usize = 64;
+
+fn emit(model: &Path, what: Emit, names: Names, print_constants: bool, common: &Common) -> Result<(), String> {
     let mut module = parse(model)?;
     let opts = options(common);
+    let output = names.output;
     if let Emit::Obj | Emit::Staticlib = what {
-        return emit_object(model, module, output, name, &opts, matches!(what, Emit::Staticlib));
+        return emit_object(model, module, names, &opts, matches!(what, Emit::Staticlib));
     }
+    let print = tcc::ir::PrintOptions {
+        elide_elements_above: (!print_constants).then_some(PRINTED_CONSTANT_ELEMENTS),
+        ..Default::default()
+    };
     let text = match what {
         Emit::Graph | Emit::Dot => {
             let session = tcc::Session::new(&opts)?;
@@ -353,7 +379,7 @@ fn emit(model: &Path, what: Emit, output: Option<&str>, name: Option<&str>, comm
             if let Emit::Dot = what {
                 tcc::dot::graph_to_dot(&module)
             } else {
-                tcc::ir::print_module(&module, Default::default())
+                tcc::ir::print_module(&module, print)
             }
         }
         Emit::Loop | Emit::Vector => {
@@ -365,7 +391,7 @@ fn emit(model: &Path, what: Emit, output: Option<&str>, name: Option<&str>, comm
             } else {
                 tcc::pipeline::lower(&mut module, &session).map_err(|d| d.to_string())?;
             }
-            tcc::ir::print_module(&module, Default::default())
+            tcc::ir::print_module(&module, print)
         }
         Emit::Clif | Emit::Llvm | Emit::Asm => {
             let mut opts = opts;
@@ -393,20 +419,21 @@ fn emit(model: &Path, what: Emit, output: Option<&str>, name: Option<&str>, comm
     }
 }
 
-fn emit_object(
-    model: &Path,
-    module: tcc::ir::Module,
-    output: Option<&str>,
-    name: Option<&str>,
-    opts: &Options,
-    static_library: bool,
-) -> Result<(), String> {
+fn emit_object(model: &Path, module: tcc::ir::Module, names: Names, opts: &Options, static_library: bool) -> Result<(), String> {
     let stem = model.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
-    let name = match name {
+    // The output's name (`-o NAME.o`, `-o libNAME.a`) names the model too, so the
+    // header, the library and the functions agree.
+    let output_stem = names
+        .output
+        .filter(|&o| o != "-")
+        .and_then(|o| Path::new(o).file_stem()?.to_str())
+        .map(|s| if static_library { s.strip_prefix("lib").unwrap_or(s) } else { s });
+    let name = match names.name {
         Some(n) if tcc::codegen::header::is_c_identifier(n) => n.to_string(),
         Some(n) => return Err(format!("--name '{n}' is not a C identifier")),
-        None => tcc::codegen::header::c_identifier(stem),
+        None => tcc::codegen::header::c_identifier(output_stem.unwrap_or(stem)),
     };
+    let output = names.output;
     let path = PathBuf::from(match output {
         Some("-") if static_library => return Err("--emit=staticlib writes a file; give it with -o libNAME.a".into()),
         Some("-") => return Err("--emit=obj writes a file; give it with -o OUT.o".into()),
@@ -424,4 +451,19 @@ fn emit_object(
     std::fs::write(&path, &bytes).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
     std::fs::write(&header_path, &code.header).map_err(|e| format!("cannot write '{}': {e}", header_path.display()))?;
     Ok(())
+}
+
+/// What `tcc MODEL.mlir` prints without `--emit`: the model's inputs and outputs, its
+/// ops by kind, its parameters, and what to do next; a few lines whatever the model's
+/// size.
+fn summary(model: &Path, output: Option<&str>) -> Result<(), String> {
+    let module = parse(model)?;
+    let text = tcc::model_summary(&module, &model.display().to_string());
+    match output.unwrap_or("-") {
+        "-" => {
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            Ok(())
+        }
+        path => std::fs::write(path, text).map_err(|e| format!("cannot write '{path}': {e}")),
+    }
 }

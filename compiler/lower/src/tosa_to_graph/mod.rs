@@ -41,6 +41,15 @@ impl Pass for ConvertTosaToGraph {
     }
 }
 
+/// Why an op of the TOSA dialect is not imported.
+const UNSUPPORTED: &str = "tcc does not support this TOSA op yet (the ones it supports are listed in docs/tosa.md)";
+
+/// Whether the conversion imports TOSA ops of kind `kind` (the constants of shapes and
+/// quantization parameters are read by the ops using them).
+pub fn imports(kind: TosaOp) -> bool {
+    !matches!(kind, TosaOp::ReduceProduct)
+}
+
 /// Whether the conversion handles ops of this kind.
 pub fn is_imported(def: &OpDef) -> bool {
     def.dialect() == "tosa" || t::op_kind(def).is_some()
@@ -110,7 +119,7 @@ pub(crate) fn attrs(pairs: &[(&str, Attribute)]) -> AttrDict {
 impl Importer<'_> {
     fn import(&mut self) -> Result<Value, String> {
         let def = self.m.def(self.anchor);
-        let Some(kind) = t::op_kind(def) else { return Err("this TOSA op is not supported".into()) };
+        let Some(kind) = t::op_kind(def) else { return Err(UNSUPPORTED.into()) };
         let integers = |e: ScalarType| e == ScalarType::I32 || e == ScalarType::I64;
         let booleans = |e: ScalarType| e == ScalarType::I1;
         match kind {
@@ -151,7 +160,7 @@ impl Importer<'_> {
             TosaOp::ReduceMin => self.reduction(&g::REDUCE_MIN, kind),
             TosaOp::ReduceAll => self.reduction(&g::REDUCE_MIN, kind),
             TosaOp::ReduceAny => self.reduction(&g::REDUCE_MAX, kind),
-            TosaOp::ReduceProduct => Err("this TOSA op is not supported".into()),
+            TosaOp::ReduceProduct => Err(UNSUPPORTED.into()),
             TosaOp::Mul => {
                 let shift = self.constant_of(self.operand(2)).ok_or("the shift operand must be a constant")?;
                 if shift.to_i64s().iter().any(|&s| s != 0) {
