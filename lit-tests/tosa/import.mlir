@@ -20,27 +20,26 @@ func.func @constants() -> (tensor<2xf32>, tensor<2x2xi64>) {
 // greater-or-equal without NaNs; nan_mode = "IGNORE" selects the other operand (or
 // min_val) where an operand is NaN.
 // CHECK-LABEL: func.func @elementwise
-// CHECK-NEXT: %0 = graph.constant {value = dense<0.0> : tensor<1xf32>}
-// CHECK-NEXT: %1 = graph.add %arg0, %arg1 : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
-// CHECK-NEXT: %2 = graph.mul %1, %arg1
-// CHECK-NEXT: %3 = graph.neg %2
-// CHECK-NEXT: %4 = graph.rsqrt %3
-// CHECK-NEXT: %5 = graph.greater %4, %arg1
-// CHECK-NEXT: %6 = graph.equal %4, %arg1
-// CHECK-NEXT: %7 = graph.select %5, %5, %6
-// CHECK-NEXT: %8 = graph.select %arg2, %4, %arg0
-// CHECK-NEXT: %9 = graph.max %8, %arg1
-// CHECK-NEXT: %10 = graph.min %9, %arg1
-// CHECK-NEXT: %11 = graph.equal %9, %9
-// CHECK-NEXT: %12 = graph.equal %arg1, %arg1
-// CHECK-NEXT: %13 = graph.select %12, %10, %9
-// CHECK-NEXT: %14 = graph.select %11, %13, %arg1
-// CHECK-NEXT: %15 = graph.clamp %14 {max = 6.0, min = 0.0}
-// CHECK-NEXT: %16 = graph.clamp %14 {max = 1.0, min = -1.0}
-// CHECK-NEXT: %17 = graph.equal %14, %14
-// CHECK-NEXT: %18 = graph.constant {value = dense<-1.0> : tensor<f32>}
-// CHECK-NEXT: %19 = graph.select %17, %16, %18
-// CHECK-NEXT: return %1, %15, %7, %19, %3
+// CHECK-NEXT: %0 = graph.add %arg0, %arg1 : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %1 = graph.mul %0, %arg1
+// CHECK-NEXT: %2 = graph.neg %1
+// CHECK-NEXT: %3 = graph.rsqrt %2
+// CHECK-NEXT: %4 = graph.greater %3, %arg1
+// CHECK-NEXT: %5 = graph.equal %3, %arg1
+// CHECK-NEXT: %6 = graph.select %4, %4, %5
+// CHECK-NEXT: %7 = graph.select %arg2, %3, %arg0
+// CHECK-NEXT: %8 = graph.max %7, %arg1
+// CHECK-NEXT: %9 = graph.min %8, %arg1
+// CHECK-NEXT: %10 = graph.equal %8, %8
+// CHECK-NEXT: %11 = graph.equal %arg1, %arg1
+// CHECK-NEXT: %12 = graph.select %11, %9, %8
+// CHECK-NEXT: %13 = graph.select %10, %12, %arg1
+// CHECK-NEXT: %14 = graph.clamp %13 {max = 6.0, min = 0.0}
+// CHECK-NEXT: %15 = graph.clamp %13 {max = 1.0, min = -1.0}
+// CHECK-NEXT: %16 = graph.equal %13, %13
+// CHECK-NEXT: %17 = graph.constant {value = dense<-1.0> : tensor<f32>}
+// CHECK-NEXT: %18 = graph.select %16, %15, %17
+// CHECK-NEXT: return %0, %14, %6, %18, %2
 func.func @elementwise(%a: tensor<2x3xf32>, %b: tensor<1x3xf32>, %c: tensor<2x3xi1>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>) {
   %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
@@ -98,15 +97,14 @@ func.func @reductions(%x: tensor<2x3xf32>, %p: tensor<2x3xi1>) -> (tensor<2x1xf3
 // operand); pad takes [low0, high0, low1, high1, ..]; tile is reshape, broadcast,
 // reshape. The const_shape ops are gone.
 // CHECK-LABEL: func.func @data_movement
-// CHECK-NEXT: %0 = graph.constant {value = dense<-1.0> : tensor<1xf32>}
-// CHECK-NEXT: %1 = graph.reshape %arg0 {shape = [6, 4]} : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
-// CHECK-NEXT: %2 = graph.transpose %arg0 {perm = [2, 0, 1]} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
-// CHECK-NEXT: %3 = graph.slice %arg0 {sizes = [1, 2, 4], starts = [1, 0, 0]}
-// CHECK-NEXT: %4 = graph.concat %arg0, %arg0 {axis = 2}
-// CHECK-NEXT: %5 = graph.pad %arg0 {high = [0, 1, 0], low = [0, 1, 0], value = -1.0}
-// CHECK-NEXT: %6 = graph.reshape %arg0 {shape = [1, 2, 1, 3, 1, 4]}
-// CHECK-NEXT: %7 = graph.broadcast_to %6 {shape = [2, 2, 1, 3, 1, 4]}
-// CHECK-NEXT: %8 = graph.reshape %7 {shape = [4, 3, 4]}
+// CHECK-NEXT: %0 = graph.reshape %arg0 {shape = [6, 4]} : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
+// CHECK-NEXT: %1 = graph.transpose %arg0 {perm = [2, 0, 1]} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+// CHECK-NEXT: %2 = graph.slice %arg0 {sizes = [1, 2, 4], starts = [1, 0, 0]}
+// CHECK-NEXT: %3 = graph.concat %arg0, %arg0 {axis = 2}
+// CHECK-NEXT: %4 = graph.pad %arg0 {high = [0, 1, 0], low = [0, 1, 0], value = -1.0}
+// CHECK-NEXT: %5 = graph.reshape %arg0 {shape = [1, 2, 1, 3, 1, 4]}
+// CHECK-NEXT: %6 = graph.broadcast_to %5 {shape = [2, 2, 1, 3, 1, 4]}
+// CHECK-NEXT: %7 = graph.reshape %6 {shape = [4, 3, 4]}
 // CHECK-NOT: tosa.const_shape
 func.func @data_movement(%x: tensor<2x3x4xf32>) -> (tensor<6x4xf32>, tensor<4x2x3xf32>, tensor<1x2x4xf32>, tensor<2x3x8xf32>, tensor<2x5x4xf32>, tensor<4x3x4xf32>) {
   %shape = tosa.const_shape {values = dense<[6, -1]> : tensor<2xindex>} : () -> !tosa.shape<2>
@@ -136,7 +134,7 @@ func.func @gather(%values: tensor<2x5x3xf32>, %indices: tensor<2x4xi32>) -> tens
 }
 
 // CHECK-LABEL: func.func @matmul
-// CHECK: %1 = graph.matmul %arg0, %arg1 : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+// CHECK: %0 = graph.matmul %arg0, %arg1 : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
 func.func @matmul(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %0 = tosa.matmul %a, %b, %zp, %zp : (tensor<2x3x4xf32>, tensor<2x4x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<2x3x5xf32>
@@ -146,11 +144,11 @@ func.func @matmul(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5x
 // NHWC input and OHWI weights to NCHW/OIHW and back; TOSA's pad
 // [top, bottom, left, right] becomes graph's [top, left, bottom, right].
 // CHECK-LABEL: func.func @conv2d
-// CHECK: %1 = graph.transpose %arg1 {perm = [0, 3, 1, 2]} : (tensor<4x3x3x3xf32>) -> tensor<4x3x3x3xf32>
-// CHECK-NEXT: %2 = graph.transpose %arg0 {perm = [0, 3, 1, 2]} : (tensor<1x8x8x3xf32>) -> tensor<1x3x8x8xf32>
-// CHECK-NEXT: %3 = graph.conv2d %2, %1, %arg2 {dilations = [1, 2], groups = 1, pads = [1, 1, 0, 1], strides = [2, 2]}
-// CHECK-NEXT: %4 = graph.transpose %3 {perm = [0, 2, 3, 1]} : (tensor<1x4x4x3xf32>) -> tensor<1x4x3x4xf32>
-// CHECK-NEXT: return %4
+// CHECK: %0 = graph.transpose %arg1 {perm = [0, 3, 1, 2]} : (tensor<4x3x3x3xf32>) -> tensor<4x3x3x3xf32>
+// CHECK-NEXT: %1 = graph.transpose %arg0 {perm = [0, 3, 1, 2]} : (tensor<1x8x8x3xf32>) -> tensor<1x3x8x8xf32>
+// CHECK-NEXT: %2 = graph.conv2d %1, %0, %arg2 {dilations = [1, 2], groups = 1, pads = [1, 1, 0, 1], strides = [2, 2]}
+// CHECK-NEXT: %3 = graph.transpose %2 {perm = [0, 2, 3, 1]} : (tensor<1x4x4x3xf32>) -> tensor<1x4x3x4xf32>
+// CHECK-NEXT: return %3
 func.func @conv2d(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x3x4xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 2>, pad = array<i64: 1, 0, 1, 1>, stride = array<i64: 2, 2>} : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x3x4xf32>
@@ -160,12 +158,12 @@ func.func @conv2d(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4
 // HWCM weights become [C*M, 1, KH, KW] with groups = C; a one-element bias
 // broadcasts to every output channel.
 // CHECK-LABEL: func.func @depthwise
-// CHECK: %2 = graph.transpose %arg1 {perm = [2, 3, 0, 1]} : (tensor<3x3x2x3xf32>) -> tensor<2x3x3x3xf32>
-// CHECK-NEXT: %3 = graph.reshape %2 {shape = [6, 1, 3, 3]}
-// CHECK-NEXT: %4 = graph.broadcast_to %1 {shape = [6]}
-// CHECK-NEXT: %5 = graph.transpose %arg0 {perm = [0, 3, 1, 2]}
-// CHECK-NEXT: %6 = graph.conv2d %5, %3, %4 {dilations = [1, 1], groups = 2, pads = [1, 1, 1, 1], strides = [1, 1]}
-// CHECK-NEXT: %7 = graph.transpose %6 {perm = [0, 2, 3, 1]}
+// CHECK: %1 = graph.transpose %arg1 {perm = [2, 3, 0, 1]} : (tensor<3x3x2x3xf32>) -> tensor<2x3x3x3xf32>
+// CHECK-NEXT: %2 = graph.reshape %1 {shape = [6, 1, 3, 3]}
+// CHECK-NEXT: %3 = graph.broadcast_to %0 {shape = [6]}
+// CHECK-NEXT: %4 = graph.transpose %arg0 {perm = [0, 3, 1, 2]}
+// CHECK-NEXT: %5 = graph.conv2d %4, %2, %3 {dilations = [1, 1], groups = 2, pads = [1, 1, 1, 1], strides = [1, 1]}
+// CHECK-NEXT: %6 = graph.transpose %5 {perm = [0, 2, 3, 1]}
 func.func @depthwise(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x3xf32>) -> tensor<1x5x5x6xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %b = "tosa.const"() <{values = dense<0.5> : tensor<1xf32>}> : () -> tensor<1xf32>
@@ -176,10 +174,10 @@ func.func @depthwise(%x: tensor<1x5x5x2xf32>, %w: tensor<3x3x2x3xf32>) -> tensor
 // Pools in NCHW between transposes; avg_pool2d divides by the window's input
 // cells only (count_include_pad = false).
 // CHECK-LABEL: func.func @pools
-// CHECK: %1 = graph.transpose %arg0 {perm = [0, 3, 1, 2]}
-// CHECK-NEXT: %2 = graph.max_pool2d %1 {kernel = [3, 3], pads = [1, 1, 0, 0], strides = [2, 2]}
-// CHECK-NEXT: %3 = graph.transpose %2 {perm = [0, 2, 3, 1]}
-// CHECK: %5 = graph.avg_pool2d %4 {count_include_pad = false, kernel = [2, 2], pads = [0, 0, 0, 0], strides = [2, 2]}
+// CHECK: %0 = graph.transpose %arg0 {perm = [0, 3, 1, 2]}
+// CHECK-NEXT: %1 = graph.max_pool2d %0 {kernel = [3, 3], pads = [1, 1, 0, 0], strides = [2, 2]}
+// CHECK-NEXT: %2 = graph.transpose %1 {perm = [0, 2, 3, 1]}
+// CHECK: %4 = graph.avg_pool2d %3 {count_include_pad = false, kernel = [2, 2], pads = [0, 0, 0, 0], strides = [2, 2]}
 func.func @pools(%x: tensor<1x6x6x2xf32>) -> (tensor<1x3x3x2xf32>, tensor<1x3x3x2xf32>) {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %0 = tosa.max_pool2d %x {kernel = array<i64: 3, 3>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<1x6x6x2xf32>) -> tensor<1x3x3x2xf32>

@@ -37,8 +37,7 @@ fn specs(specs: &[tcc::TensorSpec]) -> Vec<(&'static str, Vec<usize>)> {
 }
 
 fn dtype_named(name: &str) -> PyResult<tcc::DType> {
-    use tcc::DType::*;
-    [F32, F64, I32, I64, Bool]
+    tcc::DType::ALL
         .into_iter()
         .find(|d| d.name() == name)
         .ok_or_else(|| PyValueError::new_err(format!("unknown element type '{name}'")))

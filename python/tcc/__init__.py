@@ -11,6 +11,7 @@ the model), `RunError`, `ValueError` for bad options, `TypeError` for inputs of 
 wrong element type.
 """
 
+import errno
 import json
 import os
 
@@ -22,7 +23,15 @@ from ._tcc import CompileError, RunError, TccError, backends
 __all__ = ["Model", "TensorSpec", "compile", "from_torch", "backends", "TccError", "CompileError", "RunError"]
 
 # tcc's element type names and numpy's dtypes, both ways.
-_DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "i1": np.bool_}
+_DTYPES = {
+    "f32": np.float32,
+    "f64": np.float64,
+    "i8": np.int8,
+    "i16": np.int16,
+    "i32": np.int32,
+    "i64": np.int64,
+    "i1": np.bool_,
+}
 _NAMES = {np.dtype(v): k for k, v in _DTYPES.items()}
 
 
@@ -86,7 +95,10 @@ def compile(model, backend="cranelift", threads=None):
     `tcc.backends()`); `threads` is 1 to 256 (default: TCC_NUM_THREADS, else one per
     physical core)."""
     if isinstance(model, os.PathLike) or (isinstance(model, str) and "\n" not in model and "{" not in model):
-        source = ("file", os.fspath(model))
+        path = os.fspath(model)
+        if not os.path.exists(path):
+            raise FileNotFoundError(errno.ENOENT, "no such model file", path)
+        source = ("file", path)
     elif isinstance(model, str):
         source = ("text", model)
     else:

@@ -77,13 +77,49 @@ def test_bad_models_and_options_are_exceptions_with_locations():
     bad = ADD_ONE.replace("graph.add", "graph.nope")
     with pytest.raises(tcc.CompileError, match=r"<string>:3:8: error: the graph dialect has no op 'graph.nope'"):
         tcc.compile(bad)
-    with pytest.raises(tcc.CompileError, match="cannot read"):
+    with pytest.raises(FileNotFoundError, match="no such model file"):
         tcc.compile("/no/such/model.mlir")
+    with pytest.raises(tcc.CompileError, match="cannot read"):
+        tcc.compile("/")
     with pytest.raises(ValueError, match="unknown backend"):
         tcc.compile(ADD_ONE, backend="gcc")
     with pytest.raises(ValueError, match="thread count"):
         tcc.compile(ADD_ONE, threads=0)
     assert issubclass(tcc.CompileError, tcc.TccError) and issubclass(tcc.RunError, tcc.TccError)
+
+
+def test_narrow_integer_inputs_outputs_and_casts():
+    text = """func.func @main(%x: tensor<5xf32>, %n: tensor<3xi8>) -> (tensor<5xi8>, tensor<3xi16>) {
+  %0 = tosa.cast %x : (tensor<5xf32>) -> tensor<5xi8>
+  %1 = tosa.cast %n : (tensor<3xi8>) -> tensor<3xi16>
+  return %0, %1 : tensor<5xi8>, tensor<3xi16>
+}
+"""
+    model = tcc.compile(text)
+    assert [(s.dtype, s.shape) for s in model.inputs] == [(np.float32, (5,)), (np.int8, (3,))]
+    assert [(s.dtype, s.shape) for s in model.outputs] == [(np.int8, (5,)), (np.int16, (3,))]
+    x = np.array([2.5, -3.5, 200.0, -200.0, 7.0], dtype=np.float32)
+    a, b = model(x, np.array([-128, 0, 127], dtype=np.int8))
+    assert a.dtype == np.int8 and b.dtype == np.int16
+    np.testing.assert_array_equal(a, [2, -4, 127, -128, 7])
+    np.testing.assert_array_equal(b, [-128, 0, 127])
+
+
+def test_internal_errors_are_exceptions_not_panics(monkeypatch):
+    # TCC_INJECT_PANIC forces a panic inside tcc: in a pass, in code generation, in a run.
+    monkeypatch.setenv("TCC_INJECT_PANIC", "cse")
+    with pytest.raises(tcc.CompileError, match="internal compiler error in pass 'cse'"):
+        tcc.compile(ADD_ONE)
+    monkeypatch.setenv("TCC_INJECT_PANIC", "codegen")
+    with pytest.raises(tcc.CompileError, match="internal compiler error in code generation"):
+        tcc.compile(ADD_ONE)
+    monkeypatch.setenv("TCC_INJECT_PANIC", "run")
+    model = tcc.compile(ADD_ONE)
+    with pytest.raises(tcc.RunError, match="internal error in the runtime"):
+        model(np.zeros((2, 3), dtype=np.float32))
+    monkeypatch.delenv("TCC_INJECT_PANIC")
+    (y,) = model(np.zeros((2, 3), dtype=np.float32))
+    np.testing.assert_array_equal(y, np.ones((2, 3)))
 
 
 def test_failed_runtime_checks_are_run_errors():

@@ -61,13 +61,20 @@ pub unsafe extern "C" fn tcc_aot_run(
         // SAFETY: forwarded from the caller's contract.
         unsafe { run(state, entry, inputs, n_inputs, outputs, n_outputs, workspace_size, threads) }
     };
-    // A thread being torn down, or a run started from inside a run, gets a fresh state.
-    let result = STATE
-        .try_with(|s| s.try_borrow_mut().ok().map(|mut s| call(&mut s)))
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| call(&mut CallState::default()));
-    result.unwrap_or_else(AotError::code)
+    // A panic must not unwind into C (that aborts the program): it is an error code.
+    // `TCC_INJECT_PANIC=aot-run` forces one, for tests.
+    let guarded = std::panic::catch_unwind(|| {
+        if std::env::var_os("TCC_INJECT_PANIC").is_some_and(|s| s == "aot-run") {
+            panic!("TCC_INJECT_PANIC: injected panic at 'aot-run'");
+        }
+        // A thread being torn down, or a run started from inside a run, gets a fresh state.
+        STATE
+            .try_with(|s| s.try_borrow_mut().ok().map(|mut s| call(&mut s)))
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| call(&mut CallState::default()))
+    });
+    guarded.unwrap_or(Err(AotError::Internal)).unwrap_or_else(AotError::code)
 }
 
 /// The pointers of a C array of `n` of them, each checked; `Err(array_null)` if the

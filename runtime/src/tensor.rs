@@ -14,6 +14,12 @@ impl Element for f32 {
 impl Element for f64 {
     const DTYPE: DType = DType::F64;
 }
+impl Element for i8 {
+    const DTYPE: DType = DType::I8;
+}
+impl Element for i16 {
+    const DTYPE: DType = DType::I16;
+}
 impl Element for i32 {
     const DTYPE: DType = DType::I32;
 }
@@ -176,6 +182,23 @@ impl Tensor {
 
     pub fn to_vec<T: Element>(&self) -> Option<Vec<T>> {
         self.as_slice().map(|s| s.to_vec())
+    }
+
+    /// Every element as f64, whatever the dtype (exact but for i64 beyond 2^53; a
+    /// bool is 0 or 1): for comparing and printing.
+    pub fn to_f64s(&self) -> Vec<f64> {
+        fn widen<T: Element>(t: &Tensor, f: impl Fn(T) -> f64) -> Vec<f64> {
+            t.as_slice::<T>().unwrap_or_default().iter().map(|&x| f(x)).collect()
+        }
+        match self.dtype {
+            DType::F32 => widen(self, |x: f32| x as f64),
+            DType::F64 => widen(self, |x: f64| x),
+            DType::I8 => widen(self, |x: i8| x as f64),
+            DType::I16 => widen(self, |x: i16| x as f64),
+            DType::I32 => widen(self, |x: i32| x as f64),
+            DType::I64 => widen(self, |x: i64| x as f64),
+            DType::Bool => widen(self, |x: bool| x as u8 as f64),
+        }
     }
 }
 

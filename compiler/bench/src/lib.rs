@@ -74,6 +74,8 @@ fn random_input(spec: &TensorSpec, index: usize) -> Result<Tensor, String> {
     match spec.dtype {
         DType::F32 => fill(&mut t, |_| unit(next()) as f32),
         DType::F64 => fill(&mut t, |_| unit(next())),
+        DType::I8 => fill(&mut t, |_| (next() % 4) as i8),
+        DType::I16 => fill(&mut t, |_| (next() % 4) as i16),
         DType::I32 => fill(&mut t, |_| (next() % 4) as i32),
         DType::I64 => fill(&mut t, |_| (next() % 4) as i64),
         DType::Bool => fill(&mut t, |i| i % 2 == 0),

@@ -88,6 +88,10 @@ impl Location {
     pub fn whole_file(name: &str) -> Location {
         Location { file: Some(SourceFile::new(name, "")), line: 0, col: 0 }
     }
+    /// The whole file this location is in (unknown if it is).
+    pub fn in_file(&self) -> Location {
+        self.file.as_ref().map_or_else(Location::unknown, |f| Location::whole_file(f.name()))
+    }
     pub fn file(&self) -> Option<&Arc<SourceFile>> {
         self.file.as_ref()
     }

@@ -17,6 +17,7 @@ pub mod dense;
 pub mod diagnostics;
 mod entity;
 pub mod indexed;
+pub mod internal_error;
 pub mod lexer;
 pub mod module;
 pub mod opdef;

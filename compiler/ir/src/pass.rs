@@ -5,13 +5,15 @@
 //! `canonicalize{max-iterations=4}`; MLIR's `builtin.module(func.func(...))` nesting
 //! is accepted and flattened, since every pass here runs on the whole module). The
 //! [`PassManager`] runs them in order and can verify after each pass, dump the IR after
-//! each pass, and time each pass.
+//! each pass, and time each pass; a pass that panics fails the run with an internal
+//! error naming it.
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::time::{Duration, Instant};
 
 use crate::diagnostics::{Diagnostic, Diagnostics, Location};
+use crate::internal_error::{catch_internal_error, inject_panic, internal_error};
 use crate::module::Module;
 use crate::printer::{PrintOptions, print_module};
 use crate::verifier::verify;
@@ -231,7 +233,12 @@ impl PassManager {
     pub fn run(&mut self, m: &mut Module) -> Result<(), Diagnostics> {
         for pass in &self.passes {
             let start = Instant::now();
-            pass.run(m)?;
+            let name = pass.name();
+            catch_internal_error(|| {
+                inject_panic(name);
+                pass.run(m)
+            })
+            .map_err(|message| internal_error(m.loc(m.top()).in_file(), &format!("pass '{name}'"), &message))??;
             if let Some(t) = &mut self.timing {
                 t.record(pass.name(), start.elapsed());
             }

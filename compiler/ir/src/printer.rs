@@ -184,11 +184,8 @@ impl<'a> Printer<'a> {
 
     /// ` {..}` with the entries not in `skip`, or nothing if none remain.
     pub fn print_attr_dict(&mut self, attrs: &AttrDict, skip: &[&str]) {
-        let kept: AttrDict = attrs
-            .iter()
-            .filter(|(k, _)| !skip.contains(k))
-            .map(|(k, v)| (k, self.elided(v).into_owned()))
-            .collect();
+        let kept: AttrDict =
+            attrs.iter().filter(|(k, _)| !skip.contains(k)).map(|(k, v)| (k, self.elided(v).into_owned())).collect();
         if !kept.is_empty() {
             let _ = write!(self.out, " {kept}");
         }

@@ -41,20 +41,21 @@ use std::sync::{Arc, Mutex};
 
 pub use model_file::{ModelBytes, read_model_file};
 pub use pipeline::Session;
-pub use summary::model_summary;
 pub use runtime_lib::{runtime_library, static_library};
+pub use summary::model_summary;
 pub use tcc_codegen::{self as codegen, CompiledModel};
 pub use tcc_dialect_graph as graph;
 pub use tcc_dialect_loop as loop_dialect;
+pub use tcc_dialect_tosa as tosa;
 pub use tcc_graph_opt::search::{DEFAULT_BUDGET as DEFAULT_SEARCH_BUDGET, Mode as SearchMode};
 pub use tcc_ir as ir;
 pub use tcc_lower as lower;
 pub use tcc_rules as rules;
 pub use tcc_runtime as runtime;
 pub use tcc_runtime::{DType, Tensor, TensorSpec};
-pub use tcc_dialect_tosa as tosa;
 pub use tcc_target as target;
 
+use tcc_ir::internal_error::{catch_internal_error, inject_panic, internal_error};
 use tcc_ir::{Diagnostics, Module, PassRegistry, Registry};
 use tcc_runtime::{ThreadPool, Workspace};
 
@@ -272,7 +273,18 @@ impl RuntimeBuilder {
 pub fn compile(mut module: Module, options: &Options, keep_listings: bool) -> Result<CompiledModel, Error> {
     let session = Session::for_module(&module, options)?;
     optimize_and_lower(&mut module, &session)?;
-    Ok(session.generator.jit(&module, keep_listings)?)
+    code_generation(&module, || session.generator.jit(&module, keep_listings))
+}
+
+/// Runs a backend; its panic (a bug) is an internal compiler error, not an abort.
+/// `TCC_INJECT_PANIC=codegen` forces one, for tests.
+fn code_generation<T>(module: &Module, generate: impl FnOnce() -> Result<T, Diagnostics>) -> Result<T, Error> {
+    let generated = catch_internal_error(|| {
+        inject_panic("codegen");
+        generate()
+    });
+    let loc = module.loc(module.top()).in_file();
+    Ok(generated.map_err(|message| internal_error(loc, "code generation", &message))??)
 }
 
 /// Optimizes and lowers a graph-dialect module, then checks its memory plan against
@@ -295,7 +307,7 @@ pub fn compile_object(
 ) -> Result<tcc_codegen::ObjectCode, Error> {
     let session = Session::for_module(&module, options)?;
     optimize_and_lower(&mut module, &session)?;
-    Ok(session.generator.object(&module, name, source)?)
+    code_generation(&module, || session.generator.object(&module, name, source))
 }
 
 /// Optimizes and lowers a graph-dialect module and prints the backend's IR or assembly.
@@ -303,7 +315,7 @@ pub fn compile_listing(mut module: Module, options: &Options, what: backend::Lis
     let session = Session::for_module(&module, options)?;
     pipeline::optimize_graph(&mut module, &session)?;
     pipeline::lower(&mut module, &session)?;
-    Ok(session.generator.listing(&module, what)?)
+    code_generation(&module, || session.generator.listing(&module, what))
 }
 
 /// The reference interpreter's tensor as a runtime tensor with the same shape and
@@ -313,6 +325,8 @@ pub fn runtime_tensor(t: &graph::Tensor) -> Result<Tensor, String> {
     match t.data() {
         Data::F32(v) => Tensor::from_slice(v, t.shape()),
         Data::F64(v) => Tensor::from_slice(v, t.shape()),
+        Data::I8(v) => Tensor::from_slice(v, t.shape()),
+        Data::I16(v) => Tensor::from_slice(v, t.shape()),
         Data::I32(v) => Tensor::from_slice(v, t.shape()),
         Data::I64(v) => Tensor::from_slice(v, t.shape()),
         Data::I1(v) => Tensor::from_slice(v, t.shape()),
@@ -372,8 +386,17 @@ impl Model {
     }
 
     /// Runs the model. Inputs are checked (count, element type, shape) before any
-    /// compiled code runs; concurrent calls on one model take turns.
+    /// compiled code runs; concurrent calls on one model take turns. A panic around
+    /// the compiled code (a bug; `TCC_INJECT_PANIC=run` forces one) is an error.
     pub fn run(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, Error> {
+        let ran = catch_internal_error(|| {
+            inject_panic("run");
+            self.run_checked(inputs)
+        });
+        ran.map_err(|m| Error::Run(format!("internal error in the runtime: {m} (a bug in tcc; please report it)")))?
+    }
+
+    fn run_checked(&self, inputs: &[Tensor]) -> Result<Vec<Tensor>, Error> {
         tcc_runtime::validate(&self.compiled.signature, inputs).map_err(Error::Run)?;
         let mut outputs: Vec<Tensor> = self
             .outputs()

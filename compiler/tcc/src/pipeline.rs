@@ -122,8 +122,12 @@ pub fn run(m: &mut Module, passes: Passes, options: &Options) -> Result<(), Diag
 /// clean-up, the rewrite search, kernel planning.
 pub fn optimize_graph(m: &mut Module, session: &Session) -> Result<(), Diagnostics> {
     verify(m)?;
-    let mut passes = import_and_clean_up();
-    passes.extend(rewrite(session));
+    run(m, import_and_clean_up(), &session.options)?;
+    // The import's output is verified in every build (debug builds verify after every
+    // pass): what it produced from valid TOSA but the graph dialect does not accept (an
+    // element type it lacks) is a located error here, not a failure further down.
+    verify(m)?;
+    let mut passes = rewrite(session);
     passes.extend(kernels(&session.target));
     run(m, passes, &session.options)
 }

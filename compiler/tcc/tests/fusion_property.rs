@@ -141,9 +141,7 @@ impl Graph {
                 let first = if rank == 5 && self.extra.int(0, 1) == 0 { 2 } else { first };
                 let axes: Vec<i64> = (first as i64..rank as i64).collect();
                 let mut row = s.clone();
-                for d in first..rank {
-                    row[d] = 1;
-                }
+                row[first..].fill(1);
                 let attrs = format!("{{axes = [{}], keepdims = true}}", list(&axes));
                 if self.r.int(0, 1) == 0 {
                     let m = self.add(&format!("graph.reduce_max {attrs}"), &[x], row.clone());

@@ -47,6 +47,29 @@ fn cast_rounds_half_to_even_and_saturates() {
     assert_eq!(out[0].to_vec::<i32>().unwrap(), want);
 }
 
+/// `x.to(torch.int8).to(torch.float32)` and the same through int16 (which once panicked
+/// in the Cranelift backend); integer narrowing keeps the low bits.
+#[test]
+fn casts_through_narrow_integers_round_saturate_and_wrap() {
+    let src = r#"
+      func.func @main(%x: tensor<8xf32>, %n: tensor<4xi32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<4xi8>, tensor<4xi16>) {
+        %0 = tosa.cast %x : (tensor<8xf32>) -> tensor<8xi8>
+        %1 = tosa.cast %0 : (tensor<8xi8>) -> tensor<8xf32>
+        %2 = tosa.cast %x : (tensor<8xf32>) -> tensor<8xi16>
+        %3 = tosa.cast %2 : (tensor<8xi16>) -> tensor<8xf32>
+        %4 = tosa.cast %n : (tensor<4xi32>) -> tensor<4xi8>
+        %5 = tosa.cast %n : (tensor<4xi32>) -> tensor<4xi16>
+        return %1, %3, %4, %5 : tensor<8xf32>, tensor<8xf32>, tensor<4xi8>, tensor<4xi16>
+      }"#;
+    let x = [2.5f32, -3.5, 127.4, 127.6, -128.6, 300.0, -40000.0, f32::NAN];
+    let n = [200i32, -129, 65537, -1];
+    let out = run(src, &[Tensor::from_slice(&x, &[8]).unwrap(), Tensor::from_slice(&n, &[4]).unwrap()]);
+    assert!(same(&f32s(&out[0]), &[2.0, -4.0, 127.0, 127.0, -128.0, 127.0, -128.0, 0.0]), "{:?}", f32s(&out[0]));
+    assert!(same(&f32s(&out[1]), &[2.0, -4.0, 127.0, 128.0, -129.0, 300.0, -32768.0, 0.0]), "{:?}", f32s(&out[1]));
+    assert_eq!(out[2].to_vec::<i8>().unwrap(), [-56, 127, 1, -1]);
+    assert_eq!(out[3].to_vec::<i16>().unwrap(), [200, -129, 1, -1]);
+}
+
 #[test]
 fn nan_mode_ignore_picks_the_number() {
     let src = r#"

@@ -12,6 +12,14 @@ pub const INDICES: &[ScalarType] = &[ScalarType::I32, ScalarType::I64];
 /// Element types of the bitwise ops (`i1`: the logical ones).
 pub const INTEGERS: &[ScalarType] = &[ScalarType::I1, ScalarType::I32, ScalarType::I64];
 
+/// Refuses an element type the graph dialect lacks (one TOSA or MLIR text may use).
+pub fn supported_element(elem: ScalarType) -> Result<(), String> {
+    if ANY.contains(&elem) {
+        return Ok(());
+    }
+    Err(format!("tcc does not support element type {elem} yet (it has {})", names(ANY)))
+}
+
 fn names(types: &[ScalarType]) -> String {
     types.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
 }

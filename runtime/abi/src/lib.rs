@@ -12,6 +12,8 @@ use std::fmt;
 pub enum DType {
     F32,
     F64,
+    I8,
+    I16,
     I32,
     I64,
     /// One byte per element, 0 or 1.
@@ -19,11 +21,14 @@ pub enum DType {
 }
 
 impl DType {
+    pub const ALL: [DType; 7] = [DType::F32, DType::F64, DType::I8, DType::I16, DType::I32, DType::I64, DType::Bool];
+
     pub fn size(self) -> usize {
         match self {
             DType::F32 | DType::I32 => 4,
             DType::F64 | DType::I64 => 8,
-            DType::Bool => 1,
+            DType::I16 => 2,
+            DType::I8 | DType::Bool => 1,
         }
     }
 
@@ -31,6 +36,8 @@ impl DType {
         match self {
             DType::F32 => "f32",
             DType::F64 => "f64",
+            DType::I8 => "i8",
+            DType::I16 => "i16",
             DType::I32 => "i32",
             DType::I64 => "i64",
             DType::Bool => "i1",
@@ -168,11 +175,13 @@ pub enum AotError {
     InvalidThreadsEnv,
     /// The model's workspace cannot be allocated.
     OutOfMemory,
+    /// The runtime panicked (a bug in tcc); the outputs are not valid.
+    Internal,
 }
 
 impl AotError {
     /// Every error, in code order (-1 first).
-    pub const ALL: [AotError; 7] = [
+    pub const ALL: [AotError; 8] = [
         AotError::NullInputs,
         AotError::NullInput,
         AotError::NullOutputs,
@@ -180,9 +189,10 @@ impl AotError {
         AotError::InvalidThreads,
         AotError::InvalidThreadsEnv,
         AotError::OutOfMemory,
+        AotError::Internal,
     ];
 
-    /// The code `tcc_aot_run` returns: -1 to -7.
+    /// The code `tcc_aot_run` returns: -1 to -8.
     pub fn code(self) -> i32 {
         -1 - AotError::ALL.iter().position(|&e| e == self).expect("listed") as i32
     }
@@ -202,6 +212,7 @@ impl AotError {
             AotError::InvalidThreads => "TCC_ERROR_INVALID_THREADS",
             AotError::InvalidThreadsEnv => "TCC_ERROR_INVALID_THREADS_ENV",
             AotError::OutOfMemory => "TCC_ERROR_OUT_OF_MEMORY",
+            AotError::Internal => "TCC_ERROR_INTERNAL",
         }
     }
 
@@ -219,6 +230,7 @@ impl AotError {
                 format!("invalid TCC_NUM_THREADS: it must be a whole number from 1 to {}", threads::MAX_THREADS)
             }
             AotError::OutOfMemory => "cannot allocate the model's workspace".into(),
+            AotError::Internal => "internal error in the tcc runtime (a bug in tcc; please report it)".into(),
         }
     }
 }

@@ -74,7 +74,10 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    match run(&args) {
+    tcc::ir::internal_error::quiet_panics();
+    let result = tcc::ir::internal_error::catch_internal_error(|| run(&args))
+        .unwrap_or_else(|m| Err(format!("internal compiler error: {m} (a bug in tcc; please report it)")));
+    match result {
         Ok(code) => code,
         Err(msg) => {
             eprintln!("tcc-opt: error: {msg}");

@@ -250,7 +250,28 @@ fn main() -> ExitCode {
             }
         };
     }
-    let result = match &cli.command {
+    tcc::ir::internal_error::quiet_panics();
+    let result = tcc::ir::internal_error::catch_internal_error(|| command(&cli))
+        .unwrap_or_else(|m| Err(format!("internal compiler error: {m} (a bug in tcc; please report it)")));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) if msg.is_empty() => ExitCode::from(2),
+        Err(msg) => {
+            let msg = msg.trim_end();
+            if msg.contains(": error: ") {
+                eprintln!("{msg}");
+            } else {
+                eprintln!("tcc: error: {msg}");
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs a subcommand, or compiles or summarizes the model; `Err("")` for a usage error
+/// already reported.
+fn command(cli: &Cli) -> Result<(), String> {
+    match &cli.command {
         Some(Command::Run { model, inputs, outputs, expected, tolerance, common }) => {
             let files = RunFiles { inputs, outputs, expected, tolerance: *tolerance };
             run(model, &files, common)
@@ -275,21 +296,9 @@ fn main() -> ExitCode {
             },
             None => {
                 eprintln!("tcc: error: no model given (see `tcc --help`)");
-                return ExitCode::from(2);
+                Err(String::new())
             }
         },
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(msg) => {
-            let msg = msg.trim_end();
-            if msg.contains(": error: ") {
-                eprintln!("{msg}");
-            } else {
-                eprintln!("tcc: error: {msg}");
-            }
-            ExitCode::FAILURE
-        }
     }
 }
 
@@ -376,11 +385,7 @@ fn emit(model: &Path, what: Emit, names: Names, print_constants: bool, common: &
         Emit::Graph | Emit::Dot => {
             let session = tcc::Session::new(&opts)?;
             tcc::pipeline::optimize_graph(&mut module, &session).map_err(|d| d.to_string())?;
-            if let Emit::Dot = what {
-                tcc::dot::graph_to_dot(&module)
-            } else {
-                tcc::ir::print_module(&module, print)
-            }
+            if let Emit::Dot = what { tcc::dot::graph_to_dot(&module) } else { tcc::ir::print_module(&module, print) }
         }
         Emit::Loop | Emit::Vector => {
             let session = tcc::Session::new(&opts)?;
@@ -419,7 +424,13 @@ fn emit(model: &Path, what: Emit, names: Names, print_constants: bool, common: &
     }
 }
 
-fn emit_object(model: &Path, module: tcc::ir::Module, names: Names, opts: &Options, static_library: bool) -> Result<(), String> {
+fn emit_object(
+    model: &Path,
+    module: tcc::ir::Module,
+    names: Names,
+    opts: &Options,
+    static_library: bool,
+) -> Result<(), String> {
     let stem = model.file_stem().and_then(|s| s.to_str()).unwrap_or("model");
     // The output's name (`-o NAME.o`, `-o libNAME.a`) names the model too, so the
     // header, the library and the functions agree.

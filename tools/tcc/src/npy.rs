@@ -112,11 +112,15 @@ fn parse_dict(text: &str) -> Result<(DType, bool, Vec<usize>), String> {
                 dtype = Some(match d {
                     "<f4" => DType::F32,
                     "<f8" => DType::F64,
+                    "|i1" => DType::I8,
+                    "<i2" => DType::I16,
                     "<i4" => DType::I32,
                     "<i8" => DType::I64,
                     "|b1" => DType::Bool,
                     other => {
-                        return Err(format!("dtype '{other}': tcc reads float32, float64, int32, int64 and bool"));
+                        return Err(format!(
+                            "dtype '{other}': tcc reads float32, float64, int8, int16, int32, int64 and bool"
+                        ));
                     }
                 });
                 after
@@ -178,22 +182,13 @@ pub fn write(path: &Path, t: &Tensor) -> Result<(), String> {
     let r = match t.dtype() {
         DType::F32 => write_values(path, &shape, t.as_slice::<f32>().unwrap_or_default()),
         DType::F64 => write_values(path, &shape, t.as_slice::<f64>().unwrap_or_default()),
+        DType::I8 => write_values(path, &shape, t.as_slice::<i8>().unwrap_or_default()),
+        DType::I16 => write_values(path, &shape, t.as_slice::<i16>().unwrap_or_default()),
         DType::I32 => write_values(path, &shape, t.as_slice::<i32>().unwrap_or_default()),
         DType::I64 => write_values(path, &shape, t.as_slice::<i64>().unwrap_or_default()),
         DType::Bool => write_values(path, &shape, t.as_slice::<bool>().unwrap_or_default()),
     };
     r.map_err(|e| format!("cannot write '{}': {e}", path.display()))
-}
-
-/// The elements as f64.
-fn values(t: &Tensor) -> Vec<f64> {
-    match t.dtype() {
-        DType::F32 => t.as_slice::<f32>().unwrap_or_default().iter().map(|&x| x as f64).collect(),
-        DType::F64 => t.as_slice::<f64>().unwrap_or_default().to_vec(),
-        DType::I32 => t.as_slice::<i32>().unwrap_or_default().iter().map(|&x| x as f64).collect(),
-        DType::I64 => t.as_slice::<i64>().unwrap_or_default().iter().map(|&x| x as f64).collect(),
-        DType::Bool => t.as_slice::<bool>().unwrap_or_default().iter().map(|&x| x as u8 as f64).collect(),
-    }
 }
 
 /// How far `got` is from `want`: the largest absolute difference and that difference
@@ -213,7 +208,7 @@ pub fn compare(got: &Tensor, want: &Tensor) -> Result<(f64, f64), String> {
     if got.shape() != want.shape() {
         return Err(format!("shape {:?} differs from the expected {:?}", got.shape(), want.shape()));
     }
-    let (g, w) = (values(got), values(want));
+    let (g, w) = (got.to_f64s(), want.to_f64s());
     let mut max_err = 0.0f64;
     for (&a, &b) in g.iter().zip(&w) {
         let err = if a.is_nan() || b.is_nan() {
@@ -232,7 +227,7 @@ pub fn compare(got: &Tensor, want: &Tensor) -> Result<(f64, f64), String> {
 
 /// A one-line summary: dtype, shape, min / max / mean and the first values.
 pub fn summary(t: &Tensor) -> String {
-    let v = values(t);
+    let v = t.to_f64s();
     let first: Vec<String> = v.iter().take(6).map(|x| format!("{x:.6}")).collect();
     let more = if v.len() > 6 { ", ..." } else { "" };
     if v.is_empty() {

@@ -252,6 +252,7 @@ _Static_assert(TCC_ERROR_NULL_INPUTS == -1 && TCC_ERROR_NULL_INPUT == -2, "docum
 _Static_assert(TCC_ERROR_NULL_OUTPUTS == -3 && TCC_ERROR_NULL_OUTPUT == -4, "documented codes");
 _Static_assert(TCC_ERROR_INVALID_THREADS == -5 && TCC_ERROR_INVALID_THREADS_ENV == -6, "documented codes");
 _Static_assert(TCC_ERROR_OUT_OF_MEMORY == -7 && TCC_MAX_THREADS == 256, "documented codes");
+_Static_assert(TCC_ERROR_INTERNAL == -8, "documented codes");
 
 static int failures = 0;
 
@@ -272,6 +273,12 @@ int main(int argc, char **argv) {
         expect("bad TCC_NUM_THREADS, run", model_run(inputs, outputs), TCC_ERROR_INVALID_THREADS_ENV);
         expect("bad TCC_NUM_THREADS, threads = 0", model_run_threads(inputs, outputs, 0), -6);
         expect("bad TCC_NUM_THREADS, threads = 2", model_run_threads(inputs, outputs, 2), 0);
+        return failures != 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "internal") == 0) {
+        /* The test sets TCC_INJECT_PANIC=aot-run: the runtime panics, the call returns. */
+        expect("panic in the runtime", model_run(inputs, outputs), TCC_ERROR_INTERNAL);
+        expect("panic in the runtime, again", model_run_threads(inputs, outputs, 2), -8);
         return failures != 0;
     }
     expect("valid", model_run(inputs, outputs), 0);
@@ -348,6 +355,11 @@ fn bad_arguments_return_error_codes() {
             let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
             assert_eq!(out.status.code(), Some(0), "{backend}, TCC_NUM_THREADS={bad}: {text}");
         }
+        // An internal error (a panic in the runtime, forced) is a code, not an abort.
+        let out = Command::new(&exe).arg("internal").env("TCC_INJECT_PANIC", "aot-run").output().unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.code(), Some(0), "{backend}, injected panic: {text}");
+        assert!(text.contains("panic in the runtime: -8: internal error in the tcc runtime"), "{text}");
     }
 }
 

@@ -29,7 +29,7 @@ fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> String {
 
 fn tcc(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_tcc"));
-    c.args(args).env_remove("TCC_NUM_THREADS");
+    c.args(args).env_remove("TCC_NUM_THREADS").env_remove("TCC_INJECT_PANIC").env_remove("RUST_BACKTRACE");
     for (k, v) in env {
         c.env(k, v);
     }
@@ -344,5 +344,33 @@ fn references_must_match_the_outputs_type_and_the_tolerance_must_be_a_number() {
     let twos = write(&dir, "twos.npy", npy("<f4", "(2, 3)", &f32_bytes(&[2.0; 6])));
     fails(&["run", &model, "-i", &x, "--expect", &twos], &[], 1, &["differ from the reference"]);
     succeeds(&["run", &model, "-i", &x, "--expect", &twos, "--tolerance", "0.5"], &[]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A panic inside tcc (forced with TCC_INJECT_PANIC in a pass, in code generation, in
+/// a run) is an internal error with exit status 1 and one message naming where, not
+/// exit 101 and a Rust backtrace.
+#[test]
+fn internal_errors_are_messages_not_panics() {
+    let dir = scratch("internal");
+    let model = write(&dir, "add.mlir", ADD_ONE);
+    let x = write(&dir, "x.npy", npy("<f4", "(2, 3)", &f32_bytes(&[0.0; 6])));
+    let obj = dir.join("add.o");
+    let cases: [(&str, &[&str], &str); 5] = [
+        ("cse", &["run", &model, "-i", &x], "add.mlir: error: internal compiler error in pass 'cse'"),
+        ("canonicalize", &[&model, "--emit=graph"], "internal compiler error in pass 'canonicalize'"),
+        ("codegen", &["run", &model, "-i", &x], "add.mlir: error: internal compiler error in code generation"),
+        ("codegen", &[&model, "--emit=obj", "-o", obj.to_str().unwrap()], "internal compiler error in code generation"),
+        ("run", &["run", &model, "-i", &x], "tcc: error: internal error in the runtime"),
+    ];
+    for (site, args, wanted) in cases {
+        let out = tcc(args, &[("TCC_INJECT_PANIC", site)]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "TCC_INJECT_PANIC={site} tcc {args:?}:\n{err}");
+        assert!(err.contains(wanted) && err.contains("a bug in tcc"), "TCC_INJECT_PANIC={site}: {err}");
+        assert!(!err.contains("panicked at") && !err.contains("backtrace"), "TCC_INJECT_PANIC={site}: {err}");
+    }
+    // Without the injection the same commands work.
+    succeeds(&["run", &model, "-i", &x], &[]);
     std::fs::remove_dir_all(&dir).ok();
 }

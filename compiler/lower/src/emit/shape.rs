@@ -128,10 +128,9 @@ fn fill_value(b: &mut Builder, elem: ScalarType, value: f64) -> Value {
         b.scalar(elem, value)
     } else if elem == ScalarType::I1 {
         b.int(elem, (value != 0.0) as i64)
-    } else if elem == ScalarType::I32 {
-        b.int(elem, value as i32 as i64)
     } else {
-        b.int(elem, value as i64)
+        let (lo, hi) = elem.int_range();
+        b.int(elem, (value as i64).clamp(lo, hi))
     }
 }
 

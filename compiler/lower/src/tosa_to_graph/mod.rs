@@ -59,16 +59,30 @@ pub fn is_imported(def: &OpDef) -> bool {
 pub fn convert(m: &mut Module) -> Result<(), Diagnostics> {
     let mut diags = Diagnostics::new();
     let ops: Vec<Op> = m.walk(m.top()).into_iter().filter(|&op| is_imported(m.def(op))).collect();
+    // Imported constants: those only read as other ops' parameters (zero points, shifts)
+    // are unused once their users are imported, and go.
+    let mut constants = Vec::new();
     for &op in &ops {
         if is_operand_constant(m, op) {
             continue;
         }
         let loc = m.loc(op).clone();
         let name = m.name(op);
+        let constant = matches!(t::op_kind(m.def(op)), Some(TosaOp::Const | TosaOp::ArithConstant));
         let mut im = Importer { m, anchor: op, loc: loc.clone() };
         match im.import().and_then(|v| im.check_result(v)) {
-            Ok(v) => m.replace_op(op, &[v]),
+            Ok(v) => {
+                m.replace_op(op, &[v]);
+                if constant {
+                    constants.push(v);
+                }
+            }
             Err(msg) => diags.push(Diagnostic::error(loc, format!("cannot import '{name}': {msg}"))),
+        }
+    }
+    for v in constants {
+        if let Some(c) = m.defining_op(v).filter(|&c| !m.is_erased(c) && m.results_unused(c)) {
+            m.erase_op(c);
         }
     }
     for op in ops {
@@ -78,11 +92,11 @@ pub fn convert(m: &mut Module) -> Result<(), Diagnostics> {
         if m.results_unused(op) {
             m.erase_op(op);
         } else if !diags.has_errors() {
-            let msg = format!(
-                "cannot import '{}': {} is not a graph dialect type",
-                m.name(op),
-                m.value_type(m.result(op, 0))
-            );
+            let ty = m.value_type(m.result(op, 0));
+            let msg = match ty.as_tensor().map(|t| tcc_dialect_graph::infer::supported_element(t.elem())) {
+                Some(Err(unsupported)) => format!("cannot import '{}': {unsupported}", m.name(op)),
+                _ => format!("cannot import '{}': {ty} is not a graph dialect type", m.name(op)),
+            };
             diags.push(Diagnostic::error(m.loc(op).clone(), msg));
         }
     }

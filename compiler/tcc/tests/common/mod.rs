@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use tcc::{DType, Tensor};
+use tcc::Tensor;
 
 pub fn reference_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../dialects/graph/tests/reference")
@@ -32,13 +32,7 @@ pub fn load_npy(path: &Path) -> Tensor {
 }
 
 pub fn to_f64s(t: &Tensor) -> Vec<f64> {
-    match t.dtype() {
-        DType::F32 => t.as_slice::<f32>().unwrap().iter().map(|&x| x as f64).collect(),
-        DType::F64 => t.as_slice::<f64>().unwrap().to_vec(),
-        DType::I32 => t.as_slice::<i32>().unwrap().iter().map(|&x| x as f64).collect(),
-        DType::I64 => t.as_slice::<i64>().unwrap().iter().map(|&x| x as f64).collect(),
-        DType::Bool => t.as_slice::<bool>().unwrap().iter().map(|&x| x as u8 as f64).collect(),
-    }
+    t.to_f64s()
 }
 
 /// The largest error and the tolerance `rel * max(1, max |want|)`; NaN must match NaN

@@ -60,6 +60,8 @@ fn tensor(r: &mut Rng, elem: ScalarType, shape: &[i64], positive: bool) -> ITens
         ScalarType::F64 => Data::F64(
             (0..n).map(|_| if positive { 0.05 + r.f().abs().min(4.0) as f64 } else { r.f() as f64 }).collect(),
         ),
+        ScalarType::I8 => Data::I8((0..n).map(|_| r.int(-128, 127) as i8).collect()),
+        ScalarType::I16 => Data::I16((0..n).map(|_| r.int(-400, 400) as i16).collect()),
         ScalarType::I32 => Data::I32((0..n).map(|_| r.int(-50, 50) as i32).collect()),
         ScalarType::I64 => Data::I64((0..n).map(|_| r.int(-50, 50)).collect()),
         ScalarType::I1 => Data::I1((0..n).map(|_| r.chance(0.5)).collect()),
@@ -126,16 +128,6 @@ fn build(case: &Case) -> Result<Module, String> {
     Ok(m)
 }
 
-fn values(t: &tcc::Tensor) -> Vec<f64> {
-    match t.dtype() {
-        tcc::DType::F32 => t.as_slice::<f32>().unwrap().iter().map(|&x| x as f64).collect(),
-        tcc::DType::F64 => t.as_slice::<f64>().unwrap().to_vec(),
-        tcc::DType::I32 => t.as_slice::<i32>().unwrap().iter().map(|&x| x as f64).collect(),
-        tcc::DType::I64 => t.as_slice::<i64>().unwrap().iter().map(|&x| x as f64).collect(),
-        tcc::DType::Bool => t.as_slice::<bool>().unwrap().iter().map(|&x| x as u8 as f64).collect(),
-    }
-}
-
 /// Compiles and runs `case`, comparing with the interpreter. `Ok(false)` means the
 /// draw was invalid (rejected by shape inference) and is skipped.
 fn check(case: &Case, threads: usize) -> Result<bool, String> {
@@ -171,7 +163,7 @@ fn check_backend(
         if gt.shape() != wt.shape() {
             return Err(format!("result {i}: shape {:?} vs {:?}\n{text}", gt.shape(), wt.shape()));
         }
-        let (gv, wv) = (values(gt), wt.to_f64s());
+        let (gv, wv) = (gt.to_f64s(), wt.to_f64s());
         let exact = !wt.is_float();
         let scale = wv.iter().filter(|x| x.is_finite()).fold(1.0f64, |a, &x| a.max(x.abs()));
         for (k, (&x, &y)) in gv.iter().zip(&wv).enumerate() {
@@ -335,13 +327,48 @@ fn elementwise_unary() {
         }
         c
     });
-    property("graph.cast", |r| {
-        let all = [ScalarType::F32, ScalarType::F64, ScalarType::I32, ScalarType::I64, ScalarType::I1];
-        let (from, to) = (r.pick(&all), r.pick(&all));
+}
+
+/// Casts between every pair of element types, floats sometimes far past the narrow
+/// integers' ranges (the conversions saturate), on random shapes.
+#[test]
+fn casts() {
+    const ALL: [ScalarType; 7] = [
+        ScalarType::F32,
+        ScalarType::F64,
+        ScalarType::I1,
+        ScalarType::I8,
+        ScalarType::I16,
+        ScalarType::I32,
+        ScalarType::I64,
+    ];
+    let draw = |r: &mut Rng, from: ScalarType, to: ScalarType| {
         let s = r.shape_in(0, 3, 9);
-        let mut c = Case::new(&g::CAST, vec![tensor(r, from, &s, false)]);
+        let mut x = tensor(r, from, &s, false);
+        if x.is_float() && r.chance(0.5) {
+            let scale = r.pick(&[100.0, 1e4, 1e10]);
+            x = ITensor::from_f64s(from, x.shape().to_vec(), x.to_f64s().iter().map(|v| v * scale).collect()).unwrap();
+        }
+        let mut c = Case::new(&g::CAST, vec![x]);
         c.results = Some(vec![Type::tensor(s, to).unwrap()]);
         c
+    };
+    let mut r = Rng::new(7);
+    for from in ALL {
+        for to in ALL {
+            for threads in [1, 2] {
+                let case = draw(&mut r, from, to);
+                match check(&case, threads) {
+                    Ok(true) => {}
+                    Ok(false) => panic!("cast {from} -> {to} does not verify"),
+                    Err(e) => panic!("cast {from} -> {to}: {e}"),
+                }
+            }
+        }
+    }
+    property("graph.cast", |r| {
+        let (from, to) = (r.pick(&ALL), r.pick(&ALL));
+        draw(r, from, to)
     });
 }
 
@@ -445,7 +472,15 @@ fn reductions_and_softmax() {
 
 #[test]
 fn data_movement() {
-    let any = [ScalarType::F32, ScalarType::I32, ScalarType::I64, ScalarType::I1, ScalarType::F64];
+    let any = [
+        ScalarType::F32,
+        ScalarType::I32,
+        ScalarType::I64,
+        ScalarType::I1,
+        ScalarType::F64,
+        ScalarType::I8,
+        ScalarType::I16,
+    ];
     property("graph.reshape", |r| {
         let s = r.shape_in(0, 4, 6);
         let n = numel(&s) as i64;

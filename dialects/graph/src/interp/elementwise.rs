@@ -118,7 +118,7 @@ pub fn not(a: &EvalArgs) -> R {
 
 /// The bit width of an integer element type, with `amount` checked to be below it.
 fn shift_width(elem: ScalarType, amount: i64) -> Result<u32, String> {
-    let bits = if elem == ScalarType::I32 { 32 } else { 64 };
+    let bits = elem.int_bits().unwrap_or(64);
     if !(0..bits as i64).contains(&amount) {
         return Err(format!("shift amount {amount} is outside [0, {bits}) for {elem}"));
     }
@@ -133,10 +133,10 @@ pub fn shift_right(a: &EvalArgs) -> R {
 }
 pub fn shift_right_logical(a: &EvalArgs) -> R {
     integer_binary(a, |e, x, y| {
-        Ok(match shift_width(e, y)? {
-            32 => ((x as u32) >> y) as i64,
-            _ => ((x as u64) >> y) as i64,
-        })
+        // The value's bits as unsigned of the element's width, shifted.
+        let bits = shift_width(e, y)?;
+        let unsigned = if bits == 64 { x as u64 } else { (x as u64) & ((1u64 << bits) - 1) };
+        Ok((unsigned >> y) as i64)
     })
 }
 
@@ -263,10 +263,7 @@ pub fn clamp(a: &EvalArgs) -> R {
     }
     // Integer bounds round inward and saturate to the element type's range. If no
     // integer lies between them, min(max(x, lo), hi) gives hi, as for floats.
-    let (tmin, tmax) = match x.elem() {
-        ScalarType::I32 => (i32::MIN as i64, i32::MAX as i64),
-        _ => (i64::MIN, i64::MAX),
-    };
+    let (tmin, tmax) = x.elem().int_range();
     let (lo, hi) = ((lo.ceil() as i64).clamp(tmin, tmax), (hi.floor() as i64).clamp(tmin, tmax));
     let v = x.to_i64s().into_iter().map(|v| v.max(lo).min(hi)).collect();
     Ok(vec![Tensor::from_i64s(x.elem(), x.shape().to_vec(), v)?])
@@ -280,10 +277,13 @@ pub fn cast(a: &EvalArgs) -> R {
         (_, ScalarType::I1) if x.is_float() => {
             Tensor::from_i64s(to, shape, x.to_f64s().into_iter().map(|v| (v != 0.0) as i64).collect())
         }
-        (true, ScalarType::I32) => {
-            Tensor::from_i64s(to, shape, x.to_f64s().into_iter().map(|v| v as i32 as i64).collect())
+        (true, _) if to.is_integer() => {
+            // Toward zero, saturating to the type's range (NaN is 0), as the compiled
+            // code's conversions.
+            let (lo, hi) = to.int_range();
+            let v = x.to_f64s().into_iter().map(|v| (v as i64).clamp(lo, hi)).collect();
+            Tensor::from_i64s(to, shape, v)
         }
-        (true, ScalarType::I64) => Tensor::from_i64s(to, shape, x.to_f64s().into_iter().map(|v| v as i64).collect()),
         (true, _) => Tensor::from_f64s(to, shape, x.to_f64s()),
         (false, ScalarType::F32) => {
             // Round i64 to f32 directly (via f64 could round twice).

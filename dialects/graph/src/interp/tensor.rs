@@ -9,8 +9,40 @@ pub enum Data {
     F32(Vec<f32>),
     F64(Vec<f64>),
     I1(Vec<bool>),
+    I8(Vec<i8>),
+    I16(Vec<i16>),
     I32(Vec<i32>),
     I64(Vec<i64>),
+}
+
+/// `$body` on the vector of whichever variant `$data` holds (bound to `$v`).
+macro_rules! with_data {
+    ($data:expr, $v:ident => $body:expr) => {
+        match $data {
+            Data::F32($v) => $body,
+            Data::F64($v) => $body,
+            Data::I1($v) => $body,
+            Data::I8($v) => $body,
+            Data::I16($v) => $body,
+            Data::I32($v) => $body,
+            Data::I64($v) => $body,
+        }
+    };
+}
+
+/// `$body` on the vector of whichever variant `$data` holds, wrapped in that variant.
+macro_rules! map_data {
+    ($data:expr, $v:ident => $body:expr) => {
+        match $data {
+            Data::F32($v) => Data::F32($body),
+            Data::F64($v) => Data::F64($body),
+            Data::I1($v) => Data::I1($body),
+            Data::I8($v) => Data::I8($body),
+            Data::I16($v) => Data::I16($body),
+            Data::I32($v) => Data::I32($body),
+            Data::I64($v) => Data::I64($body),
+        }
+    };
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -19,9 +51,39 @@ pub struct Tensor {
     data: Data,
 }
 
+impl Data {
+    pub fn len(&self) -> usize {
+        with_data!(self, v => v.len())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every element as f64 (exact for every supported type but i64 beyond 2^53).
+    pub fn to_f64s(&self) -> Vec<f64> {
+        match self {
+            Data::F32(v) => v.iter().map(|&x| x as f64).collect(),
+            Data::F64(v) => v.clone(),
+            Data::I1(v) => v.iter().map(|&x| x as u8 as f64).collect(),
+            Data::I8(v) => v.iter().map(|&x| x as f64).collect(),
+            Data::I16(v) => v.iter().map(|&x| x as f64).collect(),
+            Data::I32(v) => v.iter().map(|&x| x as f64).collect(),
+            Data::I64(v) => v.iter().map(|&x| x as f64).collect(),
+        }
+    }
+}
+
 /// Element types the graph dialect (and so the interpreter) supports.
-pub const GRAPH_ELEMENT_TYPES: [ScalarType; 5] =
-    [ScalarType::F32, ScalarType::F64, ScalarType::I1, ScalarType::I32, ScalarType::I64];
+pub const GRAPH_ELEMENT_TYPES: [ScalarType; 7] = [
+    ScalarType::F32,
+    ScalarType::F64,
+    ScalarType::I1,
+    ScalarType::I8,
+    ScalarType::I16,
+    ScalarType::I32,
+    ScalarType::I64,
+];
 
 impl Tensor {
     pub fn new(shape: Vec<usize>, data: Data) -> Result<Tensor, String> {
@@ -42,6 +104,8 @@ impl Tensor {
             ScalarType::F32 => Data::F32(v.into_iter().map(|x| x as f32).collect()),
             ScalarType::F64 => Data::F64(v),
             ScalarType::I1 => Data::I1(v.into_iter().map(|x| x != 0.0).collect()),
+            ScalarType::I8 => Data::I8(v.into_iter().map(|x| x as i8).collect()),
+            ScalarType::I16 => Data::I16(v.into_iter().map(|x| x as i16).collect()),
             ScalarType::I32 => Data::I32(v.into_iter().map(|x| x as i32).collect()),
             ScalarType::I64 => Data::I64(v.into_iter().map(|x| x as i64).collect()),
             other => return Err(format!("element type {other} is not supported by the interpreter")),
@@ -53,6 +117,8 @@ impl Tensor {
     pub fn from_i64s(elem: ScalarType, shape: Vec<usize>, v: Vec<i64>) -> Result<Tensor, String> {
         let data = match elem {
             ScalarType::I1 => Data::I1(v.into_iter().map(|x| x != 0).collect()),
+            ScalarType::I8 => Data::I8(v.into_iter().map(|x| x as i8).collect()),
+            ScalarType::I16 => Data::I16(v.into_iter().map(|x| x as i16).collect()),
             ScalarType::I32 => Data::I32(v.into_iter().map(|x| x as i32).collect()),
             ScalarType::I64 => Data::I64(v),
             ScalarType::F32 | ScalarType::F64 => {
@@ -81,13 +147,7 @@ impl Tensor {
         &self.data
     }
     fn len(&self) -> usize {
-        match &self.data {
-            Data::F32(v) => v.len(),
-            Data::F64(v) => v.len(),
-            Data::I1(v) => v.len(),
-            Data::I32(v) => v.len(),
-            Data::I64(v) => v.len(),
-        }
+        self.data.len()
     }
 
     pub fn elem(&self) -> ScalarType {
@@ -95,6 +155,8 @@ impl Tensor {
             Data::F32(_) => ScalarType::F32,
             Data::F64(_) => ScalarType::F64,
             Data::I1(_) => ScalarType::I1,
+            Data::I8(_) => ScalarType::I8,
+            Data::I16(_) => ScalarType::I16,
             Data::I32(_) => ScalarType::I32,
             Data::I64(_) => ScalarType::I64,
         }
@@ -106,13 +168,7 @@ impl Tensor {
 
     /// Every element as f64 (exact for every supported type but i64 beyond 2^53).
     pub fn to_f64s(&self) -> Vec<f64> {
-        match &self.data {
-            Data::F32(v) => v.iter().map(|&x| x as f64).collect(),
-            Data::F64(v) => v.clone(),
-            Data::I1(v) => v.iter().map(|&x| x as u8 as f64).collect(),
-            Data::I32(v) => v.iter().map(|&x| x as f64).collect(),
-            Data::I64(v) => v.iter().map(|&x| x as f64).collect(),
-        }
+        self.data.to_f64s()
     }
 
     /// Every element as i64 (floats truncate toward zero, saturating).
@@ -121,6 +177,8 @@ impl Tensor {
             Data::F32(v) => v.iter().map(|&x| x as i64).collect(),
             Data::F64(v) => v.iter().map(|&x| x as i64).collect(),
             Data::I1(v) => v.iter().map(|&x| x as i64).collect(),
+            Data::I8(v) => v.iter().map(|&x| x as i64).collect(),
+            Data::I16(v) => v.iter().map(|&x| x as i64).collect(),
             Data::I32(v) => v.iter().map(|&x| x as i64).collect(),
             Data::I64(v) => v.clone(),
         }
@@ -143,26 +201,14 @@ impl Tensor {
         fn pick<T: Copy>(v: &[T], idx: &[usize]) -> Vec<T> {
             idx.iter().map(|&i| v[i]).collect()
         }
-        let data = match &self.data {
-            Data::F32(v) => Data::F32(pick(v, idx)),
-            Data::F64(v) => Data::F64(pick(v, idx)),
-            Data::I1(v) => Data::I1(pick(v, idx)),
-            Data::I32(v) => Data::I32(pick(v, idx)),
-            Data::I64(v) => Data::I64(pick(v, idx)),
-        };
+        let data = map_data!(&self.data, v => pick(v, idx));
         Tensor { shape, data }
     }
 
     /// The strided view of this tensor's elements (see [`gather_view`]): a transpose,
     /// slice or broadcast without an index per element.
     pub fn view(&self, shape: Vec<usize>, offset: usize, strides: &[usize]) -> Tensor {
-        let data = match &self.data {
-            Data::F32(v) => Data::F32(gather_view(v, &shape, offset, strides)),
-            Data::F64(v) => Data::F64(gather_view(v, &shape, offset, strides)),
-            Data::I1(v) => Data::I1(gather_view(v, &shape, offset, strides)),
-            Data::I32(v) => Data::I32(gather_view(v, &shape, offset, strides)),
-            Data::I64(v) => Data::I64(gather_view(v, &shape, offset, strides)),
-        };
+        let data = map_data!(&self.data, v => gather_view(v, &shape, offset, strides));
         Tensor { shape, data }
     }
 
@@ -190,6 +236,8 @@ impl Tensor {
             ScalarType::F32 => join!(F32),
             ScalarType::F64 => join!(F64),
             ScalarType::I1 => join!(I1),
+            ScalarType::I8 => join!(I8),
+            ScalarType::I16 => join!(I16),
             ScalarType::I32 => join!(I32),
             _ => join!(I64),
         };
@@ -198,13 +246,7 @@ impl Tensor {
 
     /// This tensor moved to another layout by `plan` (padding zero), of `shape`.
     pub fn relayout(&self, plan: &crate::layout::TransformPlan, shape: Vec<usize>) -> Tensor {
-        let data = match &self.data {
-            Data::F32(v) => Data::F32(plan.apply(v)),
-            Data::F64(v) => Data::F64(plan.apply(v)),
-            Data::I1(v) => Data::I1(plan.apply(v)),
-            Data::I32(v) => Data::I32(plan.apply(v)),
-            Data::I64(v) => Data::I64(plan.apply(v)),
-        };
+        let data = map_data!(&self.data, v => plan.apply(v));
         Tensor { shape, data }
     }
 
@@ -222,6 +264,8 @@ impl Tensor {
             ScalarType::F32 => Data::F32(d.to_f32s().expect("f32 elements")),
             ScalarType::F64 => Data::F64((0..n).map(|i| d.get(i).as_f64()).collect()),
             ScalarType::I1 => Data::I1((0..n).map(|i| d.get(i).as_i64() != 0).collect()),
+            ScalarType::I8 => Data::I8((0..n).map(|i| d.get(i).as_i64() as i8).collect()),
+            ScalarType::I16 => Data::I16((0..n).map(|i| d.get(i).as_i64() as i16).collect()),
             ScalarType::I32 => Data::I32((0..n).map(|i| d.get(i).as_i64() as i32).collect()),
             ScalarType::I64 => Data::I64((0..n).map(|i| d.get(i).as_i64()).collect()),
             other => return Err(format!("constants of element type {other} are not supported by the interpreter")),
@@ -241,6 +285,8 @@ impl Tensor {
             Data::F32(v) => return DenseElements::from_f32_vec(ty, v).expect("element count matches the shape"),
             Data::F64(v) => v.iter().map(|&x| Scalar::Float(x)).collect(),
             Data::I1(v) => v.iter().map(|&x| Scalar::Int(x as i64)).collect(),
+            Data::I8(v) => v.iter().map(|&x| Scalar::Int(x as i64)).collect(),
+            Data::I16(v) => v.iter().map(|&x| Scalar::Int(x as i64)).collect(),
             Data::I32(v) => v.iter().map(|&x| Scalar::Int(x as i64)).collect(),
             Data::I64(v) => v.iter().map(|&x| Scalar::Int(x)).collect(),
         };

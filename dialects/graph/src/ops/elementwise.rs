@@ -10,7 +10,9 @@ use tcc_ir::{Arity, AttrDefault, AttrKind, AttrSpec, Module, Op, OpDef, ScalarTy
 
 use super::bodies;
 use crate::canonical;
-use crate::infer::{ANY, FLOATS, INDICES, INTEGERS, NUMBERS, broadcast_shapes, same_elem, tensor, tensor_of};
+use crate::infer::{
+    ANY, FLOATS, INDICES, INTEGERS, NUMBERS, broadcast_shapes, same_elem, supported_element, tensor, tensor_of,
+};
 use crate::interp::elementwise as k;
 use crate::{Cost, Elementwise, GraphOp, GraphSemantics, LayoutClass};
 
@@ -74,11 +76,8 @@ fn verify_cast(m: &Module, op: Op) -> Result<(), String> {
     else {
         return Err("operand and result must be tensors".into());
     };
-    for t in [src, dst] {
-        if !ANY.contains(&t.elem()) {
-            return Err(format!("element type {} is not supported by the graph dialect", t.elem()));
-        }
-    }
+    supported_element(src.elem())?;
+    supported_element(dst.elem())?;
     if src.shape() != dst.shape() {
         return Err(format!("result shape {dst} differs from operand shape {src}"));
     }

@@ -5,7 +5,8 @@ use tcc_ir::{Arity, AttrDefault, AttrKind, AttrSpec, Module, Op, OpDef, Signatur
 
 use crate::canonical;
 use crate::infer::{
-    ANY, INDICES, broadcast_shapes, check_all, fmt_shape, normalize_axis, same_elem, tensor, tensor_of,
+    ANY, INDICES, broadcast_shapes, check_all, fmt_shape, normalize_axis, same_elem, supported_element, tensor,
+    tensor_of,
 };
 use crate::interp::shape as k;
 use crate::layout::{transform_layouts_of, transform_sizes};
@@ -16,9 +17,7 @@ const MOVE: Traits = Traits::PURE.union(Traits::DATA_MOVEMENT);
 fn infer_constant(sig: &Signature) -> Result<Vec<Type>, String> {
     let value =
         sig.attrs.get("value").and_then(|a| a.as_dense()).ok_or("requires attribute 'value' (dense elements)")?;
-    if !ANY.contains(&value.elem()) {
-        return Err(format!("constants of element type {} are not supported by the graph dialect", value.elem()));
-    }
+    supported_element(value.elem())?;
     Ok(vec![Type::from_tensor(value.ty().clone())])
 }
 

@@ -44,7 +44,21 @@ impl Translator<'_, '_, '_> {
                 let zero = self.float_const(&from_ty, 0.0)?;
                 self.b.ins().fcmp(FloatCC::NotEqual, x, zero)
             }
-            (true, false) => ins.fcvt_to_sint_sat(ct, x),
+            (true, false) if ct.lane_bits() >= 32 => ins.fcvt_to_sint_sat(ct, x),
+            (true, false) => {
+                // Cranelift converts to 32 or 64 bits only: to i32, saturated to the
+                // narrow type's range, then its low bits.
+                if from_ty.as_vector().is_some() {
+                    return Err(CodegenError::Unsupported(format!("cast from {from_ty} to {to_ty}")));
+                }
+                let (lo, hi) = to.int_range();
+                let wide = ins.fcvt_to_sint_sat(cl::types::I32, x);
+                let lo = self.b.ins().iconst(cl::types::I32, lo);
+                let hi = self.b.ins().iconst(cl::types::I32, hi);
+                let at_least = self.b.ins().smax(wide, lo);
+                let within = self.b.ins().smin(at_least, hi);
+                self.b.ins().ireduce(ct, within)
+            }
             (false, true) => {
                 // i1 (i8 0/1) and narrow integers widen first.
                 let wide = if from == ScalarType::I1 {

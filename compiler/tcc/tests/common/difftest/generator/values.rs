@@ -240,32 +240,13 @@ pub(super) fn elem_literal(v: f64, elem: Elem) -> String {
     }
 }
 
-pub(super) fn data_len(d: &Data) -> usize {
-    match d {
-        Data::F32(v) => v.len(),
-        Data::F64(v) => v.len(),
-        Data::I32(v) => v.len(),
-        Data::I64(v) => v.len(),
-        Data::I1(v) => v.len(),
-    }
-}
-
-/// The elements as f64 (for bounds).
-pub(super) fn data_f64s(d: &Data) -> Vec<f64> {
-    match d {
-        Data::F32(v) => v.iter().map(|&x| x as f64).collect(),
-        Data::F64(v) => v.clone(),
-        Data::I32(v) => v.iter().map(|&x| x as f64).collect(),
-        Data::I64(v) => v.iter().map(|&x| x as f64).collect(),
-        Data::I1(v) => v.iter().map(|&x| x as u8 as f64).collect(),
-    }
-}
-
 /// `dense<..>` for `d`: a splat when all elements are equal, else hex.
 pub(super) fn dense_literal(d: &Data, elem: Elem) -> String {
     let bytes: Vec<Vec<u8>> = match d {
         Data::F32(v) => v.iter().map(|x| x.to_le_bytes().to_vec()).collect(),
         Data::F64(v) => v.iter().map(|x| x.to_le_bytes().to_vec()).collect(),
+        Data::I8(v) => v.iter().map(|x| x.to_le_bytes().to_vec()).collect(),
+        Data::I16(v) => v.iter().map(|x| x.to_le_bytes().to_vec()).collect(),
         Data::I32(v) => v.iter().map(|x| x.to_le_bytes().to_vec()).collect(),
         Data::I64(v) => v.iter().map(|x| x.to_le_bytes().to_vec()).collect(),
         Data::I1(v) => v.iter().map(|&x| vec![x as u8]).collect(),
@@ -274,7 +255,7 @@ pub(super) fn dense_literal(d: &Data, elem: Elem) -> String {
         let first = match d {
             Data::F32(v) => v[0] as f64,
             Data::I64(v) => return format!("dense<{}>", v[0]),
-            other => data_f64s(other)[0],
+            other => other.to_f64s()[0],
         };
         return format!("dense<{}>", elem_literal(first, elem));
     }
@@ -283,7 +264,7 @@ pub(super) fn dense_literal(d: &Data, elem: Elem) -> String {
 }
 
 pub(super) fn info_of(d: &Data, elem: Elem) -> Info {
-    let v = data_f64s(d);
+    let v = d.to_f64s();
     let finite: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
     let special = finite.len() != v.len();
     let lo = finite.iter().copied().fold(f64::INFINITY, f64::min);
