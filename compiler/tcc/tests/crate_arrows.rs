@@ -1,6 +1,6 @@
 //! The crates' dependency arrows, checked against the design (`DESIGN.md`, "Layout of
 //! the repository"): `ir`, `target` <- `rules` <- dialects <- `opt`, `lower` <-
-//! `codegen` <- `tcc` <- tools. Tools use the facade (`tcc`, and `tcc-bench` for
+//! `codegen` <- `tcc` <- tools and examples. Tools use the facade (`tcc`, and `tcc-bench` for
 //! measurement), not its parts; dialects do not depend on each other; code generation
 //! sees the runtime only through its ABI crate and needs nothing of the lowering; the
 //! runtime depends on nothing of the compiler.
@@ -47,6 +47,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("tcc-rulegen", &["tcc"]),
     ("tcc-benchmarks", &["tcc", "tcc-bench"]),
     ("tcc-python", &["tcc", "tcc-bench"]),
+    ("tcc-embed-example", &["tcc"]),
 ];
 
 fn root() -> PathBuf {
