@@ -27,10 +27,15 @@ pub use pool::{TaskFn, ThreadPool, tcc_parallel_for};
 pub use tcc_runtime_abi::{AotError, DType, EntryFn, PoolHandle, Signature, TensorSpec};
 pub use tensor::{AlignedBuf, Element, Tensor};
 
+/// `1 input`, `2 inputs`: a count and its noun, for messages.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 /// Checks inputs against the signature before anything runs.
 pub fn validate(sig: &Signature, inputs: &[Tensor]) -> Result<(), String> {
     if inputs.len() != sig.inputs.len() {
-        return Err(format!("the model takes {} inputs, {} given", sig.inputs.len(), inputs.len()));
+        return Err(format!("the model takes {}, {} given", count(sig.inputs.len(), "input"), inputs.len()));
     }
     for (i, (t, spec)) in inputs.iter().zip(&sig.inputs).enumerate() {
         if t.dtype() != spec.dtype {

@@ -247,11 +247,11 @@ pub fn bench_bytes(
     let _ = writeln!(out, "compile   {:.1} ms", ms(compile_time));
     let _ = writeln!(
         out,
-        "latency   median {:.3} ms, min {:.3} ms, max {:.3} ms ({} runs after {} warm-up)",
+        "latency   median {:.3} ms, min {:.3} ms, max {:.3} ms ({} after {} warm-up)",
         ms(median),
         ms(min),
         ms(max),
-        s.runs,
+        tcc::runtime::count(s.runs, "run"),
         s.warmup
     );
     let amount = match flops {

@@ -291,10 +291,9 @@ fn code_generation<T>(module: &Module, generate: impl FnOnce() -> Result<T, Diag
 /// the budget (before anything the model needs is allocated).
 fn optimize_and_lower(module: &mut Module, session: &Session) -> Result<(), Diagnostics> {
     pipeline::optimize_graph(module, session)?;
-    let largest = memory::largest_tensor(module);
     pipeline::lower(module, session)?;
     let budget = session.options.max_memory.unwrap_or_else(memory::default_budget);
-    memory::check(module, budget, largest.as_ref())
+    memory::check(module, budget)
 }
 
 /// Optimizes, lowers and compiles a graph-dialect module to an object file and C header

@@ -4,37 +4,14 @@
 //! tensors, planned by the lowering) and its constants materialized (a splat constant
 //! is one value in the IR but a whole tensor for the code). [`check`] adds these up from the
 //! lowered module and refuses a model that needs more than the budget, naming the
-//! largest tensor of the optimized graph and the bytes asked for, so that a model with
+//! largest of the tensors it counted and the bytes asked for, so that a model with
 //! a 40 GB intermediate fails to compile with an error instead of aborting the process
 //! when the memory is requested. The default budget ([`default_budget`]) is three
 //! quarters of the machine's physical memory; `--max-memory` and
 //! `RuntimeBuilder::max_memory` change it.
 
 use tcc_dialect_loop as lp;
-use tcc_ir::{Diagnostics, Location, Module};
-
-/// The largest tensor a graph-dialect module computes: its bytes, type and location.
-#[derive(Clone, Debug)]
-pub struct Largest {
-    pub bytes: u64,
-    pub ty: String,
-    pub loc: Location,
-}
-
-/// The largest tensor result of any op of `m` (constants included), if any.
-pub fn largest_tensor(m: &Module) -> Option<Largest> {
-    let mut best: Option<Largest> = None;
-    for op in m.walk(m.top()) {
-        for &r in m.results(op) {
-            let Some(t) = m.value_type(r).as_tensor() else { continue };
-            let bytes = (t.numel() as u64).saturating_mul(t.elem().byte_size() as u64);
-            if best.as_ref().is_none_or(|b| bytes > b.bytes) {
-                best = Some(Largest { bytes, ty: m.value_type(r).to_string(), loc: m.loc(op).clone() });
-            }
-        }
-    }
-    best
-}
+use tcc_ir::{Diagnostics, Location, Module, TensorType, Type};
 
 /// Three quarters of this machine's physical memory (`/proc/meminfo`), or no limit
 /// where that cannot be read.
@@ -49,8 +26,17 @@ fn physical_memory() -> Option<u64> {
     kib.checked_mul(1024)
 }
 
-/// The bytes a model's run touches, by kind.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+/// The largest tensor a run allocates: an input, an output, an intermediate tensor
+/// of the workspace or an expanded constant; its bytes, type and location.
+#[derive(Clone, Debug)]
+pub struct Largest {
+    pub bytes: u64,
+    pub ty: String,
+    pub loc: Location,
+}
+
+/// The bytes a model's run touches, by kind, and the largest of its tensors.
+#[derive(Clone, Debug, Default)]
 pub struct Needs {
     /// The caller's input tensors.
     pub inputs: u64,
@@ -61,6 +47,7 @@ pub struct Needs {
     /// Splat constants, expanded for the code (constants with data are shared with the
     /// IR, not copied).
     pub constants: u64,
+    pub largest: Option<Largest>,
 }
 
 impl Needs {
@@ -72,27 +59,33 @@ impl Needs {
 /// What the lowered `@main` of `lm` needs to run, from its signature and memory plan.
 pub fn needs(lm: &Module) -> Needs {
     let Ok(entry) = tcc_lower::entry_function(lm) else { return Needs::default() };
-    let splats: u64 = lm
-        .walk(entry)
-        .into_iter()
-        .filter(|&op| lm.is(op, &lp::CONSTANT_BUFFER))
-        .filter_map(|op| lm.attr(op, "value")?.as_dense().cloned())
-        .filter(|d| d.is_splat())
-        .map(|d| (d.numel() as u64).saturating_mul(d.elem().byte_size() as u64))
-        .fold(0, u64::saturating_add);
+    let mut largest: Option<Largest> = None;
+    let mut consider = |ty: &Type, loc: &Location| {
+        let bytes = bytes_of(ty);
+        if largest.as_ref().is_none_or(|l| bytes > l.bytes) {
+            // Named as the tensor it holds (what the model's text says).
+            let tensor = ty.as_buffer().and_then(|b| TensorType::new(b.shape().to_vec(), b.elem()).ok());
+            let ty = tensor.map_or_else(|| ty.to_string(), |t| t.to_string());
+            largest = Some(Largest { bytes, ty, loc: loc.clone() });
+        }
+    };
+    let mut splats = 0u64;
+    for op in lm.walk(entry) {
+        let expanded_splat = lm.is(op, &lp::CONSTANT_BUFFER)
+            && lm.attr(op, "value").and_then(|a| a.as_dense()).is_some_and(|d| d.is_splat());
+        if expanded_splat {
+            splats = splats.saturating_add(bytes_of(lm.value_type(lm.result(op, 0))));
+        }
+        if expanded_splat || lm.is(op, &lp::WORKSPACE) {
+            consider(lm.value_type(lm.result(op, 0)), lm.loc(op));
+        }
+    }
     // `@main` takes the inputs' buffers, then the outputs'.
-    let buffers: Vec<u64> = tcc_ir::builtin::func_type(lm, entry)
-        .map(|ty| {
-            ty.inputs
-                .iter()
-                .filter_map(|t| t.as_buffer())
-                .map(|b| {
-                    let numel = b.shape().iter().map(|&d| d.max(0) as u64).fold(1, u64::saturating_mul);
-                    numel.saturating_mul(b.elem().byte_size() as u64)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let params: Vec<Type> = tcc_ir::builtin::func_type(lm, entry).map(|ty| ty.inputs.clone()).unwrap_or_default();
+    for ty in &params {
+        consider(ty, lm.loc(entry));
+    }
+    let buffers: Vec<u64> = params.iter().map(bytes_of).collect();
     let info = tcc_dialect_loop::abi::entry_info(lm, entry);
     let n_inputs = info.num_inputs.unwrap_or(0).min(buffers.len());
     let sum = |b: &[u64]| b.iter().copied().fold(0, u64::saturating_add);
@@ -101,17 +94,29 @@ pub fn needs(lm: &Module) -> Needs {
         outputs: sum(&buffers[n_inputs..]),
         workspace: info.workspace_size as u64,
         constants: splats,
+        largest,
     }
 }
 
-/// Refuses the lowered module `lm` when what its run needs exceeds `budget` bytes;
-/// `largest` (of the optimized graph) is named in the error.
-pub fn check(lm: &Module, budget: u64, largest: Option<&Largest>) -> Result<(), Diagnostics> {
+/// The bytes of a buffer or tensor type (0 for anything else).
+fn bytes_of(ty: &Type) -> u64 {
+    let (shape, elem) = match (ty.as_buffer(), ty.as_tensor()) {
+        (Some(b), _) => (b.shape(), b.elem()),
+        (_, Some(t)) => (t.shape(), t.elem()),
+        _ => return 0,
+    };
+    let numel = shape.iter().map(|&d| d.max(0) as u64).fold(1, u64::saturating_mul);
+    numel.saturating_mul(elem.byte_size() as u64)
+}
+
+/// Refuses the lowered module `lm` when what its run needs exceeds `budget` bytes,
+/// naming the largest tensor it counted.
+pub fn check(lm: &Module, budget: u64) -> Result<(), Diagnostics> {
     let n = needs(lm);
     if n.total() <= budget {
         return Ok(());
     }
-    let loc = largest.map_or_else(|| lm.loc(lm.top()).clone(), |l| l.loc.clone());
+    let loc = n.largest.as_ref().map_or_else(|| lm.loc(lm.top()).clone(), |l| l.loc.clone());
     let mut message = format!(
         "the model needs {} of memory to run ({} of inputs, {} of outputs, {} of workspace for its intermediate \
          tensors, {} of expanded constants), more than the budget of {} (set it with --max-memory or \
@@ -123,7 +128,7 @@ pub fn check(lm: &Module, budget: u64, largest: Option<&Largest>) -> Result<(), 
         human(n.constants),
         human(budget)
     );
-    if let Some(l) = largest {
+    if let Some(l) = &n.largest {
         message += &format!("; its largest tensor is {} ({} bytes)", l.ty, l.bytes);
     }
     Err(Diagnostics::error(loc, message))

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use tcc_ir::{Attribute, Module, builtin};
+use tcc_runtime::count;
 
 /// How many op kinds the summary names before it sums the rest as "other".
 const NAMED_OP_KINDS: usize = 12;
@@ -19,7 +20,7 @@ const LINE_WIDTH: usize = 88;
 pub fn model_summary(module: &Module, file: &str) -> String {
     let mut out = String::new();
     let funcs = module.funcs();
-    let _ = writeln!(out, "{file}: {}", plural(funcs.len(), "function"));
+    let _ = writeln!(out, "{file}: {}", count(funcs.len(), "function"));
     for &func in &funcs {
         let name = builtin::func_name(module, func);
         let _ = writeln!(out, "  @{name}");
@@ -56,9 +57,9 @@ pub fn model_summary(module: &Module, file: &str) -> String {
     if rest > 0 {
         named.push(format!("{rest} other"));
     }
-    let _ = writeln!(out, "{}:", plural(total, "op"));
+    let _ = writeln!(out, "{}:", count(total, "op"));
     wrap(&mut out, &named, "  ", LINE_WIDTH);
-    let _ = writeln!(out, "parameters: {} ({})", count(parameters), bytes(parameter_bytes));
+    let _ = writeln!(out, "parameters: {} ({})", metric(parameters), bytes(parameter_bytes));
     let next = [
         (format!("tcc bench {file}"), "time it on random inputs, kernel by kernel"),
         (format!("tcc run {file} -i X.npy ..."), "run it on .npy inputs, one per input"),
@@ -92,13 +93,8 @@ fn wrap(out: &mut String, items: &[String], indent: &str, width: usize) {
     }
 }
 
-/// `n thing` or `n things`.
-fn plural(n: usize, thing: &str) -> String {
-    if n == 1 { format!("1 {thing}") } else { format!("{n} {thing}s") }
-}
-
-/// A count with a metric suffix past ten thousand: `11.7M`.
-fn count(n: usize) -> String {
+/// A number with a metric suffix past ten thousand: `11.7M`.
+fn metric(n: usize) -> String {
     match n {
         0..10_000 => n.to_string(),
         10_000..10_000_000 => format!("{:.1}K", n as f64 / 1e3),
@@ -124,11 +120,11 @@ mod tests {
 
     #[test]
     fn sizes_read_as_a_person_would_write_them() {
-        assert_eq!(plural(1, "input"), "1 input");
-        assert_eq!(plural(2, "input"), "2 inputs");
-        assert_eq!(count(9_999), "9999");
-        assert_eq!(count(11_689_512), "11.7M");
-        assert_eq!(count(25_000), "25.0K");
+        assert_eq!(count(1, "input"), "1 input");
+        assert_eq!(count(2, "input"), "2 inputs");
+        assert_eq!(metric(9_999), "9999");
+        assert_eq!(metric(11_689_512), "11.7M");
+        assert_eq!(metric(25_000), "25.0K");
         assert_eq!(bytes(512), "512 B");
         assert_eq!(bytes(46_758_048), "44.6 MiB");
         let mut out = String::new();

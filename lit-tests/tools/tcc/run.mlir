@@ -58,7 +58,7 @@ func.func @main(%a: tensor<2x10xf32>, %b: tensor<2x10xf32>) -> tensor<f32> {
 // ONE-INPUT: tcc: error: the model takes 2 inputs (f32[2, 10], f32[2, 10]), 1 given with --input
 // NO-INPUT: tcc: error: the model takes 2 inputs (f32[2, 10], f32[2, 10]), 0 given with --input
 // THREE-INPUTS: tcc: error: the model takes 2 inputs (f32[2, 10], f32[2, 10]), 3 given with --input
-// TWO-OUTPUTS: tcc: error: the model has 1 outputs, 2 --output files given
+// TWO-OUTPUTS: tcc: error: the model has 1 output, 2 --output files given
 // DTYPE: tcc: error: input #0 has element type i64, the model expects f32
 // MISSING: tcc: error: cannot read '{{.*}}does-not-exist.npy': {{.+}}
 // NOT-NPY: tcc: error: '{{.*}}run.mlir' is not a valid .npy file: {{.+}}

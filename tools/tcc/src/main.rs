@@ -83,12 +83,12 @@ struct Common {
     target: Option<String>,
     /// Threads for parallel loops, 1 to 256 (default: TCC_NUM_THREADS if set, else one
     /// per physical core).
-    #[arg(long, value_parser = parse_threads)]
+    #[arg(long, value_parser = parse_threads, allow_negative_numbers = true)]
     threads: Option<usize>,
     /// The most memory a model may need to run (inputs, outputs, intermediate tensors,
     /// expanded constants), e.g. 512M or 16G; a model needing more is refused before
     /// anything is allocated (default: three quarters of physical memory).
-    #[arg(long, value_name = "SIZE", value_parser = tcc::memory::parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = tcc::memory::parse_size, allow_negative_numbers = true)]
     max_memory: Option<u64>,
     /// Print the IR after every pass (to stderr).
     #[arg(long)]
@@ -136,7 +136,7 @@ enum Command {
         expected: Vec<PathBuf>,
         /// Largest accepted max |error| relative to the reference's max |value| (a
         /// finite number >= 0).
-        #[arg(long, default_value_t = 1e-4, value_parser = parse_tolerance)]
+        #[arg(long, default_value_t = 1e-4, value_parser = parse_tolerance, allow_negative_numbers = true)]
         tolerance: f64,
         #[command(flatten)]
         common: Common,
@@ -146,10 +146,10 @@ enum Command {
         /// The model (MLIR: graph dialect or TOSA).
         model: PathBuf,
         /// Timed runs.
-        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..), allow_negative_numbers = true)]
         runs: u32,
         /// Untimed runs before them.
-        #[arg(long, default_value_t = 3)]
+        #[arg(long, default_value_t = 3, allow_negative_numbers = true)]
         warmup: u32,
         /// Print one JSON object instead of a table.
         #[arg(long)]
@@ -277,6 +277,10 @@ fn command(cli: &Cli) -> Result<(), String> {
             run(model, &files, common)
         }
         Some(Command::Bench { model, runs, warmup, json, plot, common }) => {
+            if let Some(path) = plot {
+                // Found out before the benchmark, not after it.
+                std::fs::File::create(path).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
+            }
             let settings = tcc_bench::Settings { runs: *runs as usize, warmup: *warmup as usize, json: *json };
             let mut draw = |profile: &tcc_bench::Profile| match plot {
                 Some(path) => plot::write_svg(path, profile),
@@ -321,15 +325,16 @@ fn run(model: &Path, files: &RunFiles, common: &Common) -> Result<(), String> {
     if files.inputs.len() != compiled.inputs().len() {
         let specs: Vec<String> = compiled.inputs().iter().map(|s| s.to_string()).collect();
         return Err(format!(
-            "the model takes {} inputs ({}), {} given with --input",
-            specs.len(),
+            "the model takes {} ({}), {} given with --input",
+            tcc::runtime::count(specs.len(), "input"),
             specs.join(", "),
             files.inputs.len()
         ));
     }
     for (flag, n) in [("--output", files.outputs.len()), ("--expect", files.expected.len())] {
         if n > compiled.outputs().len() {
-            return Err(format!("the model has {} outputs, {n} {flag} files given", compiled.outputs().len()));
+            let has = tcc::runtime::count(compiled.outputs().len(), "output");
+            return Err(format!("the model has {has}, {n} {flag} files given"));
         }
     }
     let expected: Vec<tcc::Tensor> = files.expected.iter().map(|p| npy::read(p)).collect::<Result<_, _>>()?;

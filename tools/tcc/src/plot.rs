@@ -174,14 +174,15 @@ fn bytes_label(v: f64) -> String {
     format!("{} {}", trim(v / 1000f64.powi(i as i32)), units[i])
 }
 
-/// A number for an axis, without trailing zeros.
+/// A number for an axis: three significant digits, without trailing zeros (ticks of
+/// a fast model's milliseconds read 0.002, 0.004, not 0, 0).
 fn trim(v: f64) -> String {
-    if v >= 100.0 {
-        format!("{v:.0}")
-    } else {
-        let s = format!("{v:.2}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    if v.abs() >= 100.0 || v == 0.0 {
+        return format!("{v:.0}");
     }
+    let decimals = (2 - v.abs().log10().floor() as i32).clamp(0, 12) as usize;
+    let s = format!("{v:.decimals$}");
+    if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
 }
 
 /// A label without the model's directory: `op at file:line:col` keeps the file name.
@@ -233,4 +234,19 @@ fn time_bars(area: &Area, by_time: &[&Kernel], bars: usize) -> DrawResult {
         )])?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trim;
+
+    #[test]
+    fn axis_numbers_keep_three_significant_digits() {
+        let cases = [(0.0, "0"), (0.0025, "0.0025"), (0.004, "0.004"), (0.01, "0.01"), (1.5, "1.5"), (12.34, "12.3")];
+        for (v, want) in cases {
+            assert_eq!(trim(v), want, "{v}");
+        }
+        assert_eq!(trim(250.4), "250");
+        assert_eq!(trim(1e-9), "0.000000001");
+    }
 }
