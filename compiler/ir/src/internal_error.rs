@@ -34,9 +34,9 @@ pub fn internal_error(loc: Location, site: &str, message: &str) -> Diagnostics {
 
 /// For programs that turn every panic into an error message (the command-line
 /// tools): panics print nothing themselves, unless `RUST_BACKTRACE` asks for the
-/// panic's location and backtrace (for a bug report).
+/// panic's location and backtrace (for a bug report; `RUST_BACKTRACE=0` does not).
 pub fn quiet_panics() {
-    if std::env::var_os("RUST_BACKTRACE").is_none() {
+    if std::env::var_os("RUST_BACKTRACE").is_none_or(|v| v == "0") {
         std::panic::set_hook(Box::new(|_| {}));
     }
 }
