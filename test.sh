@@ -2,61 +2,86 @@
 # Runs every test: the Rust test suite (unit, integration, property and PyTorch
 # reference tests), the lit suite, an installed tcc (tools/tcc/tests/install.sh) and
 # the Python package (pytest). Needs `lit` and a FileCheck (`pip install lit
-# filecheck`), a C compiler, and python3 with venv and PyPI. Runs everything, then
-# fails if anything failed.
+# filecheck`), a C compiler, and python3 with venv and PyPI; it checks for them before
+# building anything. Runs every step, then ends with one line: all passed, or which
+# steps failed (the exit status says the same).
 #
 # Optional features are tested too when their system libraries are installed and the
 # environment says where (.ci/run does both; see README): the MLIR 22 fallback parser
 # (MLIR_SYS_220_PREFIX), the LLVM backend (LLVM_SYS_221_PREFIX) and tcc-rulegen's Z3
 # verifier (libz3-dev). With LLVM, the tcc and tcc-cli tests run on both backends, and
 # lit runs once per build of tcc.
+#
+# Builds are shared where features allow: lit runs the binaries `cargo test` built
+# (the default ones, then the LLVM ones the LLVM tests built), and the installed tcc
+# and the Python package are built into one release target directory.
 set -uo pipefail
 cd "$(dirname "$0")"
 
-status=0
-cargo test --workspace --all-targets --no-fail-fast || status=1
+missing=()
+command -v cargo >/dev/null || missing+=("cargo (a Rust toolchain: https://rustup.rs)")
+command -v lit >/dev/null || missing+=("lit (pip install lit)")
+if [ -z "${FILECHECK:-}" ] && ! command -v FileCheck >/dev/null && ! command -v filecheck >/dev/null; then
+  missing+=("FileCheck (pip install filecheck, or set FILECHECK)")
+fi
+command -v cc >/dev/null || missing+=("a C compiler as cc (apt install gcc)")
+python3 -c "import venv, ensurepip" 2>/dev/null || missing+=("python3 with venv (apt install python3-venv)")
+if [ "${#missing[@]}" -gt 0 ]; then
+  printf 'test.sh: missing %s\n' "${missing[@]}" >&2
+  exit 1
+fi
+
+failed=()
+# step NAME COMMAND...: runs a step, timing it; a failure is recorded, not fatal.
+step() {
+  local name=$1 start=$SECONDS
+  shift
+  echo "test.sh: -- $name" >&2
+  if "$@"; then
+    echo "test.sh: $name: passed ($((SECONDS - start)) s)" >&2
+  else
+    echo "test.sh: $name: FAILED ($((SECONDS - start)) s)" >&2
+    failed+=("$name")
+  fi
+}
+
+step "cargo test" cargo test --workspace --all-targets --no-fail-fast
+# lit drives the tcc, tcc-opt and tcc-rulegen that `cargo test` built.
+step "lit" lit -sv lit-tests
 if [ -n "${MLIR_SYS_220_PREFIX:-}" ]; then
-  cargo test -p tcc --features mlir --lib --test mlir_import || status=1
+  step "cargo test (mlir)" cargo test -p tcc --features mlir --lib --test mlir_import
 fi
 if [ -n "${LLVM_SYS_221_PREFIX:-}" ]; then
-  cargo test -p tcc -p tcc-cli -p tcc-codegen --features tcc-cli/llvm --no-fail-fast || status=1
+  step "cargo test (llvm)" cargo test -p tcc -p tcc-cli -p tcc-codegen --features tcc-cli/llvm --no-fail-fast
+  # The LLVM tests built target/debug/tcc with the LLVM backend: lit again, on it.
+  step "lit (llvm)" lit -sv lit-tests
 fi
 
 # With Z3 (libz3-dev), tcc-rulegen's verifier is tested and re-proves every generated
 # rule that is checked in.
 if [ -f /usr/include/z3.h ]; then
-  cargo test -p tcc-rulegen --features z3 || status=1
-  cargo run -q -p tcc-rulegen --features z3 -- --verify || status=1
+  step "cargo test (z3)" cargo test -p tcc-rulegen --features z3
+  step "rulegen --verify" cargo run -q -p tcc-rulegen --features z3 -- --verify
 fi
 
-# lit drives the debug tcc-opt and tcc: the default build, then the LLVM one.
-if cargo build -p tcc-opt -p tcc-cli -p tcc-rulegen; then
-  lit -sv lit-tests || status=1
-else
-  status=1
-fi
-if [ -n "${LLVM_SYS_221_PREFIX:-}" ]; then
-  if cargo build -p tcc-opt -p tcc-cli -p tcc-rulegen --features tcc-cli/llvm; then
-    lit -sv lit-tests || status=1
-  else
-    status=1
-  fi
-fi
 # An installed tcc (cargo install into a temporary root) builds and runs the README's
 # AOT example from another directory, as an object and as a static library.
-tools/tcc/tests/install.sh || status=1
+step "install" tools/tcc/tests/install.sh
 if [ -n "${LLVM_SYS_221_PREFIX:-}" ]; then
-  tools/tcc/tests/install.sh --features llvm || status=1
+  step "install (llvm)" tools/tcc/tests/install.sh --features llvm
 fi
 # The Python package, built by maturin into a venv of its own (numpy, maturin and pytest
-# come from PyPI), against the checked-in models.
-if python3 -m venv target/py-venv && target/py-venv/bin/pip install --quiet ./python pytest; then
-  target/py-venv/bin/python -m pytest -q python/tests || status=1
-else
-  echo "test.sh: building the Python package failed" >&2
-  status=1
+# come from PyPI), against the checked-in models; in the installed tcc's target
+# directory, so the release build of tcc is shared.
+python_package() {
+  python3 -m venv target/py-venv &&
+    CARGO_TARGET_DIR="$PWD/target/install" target/py-venv/bin/pip install --quiet ./python pytest &&
+    target/py-venv/bin/python -m pytest -q python/tests
+}
+step "python" python_package
+
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "test.sh: FAILED: ${failed[*]} (after $SECONDS s)" >&2
+  exit 1
 fi
-if [ "$status" -ne 0 ]; then
-  echo "test.sh: FAILED" >&2
-fi
-exit "$status"
+echo "test.sh: all tests passed ($SECONDS s)"

@@ -1,9 +1,9 @@
-//! The crates' dependency arrows, checked against the design (`DESIGN.md`, "Layout of
-//! the repository"): `ir`, `target` <- `rules` <- dialects <- `opt`, `lower` <-
-//! `codegen` <- `tcc` <- tools and examples. Tools use the facade (`tcc`, and `tcc-bench` for
-//! measurement), not its parts; dialects do not depend on each other; code generation
-//! sees the runtime only through its ABI crate and needs nothing of the lowering; the
-//! runtime depends on nothing of the compiler.
+//! The crates' dependency arrows, checked against the design (docs/architecture.md):
+//! `ir`, `target` <- `rules` <- dialects <- `opt`, `lower` <- `codegen` <- `tcc` <- tools
+//! and examples. Tools use the facade (`tcc`, and `tcc-bench` for measurement), not its
+//! parts; dialects do not depend on each other; code generation sees the runtime only
+//! through its ABI crate and needs nothing of the lowering; the runtime depends on
+//! nothing of the compiler.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -41,8 +41,9 @@
 // RESNET: output #0: max error {{.*}}: ok
 
 // An object with the same C interface as Cranelift's.
-// RUN: %tcc %s --backend llvm --emit=obj -o %t.o
-// RUN: FileCheck %s --check-prefix=HEADER --input-file %t.h
+// RUN: rm -rf %t.dir && mkdir -p %t.dir
+// RUN: %tcc %s --backend llvm --emit=obj -o %t.dir/backend_llvm.o
+// RUN: FileCheck %s --check-prefix=HEADER --input-file %t.dir/backend_llvm.h
 // HEADER: int backend_llvm_run(const float *const *inputs, float *const *outputs);
 
 // Errors: an unknown CPU, a non-x86 target, running code for another machine, and
