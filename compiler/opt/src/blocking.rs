@@ -9,7 +9,9 @@
 //!   filter and bias lanes are zero, and the epilogue zeroes the padded outputs (which
 //!   an infinite input would make NaN). Depthwise convolutions
 //!   keep one input channel per output channel (filter `OIHW1i{o}o`); other grouped
-//!   convolutions are blocked only when each group holds whole blocks. The bias becomes
+//!   convolutions are blocked only when each group holds whole blocks. The others stay
+//!   NCHW for the row template, their padding moved into a `graph.pad` of the input
+//!   (so every output column reads the same kernel taps). The bias becomes
 //!   the epilogue's `add`. A strided 1x1 convolution (a ResNet downsample) reads its
 //!   input through a strided `slice` first and becomes a stride-1 pointwise one.
 //! - `max_pool2d` / `avg_pool2d` become their `_nchwc` forms between transforms.
@@ -113,6 +115,27 @@ fn ints(m: &Module, op: Op, name: &str) -> Vec<i64> {
     m.attr_or_default(op, name).and_then(|a| a.as_i64_list()).expect("verified attribute")
 }
 
+/// Moves a convolution's spatial padding into an explicit `graph.pad` of its input, so
+/// that every output column reads the same kernel taps. Only for constant, finite
+/// filters: the padding's zeros are then multiplied where the convolution skips the
+/// taps, which an infinite weight would make NaN.
+fn pad_input(m: &mut Module, op: Op) {
+    let pads = ints(m, op, "pads");
+    let finite = constant_value(m, m.operand(op, 1))
+        .and_then(|w| w.to_f32s())
+        .is_some_and(|w| w.iter().all(|x| x.is_finite()));
+    if pads.iter().all(|&p| p == 0) || !finite {
+        return;
+    }
+    let x = m.operand(op, 0);
+    let attrs = AttrDict::new()
+        .with("low", Attribute::i64_list(&[0, 0, pads[0], pads[1]]))
+        .with("high", Attribute::i64_list(&[0, 0, pads[2], pads[3]]));
+    let padded = Inserter::before(m, op).inferred(&g::PAD, &[x], attrs);
+    m.set_operand(op, 0, padded);
+    m.set_attr(op, "pads", Attribute::i64_list(&[0, 0, 0, 0]));
+}
+
 fn block_conv(m: &mut Module, op: Op, lanes: i64) {
     let (xs, ws, ys) = (shape(m, m.operand(op, 0)), shape(m, m.operand(op, 1)), shape(m, m.result(op, 0)));
     let groups = m.attr_or_default(op, "groups").and_then(|a| a.as_i64()).unwrap_or(1);
@@ -129,6 +152,9 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64) {
     } else if per_group % lanes == 0 && (o / groups) % lanes == 0 {
         (lanes, lanes, lanes, groups)
     } else {
+        // Groups that fill no block, or a channel multiplier: the row template takes it
+        // in NCHW, which vectorizes whole rows when the padding is in the input.
+        pad_input(m, op);
         return;
     };
     let (cp, op_) = (round_up(c, ib), if depthwise { round_up(c, lanes) } else { round_up(o, ob) });

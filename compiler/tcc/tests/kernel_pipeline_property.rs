@@ -2,7 +2,8 @@
 //! fusion, kernel configuration, templates) computes what the unoptimized graph computes.
 //!
 //! Random small CNN-like graphs with constant weights: a convolution (any kernel,
-//! stride, asymmetric padding, sometimes depthwise or grouped) with bias and an
+//! stride, asymmetric padding, sometimes dilated, sometimes depthwise with or without a
+//! channel multiplier, sometimes grouped with any group width) with bias and an
 //! activation, an optional pool, a second convolution (1x1 or 3x3, sometimes on a
 //! channel concat of two branches) with an optional residual add, then a global
 //! average and a dense layer. Channel counts are drawn from 1 to 40, so the last
@@ -60,9 +61,11 @@ impl Graph {
         s: [i64; 2],
         p: [i64; 4],
         groups: i64,
+        d: i64,
     ) -> Option<(String, Vec<i64>)> {
-        let (oh, ow) = ((xs[2] + p[0] + p[2] - k[0]) / s[0] + 1, (xs[3] + p[1] + p[3] - k[1]) / s[1] + 1);
-        if xs[2] + p[0] + p[2] < k[0] || xs[3] + p[1] + p[3] < k[1] {
+        let extent = [(k[0] - 1) * d + 1, (k[1] - 1) * d + 1];
+        let (oh, ow) = ((xs[2] + p[0] + p[2] - extent[0]) / s[0] + 1, (xs[3] + p[1] + p[3] - extent[1]) / s[1] + 1);
+        if xs[2] + p[0] + p[2] < extent[0] || xs[3] + p[1] + p[3] < extent[1] {
             return None;
         }
         let ws = [o, xs[1] / groups, k[0], k[1]];
@@ -70,7 +73,7 @@ impl Graph {
         let b = self.constant(&[o]);
         let out = vec![xs[0], o, oh, ow];
         let attrs = format!(
-            "graph.conv2d {{strides = [{}, {}], pads = [{}, {}, {}, {}], dilations = [1, 1], groups = {groups}}}",
+            "graph.conv2d {{strides = [{}, {}], pads = [{}, {}, {}, {}], dilations = [{d}, {d}], groups = {groups}}}",
             s[0], s[1], p[0], p[1], p[2], p[3]
         );
         Some((self.op(&attrs, &[(x, xs), (&w, &ws), (&b, &[o])], &out), out))
@@ -89,28 +92,25 @@ impl Graph {
 fn model(seed: u64) -> Option<(String, Vec<i64>)> {
     let mut g = Graph { body: String::new(), next: 0, r: Rng::new(seed) };
     let c = g.r.int(1, 40);
-    let xs = vec![1, c, g.r.int(4, 14), g.r.int(4, 17)];
-    // First conv: any window, or depthwise / grouped.
+    let xs = vec![1, c, g.r.int(4, 14), g.r.int(4, 40)];
+    // First conv: any window, or depthwise (sometimes with a channel multiplier), or
+    // grouped with any group width.
     let depthwise = g.r.chance(0.2);
-    let grouped = !depthwise && c % 2 == 0 && g.r.chance(0.15);
-    let o1 = if depthwise {
-        c
+    let divisors: Vec<i64> = (2..=c.min(8)).filter(|d| c % d == 0).collect();
+    let grouped = !depthwise && !divisors.is_empty() && g.r.chance(0.25);
+    let (o1, groups) = if depthwise {
+        (c * g.r.pick(&[1, 1, 2, 3]), c)
     } else if grouped {
-        2 * g.r.int(1, 20)
+        let groups = g.r.pick(&divisors);
+        (groups * g.r.int(1, 12), groups)
     } else {
-        g.r.int(1, 40)
-    };
-    let groups = if depthwise {
-        c
-    } else if grouped {
-        2
-    } else {
-        1
+        (g.r.int(1, 40), 1)
     };
     let k = [g.r.int(1, 3), g.r.int(1, 3)];
     let s = [g.r.int(1, 2), g.r.int(1, 2)];
     let p = [g.r.int(0, k[0] - 1), g.r.int(0, k[1] - 1), g.r.int(0, k[0] - 1), g.r.int(0, k[1] - 1)];
-    let (mut y, mut ys) = g.conv("%x", &xs, o1, k, s, p, groups)?;
+    let d = if g.r.chance(0.2) { 2 } else { 1 };
+    let (mut y, mut ys) = g.conv("%x", &xs, o1, k, s, p, groups, d)?;
     y = g.activation(&y, &ys);
     if g.r.chance(0.4) && ys[2] >= 2 && ys[3] >= 2 {
         let (op, extra) = if g.r.chance(0.5) {
@@ -128,12 +128,12 @@ fn model(seed: u64) -> Option<(String, Vec<i64>)> {
     let (mut z, mut zs) = if g.r.chance(0.25) {
         // Two branches joined along the channels (SqueezeNet's fire module).
         let half = (o2 / 2).max(1);
-        let (a, a_s) = g.conv(&y, &ys, half, [1, 1], [1, 1], [0; 4], 1)?;
-        let (b, b_s) = g.conv(&y, &ys, o2 - half + 1, [3, 3], [1, 1], [1; 4], 1)?;
+        let (a, a_s) = g.conv(&y, &ys, half, [1, 1], [1, 1], [0; 4], 1, 1)?;
+        let (b, b_s) = g.conv(&y, &ys, o2 - half + 1, [3, 3], [1, 1], [1; 4], 1, 1)?;
         let out = vec![a_s[0], a_s[1] + b_s[1], a_s[2], a_s[3]];
         (g.op("graph.concat {axis = 1}", &[(&a, &a_s), (&b, &b_s)], &out), out)
     } else {
-        g.conv(&y, &ys, o2, [k2, k2], [1, 1], [k2 / 2; 4], 1)?
+        g.conv(&y, &ys, o2, [k2, k2], [1, 1], [k2 / 2; 4], 1, 1)?
     };
     if zs == skip.1 && g.r.chance(0.7) {
         z = g.op("graph.add", &[(&z, &zs), (&skip.0, &skip.1)], &zs);

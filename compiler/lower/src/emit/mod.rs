@@ -37,6 +37,8 @@ pub struct OpLowering<'a> {
     pub lanes: u32,
     /// Cores the code may use (the thread pool's default size).
     pub cores: u32,
+    /// The target's vector registers (a register tile's budget).
+    pub registers: u32,
     /// Byte offset in the workspace of the scratch memory the kernel asked for
     /// ([`scratch_bytes`]), if any.
     pub scratch: Option<i64>,
@@ -46,7 +48,7 @@ pub struct OpLowering<'a> {
 impl<'a> OpLowering<'a> {
     pub fn new(g: &'a Module, op: tcc_ir::Op, ins: Vec<Value>, outs: Vec<Value>) -> OpLowering<'a> {
         let operand_types = g.operands(op).iter().map(|&v| g.value_type(v).clone()).collect();
-        OpLowering { g, op, ins, outs, lanes: 4, cores: 1, scratch: None, operand_types }
+        OpLowering { g, op, ins, outs, lanes: 4, cores: 1, registers: 16, scratch: None, operand_types }
     }
 
     pub fn with_lanes(mut self, lanes: u32) -> OpLowering<'a> {
@@ -58,6 +60,7 @@ impl<'a> OpLowering<'a> {
     pub fn with_target(mut self, target: &tcc_target::Target) -> OpLowering<'a> {
         self.lanes = target.lanes(4);
         self.cores = target.cores;
+        self.registers = target.vector_registers;
         self
     }
 
@@ -112,6 +115,13 @@ impl<'a> OpLowering<'a> {
 
 pub type EmitFn = fn(&mut Builder, &OpLowering);
 
+/// `graph.conv2d`: the row template, or the scalar nest for what it does not take.
+fn conv2d(b: &mut Builder, c: &OpLowering) {
+    if !kernels::conv_rows::emit(b, c) {
+        nn::conv2d(b, c);
+    }
+}
+
 /// The emitter of a graph op's kind (constants need none: they become constant
 /// buffers).
 pub fn emitter(def: &OpDef) -> Option<EmitFn> {
@@ -119,7 +129,7 @@ pub fn emitter(def: &OpDef) -> Option<EmitFn> {
         GraphOp::Constant => return None,
         GraphOp::Elementwise(_) => elementwise::emit,
         GraphOp::Matmul => nn::matmul,
-        GraphOp::Conv2d => nn::conv2d,
+        GraphOp::Conv2d => conv2d,
         GraphOp::Pool2d(_) => nn::pool2d,
         GraphOp::Reduce(_) => nn::reduce,
         GraphOp::Softmax => nn::softmax,

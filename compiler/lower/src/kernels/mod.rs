@@ -15,6 +15,7 @@
 //! epilogue region to values in registers ([`apply_epilogue`]).
 
 pub mod conv;
+pub mod conv_rows;
 pub mod layout;
 pub mod matmul;
 pub mod pool;

@@ -423,6 +423,33 @@ fn conv2d() {
     });
 }
 
+/// Convolutions the blocked templates do not take (the row template's): groups whose
+/// channels fill no vector block, channel multipliers (one input channel per group),
+/// rows long enough for whole vectors and tails, strides 1 to 3, dilations, padding.
+#[test]
+fn grouped_and_multiplier_convolutions() {
+    property("graph.conv2d (rows)", |r| {
+        let groups = r.int(2, 6);
+        let (cg, og) = (r.int(1, 6), r.int(1, 5));
+        let (h, w) = (r.int(1, 9), r.int(1, 45));
+        let (kh, kw) = (r.int(1, 4), r.int(1, 4));
+        let n = r.int(1, 2);
+        let x = tensor(r, ScalarType::F32, &[n, cg * groups, h, w], false);
+        let wt = tensor(r, ScalarType::F32, &[og * groups, cg, kh, kw], false);
+        let mut inputs = vec![x, wt];
+        if r.chance(0.6) {
+            inputs.push(tensor(r, ScalarType::F32, &[og * groups], false));
+        }
+        let mut c = Case::new(&g::CONV2D, inputs)
+            .ints("strides", &[r.int(1, 3), r.int(1, 3)])
+            .ints("pads", &[r.int(0, 3), r.int(0, 3), r.int(0, 3), r.int(0, 3)])
+            .ints("dilations", &[r.int(1, 2), r.int(1, 2)])
+            .attr("groups", Attribute::i64(groups));
+        c.tolerance = 1e-4;
+        c
+    });
+}
+
 #[test]
 fn pooling() {
     for def in [&g::MAX_POOL2D, &g::AVG_POOL2D] {

@@ -1,0 +1,300 @@
+//! The row template for `graph.conv2d` (NCHW, f32): the convolutions the blocked
+//! templates do not take, vectorized along each output row instead of along channels.
+//! These are groups whose channels do not fill vector blocks (RegNet's and ResNeXt's
+//! at any width, a block spanning groups would multiply zeros) and depthwise
+//! convolutions with a channel multiplier (`M` output channels per input channel, so a
+//! block of output channels would need each input lane `M` times).
+//!
+//! A task is one output row of `tile_oc` channels of one group. The row splits into
+//! runs of columns with the same in-bounds kernel columns ([`row_runs`]); a run is
+//! covered by register tiles of `tile_oc` channels x `vectors` vectors of consecutive
+//! output pixels (narrower vectors, then scalars, for the rest of a run). A tile's
+//! accumulators are loop-carried across the group's input channels and the in-bounds
+//! kernel rows; kernel columns are unrolled. The innermost step loads each pixel
+//! vector once (at stride 2: two loads and a shuffle keeping the even lanes) and
+//! broadcasts one weight per channel for `vectors` FMAs, so every channel of the tile
+//! shares the input loads. The bias is added in registers before the single store.
+//!
+//! No channel is padded and nothing is multiplied by zero, whatever the group width;
+//! the price is an NCHW input and output, which `propagate-layouts` converts to and from
+//! the blocked layouts of the neighbouring kernels.
+
+use tcc_ir::{Attribute, AttrDict, ScalarType, Value};
+
+use super::{Run, row_runs};
+use crate::builder::Builder;
+use crate::emit::OpLowering;
+use crate::emit::nn::inside_range;
+
+/// Largest stride the template vectorizes along a row (a stride-2 vector is two loads
+/// and a shuffle; wider strides run with scalar columns).
+const VECTOR_STRIDE: i64 = 2;
+
+/// Vectors of pixels per register tile at most.
+const MAX_VECTORS: i64 = 4;
+
+/// A convolution as the template reads it.
+struct Rows {
+    /// Input `[N, C, H, W]`, output `[N, O, OH, OW]`, kernel `[KH, KW]`.
+    n: i64,
+    h: i64,
+    w: i64,
+    o: i64,
+    oh: i64,
+    ow: i64,
+    kh: i64,
+    kw: i64,
+    stride: [i64; 2],
+    /// Top and left padding.
+    pad: [i64; 2],
+    dilation: [i64; 2],
+    /// Input and output channels per group.
+    gin: i64,
+    gout: i64,
+    /// The target's f32 lanes, and the tile: output channels x vectors of pixels.
+    lanes: u32,
+    tile_oc: i64,
+    vectors: i64,
+    x: Value,
+    filter: Value,
+    bias: Option<Value>,
+    out: Value,
+}
+
+/// The register tile for `gout` channels per group on a target with `registers`
+/// vector registers and output rows of `ow` pixels in vectors of `lanes`: vectors of
+/// pixels per tile, then the most channels (a divisor of `gout`, so tiles never cross
+/// a group) whose accumulators, with the pixel vectors and a broadcast weight, fit.
+pub fn tile_shape(gout: i64, ow: i64, lanes: u32, registers: u32) -> (i64, i64) {
+    let vectors = (ow / lanes as i64).clamp(1, MAX_VECTORS);
+    let most = ((registers as i64 - vectors - 1) / vectors).max(1);
+    let tile_oc = (1..=most.min(gout)).rev().find(|t| gout % t == 0).unwrap_or(1);
+    (tile_oc, vectors)
+}
+
+/// Emits the row template for `graph.conv2d` `c`; `false` (nothing emitted) for
+/// convolutions it does not take (element types other than f32).
+pub fn emit(b: &mut Builder, c: &OpLowering) -> bool {
+    if c.out_elem(0) != ScalarType::F32 {
+        return false;
+    }
+    let (xs, ws, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
+    let (s, p, d) = (c.ints("strides"), c.ints("pads"), c.ints("dilations"));
+    let groups = c.int("groups");
+    let lanes = c.lanes.max(1);
+    let gout = ws[0] / groups;
+    let (tile_oc, vectors) = tile_shape(gout, os[3], lanes, c.registers);
+    let k = Rows {
+        n: os[0],
+        h: xs[2],
+        w: xs[3],
+        o: ws[0],
+        oh: os[2],
+        ow: os[3],
+        kh: ws[2],
+        kw: ws[3],
+        stride: [s[0], s[1]],
+        pad: [p[0], p[1]],
+        dilation: [d[0], d[1]],
+        gin: ws[1],
+        gout,
+        lanes,
+        tile_oc,
+        vectors,
+        x: c.ins[0],
+        filter: c.ins[1],
+        bias: c.ins.get(2).copied(),
+        out: c.outs[0],
+    };
+    if k.n * k.o * k.oh * k.ow == 0 {
+        return true;
+    }
+    let runs = row_runs(k.ow, k.w, k.kw, k.stride[1], k.dilation[1], k.pad[1]);
+    let dims = [k.n, k.o / k.tile_oc, k.oh];
+    b.parallel(dims.iter().product(), |b, flat| {
+        let idx = b.unflatten(flat, &dims);
+        let (n, tile, oh) = (idx[0], idx[1], idx[2]);
+        let oc0 = b.scale(tile, k.tile_oc);
+        let gout = b.index(k.gout);
+        let group = b.div(oc0, gout);
+        let ic0 = b.scale(group, k.gin);
+        let ohs = b.scale(oh, k.stride[0]);
+        let pt = b.index(k.pad[0]);
+        let (kh_lo, kh_hi) = if k.pad[0] == 0 && (k.oh - 1) * k.stride[0] + (k.kh - 1) * k.dilation[0] < k.h {
+            (b.index(0), b.index(k.kh))
+        } else {
+            inside_range(b, ohs, pt, k.h, k.dilation[0], k.kh)
+        };
+        let ih0 = b.sub(ohs, pt);
+        let row = Row { n, oc0, oh, ic0, ih0, kh: (kh_lo, kh_hi) };
+        for run in &runs {
+            cover_run(b, &k, &row, run);
+        }
+    });
+    true
+}
+
+/// Where a task is: image, first output channel, output row, the group's first input
+/// channel, the input row of kernel row 0 and the in-bounds kernel rows.
+struct Row {
+    n: Value,
+    oc0: Value,
+    oh: Value,
+    ic0: Value,
+    ih0: Value,
+    kh: (Value, Value),
+}
+
+/// The vector widths a run's columns use, widest first: the target's lanes, halved
+/// down to 4, then scalars. A stride beyond [`VECTOR_STRIDE`] uses scalars only.
+fn widths(k: &Rows) -> Vec<i64> {
+    let mut ws = Vec::new();
+    if k.stride[1] <= VECTOR_STRIDE {
+        let mut l = k.lanes as i64;
+        while l >= 4 {
+            ws.push(l);
+            l /= 2;
+        }
+    }
+    ws.push(1);
+    ws
+}
+
+/// Whether a vector of `width` pixels starting at column `col` fits in `run` (whose
+/// columns read only in-bounds input for its taps; so do the vector's loads).
+fn fits(run: &Run, col: i64, width: i64) -> bool {
+    col + width <= run.start + run.len
+}
+
+/// Covers a run's columns: a loop over whole tiles of `vectors` vectors of the widest
+/// width, then tiles of narrower vectors (and scalars) at compile-time columns.
+fn cover_run(b: &mut Builder, k: &Rows, row: &Row, run: &Run) {
+    let widths = widths(k);
+    let (wide, tile_cols) = (widths[0], widths[0] * k.vectors);
+    let mut whole = 0;
+    while fits(run, run.start + (whole + 1) * tile_cols - wide, wide) {
+        whole += 1;
+    }
+    if whole > 1 {
+        b.range_n(whole, |b, t| {
+            let start = b.index(run.start);
+            let ow0 = b.mul_add(t, tile_cols, start);
+            tile(b, k, row, run, ow0, wide, k.vectors);
+        });
+    } else if whole == 1 {
+        let ow0 = b.index(run.start);
+        tile(b, k, row, run, ow0, wide, k.vectors);
+    }
+    let (mut col, end) = (run.start + whole * tile_cols, run.start + run.len);
+    while col < end {
+        let width = *widths.iter().find(|&&w| fits(run, col, w)).expect("a scalar always fits");
+        // As many vectors of that width as fit, up to the tile's (scalars: its columns).
+        let most = if width == 1 { k.vectors * k.lanes as i64 } else { k.vectors };
+        let count = (0..most).take_while(|&j| fits(run, col + j * width, width)).count() as i64;
+        let ow0 = b.index(col);
+        tile(b, k, row, run, ow0, width, count);
+        col += count * width;
+    }
+}
+
+/// One register tile: `count` vectors of `width` pixels from column `ow0` x the tile's
+/// output channels, reduced over the group's input channels, the in-bounds kernel rows
+/// and the run's kernel columns, then biased and stored.
+fn tile(b: &mut Builder, k: &Rows, row: &Row, run: &Run, ow0: Value, width: i64, count: i64) {
+    let lanes = width as u32;
+    let per = (k.tile_oc * count) as usize;
+    let zero = b.scalar(ScalarType::F32, 0.0);
+    let zero = b.splat(zero, lanes);
+    let iw0 = {
+        let s = b.scale(ow0, k.stride[1]);
+        let pl = b.index(k.pad[1]);
+        b.sub(s, pl)
+    };
+    let accs = vec![zero; per];
+    let (lo, hi, one) = (b.index(0), b.index(k.gin), b.index(1));
+    let accs = b.for_loop(lo, hi, one, &accs, |b, ci, accs| {
+        let ic = b.add(row.ic0, ci);
+        b.for_loop(row.kh.0, row.kh.1, one, accs, |b, kh, accs| {
+            let khd = b.scale(kh, k.dilation[0]);
+            let ih = b.add(row.ih0, khd);
+            let mut accs = accs.to_vec();
+            for kw in run.taps.0..run.taps.1 {
+                let kwd = b.index(kw * k.dilation[1]);
+                let base = b.add(iw0, kwd);
+                let pixels: Vec<Value> = (0..count).map(|j| load_pixels(b, k, row.n, ic, ih, base, j, width)).collect();
+                let kwv = b.index(kw);
+                for t in 0..k.tile_oc {
+                    let tv = b.index(t);
+                    let oc = b.add(row.oc0, tv);
+                    let weight = b.load_input(k.filter, &[oc, ci, kh, kwv], 1);
+                    let weight = b.splat(weight, lanes);
+                    for (j, &x) in pixels.iter().enumerate() {
+                        let a = t as usize * count as usize + j;
+                        accs[a] = b.fma(x, weight, accs[a]);
+                    }
+                }
+            }
+            accs
+        })
+    });
+    for t in 0..k.tile_oc {
+        let tv = b.index(t);
+        let oc = b.add(row.oc0, tv);
+        let bias = k.bias.map(|bias| {
+            let s = b.vload(bias, &[oc], 1);
+            b.splat(s, lanes)
+        });
+        for j in 0..count {
+            let mut acc = accs[(t * count + j) as usize];
+            if let Some(bias) = bias {
+                acc = b.bin(tcc_ir::scalar::ScalarFn::Add, acc, bias);
+            }
+            let off = b.index(j * width);
+            let ow = b.add(ow0, off);
+            b.vstore(acc, k.out, &[row.n, oc, row.oh, ow]);
+        }
+    }
+}
+
+/// `width` input pixels for output columns `j * width ..` of a tile whose kernel column
+/// reads from input column `base` onwards: one load at stride 1; at stride 2 two loads,
+/// the second one element early so that it ends at the last pixel needed (no read past
+/// the row), a shuffle keeping the first's even lanes and the second's odd ones; at
+/// wider strides (scalars only) one element.
+#[allow(clippy::too_many_arguments)]
+fn load_pixels(b: &mut Builder, k: &Rows, n: Value, ic: Value, ih: Value, base: Value, j: i64, width: i64) -> Value {
+    let s = k.stride[1];
+    let off = b.index(j * width * s);
+    let at = b.add(base, off);
+    if width == 1 || s == 1 {
+        return b.load_input(k.x, &[n, ic, ih, at], width as u32);
+    }
+    let lanes = width as u32;
+    let first = b.load_input(k.x, &[n, ic, ih, at], lanes);
+    debug_assert_eq!(s, 2, "wider strides run with scalars");
+    let next = b.index(width - 1);
+    let next = b.add(at, next);
+    let second = b.load_input(k.x, &[n, ic, ih, next], lanes);
+    // Pixel l is element 2l: lane 2l of the first load for l < width / 2, else lane
+    // 2l - (width - 1) of the second, lane 2l + 1 of the pair.
+    let mask: Vec<i64> = (0..width).map(|l| if 2 * l < width { 2 * l } else { 2 * l + 1 }).collect();
+    b.op(&tcc_dialect_vector::SHUFFLE, &[first, second], AttrDict::new().with("mask", Attribute::i64_list(&mask)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tiles_fill_the_registers_within_a_group() {
+        // 512-bit vectors, 32 registers: 4 vectors of a 56-pixel row... 3 fit (48
+        // pixels), so up to 9 channels: 40 per group gives 8.
+        assert_eq!(tile_shape(40, 56, 16, 32), (8, 3));
+        // A multiplier of 2: two channels share an input channel.
+        assert_eq!(tile_shape(2, 56, 16, 32), (2, 3));
+        // 128-bit vectors, 16 registers, a long row: 4 vectors, 2 channels.
+        assert_eq!(tile_shape(24, 112, 4, 16), (2, 4));
+        // Rows narrower than a vector still have one.
+        assert_eq!(tile_shape(7, 3, 16, 32), (7, 1));
+    }
+}
