@@ -107,15 +107,16 @@ func.func @main(%a: tensor<1x256xf32>, %b: tensor<256x256xf32>) -> tensor<1x256x
 
 // -----
 
-// conv2d rows (n, o, y) go to the pool when the multiply-adds are many.
-// CHECK-LABEL: func.func @main(%arg0: buffer<1x8x16x16xf32>, %arg1: buffer<8x8x3x3xf32>, %arg2: buffer<1x8x16x16xf32>)
+// The reference nest of a conv2d (f64) sends its rows (n, o, y) to the pool when the
+// multiply-adds are many.
+// CHECK-LABEL: func.func @main(%arg0: buffer<1x8x16x16xf64>, %arg1: buffer<8x8x3x3xf64>, %arg2: buffer<1x8x16x16xf64>)
 // CHECK-DAG: [[C128:%[0-9]+]] = loop.const 128 : index
 // CHECK: loop.parallel {{%arg[0-9]+}} = {{%[0-9]+}} to [[C128]] {
 // CHECK-NOT: loop.parallel
 // CHECK: loop.fma
-func.func @main(%x: tensor<1x8x16x16xf32>, %w: tensor<8x8x3x3xf32>) -> tensor<1x8x16x16xf32> {
-  %0 = graph.conv2d %x, %w {strides = [1, 1], pads = [1, 1, 1, 1], dilations = [1, 1], groups = 1} : (tensor<1x8x16x16xf32>, tensor<8x8x3x3xf32>) -> tensor<1x8x16x16xf32>
-  return %0 : tensor<1x8x16x16xf32>
+func.func @main(%x: tensor<1x8x16x16xf64>, %w: tensor<8x8x3x3xf64>) -> tensor<1x8x16x16xf64> {
+  %0 = graph.conv2d %x, %w {strides = [1, 1], pads = [1, 1, 1, 1], dilations = [1, 1], groups = 1} : (tensor<1x8x16x16xf64>, tensor<8x8x3x3xf64>) -> tensor<1x8x16x16xf64>
+  return %0 : tensor<1x8x16x16xf64>
 }
 
 // -----

@@ -128,13 +128,14 @@ func.func @main(%a: tensor<2x2xi64>, %b: tensor<2x2xi64>) -> tensor<2x2xi64> {
 
 // -----
 
-// conv2d, 3x3 kernel, padding 1, stride 1: one loop over the output rows (n, o, y);
+// conv2d (f64: f32 ones take the row template, kernel-templates.mlir), 3x3 kernel,
+// padding 1, stride 1: the scalar reference nest, one loop over the output rows (n, o, y);
 // the row starts as the bias; the kernel rows that land inside the input are
 // kh in [max(1 - y, 0), min(5 - y + 1, 3)) (0 when 5 - y < 0), the output columns that
 // land inside for a kernel column kw are [max(1 - kw, 0), min(5 - kw + 1, 5)), and
 // the input is read at (y + kh - 1, x + kw - 1) with no padding test in the innermost
 // loop.
-// CHECK-LABEL: func.func @main(%arg0: buffer<1x2x5x5xf32>, %arg1: buffer<3x2x3x3xf32>, %arg2: buffer<3xf32>, %arg3: buffer<1x3x5x5xf32>)
+// CHECK-LABEL: func.func @main(%arg0: buffer<1x2x5x5xf64>, %arg1: buffer<3x2x3x3xf64>, %arg2: buffer<3xf64>, %arg3: buffer<1x3x5x5xf64>)
 // CHECK-SAME: tcc.num_inputs = 3, tcc.workspace_size = 0
 // CHECK-DAG: [[C0:%[0-9]+]] = loop.const 0 : index
 // CHECK-DAG: [[C1:%[0-9]+]] = loop.const 1 : index
@@ -148,9 +149,9 @@ func.func @main(%a: tensor<2x2xi64>, %b: tensor<2x2xi64>) -> tensor<2x2xi64> {
 // CHECK-NEXT: [[R1:%[0-9]+]] = loop.div [[ROW]], [[C5]] : index
 // CHECK-NEXT: [[O:%[0-9]+]] = loop.rem [[R1]], [[C3]] : index
 // CHECK-NEXT: [[N:%[0-9]+]] = loop.div [[R1]], [[C3]] : index
-// CHECK-NEXT: [[BIAS:%[0-9]+]] = loop.load %arg2{{\[}}[[O]]] : buffer<3xf32>
+// CHECK-NEXT: [[BIAS:%[0-9]+]] = loop.load %arg2{{\[}}[[O]]] : buffer<3xf64>
 // CHECK-NEXT: loop.for [[X0:%arg[0-9]+]] = [[C0]] to [[C5]] step [[C1]] {
-// CHECK-NEXT: loop.store [[BIAS]], %arg3{{\[}}[[N]], [[O]], [[Y]], [[X0]]] : buffer<1x3x5x5xf32>
+// CHECK-NEXT: loop.store [[BIAS]], %arg3{{\[}}[[N]], [[O]], [[Y]], [[X0]]] : buffer<1x3x5x5xf64>
 // CHECK-NEXT: loop.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: [[T:%[0-9]+]] = loop.sub [[C1]], [[Y]] : index
@@ -166,7 +167,7 @@ func.func @main(%a: tensor<2x2xi64>, %b: tensor<2x2xi64>) -> tensor<2x2xi64> {
 // CHECK-NEXT: [[YK:%[0-9]+]] = loop.add [[KH]], [[Y]] : index
 // CHECK-NEXT: [[IY:%[0-9]+]] = loop.sub [[YK]], [[C1]] : index
 // CHECK-NEXT: loop.for [[KW:%arg[0-9]+]] = [[C0]] to [[C3]] step [[C1]] {
-// CHECK-NEXT: [[W:%[0-9]+]] = loop.load %arg1{{\[}}[[O]], [[CI]], [[KH]], [[KW]]] : buffer<3x2x3x3xf32>
+// CHECK-NEXT: [[W:%[0-9]+]] = loop.load %arg1{{\[}}[[O]], [[CI]], [[KH]], [[KW]]] : buffer<3x2x3x3xf64>
 // CHECK-NEXT: [[T2:%[0-9]+]] = loop.sub [[C1]], [[KW]] : index
 // CHECK-NEXT: [[XLO:%[0-9]+]] = loop.max [[T2]], [[C0]] : index
 // CHECK-NEXT: [[U2:%[0-9]+]] = loop.sub [[C5]], [[KW]] : index
@@ -177,26 +178,26 @@ func.func @main(%a: tensor<2x2xi64>, %b: tensor<2x2xi64>) -> tensor<2x2xi64> {
 // CHECK-NEXT: [[OFF:%[0-9]+]] = loop.sub [[KW]], [[C1]] : index
 // CHECK-NEXT: loop.for [[XO:%arg[0-9]+]] = [[XLO]] to [[XHI]] step [[C1]] {
 // CHECK-NEXT: [[IX:%[0-9]+]] = loop.add [[XO]], [[OFF]] : index
-// CHECK-NEXT: [[XV:%[0-9]+]] = loop.load %arg0{{\[}}[[N]], [[IC]], [[IY]], [[IX]]] : buffer<1x2x5x5xf32>
-// CHECK-NEXT: [[ACC:%[0-9]+]] = loop.load %arg3{{\[}}[[N]], [[O]], [[Y]], [[XO]]] : buffer<1x3x5x5xf32>
-// CHECK-NEXT: [[R:%[0-9]+]] = loop.fma [[XV]], [[W]], [[ACC]] : f32
-// CHECK-NEXT: loop.store [[R]], %arg3{{\[}}[[N]], [[O]], [[Y]], [[XO]]] : buffer<1x3x5x5xf32>
+// CHECK-NEXT: [[XV:%[0-9]+]] = loop.load %arg0{{\[}}[[N]], [[IC]], [[IY]], [[IX]]] : buffer<1x2x5x5xf64>
+// CHECK-NEXT: [[ACC:%[0-9]+]] = loop.load %arg3{{\[}}[[N]], [[O]], [[Y]], [[XO]]] : buffer<1x3x5x5xf64>
+// CHECK-NEXT: [[R:%[0-9]+]] = loop.fma [[XV]], [[W]], [[ACC]] : f64
+// CHECK-NEXT: loop.store [[R]], %arg3{{\[}}[[N]], [[O]], [[Y]], [[XO]]] : buffer<1x3x5x5xf64>
 // CHECK-NEXT: loop.yield
-func.func @main(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xf32>, %b: tensor<3xf32>) -> tensor<1x3x5x5xf32> {
-  %0 = graph.conv2d %x, %w, %b {strides = [1, 1], pads = [1, 1, 1, 1], dilations = [1, 1], groups = 1} : (tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32>, tensor<3xf32>) -> tensor<1x3x5x5xf32>
-  return %0 : tensor<1x3x5x5xf32>
+func.func @main(%x: tensor<1x2x5x5xf64>, %w: tensor<3x2x3x3xf64>, %b: tensor<3xf64>) -> tensor<1x3x5x5xf64> {
+  %0 = graph.conv2d %x, %w, %b {strides = [1, 1], pads = [1, 1, 1, 1], dilations = [1, 1], groups = 1} : (tensor<1x2x5x5xf64>, tensor<3x2x3x3xf64>, tensor<3xf64>) -> tensor<1x3x5x5xf64>
+  return %0 : tensor<1x3x5x5xf64>
 }
 
 // -----
 
 // Without bias the row starts at 0.0.
-// CHECK-LABEL: func.func @main(%arg0: buffer<1x1x4x4xf32>, %arg1: buffer<1x1x2x2xf32>, %arg2: buffer<1x1x3x3xf32>)
-// CHECK-DAG: [[ZERO:%[0-9]+]] = loop.const 0.0 : f32
+// CHECK-LABEL: func.func @main(%arg0: buffer<1x1x4x4xf64>, %arg1: buffer<1x1x2x2xf64>, %arg2: buffer<1x1x3x3xf64>)
+// CHECK-DAG: [[ZERO:%[0-9]+]] = loop.const 0.0 : f64
 // CHECK: loop.store [[ZERO]], %arg2
 // CHECK: loop.fma
-func.func @main(%x: tensor<1x1x4x4xf32>, %w: tensor<1x1x2x2xf32>) -> tensor<1x1x3x3xf32> {
-  %0 = graph.conv2d %x, %w {strides = [1, 1], pads = [0, 0, 0, 0], dilations = [1, 1], groups = 1} : (tensor<1x1x4x4xf32>, tensor<1x1x2x2xf32>) -> tensor<1x1x3x3xf32>
-  return %0 : tensor<1x1x3x3xf32>
+func.func @main(%x: tensor<1x1x4x4xf64>, %w: tensor<1x1x2x2xf64>) -> tensor<1x1x3x3xf64> {
+  %0 = graph.conv2d %x, %w {strides = [1, 1], pads = [0, 0, 0, 0], dilations = [1, 1], groups = 1} : (tensor<1x1x4x4xf64>, tensor<1x1x2x2xf64>) -> tensor<1x1x3x3xf64>
+  return %0 : tensor<1x1x3x3xf64>
 }
 
 // -----

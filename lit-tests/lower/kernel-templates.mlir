@@ -49,3 +49,29 @@ func.func @main(%x: tensor<1x3x4x4xf32>) -> tensor<1x3x4x4x1xf32> {
   %y = graph.layout_transform %x {src = "NCHW", dst = "NCHW1c"} : (tensor<1x3x4x4xf32>) -> tensor<1x3x4x4x1xf32>
   return %y : tensor<1x3x4x4x1xf32>
 }
+
+// -----
+
+// The row template (graph.conv2d in NCHW, groups of 3 channels): a task per output row
+// of a tile of 3 channels (one group) x 3 vectors of 4 pixels, 9 accumulators carried
+// through the loops over the group's input channels and the kernel rows. Each step
+// loads the pixel vectors once per kernel column (stride 2: two loads, the second one
+// element early, and a shuffle) and broadcasts one weight per channel for 3 FMAs.
+// CHECK-LABEL: func.func @main
+// CHECK: loop.parallel {{%arg[0-9]+}} = {{%[0-9]+}} to {{%[0-9]+}} {
+// CHECK: %{{[0-9]+}}:9 = loop.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK: %{{[0-9]+}}:9 = loop.for
+// CHECK-NEXT: loop.add
+// CHECK-NEXT: [[A:%[0-9]+]] = vector.load %arg0[{{.*}}] {readonly = true} : buffer<1x6x9x33xf32>, vector<4xf32>
+// CHECK-NEXT: [[B:%[0-9]+]] = vector.load %arg0[{{.*}}] {readonly = true} : buffer<1x6x9x33xf32>, vector<4xf32>
+// CHECK-NEXT: vector.shuffle [[A]], [[B]] {mask = [0, 2, 5, 7]}
+// CHECK: loop.load %arg1[{{.*}}] {readonly = true} : buffer<6x3x3x3xf32>
+// CHECK-NEXT: vector.splat
+// CHECK-NEXT: loop.fma
+// CHECK-NEXT: loop.fma
+// CHECK-NEXT: loop.fma
+// CHECK: vector.store {{.*}} : buffer<1x6x4x16xf32>, vector<4xf32>
+func.func @main(%x: tensor<1x6x9x33xf32>, %w: tensor<6x3x3x3xf32>) -> tensor<1x6x4x16xf32> {
+  %y = graph.conv2d %x, %w {strides = [2, 2], groups = 2} : (tensor<1x6x9x33xf32>, tensor<6x3x3x3xf32>) -> tensor<1x6x4x16xf32>
+  return %y : tensor<1x6x4x16xf32>
+}

@@ -179,7 +179,7 @@ pub fn bench_bytes(
                 .iter()
                 .zip(&per_kernel)
                 .map(|(k, &t)| KernelTime {
-                    label: format!("{} at {}", k.name, k.loc),
+                    label: format!("{}{} at {}", k.name, if k.naive { " (naive)" } else { "" }, k.loc),
                     ms: ms(t / runs),
                     flops: k.flops,
                     bytes: k.bytes,
@@ -222,7 +222,7 @@ pub fn bench_bytes(
                 out,
                 "{}{{\"name\": {}, \"loc\": {}, \"ms\": {:.4}, \"share\": {:.2}, \"flops\": {}, \"bytes\": {}, \
                  \"gflops_per_s\": {:.3}, \"peak_percent\": {:.2}, \"gb_per_s\": {:.3}, \"level\": {}, \
-                 \"bandwidth_percent\": {:.2}}}",
+                 \"bandwidth_percent\": {:.2}, \"naive\": {}}}",
                 if n > 0 { ", " } else { "" },
                 json_string(&k.name),
                 json_string(&k.loc),
@@ -234,7 +234,8 @@ pub fn bench_bytes(
                 100.0 * rate(k.flops, t) / machine_peak,
                 rate(k.bytes, t),
                 json_string(bandwidth.level_for(k.bytes).name),
-                100.0 * rate(k.bytes, t) / bandwidth.level_for(k.bytes).gb_per_s
+                100.0 * rate(k.bytes, t) / bandwidth.level_for(k.bytes).gb_per_s,
+                k.naive
             );
         }
         out += "]}\n";
@@ -297,11 +298,12 @@ pub fn bench_bytes(
         };
         let _ = writeln!(
             out,
-            "  {:5.1}%  {:8.4}  {compute}  {:6.1}  {memory}  {} at {}",
+            "  {:5.1}%  {:8.4}  {compute}  {:6.1}  {memory}  {}{} at {}",
             share(t),
             ms(t),
             rate(k.bytes, t),
             k.name,
+            if k.naive { " (naive: no template took it)" } else { "" },
             k.loc
         );
     }

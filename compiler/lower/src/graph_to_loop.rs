@@ -179,14 +179,17 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
         let ctx = OpLowering::new(gm, op, ins, outs).with_target(target).with_scratch(scratch_offset);
         if profile {
             mark_kernel(&mut b, kernels.len());
+        }
+        emit(&mut b, &ctx);
+        if profile {
             kernels.push(KernelRecord {
                 name: kernel_name(gm, op),
                 loc: gm.loc(op).to_string(),
                 flops: crate::emit::flops(&ctx),
                 bytes: tensor_bytes(gm, op) as u64,
+                naive: ctx.is_naive(),
             });
         }
-        emit(&mut b, &ctx);
     }
     b.loc = gm.loc(*ret).clone();
     for (i, &v) in returned.iter().enumerate() {

@@ -59,6 +59,11 @@ impl Pass for BlockLayouts {
             let ops: Vec<Op> = m.block_ops(entry).collect();
             for op in ops {
                 if !is_f32(m, m.result_or_none(op)) {
+                    if m.is(op, &g::CONV2D) {
+                        let elem = m.value_type(m.result(op, 0)).as_tensor().map(|t| t.elem().name()).unwrap_or("?");
+                        let why = format!("{elem} elements: the scalar reference nest (templates are f32)");
+                        m.set_attr(op, g::nn::UNBLOCKED, Attribute::string(&why));
+                    }
                     continue;
                 }
                 if m.is(op, &g::CONV2D) {
@@ -121,9 +126,8 @@ fn ints(m: &Module, op: Op, name: &str) -> Vec<i64> {
 /// taps, which an infinite weight would make NaN.
 fn pad_input(m: &mut Module, op: Op) {
     let pads = ints(m, op, "pads");
-    let finite = constant_value(m, m.operand(op, 1))
-        .and_then(|w| w.to_f32s())
-        .is_some_and(|w| w.iter().all(|x| x.is_finite()));
+    let finite =
+        constant_value(m, m.operand(op, 1)).and_then(|w| w.to_f32s()).is_some_and(|w| w.iter().all(|x| x.is_finite()));
     if pads.iter().all(|&p| p == 0) || !finite {
         return;
     }
@@ -154,6 +158,15 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64) {
     } else {
         // Groups that fill no block, or a channel multiplier: the row template takes it
         // in NCHW, which vectorizes whole rows when the padding is in the input.
+        let why = if per_group == 1 && groups == c {
+            format!("depthwise with a channel multiplier of {}: the row template", o / groups)
+        } else {
+            format!(
+                "groups of {per_group} input and {} output channels fill no {lanes}-lane block: the row template",
+                o / groups
+            )
+        };
+        m.set_attr(op, g::nn::UNBLOCKED, Attribute::string(&why));
         pad_input(m, op);
         return;
     };

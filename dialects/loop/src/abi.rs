@@ -19,6 +19,9 @@ pub struct KernelRecord {
     pub flops: u64,
     /// Bytes of the tensors the kernel reads and writes.
     pub bytes: u64,
+    /// A convolution, pool or matmul lowered to the scalar reference nest (no template
+    /// took it): `tcc bench` says so.
+    pub naive: bool,
 }
 
 impl KernelRecord {
@@ -28,7 +31,8 @@ impl KernelRecord {
                 .with("name", Attribute::string(&self.name))
                 .with("loc", Attribute::string(&self.loc))
                 .with("flops", Attribute::i64(self.flops as i64))
-                .with("bytes", Attribute::i64(self.bytes as i64)),
+                .with("bytes", Attribute::i64(self.bytes as i64))
+                .with("naive", Attribute::Bool(self.naive)),
         )
     }
 
@@ -39,6 +43,7 @@ impl KernelRecord {
             loc: d.get("loc")?.as_str()?.to_string(),
             flops: d.get("flops")?.as_i64()? as u64,
             bytes: d.get("bytes").and_then(|b| b.as_i64()).unwrap_or(0) as u64,
+            naive: d.get("naive").and_then(|b| b.as_bool()).unwrap_or(false),
         })
     }
 }

@@ -42,18 +42,42 @@ pub struct OpLowering<'a> {
     /// Byte offset in the workspace of the scratch memory the kernel asked for
     /// ([`scratch_bytes`]), if any.
     pub scratch: Option<i64>,
+    /// Set by the scalar reference nests of convolutions, pools and matmuls (no
+    /// template took the op), for the profile.
+    naive: std::cell::Cell<bool>,
     operand_types: Vec<Type>,
 }
 
 impl<'a> OpLowering<'a> {
     pub fn new(g: &'a Module, op: tcc_ir::Op, ins: Vec<Value>, outs: Vec<Value>) -> OpLowering<'a> {
         let operand_types = g.operands(op).iter().map(|&v| g.value_type(v).clone()).collect();
-        OpLowering { g, op, ins, outs, lanes: 4, cores: 1, registers: 16, scratch: None, operand_types }
+        OpLowering {
+            g,
+            op,
+            ins,
+            outs,
+            lanes: 4,
+            cores: 1,
+            registers: 16,
+            scratch: None,
+            naive: std::cell::Cell::new(false),
+            operand_types,
+        }
     }
 
     pub fn with_lanes(mut self, lanes: u32) -> OpLowering<'a> {
         self.lanes = lanes;
         self
+    }
+
+    /// Records that the op was lowered to a scalar reference nest.
+    pub fn mark_naive(&self) {
+        self.naive.set(true);
+    }
+
+    /// Whether [`OpLowering::mark_naive`] was called.
+    pub fn is_naive(&self) -> bool {
+        self.naive.get()
     }
 
     /// The target's vector width and cores.

@@ -78,6 +78,7 @@ fn floor_bound(b: &mut Builder, u: Value, s: i64, limit: i64) -> Value {
 }
 
 pub fn matmul(b: &mut Builder, c: &OpLowering) {
+    c.mark_naive();
     let (sa, sb) = (c.in_shape(0), c.in_shape(1));
     let (a_vec, b_vec) = (sa.len() == 1, sb.len() == 1);
     let (m, k) = if a_vec { (1, sa[0]) } else { (sa[sa.len() - 2], sa[sa.len() - 1]) };
@@ -133,6 +134,7 @@ pub fn matmul(b: &mut Builder, c: &OpLowering) {
 }
 
 pub fn conv2d(b: &mut Builder, c: &OpLowering) {
+    c.mark_naive();
     let (xs, ws, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
     let (h, w) = (xs[2], xs[3]);
     let (o_ch, cg, kh_n, kw_n) = (ws[0], ws[1], ws[2], ws[3]);
@@ -184,6 +186,7 @@ pub fn conv2d(b: &mut Builder, c: &OpLowering) {
 }
 
 pub fn pool2d(b: &mut Builder, c: &OpLowering) {
+    c.mark_naive();
     let is_max = matches!(tcc_dialect_graph::kind(c.g.def(c.op)), Some(GraphOp::Pool2d(Pool::Max)));
     let include_pad = !is_max && c.flag("count_include_pad");
     let (xs, os) = (c.in_shape(0), c.out_shape(0));

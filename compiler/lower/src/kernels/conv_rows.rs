@@ -19,7 +19,7 @@
 //! the price is an NCHW input and output, which `propagate-layouts` converts to and from
 //! the blocked layouts of the neighbouring kernels.
 
-use tcc_ir::{Attribute, AttrDict, ScalarType, Value};
+use tcc_ir::{AttrDict, Attribute, ScalarType, Value};
 
 use super::{Run, row_runs};
 use crate::builder::Builder;
@@ -62,14 +62,23 @@ struct Rows {
 }
 
 /// The register tile for `gout` channels per group on a target with `registers`
-/// vector registers and output rows of `ow` pixels in vectors of `lanes`: vectors of
-/// pixels per tile, then the most channels (a divisor of `gout`, so tiles never cross
-/// a group) whose accumulators, with the pixel vectors and a broadcast weight, fit.
+/// vector registers and output rows of `ow` pixels in vectors of `lanes`: channels (a
+/// divisor of `gout`, so tiles never cross a group) x vectors of pixels, the most
+/// accumulators that fit with the pixel vectors and a broadcast weight, and of those
+/// the tile with the fewest loads per FMA (`(channels + vectors) / (channels x
+/// vectors)`).
 pub fn tile_shape(gout: i64, ow: i64, lanes: u32, registers: u32) -> (i64, i64) {
-    let vectors = (ow / lanes as i64).clamp(1, MAX_VECTORS);
-    let most = ((registers as i64 - vectors - 1) / vectors).max(1);
-    let tile_oc = (1..=most.min(gout)).rev().find(|t| gout % t == 0).unwrap_or(1);
-    (tile_oc, vectors)
+    let most_vectors = (ow / lanes as i64).clamp(1, MAX_VECTORS);
+    let mut best = (1, 1);
+    for vectors in 1..=most_vectors {
+        let most = ((registers as i64 - vectors - 1) / vectors).max(1);
+        let channels = (1..=most.min(gout)).rev().find(|t| gout % t == 0).unwrap_or(1);
+        let key = |(t, v): (i64, i64)| (t * v, -(t + v));
+        if key((channels, vectors)) > key(best) {
+            best = (channels, vectors);
+        }
+    }
+    best
 }
 
 /// Emits the row template for `graph.conv2d` `c`; `false` (nothing emitted) for
@@ -287,13 +296,15 @@ mod tests {
 
     #[test]
     fn tiles_fill_the_registers_within_a_group() {
-        // 512-bit vectors, 32 registers: 4 vectors of a 56-pixel row... 3 fit (48
-        // pixels), so up to 9 channels: 40 per group gives 8.
+        // 512-bit vectors, 32 registers, a 56-pixel row (3 whole vectors): 40 channels
+        // per group give 8 x 3 = 24 accumulators.
         assert_eq!(tile_shape(40, 56, 16, 32), (8, 3));
         // A multiplier of 2: two channels share an input channel.
         assert_eq!(tile_shape(2, 56, 16, 32), (2, 3));
-        // 128-bit vectors, 16 registers, a long row: 4 vectors, 2 channels.
-        assert_eq!(tile_shape(24, 112, 4, 16), (2, 4));
+        // 128-bit vectors, 16 registers, a long row: 4 x 3 accumulators beat 2 x 4.
+        assert_eq!(tile_shape(24, 112, 4, 16), (4, 3));
+        // Groups of 3 channels: 3 x 3 rather than 1 x 4.
+        assert_eq!(tile_shape(3, 16, 4, 16), (3, 3));
         // Rows narrower than a vector still have one.
         assert_eq!(tile_shape(7, 3, 16, 32), (7, 1));
     }

@@ -24,6 +24,7 @@ fn fold(
 }
 
 pub fn conv2d_nchwc(b: &mut Builder, c: &OpLowering) {
+    c.mark_naive();
     let (xs, ws, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
     let (s, p, d) = (c.ints("strides"), c.ints("pads"), c.ints("dilations"));
     let (ib, wib, ob) = (xs[4], ws[4], ws[5]);
@@ -68,6 +69,7 @@ pub fn conv2d_nchwc(b: &mut Builder, c: &OpLowering) {
 
 /// Max or average pooling in NCHW[x]c (`is_max`), lanes as channels.
 pub fn pool2d_nchwc(b: &mut Builder, c: &OpLowering, is_max: bool) {
+    c.mark_naive();
     let (xs, os) = (c.in_shape(0), c.out_shape(0));
     let (k, s, p) = (c.ints("kernel"), c.ints("strides"), c.ints("pads"));
     let include_pad = !is_max && c.flag("count_include_pad");
@@ -110,6 +112,7 @@ pub fn pool2d_nchwc(b: &mut Builder, c: &OpLowering, is_max: bool) {
 
 /// `matmul_packed` (the right operand `[N/nb, K, nb]`) or `batch_matmul` (`[.., K, N]`).
 pub fn matmul(b: &mut Builder, c: &OpLowering) {
+    c.mark_naive();
     let (sa, sb, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
     let packed = matches!(tcc_dialect_graph::kind(c.g.def(c.op)), Some(tcc_dialect_graph::GraphOp::MatmulPacked));
     let kdim = sa[sa.len() - 1];

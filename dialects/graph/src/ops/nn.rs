@@ -199,6 +199,9 @@ pub static MATMUL: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 
+/// The attribute in which `block-layouts` says why a convolution stays in NCHW.
+pub const UNBLOCKED: &str = "unblocked";
+
 pub static CONV2D: OpDef = OpDef {
     name: "graph.conv2d",
     summary: "2-D convolution (cross-correlation), NCHW input, OIHW filter, optional bias",
@@ -213,6 +216,12 @@ pub static CONV2D: OpDef = OpDef {
         AttrSpec::optional("pads", AttrKind::IntList, AttrDefault::Ints(&[0, 0, 0, 0]), "[top, left, bottom, right]"),
         AttrSpec::optional("dilations", AttrKind::IntList, AttrDefault::Ints(&[1, 1]), "[dh, dw]"),
         AttrSpec::optional("groups", AttrKind::Int, AttrDefault::Int(1), "channel groups"),
+        AttrSpec::optional(
+            UNBLOCKED,
+            AttrKind::String,
+            AttrDefault::Optional,
+            "why `block-layouts` left it in NCHW, and what lowers it (no effect on what it computes)",
+        ),
     ],
     traits: COMPUTE,
     infer: Some(infer_conv2d),
