@@ -210,8 +210,9 @@ pub fn bench_bytes(
         let _ = write!(out, "\"flops\": {flops}, \"gflops_per_s\": {gflops:.3}, ");
         let _ = write!(
             out,
-            "\"peak_gflops_per_core\": {:.2}, \"peak_percent\": {:.2}, ",
+            "\"peak_gflops_per_core\": {:.2}, \"peak_note\": {}, \"peak_percent\": {:.2}, ",
             peak.gflops_per_core,
+            peak.note.as_deref().map_or_else(|| "null".to_string(), json_string),
             100.0 * gflops / machine_peak
         );
         let _ = write!(out, "\"kernels_ms\": {:.4}, \"kernels\": [", ms(kernel_sum));
@@ -266,9 +267,10 @@ pub fn bench_bytes(
     );
     let _ = writeln!(
         out,
-        "peak      {:.1} GFLOP/s per core with {}-bit FMA (measured after the runs), x {} thread(s)",
+        "peak      {:.1} GFLOP/s per core with {}-bit FMA ({}), x {} thread(s)",
         peak.gflops_per_core,
         peak.vector_bits,
+        peak.note.as_deref().unwrap_or("measured after the runs"),
         compiled.threads()
     );
     let levels: Vec<String> = bandwidth.levels.iter().map(|l| format!("{} {:.0}", l.name, l.gb_per_s)).collect();

@@ -7,8 +7,13 @@
 //! benchmark, right after the model's timed runs (about 0.1 s): the clock a core runs
 //! at changes between processes (on a 2-core Zen 5 VM the best of a measurement's runs
 //! varied from 292 to 306 GFLOP/s from one process to the next, with kernels of the
-//! same process at the top of that range), so a peak measured at another time, or
-//! cached, is a ceiling kernels could run above.
+//! same process at the top of that range), so a peak measured at another time is a
+//! ceiling kernels could run above.
+//!
+//! A run during which the thread did not have its core to itself (its CPU time falls
+//! short of the wall-clock time: another process ran there) does not count; when too
+//! few runs were undisturbed after a few rounds, the last undisturbed peak measured on
+//! this CPU (cached in `$XDG_CACHE_HOME/tcc/fma-peak`) is used, and the peak says so.
 
 use std::time::Instant;
 
@@ -21,8 +26,17 @@ use tcc::{Error, Model, Options};
 /// Iterations of the calibration loop per run.
 const STEPS: i64 = 1 << 21;
 
-/// Timed runs of the calibration loop (each about 4 ms with 512-bit vectors).
+/// Timed runs of the calibration loop per round (each about 4 ms with 512-bit vectors).
 const RUNS: usize = 15;
+
+/// Rounds of runs before falling back on the cached peak.
+const ROUNDS: usize = 3;
+
+/// Undisturbed runs a measurement needs.
+const UNDISTURBED: usize = 5;
+
+/// A run is disturbed when its thread's CPU time is below this share of its wall time.
+const CPU_SHARE: f64 = 0.97;
 
 /// A measured FMA peak.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,17 +45,84 @@ pub struct Peak {
     pub gflops_per_core: f64,
     /// The vector width measured.
     pub vector_bits: u32,
+    /// Why the value is not this run's measurement, if it is not.
+    pub note: Option<String>,
 }
 
-/// The FMA peak of one core for the backend `options` choose, measured now.
+/// The FMA peak of one core for the backend `options` choose, measured now (or, if the
+/// core was too busy to measure, the last undisturbed measurement on this CPU).
 pub fn fma_peak(options: &Options) -> Result<Peak, Error> {
     let generator =
         CodeGenerator::new(options).map_err(|e| Error::Compile(tcc::ir::Diagnostics::error(Location::unknown(), e)))?;
-    Ok(Peak { gflops_per_core: measure(&generator)?, vector_bits: generator.target().vector_bits })
+    let vector_bits = generator.target().vector_bits;
+    let key = format!("{}|{}|{vector_bits}", tcc::target::host::cpu_model(), options.backend.name());
+    let runs = calibration_runs(&generator)?;
+    let cached = || crate::cache::read("fma-peak", &key).and_then(|v| v.parse::<f64>().ok());
+    let (gflops_per_core, note) = choose(&runs, cached);
+    if note.is_none() {
+        crate::cache::write("fma-peak", &key, &format!("{gflops_per_core:.2}"));
+    }
+    Ok(Peak { gflops_per_core, vector_bits, note })
 }
 
-/// Builds, compiles and times the calibration kernel; GFLOP/s of one core.
-fn measure(generator: &CodeGenerator) -> Result<f64, Error> {
+/// The peak of `runs`: the best undisturbed run when there are enough of them, else the
+/// cached value (or the best run, said to be perhaps low), with a note why.
+fn choose(runs: &[Run], cached: impl FnOnce() -> Option<f64>) -> (f64, Option<String>) {
+    let best = |runs: &mut dyn Iterator<Item = &Run>| runs.map(|r| r.gflops).fold(0.0, f64::max);
+    let undisturbed: Vec<&Run> = runs.iter().filter(|r| r.cpu >= CPU_SHARE * r.wall).collect();
+    if undisturbed.len() >= UNDISTURBED {
+        return (best(&mut undisturbed.into_iter()), None);
+    }
+    let busy = format!(
+        "the core was shared during the calibration ({} of {} runs undisturbed)",
+        undisturbed.len(),
+        runs.len()
+    );
+    match cached() {
+        Some(g) => (g, Some(format!("{busy}: the last undisturbed value"))),
+        None => (best(&mut runs.iter()), Some(format!("{busy}: may be low"))),
+    }
+}
+
+/// One timed run of the calibration loop: its rate, wall time and the thread's CPU time.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    gflops: f64,
+    wall: f64,
+    cpu: f64,
+}
+
+/// The calling thread's CPU time in seconds.
+fn thread_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid timespec to write to; the clock id is a constant.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
+    if ok { ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9 } else { f64::NAN }
+}
+
+/// Rounds of timed runs until enough were undisturbed (or [`ROUNDS`] of them).
+fn calibration_runs(generator: &CodeGenerator) -> Result<Vec<Run>, Error> {
+    let (model, flops) = calibration_kernel(generator)?;
+    model.run(&[])?;
+    let mut runs = Vec::new();
+    for _ in 0..ROUNDS {
+        for _ in 0..RUNS {
+            let (t, c) = (Instant::now(), thread_cpu_seconds());
+            model.run(&[])?;
+            let (wall, cpu) = (t.elapsed().as_secs_f64(), thread_cpu_seconds() - c);
+            // Without a thread clock every run counts as undisturbed.
+            let cpu = if cpu.is_nan() { wall } else { cpu };
+            runs.push(Run { gflops: flops / wall / 1e9, wall, cpu });
+        }
+        if runs.iter().filter(|r| r.cpu >= CPU_SHARE * r.wall).count() >= UNDISTURBED {
+            break;
+        }
+    }
+    Ok(runs)
+}
+
+/// The calibration kernel, compiled for one thread, and the FLOPs of one run.
+fn calibration_kernel(generator: &CodeGenerator) -> Result<(Model, f64), Error> {
     let target = generator.target();
     let lanes = target.f32_lanes() as u32;
     // Independent chains: latency 4 x 2 pipes needs 8; leave registers for the operands.
@@ -76,16 +157,29 @@ fn measure(generator: &CodeGenerator) -> Result<f64, Error> {
     create_return(&mut m, entry, &[], loc);
     let compiled = generator.jit(&m, false)?;
     let model = Model::from_compiled(compiled, 1)?;
-    let flops = 2.0 * (STEPS * chains * lanes as i64) as f64;
-    // The best of several runs: interference (a shared core, a timer tick) only slows a
-    // run, and on a VM successive medians varied by 5% (290-305 GFLOP/s on a Zen 5)
-    // with real kernels running at the top of that range.
-    model.run(&[])?;
-    let best = (0..RUNS)
-        .map(|_| {
-            let t = Instant::now();
-            model.run(&[]).map(|_| t.elapsed().as_secs_f64())
-        })
-        .try_fold(f64::INFINITY, |best, t| t.map(|t| best.min(t)))?;
-    Ok(flops / best / 1e9)
+    Ok((model, 2.0 * (STEPS * chains * lanes as i64) as f64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn disturbed_runs_do_not_set_the_peak() {
+        let run = |gflops, cpu| Run { gflops, wall: 1.0, cpu };
+        // Enough undisturbed runs: the best of them, not the faster disturbed one.
+        let mut runs = vec![run(300.0, 1.0); 5];
+        runs[2].gflops = 305.0;
+        runs.push(run(320.0, 0.5));
+        assert_eq!(choose(&runs, || Some(1.0)), (305.0, None));
+        // Too few: the cached value, said so.
+        let runs = vec![run(150.0, 0.6), run(290.0, 1.0)];
+        let (g, note) = choose(&runs, || Some(301.0));
+        assert_eq!(g, 301.0);
+        assert!(note.unwrap().contains("1 of 2 runs undisturbed"));
+        // Nothing cached: the best run, flagged.
+        let (g, note) = choose(&runs, || None);
+        assert_eq!(g, 290.0);
+        assert!(note.unwrap().ends_with("may be low"));
+    }
 }
