@@ -31,7 +31,7 @@ use tcc_dialect_graph::ops as g;
 use tcc_dialect_graph::ops::kernel::LOGICAL_CHANNELS;
 use tcc_ir::builtin::func_entry;
 use tcc_ir::{
-    AttrDict, Attribute, DenseElements, Diagnostics, Module, Op, Pass, PassInfo, ScalarType, TensorType, Value,
+    AttrDict, Attribute, DenseElements, Diagnostics, Module, Op, Pass, PassInfo, ScalarType, TensorType, Type, Value,
 };
 use tcc_target::Target;
 
@@ -155,6 +155,9 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64) {
         (ib, ib, lanes, 1)
     } else if per_group % lanes == 0 && (o / groups) % lanes == 0 {
         (lanes, lanes, lanes, groups)
+    } else if group_padding_pays(per_group, o / groups, ys[3], lanes) {
+        block_group_padded(m, op, lanes);
+        return;
     } else {
         // Groups that fill no block, or a channel multiplier: the row template takes it
         // in NCHW, which vectorizes whole rows when the padding is in the input.
@@ -215,16 +218,46 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64) {
     // zero filter lanes read zeros. (A depthwise convolution's padded channels multiply
     // padded input channels, which are zero.)
     if op_ != o && !depthwise {
-        let mask: Vec<f32> = (0..op_).map(|ch| if ch < o { 1.0 } else { 0.0 }).collect();
-        let f32s = |shape: Vec<i64>, values: &[f32]| {
-            let ty = TensorType::new(shape, ScalarType::F32).expect("a valid shape");
-            DenseElements::from_f32s(ty, values).expect("one value per element")
-        };
-        let (mask, zero) = (f32s(vec![1, op_ / ob, 1, 1, ob], &mask), f32s(vec![], &[0.0]));
-        operands.push(ins.constant(mask));
-        operands.push(ins.constant(zero));
-        extra.push(Epilogue::ZeroPadding);
+        zero_padded_channels(&mut ins, &mut operands, &mut extra, op_ / ob, ob, |ch| ch < o);
     }
+    let yb = blocked_conv(&mut ins, op, operands, extra, attrs, raw);
+    let y = ins.layout(yb, &Layout::nchwc(ob), &Layout::nchw(), ys);
+    m.replace_op(op, &[y]);
+}
+
+/// Appends the epilogue step that zeroes padded output channels (`real(channel)` is
+/// false for them) of `blocks` blocks of `block`: the mask and the scalar zero. A padded
+/// channel is a sum of products with zero filter lanes, which an infinite or NaN input
+/// makes NaN; zeroed, the next convolution's zero filter lanes read zeros.
+fn zero_padded_channels(
+    ins: &mut Inserter,
+    operands: &mut Vec<Value>,
+    extra: &mut Vec<Epilogue>,
+    blocks: i64,
+    block: i64,
+    real: impl Fn(i64) -> bool,
+) {
+    let mask: Vec<f32> = (0..blocks * block).map(|ch| if real(ch) { 1.0 } else { 0.0 }).collect();
+    let f32s = |shape: Vec<i64>, values: &[f32]| {
+        let ty = TensorType::new(shape, ScalarType::F32).expect("a valid shape");
+        DenseElements::from_f32s(ty, values).expect("one value per element")
+    };
+    let (mask, zero) = (f32s(vec![1, blocks, 1, 1, block], &mask), f32s(vec![], &[0.0]));
+    operands.push(ins.constant(mask));
+    operands.push(ins.constant(zero));
+    extra.push(Epilogue::ZeroPadding);
+}
+
+/// The blocked convolution of `op` (`graph.conv2d_nchwc`) on `operands` (input, filter,
+/// then the epilogue's), with the epilogue `extra` describes; its raw result.
+fn blocked_conv(
+    ins: &mut Inserter,
+    op: Op,
+    operands: Vec<Value>,
+    extra: Vec<Epilogue>,
+    attrs: AttrDict,
+    raw: Type,
+) -> Value {
     let mut regions = Vec::new();
     if !extra.is_empty() {
         let loc = ins.m.loc(op).clone();
@@ -250,8 +283,72 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64) {
         }));
     }
     let conv = ins.op_with_regions(&g::CONV2D_NCHWC, &operands, attrs, vec![raw], regions);
-    let yb = ins.m.result(conv, 0);
-    let y = ins.layout(yb, &Layout::nchwc(ob), &Layout::nchw(), ys);
+    ins.m.result(conv, 0)
+}
+
+/// Whether padding each group's channels to whole blocks of `lanes` (the blocked
+/// templates then take the convolution, multiplying `gin_p x gout_p / (gin x gout)`
+/// times the work) beats the row template on output rows of `ow` pixels (its vectors
+/// along a row: the widest that fit, then narrower ones, then scalars, each costing
+/// about what a full one does).
+fn group_padding_pays(gin: i64, gout: i64, ow: i64, lanes: i64) -> bool {
+    let padded = (gin * gout) as f64 / (round_up(gin, lanes) * round_up(gout, lanes)) as f64;
+    let (mut rest, mut width, mut vectors) = (ow, lanes, 0);
+    while rest > 0 {
+        let w = if width >= 4 { width } else { 1 };
+        vectors += rest / w;
+        rest %= w;
+        width /= 2;
+    }
+    let rows = (ow as f64 / lanes as f64) / vectors.max(1) as f64;
+    padded > rows
+}
+
+/// A grouped convolution whose groups fill no whole block, blocked with each group's
+/// input and output channels padded to whole blocks: the activations in `NGCHW{b}c`
+/// (viewed as `NCHW{b}c` of `G x ceil(gin / b)` blocks), the filter in
+/// `GOIHW{b}i{b}o`, so that the direct template's groups hold whole blocks.
+fn block_group_padded(m: &mut Module, op: Op, lanes: i64) {
+    let (xs, ws, ys) = (shape(m, m.operand(op, 0)), shape(m, m.operand(op, 1)), shape(m, m.result(op, 0)));
+    let groups = m.attr_or_default(op, "groups").and_then(|a| a.as_i64()).unwrap_or(1);
+    let (gin, gout) = (ws[1], ws[0] / groups);
+    let (gin_b, gout_b) = (round_up(gin, lanes) / lanes, round_up(gout, lanes) / lanes);
+    let layout = |text: String| Layout::parse(&text).expect("a valid layout");
+    let (x, w) = (m.operand(op, 0), m.operand(op, 1));
+    let bias = m.operands(op).get(2).copied();
+    let mut ins = Inserter::before(m, op);
+    let x5 = ins.reshape(x, vec![xs[0], groups, gin, xs[2], xs[3]]);
+    let xg = layout(format!("NGCHW{lanes}c"));
+    let xb = ins.layout(x5, &layout("NGCHW".into()), &xg, vec![xs[0], groups, gin_b, xs[2], xs[3], lanes]);
+    let xb = ins.reshape(xb, vec![xs[0], groups * gin_b, xs[2], xs[3], lanes]);
+    let w5 = ins.reshape(w, vec![groups, gout, gin, ws[2], ws[3]]);
+    let wg = layout(format!("GOIHW{lanes}i{lanes}o"));
+    let wb = ins.layout(w5, &layout("GOIHW".into()), &wg, vec![groups, gout_b, gin_b, ws[2], ws[3], lanes, lanes]);
+    let wb = ins.reshape(wb, vec![groups * gout_b, gin_b, ws[2], ws[3], lanes, lanes]);
+    let mut attrs = AttrDict::new();
+    for name in ["strides", "pads", "dilations"] {
+        let v = ints(ins.m, op, name);
+        attrs.set(name, Attribute::i64_list(&v));
+    }
+    attrs.set("groups", Attribute::i64(groups));
+    attrs.set(LOGICAL_CHANNELS, Attribute::i64_list(&[xs[1], ws[0]]));
+    let blocks = groups * gout_b;
+    let mut operands = vec![xb, wb];
+    let mut extra = Vec::new();
+    if let Some(b) = bias {
+        let b2 = ins.reshape(b, vec![groups, gout]);
+        let bb = ins.layout(b2, &layout("GC".into()), &layout(format!("GC{lanes}c")), vec![groups, gout_b, lanes]);
+        operands.push(ins.reshape(bb, vec![1, blocks, 1, 1, lanes]));
+        extra.push(Epilogue::Bias);
+    }
+    if gout % lanes != 0 {
+        zero_padded_channels(&mut ins, &mut operands, &mut extra, blocks, lanes, |ch| ch % (gout_b * lanes) < gout);
+    }
+    let raw = tensor_type(vec![ys[0], blocks, ys[2], ys[3], lanes], ScalarType::F32);
+    let yb = blocked_conv(&mut ins, op, operands, extra, attrs, raw);
+    let y6 = ins.reshape(yb, vec![ys[0], groups, gout_b, ys[2], ys[3], lanes]);
+    let y5 = ins.layout(y6, &xg, &layout("NGCHW".into()), vec![ys[0], groups, gout, ys[2], ys[3]]);
+    let y = ins.reshape(y5, ys);
     m.replace_op(op, &[y]);
 }
 
@@ -322,4 +419,25 @@ fn pack_matmul(m: &mut Module, op: Op, target: &Target) {
     let r = ins.m.result(mm, 0);
     let y = ins.reshape(r, sy);
     m.replace_op(op, &[y]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::group_padding_pays;
+
+    #[test]
+    fn groups_are_padded_when_rows_are_too_narrow_for_the_row_template() {
+        // RegNet-X 8GF's groups of 120 at 28, 14 and 7 pixels with 16 lanes: padded to
+        // 128 they waste 12%, the row template's tails more.
+        assert!(group_padding_pays(120, 120, 28, 16));
+        assert!(group_padding_pays(120, 120, 7, 16));
+        // Groups of 40 on 56-pixel rows: three whole vectors and a half, against 31%
+        // padding waste: rows.
+        assert!(!group_padding_pays(40, 40, 56, 16));
+        // Narrow groups never pay for padding to 16 lanes on whole-vector rows.
+        assert!(!group_padding_pays(4, 4, 56, 16));
+        assert!(!group_padding_pays(1, 2, 112, 16));
+        // With 4 lanes, 6 of 8 padded lanes beat two scalars per 6-pixel row.
+        assert!(group_padding_pays(6, 6, 6, 4));
+    }
 }
