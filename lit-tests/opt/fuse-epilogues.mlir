@@ -32,6 +32,27 @@ func.func @two_uses(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x1x1x4x4xf32>) -> (
 
 // -----
 
+// SiLU, x * sigmoid(x), uses the result twice: the pair joins the epilogue (after the
+// bias), the sigmoid on the accumulator, then the product.
+// CHECK-LABEL: func.func @conv_silu
+// CHECK: %[[Y:.*]] = graph.conv2d_nchwc %arg0, %arg1, %arg2 {{.*}} ({
+// CHECK-NEXT: ^bb0(%arg0: tensor<1x1x4x4x4xf32>, %arg1: tensor<1x1x1x1x4xf32>):
+// CHECK-NEXT:   %0 = graph.add %arg0, %arg1
+// CHECK-NEXT:   %1 = graph.sigmoid %0
+// CHECK-NEXT:   %2 = graph.mul %0, %1
+// CHECK-NEXT:   graph.yield %2
+// CHECK-NOT: graph.sigmoid
+// CHECK: return %[[Y]]
+func.func @conv_silu(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x1x1x4x4xf32>, %b: tensor<1x1x1x1x4xf32>) -> tensor<1x1x4x4x4xf32> {
+  %y = graph.conv2d_nchwc %x, %w : (tensor<1x1x4x4x4xf32>, tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32>
+  %a = graph.add %y, %b : (tensor<1x1x4x4x4xf32>, tensor<1x1x1x1x4xf32>) -> tensor<1x1x4x4x4xf32>
+  %s = graph.sigmoid %a : (tensor<1x1x4x4x4xf32>) -> tensor<1x1x4x4x4xf32>
+  %m = graph.mul %a, %s : (tensor<1x1x4x4x4xf32>, tensor<1x1x4x4x4xf32>) -> tensor<1x1x4x4x4xf32>
+  return %m : tensor<1x1x4x4x4xf32>
+}
+
+// -----
+
 // A dense layer: matmul -> reshape -> bias add. The add moves before the reshape and
 // joins the matmul's epilogue with the bias reshaped to [1, 1, 10].
 // CHECK-LABEL: func.func @dense

@@ -8,7 +8,9 @@
 //! The new kernel op takes the elementwise op's place, where all those operands are
 //! defined. A reshape between the kernel and the consumer that keeps the innermost
 //! dimension (a matmul's `[1, M, N] -> [M, N]`) moves after the consumer first.
-//! Repeated to a fixed point: `conv + bias + residual + relu` becomes one op.
+//! Repeated to a fixed point: `conv + bias + residual + relu` becomes one op. A result
+//! used twice by a pair like SiLU's `x * sigmoid(x)` (one op on the result alone, used
+//! only by the other, which combines both) takes the pair.
 
 use std::collections::HashMap;
 
@@ -56,10 +58,14 @@ fn fuse_one(m: &mut Module, block: Block) -> bool {
             continue;
         }
         let r = m.result(op, 0);
+        if let Some(users) = swish_like(m, r) {
+            fuse(m, op, &users);
+            return true;
+        }
         let [u] = m.uses(r) else { continue };
         let user = u.op;
-        if fusable(m, user, r) {
-            fuse(m, op, user);
+        if fusable(m, user, &[r]) {
+            fuse(m, op, &[user]);
             return true;
         }
         if sink_reshape(m, user) {
@@ -80,7 +86,7 @@ fn sink_reshape(m: &mut Module, reshape: Op) -> bool {
     let [u] = m.uses(y) else { return false };
     let f = u.op;
     let (xs, ys) = (crate::shape(m, x), crate::shape(m, y));
-    if xs.last() != ys.last() || !fusable(m, f, y) {
+    if xs.last() != ys.last() || !fusable(m, f, &[y]) {
         return false;
     }
     let mut new_operands = Vec::new();
@@ -113,18 +119,37 @@ fn sink_reshape(m: &mut Module, reshape: Op) -> bool {
     true
 }
 
-/// `user` is an elementwise op on `r` that keeps its type and whose other operands
-/// broadcast into it.
-fn fusable(m: &Module, user: Op, r: Value) -> bool {
+/// A kernel result `r` used by two elementwise ops, `inner` on `r` alone (with
+/// broadcast operands) used only by `outer`, which combines `r` and `inner`'s result:
+/// SiLU's `x * sigmoid(x)`, GELU's. Both join the epilogue, in that order.
+fn swish_like(m: &Module, r: Value) -> Option<[Op; 2]> {
+    let [a, b] = m.uses(r) else { return None };
+    let (a, b) = (a.op, b.op);
+    [(a, b), (b, a)].into_iter().find_map(|(inner, outer)| {
+        let ir = m.results(inner).first().copied()?;
+        let only_outer = matches!(m.uses(ir), [u] if u.op == outer);
+        (inner != outer && only_outer && fusable(m, inner, &[r]) && fusable(m, outer, &[r, ir]))
+            .then_some([inner, outer])
+    })
+}
+
+/// `user` is an elementwise op on the values `from` (a kernel's result, and values
+/// computed from it in the epilogue) that keeps the first one's type, and whose other
+/// operands broadcast into it.
+fn fusable(m: &Module, user: Op, from: &[Value]) -> bool {
     if !m.has_trait(user, Traits::ELEMENTWISE) || m.results(user).len() != 1 || !m.regions(user).is_empty() {
         return false;
     }
+    let r = from[0];
     let ty = m.value_type(r);
     if m.value_type(m.result(user, 0)) != ty || !ty.as_tensor().is_some_and(|t| t.elem().is_float()) {
         return false;
     }
+    if from.iter().any(|&v| m.value_type(v) != ty) {
+        return false;
+    }
     let (shape, elem) = (crate::shape(m, r), ty.as_tensor().map(|t| t.elem()));
-    m.operands(user).iter().filter(|&&v| v != r).all(|&v| {
+    m.operands(user).iter().filter(|v| !from.contains(v)).all(|&v| {
         let s = crate::shape(m, v);
         m.value_type(v).as_tensor().map(|t| t.elem()) == elem
             && s.len() <= shape.len()
@@ -165,17 +190,27 @@ pub fn append_copy(m: &mut Module, block: Block, op: Op, map: &HashMap<Value, Va
     m.result(new, 0)
 }
 
-/// Replaces `kernel` and its single consumer `user` by a kernel whose epilogue ends
-/// with `user`.
-fn fuse(m: &mut Module, kernel: Op, user: Op) {
+/// Replaces `kernel` and its consumers `users` (each elementwise on the kernel's result
+/// and the results of those before it; the last one's result is what the others feed)
+/// by a kernel whose epilogue ends with them.
+fn fuse(m: &mut Module, kernel: Op, users: &[Op]) {
+    let user = *users.last().expect("a consumer");
     let r = m.result(kernel, 0);
+    let chained: Vec<Value> = users.iter().map(|&u| m.result(u, 0)).collect();
     let raw = match m.regions(kernel).first() {
         Some(&reg) => m.value_type(m.block_args(m.region_blocks(reg)[0])[0]).clone(),
         None => m.value_type(r).clone(),
     };
     let from = semantics(m.def(kernel)).and_then(|s| s.epilogue_from).expect("a kernel op");
     let old_extra: Vec<Value> = m.operands(kernel)[from..].to_vec();
-    let new_extra: Vec<Value> = m.operands(user).iter().copied().filter(|&v| v != r).collect();
+    let mut new_extra: Vec<Value> = Vec::new();
+    for &u in users {
+        for &v in m.operands(u) {
+            if v != r && !chained.contains(&v) && !new_extra.contains(&v) {
+                new_extra.push(v);
+            }
+        }
+    }
     let extra_types: Vec<Type> = old_extra.iter().chain(&new_extra).map(|&v| m.value_type(v).clone()).collect();
     let old_block = m.regions(kernel).first().map(|&reg| m.region_blocks(reg)[0]);
     let loc = m.loc(user).clone();
@@ -204,7 +239,12 @@ fn fuse(m: &mut Module, kernel: Op, user: Op) {
         for (i, &v) in new_extra.iter().enumerate() {
             umap.entry(v).or_insert(args[old_extra.len() + i]);
         }
-        append_copy(m, block, user, &umap)
+        let mut last = current;
+        for &u in users {
+            last = append_copy(m, block, u, &umap);
+            umap.insert(m.result(u, 0), last);
+        }
+        last
     });
     let mut operands: Vec<Value> = m.operands(kernel)[..from].to_vec();
     operands.extend(old_extra);
@@ -216,5 +256,8 @@ fn fuse(m: &mut Module, kernel: Op, user: Op) {
     let nv = m.result(new, 0);
     m.set_loc(new, m.loc(kernel).clone());
     m.replace_op(user, &[nv]);
+    for &u in users[..users.len() - 1].iter().rev() {
+        m.erase_op(u);
+    }
     m.erase_op(kernel);
 }

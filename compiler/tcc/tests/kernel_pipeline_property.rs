@@ -80,10 +80,15 @@ impl Graph {
     }
 
     fn activation(&mut self, x: &str, xs: &[i64]) -> String {
-        match self.r.int(0, 3) {
+        match self.r.int(0, 4) {
             0 => self.op("graph.relu", &[(x, xs)], xs),
             1 => self.op("graph.clamp {min = 0.0, max = 6.0}", &[(x, xs)], xs),
             2 => self.op("graph.sigmoid", &[(x, xs)], xs),
+            3 => {
+                // SiLU: the kernel's result used twice.
+                let s = self.op("graph.sigmoid", &[(x, xs)], xs);
+                self.op("graph.mul", &[(x, xs), (&s, xs)], xs)
+            }
             _ => x.to_string(),
         }
     }
