@@ -85,15 +85,15 @@ func.func @downsample(%x: tensor<1x8x7x7xf32>) -> tensor<1x16x4x4xf32> {
 // -----
 
 // Groups of 5 channels fill no 4-lane block, and 3-pixel rows are too narrow for the
-// row template: each group's channels are padded to whole blocks (NGCHW4c viewed as
-// NCHW4c of 2 x 2 blocks, the filter GOIHW4i4o), the padded output lanes of each group
-// zeroed by the epilogue's mask.
+// row template: the input is read in blocks of gcd(5, 4) = 1 channel (each group whole
+// blocks) and each group's output channels are padded to whole blocks (NGCHW4c viewed
+// as NCHW4c of 2 x 2 blocks, the filter GOIHW1i4o), the padded output lanes of each
+// group zeroed by the epilogue's mask.
 // CHECK-LABEL: func.func @group_padded
-// CHECK: graph.reshape %arg0 {shape = [1, 2, 5, 3, 3]}
-// CHECK: graph.layout_transform {{.*}} {dst = "NGCHW4c", src = "NGCHW"} : (tensor<1x2x5x3x3xf32>) -> tensor<1x2x2x3x3x4xf32>
-// CHECK: graph.layout_transform {{.*}} {dst = "GOIHW4i4o", src = "GOIHW"} : (tensor<2x5x5x3x3xf32>) -> tensor<2x2x2x3x3x4x4xf32>
+// CHECK: graph.layout_transform %arg0 {dst = "NCHW1c", src = "NCHW"} : (tensor<1x10x3x3xf32>) -> tensor<1x10x3x3x1xf32>
+// CHECK: graph.layout_transform {{.*}} {dst = "GOIHW1i4o", src = "GOIHW"} : (tensor<2x5x5x3x3xf32>) -> tensor<2x2x5x3x3x1x4xf32>
 // CHECK: dense<{{\[\[\[\[\[}}1.0, 1.0, 1.0, 1.0]]], {{\[\[\[}}1.0, 0.0, 0.0, 0.0]]], {{\[\[\[}}1.0, 1.0, 1.0, 1.0]]], {{\[\[\[}}1.0, 0.0, 0.0, 0.0]]]]]>
-// CHECK: graph.conv2d_nchwc {{.*}} {dilations = [1, 1], groups = 2, logical_channels = [10, 10], pads = [1, 1, 1, 1], strides = [1, 1]} : (tensor<1x4x3x3x4xf32>, tensor<4x2x3x3x4x4xf32>
+// CHECK: graph.conv2d_nchwc {{.*}} {dilations = [1, 1], groups = 2, logical_channels = [10, 10], pads = [1, 1, 1, 1], strides = [1, 1]} : (tensor<1x10x3x3x1xf32>, tensor<4x5x3x3x1x4xf32>
 // CHECK: graph.layout_transform {{.*}} {dst = "NGCHW", src = "NGCHW4c"} : (tensor<1x2x2x3x3x4xf32>) -> tensor<1x2x5x3x3xf32>
 // CHECK: graph.reshape {{.*}} {shape = [1, 10, 3, 3]}
 func.func @group_padded(%x: tensor<1x10x3x3xf32>) -> tensor<1x10x3x3xf32> {

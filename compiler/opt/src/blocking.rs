@@ -155,7 +155,7 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64) {
         (ib, ib, lanes, 1)
     } else if per_group % lanes == 0 && (o / groups) % lanes == 0 {
         (lanes, lanes, lanes, groups)
-    } else if group_padding_pays(per_group, o / groups, ys[3], lanes) {
+    } else if group_padding_pays(o / groups, ys[3], lanes) {
         block_group_padded(m, op, lanes);
         return;
     } else {
@@ -286,13 +286,13 @@ fn blocked_conv(
     ins.m.result(conv, 0)
 }
 
-/// Whether padding each group's channels to whole blocks of `lanes` (the blocked
-/// templates then take the convolution, multiplying `gin_p x gout_p / (gin x gout)`
-/// times the work) beats the row template on output rows of `ow` pixels (its vectors
-/// along a row: the widest that fit, then narrower ones, then scalars, each costing
-/// about what a full one does).
-fn group_padding_pays(gin: i64, gout: i64, ow: i64, lanes: i64) -> bool {
-    let padded = (gin * gout) as f64 / (round_up(gin, lanes) * round_up(gout, lanes)) as f64;
+/// Whether padding each group's output channels to whole blocks of `lanes` (the blocked
+/// templates then take the convolution, multiplying `gout_p / gout` times the work)
+/// beats the row template on output rows of `ow` pixels (its vectors along a row: the
+/// widest that fit, then narrower ones, then scalars, each costing about what a full
+/// one does).
+fn group_padding_pays(gout: i64, ow: i64, lanes: i64) -> bool {
+    let padded = gout as f64 / round_up(gout, lanes) as f64;
     let (mut rest, mut width, mut vectors) = (ow, lanes, 0);
     while rest > 0 {
         let w = if width >= 4 { width } else { 1 };
@@ -304,27 +304,27 @@ fn group_padding_pays(gin: i64, gout: i64, ow: i64, lanes: i64) -> bool {
     padded > rows
 }
 
-/// A grouped convolution whose groups fill no whole block, blocked with each group's
-/// input and output channels padded to whole blocks: the activations in `NGCHW{b}c`
-/// (viewed as `NCHW{b}c` of `G x ceil(gin / b)` blocks), the filter in
-/// `GOIHW{b}i{b}o`, so that the direct template's groups hold whole blocks.
+/// A grouped convolution whose groups fill no whole block, blocked with the input in
+/// blocks of `ib = gcd(gin, lanes)` channels (`NCHW{ib}c`: each group is whole blocks,
+/// none padded) and each group's output channels padded to whole blocks of `lanes`
+/// (`NGCHW{lanes}c` viewed as `NCHW{lanes}c` of `G x ceil(gout / lanes)` blocks; the
+/// filter `GOIHW{ib}i{lanes}o`), so that the direct template's groups hold whole blocks.
 fn block_group_padded(m: &mut Module, op: Op, lanes: i64) {
     let (xs, ws, ys) = (shape(m, m.operand(op, 0)), shape(m, m.operand(op, 1)), shape(m, m.result(op, 0)));
     let groups = m.attr_or_default(op, "groups").and_then(|a| a.as_i64()).unwrap_or(1);
     let (gin, gout) = (ws[1], ws[0] / groups);
-    let (gin_b, gout_b) = (round_up(gin, lanes) / lanes, round_up(gout, lanes) / lanes);
+    let ib = (1..=lanes).rev().find(|b| gin % b == 0 && lanes % b == 0).unwrap_or(1);
+    let (gin_b, gout_b) = (gin / ib, round_up(gout, lanes) / lanes);
     let layout = |text: String| Layout::parse(&text).expect("a valid layout");
     let (x, w) = (m.operand(op, 0), m.operand(op, 1));
     let bias = m.operands(op).get(2).copied();
     let mut ins = Inserter::before(m, op);
-    let x5 = ins.reshape(x, vec![xs[0], groups, gin, xs[2], xs[3]]);
+    let xb = ins.layout(x, &Layout::nchw(), &Layout::nchwc(ib), vec![xs[0], xs[1] / ib, xs[2], xs[3], ib]);
     let xg = layout(format!("NGCHW{lanes}c"));
-    let xb = ins.layout(x5, &layout("NGCHW".into()), &xg, vec![xs[0], groups, gin_b, xs[2], xs[3], lanes]);
-    let xb = ins.reshape(xb, vec![xs[0], groups * gin_b, xs[2], xs[3], lanes]);
     let w5 = ins.reshape(w, vec![groups, gout, gin, ws[2], ws[3]]);
-    let wg = layout(format!("GOIHW{lanes}i{lanes}o"));
-    let wb = ins.layout(w5, &layout("GOIHW".into()), &wg, vec![groups, gout_b, gin_b, ws[2], ws[3], lanes, lanes]);
-    let wb = ins.reshape(wb, vec![groups * gout_b, gin_b, ws[2], ws[3], lanes, lanes]);
+    let wg = layout(format!("GOIHW{ib}i{lanes}o"));
+    let wb = ins.layout(w5, &layout("GOIHW".into()), &wg, vec![groups, gout_b, gin_b, ws[2], ws[3], ib, lanes]);
+    let wb = ins.reshape(wb, vec![groups * gout_b, gin_b, ws[2], ws[3], ib, lanes]);
     let mut attrs = AttrDict::new();
     for name in ["strides", "pads", "dilations"] {
         let v = ints(ins.m, op, name);
@@ -428,16 +428,18 @@ mod tests {
     #[test]
     fn groups_are_padded_when_rows_are_too_narrow_for_the_row_template() {
         // RegNet-X 8GF's groups of 120 at 28, 14 and 7 pixels with 16 lanes: padded to
-        // 128 they waste 12%, the row template's tails more.
-        assert!(group_padding_pays(120, 120, 28, 16));
-        assert!(group_padding_pays(120, 120, 7, 16));
-        // Groups of 40 on 56-pixel rows: three whole vectors and a half, against 31%
-        // padding waste: rows.
-        assert!(!group_padding_pays(40, 40, 56, 16));
+        // 128 they waste 6%, the row template's tails more.
+        assert!(group_padding_pays(120, 28, 16));
+        assert!(group_padding_pays(120, 7, 16));
+        // Groups of 24 on 28-pixel rows: 24 of 32 lanes beat 16 + 8 + 4 pixels.
+        assert!(group_padding_pays(24, 28, 16));
+        // Groups of 40 on 56-pixel rows: three whole vectors and a half, against 40
+        // of 48 lanes: rows.
+        assert!(!group_padding_pays(40, 56, 16));
         // Narrow groups never pay for padding to 16 lanes on whole-vector rows.
-        assert!(!group_padding_pays(4, 4, 56, 16));
-        assert!(!group_padding_pays(1, 2, 112, 16));
+        assert!(!group_padding_pays(4, 56, 16));
+        assert!(!group_padding_pays(2, 112, 16));
         // With 4 lanes, 6 of 8 padded lanes beat two scalars per 6-pixel row.
-        assert!(group_padding_pays(6, 6, 6, 4));
+        assert!(group_padding_pays(6, 6, 4));
     }
 }
