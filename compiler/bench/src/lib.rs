@@ -215,6 +215,8 @@ pub fn bench_bytes(
             peak.note.as_deref().map_or_else(|| "null".to_string(), json_string),
             100.0 * gflops / machine_peak
         );
+        let note = bandwidth.note.as_deref().map_or_else(|| "null".to_string(), json_string);
+        let _ = write!(out, "\"bandwidth_note\": {note}, ");
         let _ = write!(out, "\"kernels_ms\": {:.4}, \"kernels\": [", ms(kernel_sum));
         for (n, &i) in order.iter().enumerate() {
             let k = &kernels[i];
@@ -278,7 +280,11 @@ pub fn bench_bytes(
         out,
         "bandwidth {} GB/s read ({}), x {} thread(s)",
         levels.join(", "),
-        if bandwidth.cached { "measured earlier on this CPU" } else { "measured now" },
+        match (&bandwidth.note, bandwidth.cached) {
+            (Some(note), _) => format!("measured now; {note}"),
+            (None, true) => "measured earlier on this CPU".into(),
+            (None, false) => "measured now".into(),
+        },
         compiled.threads()
     );
     let _ = writeln!(out, "\n   share    ms/run  GFLOP/s  % peak    GB/s  % bw (level)  kernel");

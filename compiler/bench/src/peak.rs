@@ -36,7 +36,7 @@ const ROUNDS: usize = 3;
 const UNDISTURBED: usize = 5;
 
 /// A run is disturbed when its thread's CPU time is below this share of its wall time.
-const CPU_SHARE: f64 = 0.97;
+pub(crate) const CPU_SHARE: f64 = 0.97;
 
 /// A measured FMA peak.
 #[derive(Clone, Debug, PartialEq)]
@@ -93,7 +93,7 @@ struct Run {
 }
 
 /// The calling thread's CPU time in seconds.
-fn thread_cpu_seconds() -> f64 {
+pub(crate) fn thread_cpu_seconds() -> f64 {
     let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `ts` is a valid timespec to write to; the clock id is a constant.
     let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
