@@ -138,14 +138,24 @@ fn conv_config(m: &Module, op: Op, target: &Target) -> Option<ConvConfig> {
             tile_oc: Some(c),
             chunk_ic: input_channel_passes(target, &w, &out, c),
             task_w: task_columns(target, &x, &w, cols, r, pointwise),
+            // A stem's reduction steps are its kernel row's taps: one loop iteration
+            // for the whole row. Cranelift moves every accumulator back to its
+            // register at each iteration's end (the FMA's result takes the broadcast's
+            // register), 13 moves per 14 FMAs at one tap per iteration: VGG's stem 64%
+            // -> 74-77% of the 128-bit peak, ResNet's 7x7 75% -> 83% (Zen 5); LLVM
+            // unrolls either way (unchanged). Not for ViT's patches (16 taps that no
+            // neighbour shares): 89% -> 38% on both backends.
+            unroll_ic: shared_broadcasts.then_some(kw),
             // The caller's tensor (seen through reshapes, which are views) was last
             // touched before the run and is read a few rows apart: a stride-2 stem
             // conv on 3 channels ran at half speed on it until its rows were
             // prefetched.
-            prefetch_input: (!pointwise && from_caller(m, m.operand(op, 0))).then_some(true),
+            // (Only where the backend emits prefetches: Cranelift drops them and paid
+            // 5-8 points of the peak for their addresses on the stems, Zen 5.)
+            prefetch_input: (target.prefetch && !pointwise && from_caller(m, m.operand(op, 0))).then_some(true),
             // Filters larger than L2 come from L3 or memory at the start of each
             // channel group: fetch the next group's while this one runs.
-            prefetch: (filter_bytes > target.l2_bytes as i64).then_some(true),
+            prefetch: (target.prefetch && filter_bytes > target.l2_bytes as i64).then_some(true),
             ..Default::default()
         }
     };

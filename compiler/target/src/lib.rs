@@ -33,6 +33,9 @@ pub struct Target {
     pub l1_bytes: u32,
     /// Per-core level-2 cache, in bytes.
     pub l2_bytes: u32,
+    /// Whether the backend emits prefetch hints (LLVM; Cranelift has no prefetch
+    /// instruction and drops them, so kernels there only pay for their addresses).
+    pub prefetch: bool,
 }
 
 /// Option names and documentation of [`Target::from_options`], for pass registries.
@@ -44,6 +47,7 @@ pub const PASS_OPTIONS: &[(&str, &str)] = &[
     ("cores", "cores the code may use (default 1)"),
     ("l1", "level-1 data cache per core in bytes (default 32768)"),
     ("l2", "level-2 cache per core in bytes (default 1048576)"),
+    ("prefetch", "the backend emits prefetch hints (default false)"),
 ];
 
 impl Default for Target {
@@ -57,6 +61,7 @@ impl Default for Target {
             cores: 1,
             l1_bytes: 32 << 10,
             l2_bytes: 1 << 20,
+            prefetch: false,
         }
     }
 }
@@ -85,6 +90,7 @@ impl Target {
             cores: host::cores(),
             l1_bytes: caches.l1.unwrap_or(d.l1_bytes),
             l2_bytes: caches.l2.unwrap_or(d.l2_bytes),
+            prefetch: d.prefetch,
         }
     }
 
@@ -107,6 +113,7 @@ impl Target {
             cores: parse(get("cores"), "cores", d.cores)?,
             l1_bytes: parse(get("l1"), "l1", d.l1_bytes)?,
             l2_bytes: parse(get("l2"), "l2", d.l2_bytes)?,
+            prefetch: parse(get("prefetch"), "prefetch", d.prefetch)?,
         };
         if !matches!(t.vector_bits, 128 | 256 | 512) {
             return Err(format!("vector-bits must be 128, 256 or 512, got {}", t.vector_bits));
@@ -147,6 +154,7 @@ mod tests {
             cores: 2,
             l1_bytes: 49152,
             l2_bytes: 2 << 20,
+            prefetch: true,
         };
         let map: std::collections::HashMap<&str, &str> = [
             ("vector-bits", "512"),
@@ -156,6 +164,7 @@ mod tests {
             ("cores", "2"),
             ("l1", "49152"),
             ("l2", "2097152"),
+            ("prefetch", "true"),
         ]
         .into_iter()
         .collect();

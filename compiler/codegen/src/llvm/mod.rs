@@ -146,7 +146,7 @@ impl LlvmTarget {
         let registers = if self.vector_bits == 512 { 32 } else { 16 };
         // 512-bit vectors mean AVX-512 (F and VL on every CPU tcc knows): vscalefps.
         let ldexp = self.vector_bits == 512;
-        Target { ldexp, fma: self.fma, ..Target::host(self.vector_bits, registers) }
+        Target { ldexp, fma: self.fma, prefetch: true, ..Target::host(self.vector_bits, registers) }
     }
 
     fn machine(&self, reloc: RelocMode) -> Result<TargetMachine, CodegenError> {
