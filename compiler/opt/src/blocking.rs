@@ -288,18 +288,24 @@ fn blocked_conv(
 
 /// Whether padding each group's output channels to whole blocks of `lanes` (the blocked
 /// templates then take the convolution, multiplying `gout_p / gout` times the work)
-/// beats the row template on output rows of `ow` pixels (its vectors along a row: the
-/// widest that fit, then narrower ones, then scalars, each costing about what a full
-/// one does).
+/// beats the row template on output rows of `ow` pixels (its vectors along a row: as
+/// many full ones as cover it, the last overlapping the one before, when the row holds
+/// a full one; else the widest that fit, then narrower ones, then scalars, each costing
+/// about what a full one does).
 fn group_padding_pays(gout: i64, ow: i64, lanes: i64) -> bool {
     let padded = gout as f64 / round_up(gout, lanes) as f64;
-    let (mut rest, mut width, mut vectors) = (ow, lanes, 0);
-    while rest > 0 {
-        let w = if width >= 4 { width } else { 1 };
-        vectors += rest / w;
-        rest %= w;
-        width /= 2;
-    }
+    let vectors = if ow >= lanes {
+        (ow + lanes - 1) / lanes
+    } else {
+        let (mut rest, mut width, mut vectors) = (ow, lanes, 0);
+        while rest > 0 {
+            let w = if width >= 4 { width } else { 1 };
+            vectors += rest / w;
+            rest %= w;
+            width /= 2;
+        }
+        vectors
+    };
     let rows = (ow as f64 / lanes as f64) / vectors.max(1) as f64;
     padded > rows
 }
@@ -431,15 +437,17 @@ mod tests {
         // 128 they waste 6%, the row template's tails more.
         assert!(group_padding_pays(120, 28, 16));
         assert!(group_padding_pays(120, 7, 16));
-        // Groups of 24 on 28-pixel rows: 24 of 32 lanes beat 16 + 8 + 4 pixels.
-        assert!(group_padding_pays(24, 28, 16));
+        // Groups of 24 on 28-pixel rows: two overlapping vectors (28 of 32 lanes) beat
+        // 24 of 32 padded lanes.
+        assert!(!group_padding_pays(24, 28, 16));
         // Groups of 40 on 56-pixel rows: three whole vectors and a half, against 40
         // of 48 lanes: rows.
         assert!(!group_padding_pays(40, 56, 16));
         // Narrow groups never pay for padding to 16 lanes on whole-vector rows.
         assert!(!group_padding_pays(4, 56, 16));
         assert!(!group_padding_pays(2, 112, 16));
-        // With 4 lanes, 6 of 8 padded lanes beat two scalars per 6-pixel row.
-        assert!(group_padding_pays(6, 6, 4));
+        // With 4 lanes, 6 of 8 padded lanes beat two overlapping vectors on a 5-pixel
+        // row (5 of 8 lanes).
+        assert!(group_padding_pays(6, 5, 4));
     }
 }

@@ -63,22 +63,30 @@ struct Rows {
 
 /// The register tile for `gout` channels per group on a target with `registers`
 /// vector registers and output rows of `ow` pixels in vectors of `lanes`: channels (a
-/// divisor of `gout`, so tiles never cross a group) x vectors of pixels, the most
-/// accumulators that fit with the pixel vectors and a broadcast weight, and of those
-/// the tile with the fewest loads per FMA (`(channels + vectors) / (channels x
-/// vectors)`).
+/// divisor of `gout`, so tiles never cross a group) x vectors of pixels. A tile holds
+/// its accumulators, its pixel vectors and one broadcast weight per channel in
+/// registers (LLVM re-reads the broadcasts from memory for every FMA otherwise: groups
+/// of 40 at 56 pixels ran at 75% of the peak in 8 x 3 tiles, 81% in 5 x 4). Of the
+/// tiles that fit, the one with the fewest loads per FMA over the whole row (each tile's
+/// broadcasts, each vector's pixels), then the most accumulators: a row covered by one
+/// tile beats a tile and a rest (groups of 8 at 28 pixels: 62% in 8 x 1 tiles, 81% in
+/// one 8 x 2; a multiplier of 4 at 56 pixels: 52% in 4 x 3, 71% in 4 x 4).
 pub fn tile_shape(gout: i64, ow: i64, lanes: u32, registers: u32) -> (i64, i64) {
-    let most_vectors = (ow / lanes as i64).clamp(1, MAX_VECTORS);
-    let mut best = (1, 1);
-    for vectors in 1..=most_vectors {
-        let most = ((registers as i64 - vectors - 1) / vectors).max(1);
-        let channels = (1..=most.min(gout)).rev().find(|t| gout % t == 0).unwrap_or(1);
-        let key = |(t, v): (i64, i64)| (t * v, -(t + v));
-        if key((channels, vectors)) > key(best) {
-            best = (channels, vectors);
+    let registers = registers as i64;
+    // Vectors a row takes (the last one overlapping the one before it).
+    let row = ((ow + lanes as i64 - 1) / lanes as i64).max(1);
+    let mut best: Option<((i64, i64), (f64, i64))> = None;
+    for vectors in 1..=row.min(MAX_VECTORS) {
+        let fits = |t: i64| t * vectors + vectors + t <= registers;
+        let Some(channels) = (1..=gout).rev().find(|&t| gout % t == 0 && fits(t)) else { continue };
+        let tiles = (row + vectors - 1) / vectors;
+        let loads_per_fma = (tiles * channels + row) as f64 / (row * channels) as f64;
+        let key = (loads_per_fma, -(channels * vectors));
+        if best.is_none_or(|(_, k)| key < k) {
+            best = Some(((channels, vectors), key));
         }
     }
-    best
+    best.map_or((1, 1), |(tile, _)| tile)
 }
 
 /// Emits the row template for `graph.conv2d` `c`; `false` (nothing emitted) for
@@ -188,26 +196,26 @@ fn cover_run(b: &mut Builder, k: &Rows, row: &Row, run: &Run) {
     while fits(run, run.start + (whole + 1) * tile_cols - wide, wide) {
         whole += 1;
     }
+    let spaced = |count: i64| (0..count).map(|j| j * wide).collect::<Vec<i64>>();
     if whole > 1 {
         b.range_n(whole, |b, t| {
             let start = b.index(run.start);
             let ow0 = b.mul_add(t, tile_cols, start);
-            tile(b, k, row, run, ow0, wide, k.vectors);
+            tile(b, k, row, run, ow0, wide, &spaced(k.vectors));
         });
     } else if whole == 1 {
         let ow0 = b.index(run.start);
-        tile(b, k, row, run, ow0, wide, k.vectors);
+        tile(b, k, row, run, ow0, wide, &spaced(k.vectors));
     }
     let (mut col, end) = (run.start + whole * tile_cols, run.start + run.len);
     if col < end && run.len >= wide {
-        let count = (end - col + wide - 1) / wide;
-        let first = (end - count * wide).max(run.start);
-        let count = (end - first) / wide;
-        if first + count * wide == end {
-            let ow0 = b.index(first);
-            tile(b, k, row, run, ow0, wide, count);
-            return;
-        }
+        // The rest's vectors from `col`, the last one moved back to end at `end` (at or
+        // after the run's start, since the run holds a wide vector).
+        let mut offsets = spaced((end - col + wide - 1) / wide);
+        *offsets.last_mut().expect("a vector") = end - wide - col;
+        let ow0 = b.index(col);
+        tile(b, k, row, run, ow0, wide, &offsets);
+        return;
     }
     while col < end {
         let width = *widths.iter().find(|&&w| fits(run, col, w)).expect("a scalar always fits");
@@ -215,16 +223,18 @@ fn cover_run(b: &mut Builder, k: &Rows, row: &Row, run: &Run) {
         let most = if width == 1 { k.vectors * k.lanes as i64 } else { k.vectors };
         let count = (0..most).take_while(|&j| fits(run, col + j * width, width)).count() as i64;
         let ow0 = b.index(col);
-        tile(b, k, row, run, ow0, width, count);
+        let offsets: Vec<i64> = (0..count).map(|j| j * width).collect();
+        tile(b, k, row, run, ow0, width, &offsets);
         col += count * width;
     }
 }
 
-/// One register tile: `count` vectors of `width` pixels from column `ow0` x the tile's
-/// output channels, reduced over the group's input channels, the in-bounds kernel rows
-/// and the run's kernel columns, then biased and stored.
-fn tile(b: &mut Builder, k: &Rows, row: &Row, run: &Run, ow0: Value, width: i64, count: i64) {
+/// One register tile: vectors of `width` pixels from columns `ow0 + offsets[j]` x the
+/// tile's output channels, reduced over the group's input channels, the in-bounds kernel
+/// rows and the run's kernel columns, then biased and stored.
+fn tile(b: &mut Builder, k: &Rows, row: &Row, run: &Run, ow0: Value, width: i64, offsets: &[i64]) {
     let lanes = width as u32;
+    let count = offsets.len() as i64;
     let per = (k.tile_oc * count) as usize;
     let zero = b.scalar(ScalarType::F32, 0.0);
     let zero = b.splat(zero, lanes);
@@ -244,7 +254,8 @@ fn tile(b: &mut Builder, k: &Rows, row: &Row, run: &Run, ow0: Value, width: i64,
             for kw in run.taps.0..run.taps.1 {
                 let kwd = b.index(kw * k.dilation[1]);
                 let base = b.add(iw0, kwd);
-                let pixels: Vec<Value> = (0..count).map(|j| load_pixels(b, k, row.n, ic, ih, base, j, width)).collect();
+                let pixels: Vec<Value> =
+                    offsets.iter().map(|&col| load_pixels(b, k, row.n, ic, ih, base, col, width)).collect();
                 let kwv = b.index(kw);
                 for t in 0..k.tile_oc {
                     let tv = b.index(t);
@@ -272,7 +283,7 @@ fn tile(b: &mut Builder, k: &Rows, row: &Row, run: &Run, ow0: Value, width: i64,
             if let Some(bias) = bias {
                 acc = b.bin(tcc_ir::scalar::ScalarFn::Add, acc, bias);
             }
-            let off = b.index(j * width);
+            let off = b.index(offsets[j as usize]);
             let ow = b.add(ow0, off);
             b.vstore(acc, k.out, &[row.n, oc, row.oh, ow]);
         }
@@ -285,9 +296,9 @@ fn tile(b: &mut Builder, k: &Rows, row: &Row, run: &Run, ow0: Value, width: i64,
 /// the row), a shuffle keeping the first's even lanes and the second's odd ones; at
 /// wider strides (scalars only) one element.
 #[allow(clippy::too_many_arguments)]
-fn load_pixels(b: &mut Builder, k: &Rows, n: Value, ic: Value, ih: Value, base: Value, j: i64, width: i64) -> Value {
+fn load_pixels(b: &mut Builder, k: &Rows, n: Value, ic: Value, ih: Value, base: Value, col: i64, width: i64) -> Value {
     let s = k.stride[1];
-    let off = b.index(j * width * s);
+    let off = b.index(col * s);
     let at = b.add(base, off);
     if width == 1 || s == 1 {
         return b.load_input(k.x, &[n, ic, ih, at], width as u32);
@@ -310,13 +321,17 @@ mod tests {
 
     #[test]
     fn tiles_fill_the_registers_within_a_group() {
-        // 512-bit vectors, 32 registers, a 56-pixel row (3 whole vectors): 40 channels
-        // per group give 8 x 3 = 24 accumulators.
-        assert_eq!(tile_shape(40, 56, 16, 32), (8, 3));
-        // A multiplier of 2: two channels share an input channel.
-        assert_eq!(tile_shape(2, 56, 16, 32), (2, 3));
-        // 128-bit vectors, 16 registers, a long row: 4 x 3 accumulators beat 2 x 4.
-        assert_eq!(tile_shape(24, 112, 4, 16), (4, 3));
+        // 512-bit vectors, 32 registers, a 56-pixel row (4 vectors, the last
+        // overlapping): 40 channels per group in 5 x 4 tiles, one per row (20
+        // accumulators, 4 pixel vectors, 5 broadcasts).
+        assert_eq!(tile_shape(40, 56, 16, 32), (5, 4));
+        // A multiplier of 2: two channels share an input channel; one tile a row.
+        assert_eq!(tile_shape(2, 56, 16, 32), (2, 4));
+        // Groups of 8 at 28 pixels: one 8 x 2 tile, not two 8 x 1.
+        assert_eq!(tile_shape(8, 28, 16, 32), (8, 2));
+        // 128-bit vectors, 16 registers, a long row: 3 x 3 tiles (0.69 loads per FMA)
+        // beat 2 x 4 and 4 x 2 (0.75).
+        assert_eq!(tile_shape(24, 112, 4, 16), (3, 3));
         // Groups of 3 channels: 3 x 3 rather than 1 x 4.
         assert_eq!(tile_shape(3, 16, 4, 16), (3, 3));
         // Rows narrower than a vector still have one.
