@@ -162,9 +162,18 @@ pub fn bench_bytes(
     let share =
         |d: Duration| if kernel_sum.is_zero() { 0.0 } else { 100.0 * d.as_secs_f64() / kernel_sum.as_secs_f64() };
     // Measured now, at the clock the runs had.
-    let peak = crate::peak::fma_peak(&options).map_err(|e| e.to_string())?;
-    let machine_peak = peak.gflops_per_core * compiled.threads() as f64;
     let rate = |amount: u64, d: Duration| if d.is_zero() { 0.0 } else { amount as f64 / d.as_secs_f64() / 1e9 };
+    let threads = compiled.threads() as f64;
+    let mut peak = crate::peak::fma_peak(&options).map_err(|e| e.to_string())?;
+    let fastest = (0..kernels.len()).filter(|&i| kernels[i].flops > 0).max_by(|&a, &b| {
+        let per_core = |i: usize| rate(kernels[i].flops, per_kernel[i] / runs);
+        per_core(a).total_cmp(&per_core(b))
+    });
+    if let Some(i) = fastest {
+        let k = &kernels[i];
+        peak = peak.at_least(rate(k.flops, per_kernel[i] / runs) / threads, &format!("{} at {}", k.name, k.loc));
+    }
+    let machine_peak = peak.gflops_per_core * threads;
 
     if let Some(take) = on_profile {
         let profile = Profile {
