@@ -145,7 +145,7 @@ fn conv_config(m: &Module, op: Op, target: &Target) -> Option<ConvConfig> {
             // -> 74-77% of the 128-bit peak, ResNet's 7x7 75% -> 83% (Zen 5); LLVM
             // unrolls either way (unchanged). Not for ViT's patches (16 taps that no
             // neighbour shares): 89% -> 38% on both backends.
-            unroll_ic: shared_broadcasts.then_some(kw),
+            unroll_ic: shared_broadcasts.then_some(kw.min(16)),
             // The caller's tensor (seen through reshapes, which are views) was last
             // touched before the run and is read a few rows apart: a stride-2 stem
             // conv on 3 channels ran at half speed on it until its rows were

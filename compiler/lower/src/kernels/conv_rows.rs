@@ -8,7 +8,9 @@
 //! A task is one output row of `tile_oc` channels of one group. The row splits into
 //! runs of columns with the same in-bounds kernel columns ([`row_runs`]); a run is
 //! covered by register tiles of `tile_oc` channels x `vectors` vectors of consecutive
-//! output pixels (narrower vectors, then scalars, for the rest of a run). A tile's
+//! output pixels, the rest of the run by one more tile whose last vector overlaps the
+//! one before it (narrower vectors, then scalars, only for runs narrower than a
+//! vector). A tile's
 //! accumulators are loop-carried across the group's input channels and the in-bounds
 //! kernel rows; kernel columns are unrolled. The innermost step loads each pixel
 //! vector once (at stride 2: two loads and a shuffle keeping the even lanes) and
