@@ -2,8 +2,9 @@
 //! values worked out by hand from the TOSA 1.0 specification: float -> int cast
 //! (round half to even, saturate), `nan_mode = "IGNORE"`, avg_pool2d's divisor at the
 //! border, max_pool2d padding, depthwise channel multipliers, batched gather, tile,
-//! pad, reduce_all/any, and greater_equal with NaN. Every backend of the build runs
-//! each case.
+//! pad, reduce_all/any, and greater_equal with NaN; and two exports that once failed
+//! (count_nonzero's mask constant, dependent matmuls in the rewrite search). Every
+//! backend of the build runs each case.
 
 use tcc::{Runtime, Tensor};
 
@@ -221,4 +222,74 @@ fn sin_and_cos_are_accurate_in_f32_and_f64() {
             }
         }
     }
+}
+
+/// torch.count_nonzero over i64, as torch-mlir exports it: `logical_not` of `equal`
+/// splats an i1 `true` into a mask of i64 lanes, which Cranelift rejected ("arg 0 has
+/// type i8, expected i64") while LLVM compiled it (issue 35).
+#[test]
+fn count_nonzero_of_i64_splats_a_mask_constant() {
+    let src = r#"
+      func.func @main(%arg0: tensor<3x5xi64>) -> tensor<i64> {
+        %0 = tosa.const_shape  {values = dense<> : tensor<0xindex>} : () -> !tosa.shape<0>
+        %1 = "tosa.const"() <{values = dense<0> : tensor<1x1xi64>}> : () -> tensor<1x1xi64>
+        %2 = tosa.equal %arg0, %1 : (tensor<3x5xi64>, tensor<1x1xi64>) -> tensor<3x5xi1>
+        %3 = tosa.logical_not %2 : (tensor<3x5xi1>) -> tensor<3x5xi1>
+        %4 = tosa.cast %3 : (tensor<3x5xi1>) -> tensor<3x5xi64>
+        %5 = tosa.reduce_sum %4 {axis = 0 : i32} : (tensor<3x5xi64>) -> tensor<1x5xi64>
+        %6 = tosa.reduce_sum %5 {axis = 1 : i32} : (tensor<1x5xi64>) -> tensor<1x1xi64>
+        %7 = tosa.reshape %6, %0 : (tensor<1x1xi64>, !tosa.shape<0>) -> tensor<i64>
+        return %7 : tensor<i64>
+      }"#;
+    let x: Vec<i64> = vec![0, 1, -2, 0, 0, 3, 0, 0, 7, -1, 0, 0, 0, 5, 0];
+    let out = run(src, &[Tensor::from_slice(&x, &[3, 5]).unwrap()]);
+    assert_eq!(out[0].to_vec::<i64>().unwrap(), [6]);
+}
+
+/// torch.mm(a, torch.mm(a, b)): two matmuls sharing their left operand, the second
+/// consuming the first. The rewrite search's merge of matmuls sharing an operand took
+/// them for parallel branches and panicked ("anchor op is not in a block") under the
+/// default search and `greedy` (issue 35); they must compile and compute a @ (a @ b).
+#[test]
+fn dependent_matmuls_sharing_an_operand_are_not_merged() {
+    let src = r#"
+      func.func @main(%arg0: tensor<4x4xf32>, %arg1: tensor<4x4xf32>) -> tensor<4x4xf32> {
+        %0 = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}> : () -> tensor<1xf32>
+        %1 = tosa.const_shape  {values = dense<[1, 4, 4]> : tensor<3xindex>} : () -> !tosa.shape<3>
+        %2 = tosa.const_shape  {values = dense<4> : tensor<2xindex>} : () -> !tosa.shape<2>
+        %3 = tosa.reshape %arg0, %1 : (tensor<4x4xf32>, !tosa.shape<3>) -> tensor<1x4x4xf32>
+        %4 = tosa.reshape %arg1, %1 : (tensor<4x4xf32>, !tosa.shape<3>) -> tensor<1x4x4xf32>
+        %5 = tosa.matmul %3, %4, %0, %0 : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+        %6 = tosa.matmul %3, %5, %0, %0 : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+        %7 = tosa.reshape %6, %2 : (tensor<1x4x4xf32>, !tosa.shape<2>) -> tensor<4x4xf32>
+        return %7 : tensor<4x4xf32>
+      }"#;
+    // Small integers: every product and sum is exact in f32.
+    let a: Vec<f32> = (0..16).map(|i| ((i * 7) % 5) as f32 - 2.0).collect();
+    let b: Vec<f32> = (0..16).map(|i| ((i * 3) % 7) as f32 - 3.0).collect();
+    let mm = |x: &[f32], y: &[f32]| -> Vec<f32> {
+        (0..16).map(|e| (0..4).map(|k| x[e / 4 * 4 + k] * y[k * 4 + e % 4]).sum()).collect()
+    };
+    let want = mm(&a, &mm(&a, &b));
+    let inputs = [Tensor::from_slice(&a, &[4, 4]).unwrap(), Tensor::from_slice(&b, &[4, 4]).unwrap()];
+    let dir = std::env::temp_dir().join(format!("tcc-dependent-matmuls-{}", std::process::id()));
+    for search in [tcc::SearchMode::Taso, tcc::SearchMode::Greedy] {
+        for backend in tcc::backend::compiled_backends() {
+            // By the cost estimate (deterministic), into a scratch cost database.
+            let options = tcc::Options {
+                backend,
+                rewrite_search: search,
+                estimate_costs_only: true,
+                cost_db: Some(dir.join("costs.json")),
+                ..Default::default()
+            };
+            let model = Runtime::builder()
+                .options(options)
+                .load_str(src)
+                .unwrap_or_else(|e| panic!("{search:?}, {backend:?}: {e}"));
+            let out = model.run(&inputs).unwrap();
+            assert_eq!(f32s(&out[0]), want, "{search:?}, {backend:?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

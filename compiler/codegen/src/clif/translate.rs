@@ -451,6 +451,15 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 let x = self.get(m.operand(op, 0));
                 match self.constant_bits(m.operand(op, 0)) {
                     Some(bits) => {
+                        // An i1 constant into a mask: lanes of all ones or zeros, as wide
+                        // as the vector's (not a byte 1 splatted into i64 lanes).
+                        let bits = if m.value_type(m.operand(op, 0)) == &Type::Scalar(ScalarType::I1) {
+                            let lane_bits = ty.lane_type().bits();
+                            let ones = if lane_bits >= 64 { u64::MAX } else { (1u64 << lane_bits) - 1 };
+                            if bits != 0 { ones } else { 0 }
+                        } else {
+                            bits
+                        };
                         let slot = self.vector_constant(ty, x, bits);
                         self.splat_constants.insert(m.result(op, 0), (ty, slot));
                     }

@@ -331,7 +331,10 @@ fn resolve(s: Src, created: &[Vec<Value>]) -> Value {
 
 /// The op before which the target is built: the root, or with several roots the first
 /// of them in their block. What the target uses must be defined before it: a pure
-/// op defined later (the second root's weights, say) moves up, with its operands.
+/// op defined later (the second root's weights, say) moves up, with its operands. A
+/// value computed by a root, or from one, cannot be: the target replaces the roots (two
+/// matmuls sharing their left operand, the second consuming the first, are not
+/// parallel branches to merge).
 fn insertion_point(rw: &mut Rewriter, b: &Binding, plan: &TargetPlan) -> Option<Op> {
     let block = rw.parent_block(*b.roots.first()?)?;
     if b.roots.len() == 1 {
@@ -346,7 +349,7 @@ fn insertion_point(rw: &mut Rewriter, b: &Binding, plan: &TargetPlan) -> Option<
     for node in &plan.nodes {
         for s in &node.operands {
             if let Src::Value(v) = *s
-                && !defined_before(rw, v, anchor, &order, &mut moves, 0)
+                && !defined_before(rw, v, (anchor, &b.roots), &order, &mut moves, 0)
             {
                 return None;
             }
@@ -358,17 +361,21 @@ fn insertion_point(rw: &mut Rewriter, b: &Binding, plan: &TargetPlan) -> Option<
     Some(anchor)
 }
 
-/// Whether `v` is defined before `anchor`, or can be by moving pure ops without regions
-/// (added to `moves`, operands first) above it.
+/// Whether `v` is defined before `anchor` (the first of `roots`), or can be by moving
+/// pure ops without regions (added to `moves`, operands first) above it; never when it
+/// is a root's result or computed from one.
 fn defined_before(
     m: &Module,
     v: Value,
-    anchor: Op,
+    (anchor, roots): (Op, &[Op]),
     order: &HashMap<Op, usize>,
     moves: &mut Vec<Op>,
     depth: usize,
 ) -> bool {
     let Some(def) = m.defining_op(v) else { return true };
+    if roots.contains(&def) {
+        return false;
+    }
     let (Some(&at), Some(&limit)) = (order.get(&def), order.get(&anchor)) else {
         // Defined in another block: an enclosing one, since the roots use it.
         return true;
@@ -380,7 +387,7 @@ fn defined_before(
         return false;
     }
     for &operand in m.operands(def) {
-        if !defined_before(m, operand, anchor, order, moves, depth + 1) {
+        if !defined_before(m, operand, (anchor, roots), order, moves, depth + 1) {
             return false;
         }
     }

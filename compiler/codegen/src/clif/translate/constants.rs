@@ -34,7 +34,8 @@ impl Translator<'_, '_, '_> {
                 let k = match scalar_ty {
                     t if t == cl::types::F32 => pos.ins().f32const(f32::from_bits(bits as u32)),
                     t if t == cl::types::F64 => pos.ins().f64const(f64::from_bits(bits)),
-                    t => pos.ins().iconst(t, bits as i64),
+                    // The lane type: a mask's lanes are wider than the i1 byte splatted.
+                    _ => pos.ins().iconst(ty.lane_type(), bits as i64),
                 };
                 let v = pos.ins().splat(ty, k);
                 pos.ins().stack_store(cl::types::I64, v, slot, 0);
