@@ -75,7 +75,8 @@ func.func @casts(%x: tensor<4xf32>, %i: tensor<4xi64>) -> (tensor<4xf64>, tensor
   return %0, %1, %2 : tensor<4xf64>, tensor<4xi32>, tensor<4xi32>
 }
 
-// Reductions keep the axis; all/any over i1 are min/max over 0/1 integers.
+// Reductions keep the axis; all/any over i1 are min/max over 0/1 integers; a product
+// is `graph.reduce_prod`.
 // CHECK-LABEL: func.func @reductions
 // CHECK-NEXT: %0 = graph.reduce_sum %arg0 {axes = [1], keepdims = true} : (tensor<2x3xf32>) -> tensor<2x1xf32>
 // CHECK-NEXT: %1 = graph.reduce_max %arg0 {axes = [0], keepdims = true} : (tensor<2x3xf32>) -> tensor<1x3xf32>
@@ -85,12 +86,14 @@ func.func @casts(%x: tensor<4xf32>, %i: tensor<4xi64>) -> (tensor<4xf64>, tensor
 // CHECK-NEXT: %5 = graph.cast %arg1 : (tensor<2x3xi1>) -> tensor<2x3xi32>
 // CHECK-NEXT: %6 = graph.reduce_max %5 {axes = [0], keepdims = true}
 // CHECK-NEXT: %7 = graph.cast %6 : (tensor<1x3xi32>) -> tensor<1x3xi1>
-func.func @reductions(%x: tensor<2x3xf32>, %p: tensor<2x3xi1>) -> (tensor<2x1xf32>, tensor<1x3xf32>, tensor<2x1xi1>, tensor<1x3xi1>) {
+// CHECK-NEXT: %8 = graph.reduce_prod %arg2 {axes = [1], keepdims = true} : (tensor<2x3xi32>) -> tensor<2x1xi32>
+func.func @reductions(%x: tensor<2x3xf32>, %p: tensor<2x3xi1>, %i: tensor<2x3xi32>) -> (tensor<2x1xf32>, tensor<1x3xf32>, tensor<2x1xi1>, tensor<1x3xi1>, tensor<2x1xi32>) {
   %0 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x1xf32>
   %1 = tosa.reduce_max %x {axis = 0 : i32} : (tensor<2x3xf32>) -> tensor<1x3xf32>
   %2 = tosa.reduce_all %p {axis = 1 : i32} : (tensor<2x3xi1>) -> tensor<2x1xi1>
   %3 = tosa.reduce_any %p {axis = 0 : i32} : (tensor<2x3xi1>) -> tensor<1x3xi1>
-  return %0, %1, %2, %3 : tensor<2x1xf32>, tensor<1x3xf32>, tensor<2x1xi1>, tensor<1x3xi1>
+  %4 = tosa.reduce_product %i {axis = 1 : i32} : (tensor<2x3xi32>) -> tensor<2x1xi32>
+  return %0, %1, %2, %3, %4 : tensor<2x1xf32>, tensor<1x3xf32>, tensor<2x1xi1>, tensor<1x3xi1>, tensor<2x1xi32>
 }
 
 // Shape operands become attributes (-1 resolved from the result type or the

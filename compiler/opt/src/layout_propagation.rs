@@ -201,8 +201,7 @@ fn sink_concat(m: &mut Module, op: Op) -> bool {
 }
 
 fn sink_reduce(m: &mut Module, op: Op) -> bool {
-    let reductions = [&g::REDUCE_SUM, &g::REDUCE_MEAN, &g::REDUCE_MAX, &g::REDUCE_MIN];
-    if !reductions.iter().any(|d| m.is(op, d)) {
+    if !matches!(tcc_dialect_graph::kind_of(m, op), Some(tcc_dialect_graph::GraphOp::Reduce(_))) {
         return false;
     }
     let x = m.operand(op, 0);

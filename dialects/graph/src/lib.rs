@@ -158,6 +158,7 @@ pub enum Reduce {
     Mean,
     Max,
     Min,
+    Prod,
 }
 
 impl Reduce {
@@ -167,6 +168,7 @@ impl Reduce {
             Reduce::Sum | Reduce::Mean => ScalarFn::Add,
             Reduce::Max => ScalarFn::Max,
             Reduce::Min => ScalarFn::Min,
+            Reduce::Prod => ScalarFn::Mul,
         }
     }
 }

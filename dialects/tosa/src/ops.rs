@@ -307,7 +307,7 @@ tosa_op!(
     "tosa.reduce_product",
     Arity::Exactly(1),
     [AXIS],
-    "product over `axis` (not imported)"
+    "product over `axis`, kept as extent 1"
 );
 tosa_op!(REDUCE_MAX, ReduceMax, "tosa.reduce_max", Arity::Exactly(1), [AXIS, NAN_MODE], "maximum over `axis`");
 tosa_op!(REDUCE_MIN, ReduceMin, "tosa.reduce_min", Arity::Exactly(1), [AXIS, NAN_MODE], "minimum over `axis`");

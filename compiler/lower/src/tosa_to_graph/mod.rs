@@ -44,12 +44,6 @@ impl Pass for ConvertTosaToGraph {
 /// Why an op of the TOSA dialect is not imported.
 const UNSUPPORTED: &str = "tcc does not support this TOSA op yet (the ones it supports are listed in docs/tosa.md)";
 
-/// Whether the conversion imports TOSA ops of kind `kind` (the constants of shapes and
-/// quantization parameters are read by the ops using them).
-pub fn imports(kind: TosaOp) -> bool {
-    !matches!(kind, TosaOp::ReduceProduct)
-}
-
 /// Whether the conversion handles ops of this kind.
 pub fn is_imported(def: &OpDef) -> bool {
     def.dialect() == "tosa" || t::op_kind(def).is_some()
@@ -174,7 +168,7 @@ impl Importer<'_> {
             TosaOp::ReduceMin => self.reduction(&g::REDUCE_MIN, kind),
             TosaOp::ReduceAll => self.reduction(&g::REDUCE_MIN, kind),
             TosaOp::ReduceAny => self.reduction(&g::REDUCE_MAX, kind),
-            TosaOp::ReduceProduct => Err(UNSUPPORTED.into()),
+            TosaOp::ReduceProduct => self.reduction(&g::REDUCE_PROD, kind),
             TosaOp::Mul => {
                 let shift = self.constant_of(self.operand(2)).ok_or("the shift operand must be a constant")?;
                 if shift.to_i64s().iter().any(|&s| s != 0) {

@@ -127,7 +127,7 @@ fn defined_by(rw: &Rewriter, v: Value, def: &OpDef) -> Option<Op> {
 }
 
 fn is_reduction(rw: &Rewriter, op: Op) -> bool {
-    [&ops::REDUCE_SUM, &ops::REDUCE_MEAN, &ops::REDUCE_MAX, &ops::REDUCE_MIN].iter().any(|d| rw.is(op, d))
+    matches!(crate::kind(rw.def(op)), Some(crate::GraphOp::Reduce(_)))
 }
 
 fn keeps_dims(rw: &Rewriter, op: Op) -> bool {

@@ -201,6 +201,9 @@ pub fn reduce_max(a: &EvalArgs) -> R {
 pub fn reduce_min(a: &EvalArgs) -> R {
     reduce(a, f64::INFINITY, nan_min, i64::min, i64::MAX)
 }
+pub fn reduce_prod(a: &EvalArgs) -> R {
+    reduce(a, 1.0, |acc, v| acc * v, i64::wrapping_mul, 1)
+}
 pub fn reduce_mean(a: &EvalArgs) -> R {
     let x = a.input(0);
     let (targets, out_dims, count) = reduce_targets(a)?;

@@ -326,6 +326,14 @@ reduction!(
     k::reduce_min,
     "Minimum over `axes` (NaN propagates)"
 );
+reduction!(
+    REDUCE_PROD,
+    "graph.reduce_prod",
+    Reduce::Prod,
+    infer_reduce_number,
+    k::reduce_prod,
+    "Product over `axes` (integers wrap)"
+);
 
 pub static SOFTMAX: OpDef = OpDef {
     name: "graph.softmax",
@@ -342,5 +350,15 @@ pub static SOFTMAX: OpDef = OpDef {
 };
 
 /// The neural-network ops.
-pub static NN_OPS: &[&OpDef] =
-    &[&MATMUL, &CONV2D, &MAX_POOL2D, &AVG_POOL2D, &REDUCE_SUM, &REDUCE_MEAN, &REDUCE_MAX, &REDUCE_MIN, &SOFTMAX];
+pub static NN_OPS: &[&OpDef] = &[
+    &MATMUL,
+    &CONV2D,
+    &MAX_POOL2D,
+    &AVG_POOL2D,
+    &REDUCE_SUM,
+    &REDUCE_MEAN,
+    &REDUCE_MAX,
+    &REDUCE_MIN,
+    &REDUCE_PROD,
+    &SOFTMAX,
+];
