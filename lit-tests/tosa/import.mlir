@@ -136,6 +136,18 @@ func.func @gather(%values: tensor<2x5x3xf32>, %indices: tensor<2x4xi32>) -> tens
   return %0 : tensor<2x4x3xf32>
 }
 
+// Reverse (torch.flip): a gather of the indices n-1, .., 0 along the axis; identity is
+// its operand.
+// CHECK-LABEL: func.func @reverse
+// CHECK-NEXT: %0 = graph.constant {value = dense<[2, 1, 0]> : tensor<3xi64>}
+// CHECK-NEXT: %1 = graph.gather %arg0, %0 {axis = 1} : (tensor<2x3x4xf32>, tensor<3xi64>) -> tensor<2x3x4xf32>
+// CHECK-NEXT: return %1
+func.func @reverse(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  %0 = tosa.reverse %x {axis = 1 : i32} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  %1 = tosa.identity %0 : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return %1 : tensor<2x3x4xf32>
+}
+
 // CHECK-LABEL: func.func @matmul
 // CHECK: %0 = graph.matmul %arg0, %arg1 : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
 func.func @matmul(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {

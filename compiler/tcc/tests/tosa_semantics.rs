@@ -293,3 +293,52 @@ fn dependent_matmuls_sharing_an_operand_are_not_merged() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `tosa.reverse` (torch.flip) on random shapes and axes, then `tosa.identity`, against
+/// the reversal computed by index, on every backend with 1 and 2 threads; a reverse
+/// axis out of range is an error naming it.
+#[test]
+fn reverse_matches_reversal_by_index() {
+    let mut state = 0x9E37_79B9_u64;
+    let mut next = |n: u64| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (state >> 33) % n
+    };
+    for case in 0..24 {
+        let rank = 1 + next(4) as usize;
+        let shape: Vec<usize> = (0..rank).map(|_| 1 + next(9) as usize).collect();
+        let axis = next(rank as u64) as usize;
+        let t = format!("tensor<{}xf32>", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
+        let src = format!(
+            "func.func @main(%x: {t}) -> {t} {{\n  %0 = tosa.reverse %x {{axis = {axis} : i32}} : ({t}) -> {t}\n  \
+             %1 = tosa.identity %0 : ({t}) -> {t}\n  return %1 : {t}\n}}\n"
+        );
+        let n: usize = shape.iter().product();
+        let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+        // Element i of the result is element j of the input, j being i with its `axis`
+        // coordinate c replaced by shape[axis] - 1 - c.
+        let inner: usize = shape[axis + 1..].iter().product();
+        let want: Vec<f32> = (0..n)
+            .map(|i| {
+                let c = i / inner % shape[axis];
+                (i - c * inner + (shape[axis] - 1 - c) * inner) as f32
+            })
+            .collect();
+        for backend in tcc::backend::compiled_backends() {
+            for threads in [1, 2] {
+                let model = Runtime::builder()
+                    .backend(backend)
+                    .threads(threads)
+                    .load_str(&src)
+                    .unwrap_or_else(|e| panic!("case {case}, {backend:?}: {e}\n{src}"));
+                let out = model.run(&[Tensor::from_slice(&x, &shape).unwrap()]).unwrap();
+                assert_eq!(f32s(&out[0]), want, "case {case}, {backend:?}, {threads} thread(s)\n{src}");
+            }
+        }
+    }
+    let bad = "func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {\n  \
+               %0 = tosa.reverse %x {axis = 2 : i32} : (tensor<2x3xf32>) -> tensor<2x3xf32>\n  \
+               return %0 : tensor<2x3xf32>\n}\n";
+    let err = Runtime::builder().load_str(bad).err().expect("an axis out of range is refused").to_string();
+    assert!(err.contains("axis 2 is out of range"), "{err}");
+}

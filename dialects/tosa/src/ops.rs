@@ -67,6 +67,8 @@ pub enum TosaOp {
     Concat,
     Pad,
     Tile,
+    Reverse,
+    Identity,
     Gather,
     Matmul,
     Conv2d,
@@ -350,6 +352,8 @@ tosa_op!(
     "pads with the constant `pad_const` (third operand); `padding` is [low0, high0, low1, high1, ..]"
 );
 tosa_op!(TILE, Tile, "tosa.tile", Arity::Exactly(2), [], "repeats the operand `multiples` times per dimension");
+tosa_op!(REVERSE, Reverse, "tosa.reverse", Arity::Exactly(1), [AXIS], "the operand with `axis` in reverse order");
+tosa_op!(IDENTITY, Identity, "tosa.identity", Arity::Exactly(1), [], "the operand");
 tosa_op!(
     GATHER,
     Gather,
@@ -456,6 +460,8 @@ pub static ALL: &[&OpDef] = &[
     &CONCAT,
     &PAD_OP,
     &TILE,
+    &REVERSE,
+    &IDENTITY,
     &GATHER,
     &MATMUL,
     &CONV2D,

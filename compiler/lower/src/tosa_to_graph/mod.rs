@@ -205,6 +205,8 @@ impl Importer<'_> {
             }
             TosaOp::Pad => self.pad(),
             TosaOp::Tile => self.tile(),
+            TosaOp::Reverse => self.reverse(),
+            TosaOp::Identity => Ok(self.operand(0)),
             TosaOp::Gather => self.gather(),
             TosaOp::Matmul => self.matmul(),
             TosaOp::Conv2d => self.conv2d(false),

@@ -1,5 +1,5 @@
 //! Import of TOSA's compute and indexing ops: matmul, NHWC conv2d, depthwise_conv2d and
-//! pools (as NCHW graph ops between transposes), and batched gather.
+//! pools (as NCHW graph ops between transposes), batched gather, and reverse (a gather).
 
 use tcc_dialect_graph::ops as g;
 use tcc_ir::{AttrDict, Attribute, DenseElements, Scalar, TensorType, Value};
@@ -107,5 +107,19 @@ impl Importer<'_> {
             indices
         };
         self.op(&g::GATHER, &[flat, indices], attrs(&[("axis", Attribute::i64(0))]))
+    }
+
+    /// `tosa.reverse`: a gather along `axis` of the indices `n - 1, .., 0`.
+    pub(super) fn reverse(&mut self) -> Result<Value, String> {
+        let x = self.operand(0);
+        let shape = self.tensor(x)?.shape().to_vec();
+        let axis = self.int("axis")?;
+        let Some(&n) = usize::try_from(axis).ok().and_then(|a| shape.get(a)) else {
+            return Err(format!("axis {axis} is out of range for rank {}", shape.len()));
+        };
+        let indices: Vec<Scalar> = (0..n).rev().map(Scalar::Int).collect();
+        let ty = TensorType::new(vec![n], tcc_ir::ScalarType::I64)?;
+        let indices = self.constant(DenseElements::from_scalars(ty, &indices)?);
+        self.op(&g::GATHER, &[x, indices], attrs(&[("axis", Attribute::i64(axis))]))
     }
 }
