@@ -148,6 +148,17 @@ func.func @reverse(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
   return %1 : tensor<2x3x4xf32>
 }
 
+// Argmax: graph.argmax's i64 indices, cast to the declared index type when it differs.
+// CHECK-LABEL: func.func @argmax
+// CHECK-NEXT: %0 = graph.argmax %arg0 {axis = 1} : (tensor<3x5xf32>) -> tensor<3xi64>
+// CHECK-NEXT: %1 = graph.argmax %arg0 {axis = 0} : (tensor<3x5xf32>) -> tensor<5xi64>
+// CHECK-NEXT: %2 = graph.cast %1 : (tensor<5xi64>) -> tensor<5xi32>
+func.func @argmax(%x: tensor<3x5xf32>) -> (tensor<3xi64>, tensor<5xi32>) {
+  %0 = tosa.argmax %x {axis = 1 : i32} : (tensor<3x5xf32>) -> tensor<3xi64>
+  %1 = tosa.argmax %x {axis = 0 : i32, nan_mode = "PROPAGATE"} : (tensor<3x5xf32>) -> tensor<5xi32>
+  return %0, %1 : tensor<3xi64>, tensor<5xi32>
+}
+
 // CHECK-LABEL: func.func @matmul
 // CHECK: %0 = graph.matmul %arg0, %arg1 : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
 func.func @matmul(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {

@@ -75,6 +75,7 @@ pub enum GraphOp {
     Conv2d,
     Pool2d(Pool),
     Reduce(Reduce),
+    ArgMax,
     Softmax,
     Reshape,
     Transpose,

@@ -61,6 +61,7 @@ pub enum TosaOp {
     ReduceMin,
     ReduceAll,
     ReduceAny,
+    Argmax,
     Reshape,
     Transpose,
     Slice,
@@ -315,6 +316,14 @@ tosa_op!(REDUCE_MAX, ReduceMax, "tosa.reduce_max", Arity::Exactly(1), [AXIS, NAN
 tosa_op!(REDUCE_MIN, ReduceMin, "tosa.reduce_min", Arity::Exactly(1), [AXIS, NAN_MODE], "minimum over `axis`");
 tosa_op!(REDUCE_ALL, ReduceAll, "tosa.reduce_all", Arity::Exactly(1), [AXIS], "logical and over `axis` (i1)");
 tosa_op!(REDUCE_ANY, ReduceAny, "tosa.reduce_any", Arity::Exactly(1), [AXIS], "logical or over `axis` (i1)");
+tosa_op!(
+    ARGMAX,
+    Argmax,
+    "tosa.argmax",
+    Arity::Exactly(1),
+    [AXIS, NAN_MODE],
+    "index of the first maximum along `axis`, the axis removed (a NaN is the maximum)"
+);
 
 // -- data movement ---------------------------------------------------------------------
 
@@ -454,6 +463,7 @@ pub static ALL: &[&OpDef] = &[
     &REDUCE_MIN,
     &REDUCE_ALL,
     &REDUCE_ANY,
+    &ARGMAX,
     &RESHAPE,
     &TRANSPOSE,
     &SLICE,

@@ -156,6 +156,7 @@ pub fn emitter(def: &OpDef) -> Option<EmitFn> {
         GraphOp::Conv2d => conv2d,
         GraphOp::Pool2d(_) => nn::pool2d,
         GraphOp::Reduce(_) => nn::reduce,
+        GraphOp::ArgMax => nn::argmax,
         GraphOp::Softmax => nn::softmax,
         GraphOp::Reshape => shape::reshape,
         GraphOp::Transpose => shape::transpose,

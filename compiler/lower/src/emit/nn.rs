@@ -518,6 +518,41 @@ fn reduce_level(
     })[0]
 }
 
+/// `graph.argmax`: per output element, a loop along the axis carrying the best value
+/// and its index, taking an element greater than the best, or a NaN over a number (so
+/// the first of equal maxima, and the first NaN, win).
+pub fn argmax(b: &mut Builder, c: &OpLowering) {
+    let (xs, os) = (c.in_shape(0), c.out_shape(0));
+    let axis = tcc_dialect_graph::infer::normalize_axis(c.int("axis"), xs.len()).expect("verified axis");
+    let float = c.in_elem(0).is_float();
+    nest(b, &os, numel(&xs), |b, idx| {
+        let at = |b: &mut Builder, j: Value| {
+            let mut src = idx[..axis].to_vec();
+            src.push(j);
+            src.extend_from_slice(&idx[axis..]);
+            b.load(c.ins[0], &src)
+        };
+        let zero = b.index(0);
+        let first = at(b, zero);
+        let (one, n) = (b.index(1), b.index(xs[axis]));
+        let best = b.for_loop(one, n, one, &[first, zero], |b, j, carried| {
+            let (best, best_j) = (carried[0], carried[1]);
+            let v = at(b, j);
+            let mut take = b.cmp(Compare::Gt, v, best);
+            if float {
+                // v is NaN and best is not: v != v and best == best.
+                let v_nan = b.cmp(Compare::Ne, v, v);
+                let best_number = b.cmp(Compare::Eq, best, best);
+                let nan_over_number = b.bin(ScalarFn::And, v_nan, best_number);
+                take = b.bin(ScalarFn::Or, take, nan_over_number);
+            }
+            vec![b.select(take, v, best), b.select(take, j, best_j)]
+        })[1];
+        let r = b.cast(best, Type::Scalar(ScalarType::I64));
+        b.store(r, c.outs[0], idx);
+    });
+}
+
 pub fn softmax(b: &mut Builder, c: &OpLowering) {
     let shape = c.in_shape(0);
     let axis = tcc_dialect_graph::infer::normalize_axis(c.int("axis"), shape.len()).expect("verified axis");

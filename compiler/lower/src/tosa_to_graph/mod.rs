@@ -169,6 +169,7 @@ impl Importer<'_> {
             TosaOp::ReduceAll => self.reduction(&g::REDUCE_MIN, kind),
             TosaOp::ReduceAny => self.reduction(&g::REDUCE_MAX, kind),
             TosaOp::ReduceProduct => self.reduction(&g::REDUCE_PROD, kind),
+            TosaOp::Argmax => self.argmax(),
             TosaOp::Mul => {
                 let shift = self.constant_of(self.operand(2)).ok_or("the shift operand must be a constant")?;
                 if shift.to_i64s().iter().any(|&s| s != 0) {
@@ -372,6 +373,19 @@ impl Importer<'_> {
         let r = self.op(def, &[as_int], reduce_attrs)?;
         let r_shape = self.tensor(r)?.shape().to_vec();
         Ok(self.op_typed(&g::CAST, &[r], AttrDict::new(), vec![Type::tensor(r_shape, ScalarType::I1)?]))
+    }
+
+    /// `tosa.argmax`: `graph.argmax` (i64 indices), cast to the declared index type.
+    fn argmax(&mut self) -> Result<Value, String> {
+        if !self.nan_propagates()? {
+            return Err("nan_mode = \"IGNORE\" is not supported on argmax".into());
+        }
+        let r = self.op(&g::ARGMAX, &[self.operand(0)], attrs(&[("axis", Attribute::i64(self.int("axis")?))]))?;
+        let want = self.m.value_type(self.m.result(self.anchor, 0)).clone();
+        if self.m.value_type(r) == &want {
+            return Ok(r);
+        }
+        Ok(self.op_typed(&g::CAST, &[r], AttrDict::new(), vec![want]))
     }
 
     /// `def` on the anchor's operands, whose element type must satisfy `allowed`.

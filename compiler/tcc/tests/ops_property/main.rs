@@ -500,6 +500,14 @@ fn reductions_and_softmax() {
             c
         });
     }
+    // Ties (integers from a small range), NaN and infinities (floats) decide the index.
+    property("graph.argmax", |r| {
+        let elem = r.pick(NUM);
+        let rank = r.int(1, 4) as usize;
+        let s = r.shape(rank, 9);
+        let axis = r.int(-(rank as i64), rank as i64 - 1);
+        Case::new(&g::ARGMAX, vec![tensor(r, elem, &s, false)]).attr("axis", Attribute::i64(axis))
+    });
     property("graph.softmax", |r| {
         let rank = r.int(1, 4) as usize;
         let s = r.shape(rank, 9);

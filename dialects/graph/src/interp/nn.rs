@@ -201,6 +201,31 @@ pub fn reduce_max(a: &EvalArgs) -> R {
 pub fn reduce_min(a: &EvalArgs) -> R {
     reduce(a, f64::INFINITY, nan_min, i64::min, i64::MAX)
 }
+/// The first index of the maximum along `axis`; a NaN is the maximum (the first one).
+pub fn argmax(a: &EvalArgs) -> R {
+    let x = a.input(0);
+    let shape = x.shape().to_vec();
+    let axis = crate::infer::normalize_axis(a.sig.int("axis")?, shape.len())?;
+    let (n, inner) = (shape[axis], shape[axis + 1..].iter().product::<usize>());
+    let outer: usize = shape[..axis].iter().product();
+    let values = x.to_f64s();
+    let mut out = Vec::with_capacity(outer * inner);
+    for o in 0..outer {
+        for i in 0..inner {
+            let at = |j: usize| values[(o * n + j) * inner + i];
+            let mut best = 0;
+            for j in 1..n {
+                let (v, b) = (at(j), at(best));
+                if (v > b) || (v.is_nan() && !b.is_nan()) {
+                    best = j;
+                }
+            }
+            out.push(best as i64);
+        }
+    }
+    Ok(vec![Tensor::from_i64s(tcc_ir::ScalarType::I64, a.result_dims(0), out)?])
+}
+
 pub fn reduce_prod(a: &EvalArgs) -> R {
     reduce(a, 1.0, |acc, v| acc * v, i64::wrapping_mul, 1)
 }

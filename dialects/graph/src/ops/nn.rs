@@ -335,6 +335,31 @@ reduction!(
     "Product over `axes` (integers wrap)"
 );
 
+fn infer_argmax(sig: &Signature) -> Result<Vec<Type>, String> {
+    let x = tensor_of(sig, 0, NUMBERS)?;
+    let axis = normalize_axis(sig.int("axis")?, x.rank())?;
+    if x.shape()[axis] == 0 {
+        return Err("cannot take the maximum over an empty dimension".into());
+    }
+    let mut shape = x.shape().to_vec();
+    shape.remove(axis);
+    Ok(vec![tensor(shape, tcc_ir::ScalarType::I64)?])
+}
+
+pub static ARGMAX: OpDef = OpDef {
+    name: "graph.argmax",
+    summary: "Index of the maximum along `axis` (i64, the axis removed): the first of equal maxima; a NaN counts as the maximum (the first NaN)",
+    description: "```mlir\n%r = graph.argmax %x {axis = 1} : (tensor<3x5xf32>) -> tensor<3xi64>\n```",
+    operands: Arity::Exactly(1),
+    attrs: &[AttrSpec::required("axis", AttrKind::Int, "the searched dimension (negative counts from the end)")],
+    traits: Traits::PURE,
+    infer: Some(infer_argmax),
+    syntax: Syntax::Functional,
+    patterns: canonical::FOLD_ONLY,
+    dialect_data: Some(&GraphSemantics::new(GraphOp::ArgMax, LayoutClass::Dependent, k::argmax)),
+    ..OpDef::DEFAULT
+};
+
 pub static SOFTMAX: OpDef = OpDef {
     name: "graph.softmax",
     summary: "exp(x - max) / sum(exp(x - max)) along `axis`",
@@ -360,5 +385,6 @@ pub static NN_OPS: &[&OpDef] = &[
     &REDUCE_MAX,
     &REDUCE_MIN,
     &REDUCE_PROD,
+    &ARGMAX,
     &SOFTMAX,
 ];
