@@ -148,6 +148,14 @@ func.func @reverse(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
   return %1 : tensor<2x3x4xf32>
 }
 
+// Scatter: graph.scatter on the same operands.
+// CHECK-LABEL: func.func @scatter
+// CHECK-NEXT: %0 = graph.scatter %arg0, %arg1, %arg2 : (tensor<1x6x4xf32>, tensor<1x2xi32>, tensor<1x2x4xf32>) -> tensor<1x6x4xf32>
+func.func @scatter(%v: tensor<1x6x4xf32>, %i: tensor<1x2xi32>, %u: tensor<1x2x4xf32>) -> tensor<1x6x4xf32> {
+  %0 = tosa.scatter %v, %i, %u : (tensor<1x6x4xf32>, tensor<1x2xi32>, tensor<1x2x4xf32>) -> tensor<1x6x4xf32>
+  return %0 : tensor<1x6x4xf32>
+}
+
 // Argmax: graph.argmax's i64 indices, cast to the declared index type when it differs.
 // CHECK-LABEL: func.func @argmax
 // CHECK-NEXT: %0 = graph.argmax %arg0 {axis = 1} : (tensor<3x5xf32>) -> tensor<3xi64>

@@ -85,6 +85,7 @@ pub enum GraphOp {
     Slice,
     Pad,
     Gather,
+    Scatter,
     LayoutTransform,
     Conv2dNchwc,
     Pool2dNchwc(Pool),

@@ -71,6 +71,7 @@ pub enum TosaOp {
     Reverse,
     Identity,
     Gather,
+    Scatter,
     Matmul,
     Conv2d,
     DepthwiseConv2d,
@@ -364,6 +365,14 @@ tosa_op!(TILE, Tile, "tosa.tile", Arity::Exactly(2), [], "repeats the operand `m
 tosa_op!(REVERSE, Reverse, "tosa.reverse", Arity::Exactly(1), [AXIS], "the operand with `axis` in reverse order");
 tosa_op!(IDENTITY, Identity, "tosa.identity", Arity::Exactly(1), [], "the operand");
 tosa_op!(
+    SCATTER,
+    Scatter,
+    "tosa.scatter",
+    Arity::Exactly(3),
+    [],
+    "values_in [N, K, C], indices [N, W], input [N, W, C] -> values_in with rows indices[n, w] set to input[n, w]"
+);
+tosa_op!(
     GATHER,
     Gather,
     "tosa.gather",
@@ -473,6 +482,7 @@ pub static ALL: &[&OpDef] = &[
     &REVERSE,
     &IDENTITY,
     &GATHER,
+    &SCATTER,
     &MATMUL,
     &CONV2D,
     &DEPTHWISE_CONV2D,

@@ -166,6 +166,7 @@ pub fn emitter(def: &OpDef) -> Option<EmitFn> {
         GraphOp::Slice => shape::slice,
         GraphOp::Pad => shape::pad,
         GraphOp::Gather => shape::gather,
+        GraphOp::Scatter => shape::scatter,
         GraphOp::LayoutTransform => kernels::layout::emit,
         GraphOp::Conv2dNchwc => kernels::conv::emit,
         GraphOp::Pool2dNchwc(Pool::Max) => kernels::pool::emit_max,

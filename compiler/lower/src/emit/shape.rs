@@ -172,6 +172,40 @@ pub fn pad(b: &mut Builder, c: &OpLowering) {
     });
 }
 
+/// `graph.scatter`: the values copied, then each indexed row overwritten, in `w` order
+/// (sequential, so the later of two writes to one row stays).
+pub fn scatter(b: &mut Builder, c: &OpLowering) {
+    let (vs, is) = (c.in_shape(0), c.in_shape(1));
+    let (n, k, ch, w) = (vs[0], vs[1], vs[2], is[1]);
+    nest(b, &vs, numel(&vs), |b, idx| {
+        let v = b.load(c.ins[0], idx);
+        b.store(v, c.outs[0], idx);
+    });
+    let message = format!("index out of range in {} (dimension 1 has extent {k})", c.where_());
+    b.range_n(n, |b, ni| {
+        b.range_n(w, |b, wi| {
+            let raw = b.load(c.ins[1], &[ni, wi]);
+            let row = b.cast(raw, Type::Scalar(ScalarType::Index));
+            // Negative indices count from the end.
+            let (zero, extent) = (b.index(0), b.index(k));
+            let negative = b.cmp(Compare::Lt, row, zero);
+            let wrapped = b.add(row, extent);
+            let row = b.select(negative, wrapped, row);
+            let ge = b.cmp(Compare::Ge, row, zero);
+            let lt = b.cmp(Compare::Lt, row, extent);
+            let ok = b.bin(ScalarFn::And, ge, lt);
+            b.assert(ok, message.clone());
+            let last = b.index(k - 1);
+            let low = b.max(row, zero);
+            let row = b.min(low, last);
+            b.range_n(ch, |b, ci| {
+                let u = b.load(c.ins[2], &[ni, wi, ci]);
+                b.store(u, c.outs[0], &[ni, row, ci]);
+            });
+        });
+    });
+}
+
 pub fn gather(b: &mut Builder, c: &OpLowering) {
     let (xs, ind_shape, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
     let axis = tcc_dialect_graph::infer::normalize_axis(c.int("axis"), xs.len()).expect("verified axis");

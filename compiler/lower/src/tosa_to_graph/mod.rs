@@ -209,6 +209,7 @@ impl Importer<'_> {
             TosaOp::Reverse => self.reverse(),
             TosaOp::Identity => Ok(self.operand(0)),
             TosaOp::Gather => self.gather(),
+            TosaOp::Scatter => self.same(&g::SCATTER),
             TosaOp::Matmul => self.matmul(),
             TosaOp::Conv2d => self.conv2d(false),
             TosaOp::DepthwiseConv2d => self.conv2d(true),

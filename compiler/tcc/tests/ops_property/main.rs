@@ -637,6 +637,19 @@ fn data_movement() {
         };
         Case::new(&g::GATHER, vec![tensor_of(r, &any, &s, false), indices]).attr("axis", Attribute::i64(axis as i64))
     });
+    // Duplicate rows (the later write stays) and negative indices are drawn too.
+    property("graph.scatter", |r| {
+        let (n, k, c, w) = (r.int(1, 3), r.int(1, 9), r.int(1, 6), r.int(1, 6));
+        let idx: Vec<i64> = (0..n * w).map(|_| r.int(-k, k - 1)).collect();
+        let indices = if r.chance(0.5) {
+            ITensor::new(vec![n as usize, w as usize], Data::I64(idx)).unwrap()
+        } else {
+            ITensor::new(vec![n as usize, w as usize], Data::I32(idx.iter().map(|&x| x as i32).collect())).unwrap()
+        };
+        let elem = r.pick(&any);
+        let (values, input) = (tensor(r, elem, &[n, k, c], false), tensor(r, elem, &[n, w, c], false));
+        Case::new(&g::SCATTER, vec![values, indices, input])
+    });
     property("graph.layout_transform", |r| {
         let block = r.pick(&[2i64, 4, 8]);
         let (src, dst, shape) = match r.int(0, 3) {
@@ -691,6 +704,21 @@ fn gather_out_of_range_fails_the_run() {
     .attr("axis", Attribute::i64(0));
     let err = run_error(&c, tcc::Backend::Cranelift);
     assert!(err.contains("index out of range") && err.contains("graph.gather"), "{err}");
+}
+
+#[test]
+fn scatter_out_of_range_fails_the_run() {
+    let mut r = Rng::new(4);
+    let c = Case::new(
+        &g::SCATTER,
+        vec![
+            tensor(&mut r, ScalarType::F32, &[1, 4, 2], false),
+            ITensor::new(vec![1, 2], Data::I32(vec![1, 4])).unwrap(),
+            tensor(&mut r, ScalarType::F32, &[1, 2, 2], false),
+        ],
+    );
+    let err = run_error(&c, tcc::Backend::Cranelift);
+    assert!(err.contains("index out of range") && err.contains("graph.scatter"), "{err}");
 }
 
 /// Clamp on the values where `min`/`max` semantics are delicate (NaN, signed zeros,

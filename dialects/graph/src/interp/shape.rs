@@ -126,6 +126,42 @@ pub fn gather(a: &EvalArgs) -> R {
     Ok(vec![x.gather_flat(out, &idx)])
 }
 
+/// `values` with rows `indices[n, w]` replaced by `input[n, w]`, in `w` order.
+pub fn scatter(a: &EvalArgs) -> R {
+    let (values, indices, input) = (a.input(0), a.input(1), a.input(2));
+    let (n, k, c) = (values.shape()[0], values.shape()[1], values.shape()[2]);
+    let w = indices.shape()[1];
+    let rows = indices
+        .to_i64s()
+        .into_iter()
+        .map(|i| {
+            let j = if i < 0 { i + k as i64 } else { i };
+            if (0..k as i64).contains(&j) {
+                Ok(j as usize)
+            } else {
+                Err(format!("index {i} is out of range for a dimension of extent {k}"))
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let at = |ni: usize, wi: usize, ci: usize| ((ni * w + wi) * c + ci, (ni * k + rows[ni * w + wi]) * c + ci);
+    let dims = values.shape().to_vec();
+    if values.is_float() {
+        let (mut out, src) = (values.to_f64s(), input.to_f64s());
+        for (ni, wi, ci) in (0..n).flat_map(|ni| (0..w).flat_map(move |wi| (0..c).map(move |ci| (ni, wi, ci)))) {
+            let (from, to) = at(ni, wi, ci);
+            out[to] = src[from];
+        }
+        Ok(vec![Tensor::from_f64s(values.elem(), dims, out)?])
+    } else {
+        let (mut out, src) = (values.to_i64s(), input.to_i64s());
+        for (ni, wi, ci) in (0..n).flat_map(|ni| (0..w).flat_map(move |wi| (0..c).map(move |ci| (ni, wi, ci)))) {
+            let (from, to) = at(ni, wi, ci);
+            out[to] = src[from];
+        }
+        Ok(vec![Tensor::from_i64s(values.elem(), dims, out)?])
+    }
+}
+
 pub fn layout_transform(a: &EvalArgs) -> R {
     let x = a.input(0);
     let (src, dst) = transform_layouts_sig(&a.sig)?;

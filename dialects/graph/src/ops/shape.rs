@@ -329,6 +329,44 @@ pub static GATHER: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 
+fn infer_scatter(sig: &Signature) -> Result<Vec<Type>, String> {
+    let values = tensor_of(sig, 0, ANY)?;
+    let indices = tensor_of(sig, 1, INDICES)?;
+    let input = tensor_of(sig, 2, ANY)?;
+    let (vs, is, us) = (values.shape(), indices.shape(), input.shape());
+    if vs.len() != 3 || is.len() != 2 || us.len() != 3 || is[0] != vs[0] || us[..2] != is[..] || us[2] != vs[2] {
+        return Err(format!(
+            "expected values [N, K, C], indices [N, W] and input [N, W, C], got {}, {} and {}",
+            fmt_shape(vs),
+            fmt_shape(is),
+            fmt_shape(us)
+        ));
+    }
+    if input.elem() != values.elem() {
+        return Err(format!("input element type {} differs from the values' {}", input.elem(), values.elem()));
+    }
+    if vs[1] == 0 && indices.numel() > 0 {
+        return Err("cannot scatter into an empty dimension".into());
+    }
+    Ok(vec![tensor(vs.to_vec(), values.elem())?])
+}
+
+pub static SCATTER: OpDef = OpDef {
+    name: "graph.scatter",
+    summary: "TOSA's scatter: `values` [N, K, C] with rows `indices[n, w]` replaced by `input[n, w]` [N, W, C]",
+    description: "Negative indices count from the end; an index out of range is a run-time error; of \
+                  two writes to one row the later (in `w` order) stays.\n\n```mlir\n\
+                  %r = graph.scatter %values, %ids, %rows : (tensor<1x6x4xf32>, tensor<1x2xi32>, tensor<1x2x4xf32>) -> tensor<1x6x4xf32>\n```",
+    operands: Arity::Exactly(3),
+    attrs: &[],
+    traits: Traits::PURE,
+    infer: Some(infer_scatter),
+    syntax: Syntax::Functional,
+    patterns: canonical::FOLD_ONLY,
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Scatter, LayoutClass::Dependent, k::scatter)),
+    ..OpDef::DEFAULT
+};
+
 pub static LAYOUT_TRANSFORM: OpDef = OpDef {
     name: "graph.layout_transform",
     summary: "Relayout between layouts such as NCHW and NCHW16c, or OIHW and OIHW4i16o",
@@ -348,5 +386,16 @@ pub static LAYOUT_TRANSFORM: OpDef = OpDef {
 };
 
 /// The constant and the data-movement ops.
-pub static SHAPE_OPS: &[&OpDef] =
-    &[&CONSTANT, &RESHAPE, &TRANSPOSE, &BROADCAST_TO, &CONCAT, &SPLIT, &SLICE, &PAD, &GATHER, &LAYOUT_TRANSFORM];
+pub static SHAPE_OPS: &[&OpDef] = &[
+    &CONSTANT,
+    &RESHAPE,
+    &TRANSPOSE,
+    &BROADCAST_TO,
+    &CONCAT,
+    &SPLIT,
+    &SLICE,
+    &PAD,
+    &GATHER,
+    &SCATTER,
+    &LAYOUT_TRANSFORM,
+];
