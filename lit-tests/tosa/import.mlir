@@ -175,6 +175,20 @@ func.func @matmul(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5x
   return %0 : tensor<2x3x5xf32>
 }
 
+// i8 operands accumulated in i32 (TOSA's integer matmul): widened first; i8 arithmetic
+// stays i8 (it wraps).
+// CHECK-LABEL: func.func @matmul_i8
+// CHECK-NEXT: %0 = graph.cast %arg0 : (tensor<1x3x4xi8>) -> tensor<1x3x4xi32>
+// CHECK-NEXT: %1 = graph.cast %arg1 : (tensor<1x4x2xi8>) -> tensor<1x4x2xi32>
+// CHECK-NEXT: %2 = graph.matmul %0, %1 : (tensor<1x3x4xi32>, tensor<1x4x2xi32>) -> tensor<1x3x2xi32>
+// CHECK-NEXT: %3 = graph.add %arg0, %arg0 : (tensor<1x3x4xi8>, tensor<1x3x4xi8>) -> tensor<1x3x4xi8>
+func.func @matmul_i8(%a: tensor<1x3x4xi8>, %b: tensor<1x4x2xi8>) -> (tensor<1x3x2xi32>, tensor<1x3x4xi8>) {
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %0 = tosa.matmul %a, %b, %zp, %zp : (tensor<1x3x4xi8>, tensor<1x4x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x3x2xi32>
+  %1 = tosa.add %a, %a : (tensor<1x3x4xi8>, tensor<1x3x4xi8>) -> tensor<1x3x4xi8>
+  return %0, %1 : tensor<1x3x2xi32>, tensor<1x3x4xi8>
+}
+
 // NHWC input and OHWI weights to NCHW/OIHW and back; TOSA's pad
 // [top, bottom, left, right] becomes graph's [top, left, bottom, right].
 // CHECK-LABEL: func.func @conv2d

@@ -342,3 +342,26 @@ fn reverse_matches_reversal_by_index() {
     let err = Runtime::builder().load_str(bad).err().expect("an axis out of range is refused").to_string();
     assert!(err.contains("axis 2 is out of range"), "{err}");
 }
+
+/// i8 as torch-mlir exports it: a matmul of i8 operands accumulates in i32 (100 x 100
+/// x 4 = 40000, far beyond i8), while i8 additions and products wrap at 8 bits (100 +
+/// 100 = -56, 100 x 3 = 44), on every backend.
+#[test]
+fn i8_matmul_accumulates_in_i32_and_i8_arithmetic_wraps() {
+    let src = r#"
+      func.func @main(%a: tensor<1x2x4xi8>, %b: tensor<1x4x2xi8>) -> (tensor<1x2x2xi32>, tensor<1x2x4xi8>, tensor<1x2x4xi8>) {
+        %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+        %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+        %three = "tosa.const"() <{values = dense<3> : tensor<1x1x1xi8>}> : () -> tensor<1x1x1xi8>
+        %0 = tosa.matmul %a, %b, %zp, %zp : (tensor<1x2x4xi8>, tensor<1x4x2xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x2x2xi32>
+        %1 = tosa.add %a, %a : (tensor<1x2x4xi8>, tensor<1x2x4xi8>) -> tensor<1x2x4xi8>
+        %2 = tosa.mul %a, %three, %shift : (tensor<1x2x4xi8>, tensor<1x1x1xi8>, tensor<1xi8>) -> tensor<1x2x4xi8>
+        return %0, %1, %2 : tensor<1x2x2xi32>, tensor<1x2x4xi8>, tensor<1x2x4xi8>
+      }"#;
+    let a: Vec<i8> = vec![100, 100, 100, 100, -1, 2, -3, 4];
+    let b: Vec<i8> = vec![100, 1, 100, 1, 100, 1, 100, 1];
+    let out = run(src, &[Tensor::from_slice(&a, &[1, 2, 4]).unwrap(), Tensor::from_slice(&b, &[1, 4, 2]).unwrap()]);
+    assert_eq!(out[0].to_vec::<i32>().unwrap(), [40000, 400, 200, 2]);
+    assert_eq!(out[1].to_vec::<i8>().unwrap(), [-56, -56, -56, -56, -2, 4, -6, 8]);
+    assert_eq!(out[2].to_vec::<i8>().unwrap(), [44, 44, 44, 44, -3, 6, -9, 12]);
+}

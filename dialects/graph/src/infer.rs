@@ -6,11 +6,13 @@ use tcc_ir::{ScalarType, Signature, TensorType, Type};
 use crate::interp::tensor::GRAPH_ELEMENT_TYPES;
 
 pub const FLOATS: &[ScalarType] = &[ScalarType::F32, ScalarType::F64];
-pub const NUMBERS: &[ScalarType] = &[ScalarType::F32, ScalarType::F64, ScalarType::I32, ScalarType::I64];
+pub const NUMBERS: &[ScalarType] =
+    &[ScalarType::F32, ScalarType::F64, ScalarType::I8, ScalarType::I16, ScalarType::I32, ScalarType::I64];
 pub const ANY: &[ScalarType] = &GRAPH_ELEMENT_TYPES;
 pub const INDICES: &[ScalarType] = &[ScalarType::I32, ScalarType::I64];
 /// Element types of the bitwise ops (`i1`: the logical ones).
-pub const INTEGERS: &[ScalarType] = &[ScalarType::I1, ScalarType::I32, ScalarType::I64];
+pub const INTEGERS: &[ScalarType] =
+    &[ScalarType::I1, ScalarType::I8, ScalarType::I16, ScalarType::I32, ScalarType::I64];
 
 /// Refuses an element type the graph dialect lacks (one TOSA or MLIR text may use).
 pub fn supported_element(elem: ScalarType) -> Result<(), String> {

@@ -540,12 +540,31 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
         Ok(())
     }
 
+    /// Lane-wise wrapping integer multiplication. x86 has no multiply of 8-bit lanes
+    /// (Cranelift does not lower `imul.i8x16`): the halves are multiplied as 16-bit lanes
+    /// and the low bytes of the products packed back.
+    fn imul(&mut self, a: cl::Value, b: cl::Value) -> cl::Value {
+        if self.b.func.dfg.value_type(a) != cl::types::I8X16 {
+            return self.b.ins().imul(a, b);
+        }
+        let (al, ah) = (self.b.ins().swiden_low(a), self.b.ins().swiden_high(a));
+        let (bl, bh) = (self.b.ins().swiden_low(b), self.b.ins().swiden_high(b));
+        let (low, high) = (self.b.ins().imul(al, bl), self.b.ins().imul(ah, bh));
+        let byte = self.b.ins().iconst(cl::types::I16, 0xff);
+        let byte = self.b.ins().splat(cl::types::I16X8, byte);
+        let (low, high) = (self.b.ins().band(low, byte), self.b.ins().band(high, byte));
+        // Each lane is 0..=255 now: the unsigned saturating narrow keeps it.
+        self.b.ins().unarrow(low, high)
+    }
+
     fn combine(&mut self, combine: ScalarFn, elem: ScalarType, a: cl::Value, x: cl::Value) -> cl::Value {
         let f = elem.is_float();
+        if combine == ScalarFn::Mul && !f {
+            return self.imul(a, x);
+        }
         let ins = self.b.ins();
         match (combine, f) {
             (ScalarFn::Mul, true) => ins.fmul(a, x),
-            (ScalarFn::Mul, false) => ins.imul(a, x),
             (ScalarFn::Max, true) => ins.fmax(a, x),
             (ScalarFn::Max, false) => ins.smax(a, x),
             (ScalarFn::Min, true) => ins.fmin(a, x),
@@ -627,14 +646,16 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
             LoopOp::Arith(f) => f,
             other => unreachable!("{other:?} is not arithmetic"),
         };
+        if f == ScalarFn::Mul && !float {
+            return Ok(self.imul(a[0], a[1]));
+        }
         let ins = self.b.ins();
         let v = match f {
             ScalarFn::Add if float => ins.fadd(a[0], a[1]),
             ScalarFn::Add => ins.iadd(a[0], a[1]),
             ScalarFn::Sub if float => ins.fsub(a[0], a[1]),
             ScalarFn::Sub => ins.isub(a[0], a[1]),
-            ScalarFn::Mul if float => ins.fmul(a[0], a[1]),
-            ScalarFn::Mul => ins.imul(a[0], a[1]),
+            ScalarFn::Mul => ins.fmul(a[0], a[1]),
             ScalarFn::Div if float => ins.fdiv(a[0], a[1]),
             ScalarFn::Div => ins.sdiv(a[0], a[1]),
             ScalarFn::Rem => ins.srem(a[0], a[1]),

@@ -2,7 +2,7 @@
 //! pools (as NCHW graph ops between transposes), batched gather, and reverse (a gather).
 
 use tcc_dialect_graph::ops as g;
-use tcc_ir::{AttrDict, Attribute, DenseElements, Scalar, TensorType, Value};
+use tcc_ir::{AttrDict, Attribute, DenseElements, Scalar, TensorType, Type, Value};
 
 use super::{Importer, attrs};
 
@@ -15,9 +15,22 @@ impl Importer<'_> {
         self.zero_point(2, "a")?;
         self.zero_point(3, "b")?;
         let (a, b) = (self.operand(0), self.operand(1));
-        if self.tensor(a)?.rank() != 3 || self.tensor(b)?.rank() != 3 {
+        let (at, bt) = (self.tensor(a)?.clone(), self.tensor(b)?.clone());
+        if at.rank() != 3 || bt.rank() != 3 {
             return Err("operands must be 3-D ([N, H, C] and [N, C, W])".into());
         }
+        // Integer operands narrower than the result (i8 or i16 products summed in i32 or
+        // i64, TOSA's accumulator) are widened to it first, so nothing wraps early.
+        let result = self.m.value_type(self.m.result(self.anchor, 0)).as_tensor().map(|t| t.elem());
+        let widen = |e: tcc_ir::ScalarType| result.filter(|&r| e.is_integer() && r.is_integer() && r != e);
+        let a = match widen(at.elem()) {
+            Some(r) => self.op_typed(&g::CAST, &[a], AttrDict::new(), vec![Type::tensor(at.shape().to_vec(), r)?]),
+            None => a,
+        };
+        let b = match widen(bt.elem()) {
+            Some(r) => self.op_typed(&g::CAST, &[b], AttrDict::new(), vec![Type::tensor(bt.shape().to_vec(), r)?]),
+            None => b,
+        };
         self.op(&g::MATMUL, &[a, b], AttrDict::new())
     }
 

@@ -29,6 +29,8 @@ fn bits_tensor(r: &mut Rng, elem: ScalarType, shape: &[i64]) -> ITensor {
     let n = numel(shape);
     let data = match elem {
         ScalarType::I1 => Data::I1((0..n).map(|_| r.chance(0.5)).collect()),
+        ScalarType::I8 => Data::I8((0..n).map(|_| draw(r) as i8).collect()),
+        ScalarType::I16 => Data::I16((0..n).map(|_| draw(r) as i16).collect()),
         ScalarType::I32 => Data::I32((0..n).map(|_| draw(r) as i32).collect()),
         _ => Data::I64((0..n).map(|_| draw(r)).collect()),
     };
@@ -37,7 +39,7 @@ fn bits_tensor(r: &mut Rng, elem: ScalarType, shape: &[i64]) -> ITensor {
 
 #[test]
 fn integer_bit_operations() {
-    const INTS: &[ScalarType] = &[ScalarType::I1, ScalarType::I32, ScalarType::I64];
+    const INTS: &[ScalarType] = &[ScalarType::I1, ScalarType::I8, ScalarType::I16, ScalarType::I32, ScalarType::I64];
     for def in [&g::AND, &g::OR, &g::XOR] {
         property(def.name, |r| {
             let mut c = binary(r, def, INTS, false);
@@ -55,9 +57,9 @@ fn integer_bit_operations() {
     });
     for def in [&g::SHIFT_LEFT, &g::SHIFT_RIGHT, &g::SHIFT_RIGHT_LOGICAL] {
         property(def.name, |r| {
-            let mut c = binary(r, def, &[ScalarType::I32, ScalarType::I64], false);
+            let mut c = binary(r, def, &[ScalarType::I8, ScalarType::I16, ScalarType::I32, ScalarType::I64], false);
             let elem = c.inputs[0].elem();
-            let bits = if elem == ScalarType::I32 { 32 } else { 64 };
+            let bits = elem.int_bits().expect("an integer type") as i64;
             let a_shape: Vec<i64> = c.inputs[0].shape().iter().map(|&d| d as i64).collect();
             c.inputs[0] = bits_tensor(r, elem, &a_shape);
             // Amounts in [0, bits): the same for every element (a splat) or per element.

@@ -218,7 +218,15 @@ fn binary(r: &mut Rng, def: &'static OpDef, elems: &[ScalarType], positive: bool
     Case::new(def, vec![tensor(r, elem, &a, positive), tensor(r, elem, &b, positive)])
 }
 
-const NUM: &[ScalarType] = &[ScalarType::F32, ScalarType::F32, ScalarType::F64, ScalarType::I32, ScalarType::I64];
+const NUM: &[ScalarType] = &[
+    ScalarType::F32,
+    ScalarType::F32,
+    ScalarType::F64,
+    ScalarType::I8,
+    ScalarType::I16,
+    ScalarType::I32,
+    ScalarType::I64,
+];
 
 #[test]
 fn elementwise_binary() {
@@ -235,6 +243,14 @@ fn elementwise_binary() {
         if let Data::I64(v) = c.inputs[1].data() {
             let v: Vec<i64> = v.iter().map(|&x| if x == 0 { -7 } else { x }).collect();
             c.inputs[1] = ITensor::new(c.inputs[1].shape().to_vec(), Data::I64(v)).unwrap();
+        }
+        if let Data::I8(v) = c.inputs[1].data() {
+            let v: Vec<i8> = v.iter().map(|&x| if x == 0 { 5 } else { x }).collect();
+            c.inputs[1] = ITensor::new(c.inputs[1].shape().to_vec(), Data::I8(v)).unwrap();
+        }
+        if let Data::I16(v) = c.inputs[1].data() {
+            let v: Vec<i16> = v.iter().map(|&x| if x == 0 { -9 } else { x }).collect();
+            c.inputs[1] = ITensor::new(c.inputs[1].shape().to_vec(), Data::I16(v)).unwrap();
         }
         c
     });
