@@ -11,7 +11,7 @@ pub fn reference_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../dialects/graph/tests/reference")
 }
 
-/// Reads a C-order .npy of f32, f64, i32, i64 or bool.
+/// Reads a C-order .npy of f32, f64, i8, i16, i32, i64 or bool.
 pub fn load_npy(path: &Path) -> Tensor {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let npy = npyz::NpyFile::new(&bytes[..]).unwrap();
@@ -25,6 +25,8 @@ pub fn load_npy(path: &Path) -> Tensor {
         "<f8" => Tensor::from_slice(&npy.into_vec::<f64>().unwrap(), &shape),
         "<i4" => Tensor::from_slice(&npy.into_vec::<i32>().unwrap(), &shape),
         "<i8" => Tensor::from_slice(&npy.into_vec::<i64>().unwrap(), &shape),
+        "|i1" => Tensor::from_slice(&npy.into_vec::<i8>().unwrap(), &shape),
+        "<i2" => Tensor::from_slice(&npy.into_vec::<i16>().unwrap(), &shape),
         "|b1" => Tensor::from_slice(&npy.into_vec::<bool>().unwrap(), &shape),
         other => panic!("unsupported dtype {other}"),
     }

@@ -1,0 +1,70 @@
+//! The torch-mlir export corpus (`tests/exports`, written by `gen_exports.py`): small
+//! PyTorch modules whose ops or element types tcc once refused or got wrong (scatter,
+//! argmax, reverse, reduce_product, i8/i16 arithmetic, count_nonzero's mask constant,
+//! dependent matmuls in the rewrite search), compiled with every backend of the build
+//! and run on 1 and 2 threads. Integer and boolean results equal PyTorch's, float ones
+//! are within 1e-5 of the output's scale, and the two thread counts agree bit for bit.
+
+mod common;
+
+use common::*;
+
+#[test]
+fn exports_match_pytorch() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/exports");
+    let mut cases: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    cases.sort();
+    assert!(cases.len() >= 30, "export cases missing: {cases:?}");
+    let mut failures = Vec::new();
+    for backend in tcc::backend::compiled_backends() {
+        for case in &cases {
+            let load = |kind: &str| {
+                (0..)
+                    .map(|i| dir.join(format!("{case}.{kind}{i}.npy")))
+                    .take_while(|p| p.exists())
+                    .map(|p| load_npy(&p))
+                    .collect::<Vec<_>>()
+            };
+            let (inputs, wants) = (load("in"), load("out"));
+            let mut results = Vec::new();
+            for threads in [1, 2] {
+                let model =
+                    tcc::Runtime::builder().backend(backend).threads(threads).load(dir.join(format!("{case}.mlir")));
+                match model.and_then(|m| m.run(&inputs)) {
+                    Ok(out) => results.push(out),
+                    Err(e) => failures.push(format!("{backend:?} {case}, {threads} thread(s): {e}")),
+                }
+            }
+            let Some(first) = results.first() else { continue };
+            for (i, (got, want)) in first.iter().zip(&wants).enumerate() {
+                if got.dtype() != want.dtype() || got.shape() != want.shape() {
+                    failures.push(format!(
+                        "{backend:?} {case} result {i}: {:?} {:?}, PyTorch {:?} {:?}",
+                        got.dtype(),
+                        got.shape(),
+                        want.dtype(),
+                        want.shape()
+                    ));
+                    continue;
+                }
+                let (g, w) = (to_f64s(got), to_f64s(want));
+                let exact = !matches!(want.dtype(), tcc::DType::F32 | tcc::DType::F64);
+                let ok = if exact { g == w } else { max_error(&g, &w).is_ok_and(|e| e <= 1e-5 * scale(&w)) };
+                if !ok {
+                    failures.push(format!("{backend:?} {case} result {i}: {g:?}, PyTorch {w:?}"));
+                }
+            }
+            if let [a, b] = &results[..]
+                && a.iter().zip(b).any(|(x, y)| x.bytes() != y.bytes())
+            {
+                failures.push(format!("{backend:?} {case}: 1 and 2 threads differ"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Small PyTorch modules exported with torch-mlir to TOSA, with PyTorch's outputs: the
+regression corpus of issue 35 (ops and element types torch-mlir exports that tcc once
+refused, and the two bugs it had on them).
+
+Run from the repository root with a Python that has torch, torch-mlir and numpy:
+
+    python compiler/tcc/tests/exports/gen_exports.py
+
+It (re)writes, next to this script, `<case>.mlir` (the TOSA export, `func.func @main`),
+`<case>.in<i>.npy` (the arguments) and `<case>.out<i>.npy` (PyTorch's results), after
+deleting the old ones. `tests/export_corpus.rs` runs every case with every backend on 1
+and 2 threads: integer and boolean results must be equal, float ones within 1e-5 of the
+output's scale. Every case seeds torch from its name, so the files are reproducible.
+"""
+
+import glob
+import os
+import zlib
+
+import numpy as np
+import torch
+from torch_mlir import fx
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Fn(torch.nn.Module):
+    def __init__(self, f):
+        super().__init__()
+        self.f = f
+
+    def forward(self, *args):
+        return self.f(*args)
+
+
+def ints(*shape, dtype=torch.int8, lo=-20, hi=20):
+    return torch.randint(lo, hi, shape, dtype=dtype)
+
+
+def with_nan(x, *positions):
+    for p in positions:
+        x[p] = float("nan")
+    return x
+
+
+def cases():
+    """(name, function, argument makers): the makers run after seeding."""
+    def scatter_rows(x, i, v):
+        y = x.clone()
+        y[i] = v
+        return y
+
+    def clone_put(x, i, v):
+        return torch.index_put(x, (i,), v)
+
+    return [
+        # The two bugs: dependent matmuls sharing an operand; an i1 mask constant.
+        ("mm_chain", lambda a, b: torch.mm(a, torch.mm(a, b)), lambda: (torch.rand(4, 4), torch.rand(4, 4))),
+        ("count_nonzero_i64", lambda x: torch.count_nonzero(x), lambda: (ints(3, 5, dtype=torch.int64, lo=-2, hi=3),)),
+        ("count_nonzero_dim", lambda x: torch.count_nonzero(x, dim=1), lambda: (ints(3, 6, dtype=torch.int64, lo=-1, hi=2),)),
+        ("all", lambda x: torch.all(x > 0.1), lambda: (torch.rand(3, 5),)),
+        ("nll_loss", lambda x, t: torch.nn.functional.nll_loss(x, t),
+         lambda: (torch.randn(4, 5).log_softmax(1), torch.tensor([0, 3, 1, 4]))),
+        ("cross_entropy", lambda x, t: torch.nn.functional.cross_entropy(x, t),
+         lambda: (torch.randn(4, 5), torch.tensor([0, 3, 1, 4]))),
+        # reduce_product.
+        ("prod_dim", lambda x: torch.prod(x, dim=1), lambda: (torch.rand(3, 7, 5) + 0.5,)),
+        ("prod_all", lambda x: torch.prod(x), lambda: (torch.rand(4, 6) + 0.5,)),
+        ("prod_i32_keepdim", lambda x: torch.prod(x, dim=0, keepdim=True), lambda: (ints(5, 9, dtype=torch.int32, lo=-3, hi=4),)),
+        # reverse.
+        ("flip", lambda x: torch.flip(x, dims=[1, 2]), lambda: (torch.rand(2, 3, 4),)),
+        ("flip_i64", lambda x: torch.flip(x, dims=[0]), lambda: (ints(5, 2, dtype=torch.int64),)),
+        # argmax: NaN, ties, integers, keepdim, flattened.
+        ("argmax_nan_ties", lambda x: torch.argmax(x, dim=1),
+         lambda: (with_nan(torch.rand(4, 7), (1, 3), (1, 5)).index_fill_(0, torch.tensor([2]), 0.5),)),
+        ("argmax_i32_keepdim", lambda x: torch.argmax(x, dim=0, keepdim=True), lambda: (ints(5, 6, dtype=torch.int32, lo=-2, hi=3),)),
+        ("argmax_flat", lambda x: torch.argmax(x), lambda: (torch.rand(3, 4, 5),)),
+        # scatter.
+        ("scatter_dim1", lambda x, i, s: x.scatter(1, i, s),
+         lambda: (torch.rand(3, 5), torch.tensor([[0, 1], [2, 3], [4, 0]]), torch.rand(3, 2))),
+        ("index_put_rows", clone_put, lambda: (torch.rand(6, 4), torch.tensor([1, 3]), torch.rand(2, 4))),
+        ("masked_rows", scatter_rows, lambda: (torch.rand(6), torch.tensor([0, 2, 5]), torch.rand(3))),
+        # i8 and i16 arithmetic, wrapping like PyTorch.
+        ("i8_add", lambda x, y: x + y, lambda: (ints(3, 4, lo=-100, hi=100), ints(3, 4, lo=-100, hi=100))),
+        ("i8_sub", lambda x, y: x - y, lambda: (ints(3, 4, lo=-100, hi=100), ints(3, 4, lo=-100, hi=100))),
+        ("i8_mul", lambda x, y: x * y, lambda: (ints(3, 17), ints(3, 17))),
+        ("i16_mul", lambda x, y: x * y, lambda: (ints(3, 9, dtype=torch.int16, lo=-300, hi=300), ints(3, 9, dtype=torch.int16, lo=-300, hi=300))),
+        ("i16_add", lambda x, y: x + y, lambda: (ints(3, 4, dtype=torch.int16), ints(3, 4, dtype=torch.int16))),
+        ("i8_clamp", lambda x: torch.clamp(x, -5, 7), lambda: (ints(3, 4),)),
+        ("i8_reshape_transpose", lambda x: x.reshape(4, 3).t(), lambda: (ints(3, 4),)),
+        ("i8_index", lambda x, i: x[i], lambda: (ints(5, 4), torch.tensor([0, 3]))),
+        ("i8_and", lambda x, y: x & y, lambda: (ints(3, 4, lo=-128, hi=127), ints(3, 4, lo=-128, hi=127))),
+        ("i8_max_dim", lambda x: torch.max(x, dim=1).values, lambda: (ints(3, 4),)),
+        ("i8_sum_i8", lambda x: torch.sum(x, dim=1, dtype=torch.int8), lambda: (ints(3, 40, lo=-100, hi=100),)),
+        ("i8_matmul", lambda x, y: x @ y, lambda: (ints(3, 4, lo=-100, hi=100), ints(4, 2, lo=-100, hi=100))),
+        ("i8_eq_where", lambda x, y: torch.where(x == y, x, y), lambda: (ints(3, 4, lo=-2, hi=2), ints(3, 4, lo=-2, hi=2))),
+        ("i16_abs", lambda x: torch.abs(x), lambda: (ints(3, 4, dtype=torch.int16),)),
+        ("i8_neg", lambda x: -x, lambda: (ints(3, 4, lo=-128, hi=127),)),
+        ("i8_cat", lambda x, y: torch.cat([x, y], 1), lambda: (ints(3, 4), ints(3, 2))),
+        ("i8_to_f32", lambda x: x.to(torch.float32) * 2, lambda: (ints(3, 4, lo=-100, hi=100),)),
+        ("bool_and", lambda x, y: x & y, lambda: (torch.rand(3, 4) > 0.5, torch.rand(3, 4) > 0.5)),
+    ]
+
+
+def main():
+    for f in glob.glob(os.path.join(HERE, "*.mlir")) + glob.glob(os.path.join(HERE, "*.npy")):
+        os.remove(f)
+    for name, f, make in cases():
+        torch.manual_seed(zlib.crc32(name.encode()))
+        args = make()
+        module = Fn(f)
+        exported = fx.export_and_import(module, *args, output_type="tosa", func_name="main")
+        with torch.no_grad():
+            outs = module(*args)
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        with open(os.path.join(HERE, f"{name}.mlir"), "w") as fh:
+            fh.write(str(exported))
+        for i, a in enumerate(args):
+            np.save(os.path.join(HERE, f"{name}.in{i}.npy"), np.array(a.numpy(), order="C"))
+        for i, o in enumerate(outs):
+            # C order: a transposed result is a Fortran-order view, which .npy would keep.
+            np.save(os.path.join(HERE, f"{name}.out{i}.npy"), np.array(o.numpy(), order="C"))
+        print(name)
+
+
+if __name__ == "__main__":
+    main()
