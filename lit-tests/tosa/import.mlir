@@ -189,6 +189,23 @@ func.func @matmul_i8(%a: tensor<1x3x4xi8>, %b: tensor<1x4x2xi8>) -> (tensor<1x3x
   return %0, %1 : tensor<1x3x2xi32>, tensor<1x3x4xi8>
 }
 
+// transpose_conv2d: a conv2d over the input with stride - 1 zeros between its cells
+// (reshape, pad, reshape, slice), padded by kernel - 1 + out_pad, with the kernel flipped
+// (two gathers); out_pad may crop (-1 on the right).
+// CHECK-LABEL: func.func @transpose_conv2d
+// CHECK: graph.reshape %{{[0-9]+}} {shape = [1, 4, 2, 1, 3, 1]}
+// CHECK-NEXT: graph.pad %{{[0-9]+}} {high = [0, 0, 0, 1, 0, 0], low = [0, 0, 0, 0, 0, 0]}
+// CHECK-NEXT: graph.reshape %{{[0-9]+}} {shape = [1, 4, 4, 3]}
+// CHECK-NEXT: graph.slice %{{[0-9]+}} {sizes = [1, 4, 3, 3], starts = [0, 0, 0, 0]}
+// CHECK: graph.gather %arg1, %{{[0-9]+}} {axis = 1}
+// CHECK: graph.gather %{{[0-9]+}}, %{{[0-9]+}} {axis = 2}
+// CHECK: graph.conv2d {{.*}}{dilations = [1, 1], groups = 1, pads = [2, 2, 2, 0], strides = [1, 1]} : (tensor<1x4x3x3xf32>, tensor<5x4x3x2xf32>, tensor<5xf32>) -> tensor<1x5x5x4xf32>
+func.func @transpose_conv2d(%x: tensor<1x2x3x4xf32>, %w: tensor<5x3x2x4xf32>, %b: tensor<5xf32>) -> tensor<1x5x4x5xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.transpose_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, out_pad = array<i64: 0, 0, 1, -1>, stride = array<i64: 2, 1>} : (tensor<1x2x3x4xf32>, tensor<5x3x2x4xf32>, tensor<5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x5x4x5xf32>
+  return %0 : tensor<1x5x4x5xf32>
+}
+
 // NHWC input and OHWI weights to NCHW/OIHW and back; TOSA's pad
 // [top, bottom, left, right] becomes graph's [top, left, bottom, right].
 // CHECK-LABEL: func.func @conv2d

@@ -365,3 +365,81 @@ fn i8_matmul_accumulates_in_i32_and_i8_arithmetic_wraps() {
     assert_eq!(out[1].to_vec::<i8>().unwrap(), [-56, -56, -56, -56, -2, 4, -6, 8]);
     assert_eq!(out[2].to_vec::<i8>().unwrap(), [44, 44, 44, 44, -3, 6, -9, 12]);
 }
+
+/// `tosa.transpose_conv2d` on random shapes against its TOSA definition computed here
+/// (each input cell's products with the kernel added at `cell x stride + out_pad +
+/// tap`, cells landing outside the output dropped): strides 1-3, kernels 1-4, out_pad
+/// from `1 - kernel` (cropping) to 2, on every backend with 1 and 2 threads.
+#[test]
+fn transpose_conv2d_matches_its_definition() {
+    let mut state = 0x2545_F491_u64;
+    let mut next = |lo: i64, hi: i64| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        lo + ((state >> 33) % (hi - lo + 1) as u64) as i64
+    };
+    for case in 0..16 {
+        let (n, ih, iw, ic, oc) = (next(1, 2), next(1, 5), next(1, 5), next(1, 3), next(1, 4));
+        let (kh, kw, sy, sx) = (next(1, 4), next(1, 4), next(1, 3), next(1, 3));
+        let pad = [next(1 - kh, 2), next(1 - kh, 2), next(1 - kw, 2), next(1 - kw, 2)];
+        let oh = (ih - 1) * sy + pad[0] + pad[1] + kh;
+        let ow = (iw - 1) * sx + pad[2] + pad[3] + kw;
+        if oh < 1 || ow < 1 {
+            continue;
+        }
+        let values = |count: i64, next: &mut dyn FnMut(i64, i64) -> i64| -> Vec<f32> {
+            (0..count).map(|_| next(-8, 8) as f32 / 4.0).collect()
+        };
+        let x = values(n * ih * iw * ic, &mut next);
+        let w = values(oc * kh * kw * ic, &mut next);
+        let b = values(oc, &mut next);
+        let mut want = vec![0f32; (n * oh * ow * oc) as usize];
+        for (i, v) in want.iter_mut().enumerate() {
+            *v = b[i % oc as usize];
+        }
+        for (bn, y, xx, o, c, ky, kx) in (0..n).flat_map(|bn| {
+            (0..ih).flat_map(move |y| {
+                (0..iw).flat_map(move |xx| {
+                    (0..oc).flat_map(move |o| {
+                        (0..ic).flat_map(move |c| {
+                            (0..kh).flat_map(move |ky| (0..kw).map(move |kx| (bn, y, xx, o, c, ky, kx)))
+                        })
+                    })
+                })
+            })
+        }) {
+            let (oy, ox) = (y * sy + pad[0] + ky, xx * sx + pad[2] + kx);
+            if (0..oh).contains(&oy) && (0..ow).contains(&ox) {
+                let xv = x[(((bn * ih + y) * iw + xx) * ic + c) as usize];
+                let wv = w[(((o * kh + ky) * kw + kx) * ic + c) as usize];
+                want[(((bn * oh + oy) * ow + ox) * oc + o) as usize] += xv * wv;
+            }
+        }
+        let t = |s: &[i64]| format!("tensor<{}xf32>", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
+        let (xt, wt, bt, yt) = (t(&[n, ih, iw, ic]), t(&[oc, kh, kw, ic]), t(&[oc]), t(&[n, oh, ow, oc]));
+        let src = format!(
+            "func.func @main(%x: {xt}, %w: {wt}, %b: {bt}) -> {yt} {{\n  \
+             %zp = \"tosa.const\"() <{{values = dense<0.0> : tensor<1xf32>}}> : () -> tensor<1xf32>\n  \
+             %0 = tosa.transpose_conv2d %x, %w, %b, %zp, %zp {{acc_type = f32, out_pad = array<i64: {}, {}, {}, {}>, \
+             stride = array<i64: {sy}, {sx}>}} : ({xt}, {wt}, {bt}, tensor<1xf32>, tensor<1xf32>) -> {yt}\n  \
+             return %0 : {yt}\n}}\n",
+            pad[0], pad[1], pad[2], pad[3]
+        );
+        let inputs = [
+            Tensor::from_slice(&x, &[n as usize, ih as usize, iw as usize, ic as usize]).unwrap(),
+            Tensor::from_slice(&w, &[oc as usize, kh as usize, kw as usize, ic as usize]).unwrap(),
+            Tensor::from_slice(&b, &[oc as usize]).unwrap(),
+        ];
+        for backend in tcc::backend::compiled_backends() {
+            for threads in [1, 2] {
+                let model = Runtime::builder()
+                    .backend(backend)
+                    .threads(threads)
+                    .load_str(&src)
+                    .unwrap_or_else(|e| panic!("case {case}, {backend:?}: {e}\n{src}"));
+                let got = f32s(&model.run(&inputs).unwrap()[0]);
+                // Quarters times quarters summed: exact in f32 in any order.
+                assert_eq!(got, want, "case {case}, {backend:?}, {threads} thread(s)\n{src}");
+            }
+        }
+    }
+}

@@ -72,6 +72,7 @@ pub enum TosaOp {
     Identity,
     Gather,
     Scatter,
+    TransposeConv2d,
     Matmul,
     Conv2d,
     DepthwiseConv2d,
@@ -373,6 +374,19 @@ tosa_op!(
     "values_in [N, K, C], indices [N, W], input [N, W, C] -> values_in with rows indices[n, w] set to input[n, w]"
 );
 tosa_op!(
+    TRANSPOSE_CONV2D,
+    TransposeConv2d,
+    "tosa.transpose_conv2d",
+    Arity::Exactly(5),
+    [
+        AttrSpec::required("out_pad", AttrKind::IntList, "[top, bottom, left, right] added to the output"),
+        STRIDE,
+        ACC_TYPE,
+        LOCAL_BOUND
+    ],
+    "input [N, IH, IW, IC], weights [OC, KH, KW, IC], bias, zero points -> each input cell's products added at cell x stride + out_pad + tap"
+);
+tosa_op!(
     GATHER,
     Gather,
     "tosa.gather",
@@ -483,6 +497,7 @@ pub static ALL: &[&OpDef] = &[
     &IDENTITY,
     &GATHER,
     &SCATTER,
+    &TRANSPOSE_CONV2D,
     &MATMUL,
     &CONV2D,
     &DEPTHWISE_CONV2D,

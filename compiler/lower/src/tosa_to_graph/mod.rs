@@ -210,6 +210,7 @@ impl Importer<'_> {
             TosaOp::Identity => Ok(self.operand(0)),
             TosaOp::Gather => self.gather(),
             TosaOp::Scatter => self.same(&g::SCATTER),
+            TosaOp::TransposeConv2d => self.transpose_conv2d(),
             TosaOp::Matmul => self.matmul(),
             TosaOp::Conv2d => self.conv2d(false),
             TosaOp::DepthwiseConv2d => self.conv2d(true),

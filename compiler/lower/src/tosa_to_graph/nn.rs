@@ -127,12 +127,80 @@ impl Importer<'_> {
         let x = self.operand(0);
         let shape = self.tensor(x)?.shape().to_vec();
         let axis = self.int("axis")?;
-        let Some(&n) = usize::try_from(axis).ok().and_then(|a| shape.get(a)) else {
+        if usize::try_from(axis).ok().is_none_or(|a| a >= shape.len()) {
             return Err(format!("axis {axis} is out of range for rank {}", shape.len()));
-        };
+        }
+        self.flip(x, axis)
+    }
+
+    /// `x` with dimension `axis` (in range) in reverse order.
+    fn flip(&mut self, x: Value, axis: i64) -> Result<Value, String> {
+        let n = self.tensor(x)?.shape()[axis as usize];
         let indices: Vec<Scalar> = (0..n).rev().map(Scalar::Int).collect();
         let ty = TensorType::new(vec![n], tcc_ir::ScalarType::I64)?;
         let indices = self.constant(DenseElements::from_scalars(ty, &indices)?);
         self.op(&g::GATHER, &[x, indices], attrs(&[("axis", Attribute::i64(axis))]))
+    }
+
+    /// `transpose_conv2d` (NHWC input, OHWI weights): each input cell adds its products
+    /// with the kernel at `cell x stride + out_pad + tap`, which is a `conv2d` over the
+    /// input with `stride - 1` zeros between its cells, padded by `kernel - 1 + out_pad` on
+    /// each side, with the kernel flipped (`out[y] = sum_k x[(y - pad_top - k) / s] w[k]`,
+    /// the terms with a fraction being the inserted zeros).
+    pub(super) fn transpose_conv2d(&mut self) -> Result<Value, String> {
+        self.zero_point(3, "input")?;
+        self.zero_point(4, "weight")?;
+        let (x, w, bias) = (self.operand(0), self.operand(1), self.operand(2));
+        let (xt, wt, bt) = (self.tensor(x)?.clone(), self.tensor(w)?.clone(), self.tensor(bias)?.clone());
+        if xt.rank() != 4 || wt.rank() != 4 || bt.rank() != 1 {
+            return Err(format!("expected a 4-D input, 4-D weights and a 1-D bias, got {xt}, {wt} and {bt}"));
+        }
+        let [n, ih, iw, ic] = [xt.shape()[0], xt.shape()[1], xt.shape()[2], xt.shape()[3]];
+        let [oc, kh, kw, wic] = [wt.shape()[0], wt.shape()[1], wt.shape()[2], wt.shape()[3]];
+        if wic != ic || ih == 0 || iw == 0 {
+            return Err(format!("weights {wt} do not fit the input {xt} (OHWI weights, a non-empty NHWC input)"));
+        }
+        let stride = self.ints_n("stride", 2)?;
+        let out_pad = self.ints_n("out_pad", 4)?;
+        if stride.iter().any(|&s| s < 1) {
+            return Err(format!("strides must be positive, got {stride:?}"));
+        }
+        // Graph pads [top, left, bottom, right] from TOSA's out_pad [top, bottom, left, right].
+        let pads = [kh - 1 + out_pad[0], kw - 1 + out_pad[2], kh - 1 + out_pad[1], kw - 1 + out_pad[3]];
+        if pads.iter().any(|&p| p < 0) {
+            return Err(format!("an out_pad below 1 - kernel size is not supported, got {out_pad:?}"));
+        }
+        let x = self.transpose(x, &TO_NCHW)?;
+        let x = if stride != [1, 1] {
+            let (sy, sx) = (stride[0], stride[1]);
+            let cells = self.reshape(x, &[n, ic, ih, 1, iw, 1])?;
+            let gaps = attrs(&[
+                ("low", Attribute::i64_list(&[0; 6])),
+                ("high", Attribute::i64_list(&[0, 0, 0, sy - 1, 0, sx - 1])),
+            ]);
+            let spaced = self.op(&g::PAD, &[cells], gaps)?;
+            let spaced = self.reshape(spaced, &[n, ic, ih * sy, iw * sx])?;
+            let sizes = [n, ic, (ih - 1) * sy + 1, (iw - 1) * sx + 1];
+            let cut = attrs(&[("starts", Attribute::i64_list(&[0; 4])), ("sizes", Attribute::i64_list(&sizes))]);
+            self.op(&g::SLICE, &[spaced], cut)?
+        } else {
+            x
+        };
+        let w = self.flip(w, 1)?;
+        let w = self.flip(w, 2)?;
+        let w = self.transpose(w, &TO_NCHW)?;
+        let bias = match bt.shape()[0] {
+            b if b == oc => bias,
+            1 => self.op(&g::BROADCAST_TO, &[bias], attrs(&[("shape", Attribute::i64_list(&[oc]))]))?,
+            b => return Err(format!("the bias has {b} elements, expected {oc} or 1")),
+        };
+        let conv_attrs = attrs(&[
+            ("strides", Attribute::i64_list(&[1, 1])),
+            ("pads", Attribute::i64_list(&pads)),
+            ("dilations", Attribute::i64_list(&[1, 1])),
+            ("groups", Attribute::i64(1)),
+        ]);
+        let y = self.op(&g::CONV2D, &[x, w, bias], conv_attrs)?;
+        self.transpose(y, &TO_NHWC)
     }
 }

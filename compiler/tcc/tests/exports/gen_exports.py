@@ -45,7 +45,8 @@ def with_nan(x, *positions):
 
 
 def cases():
-    """(name, function, argument makers): the makers run after seeding."""
+    """(name, function or module, argument maker): parameters are redrawn and the arguments
+    made after seeding."""
     def scatter_rows(x, i, v):
         y = x.clone()
         y[i] = v
@@ -100,6 +101,14 @@ def cases():
         ("i8_cat", lambda x, y: torch.cat([x, y], 1), lambda: (ints(3, 4), ints(3, 2))),
         ("i8_to_f32", lambda x: x.to(torch.float32) * 2, lambda: (ints(3, 4, lo=-100, hi=100),)),
         ("bool_and", lambda x, y: x & y, lambda: (torch.rand(3, 4) > 0.5, torch.rand(3, 4) > 0.5)),
+        # transpose_conv2d (ConvTranspose2d): strides, padding (a slice after it), output
+        # padding, rectangular kernels.
+        ("conv_transpose_s2", torch.nn.ConvTranspose2d(3, 4, 3, stride=2, padding=1, output_padding=1),
+         lambda: (torch.rand(2, 3, 5, 6),)),
+        ("conv_transpose_rect", torch.nn.ConvTranspose2d(3, 5, (3, 2), stride=(3, 1), padding=(2, 0), output_padding=(1, 0)),
+         lambda: (torch.rand(1, 3, 3, 7),)),
+        ("conv_transpose_k4_nobias", torch.nn.ConvTranspose2d(2, 2, 4, stride=2, padding=1, bias=False),
+         lambda: (torch.rand(1, 2, 3, 3),)),
     ]
 
 
@@ -108,8 +117,11 @@ def main():
         os.remove(f)
     for name, f, make in cases():
         torch.manual_seed(zlib.crc32(name.encode()))
+        module = f if isinstance(f, torch.nn.Module) else Fn(f)
+        for p in module.parameters():
+            with torch.no_grad():
+                p.copy_(torch.randn_like(p))
         args = make()
-        module = Fn(f)
         exported = fx.export_and_import(module, *args, output_type="tosa", func_name="main")
         with torch.no_grad():
             outs = module(*args)
