@@ -96,6 +96,26 @@ fn runtime_codes(out: &mut String) {
     let _ = writeln!(out, "#endif\n");
 }
 
+/// `{name}_run_typed`: the run function with one pointer of its element type per input
+/// and output, in order.
+fn typed_run(out: &mut String, name: &str, sig: &Signature) {
+    let params: Vec<String> = sig
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("const {} *input{i}", s.dtype.c_type()))
+        .chain(sig.outputs.iter().enumerate().map(|(i, s)| format!("{} *output{i}", s.dtype.c_type())))
+        .collect();
+    let params = if params.is_empty() { "void".to_string() } else { params.join(", ") };
+    let inputs: Vec<String> = (0..sig.inputs.len()).map(|i| format!("(const float *)input{i}")).collect();
+    let outputs: Vec<String> = (0..sig.outputs.len()).map(|i| format!("(float *)output{i}")).collect();
+    let _ = writeln!(out, "/* {name}_run with a pointer of each tensor's element type: inputs, then outputs. */");
+    let _ = writeln!(out, "static inline int {name}_run_typed({params}) {{");
+    let _ = writeln!(out, "    const float *const inputs[{}] = {{{}}};", inputs.len().max(1), list(inputs));
+    let _ = writeln!(out, "    float *const outputs[{}] = {{{}}};", outputs.len().max(1), list(outputs));
+    let _ = writeln!(out, "    return {name}_run(inputs, outputs);\n}}\n");
+}
+
 /// The header of a model compiled to an object as `name`.
 pub fn c_header(name: &str, source: &str, sig: &Signature, workspace_size: usize, checks: &[String]) -> String {
     let upper = name.to_uppercase();
@@ -112,7 +132,7 @@ pub fn c_header(name: &str, source: &str, sig: &Signature, workspace_size: usize
     let _ = writeln!(out, " * Link with the runtime: cc main.c {name}.o $(tcc --print-runtime-lib) -lpthread -lm -ldl");
     let _ = writeln!(out, " * (a library from `tcc --emit=staticlib` holds it: cc main.c lib{name}.a -lpthread -lm)");
     let _ = writeln!(out, " */");
-    let _ = writeln!(out, "#ifndef {guard}\n#define {guard}\n\n#include <stdint.h>\n");
+    let _ = writeln!(out, "#ifndef {guard}\n#define {guard}\n\n#include <stdbool.h>\n#include <stdint.h>\n");
     let _ = writeln!(out, "#ifdef __cplusplus\nextern \"C\" {{\n#endif\n");
     let _ = writeln!(out, "#define {upper}_NUM_INPUTS  {}", sig.inputs.len());
     let _ = writeln!(out, "#define {upper}_NUM_OUTPUTS {}", sig.outputs.len());
@@ -123,8 +143,10 @@ pub fn c_header(name: &str, source: &str, sig: &Signature, workspace_size: usize
     tensor_tables(&mut out, name, &upper, "output", &sig.outputs);
     let _ = writeln!(
         out,
-        "/* Runs the model. inputs[i] points to {name}_input_numel[i] floats (row-major), outputs[i] to\n \
-         * room for {name}_output_numel[i] floats. Uses TCC_NUM_THREADS threads (1 to TCC_MAX_THREADS),\n \
+        "/* Runs the model. inputs[i] points to {name}_input_numel[i] elements of type\n \
+         * {name}_input_dtype[i] (row-major), outputs[i] to room for {name}_output_numel[i] elements of type\n \
+         * {name}_output_dtype[i]; the arrays are declared float, so pass other types' pointers cast (or\n \
+         * call {name}_run_typed). Uses TCC_NUM_THREADS threads (1 to TCC_MAX_THREADS),\n \
          * or one per physical core. Returns 0 on success; a negative TCC_ERROR_* code when the call is\n \
          * refused and nothing ran (a NULL array or element, an invalid thread count or TCC_NUM_THREADS,\n \
          * no memory for the workspace); or the number of the run-time check that failed. See\n \
@@ -138,6 +160,7 @@ pub fn c_header(name: &str, source: &str, sig: &Signature, workspace_size: usize
          * grown to the largest count asked for: at most TCC_MAX_THREADS - 1 workers. */"
     );
     let _ = writeln!(out, "int {name}_run_threads(const float *const *inputs, float *const *outputs, int threads);\n");
+    typed_run(&mut out, name, sig);
     let _ = writeln!(out, "/* The message of any result of {name}_run or {name}_run_threads. */");
     let _ = writeln!(out, "static inline const char *{name}_error_message(int code) {{");
     let _ = writeln!(

@@ -43,20 +43,6 @@ pub fn dtype_of(e: tcc_ir::ScalarType) -> Result<DType, CodegenError> {
     })
 }
 
-/// The C interface of object files passes `float` arrays: refuses other element types.
-pub fn check_c_interface(signature: &Signature) -> Result<(), CodegenError> {
-    for (what, specs) in [("input", &signature.inputs), ("output", &signature.outputs)] {
-        if let Some((i, s)) = specs.iter().enumerate().find(|(_, s)| s.dtype != DType::F32) {
-            return Err(CodegenError::Unsupported(format!(
-                "model {what} #{i} of element type {} in the C interface (it passes float arrays; only f32 \
-                 inputs and outputs can be compiled to objects)",
-                s.dtype
-            )));
-        }
-    }
-    Ok(())
-}
-
 /// What every backend needs to know about the loop-level `@main`.
 pub struct Prepared {
     pub func: Op,

@@ -32,6 +32,20 @@ impl DType {
         }
     }
 
+    /// The C type of an element (`<stdint.h>` and `<stdbool.h>`; a `bool` is one byte
+    /// holding 0 or 1).
+    pub fn c_type(self) -> &'static str {
+        match self {
+            DType::F32 => "float",
+            DType::F64 => "double",
+            DType::I8 => "int8_t",
+            DType::I16 => "int16_t",
+            DType::I32 => "int32_t",
+            DType::I64 => "int64_t",
+            DType::Bool => "bool",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             DType::F32 => "f32",

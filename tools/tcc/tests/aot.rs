@@ -216,16 +216,50 @@ fn two_models_link_into_one_program() {
     build_and_run(&[("small_cnn", "cranelift"), ("elementwise_mix", second)], &dir, "both");
 }
 
+/// Inputs and outputs of other element types (i8 wrapping, bool, a cast to i32) through
+/// the header's typed entry point `<model>_run_typed`, with each backend.
 #[test]
-fn objects_need_float_interfaces() {
-    let dir = scratch("ints");
-    let model = dir.join("ints.mlir");
-    std::fs::write(&model, "func.func @main(%a: tensor<4xi32>) -> tensor<4xi32> {\n  return %a : tensor<4xi32>\n}\n")
-        .unwrap();
-    let out = tcc().arg(&model).args(["--emit=obj", "-o"]).arg(dir.join("ints.o")).output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("input #0 of element type i32"), "{err}");
+fn typed_objects_run_with_their_element_types() {
+    let model_text = "func.func @main(%a: tensor<4xi8>, %m: tensor<4xi1>) -> (tensor<4xi8>, tensor<4xi32>, tensor<4xi1>) {\n  \
+        %0 = graph.add %a, %a : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>\n  \
+        %1 = graph.cast %a : (tensor<4xi8>) -> tensor<4xi32>\n  \
+        %2 = graph.not %m : (tensor<4xi1>) -> tensor<4xi1>\n  \
+        return %0, %1, %2 : tensor<4xi8>, tensor<4xi32>, tensor<4xi1>\n}\n";
+    let driver = r#"#include <stdio.h>
+#include "typed.h"
+
+int main(void) {
+    const int8_t a[4] = {100, -3, 7, 127};
+    const bool m[4] = {true, false, true, false};
+    int8_t twice[4];
+    int32_t wide[4];
+    bool not_m[4];
+    int code = typed_run_typed(a, m, twice, wide, not_m);
+    if (code != 0) {
+        printf("error %d: %s\n", code, typed_error_message(code));
+        return 1;
+    }
+    for (int i = 0; i < 4; i++) printf("%d %d %d\n", twice[i], wide[i], not_m[i]);
+    return 0;
+}
+"#;
+    for backend in common::backends() {
+        let dir = scratch(&format!("typed-{backend}"));
+        let model = dir.join("typed.mlir");
+        std::fs::write(&model, model_text).unwrap();
+        let object = dir.join("typed.o");
+        let out = tcc().arg(&model).args(["--emit=obj", "--backend", backend, "-o"]).arg(&object).output().unwrap();
+        assert!(out.status.success(), "{backend}: {}", String::from_utf8_lossy(&out.stderr));
+        let header = std::fs::read_to_string(dir.join("typed.h")).unwrap();
+        assert!(
+            header.contains("static inline int typed_run_typed(const int8_t *input0, const bool *input1, int8_t *output0, int32_t *output1, bool *output2)"),
+            "{header}"
+        );
+        let exe = link(driver, &[object], &dir, "typed_driver");
+        let run = Command::new(&exe).output().unwrap();
+        assert!(run.status.success(), "{backend}: {}", String::from_utf8_lossy(&run.stdout));
+        assert_eq!(String::from_utf8_lossy(&run.stdout), "-56 100 0\n-6 -3 1\n14 7 0\n-2 127 1\n", "{backend}");
+    }
 }
 
 /// Buffers for every input and output of `model` (the C tests' common part).

@@ -25,7 +25,7 @@ use tcc_runtime_abi::symbols;
 
 use super::translate::ConstantRef;
 use super::{backend_err, define, define_functions, host_isa};
-use crate::model::{check_c_interface, constant_buffers, prepare};
+use crate::model::{constant_buffers, prepare};
 use crate::{CodegenError, header};
 
 /// An object file and its C header.
@@ -45,7 +45,6 @@ fn compile(lm: &Module, name: &str, source: &str) -> Result<ObjectCode, CodegenE
         return Err(CodegenError::Unsupported(format!("model name '{name}': it must be a C identifier")));
     }
     let prep = prepare(lm)?;
-    check_c_interface(&prep.signature)?;
     let isa = host_isa(true)?;
     let mut module = ObjectModule::new(ObjectBuilder::new(isa, name, default_libcall_names()).map_err(backend_err)?);
 

@@ -32,7 +32,7 @@ use tcc_ir::{Diagnostics, Module, Op};
 use tcc_runtime_abi::EntryFn;
 use tcc_runtime_abi::symbols;
 
-use crate::model::{Prepared, check_c_interface, constant_buffers, pin_constants, prepare};
+use crate::model::{Prepared, constant_buffers, pin_constants, prepare};
 use crate::{CodegenError, CompiledModel, FunctionListing, ObjectCode, RuntimeSymbols, Target, header};
 use translate::{Outline, OutlineKind, Shared, Translator};
 
@@ -429,7 +429,6 @@ fn object(lm: &Module, target: &LlvmTarget, name: &str, source: &str) -> Result<
         return Err(CodegenError::Unsupported(format!("model name '{name}': it must be a C identifier")));
     }
     let prep = prepare(lm)?;
-    check_c_interface(&prep.signature)?;
     let ctx = Context::create();
     let entry_name = format!("{name}_entry");
     let (module, asserts) = build(&ctx, lm, &prep, target, Constants::Globals(name.to_string()), &entry_name)?;
