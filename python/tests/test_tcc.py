@@ -105,6 +105,28 @@ def test_narrow_integer_inputs_outputs_and_casts():
     np.testing.assert_array_equal(b, [-128, 0, 127])
 
 
+EXPORTS = REPO / "compiler" / "tcc" / "tests" / "exports"
+
+
+@pytest.mark.parametrize("backend", tcc.backends())
+@pytest.mark.parametrize(
+    "name", ["i8_add", "i16_mul", "i8_matmul", "bool_and", "argmax_nan_ties", "index_put_rows", "prod_i32_keepdim"]
+)
+def test_export_corpus_element_types_match_pytorch(name, backend):
+    # i8, i16, bool and i64 inputs and outputs of torch-mlir exports, against PyTorch.
+    model = tcc.compile(EXPORTS / f"{name}.mlir", backend=backend)
+    inputs = [np.load(p) for p in sorted(EXPORTS.glob(f"{name}.in*.npy"))]
+    outputs = model(*inputs)
+    wants = [np.load(p) for p in sorted(EXPORTS.glob(f"{name}.out*.npy"))]
+    assert len(outputs) == len(wants)
+    for got, want in zip(outputs, wants):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        if np.issubdtype(want.dtype, np.floating):
+            assert relative_error(got, want) <= 1e-5
+        else:
+            assert np.array_equal(got, want)
+
+
 def test_internal_errors_are_exceptions_not_panics(monkeypatch):
     # TCC_INJECT_PANIC forces a panic inside tcc: in a pass, in code generation, in a run.
     monkeypatch.setenv("TCC_INJECT_PANIC", "cse")
