@@ -23,14 +23,8 @@ fn exports_match_pytorch() {
     let mut failures = Vec::new();
     for backend in tcc::backend::compiled_backends() {
         for case in &cases {
-            let load = |kind: &str| {
-                (0..)
-                    .map(|i| dir.join(format!("{case}.{kind}{i}.npy")))
-                    .take_while(|p| p.exists())
-                    .map(|p| load_npy(&p))
-                    .collect::<Vec<_>>()
-            };
-            let (inputs, wants) = (load("in"), load("out"));
+            let (inputs, wants) =
+                (load_npys(&dir.join(format!("{case}.in"))), load_npys(&dir.join(format!("{case}.out"))));
             let mut results = Vec::new();
             for threads in [1, 2] {
                 let model =

@@ -28,14 +28,8 @@ fn jit_matches_pytorch_on_every_reference_case() {
 
 /// Compiles and runs one reference case with `backend`; appends what went wrong.
 fn check_case(dir: &std::path::Path, case: &str, backend: tcc::Backend, failures: &mut Vec<String>) {
-    let load = |kind: &str| {
-        (0..)
-            .map(|i| dir.join(format!("data/{case}.{kind}{i}.npy")))
-            .take_while(|p| p.exists())
-            .map(|p| load_npy(&p))
-            .collect::<Vec<_>>()
-    };
-    let (inputs, wants) = (load("in"), load("out"));
+    let (inputs, wants) =
+        (load_npys(&dir.join(format!("data/{case}.in"))), load_npys(&dir.join(format!("data/{case}.out"))));
     let path = dir.join(format!("models/{case}.mlir"));
     let mut results = Vec::new();
     for threads in [1, 2] {

@@ -27,6 +27,31 @@ fn run(src: &str, inputs: &[Tensor]) -> Vec<Tensor> {
     first.expect("at least one backend")
 }
 
+/// `run` on 1 and 2 threads as well: every backend and thread count must agree bit for
+/// bit. Returns the outputs.
+fn run_threads(src: &str, inputs: &[Tensor]) -> Vec<Tensor> {
+    let mut first: Option<Vec<Tensor>> = None;
+    for backend in tcc::backend::compiled_backends() {
+        for threads in [1, 2] {
+            let model = Runtime::builder()
+                .backend(backend)
+                .threads(threads)
+                .load_str(src)
+                .unwrap_or_else(|e| panic!("{backend:?}: {e}\n{src}"));
+            let out = model.run(inputs).unwrap();
+            match &first {
+                Some(f) => {
+                    for (a, b) in f.iter().zip(&out) {
+                        assert_eq!(a.bytes(), b.bytes(), "{backend:?}, {threads} thread(s) differ\n{src}");
+                    }
+                }
+                None => first = Some(out),
+            }
+        }
+    }
+    first.expect("at least one backend")
+}
+
 fn f32s(t: &Tensor) -> Vec<f32> {
     t.to_vec::<f32>().unwrap()
 }
@@ -324,17 +349,8 @@ fn reverse_matches_reversal_by_index() {
                 (i - c * inner + (shape[axis] - 1 - c) * inner) as f32
             })
             .collect();
-        for backend in tcc::backend::compiled_backends() {
-            for threads in [1, 2] {
-                let model = Runtime::builder()
-                    .backend(backend)
-                    .threads(threads)
-                    .load_str(&src)
-                    .unwrap_or_else(|e| panic!("case {case}, {backend:?}: {e}\n{src}"));
-                let out = model.run(&[Tensor::from_slice(&x, &shape).unwrap()]).unwrap();
-                assert_eq!(f32s(&out[0]), want, "case {case}, {backend:?}, {threads} thread(s)\n{src}");
-            }
-        }
+        let out = run_threads(&src, &[Tensor::from_slice(&x, &shape).unwrap()]);
+        assert_eq!(f32s(&out[0]), want, "case {case}\n{src}");
     }
     let bad = "func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {\n  \
                %0 = tosa.reverse %x {axis = 2 : i32} : (tensor<2x3xf32>) -> tensor<2x3xf32>\n  \
@@ -429,17 +445,7 @@ fn transpose_conv2d_matches_its_definition() {
             Tensor::from_slice(&w, &[oc as usize, kh as usize, kw as usize, ic as usize]).unwrap(),
             Tensor::from_slice(&b, &[oc as usize]).unwrap(),
         ];
-        for backend in tcc::backend::compiled_backends() {
-            for threads in [1, 2] {
-                let model = Runtime::builder()
-                    .backend(backend)
-                    .threads(threads)
-                    .load_str(&src)
-                    .unwrap_or_else(|e| panic!("case {case}, {backend:?}: {e}\n{src}"));
-                let got = f32s(&model.run(&inputs).unwrap()[0]);
-                // Quarters times quarters summed: exact in f32 in any order.
-                assert_eq!(got, want, "case {case}, {backend:?}, {threads} thread(s)\n{src}");
-            }
-        }
+        // Quarters times quarters summed: exact in f32 in any order.
+        assert_eq!(f32s(&run_threads(&src, &inputs)[0]), want, "case {case}\n{src}");
     }
 }

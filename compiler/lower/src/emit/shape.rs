@@ -172,6 +172,24 @@ pub fn pad(b: &mut Builder, c: &OpLowering) {
     });
 }
 
+/// An index tensor's element `raw` as an index into a dimension of `extent` (> 0):
+/// negative values count from the end; one out of range fails the run with `message`,
+/// and is clamped so that the access it guards stays in bounds whatever the check does.
+fn checked_index(b: &mut Builder, raw: Value, extent: i64, message: &str) -> Value {
+    let k = b.cast(raw, Type::Scalar(ScalarType::Index));
+    let (zero, ext) = (b.index(0), b.index(extent));
+    let negative = b.cmp(Compare::Lt, k, zero);
+    let wrapped = b.add(k, ext);
+    let k = b.select(negative, wrapped, k);
+    let ge = b.cmp(Compare::Ge, k, zero);
+    let lt = b.cmp(Compare::Lt, k, ext);
+    let ok = b.bin(ScalarFn::And, ge, lt);
+    b.assert(ok, message.to_string());
+    let last = b.index(extent - 1);
+    let low = b.max(k, zero);
+    b.min(low, last)
+}
+
 /// `graph.scatter`: the values copied, then each indexed row overwritten, in `w` order
 /// (sequential, so the later of two writes to one row stays).
 pub fn scatter(b: &mut Builder, c: &OpLowering) {
@@ -185,19 +203,7 @@ pub fn scatter(b: &mut Builder, c: &OpLowering) {
     b.range_n(n, |b, ni| {
         b.range_n(w, |b, wi| {
             let raw = b.load(c.ins[1], &[ni, wi]);
-            let row = b.cast(raw, Type::Scalar(ScalarType::Index));
-            // Negative indices count from the end.
-            let (zero, extent) = (b.index(0), b.index(k));
-            let negative = b.cmp(Compare::Lt, row, zero);
-            let wrapped = b.add(row, extent);
-            let row = b.select(negative, wrapped, row);
-            let ge = b.cmp(Compare::Ge, row, zero);
-            let lt = b.cmp(Compare::Lt, row, extent);
-            let ok = b.bin(ScalarFn::And, ge, lt);
-            b.assert(ok, message.clone());
-            let last = b.index(k - 1);
-            let low = b.max(row, zero);
-            let row = b.min(low, last);
+            let row = checked_index(b, raw, k, &message);
             b.range_n(ch, |b, ci| {
                 let u = b.load(c.ins[2], &[ni, wi, ci]);
                 b.store(u, c.outs[0], &[ni, row, ci]);
@@ -214,20 +220,7 @@ pub fn gather(b: &mut Builder, c: &OpLowering) {
     let message = format!("index out of range in {} (axis {axis} has extent {extent})", c.where_());
     nest(b, &os, numel(&os), |b, idx| {
         let raw = b.load(c.ins[1], &idx[axis..axis + ir]);
-        let k = b.cast(raw, Type::Scalar(ScalarType::Index));
-        // Negative indices count from the end.
-        let zero = b.index(0);
-        let ext = b.index(extent);
-        let neg = b.cmp(Compare::Lt, k, zero);
-        let wrapped = b.add(k, ext);
-        let k = b.select(neg, wrapped, k);
-        let ge = b.cmp(Compare::Ge, k, zero);
-        let lt = b.cmp(Compare::Lt, k, ext);
-        let ok = b.bin(ScalarFn::And, ge, lt);
-        b.assert(ok, message.clone());
-        let last = b.index(extent - 1);
-        let k0 = b.max(k, zero);
-        let k = b.min(k0, last);
+        let k = checked_index(b, raw, extent, &message);
         let mut src = idx[..axis].to_vec();
         src.push(k);
         src.extend_from_slice(&idx[axis + ir..]);

@@ -33,6 +33,15 @@ pub fn load_npy(path: &Path) -> Tensor {
     .unwrap()
 }
 
+/// The tensors `{prefix}0.npy`, `{prefix}1.npy`, .. (as many as exist).
+pub fn load_npys(prefix: &Path) -> Vec<Tensor> {
+    (0..)
+        .map(|i| PathBuf::from(format!("{}{i}.npy", prefix.display())))
+        .take_while(|p| p.exists())
+        .map(|p| load_npy(&p))
+        .collect()
+}
+
 pub fn to_f64s(t: &Tensor) -> Vec<f64> {
     t.to_f64s()
 }

@@ -236,21 +236,10 @@ fn elementwise_binary() {
     property("graph.div", |r| {
         let mut c = binary(r, &g::DIV, NUM, false);
         // Integer divisors stay nonzero here; zero divisors are a run-time error (below).
-        if let Data::I32(v) = c.inputs[1].data() {
-            let v: Vec<i32> = v.iter().map(|&x| if x == 0 { 3 } else { x }).collect();
-            c.inputs[1] = ITensor::new(c.inputs[1].shape().to_vec(), Data::I32(v)).unwrap();
-        }
-        if let Data::I64(v) = c.inputs[1].data() {
-            let v: Vec<i64> = v.iter().map(|&x| if x == 0 { -7 } else { x }).collect();
-            c.inputs[1] = ITensor::new(c.inputs[1].shape().to_vec(), Data::I64(v)).unwrap();
-        }
-        if let Data::I8(v) = c.inputs[1].data() {
-            let v: Vec<i8> = v.iter().map(|&x| if x == 0 { 5 } else { x }).collect();
-            c.inputs[1] = ITensor::new(c.inputs[1].shape().to_vec(), Data::I8(v)).unwrap();
-        }
-        if let Data::I16(v) = c.inputs[1].data() {
-            let v: Vec<i16> = v.iter().map(|&x| if x == 0 { -9 } else { x }).collect();
-            c.inputs[1] = ITensor::new(c.inputs[1].shape().to_vec(), Data::I16(v)).unwrap();
+        let d = &c.inputs[1];
+        if !d.is_float() {
+            let v: Vec<i64> = d.to_i64s().into_iter().map(|x| if x == 0 { 3 } else { x }).collect();
+            c.inputs[1] = ITensor::from_i64s(d.elem(), d.shape().to_vec(), v).unwrap();
         }
         c
     });
