@@ -35,8 +35,6 @@ import export  # noqa: E402  (the corpus definition)
 
 
 def ort_session(name, threads, path):
-    import onnxruntime as ort
-
     if not os.path.exists(path):
         model, x = export.build(name, True)
         with torch.no_grad():
@@ -44,6 +42,14 @@ def ort_session(name, threads, path):
                 torch.onnx.export(model, (x,), path, input_names=["x"], dynamo=False)
             except Exception:  # the TorchScript exporter cannot trace some models (attention)
                 torch.onnx.export(model, (x,), path, input_names=["x"], dynamo=True)
+    return ort_runner(path, threads)
+
+
+def ort_runner(path, threads):
+    """A function running the ONNX model at `path` with ONNX Runtime on `threads` threads
+    (all graph optimizations, one inter-op thread) on a random input."""
+    import onnxruntime as ort
+
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1

@@ -22,41 +22,23 @@ import os
 import statistics
 import subprocess
 import sys
-import time
 
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
 import zoo  # noqa: E402  (the zoo's model definitions)
+from compare import ort_median, ort_runner  # noqa: E402  (the same ONNX Runtime setup and timing)
 
 
 def ort_session(name, size, threads, path):
-    import onnxruntime as ort
-
+    """`compare.ort_runner` on the model's ONNX export, made at `path` first if missing."""
     if not os.path.exists(path):
         model = zoo.build(name, size)
         zoo.perturb(model)
         x = torch.rand(1, 3, size, size)
         with torch.no_grad():
             torch.onnx.export(model, (x,), path, input_names=["x"], dynamo=False)
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.inter_op_num_threads = 1
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    session = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
-    feed = {session.get_inputs()[0].name: torch.rand(1, 3, size, size).numpy()}
-    return lambda: session.run(None, feed)
-
-
-def ort_median(run, runs, warmup):
-    for _ in range(warmup):
-        run()
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        run()
-        times.append((time.perf_counter() - t) * 1e3)
-    return statistics.median(times)
+    return ort_runner(path, threads)
 
 
 def tcc_median(tcc, model, backend, threads, runs, warmup):

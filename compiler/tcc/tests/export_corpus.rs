@@ -12,13 +12,7 @@ use common::*;
 #[test]
 fn exports_match_pytorch() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/exports");
-    let mut cases: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
-        .collect();
-    cases.sort();
+    let cases = mlir_stems(&dir);
     assert!(cases.len() >= 30, "export cases missing: {cases:?}");
     let mut failures = Vec::new();
     for backend in tcc::backend::compiled_backends() {

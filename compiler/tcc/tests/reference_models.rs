@@ -9,13 +9,7 @@ use common::*;
 #[test]
 fn jit_matches_pytorch_on_every_reference_case() {
     let dir = reference_dir();
-    let mut cases: Vec<String> = std::fs::read_dir(dir.join("models"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
-        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
-        .collect();
-    cases.sort();
+    let cases = mlir_stems(&dir.join("models"));
     assert!(cases.len() > 50, "reference cases missing");
     let mut failures = Vec::new();
     for backend in tcc::backend::compiled_backends() {

@@ -10,9 +10,8 @@
 //! covered by register tiles of `tile_oc` channels x `vectors` vectors of consecutive
 //! output pixels, the rest of the run by one more tile whose last vector overlaps the
 //! one before it (narrower vectors, then scalars, only for runs narrower than a
-//! vector). A tile's
-//! accumulators are loop-carried across the group's input channels and the in-bounds
-//! kernel rows; kernel columns are unrolled. The innermost step loads each pixel
+//! vector). A tile's accumulators are loop-carried across the group's input channels
+//! and the in-bounds kernel rows; kernel columns are unrolled. The innermost step loads each pixel
 //! vector once (at stride 2: two loads and a shuffle keeping the even lanes) and
 //! broadcasts one weight per channel for `vectors` FMAs, so every channel of the tile
 //! shares the input loads. The bias is added in registers before the single store.

@@ -33,6 +33,18 @@ pub fn load_npy(path: &Path) -> Tensor {
     .unwrap()
 }
 
+/// The file stems of the `.mlir` files in `dir`, sorted.
+pub fn mlir_stems(dir: &Path) -> Vec<String> {
+    let mut stems: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "mlir"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect();
+    stems.sort();
+    stems
+}
+
 /// The tensors `{prefix}0.npy`, `{prefix}1.npy`, .. (as many as exist).
 pub fn load_npys(prefix: &Path) -> Vec<Tensor> {
     (0..)
