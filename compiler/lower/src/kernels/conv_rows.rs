@@ -5,16 +5,19 @@
 //! convolutions with a channel multiplier (`M` output channels per input channel, so a
 //! block of output channels would need each input lane `M` times).
 //!
-//! A task is one output row of `tile_oc` channels of one group. The row splits into
-//! runs of columns with the same in-bounds kernel columns ([`row_runs`]); a run is
+//! A task is `tile_oh` output rows of `tile_oc` channels of one group. A row splits
+//! into runs of columns with the same in-bounds kernel columns ([`row_runs`]); a run is
 //! covered by register tiles of `tile_oc` channels x `vectors` vectors of consecutive
-//! output pixels, the rest of the run by one more tile whose last vector overlaps the
-//! one before it (narrower vectors, then scalars, only for runs narrower than a
-//! vector). A tile's accumulators are loop-carried across the group's input channels
-//! and the in-bounds kernel rows; kernel columns are unrolled. The innermost step loads each pixel
-//! vector once (at stride 2: two loads and a shuffle keeping the even lanes) and
-//! broadcasts one weight per channel for `vectors` FMAs, so every channel of the tile
-//! shares the input loads. The bias is added in registers before the single store.
+//! output pixels x the task's rows, the rest of the run by one more tile whose last
+//! vector overlaps the one before it (narrower vectors, then scalars, only for runs
+//! narrower than a vector); the map's last block of rows overlaps the one before it
+//! the same way. A tile's accumulators are loop-carried across the group's input
+//! channels and, for one row, the in-bounds kernel rows; kernel columns (and, for
+//! several rows, kernel rows) are unrolled. The innermost step loads each pixel vector
+//! once (at stride 2: two loads and a shuffle keeping the even lanes) and broadcasts
+//! one weight per channel for `vectors` FMAs, so every channel of the tile shares the
+//! input loads; the rows of a tile share its broadcasts and each input row they read.
+//! The bias is added in registers before the single store.
 //!
 //! No channel is padded and nothing is multiplied by zero, whatever the group width;
 //! the price is an NCHW input and output, which `propagate-layouts` converts to and from
@@ -31,8 +34,12 @@ use crate::emit::nn::inside_range;
 /// and a shuffle; wider strides run with scalar columns).
 const VECTOR_STRIDE: i64 = 2;
 
-/// Vectors of pixels per register tile at most.
+/// Vectors of pixels per register tile at most, and output rows per tile at most.
 const MAX_VECTORS: i64 = 4;
+const MAX_ROWS: i64 = 4;
+
+/// Kernel rows a tile of several output rows unrolls at most.
+const MAX_UNROLLED_ROWS: i64 = 7;
 
 /// A convolution as the template reads it.
 struct Rows {
@@ -52,27 +59,53 @@ struct Rows {
     /// Input and output channels per group.
     gin: i64,
     gout: i64,
-    /// The target's f32 lanes, and the tile: output channels x vectors of pixels.
+    /// The target's f32 lanes, and the tile: output channels x vectors of pixels x
+    /// output rows.
     lanes: u32,
     tile_oc: i64,
     vectors: i64,
+    tile_oh: i64,
     x: Value,
     filter: Value,
     bias: Option<Value>,
     out: Value,
 }
 
+/// A register tile: output channels (a divisor of the group's, so tiles never cross a
+/// group) x vectors of consecutive pixels x output rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tile {
+    pub channels: i64,
+    pub vectors: i64,
+    pub rows: i64,
+}
+
 /// The register tile for `gout` channels per group on a target with `registers`
-/// vector registers and output rows of `ow` pixels in vectors of `lanes`: channels (a
-/// divisor of `gout`, so tiles never cross a group) x vectors of pixels. A tile holds
-/// its accumulators, its pixel vectors and one broadcast weight per channel in
-/// registers (LLVM re-reads the broadcasts from memory for every FMA otherwise: groups
-/// of 40 at 56 pixels ran at 75% of the peak in 8 x 3 tiles, 81% in 5 x 4). Of the
-/// tiles that fit, the one with the fewest loads per FMA over the whole row (each tile's
-/// broadcasts, each vector's pixels), then the most accumulators: a row covered by one
-/// tile beats a tile and a rest (groups of 8 at 28 pixels: 62% in 8 x 1 tiles, 81% in
-/// one 8 x 2; a multiplier of 4 at 56 pixels: 52% in 4 x 3, 71% in 4 x 4).
-pub fn tile_shape(gout: i64, ow: i64, lanes: u32, registers: u32) -> (i64, i64) {
+/// vector registers, for an output map of `[OH, OW]` pixels in vectors of `lanes`
+/// (`max_rows` rows per tile at most) and a kernel of `[KH, KW]` taps whose rows are
+/// `vertical` = `[stride, dilation]` apart.
+///
+/// A row's tile holds its accumulators, its pixel vectors and one broadcast weight per
+/// channel in registers (LLVM re-reads the broadcasts from memory for every FMA
+/// otherwise: groups of 40 at 56 pixels ran at 75% of the peak in 8 x 3 tiles, 81% in 5
+/// x 4). Of the tiles that fit, the one with the fewest loads per FMA over the whole
+/// row (each tile's broadcasts, each vector's pixels), then the most accumulators: a
+/// row covered by one tile beats a tile and a rest (groups of 8 at 28 pixels: 62% in 8 x
+/// 1 tiles, 81% in one 8 x 2; a multiplier of 4 at 56 pixels: 52% in 4 x 3, 71% in 4 x
+/// 4). Then rows are added while the registers hold them and they save loads: rows of
+/// one tile share its broadcasts and every input row they read ([`tile`]), and narrow
+/// tiles get enough independent accumulators to hide the FMA latency (a multiplier of 2
+/// at 28 pixels, one 2 x 2 tile a row: 45% of the peak in one row, 67% in four; at 56
+/// pixels, 2 x 4 tiles: 51% in one row, 69% in two, 54% in four rows of 2 x 2 tiles).
+pub fn tile_shape(
+    gout: i64,
+    [oh, ow]: [i64; 2],
+    max_rows: i64,
+    [kh, kw]: [i64; 2],
+    vertical: [i64; 2],
+    lanes: u32,
+    registers: u32,
+) -> Tile {
     let registers = registers as i64;
     // Vectors a row takes (the last one overlapping the one before it).
     let row = ((ow + lanes as i64 - 1) / lanes as i64).max(1);
@@ -87,7 +120,45 @@ pub fn tile_shape(gout: i64, ow: i64, lanes: u32, registers: u32) -> (i64, i64) 
             best = Some(((channels, vectors), key));
         }
     }
-    best.map_or((1, 1), |(tile, _)| tile)
+    let Some(((channels, vectors), _)) = best else { return Tile { channels: 1, vectors: 1, rows: 1 } };
+    // Loads per useful FMA with `rows` rows a tile over the whole map: each tile's
+    // broadcasts once, each input row's pixel vectors once per kernel column; a last,
+    // overlapping block of rows computes rows again.
+    let oh = oh.max(1);
+    let cost = |rows: i64| {
+        let blocks = (oh + rows - 1) / rows;
+        let tiles = (row + vectors - 1) / vectors;
+        let input_rows = input_rows(rows, kh, vertical).len() as i64;
+        let loads = blocks * (tiles * channels * kh * kw + input_rows * kw * row);
+        let fmas = blocks * rows * row * channels * kh * kw;
+        (loads + fmas) as f64 / (oh * row * channels * kh * kw) as f64
+    };
+    let mut rows = 1;
+    while rows < max_rows.min(oh).min(MAX_ROWS)
+        && (rows + 1) * (channels * vectors + vectors) + channels <= registers
+        && cost(rows + 1) < cost(rows)
+    {
+        rows += 1;
+    }
+    Tile { channels, vectors, rows }
+}
+
+/// The input rows `rows` output rows read with a kernel of `kh` rows `vertical` =
+/// `[stride, dilation]` apart: each row's offset from the first output row's kernel row 0,
+/// in order, with the (output row, kernel row) pairs that read it.
+fn input_rows(rows: i64, kh: i64, [stride, dilation]: [i64; 2]) -> Vec<(i64, Vec<(usize, i64)>)> {
+    let mut reads: Vec<(i64, Vec<(usize, i64)>)> = Vec::new();
+    for r in 0..rows {
+        for tap in 0..kh {
+            let offset = r * stride + tap * dilation;
+            match reads.iter_mut().find(|(o, _)| *o == offset) {
+                Some((_, pairs)) => pairs.push((r as usize, tap)),
+                None => reads.push((offset, vec![(r as usize, tap)])),
+            }
+        }
+    }
+    reads.sort_by_key(|&(o, _)| o);
+    reads
 }
 
 /// Emits the row template for `graph.conv2d` `c`; `false` (nothing emitted) for
@@ -101,15 +172,21 @@ pub fn emit(b: &mut Builder, c: &OpLowering) -> bool {
     let groups = c.int("groups");
     let lanes = c.lanes.max(1);
     let gout = ws[0] / groups;
-    let (tile_oc, vectors) = tile_shape(gout, os[3], lanes, c.registers);
+    let (h, oh, kh) = (xs[2], os[2], ws[2]);
+    // Whether every output row reads all kernel rows in bounds: then a tile may take
+    // several rows with one loop over the kernel rows.
+    let all_rows_inside = p[0] == 0 && (oh - 1) * s[0] + (kh - 1) * d[0] < h;
+    // Several rows a tile unroll the kernel rows.
+    let max_rows = if all_rows_inside && kh <= MAX_UNROLLED_ROWS { oh } else { 1 };
+    let shape = tile_shape(gout, [oh, os[3]], max_rows, [kh, ws[3]], [s[0], d[0]], lanes, c.registers);
     let k = Rows {
         n: os[0],
-        h: xs[2],
+        h,
         w: xs[3],
         o: ws[0],
-        oh: os[2],
+        oh,
         ow: os[3],
-        kh: ws[2],
+        kh,
         kw: ws[3],
         stride: [s[0], s[1]],
         pad: [p[0], p[1]],
@@ -117,8 +194,9 @@ pub fn emit(b: &mut Builder, c: &OpLowering) -> bool {
         gin: ws[1],
         gout,
         lanes,
-        tile_oc,
-        vectors,
+        tile_oc: shape.channels,
+        vectors: shape.vectors,
+        tile_oh: shape.rows,
         x: c.ins[0],
         filter: c.ins[1],
         bias: c.ins.get(2).copied(),
@@ -128,23 +206,34 @@ pub fn emit(b: &mut Builder, c: &OpLowering) -> bool {
         return true;
     }
     let runs = row_runs(k.ow, k.w, k.kw, k.stride[1], k.dilation[1], k.pad[1]);
-    let dims = [k.n, k.o / k.tile_oc, k.oh];
+    // Blocks of `tile_oh` rows; the last one ends at the last row, overlapping the one
+    // before it (its rows computed again, bit for bit the same).
+    let dims = [k.n, k.o / k.tile_oc, (k.oh + k.tile_oh - 1) / k.tile_oh];
     b.parallel(dims.iter().product(), |b, flat| {
         let idx = b.unflatten(flat, &dims);
-        let (n, tile, oh) = (idx[0], idx[1], idx[2]);
+        let (n, tile, block) = (idx[0], idx[1], idx[2]);
         let oc0 = b.scale(tile, k.tile_oc);
         let gout = b.index(k.gout);
         let group = b.div(oc0, gout);
         let ic0 = b.scale(group, k.gin);
-        let ohs = b.scale(oh, k.stride[0]);
+        let first = b.scale(block, k.tile_oh);
+        let first = if k.oh % k.tile_oh == 0 { first } else { b.min_const(first, k.oh - k.tile_oh) };
         let pt = b.index(k.pad[0]);
-        let (kh_lo, kh_hi) = if k.pad[0] == 0 && (k.oh - 1) * k.stride[0] + (k.kh - 1) * k.dilation[0] < k.h {
+        let rows: Vec<(Value, Value)> = (0..k.tile_oh)
+            .map(|r| {
+                let rv = b.index(r);
+                let oh = b.add(first, rv);
+                let ohs = b.scale(oh, k.stride[0]);
+                (oh, b.sub(ohs, pt))
+            })
+            .collect();
+        let kh = if all_rows_inside {
             (b.index(0), b.index(k.kh))
         } else {
+            let ohs = b.scale(first, k.stride[0]);
             inside_range(b, ohs, pt, k.h, k.dilation[0], k.kh)
         };
-        let ih0 = b.sub(ohs, pt);
-        let row = Row { n, oc0, oh, ic0, ih0, kh: (kh_lo, kh_hi) };
+        let row = Row { n, oc0, ic0, rows, kh };
         for run in &runs {
             cover_run(b, &k, &row, run);
         }
@@ -152,14 +241,14 @@ pub fn emit(b: &mut Builder, c: &OpLowering) -> bool {
     true
 }
 
-/// Where a task is: image, first output channel, output row, the group's first input
-/// channel, the input row of kernel row 0 and the in-bounds kernel rows.
+/// Where a task is: image, first output channel, the group's first input channel, each
+/// output row with the input row of its kernel row 0, and the in-bounds kernel rows
+/// (the same for every row of a task).
 struct Row {
     n: Value,
     oc0: Value,
-    oh: Value,
     ic0: Value,
-    ih0: Value,
+    rows: Vec<(Value, Value)>,
     kh: (Value, Value),
 }
 
@@ -231,12 +320,13 @@ fn cover_run(b: &mut Builder, k: &Rows, row: &Row, run: &Run) {
 }
 
 /// One register tile: vectors of `width` pixels from columns `ow0 + offsets[j]` x the
-/// tile's output channels, reduced over the group's input channels, the in-bounds kernel
-/// rows and the run's kernel columns, then biased and stored.
+/// tile's output channels x the task's rows, reduced over the group's input channels,
+/// the in-bounds kernel rows and the run's kernel columns, then biased and stored.
 fn tile(b: &mut Builder, k: &Rows, row: &Row, run: &Run, ow0: Value, width: i64, offsets: &[i64]) {
     let lanes = width as u32;
-    let count = offsets.len() as i64;
-    let per = (k.tile_oc * count) as usize;
+    let count = offsets.len();
+    let channels = k.tile_oc as usize;
+    let at = |r: usize, t: usize, j: usize| accumulator(channels, count, r, t, j);
     let zero = b.scalar(ScalarType::F32, 0.0);
     let zero = b.splat(zero, lanes);
     let iw0 = {
@@ -244,51 +334,132 @@ fn tile(b: &mut Builder, k: &Rows, row: &Row, run: &Run, ow0: Value, width: i64,
         let pl = b.index(k.pad[1]);
         b.sub(s, pl)
     };
-    let accs = vec![zero; per];
+    let span = Span { ow0: iw0, width, offsets };
+    let accs = vec![zero; row.rows.len() * channels * count];
     let (lo, hi, one) = (b.index(0), b.index(k.gin), b.index(1));
     let accs = b.for_loop(lo, hi, one, &accs, |b, ci, accs| {
-        let ic = b.add(row.ic0, ci);
-        b.for_loop(row.kh.0, row.kh.1, one, accs, |b, kh, accs| {
-            let khd = b.scale(kh, k.dilation[0]);
-            let ih = b.add(row.ih0, khd);
-            let mut accs = accs.to_vec();
-            for kw in run.taps.0..run.taps.1 {
-                let kwd = b.index(kw * k.dilation[1]);
-                let base = b.add(iw0, kwd);
-                let pixels: Vec<Value> =
-                    offsets.iter().map(|&col| load_pixels(b, k, row.n, ic, ih, base, col, width)).collect();
-                let kwv = b.index(kw);
-                for t in 0..k.tile_oc {
-                    let tv = b.index(t);
-                    let oc = b.add(row.oc0, tv);
-                    let weight = b.load_input(k.filter, &[oc, ci, kh, kwv], 1);
-                    let weight = b.splat(weight, lanes);
-                    for (j, &x) in pixels.iter().enumerate() {
-                        let a = t as usize * count as usize + j;
-                        accs[a] = b.fma(x, weight, accs[a]);
-                    }
-                }
-            }
-            accs
-        })
+        if row.rows.len() > 1 {
+            reduce_rows(b, k, row, run, &span, ci, accs.to_vec())
+        } else {
+            b.for_loop(row.kh.0, row.kh.1, one, accs, |b, kh, accs| {
+                reduce_row(b, k, row, run, &span, ci, kh, accs.to_vec())
+            })
+        }
     });
-    for t in 0..k.tile_oc {
-        let tv = b.index(t);
+    for t in 0..channels {
+        let tv = b.index(t as i64);
         let oc = b.add(row.oc0, tv);
         let bias = k.bias.map(|bias| {
             let s = b.vload(bias, &[oc], 1);
             b.splat(s, lanes)
         });
-        for j in 0..count {
-            let mut acc = accs[(t * count + j) as usize];
-            if let Some(bias) = bias {
-                acc = b.bin(tcc_ir::scalar::ScalarFn::Add, acc, bias);
+        for (r, &(oh, _)) in row.rows.iter().enumerate() {
+            for (j, &col) in offsets.iter().enumerate() {
+                let mut acc = accs[at(r, t, j)];
+                if let Some(bias) = bias {
+                    acc = b.bin(tcc_ir::scalar::ScalarFn::Add, acc, bias);
+                }
+                let off = b.index(col);
+                let ow = b.add(ow0, off);
+                b.vstore(acc, k.out, &[row.n, oc, oh, ow]);
             }
-            let off = b.index(offsets[j as usize]);
-            let ow = b.add(ow0, off);
-            b.vstore(acc, k.out, &[row.n, oc, row.oh, ow]);
         }
     }
+}
+
+/// Where a tile's accumulator of row `r`, channel `t`, vector `j` is in the carried
+/// list, for tiles of `channels` channels and `count` vectors.
+fn accumulator(channels: usize, count: usize, r: usize, t: usize, j: usize) -> usize {
+    (r * channels + t) * count + j
+}
+
+/// A tile's columns: the input column of output column `ow0` at kernel column 0, and
+/// its vectors of `width` pixels at `offsets` from there (in output columns).
+struct Span<'a> {
+    ow0: Value,
+    width: i64,
+    offsets: &'a [i64],
+}
+
+/// One input channel `ci` (of the group) and kernel row `kh` of a one-row tile: for
+/// each kernel column, the pixel vectors are loaded, then each channel's weight is
+/// broadcast and multiplied into every vector's accumulator.
+#[allow(clippy::too_many_arguments)]
+fn reduce_row(
+    b: &mut Builder,
+    k: &Rows,
+    row: &Row,
+    run: &Run,
+    tile: &Span,
+    ci: Value,
+    kh: Value,
+    mut accs: Vec<Value>,
+) -> Vec<Value> {
+    let (channels, count) = (k.tile_oc as usize, tile.offsets.len());
+    let ic = b.add(row.ic0, ci);
+    let khd = b.scale(kh, k.dilation[0]);
+    let ih = b.add(row.rows[0].1, khd);
+    for kw in run.taps.0..run.taps.1 {
+        let kwd = b.index(kw * k.dilation[1]);
+        let base = b.add(tile.ow0, kwd);
+        let pixels: Vec<Value> =
+            tile.offsets.iter().map(|&col| load_pixels(b, k, row.n, ic, ih, base, col, tile.width)).collect();
+        let kwv = b.index(kw);
+        for t in 0..channels {
+            let weight = broadcast_weight(b, k, row, t, [ci, kh, kwv], tile.width);
+            for (j, &x) in pixels.iter().enumerate() {
+                let a = accumulator(channels, count, 0, t, j);
+                accs[a] = b.fma(x, weight, accs[a]);
+            }
+        }
+    }
+    accs
+}
+
+/// One input channel `ci` (of the group) of a tile of several rows, the kernel rows
+/// unrolled: every input row the rows read is loaded once per kernel column, and its
+/// pixel vectors feed the FMAs of every (output row, kernel row) pair that reads it.
+fn reduce_rows(
+    b: &mut Builder,
+    k: &Rows,
+    row: &Row,
+    run: &Run,
+    tile: &Span,
+    ci: Value,
+    mut accs: Vec<Value>,
+) -> Vec<Value> {
+    let (channels, count) = (k.tile_oc as usize, tile.offsets.len());
+    let ic = b.add(row.ic0, ci);
+    for (offset, pairs) in input_rows(row.rows.len() as i64, k.kh, [k.stride[0], k.dilation[0]]) {
+        let offset = b.index(offset);
+        let ih = b.add(row.rows[0].1, offset);
+        for kw in run.taps.0..run.taps.1 {
+            let kwd = b.index(kw * k.dilation[1]);
+            let base = b.add(tile.ow0, kwd);
+            let pixels: Vec<Value> =
+                tile.offsets.iter().map(|&col| load_pixels(b, k, row.n, ic, ih, base, col, tile.width)).collect();
+            let kwv = b.index(kw);
+            for &(r, kh) in &pairs {
+                let khv = b.index(kh);
+                for t in 0..channels {
+                    let weight = broadcast_weight(b, k, row, t, [ci, khv, kwv], tile.width);
+                    for (j, &x) in pixels.iter().enumerate() {
+                        let a = accumulator(channels, count, r, t, j);
+                        accs[a] = b.fma(x, weight, accs[a]);
+                    }
+                }
+            }
+        }
+    }
+    accs
+}
+
+/// The weight of the tile's channel `t` at `[ci, kh, kw]`, broadcast to `width` lanes.
+fn broadcast_weight(b: &mut Builder, k: &Rows, row: &Row, t: usize, [ci, kh, kw]: [Value; 3], width: i64) -> Value {
+    let tv = b.index(t as i64);
+    let oc = b.add(row.oc0, tv);
+    let weight = b.load_input(k.filter, &[oc, ci, kh, kw], 1);
+    b.splat(weight, width as u32)
 }
 
 /// `width` input pixels for output columns `j * width ..` of a tile whose kernel column
@@ -322,20 +493,60 @@ mod tests {
 
     #[test]
     fn tiles_fill_the_registers_within_a_group() {
+        // One row a tile (a 3x3 kernel whose rows may not all be inside).
+        let tile = |gout, ow, lanes, registers| {
+            let t = tile_shape(gout, [56, ow], 1, [3, 3], [1, 1], lanes, registers);
+            assert_eq!(t.rows, 1);
+            (t.channels, t.vectors)
+        };
         // 512-bit vectors, 32 registers, a 56-pixel row (4 vectors, the last
         // overlapping): 40 channels per group in 5 x 4 tiles, one per row (20
         // accumulators, 4 pixel vectors, 5 broadcasts).
-        assert_eq!(tile_shape(40, 56, 16, 32), (5, 4));
+        assert_eq!(tile(40, 56, 16, 32), (5, 4));
         // A multiplier of 2: two channels share an input channel; one tile a row.
-        assert_eq!(tile_shape(2, 56, 16, 32), (2, 4));
+        assert_eq!(tile(2, 56, 16, 32), (2, 4));
         // Groups of 8 at 28 pixels: one 8 x 2 tile, not two 8 x 1.
-        assert_eq!(tile_shape(8, 28, 16, 32), (8, 2));
+        assert_eq!(tile(8, 28, 16, 32), (8, 2));
         // 128-bit vectors, 16 registers, a long row: 3 x 3 tiles (0.69 loads per FMA)
         // beat 2 x 4 and 4 x 2 (0.75).
-        assert_eq!(tile_shape(24, 112, 4, 16), (3, 3));
+        assert_eq!(tile(24, 112, 4, 16), (3, 3));
         // Groups of 3 channels: 3 x 3 rather than 1 x 4.
-        assert_eq!(tile_shape(3, 16, 4, 16), (3, 3));
+        assert_eq!(tile(3, 16, 4, 16), (3, 3));
         // Rows narrower than a vector still have one.
-        assert_eq!(tile_shape(7, 3, 16, 32), (7, 1));
+        assert_eq!(tile(7, 3, 16, 32), (7, 1));
+    }
+
+    #[test]
+    fn narrow_tiles_take_rows_the_registers_hold() {
+        let tile = |gout, [oh, ow]: [i64; 2], max_rows, registers| {
+            let t = tile_shape(gout, [oh, ow], max_rows, [3, 3], [1, 1], 16, registers);
+            (t.channels, t.vectors, t.rows)
+        };
+        // A multiplier of 2 at 56 pixels: two rows of 2 x 4 (26 registers; a third
+        // would need 38).
+        assert_eq!(tile(2, [56, 56], 56, 32), (2, 4, 2));
+        // At 28 pixels: four rows of 2 x 2 (the most rows a tile takes).
+        assert_eq!(tile(2, [28, 28], 28, 32), (2, 2, 4));
+        // A multiplier of 4 at 56 pixels fills the registers with one row.
+        assert_eq!(tile(4, [56, 56], 56, 32), (4, 4, 1));
+        // Not when rows read different kernel rows.
+        assert_eq!(tile(2, [28, 28], 1, 32), (2, 2, 1));
+        // Three output rows over two rows a tile: one more than a 2-row map needs.
+        assert_eq!(tile(2, [2, 28], 2, 32), (2, 2, 2));
+    }
+
+    #[test]
+    fn rows_of_a_tile_read_each_input_row_once() {
+        // Two rows of a 3-row kernel, stride 1: input rows 0..4, the middle two read by
+        // both output rows.
+        let reads = input_rows(2, 3, [1, 1]);
+        let offsets: Vec<i64> = reads.iter().map(|r| r.0).collect();
+        assert_eq!(offsets, vec![0, 1, 2, 3]);
+        assert_eq!(reads[1].1, vec![(0, 1), (1, 0)]);
+        // Stride 2, dilation 2: rows 0, 2, 4 and 2, 4, 6.
+        let offsets: Vec<i64> = input_rows(2, 3, [2, 2]).iter().map(|r| r.0).collect();
+        assert_eq!(offsets, vec![0, 2, 4, 6]);
+        // Stride 3 over a 2-row kernel: no row shared.
+        assert_eq!(input_rows(2, 2, [3, 1]).len(), 4);
     }
 }

@@ -447,6 +447,18 @@ fn grouped_and_multiplier_convolutions() {
     });
 }
 
+/// The row template's tiles of several output rows (taken when every row reads all its
+/// kernel rows: no vertical padding): channel multipliers and narrow groups, maps whose
+/// row count is no multiple of a tile's rows, strides, dilations, horizontal padding.
+#[test]
+fn convolutions_in_tiles_of_rows() {
+    property("graph.conv2d (tiles of rows)", |r| {
+        let groups = r.int(2, 6);
+        let case = conv_case(r, groups, (2, 3), (20, 45), 0);
+        case.ints("pads", &[0, r.int(0, 2), 0, r.int(0, 2)])
+    });
+}
+
 #[test]
 fn pooling() {
     for def in [&g::MAX_POOL2D, &g::AVG_POOL2D] {
