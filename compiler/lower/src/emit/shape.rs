@@ -1,7 +1,7 @@
 //! Data-movement graph ops as copy loops: each output element reads the input element
-//! the op's semantics name. Reshape copies through flat views of both buffers; pad and
-//! gather clamp the index they load so a kernel never reads out of bounds (gather also
-//! checks its indices at run time).
+//! the op's semantics name. Reshape copies through flat views of both buffers; pad
+//! copies each input row between two runs of fill; gather clamps the index it loads so
+//! a kernel never reads out of bounds (and checks its indices at run time).
 
 use tcc_ir::scalar::{Compare, ScalarFn};
 use tcc_ir::{ScalarType, Type, Value};
@@ -134,19 +134,34 @@ fn fill_value(b: &mut Builder, elem: ScalarType, value: f64) -> Value {
     }
 }
 
+/// `graph.pad`, a row of the innermost dimension at a time: the fill before the input's
+/// columns, a copy of the input row, the fill after it (unit-stride loops the
+/// `vectorize` pass turns into vector loops); rows outside the input in an outer
+/// dimension are fill throughout (their copy range is empty).
 pub fn pad(b: &mut Builder, c: &OpLowering) {
     let (is, os) = (c.in_shape(0), c.out_shape(0));
     let low = c.ints("low");
     let fill = fill_value(b, c.out_elem(0), c.float("value"));
-    let empty_input = numel(&is) == 0;
-    nest(b, &os, numel(&os), |b, idx| {
-        if empty_input {
-            b.store(fill, c.outs[0], idx);
-            return;
-        }
-        let mut valid: Option<Value> = None;
+    if numel(&os) == 0 {
+        return;
+    }
+    if numel(&is) == 0 {
+        nest(b, &os, numel(&os), |b, idx| b.store(fill, c.outs[0], idx));
+        return;
+    }
+    let rank = os.len();
+    if rank == 0 {
+        let v = b.load(c.ins[0], &[]);
+        b.store(v, c.outs[0], &[]);
+        return;
+    }
+    let (inner_low, inner_in, inner_out) = (low[rank - 1], is[rank - 1], os[rank - 1]);
+    nest(b, &os[..rank - 1], numel(&os), |b, outer| {
+        // Whether the row is inside the input in every outer dimension, and the input row
+        // (clamped: an outside row reads nothing, its copy range being empty).
+        let mut inside: Option<Value> = None;
         let mut src = Vec::new();
-        for (d, &i) in idx.iter().enumerate() {
+        for (d, &i) in outer.iter().enumerate() {
             let lo = b.index(low[d]);
             let t = b.sub(i, lo);
             let zero = b.index(0);
@@ -154,21 +169,42 @@ pub fn pad(b: &mut Builder, c: &OpLowering) {
             let ge = b.cmp(Compare::Ge, t, zero);
             let lt = b.cmp(Compare::Lt, t, dim);
             let ok = b.bin(ScalarFn::And, ge, lt);
-            valid = Some(match valid {
+            inside = Some(match inside {
                 Some(v) => b.bin(ScalarFn::And, v, ok),
                 None => ok,
             });
-            // Clamp so the load stays inside the input even for padding cells.
             let last = b.index(is[d] - 1);
             let t0 = b.max(t, zero);
             src.push(b.min(t0, last));
         }
-        let v = b.load(c.ins[0], &src);
-        let r = match valid {
-            Some(ok) => b.select(ok, v, fill),
-            None => v,
+        // The input's columns in the output row, [start, end); an outside row copies
+        // nothing.
+        let start = b.index(inner_low);
+        let end = b.index(inner_low + inner_in);
+        let (start, end) = match inside {
+            Some(ok) => {
+                let out = b.index(inner_out);
+                (b.select(ok, start, out), b.select(ok, end, out))
+            }
+            None => (start, end),
         };
-        b.store(r, c.outs[0], idx);
+        let row = |j: Value| {
+            let mut idx = outer.to_vec();
+            idx.push(j);
+            idx
+        };
+        let zero = b.index(0);
+        b.range(zero, start, |b, j| b.store(fill, c.outs[0], &row(j)));
+        let shift = b.index(inner_low);
+        b.range(start, end, |b, j| {
+            let from = b.sub(j, shift);
+            let mut at = src.clone();
+            at.push(from);
+            let v = b.load(c.ins[0], &at);
+            b.store(v, c.outs[0], &row(j));
+        });
+        let out = b.index(inner_out);
+        b.range(end, out, |b, j| b.store(fill, c.outs[0], &row(j)));
     });
 }
 
