@@ -10,7 +10,7 @@ func.func @unknown_config_key(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x1x1x4x4x
 // -----
 
 func.func @bad_template(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32> {
-  // expected-error@+1 {{kernel configuration 'template' must be one of direct, pointwise, depthwise, reference, got "winograd"}}
+  // expected-error@+1 {{kernel configuration 'template' must be one of direct, pointwise, depthwise, rows, reference, got "winograd"}}
   %y = graph.conv2d_nchwc %x, %w {config = {template = "winograd"}} : (tensor<1x1x4x4x4xf32>, tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32>
   return %y : tensor<1x1x4x4x4xf32>
 }

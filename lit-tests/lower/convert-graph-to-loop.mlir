@@ -411,33 +411,34 @@ func.func @main(%x: tensor<5x3xf32>, %i: tensor<4xi64>) -> tensor<4x3xf32> {
 
 // -----
 
-// pad with low = [1, 2], high = [0, 1] and value -1.5: each output cell reads the
-// clamped input cell and selects the fill value outside the input.
+// pad with low = [1, 2], high = [0, 1] and value -1.5, a row at a time: the fill
+// before the input's columns, the input row (its outer index clamped), the fill after
+// it; a row outside the input (row 0) has an empty copy range and is fill throughout.
 // CHECK-LABEL: func.func @main(%arg0: buffer<2x3xf32>, %arg1: buffer<3x6xf32>)
 // CHECK-DAG: [[C0:%[0-9]+]] = loop.const 0 : index
 // CHECK-DAG: [[C1:%[0-9]+]] = loop.const 1 : index
 // CHECK-DAG: [[C2:%[0-9]+]] = loop.const 2 : index
 // CHECK-DAG: [[C3:%[0-9]+]] = loop.const 3 : index
+// CHECK-DAG: [[C5:%[0-9]+]] = loop.const 5 : index
 // CHECK-DAG: [[C6:%[0-9]+]] = loop.const 6 : index
 // CHECK-DAG: [[FILL:%[0-9]+]] = loop.const -1.5 : f32
 // CHECK: loop.for [[I:%arg[0-9]+]] = [[C0]] to [[C3]] step
-// CHECK-NEXT: loop.for [[J:%arg[0-9]+]] = [[C0]] to [[C6]] step
 // CHECK-NEXT: [[TI:%[0-9]+]] = loop.sub [[I]], [[C1]] : index
-// CHECK-NEXT: [[GE0:%[0-9]+]] = loop.cmp [[TI]], [[C0]] {pred = "ge"}
-// CHECK-NEXT: [[LT0:%[0-9]+]] = loop.cmp [[TI]], [[C2]] {pred = "lt"}
-// CHECK-NEXT: [[OK0:%[0-9]+]] = loop.and [[GE0]], [[LT0]] : i1
-// CHECK-NEXT: [[M0:%[0-9]+]] = loop.max [[TI]], [[C0]] : index
-// CHECK-NEXT: [[SI:%[0-9]+]] = loop.min [[M0]], [[C1]] : index
-// CHECK-NEXT: [[TJ:%[0-9]+]] = loop.sub [[J]], [[C2]] : index
-// CHECK-NEXT: [[GE1:%[0-9]+]] = loop.cmp [[TJ]], [[C0]] {pred = "ge"}
-// CHECK-NEXT: [[LT1:%[0-9]+]] = loop.cmp [[TJ]], [[C3]] {pred = "lt"}
-// CHECK-NEXT: [[OK1:%[0-9]+]] = loop.and [[GE1]], [[LT1]] : i1
-// CHECK-NEXT: [[OK:%[0-9]+]] = loop.and [[OK0]], [[OK1]] : i1
-// CHECK-NEXT: [[M1:%[0-9]+]] = loop.max [[TJ]], [[C0]] : index
-// CHECK-NEXT: [[SJ:%[0-9]+]] = loop.min [[M1]], [[C2]] : index
+// CHECK-NEXT: [[GE:%[0-9]+]] = loop.cmp [[TI]], [[C0]] {pred = "ge"}
+// CHECK-NEXT: [[LT:%[0-9]+]] = loop.cmp [[TI]], [[C2]] {pred = "lt"}
+// CHECK-NEXT: [[OK:%[0-9]+]] = loop.and [[GE]], [[LT]] : i1
+// CHECK-NEXT: [[M:%[0-9]+]] = loop.max [[TI]], [[C0]] : index
+// CHECK-NEXT: [[SI:%[0-9]+]] = loop.min [[M]], [[C1]] : index
+// CHECK-NEXT: [[START:%[0-9]+]] = loop.select [[OK]], [[C2]], [[C6]]
+// CHECK-NEXT: [[END:%[0-9]+]] = loop.select [[OK]], [[C5]], [[C6]]
+// CHECK-NEXT: loop.for [[J:%arg[0-9]+]] = [[C0]] to [[START]] step [[C1]] {
+// CHECK-NEXT: loop.store [[FILL]], %arg1{{\[}}[[I]], [[J]]] : buffer<3x6xf32>
+// CHECK: loop.for [[K:%arg[0-9]+]] = [[START]] to [[END]] step [[C1]] {
+// CHECK-NEXT: [[SJ:%[0-9]+]] = loop.sub [[K]], [[C2]] : index
 // CHECK-NEXT: [[X:%[0-9]+]] = loop.load %arg0{{\[}}[[SI]], [[SJ]]] : buffer<2x3xf32>
-// CHECK-NEXT: [[R:%[0-9]+]] = loop.select [[OK]], [[X]], [[FILL]] : (i1, f32, f32) -> f32
-// CHECK-NEXT: loop.store [[R]], %arg1{{\[}}[[I]], [[J]]] : buffer<3x6xf32>
+// CHECK-NEXT: loop.store [[X]], %arg1{{\[}}[[I]], [[K]]] : buffer<3x6xf32>
+// CHECK: loop.for [[L:%arg[0-9]+]] = [[END]] to [[C6]] step [[C1]] {
+// CHECK-NEXT: loop.store [[FILL]], %arg1{{\[}}[[I]], [[L]]] : buffer<3x6xf32>
 func.func @main(%x: tensor<2x3xf32>) -> tensor<3x6xf32> {
   %0 = graph.pad %x {low = [1, 2], high = [0, 1], value = -1.5} : (tensor<2x3xf32>) -> tensor<3x6xf32>
   return %0 : tensor<3x6xf32>
@@ -453,4 +454,20 @@ func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
   %c = graph.constant {value = dense<[1.0, 2.0]> : tensor<2xf32>} : () -> tensor<2xf32>
   %0 = graph.mul %x, %c : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   return %0 : tensor<2xf32>
+}
+
+// -----
+
+// A returned reshape of a tensor nothing else uses: the tensor is computed straight into
+// a view of the output buffer (no workspace, no copy at the end).
+// CHECK-LABEL: func.func @main(%arg0: buffer<2x3x1xf32>, %arg1: buffer<2x3xf32>) attributes {tcc.num_inputs = 1, tcc.workspace_size = 0}
+// CHECK: [[OUT:%[0-9]+]] = loop.view %arg1 : (buffer<2x3xf32>) -> buffer<2x3x1xf32>
+// CHECK: loop.exp
+// CHECK-NEXT: loop.store {{.*}}, [[OUT]]{{\[}}
+// CHECK-NOT: loop.store
+// CHECK: return
+func.func @main(%x: tensor<2x3x1xf32>) -> tensor<2x3xf32> {
+  %0 = graph.exp %x : (tensor<2x3x1xf32>) -> tensor<2x3x1xf32>
+  %1 = graph.reshape %0 {shape = [2, 3]} : (tensor<2x3x1xf32>) -> tensor<2x3xf32>
+  return %1 : tensor<2x3xf32>
 }

@@ -102,3 +102,22 @@ func.func @group_padded(%x: tensor<1x10x3x3xf32>) -> tensor<1x10x3x3xf32> {
   %0 = graph.conv2d %x, %w, %b {pads = [1, 1, 1, 1], groups = 2} : (tensor<1x10x3x3xf32>, tensor<10x5x3x3xf32>, tensor<10xf32>) -> tensor<1x10x3x3xf32>
   return %0 : tensor<1x10x3x3xf32>
 }
+
+// -----
+
+// A channel multiplier (2 output channels per input channel) fills no block: blocks of
+// one channel (NCHW1c, the same memory as NCHW) for the row template, the padding moved
+// into a graph.pad of the input, the bias the epilogue's add.
+// CHECK-LABEL: func.func @multiplier
+// CHECK: %[[P:.*]] = graph.pad %arg0 {high = [0, 0, 1, 1], low = [0, 0, 1, 1]} : (tensor<1x3x6x6xf32>) -> tensor<1x3x8x8xf32>
+// CHECK: graph.layout_transform %[[P]] {dst = "NCHW1c", src = "NCHW"} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8x1xf32>
+// CHECK: graph.layout_transform {{.*}} {dst = "OIHW1i1o", src = "OIHW"} : (tensor<6x1x3x3xf32>) -> tensor<6x1x3x3x1x1xf32>
+// CHECK: graph.conv2d_nchwc {{.*}} {dilations = [1, 1], groups = 3, logical_channels = [3, 6], pads = [0, 0, 0, 0], strides = [1, 1]} : (tensor<1x3x8x8x1xf32>, tensor<6x1x3x3x1x1xf32>, tensor<1x6x1x1x1xf32>) -> tensor<1x6x6x6x1xf32>
+// CHECK: graph.add
+// CHECK: graph.layout_transform {{.*}} {dst = "NCHW", src = "NCHW1c"} : (tensor<1x6x6x6x1xf32>) -> tensor<1x6x6x6xf32>
+func.func @multiplier(%x: tensor<1x3x6x6xf32>) -> tensor<1x6x6x6xf32> {
+  %w = graph.constant {value = dense<0.5> : tensor<6x1x3x3xf32>} : () -> tensor<6x1x3x3xf32>
+  %b = graph.constant {value = dense<0.25> : tensor<6xf32>} : () -> tensor<6xf32>
+  %0 = graph.conv2d %x, %w, %b {pads = [1, 1, 1, 1], groups = 3} : (tensor<1x3x6x6xf32>, tensor<6x1x3x3xf32>, tensor<6xf32>) -> tensor<1x6x6x6xf32>
+  return %0 : tensor<1x6x6x6xf32>
+}

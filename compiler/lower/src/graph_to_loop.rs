@@ -6,8 +6,10 @@
 //! - a tensor returned by `@main` is computed straight into its output buffer (a
 //!   returned input or constant, or a tensor returned twice, is copied at the end);
 //! - constants become read-only `loop.constant_buffer`s sharing the constant's data;
-//! - a reshape is a `loop.view` of its operand's buffer, not a copy (unless its result
-//!   is returned): the operand's memory then lives as long as the view's last use;
+//! - a reshape is a `loop.view` of its operand's buffer, not a copy: the operand's
+//!   memory then lives as long as the view's last use; a returned reshape's operand
+//!   that nothing else uses is computed into a view of the output buffer (else the
+//!   returned reshape is a copy);
 //! - every other tensor gets a `loop.workspace` buffer at an offset planned from
 //!   lifetimes ([`crate::memory_plan`]), so dead tensors' memory is reused.
 //!
@@ -85,6 +87,23 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
         }
     }
 
+    // A returned reshape's operand that nothing else uses (a kernel's result in blocks of
+    // one channel, `[N, C, H, W, 1]`) is computed straight into a view of the output
+    // buffer, and the reshape costs nothing: tensor -> output buffer.
+    let mut into_output: HashMap<Value, Value> = HashMap::new();
+    for (&returned_value, &out) in &direct {
+        let mut v = returned_value;
+        while let Some(reshape) = gm.defining_op(v).filter(|&d| matches!(kind_of(gm, d), Some(GraphOp::Reshape))) {
+            let x = gm.operand(reshape, 0);
+            let made_by_op = gm.defining_op(x).is_some_and(|d| !is_constant(gm, d));
+            if !made_by_op || gm.uses(x).len() != 1 || direct.contains_key(&x) {
+                break;
+            }
+            into_output.insert(x, out);
+            v = x;
+        }
+    }
+
     // Reshapes whose result is not returned view their operand's memory: result -> operand.
     let views: HashMap<Value, Value> = body
         .iter()
@@ -111,7 +130,7 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
             continue;
         }
         for &r in gm.results(op) {
-            if direct.contains_key(&r) {
+            if direct.contains_key(&r) || into_output.contains_key(&r) {
                 continue;
             }
             if views.contains_key(&r) {
@@ -153,6 +172,13 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
             buffers.insert(gm.result(op, 0), v);
             continue;
         }
+        if let Some(&out) = direct.get(&gm.result(op, 0)).filter(|_| {
+            matches!(kind_of(gm, op), Some(GraphOp::Reshape)) && into_output.contains_key(&gm.operand(op, 0))
+        }) {
+            // Its operand was computed into the output buffer.
+            buffers.insert(gm.result(op, 0), out);
+            continue;
+        }
         if let Some(&x) = views.get(&gm.result(op, 0)) {
             let shape = gm.value_type(gm.result(op, 0)).as_tensor().expect("tensor").shape().to_vec();
             let v = b.view(buffers[&x], &shape);
@@ -164,9 +190,13 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
         })?;
         let mut outs = Vec::new();
         for (&r, ty) in gm.results(op).iter().zip(buffer_types) {
-            let v = match direct.get(&r) {
-                Some(&out) => out,
-                None => {
+            let v = match (direct.get(&r), into_output.get(&r)) {
+                (Some(&out), _) => out,
+                (None, Some(&out)) => {
+                    let shape = gm.value_type(r).as_tensor().expect("tensor").shape().to_vec();
+                    b.view(out, &shape)
+                }
+                (None, None) => {
                     let offset = offsets[slot[&r]] as i64;
                     b.op_typed(&lp::WORKSPACE, &[], AttrDict::new().with("offset", Attribute::i64(offset)), vec![ty])[0]
                 }

@@ -9,9 +9,11 @@
 //!   filter and bias lanes are zero, and the epilogue zeroes the padded outputs (which
 //!   an infinite input would make NaN). Depthwise convolutions
 //!   keep one input channel per output channel (filter `OIHW1i{o}o`); other grouped
-//!   convolutions are blocked only when each group holds whole blocks. The others stay
-//!   NCHW for the row template, their padding moved into a `graph.pad` of the input
-//!   (so every output column reads the same kernel taps). The bias becomes
+//!   convolutions are blocked only when each group holds whole blocks, or with each
+//!   group's output channels padded to whole blocks when that wastes fewer lanes than
+//!   the row template. The others take blocks of one channel (`NCHW1c`, the same
+//!   memory as NCHW) for the row template, their padding moved into a `graph.pad` of
+//!   the input (so every output column reads the same kernel taps). The bias becomes
 //!   the epilogue's `add`. A strided 1x1 convolution (a ResNet downsample) reads its
 //!   input through a strided `slice` first and becomes a stride-1 pointwise one.
 //! - `max_pool2d` / `avg_pool2d` become their `_nchwc` forms between transforms.
@@ -159,20 +161,14 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64) {
         block_group_padded(m, op, lanes);
         return;
     } else {
-        // Groups that fill no block, or a channel multiplier: the row template takes it
-        // in NCHW, which vectorizes whole rows when the padding is in the input.
-        let why = if per_group == 1 && groups == c {
-            format!("depthwise with a channel multiplier of {}: the row template", o / groups)
-        } else {
-            format!(
-                "groups of {per_group} input and {} output channels fill no {lanes}-lane block: the row template",
-                o / groups
-            )
-        };
-        m.set_attr(op, g::nn::UNBLOCKED, Attribute::string(&why));
+        // Groups that fill no block, or a channel multiplier: blocks of one channel (NCHW
+        // viewed as NCHW1c) for the row template, which vectorizes whole rows when the
+        // padding is in the input.
         pad_input(m, op);
-        return;
+        (1, 1, 1, groups)
     };
+    // The input (padded above for the row template).
+    let xs = shape(m, m.operand(op, 0));
     let (cp, op_) = (round_up(c, ib), if depthwise { round_up(c, lanes) } else { round_up(o, ob) });
     let (x, w) = (m.operand(op, 0), m.operand(op, 1));
     let bias = m.operands(op).get(2).copied();

@@ -117,6 +117,11 @@ fn conv_config(m: &Module, op: Op, target: &Target) -> Option<ConvConfig> {
     let vectors = (w[5] / lanes).max(1);
     let class = geometry.class();
     let pointwise = class == ConvClass::Pointwise;
+    if w[5] == 1 && lanes > 1 {
+        // Blocks of one output channel: `block-layouts` left the convolution to the row
+        // template (groups that fill no block, channel multipliers), which tiles itself.
+        return Some(ConvConfig { template: Some(ConvTemplate::Rows), ..Default::default() });
+    }
     let config = if class == ConvClass::Depthwise && x[4] == w[5] {
         let cols = out[3];
         let r = (target.vector_registers as i64 - vectors - 2).max(1) / vectors;

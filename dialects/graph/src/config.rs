@@ -181,6 +181,9 @@ named_enum! {
         Pointwise = "pointwise",
         /// One input channel per output channel.
         Depthwise = "depthwise",
+        /// Blocks of one channel (NCHW): vectors along output rows, for groups whose
+        /// channels fill no vector block and depthwise with a channel multiplier.
+        Rows = "rows",
         /// The scalar reference nest.
         Reference = "reference",
     }

@@ -105,7 +105,7 @@ impl Conv {
         // The depthwise template reads input and output blocks of one width.
         let depthwise = class == ConvClass::Depthwise && ib == ob;
         let template = match cfg.template {
-            Some(ConvTemplate::Reference) => return None,
+            Some(ConvTemplate::Reference | ConvTemplate::Rows) => return None,
             Some(ConvTemplate::Depthwise) => Template::Depthwise,
             Some(ConvTemplate::Pointwise) => Template::Pointwise,
             Some(ConvTemplate::Direct) => Template::Direct,
@@ -199,6 +199,9 @@ impl Conv {
 }
 
 pub fn emit(b: &mut Builder, c: &OpLowering) {
+    if ConvConfig::of(c.g, c.op).template == Some(ConvTemplate::Rows) && super::conv_rows::emit(b, c) {
+        return;
+    }
     match Conv::new(b, c) {
         None => reference::conv2d_nchwc(b, c),
         Some(conv) if conv.template == Template::Depthwise => depthwise(b, c, &conv),

@@ -25,7 +25,7 @@
 
 use tcc_ir::{AttrDict, Attribute, ScalarType, Value};
 
-use super::{Run, row_runs};
+use super::{Run, apply_epilogue, epilogue_operands, row_runs};
 use crate::builder::Builder;
 use crate::emit::OpLowering;
 use crate::emit::nn::inside_range;
@@ -42,7 +42,10 @@ const MAX_ROWS: i64 = 4;
 const MAX_UNROLLED_ROWS: i64 = 7;
 
 /// A convolution as the template reads it.
-struct Rows {
+struct Rows<'c, 'g> {
+    /// The op: `graph.conv2d`, or `graph.conv2d_nchwc` in blocks of one channel (whose
+    /// epilogue the tile applies before its stores).
+    c: &'c OpLowering<'g>,
     /// Input `[N, C, H, W]`, output `[N, O, OH, OW]`, kernel `[KH, KW]`.
     n: i64,
     h: i64,
@@ -65,10 +68,14 @@ struct Rows {
     tile_oc: i64,
     vectors: i64,
     tile_oh: i64,
+    /// The buffers as NCHW, OIHW and NCHW views; `graph.conv2d`'s bias; the epilogue's
+    /// operands viewed without the trailing block of one channel (so the innermost
+    /// dimension is the output column).
     x: Value,
     filter: Value,
     bias: Option<Value>,
     out: Value,
+    epilogue: Vec<(Value, Vec<i64>)>,
 }
 
 /// A register tile: output channels (a divisor of the group's, so tiles never cross a
@@ -167,7 +174,23 @@ pub fn emit(b: &mut Builder, c: &OpLowering) -> bool {
     if c.out_elem(0) != ScalarType::F32 {
         return false;
     }
-    let (xs, ws, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
+    let (mut xs, mut ws, mut os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
+    let (mut x, mut filter, mut out) = (c.ins[0], c.ins[1], c.outs[0]);
+    let (mut bias, mut epilogue) = (c.ins.get(2).copied(), Vec::new());
+    if xs.len() == 5 {
+        // `conv2d_nchwc` in blocks of one channel: the same memory as NCHW and OIHW.
+        if xs[4] != 1 || ws[4] != 1 || ws[5] != 1 {
+            return false;
+        }
+        (xs, ws, os) = (xs[..4].to_vec(), ws[..4].to_vec(), os[..4].to_vec());
+        (x, filter, out) = (b.view(x, &xs), b.view(filter, &ws), b.view(out, &os));
+        bias = None;
+        for (buf, shape) in epilogue_operands(c) {
+            // Operands broadcast into `[N, O, OH, OW, 1]`: their last extent is 1.
+            let plain = shape[..shape.len().saturating_sub(1)].to_vec();
+            epilogue.push((b.view(buf, &plain), plain));
+        }
+    }
     let (s, p, d) = (c.ints("strides"), c.ints("pads"), c.ints("dilations"));
     let groups = c.int("groups");
     let lanes = c.lanes.max(1);
@@ -180,6 +203,7 @@ pub fn emit(b: &mut Builder, c: &OpLowering) -> bool {
     let max_rows = if all_rows_inside && kh <= MAX_UNROLLED_ROWS { oh } else { 1 };
     let shape = tile_shape(gout, [oh, os[3]], max_rows, [kh, ws[3]], [s[0], d[0]], lanes, c.registers);
     let k = Rows {
+        c,
         n: os[0],
         h,
         w: xs[3],
@@ -197,10 +221,11 @@ pub fn emit(b: &mut Builder, c: &OpLowering) -> bool {
         tile_oc: shape.channels,
         vectors: shape.vectors,
         tile_oh: shape.rows,
-        x: c.ins[0],
-        filter: c.ins[1],
-        bias: c.ins.get(2).copied(),
-        out: c.outs[0],
+        x,
+        filter,
+        bias,
+        out,
+        epilogue,
     };
     if k.n * k.o * k.oh * k.ow == 0 {
         return true;
@@ -338,11 +363,12 @@ fn tile(b: &mut Builder, k: &Rows, row: &Row, run: &Run, ow0: Value, width: i64,
     let accs = vec![zero; row.rows.len() * channels * count];
     let (lo, hi, one) = (b.index(0), b.index(k.gin), b.index(1));
     let accs = b.for_loop(lo, hi, one, &accs, |b, ci, accs| {
+        let channel = [ci, b.add(row.ic0, ci)];
         if row.rows.len() > 1 {
-            reduce_rows(b, k, row, run, &span, ci, accs.to_vec())
+            reduce_rows(b, k, row, run, &span, channel, accs.to_vec())
         } else {
             b.for_loop(row.kh.0, row.kh.1, one, accs, |b, kh, accs| {
-                reduce_row(b, k, row, run, &span, ci, kh, accs.to_vec())
+                reduce_row(b, k, row, run, &span, channel, kh, accs.to_vec())
             })
         }
     });
@@ -361,7 +387,9 @@ fn tile(b: &mut Builder, k: &Rows, row: &Row, run: &Run, ow0: Value, width: i64,
                 }
                 let off = b.index(col);
                 let ow = b.add(ow0, off);
-                b.vstore(acc, k.out, &[row.n, oc, oh, ow]);
+                let idx = [row.n, oc, oh, ow];
+                let acc = apply_epilogue(b, k.c, &k.epilogue, acc, &idx);
+                b.vstore(acc, k.out, &idx);
             }
         }
     }
@@ -381,9 +409,9 @@ struct Span<'a> {
     offsets: &'a [i64],
 }
 
-/// One input channel `ci` (of the group) and kernel row `kh` of a one-row tile: for
-/// each kernel column, the pixel vectors are loaded, then each channel's weight is
-/// broadcast and multiplied into every vector's accumulator.
+/// One input channel (`[ci, ic]`: of the group, of the input) and kernel row `kh` of a
+/// one-row tile: for each kernel column, the pixel vectors are loaded, then each
+/// channel's weight is broadcast and multiplied into every vector's accumulator.
 #[allow(clippy::too_many_arguments)]
 fn reduce_row(
     b: &mut Builder,
@@ -391,12 +419,11 @@ fn reduce_row(
     row: &Row,
     run: &Run,
     tile: &Span,
-    ci: Value,
+    [ci, ic]: [Value; 2],
     kh: Value,
     mut accs: Vec<Value>,
 ) -> Vec<Value> {
     let (channels, count) = (k.tile_oc as usize, tile.offsets.len());
-    let ic = b.add(row.ic0, ci);
     let khd = b.scale(kh, k.dilation[0]);
     let ih = b.add(row.rows[0].1, khd);
     for kw in run.taps.0..run.taps.1 {
@@ -416,20 +443,20 @@ fn reduce_row(
     accs
 }
 
-/// One input channel `ci` (of the group) of a tile of several rows, the kernel rows
-/// unrolled: every input row the rows read is loaded once per kernel column, and its
-/// pixel vectors feed the FMAs of every (output row, kernel row) pair that reads it.
+/// One input channel (`[ci, ic]`: of the group, of the input) of a tile of several
+/// rows, the kernel rows unrolled: every input row the rows read is loaded once per
+/// kernel column, and its pixel vectors feed the FMAs of every (output row, kernel row)
+/// pair that reads it.
 fn reduce_rows(
     b: &mut Builder,
     k: &Rows,
     row: &Row,
     run: &Run,
     tile: &Span,
-    ci: Value,
+    [ci, ic]: [Value; 2],
     mut accs: Vec<Value>,
 ) -> Vec<Value> {
     let (channels, count) = (k.tile_oc as usize, tile.offsets.len());
-    let ic = b.add(row.ic0, ci);
     for (offset, pairs) in input_rows(row.rows.len() as i64, k.kh, [k.stride[0], k.dilation[0]]) {
         let offset = b.index(offset);
         let ih = b.add(row.rows[0].1, offset);

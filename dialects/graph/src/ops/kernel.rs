@@ -193,7 +193,8 @@ pub static CONV2D_NCHWC: OpDef = OpDef {
     summary: "Convolution in the blocked NCHW[x]c layout with a pre-packed OIHW[x]i[y]o filter and an optional epilogue",
     description: "x: `[N, C/x, H, W, x]`, w: `[O/y, (C/groups)/x', KH, KW, x', y]`, result `[N, O/y, OH, OW, y]`; \
                   channels are the padded ones. Semantics: unpack, `graph.conv2d`, pack, then the epilogue. \
-                  `config` configures the lowering: `template` (direct, pointwise, depthwise, reference), \
+                  `config` configures the lowering: `template` (direct, pointwise, depthwise, rows: blocks of one \
+                  channel, vectors along output rows; reference), \
                   `tile_w` (output pixels per register tile), `tile_oc` (output-channel blocks per tile), \
                   `unroll_kw` (kernel columns unrolled), `unroll_ic` (input channels per step), `edges` \
                   (`merged`: edge columns in whole tiles with the kernel columns unrolled; `split`: in tiles \
