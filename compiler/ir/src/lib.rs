@@ -16,6 +16,7 @@ pub mod cse;
 pub mod dense;
 pub mod diagnostics;
 mod entity;
+pub mod files;
 pub mod indexed;
 pub mod internal_error;
 pub mod lexer;

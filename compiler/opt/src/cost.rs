@@ -56,6 +56,10 @@ pub struct CostDb {
     pub costs: BTreeMap<String, f64>,
 }
 
+/// The most bytes a cost database file may hold (a few hundred bytes per measured op and
+/// machine; anything larger is not one).
+const COST_FILE_LIMIT: u64 = 64 << 20;
+
 /// The file: the databases of every machine measured.
 #[derive(Default, Serialize, Deserialize)]
 struct CostFile {
@@ -68,7 +72,7 @@ impl CostFile {
     /// The file at `path`: empty if it does not exist or is of another version; an
     /// error if it cannot be read or parsed.
     fn read(path: &Path) -> Result<CostFile, String> {
-        let text = match std::fs::read_to_string(path) {
+        let text = match tcc_ir::files::read_bounded_string(path, COST_FILE_LIMIT) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(CostFile::default()),
             Err(e) => return Err(format!("{}: {e}", path.display())),

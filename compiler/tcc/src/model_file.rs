@@ -1,36 +1,29 @@
-//! Reading model files. A torch-mlir export carries its weights as hex text, a
-//! gigabyte for the largest torchvision models, so a model file is memory-mapped rather
-//! than copied into the heap: the parser, the resource decoder and diagnostics all read
-//! the page cache directly. Small files and anything that cannot be mapped are read.
+//! Reading model files. A model is read into memory, not mapped: a mapped file that
+//! another process truncates while tcc reads it (re-exporting a model in place) kills
+//! the reader with SIGBUS, while a read only comes up short (then the parser reports
+//! where the text ends). Reading the largest torchvision export (317 MB of hex weights)
+//! takes no longer than mapping it did (RESULTS.md, "Hardening, second round").
 //!
-//! A mapped file must not be changed by another process while tcc reads it (as with
-//! LLVM's mapped inputs); tcc itself only reads it.
+//! Only a regular file is read ([`tcc_ir::files::open_regular`]): a directory, a device
+//! such as `/dev/zero` or a FIFO is refused at once.
 
-use std::fs::File;
+use std::io::Read;
 use std::ops::Deref;
 use std::path::Path;
 
-/// The bytes of a model: read into memory, or mapped.
-pub struct ModelBytes(Repr);
-
-enum Repr {
-    Read(Vec<u8>),
-    Mapped(memmap2::Mmap),
-}
+/// The bytes of a model.
+pub struct ModelBytes(Vec<u8>);
 
 impl Deref for ModelBytes {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        match &self.0 {
-            Repr::Read(v) => v,
-            Repr::Mapped(m) => m,
-        }
+        &self.0
     }
 }
 
 impl From<Vec<u8>> for ModelBytes {
     fn from(v: Vec<u8>) -> ModelBytes {
-        ModelBytes(Repr::Read(v))
+        ModelBytes(v)
     }
 }
 
@@ -43,12 +36,9 @@ impl ModelBytes {
         }
     }
 
-    /// The bytes in a vector (a copy if they are mapped).
+    /// The bytes in a vector.
     pub fn into_vec(self) -> Vec<u8> {
-        match self.0 {
-            Repr::Read(v) => v,
-            Repr::Mapped(m) => m.to_vec(),
-        }
+        self.0
     }
 }
 
@@ -57,32 +47,24 @@ pub struct ModelText(ModelBytes);
 
 impl AsRef<str> for ModelText {
     fn as_ref(&self) -> &str {
-        // SAFETY: `into_text` checked that the bytes are UTF-8, and neither a vector
-        // owned here nor a read-only private mapping changes afterwards.
+        // SAFETY: `into_text` checked that the bytes are UTF-8, and the vector owned
+        // here does not change afterwards.
         unsafe { std::str::from_utf8_unchecked(&self.0) }
     }
 }
 
-/// Files below this size are read: mapping costs more than it saves.
-const MAP_FROM_BYTES: u64 = 1 << 20;
-
-/// The bytes of the model file at `path`: only a regular file is read (a directory, a
-/// device such as `/dev/zero` or a pipe is refused: they may never end).
+/// The bytes of the model file at `path`, a regular file (anything else is refused: it
+/// may never end, or block). A file that grows while it is read is read up to the
+/// length it had when opened; one that shrinks comes up short.
 pub fn read_model_file(path: &Path) -> Result<ModelBytes, String> {
     let cannot = |e: std::io::Error| format!("cannot read '{}': {e}", path.display());
-    let file = File::open(path).map_err(cannot)?;
-    let meta = file.metadata().map_err(cannot)?;
-    if !meta.is_file() {
-        return Err(format!("cannot read '{}': not a regular file", path.display()));
-    }
-    if meta.len() >= MAP_FROM_BYTES {
-        // SAFETY: a read-only private mapping of a regular file; see the module
-        // documentation for the one requirement on other processes.
-        if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
-            return Ok(ModelBytes(Repr::Mapped(map)));
-        }
-    }
-    std::fs::read(path).map(ModelBytes::from).map_err(cannot)
+    let (file, len) = tcc_ir::files::open_regular(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(len as usize)
+        .map_err(|_| format!("cannot read '{}': its {len} bytes do not fit in memory", path.display()))?;
+    file.take(len).read_to_end(&mut bytes).map_err(cannot)?;
+    Ok(ModelBytes(bytes))
 }
 
 /// What a file that is not MLIR text looks like (a NumPy array, an ONNX model, a ZIP

@@ -91,7 +91,7 @@ fn read_input(path: &str) -> Result<Vec<u8>, String> {
     if path == "-" {
         std::io::stdin().read_to_end(&mut bytes).map_err(|e| format!("cannot read standard input: {e}"))?;
     } else {
-        bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+        bytes = tcc::read_model_file(std::path::Path::new(path))?.into_vec();
     }
     Ok(bytes)
 }

@@ -28,11 +28,8 @@ struct Header {
 /// Reads a C-order `.npy` of float32, float64, int32, int64 or bool.
 pub fn read(path: &Path) -> Result<Tensor, String> {
     let what = || path.display().to_string();
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read '{}': {e}", what()))?;
-    let meta = file.metadata().map_err(|e| format!("cannot read '{}': {e}", what()))?;
-    if meta.is_dir() {
-        return Err(format!("cannot read '{}': it is a directory", what()));
-    }
+    // Only a regular file (a FIFO would block, a device never end).
+    let (file, file_len) = tcc::ir::files::open_regular(path).map_err(|e| format!("cannot read '{}': {e}", what()))?;
     let mut reader = std::io::BufReader::new(file);
     let header = read_header(&mut reader).map_err(|e| format!("'{}' is not a valid .npy file: {e}", what()))?;
     let bytes = header
@@ -40,21 +37,19 @@ pub fn read(path: &Path) -> Result<Tensor, String> {
         .iter()
         .try_fold(header.dtype.size(), |n, &d| n.checked_mul(d))
         .ok_or_else(|| format!("'{}': shape {:?} is too large", what(), header.shape))?;
-    // A regular file's length is known: check it before allocating anything.
-    if meta.is_file() {
-        let data = meta.len().saturating_sub(header.len);
-        if data != bytes as u64 {
-            let why = if data < bytes as u64 { "holds only" } else { "has trailing bytes:" };
-            return Err(format!(
-                "'{}': the header declares {}{:?} ({bytes} bytes of data), but the file {why} {data} bytes of data",
-                what(),
-                header.dtype,
-                header.shape
-            ));
-        }
+    // The file's length is known: check it before allocating anything.
+    let data = file_len.saturating_sub(header.len);
+    if data != bytes as u64 {
+        let why = if data < bytes as u64 { "holds only" } else { "has trailing bytes:" };
+        return Err(format!(
+            "'{}': the header declares {}{:?} ({bytes} bytes of data), but the file {why} {data} bytes of data",
+            what(),
+            header.dtype,
+            header.shape
+        ));
     }
     let t = Tensor::from_reader(header.dtype, &header.shape, &mut reader).map_err(|e| format!("'{}': {e}", what()))?;
-    // A stream's end: nothing may follow the data.
+    // Nothing may follow the data (the file may have grown since it was opened).
     let mut probe = [0u8; 1];
     match reader.read(&mut probe) {
         Ok(0) => Ok(t),
