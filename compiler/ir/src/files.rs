@@ -55,7 +55,8 @@ pub fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 
 /// [`read_bounded`] as UTF-8 text.
 pub fn read_bounded_string(path: &Path, limit: u64) -> io::Result<String> {
-    String::from_utf8(read_bounded(path, limit)?).map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
+    String::from_utf8(read_bounded(path, limit)?)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
 
 #[cfg(test)]

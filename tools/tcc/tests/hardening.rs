@@ -12,7 +12,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// A fresh directory for one test's files.
 fn scratch(test: &str) -> PathBuf {
@@ -287,6 +287,85 @@ fn model_files_must_be_regular_files() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `tcc args` with a time limit: a FIFO without a writer blocked `open()` forever.
+fn tcc_within(args: &[&str], env: &[(&str, &str)], seconds: u64) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_tcc"));
+    c.args(args).env_remove("TCC_NUM_THREADS").stdout(Stdio::piped()).stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed().as_secs() >= seconds {
+            child.kill().unwrap();
+            panic!("tcc {args:?} did not finish within {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn fifos_and_endless_files_are_refused_at_once() {
+    let dir = scratch("fifo");
+    let fifo = dir.join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let fifo = fifo.to_str().unwrap();
+    let model = write(&dir, "add.mlir", ADD_ONE);
+    let x = write(&dir, "x.npy", npy("<f4", "(2, 3)", &f32_bytes(&[1.0; 6])));
+    let refused = |args: &[&str], env: &[(&str, &str)], wanted: &str| {
+        let out = tcc_within(args, env, 30);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "tcc {args:?}: {:?}\n{err}", out.status);
+        assert!(err.contains(wanted), "tcc {args:?}: stderr lacks '{wanted}':\n{err}");
+    };
+    // The model, an input, a reference output, a cost database.
+    refused(&["run", fifo], &[], "not a regular file but a FIFO");
+    refused(&["run", &model, "-i", fifo], &[], "not a regular file but a FIFO");
+    refused(&["run", &model, "-i", &x, "--expect", fifo], &[], "not a regular file but a FIFO");
+    for db in [fifo, "/dev/zero"] {
+        refused(&["run", &model, "-i", &x, "--cost-db", db], &[], "not a regular file");
+    }
+    // The peak and bandwidth caches as a FIFO and a link to /dev/zero: ignored (the
+    // measurements are taken again), the run ends normally.
+    let cache = dir.join("cache");
+    std::fs::create_dir_all(cache.join("tcc")).unwrap();
+    assert!(Command::new("mkfifo").arg(cache.join("tcc").join("fma-peak")).status().unwrap().success());
+    std::os::unix::fs::symlink("/dev/zero", cache.join("tcc").join("bandwidth")).unwrap();
+    let out = tcc_within(&["bench", &model, "--runs", "2"], &[("XDG_CACHE_HOME", cache.to_str().unwrap())], 120);
+    assert!(out.status.success(), "{:?}\n{}", out.status, String::from_utf8_lossy(&out.stderr));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A model file truncated while tcc reads it (re-exported in place): an error or a
+/// result, never a signal (a mapped file's vanished pages raised SIGBUS).
+#[test]
+fn a_model_truncated_while_it_is_read_is_no_signal() {
+    let dir = scratch("truncated");
+    // 32 MiB of comment lines, then the model.
+    let filler = "// ".to_string() + &"x".repeat(1020) + "\n";
+    let text = filler.repeat(32 << 10) + ADD_ONE;
+    for attempt in 0..4 {
+        let model = write(&dir, "big.mlir", &text);
+        let child = Command::new(env!("CARGO_BIN_EXE_tcc"))
+            .args([&model, "--emit=graph", "-o", "/dev/null"])
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(5 * attempt));
+        std::fs::OpenOptions::new().write(true).open(&model).unwrap().set_len(4096).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.code().is_some(),
+            "attempt {attempt}: {:?}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn npy_files_are_read_exactly_as_their_header_declares() {
     let dir = scratch("npy");
@@ -322,9 +401,9 @@ fn npy_files_are_read_exactly_as_their_header_declares() {
         fails(&["run", &model, "-i", &path], &[], 1, &[name, wanted]);
         fails(&["run", &model, "-i", &good, "--expect", &path], &[], 1, &[name, wanted]);
     }
-    // A device that never ends: the magic check stops the read at once.
-    fails(&["run", &model, "-i", "/dev/zero"], &[], 1, &["'/dev/zero' is not a valid .npy file"]);
-    fails(&["run", &model, "-i", d(&dir)], &[], 1, &["is a directory"]);
+    // A device that never ends and a directory: not regular files.
+    fails(&["run", &model, "-i", "/dev/zero"], &[], 1, &["cannot read '/dev/zero': not a regular file but a device"]);
+    fails(&["run", &model, "-i", d(&dir)], &[], 1, &["not a regular file but a directory"]);
     std::fs::remove_dir_all(&dir).ok();
 }
 
