@@ -79,9 +79,21 @@ impl NativeModel {
     }
 }
 
-fn options(backend: &str, threads: Option<usize>) -> PyResult<tcc::Options> {
+/// The options of a compile or bench call: a backend this build has (else `ValueError`,
+/// not a compile error pointing into the model), threads and the memory budget.
+fn options(backend: &str, threads: Option<usize>, max_memory: Option<u64>) -> PyResult<tcc::Options> {
     let backend: tcc::Backend = backend.parse().map_err(PyValueError::new_err)?;
-    Ok(tcc::Options { backend, threads, ..Default::default() })
+    if !tcc::backend::compiled_backends().contains(&backend) {
+        return Err(PyValueError::new_err(format!(
+            "backend '{}' is not in this build of tcc (it has: {})",
+            backend.name(),
+            backends().join(", ")
+        )));
+    }
+    if max_memory == Some(0) {
+        return Err(PyValueError::new_err("max_memory must be at least 1 byte"));
+    }
+    Ok(tcc::Options { backend, threads, max_memory, ..Default::default() })
 }
 
 /// A model's source: a file (`kind` "file") or MLIR text (`kind` "text").
@@ -98,9 +110,16 @@ fn source_of(kind: &str, source: String) -> PyResult<(String, tcc::ModelBytes)> 
 
 /// Compiles a model: `source` is a path (`kind` "file") or MLIR text (`kind` "text").
 #[pyfunction]
-#[pyo3(signature = (kind, source, backend = "cranelift", threads = None))]
-fn compile(py: Python<'_>, kind: &str, source: String, backend: &str, threads: Option<usize>) -> PyResult<NativeModel> {
-    let options = options(backend, threads)?;
+#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, max_memory = None))]
+fn compile(
+    py: Python<'_>,
+    kind: &str,
+    source: String,
+    backend: &str,
+    threads: Option<usize>,
+    max_memory: Option<u64>,
+) -> PyResult<NativeModel> {
+    let options = options(backend, threads, max_memory)?;
     let (name, bytes) = source_of(kind, source)?;
     let model = py
         .detach(|| {
@@ -113,7 +132,8 @@ fn compile(py: Python<'_>, kind: &str, source: String, backend: &str, threads: O
 /// `tcc bench --json` on a model given as for [`compile`] (compiled again, with
 /// profiling).
 #[pyfunction(name = "bench")]
-#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, runs = 20, warmup = 3))]
+#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, runs = 20, warmup = 3, max_memory = None))]
+#[allow(clippy::too_many_arguments)]
 fn bench_model(
     py: Python<'_>,
     kind: &str,
@@ -122,8 +142,9 @@ fn bench_model(
     threads: Option<usize>,
     runs: usize,
     warmup: usize,
+    max_memory: Option<u64>,
 ) -> PyResult<String> {
-    let (options, settings) = (options(backend, threads)?, bench_settings(runs, warmup)?);
+    let (options, settings) = (options(backend, threads, max_memory)?, bench_settings(runs, warmup)?);
     let start = std::time::Instant::now();
     let (name, bytes) = source_of(kind, source)?;
     py.detach(|| tcc_bench::bench_bytes(&name, bytes, start, options, &settings, None)).map_err(CompileError::new_err)

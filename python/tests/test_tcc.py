@@ -88,6 +88,42 @@ def test_bad_models_and_options_are_exceptions_with_locations():
     assert issubclass(tcc.CompileError, tcc.TccError) and issubclass(tcc.RunError, tcc.TccError)
 
 
+def test_memory_budget_and_absent_backends_are_options():
+    # ADD_ONE needs 52 bytes: 24 of input, 24 of output, 4 of its constant.
+    (y,) = tcc.compile(ADD_ONE, max_memory=52)(np.zeros((2, 3), np.float32))
+    np.testing.assert_array_equal(y, np.ones((2, 3), np.float32))
+    with pytest.raises(tcc.CompileError, match="the model needs 52 bytes .* more than the budget of 51 bytes"):
+        tcc.compile(ADD_ONE, max_memory=51)
+    with pytest.raises(ValueError, match="max_memory"):
+        tcc.compile(ADD_ONE, max_memory=0)
+    # A backend this build lacks is a bad option, not an error in the model.
+    for absent in {"cranelift", "llvm"} - set(tcc.backends()):
+        with pytest.raises(ValueError, match=f"backend '{absent}' is not in this build"):
+            tcc.compile(ADD_ONE, backend=absent)
+
+
+def _run_in_forked_child(model, x, queue):
+    queue.put(model(x)[0])
+
+
+def test_a_forked_child_runs_a_model_on_two_threads():
+    # After a run on two threads, a child forked by multiprocessing runs the same model
+    # (its pool's workers are the parent's, gone in the child) and gets the same result.
+    import multiprocessing
+
+    model = tcc.compile(SMALL / "resnet18.mlir", threads=2)
+    x = np.load(SMALL / "resnet18.in0.npy")
+    (want,) = model(x)
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_run_in_forked_child, args=(model, x, queue))
+    child.start()
+    got = queue.get(timeout=120)
+    child.join(timeout=30)
+    assert child.exitcode == 0
+    np.testing.assert_array_equal(got, want)
+
+
 def test_narrow_integer_inputs_outputs_and_casts():
     text = """func.func @main(%x: tensor<5xf32>, %n: tensor<3xi8>) -> (tensor<5xi8>, tensor<3xi16>) {
   %0 = tosa.cast %x : (tensor<5xf32>) -> tensor<5xi8>

@@ -25,10 +25,23 @@
 //!
 //! One caller at a time owns the workers; a second concurrent caller (or a parallel
 //! loop started from inside a task) runs its loop on its own thread instead of waiting.
+//!
+//! The pool survives `fork` (a C program forking after a run, Python's multiprocessing
+//! with the fork start method). The child gets a copy of the pool's memory but only the
+//! thread that forked: its workers do not exist there, and a loop handed to them would
+//! wait for them forever. So every [`Workers`] remembers the fork generation it was
+//! created in, and a `pthread_atfork` child handler (registered with the first workers)
+//! bumps the generation and forgets the process-wide workers. In the child, the next
+//! run creates fresh workers on first use, like the first run of a process; a handle
+//! made before the fork (the one a JIT `tcc::Model` keeps, a private pool) sees that its
+//! workers are from an older generation and runs its loops on the child's process-wide
+//! workers instead. The old workers are leaked in the child, never dropped: dropping
+//! them would join threads that are not there, and their locks may have been held by
+//! threads that vanished with the fork. Nothing of theirs is touched again.
 
 use std::cell::UnsafeCell;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle, Thread};
 
 use tcc_runtime_abi::PoolHandle;
@@ -120,6 +133,9 @@ struct Workers {
     cores: Vec<usize>,
     /// Held by the caller of `parallel_for` for the duration of a loop.
     busy: Mutex<()>,
+    /// The [`fork_generation`] these workers were started in. In a child forked since,
+    /// they do not exist: nothing may wait for them, lock what they use or join them.
+    generation: u64,
 }
 
 impl Workers {
@@ -127,6 +143,7 @@ impl Workers {
     /// is clamped to `1..=MAX_THREADS`); no worker is started yet. Workers will be
     /// pinned as [`ThreadPool::new`] says, relative to the creating thread's core.
     fn new(capacity: usize) -> Workers {
+        watch_forks();
         let capacity = capacity.clamp(1, MAX_THREADS);
         let mut cores = crate::cpu::usable_physical_cores();
         if let Some(caller) = crate::cpu::current_cpu()
@@ -150,7 +167,14 @@ impl Workers {
             next: Padded(AtomicUsize::new(0)),
             shutdown: Padded(AtomicBool::new(false)),
         });
-        Workers { shared, started: AtomicUsize::new(0), handles: Mutex::new(Vec::new()), cores, busy: Mutex::new(()) }
+        Workers {
+            shared,
+            started: AtomicUsize::new(0),
+            handles: Mutex::new(Vec::new()),
+            cores,
+            busy: Mutex::new(()),
+            generation: fork_generation(),
+        }
     }
 
     /// Starts workers until `threads` threads (the caller included, at most the
@@ -185,10 +209,23 @@ impl Workers {
     fn handle(self: &Arc<Self>, threads: usize) -> ThreadPool {
         ThreadPool { threads: self.grow(threads), workers: self.clone() }
     }
+
+    /// Whether these workers were started before a `fork` that made this process: then
+    /// none of them runs here.
+    fn forked_away(&self) -> bool {
+        self.generation != fork_generation()
+    }
 }
 
 impl Drop for Workers {
     fn drop(&mut self) {
+        if self.forked_away() {
+            // The threads behind the handles are the parent's: joining them here would
+            // wait forever (and detaching them would touch the parent's thread records).
+            // Leak them.
+            std::mem::forget(std::mem::take(self.handles.get_mut().unwrap_or_else(|e| e.into_inner())));
+            return;
+        }
         self.shared.shutdown.0.store(true, Ordering::SeqCst);
         let handles = std::mem::take(self.handles.get_mut().unwrap_or_else(|e| e.into_inner()));
         for slot in &self.shared.slots[..handles.len()] {
@@ -239,8 +276,16 @@ impl ThreadPool {
     /// `func` must be safe to call concurrently on disjoint ranges with `ctx`, and
     /// `ctx` must stay valid until this returns.
     pub unsafe fn parallel_for(&self, func: TaskFn, ctx: *const u8, n: i64) {
-        let threads = (self.threads as i64).min(n).max(0) as usize;
         let workers = &*self.workers;
+        if self.threads > 1 && workers.forked_away() {
+            // A handle made before this process was forked: its workers are not here
+            // and would never take the loop. The process's own workers (started now if
+            // this is the child's first parallel loop) run it instead.
+            let here = process_workers().handle(self.threads);
+            // SAFETY: forwarded from the caller's contract.
+            return unsafe { here.parallel_for(func, ctx, n) };
+        }
+        let threads = (self.threads as i64).min(n).max(0) as usize;
         let guard = if threads > 1 { workers.busy.try_lock().ok() } else { None };
         if guard.is_none() {
             // One thread's worth, or the pool is in use: run everything here.
@@ -331,10 +376,73 @@ fn worker_loop(shared: &Shared, index: usize, core: Option<usize>, mut spin_limi
     }
 }
 
-/// The process-wide workers, created (without any worker) on first use.
-fn process_workers() -> &'static Arc<Workers> {
-    static WORKERS: OnceLock<Arc<Workers>> = OnceLock::new();
-    WORKERS.get_or_init(|| Arc::new(Workers::new(MAX_THREADS)))
+/// The process-wide workers: a pointer from `Arc::into_raw` whose reference is never
+/// released, or null before the first use (in this process: [`forked_child`] forgets
+/// the parent's). Not a `OnceLock`, which could not be reset in a forked child.
+static PROCESS_WORKERS: AtomicPtr<Workers> = AtomicPtr::new(std::ptr::null_mut());
+
+/// The process-wide workers, created (without any worker) on first use, in every
+/// process: a forked child creates its own.
+fn process_workers() -> Arc<Workers> {
+    let mut current = PROCESS_WORKERS.load(Ordering::Acquire);
+    if current.is_null() {
+        let fresh = Arc::into_raw(Arc::new(Workers::new(MAX_THREADS))).cast_mut();
+        let null = std::ptr::null_mut();
+        current = match PROCESS_WORKERS.compare_exchange(null, fresh, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => fresh,
+            Err(winner) => {
+                // SAFETY: `fresh` is the `Arc` made above, never published; it has no
+                // worker yet, so dropping it joins nothing.
+                drop(unsafe { Arc::from_raw(fresh) });
+                winner
+            }
+        };
+    }
+    // SAFETY: a published pointer came from `Arc::into_raw` and its reference is never
+    // released (`forked_child` forgets it), so the workers are alive; this takes
+    // another reference for the caller.
+    unsafe {
+        Arc::increment_strong_count(current);
+        Arc::from_raw(current)
+    }
+}
+
+/// Forks this process descends from since the runtime first made workers: bumped in
+/// the child of every `fork` by [`forked_child`]. Workers from an older generation are
+/// the parent's, not this process's.
+static FORK_GENERATION: AtomicU64 = AtomicU64::new(0);
+
+/// This process's fork generation (see [`FORK_GENERATION`]).
+fn fork_generation() -> u64 {
+    // Relaxed: the child's bump happens on the forking thread before `fork` returns,
+    // and threads started later see it through their spawn.
+    FORK_GENERATION.load(Ordering::Relaxed)
+}
+
+/// The `pthread_atfork` child handler: in the child of a `fork`, before `fork` returns
+/// and while it has a single thread, marks every existing [`Workers`] as the parent's
+/// and forgets the process-wide ones (their reference is leaked, never dropped), so
+/// that the child's next run starts workers of its own. Only atomic stores: it must be
+/// async-signal-safe, as the child of a `fork` that is going to `exec` requires.
+#[cfg_attr(not(unix), allow(dead_code))]
+extern "C" fn forked_child() {
+    FORK_GENERATION.fetch_add(1, Ordering::Relaxed);
+    PROCESS_WORKERS.store(std::ptr::null_mut(), Ordering::Relaxed);
+}
+
+/// Registers [`forked_child`] once per process, before the first workers start (forks
+/// before that leave nothing behind). A flag rather than a `Once`: a `Once` that another
+/// thread was running when the process forked would block the child forever.
+fn watch_forks() {
+    #[cfg(unix)]
+    {
+        static REGISTERED: AtomicBool = AtomicBool::new(false);
+        if !REGISTERED.swap(true, Ordering::AcqRel) {
+            // SAFETY: the handler is a plain function that only touches atomics. It can
+            // only fail for lack of memory; forks then keep the old behaviour.
+            unsafe { libc::pthread_atfork(None, None, Some(forked_child)) };
+        }
+    }
 }
 
 /// A handle on the process-wide pool for a run on `threads` threads, or `None` for

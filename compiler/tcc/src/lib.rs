@@ -290,9 +290,10 @@ fn code_generation<T>(module: &Module, generate: impl FnOnce() -> Result<T, Diag
 /// Optimizes and lowers a graph-dialect module, then checks its memory plan against
 /// the budget (before anything the model needs is allocated).
 fn optimize_and_lower(module: &mut Module, session: &Session) -> Result<(), Diagnostics> {
+    let budget = session.options.max_memory.unwrap_or_else(memory::default_budget);
+    memory::check_weights(module, budget)?;
     pipeline::optimize_graph(module, session)?;
     pipeline::lower(module, session)?;
-    let budget = session.options.max_memory.unwrap_or_else(memory::default_budget);
     memory::check(module, budget)
 }
 

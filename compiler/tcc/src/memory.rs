@@ -1,12 +1,14 @@
 //! The memory budget: what a compiled model will allocate, checked before anything is.
 //!
 //! A model's run needs its inputs and outputs, its workspace (the intermediate
-//! tensors, planned by the lowering) and its constants materialized (a splat constant
-//! is one value in the IR but a whole tensor for the code). [`check`] adds these up from the
-//! lowered module and refuses a model that needs more than the budget, naming the
-//! largest of the tensors it counted and the bytes asked for, so that a model with
-//! a 40 GB intermediate fails to compile with an error instead of aborting the process
-//! when the memory is requested. The default budget ([`default_budget`]) is three
+//! tensors, planned by the lowering), its weights (the constants with data, decoded,
+//! folded and packed) and its splat constants materialized (one value in the IR but a
+//! whole tensor for the code). [`check`] adds these up from the lowered module and
+//! refuses a model that needs more than the budget, naming the largest of the tensors
+//! it counted and the bytes asked for, so that a model with a 40 GB intermediate fails
+//! to compile with an error instead of aborting the process when the memory is
+//! requested. [`check_weights`] refuses a model whose weights alone exceed the budget
+//! as soon as it is read, before they are folded and packed (copies of them). The default budget ([`default_budget`]) is three
 //! quarters of the machine's physical memory; `--max-memory` and
 //! `RuntimeBuilder::max_memory` change it.
 
@@ -44,15 +46,18 @@ pub struct Needs {
     pub outputs: u64,
     /// The workspace: every intermediate tensor, as the lowering planned them.
     pub workspace: u64,
-    /// Splat constants, expanded for the code (constants with data are shared with the
-    /// IR, not copied).
+    /// Splat constants, expanded for the code.
     pub constants: u64,
+    /// Constants with data: the weights, as the code reads them (folded and packed).
+    pub weights: u64,
     pub largest: Option<Largest>,
 }
 
 impl Needs {
     pub fn total(&self) -> u64 {
-        [self.inputs, self.outputs, self.workspace, self.constants].into_iter().fold(0, u64::saturating_add)
+        [self.inputs, self.outputs, self.workspace, self.constants, self.weights]
+            .into_iter()
+            .fold(0, u64::saturating_add)
     }
 }
 
@@ -69,14 +74,19 @@ pub fn needs(lm: &Module) -> Needs {
             largest = Some(Largest { bytes, ty, loc: loc.clone() });
         }
     };
-    let mut splats = 0u64;
+    let (mut splats, mut weights) = (0u64, 0u64);
     for op in lm.walk(entry) {
-        let expanded_splat = lm.is(op, &lp::CONSTANT_BUFFER)
-            && lm.attr(op, "value").and_then(|a| a.as_dense()).is_some_and(|d| d.is_splat());
-        if expanded_splat {
-            splats = splats.saturating_add(bytes_of(lm.value_type(lm.result(op, 0))));
+        let constant =
+            lm.is(op, &lp::CONSTANT_BUFFER).then(|| lm.attr(op, "value").and_then(|a| a.as_dense())).flatten();
+        if let Some(value) = constant {
+            let bytes = bytes_of(lm.value_type(lm.result(op, 0)));
+            if value.is_splat() {
+                splats = splats.saturating_add(bytes);
+            } else {
+                weights = weights.saturating_add(bytes);
+            }
         }
-        if expanded_splat || lm.is(op, &lp::WORKSPACE) {
+        if constant.is_some() || lm.is(op, &lp::WORKSPACE) {
             consider(lm.value_type(lm.result(op, 0)), lm.loc(op));
         }
     }
@@ -94,8 +104,34 @@ pub fn needs(lm: &Module) -> Needs {
         outputs: sum(&buffers[n_inputs..]),
         workspace: info.workspace_size as u64,
         constants: splats,
+        weights,
         largest,
     }
+}
+
+/// Refuses the model `m` (as read: graph dialect or TOSA) when its constants with data
+/// (its weights, decoded) alone take more than `budget` bytes, naming the largest: the
+/// optimization would fold and pack copies of them, and the run needs them all.
+pub fn check_weights(m: &Module, budget: u64) -> Result<(), Diagnostics> {
+    let (mut total, mut largest) = (0u64, None::<(u64, tcc_ir::Op)>);
+    for op in m.walk(m.top()) {
+        let data = m.attr(op, "value").and_then(|a| a.as_dense()).is_some_and(|d| !d.is_splat());
+        let Some(&result) = m.results(op).first().filter(|_| data) else { continue };
+        let bytes = bytes_of(m.value_type(result));
+        total = total.saturating_add(bytes);
+        if largest.is_none_or(|(b, _)| bytes > b) {
+            largest = Some((bytes, op));
+        }
+    }
+    let Some((bytes, op)) = largest.filter(|_| total > budget) else { return Ok(()) };
+    let message = format!(
+        "the model's weights take {} of memory, more than the budget of {} (set it with --max-memory, \
+         RuntimeBuilder::max_memory or max_memory= in Python); the largest is {} ({bytes} bytes)",
+        human(total),
+        human(budget),
+        m.value_type(m.result(op, 0))
+    );
+    Err(Diagnostics::error(m.loc(op).clone(), message))
 }
 
 /// The bytes of a buffer or tensor type (0 for anything else).
@@ -119,12 +155,13 @@ pub fn check(lm: &Module, budget: u64) -> Result<(), Diagnostics> {
     let loc = n.largest.as_ref().map_or_else(|| lm.loc(lm.top()).clone(), |l| l.loc.clone());
     let mut message = format!(
         "the model needs {} of memory to run ({} of inputs, {} of outputs, {} of workspace for its intermediate \
-         tensors, {} of expanded constants), more than the budget of {} (set it with --max-memory or \
-         RuntimeBuilder::max_memory)",
+         tensors, {} of weights, {} of expanded constants), more than the budget of {} (set it with --max-memory, \
+         RuntimeBuilder::max_memory or max_memory= in Python)",
         human(n.total()),
         human(n.inputs),
         human(n.outputs),
         human(n.workspace),
+        human(n.weights),
         human(n.constants),
         human(budget)
     );

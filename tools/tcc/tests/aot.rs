@@ -4,7 +4,8 @@
 //! program links two models at once (with LLVM built in, one from each backend). C
 //! callers' mistakes (NULL pointers, bad thread counts) and a workspace that cannot be
 //! allocated get error codes, not crashes, and no thread count makes a process start
-//! more threads than the runtime's limit.
+//! more threads than the runtime's limit. A child forked after a multi-threaded run
+//! runs the model on threads of its own (the parent's workers are not in it).
 
 mod common;
 
@@ -407,6 +408,100 @@ fn thread_counts_are_bounded() {
         let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         println!("{backend}: {text}");
         assert_eq!(out.status.code(), Some(0), "{backend}: {text}");
+    }
+}
+
+/// Runs the model on 2 and 3 threads, forks, and runs it again in the child (2 threads
+/// twice, then 3, so the child's pool grows), and once more in a grandchild forked by
+/// the child: each must give the parent's outputs, bit for bit, for the same thread
+/// count (the loops are split the same way). `fork` copies only the calling thread:
+/// a child that handed a loop to the parent's workers would wait for them forever, so
+/// every process has an alarm and a hang fails the test instead of stalling it.
+const C_FORK: &str = r#"
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* expected[t - 1]: the parent's outputs on t threads (t = 2, 3). */
+static float *expected[3][MODEL_NUM_OUTPUTS];
+
+static int run(const char *who, int threads) {
+    for (int i = 0; i < MODEL_NUM_OUTPUTS; i++) memset(outputs[i], 0, sizeof(float) * model_output_numel[i]);
+    int rc = model_run_threads(inputs, outputs, threads);
+    if (rc != 0) fprintf(stderr, "%s, threads = %d: %s\n", who, threads, model_error_message(rc));
+    return rc == 0;
+}
+
+static int same_as_parent(const char *who, int threads) {
+    if (!run(who, threads)) return 0;
+    for (int i = 0; i < MODEL_NUM_OUTPUTS; i++)
+        if (memcmp(outputs[i], expected[threads - 1][i], sizeof(float) * model_output_numel[i]) != 0) {
+            fprintf(stderr, "%s, threads = %d: output %d differs from the parent's\n", who, threads, i);
+            return 0;
+        }
+    printf("%s, threads = %d: same outputs\n", who, threads);
+    fflush(stdout);
+    return 1;
+}
+
+/* Forks; the child exits with `body`'s verdict, the parent waits and says whether it
+   succeeded. Alarms are not inherited: the child sets its own, and a hung child dies of it. */
+static int in_child(const char *who, int (*body)(void)) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0) { perror("fork"); return 0; }
+    if (pid == 0) {
+        alarm(30);
+        _exit(body() ? 0 : 1);
+    }
+    int status;
+    if (waitpid(pid, &status, 0) != pid) { perror("waitpid"); return 0; }
+    if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        fprintf(stderr, "%s: killed by signal %d%s\n", who, sig, sig == SIGALRM ? " (it hung)" : "");
+        return 0;
+    }
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static int grandchild(void) { return same_as_parent("grandchild", 2); }
+
+static int child(void) {
+    return same_as_parent("child", 2) && same_as_parent("child, again", 2) && same_as_parent("child", 3) &&
+           in_child("grandchild", grandchild);
+}
+
+int main(void) {
+    alloc_buffers();
+    alarm(120);
+    for (int i = 0; i < MODEL_NUM_INPUTS; i++)
+        for (int64_t k = 0; k < model_input_numel[i]; k++) ((float *)inputs[i])[k] = (float)(k % 13) / 13.0f - 0.5f;
+    for (int t = 2; t <= 3; t++) {
+        if (!run("parent", t)) return 1;
+        for (int i = 0; i < MODEL_NUM_OUTPUTS; i++) {
+            expected[t - 1][i] = malloc(sizeof(float) * model_output_numel[i]);
+            memcpy(expected[t - 1][i], outputs[i], sizeof(float) * model_output_numel[i]);
+        }
+    }
+    /* The parent's last run was on 3 threads: the pool has 2 workers, which the child lacks. */
+    if (!in_child("child", child)) return 1;
+    return !same_as_parent("parent, after the fork", 2);
+}
+"#;
+
+#[test]
+fn a_forked_child_runs_on_threads_of_its_own() {
+    for backend in common::backends() {
+        let dir = scratch(&format!("fork-{backend}"));
+        let model = "small_cnn";
+        let exe = link(&for_model(C_FORK, model), &[compile(model, backend, &dir)], &dir, "fork");
+        let out = Command::new(&exe).env_remove("TCC_NUM_THREADS").output().unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        println!("{backend}: {text}");
+        assert_eq!(out.status.code(), Some(0), "{backend} (no code: killed, e.g. by its alarm): {text}");
+        for line in ["child, threads = 3: same outputs", "grandchild, threads = 2: same outputs", "parent, after"] {
+            assert!(text.contains(line), "{backend}: no '{line}' in\n{text}");
+        }
     }
 }
 

@@ -195,6 +195,39 @@ fn the_budget_counts_every_buffer_of_a_run() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A model whose weights (2 MiB, with data) are its bulk: `x[1, 512] @ W[512, 1024]`.
+fn weight_model() -> String {
+    let w: Vec<f32> = (0..512 * 1024).map(|i| (i % 7) as f32 * 0.125).collect();
+    let hex: String = f32_bytes(&w).iter().map(|b| format!("{b:02X}")).collect();
+    format!(
+        r#"func.func @main(%x: tensor<1x512xf32>) -> tensor<1x1024xf32> {{
+  %w = graph.constant {{value = dense<"0x{hex}"> : tensor<512x1024xf32>}} : () -> tensor<512x1024xf32>
+  %y = graph.matmul %x, %w : (tensor<1x512xf32>, tensor<512x1024xf32>) -> tensor<1x1024xf32>
+  return %y : tensor<1x1024xf32>
+}}
+"#
+    )
+}
+
+#[test]
+fn weights_count_against_the_budget() {
+    let dir = scratch("weights");
+    let model = write(&dir, "weights.mlir", weight_model());
+    let x = write(&dir, "x.npy", npy("<f4", "(1, 512)", &f32_bytes(&[1.0; 512])));
+    // Refused as read, before the weights are packed: they alone exceed the budget.
+    fails(
+        &["run", &model, "-i", &x, "--max-memory", "1M"],
+        &[],
+        1,
+        &["weights.mlir:2:8: error: the model's weights take 2.0 MiB", "budget of 1.0 MiB", "tensor<512x1024xf32>"],
+    );
+    // Weights (2097152 bytes) under the budget, the whole run (6 KiB more: the input and
+    // the output) over it: refused after lowering, the weights counted with the rest.
+    fails(&["run", &model, "-i", &x, "--max-memory", "2100000"], &[], 1, &["2.0 MiB of weights", "budget of 2.0 MiB"]);
+    succeeds(&["run", &model, "-i", &x, "--max-memory", "64M"], &[]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn allocations_beyond_the_budget_fail_with_errors_not_aborts() {
     // 2^46 bytes (64 TiB) and 16 TB: Linux refuses allocations larger than memory and
