@@ -313,9 +313,12 @@ impl Module {
         self.ops[op].erased
     }
 
+    /// Removes the use `u` of `v` (there is at most one). Searched from the back: ops
+    /// are mostly erased last first (a user before its producer), and their uses are
+    /// then the latest, so erasing the users of a value with many is not quadratic.
     fn remove_use(&mut self, v: Value, u: Use) {
         let uses = &mut self.values[v].uses;
-        if let Some(pos) = uses.iter().position(|x| *x == u) {
+        if let Some(pos) = uses.iter().rposition(|x| *x == u) {
             uses.remove(pos);
         }
     }

@@ -134,13 +134,33 @@ pub fn op_key(m: &Module, op: Op) -> String {
 
 /// Whether `op` is a constant, or a data movement or elementwise op whose operands all
 /// are constants or fold to them: canonicalization folds it at compile time (a
-/// concatenation of two weights, say).
+/// concatenation of two weights, say). Looked for within [`FOLD_DEPTH`] ops above `op`,
+/// each op once: a chain of thousands of elementwise ops made every call walk down to
+/// the chain's start (a 20,000-op chain spent minutes here in the rewrite search), and
+/// longer constant chains are folded by canonicalization before anything asks.
 pub fn folds_to_constant(m: &Module, op: Op) -> bool {
-    m.is(op, &g::CONSTANT)
-        || ((m.has_trait(op, Traits::DATA_MOVEMENT) || m.has_trait(op, Traits::ELEMENTWISE))
-            && m.regions(op).is_empty()
-            && m.operands(op).iter().all(|&v| m.defining_op(v).is_some_and(|d| folds_to_constant(m, d))))
+    fn folds(m: &Module, op: Op, depth: usize, seen: &mut HashMap<Op, bool>) -> bool {
+        if m.is(op, &g::CONSTANT) {
+            return true;
+        }
+        if depth == 0
+            || !(m.has_trait(op, Traits::DATA_MOVEMENT) || m.has_trait(op, Traits::ELEMENTWISE))
+            || !m.regions(op).is_empty()
+        {
+            return false;
+        }
+        if let Some(&known) = seen.get(&op) {
+            return known;
+        }
+        let all = m.operands(op).iter().all(|&v| m.defining_op(v).is_some_and(|d| folds(m, d, depth - 1, seen)));
+        seen.insert(op, all);
+        all
+    }
+    folds(m, op, FOLD_DEPTH, &mut HashMap::new())
 }
+
+/// How many ops above an op [`folds_to_constant`] looks at.
+const FOLD_DEPTH: usize = 32;
 
 /// Whether `op` costs nothing at run time: constants and what folds to them, views,
 /// terminators.

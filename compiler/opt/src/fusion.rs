@@ -21,7 +21,7 @@
 //!
 //! Not yet: groups with several results (sibling reductions used outside the group).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use tcc_dialect_graph::ops as g;
 use tcc_dialect_graph::ops::fused::{self, computed_twice, is_costly, is_stitched, stitched_rows};
@@ -47,7 +47,7 @@ impl Pass for FuseMemoryBound {
     fn run(&self, m: &mut Module) -> Result<(), Diagnostics> {
         for func in m.funcs() {
             let Some(entry) = func_entry(m, func) else { continue };
-            while fuse_one(m, entry) {}
+            fuse_block(m, entry);
         }
         Ok(())
     }
@@ -68,31 +68,91 @@ fn cheap_to_repeat(m: &Module, op: Op, space: &[i64]) -> bool {
     !is_costly(m, op) && m.operands(op).iter().filter(|&&v| crate::shape(m, v) == space).count() <= 1
 }
 
-/// Forms the group of the last root in `block` that has one, and replaces it.
-fn fuse_one(m: &mut Module, block: Block) -> bool {
+/// What trying an op as a root gave.
+enum Attempt {
+    /// Not elementwise nor a reduction keeping dimensions: never a root.
+    NotARoot,
+    /// No group of two ops; the ops the attempt looked at (the root included).
+    Rejected(HashSet<Op>),
+    /// The group's members in program order, the root last.
+    Group(Vec<Op>),
+}
+
+/// Forms the groups of `block`: the last root that has a group takes it, and the scan
+/// starts again from the end, until no root has one. Starting again is what makes a
+/// root rejected before take a group now (a group leaves its producers that stay with
+/// fewer users), but a root's attempt reads only the ops it examined, so a rejected
+/// root is tried again only when a group changed one of them (the group's members and
+/// the users of its root); the others would be rejected again. The groups are thus
+/// the same, formed in the same order, as by scanning again, and most ops are tried
+/// once.
+fn fuse_block(m: &mut Module, block: Block) {
     let ops: Vec<Op> = m.block_ops(block).collect();
     let position: HashMap<Op, usize> = ops.iter().enumerate().map(|(i, &o)| (o, i)).collect();
-    for &root in ops.iter().rev() {
-        let reduction = reduction_keeping_dims(m, root);
-        if !reduction && !is_elementwise(m, root) {
+    // The rejected roots that examined each op, and those to try again by position (in
+    // the block as it was: a group's op takes its root's place and is never a root).
+    let mut watchers: HashMap<Op, Vec<Op>> = HashMap::new();
+    let mut retry: BTreeMap<usize, Op> = BTreeMap::new();
+    for &next in ops.iter().rev() {
+        if m.is_erased(next) {
             continue;
         }
-        let order = |members: HashSet<Op>| {
-            let mut ordered: Vec<Op> = members.into_iter().collect();
-            ordered.sort_by_key(|o| position[o]);
-            ordered
-        };
-        let mut ordered = order(collect(m, root, true));
-        if !is_stitched(m, &ordered) || !stitchable(m, &ordered) {
-            ordered = order(collect(m, root, false));
+        // The roots after `next` were all rejected; after a group, those to try again
+        // are tried ahead of `next`, the last first, as a scan from the end takes them.
+        let mut frontier = Some(next);
+        while let Some(root) = retry.pop_last().map(|(_, r)| r).or_else(|| frontier.take()) {
+            if m.is_erased(root) {
+                continue;
+            }
+            match attempt(m, root, &position) {
+                Attempt::NotARoot => {}
+                Attempt::Rejected(examined) => {
+                    for o in examined {
+                        watchers.entry(o).or_default().push(root);
+                    }
+                }
+                Attempt::Group(members) => {
+                    // The ops whose operands or users the group changes. Its inputs'
+                    // producers need not be: a rejected root that examined one either
+                    // had a member of this group in its own (and is tried again for
+                    // it), or saw a use of it outside its own (this group's member's)
+                    // and sees one still (the fused op's).
+                    let mut changed: Vec<Op> = m.uses(m.result(root, 0)).iter().map(|u| u.op).collect();
+                    changed.extend(&members);
+                    build_group(m, root, &members);
+                    for o in changed {
+                        for w in watchers.remove(&o).unwrap_or_default() {
+                            if !m.is_erased(w) {
+                                retry.insert(position[&w], w);
+                            }
+                        }
+                    }
+                }
+            }
         }
-        if ordered.len() < 2 {
-            continue;
-        }
-        build_group(m, root, &ordered);
-        return true;
     }
-    false
+}
+
+/// Tries `root`: its stitched group if that is stitched and can be, else its plain one;
+/// a group needs two ops.
+fn attempt(m: &Module, root: Op, position: &HashMap<Op, usize>) -> Attempt {
+    if !reduction_keeping_dims(m, root) && !is_elementwise(m, root) {
+        return Attempt::NotARoot;
+    }
+    let order = |members: HashSet<Op>| {
+        let mut ordered: Vec<Op> = members.into_iter().collect();
+        ordered.sort_by_key(|o| position[o]);
+        ordered
+    };
+    let mut examined = HashSet::from([root]);
+    let mut ordered = order(collect(m, root, true, &mut examined));
+    if !is_stitched(m, &ordered) || !stitchable(m, &ordered) {
+        ordered = order(collect(m, root, false, &mut examined));
+    }
+    if ordered.len() < 2 {
+        return Attempt::Rejected(examined);
+    }
+    Attempt::Group(ordered)
 }
 
 /// A group of `members` (in order, root last) stitched around rows can be: its
@@ -110,42 +170,48 @@ fn stitchable(m: &Module, members: &[Op]) -> bool {
 /// to repeat; with `stitch`, also a reduction keeping dimensions whose every use is in
 /// the group (its input's shape is then the iteration space when the root is one
 /// too), and an elementwise op of smaller results (one value per row) whose every use
-/// is; such a group is kept only if it is stitched (`fuse_one`).
-fn collect(m: &Module, root: Op, stitch: bool) -> HashSet<Op> {
+/// is; such a group is kept only if it is stitched (`attempt`). Every op looked at is
+/// added to `examined`.
+///
+/// Joining only gets easier as the group grows (more of a producer's uses are in it),
+/// so the group is the least one closed under joining, whatever the order producers
+/// are looked at in: a worklist looks at a producer when a member using it joins, and
+/// counts the uses in the group of each value, so each member costs its operands.
+fn collect(m: &Module, root: Op, stitch: bool, examined: &mut HashSet<Op>) -> HashSet<Op> {
     let reduction = reduction_keeping_dims(m, root);
     let space = if reduction { crate::shape(m, m.operand(root, 0)) } else { crate::shape(m, m.result(root, 0)) };
     let mut members: HashSet<Op> = HashSet::from([root]);
-    loop {
-        let candidates: Vec<Op> = members
-            .iter()
-            .flat_map(|&o| m.operands(o).to_vec())
-            .filter_map(|v| m.defining_op(v))
-            .filter(|p| !members.contains(p))
-            .collect();
-        let mut grew = false;
-        for p in candidates {
-            if members.contains(&p) || m.results(p).len() != 1 {
-                continue;
-            }
-            let v = m.result(p, 0);
-            let all_inside = m.uses(v).iter().all(|u| members.contains(&u.op));
-            let joins = if is_elementwise(m, p) && crate::shape(m, v) == space {
-                all_inside || cheap_to_repeat(m, p, &space)
-            } else if stitch && reduction_keeping_dims(m, p) && crate::shape(m, m.operand(p, 0)) == space {
-                all_inside
-            } else {
-                let rank = crate::shape(m, v).len() == space.len();
-                stitch && is_elementwise(m, p) && rank && all_inside
-            };
-            if joins {
-                members.insert(p);
-                grew = true;
-            }
+    // Uses by members (one per operand), and the producers to look at.
+    let mut inside: HashMap<Value, usize> = HashMap::new();
+    let mut work: Vec<Op> = Vec::new();
+    let join = |o: Op, inside: &mut HashMap<Value, usize>, work: &mut Vec<Op>| {
+        for &v in m.operands(o) {
+            *inside.entry(v).or_default() += 1;
+            work.extend(m.defining_op(v));
         }
-        if !grew {
-            return members;
+    };
+    join(root, &mut inside, &mut work);
+    while let Some(p) = work.pop() {
+        examined.insert(p);
+        if members.contains(&p) || m.results(p).len() != 1 {
+            continue;
+        }
+        let v = m.result(p, 0);
+        let all_inside = inside.get(&v).copied().unwrap_or(0) == m.uses(v).len();
+        let joins = if is_elementwise(m, p) && crate::shape(m, v) == space {
+            all_inside || cheap_to_repeat(m, p, &space)
+        } else if stitch && reduction_keeping_dims(m, p) && crate::shape(m, m.operand(p, 0)) == space {
+            all_inside
+        } else {
+            let rank = crate::shape(m, v).len() == space.len();
+            stitch && is_elementwise(m, p) && rank && all_inside
+        };
+        if joins {
+            members.insert(p);
+            join(p, &mut inside, &mut work);
         }
     }
+    members
 }
 
 /// Replaces `root` by a `graph.fused` op holding `members` (in program order, `root`
@@ -153,9 +219,10 @@ fn collect(m: &Module, root: Op, stitch: bool) -> HashSet<Op> {
 fn build_group(m: &mut Module, root: Op, members: &[Op]) {
     let inside: HashSet<Value> = members.iter().map(|&o| m.result(o, 0)).collect();
     let mut inputs: Vec<Value> = Vec::new();
+    let mut seen: HashSet<Value> = HashSet::new();
     for &o in members {
         for &v in m.operands(o) {
-            if !inside.contains(&v) && !inputs.contains(&v) {
+            if !inside.contains(&v) && seen.insert(v) {
                 inputs.push(v);
             }
         }

@@ -6,6 +6,8 @@
 //! `fuse-memory-bound` (`tcc_graph_opt`) forms the groups and the lowering compiles
 //! each into one loop nest.
 
+use std::collections::{HashMap, HashSet};
+
 use tcc_ir::{Arity, Module, Op, OpDef, Signature, Traits, Type, Value};
 
 use super::YIELD;
@@ -122,16 +124,22 @@ pub fn stitched_rows(m: &Module, ops: &[Op], inputs: &[Value]) -> Option<Rows> {
 }
 
 /// The values of a group (`ops`) that a loop over rows computing `v` evaluates per
-/// element: `v` and its operands, not through values constant along the row.
+/// element: `v` and its operands, not through values constant along the row. They come
+/// in the order a depth-first walk from `v` meets them (the sets only make it linear).
 pub fn per_element_values(m: &Module, ops: &[Op], rows: &Rows, v: Value) -> Vec<Value> {
     let mut seen = Vec::new();
+    let mut seen_set: HashSet<Value> = HashSet::new();
+    // The group's ops as a set, made when a value's producer is first looked up.
+    let mut group: Option<HashSet<Op>> = None;
     let mut work = vec![v];
     while let Some(v) = work.pop() {
-        if seen.contains(&v) || rows.constant_along_row(&shape_of(m, v)) {
+        if seen_set.contains(&v) || rows.constant_along_row(&shape_of(m, v)) {
             continue;
         }
         seen.push(v);
-        if let Some(op) = m.defining_op(v).filter(|o| ops.contains(o)) {
+        seen_set.insert(v);
+        let Some(op) = m.defining_op(v) else { continue };
+        if group.get_or_insert_with(|| ops.iter().copied().collect()).contains(&op) {
             work.extend(m.operands(op).iter().copied());
         }
     }
@@ -146,7 +154,7 @@ pub fn kept_in_result(m: &Module, ops: &[Op], rows: &Rows) -> Option<Value> {
     if shape_of(m, result) != rows.shape {
         return None;
     }
-    let in_result = per_element_values(m, ops, rows, result);
+    let in_result: HashSet<Value> = per_element_values(m, ops, rows, result).into_iter().collect();
     let reductions = ops.iter().filter(|&&o| is_group_reduction(m, o));
     reductions.flat_map(|&r| per_element_values(m, ops, rows, m.operand(r, 0))).find(|&v| {
         in_result.contains(&v)
@@ -156,7 +164,7 @@ pub fn kept_in_result(m: &Module, ops: &[Op], rows: &Rows) -> Option<Value> {
 }
 
 /// Costly values of a stitched group that two of its loops would each compute (not the
-/// one kept in the result buffer).
+/// one kept in the result buffer), in the order the loops first meet them.
 pub fn computed_twice(m: &Module, ops: &[Op], rows: &Rows) -> Vec<Value> {
     let Some(&last) = ops.last() else { return Vec::new() };
     let mut loops: Vec<Value> = ops.iter().filter(|&&o| is_group_reduction(m, o)).map(|&r| m.operand(r, 0)).collect();
@@ -165,10 +173,14 @@ pub fn computed_twice(m: &Module, ops: &[Op], rows: &Rows) -> Vec<Value> {
     }
     let kept = kept_in_result(m, ops, rows);
     let mut count: Vec<(Value, usize)> = Vec::new();
+    let mut index: HashMap<Value, usize> = HashMap::new();
     for v in loops.iter().flat_map(|&x| per_element_values(m, ops, rows, x)) {
-        match count.iter_mut().find(|(w, _)| *w == v) {
-            Some((_, n)) => *n += 1,
-            None => count.push((v, 1)),
+        match index.get(&v) {
+            Some(&i) => count[i].1 += 1,
+            None => {
+                index.insert(v, count.len());
+                count.push((v, 1));
+            }
         }
     }
     count

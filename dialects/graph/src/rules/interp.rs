@@ -249,6 +249,11 @@ impl Program {
         self.roots[0].op.def
     }
 
+    /// The op source output `k` is a result of.
+    pub fn root_def_of(&self, k: usize) -> &'static OpDef {
+        self.roots[k].op.def
+    }
+
     /// Matches source output `k` at `op`, extending `b`.
     pub fn match_root(&self, k: usize, m: &Module, op: Op, b: &mut Binding) -> Option<()> {
         let root = &self.roots[k];

@@ -8,7 +8,7 @@
 //! replaces, so a rule can never change a value's type, whatever its guards say.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tcc_ir::{AttrDict, Attribute, Module, Op, OpDef, OperationState, Rewriter, Type, Value};
 
@@ -137,6 +137,11 @@ impl RuleDef {
     /// The number of source outputs.
     pub fn roots(&self) -> usize {
         self.program.roots()
+    }
+
+    /// The op source output `k` is a result of (a root elsewhere cannot match it).
+    pub fn root_def_of(&self, k: usize) -> &'static OpDef {
+        self.program.root_def_of(k)
     }
 
     /// Matches source output `k` at `op`, extending `b`.
@@ -398,6 +403,12 @@ fn defined_before(
 /// How deep below a root a later output's shared intermediate may be.
 const MAX_PATTERN_DEPTH: usize = 4;
 
+/// The users of one value a later output's root is looked for among, at most: a value
+/// with thousands of users (a model input added to every layer of a deep chain) made
+/// every partial match scan all of them, for every first root (a 4,000-op chain took
+/// 53 s in the search). Merges of more siblings than this are not found.
+const MAX_USERS_SCANNED: usize = 64;
+
 /// Extends a match of the first `k` roots to all of them: later roots are found among
 /// the ops above the values the match already reached.
 fn extend(m: &Module, rule: &RuleDef, b: Binding, k: usize, out: &mut Vec<Binding>, first_only: bool) {
@@ -428,12 +439,13 @@ fn extend(m: &Module, rule: &RuleDef, b: Binding, k: usize, out: &mut Vec<Bindin
     // A later output's root uses them, directly or through up to the pattern's depth
     // of ops (`(concat (add ?x ?x) ...)` reaches `?x` through the `add`).
     let mut candidates: Vec<Op> = Vec::new();
+    let mut seen: HashSet<Op> = HashSet::new();
     let mut level = reached;
     for _ in 0..MAX_PATTERN_DEPTH {
         let mut above = Vec::new();
         for v in level {
-            for u in m.uses(v) {
-                if !candidates.contains(&u.op) {
+            for u in m.uses(v).iter().take(MAX_USERS_SCANNED) {
+                if seen.insert(u.op) {
                     candidates.push(u.op);
                     above.extend_from_slice(m.results(u.op));
                 }
@@ -443,7 +455,8 @@ fn extend(m: &Module, rule: &RuleDef, b: Binding, k: usize, out: &mut Vec<Bindin
     }
     // A root may be an op matched already (the two results of one split), but each
     // output is a different value.
-    for c in candidates {
+    let def = rule.root_def_of(k);
+    for c in candidates.into_iter().filter(|&c| std::ptr::eq(m.def(c), def)) {
         let mut next = b.clone();
         if rule.match_root(k, m, c, &mut next).is_some() && !b.outputs.contains(&next.outputs[k]) {
             extend(m, rule, next, k + 1, out, first_only);
