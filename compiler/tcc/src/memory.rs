@@ -8,9 +8,9 @@
 //! it counted and the bytes asked for, so that a model with a 40 GB intermediate fails
 //! to compile with an error instead of aborting the process when the memory is
 //! requested. [`check_weights`] refuses a model whose weights alone exceed the budget
-//! as soon as it is read, before they are folded and packed (copies of them). The default budget ([`default_budget`]) is three
-//! quarters of the machine's physical memory; `--max-memory` and
-//! `RuntimeBuilder::max_memory` change it.
+//! as soon as it is read, before they are folded and packed (copies of them). The default budget
+//! ([`default_budget`]) is three quarters of the machine's physical memory;
+//! `--max-memory`, `RuntimeBuilder::max_memory` and `max_memory=` in Python change it.
 
 use tcc_dialect_loop as lp;
 use tcc_ir::{Diagnostics, Location, Module, TensorType, Type};
@@ -109,25 +109,25 @@ pub fn needs(lm: &Module) -> Needs {
     }
 }
 
-/// Refuses the model `m` (as read: graph dialect or TOSA) when its constants with data
+/// Refuses the model `m` as read (graph dialect or TOSA) when its constants with data
 /// (its weights, decoded) alone take more than `budget` bytes, naming the largest: the
 /// optimization would fold and pack copies of them, and the run needs them all.
 pub fn check_weights(m: &Module, budget: u64) -> Result<(), Diagnostics> {
-    let (mut total, mut largest) = (0u64, None::<(u64, tcc_ir::Op)>);
+    let (mut weights, mut largest) = (0u64, None::<(u64, tcc_ir::Op)>);
     for op in m.walk(m.top()) {
         let data = m.attr(op, "value").and_then(|a| a.as_dense()).is_some_and(|d| !d.is_splat());
         let Some(&result) = m.results(op).first().filter(|_| data) else { continue };
         let bytes = bytes_of(m.value_type(result));
-        total = total.saturating_add(bytes);
+        weights = weights.saturating_add(bytes);
         if largest.is_none_or(|(b, _)| bytes > b) {
             largest = Some((bytes, op));
         }
     }
-    let Some((bytes, op)) = largest.filter(|_| total > budget) else { return Ok(()) };
+    let Some((bytes, op)) = largest.filter(|_| weights > budget) else { return Ok(()) };
     let message = format!(
         "the model's weights take {} of memory, more than the budget of {} (set it with --max-memory, \
          RuntimeBuilder::max_memory or max_memory= in Python); the largest is {} ({bytes} bytes)",
-        human(total),
+        human(weights),
         human(budget),
         m.value_type(m.result(op, 0))
     );

@@ -372,6 +372,57 @@ pub fn letter_offsets(layout: &Layout, shape: &[i64], letter: char, size: i64) -
         .collect()
 }
 
+/// The offsets of `letter`'s coordinates below `size` in a layout of `shape` (what
+/// [`letter_offsets`] lists), as digits: the offset of coordinate `c` is the sum over
+/// the digits `(mult, extent, stride)` of `(c / mult) % extent * stride`. Digits that are
+/// always 0 below `size` are dropped and digits that continue each other (the next
+/// multiplier and stride are this one's times its extent) are merged, so two layouts
+/// place the letter alike when their digits are equal; computed from the layout alone,
+/// whatever the extent (a billion channels lists nothing).
+pub fn letter_digits(layout: &Layout, shape: &[i64], letter: char, size: i64) -> Vec<(u128, u128, u128)> {
+    let size = size.max(0) as u128;
+    let mut strides = vec![1u128; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        strides[i] = strides[i + 1] * shape[i + 1].max(0) as u128;
+    }
+    let mut digits: Vec<(u128, u128, u128)> = layout
+        .components()
+        .iter()
+        .zip(&strides)
+        .filter(|((l, _, _), _)| *l == letter)
+        .filter_map(|(&(_, mult, block), &stride)| {
+            let mult = mult as u128;
+            // Coordinates below `size` reach at most this digit value, exclusive.
+            let reached = size.div_ceil(mult.max(1));
+            let extent = block.map_or(reached, |b| (b as u128).min(reached));
+            (extent > 1).then_some((mult, extent, stride))
+        })
+        .collect();
+    digits.sort();
+    let mut merged: Vec<(u128, u128, u128)> = Vec::new();
+    for d in digits {
+        match merged.last_mut() {
+            Some(last) if d.0 == last.0 * last.1 && d.2 == last.2 * last.1 => last.1 *= d.1,
+            _ => merged.push(d),
+        }
+    }
+    merged
+}
+
+/// Whether a transform from `src` (of `src_shape`) to `dst` (of `dst_shape`) moves no
+/// element: as many elements on both sides, none padding, and every letter placed
+/// alike ([`letter_digits`]). Exact when it says yes; a no may miss an unusual equal
+/// placement (the transform is then carried out, still correctly).
+pub fn moves_nothing(src: &Layout, dst: &Layout, src_shape: &[i64], dst_shape: &[i64]) -> bool {
+    let numel = |s: &[i64]| s.iter().try_fold(1i64, |acc, &d| acc.checked_mul(d));
+    let Ok(sizes) = transform_sizes(src, dst, src_shape, dst_shape) else { return false };
+    let moved = sizes.values().try_fold(1i64, |acc, &d| acc.checked_mul(d));
+    if moved.is_none() || moved != numel(src_shape) || moved != numel(dst_shape) {
+        return false;
+    }
+    sizes.iter().all(|(&l, &n)| letter_digits(src, src_shape, l, n) == letter_digits(dst, dst_shape, l, n))
+}
+
 /// How a layout transform moves elements: for each letter, where each of its logical
 /// coordinates lives in the source and in the destination ([`letter_offsets`]).
 /// Letters are walked in the source layout's order (reads stay sequential for a plain

@@ -371,6 +371,48 @@ fn fifos_and_endless_files_are_refused_at_once() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A billion channels and more: refused by the budget at once, and a pool compiled
+/// (nothing sized by the channels allocated) when the budget allows it. The layout
+/// analysis of a pool's blocked input listed one offset per channel, 8-32 GB, and
+/// aborted either way.
+#[test]
+fn huge_channel_counts_are_refused_by_the_budget_not_aborts() {
+    let dir = scratch("channels");
+    for c in ["1000000000", "4000000000"] {
+        let pool = write(
+            &dir,
+            &format!("pool{c}.mlir"),
+            format!(
+                "func.func @main(%x: tensor<1x{c}x2x2xf32>) -> tensor<1x{c}x1x1xf32> {{\n  %0 = graph.max_pool2d %x \
+                 {{kernel = [2, 2], strides = [2, 2]}} : (tensor<1x{c}x2x2xf32>) -> tensor<1x{c}x1x1xf32>\n  return %0 : \
+                 tensor<1x{c}x1x1xf32>\n}}\n"
+            ),
+        );
+        let conv = write(
+            &dir,
+            &format!("conv{c}.mlir"),
+            format!(
+                "func.func @main(%x: tensor<1x{c}x2x2xf32>) -> tensor<1x{c}x2x2xf32> {{\n  %w = graph.constant {{value = \
+                 dense<0.5> : tensor<{c}x1x1x1xf32>}} : () -> tensor<{c}x1x1x1xf32>\n  %0 = graph.conv2d %x, %w {{groups = \
+                 {c}}} : (tensor<1x{c}x2x2xf32>, tensor<{c}x1x1x1xf32>) -> tensor<1x{c}x2x2xf32>\n  return %0 : \
+                 tensor<1x{c}x2x2xf32>\n}}\n"
+            ),
+        );
+        for (model, budgets) in [(&pool, &[("16G", 1), ("1E", 0)][..]), (&conv, &[("16G", 1)][..])] {
+            let object = format!("{model}.o");
+            for &(budget, code) in budgets {
+                let out = tcc_within(&[model, "--emit=obj", "-o", &object, "--max-memory", budget], &[], 60);
+                let err = String::from_utf8_lossy(&out.stderr);
+                assert_eq!(out.status.code(), Some(code), "{model} under {budget}: {:?}\n{err}", out.status);
+                if code == 1 {
+                    assert!(err.contains("more than the") && err.contains("budget of 16.0 GiB"), "{err}");
+                }
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A chain of `n` elementwise ops on `tensor<64xf32>`, each using the one before, half
 /// of them also using the argument or one shared constant (thousands of users each).
 fn chain_model(n: usize) -> String {

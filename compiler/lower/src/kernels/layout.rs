@@ -12,7 +12,7 @@
 
 use std::collections::BTreeMap;
 
-use tcc_dialect_graph::layout::{Layout, TransformPlan, transform_layouts_sig, transform_sizes};
+use tcc_dialect_graph::layout::{Layout, transform_layouts_sig, transform_sizes};
 use tcc_dialect_vector as vp;
 use tcc_ir::scalar::{Compare, ScalarFn};
 use tcc_ir::{AttrDict, Attribute, Value};
@@ -54,19 +54,10 @@ pub fn emit(b: &mut Builder, c: &OpLowering) {
     scalar(b, c, &src, &dst);
 }
 
-/// Whether the transform moves no element: every element keeps its flat position.
+/// Whether the transform moves no element: every element keeps its flat position
+/// (decided from the layouts, not element by element).
 fn keeps_order(src: &Layout, dst: &Layout, is: &[i64], os: &[i64]) -> bool {
-    if numel(is) != numel(os) {
-        return false;
-    }
-    let Ok(plan) = TransformPlan::new(src, dst, is, os) else { return false };
-    let mut same = true;
-    let mut count = 0;
-    plan.for_each(|t, f| {
-        same &= t == f;
-        count += 1;
-    });
-    same && count == numel(os) as usize
+    tcc_dialect_graph::layout::moves_nothing(src, dst, is, os)
 }
 
 /// `lanes` vectors transposed: result `j` holds lane `j` of every input, in order.

@@ -8,10 +8,10 @@
 //! - `layout-as-reshape`: a `graph.layout_transform` that moves no element (as many
 //!   elements on both sides, no padding, each element at the same row-major offset,
 //!   e.g. `NCHW4c` <-> `NCHW` when `H = W = 1` and the channels fill whole blocks)
-//!   becomes a reshape. Decided exactly and in time linear in the extents: the flat
-//!   offset of an element is a sum over the layout's letters of a per-letter offset
-//!   ([`letter_offsets`]), so the transform is the identity on offsets exactly when each
-//!   letter's offsets agree on both sides.
+//!   becomes a reshape. Decided from the layouts, whatever the extents: the flat offset
+//!   of an element is a sum over the layout's letters of a per-letter offset, itself a
+//!   sum of digits of the coordinate ([`crate::layout::letter_digits`]), so the transform
+//!   is the identity on offsets when each letter's digits agree on both sides.
 //! - `gather-as-reshape`: a `graph.gather` whose indices are a constant holding
 //!   `0, 1, ..., n - 1` in row-major order (negative indices counting from the end),
 //!   `n` the operand's extent on `axis`, becomes a reshape to the result's shape.
@@ -19,7 +19,7 @@
 use tcc_ir::{AttrDict, Attribute, Op, Pattern, Rewriter, Value};
 
 use super::{build, constant_value};
-use crate::layout::{Layout, letter_offsets, transform_layouts_of, transform_sizes};
+use crate::layout::{moves_nothing, transform_layouts_of};
 use crate::ops;
 
 pub static LAYOUT_AS_RESHAPE: Pattern = Pattern { name: "layout-as-reshape", apply: layout_as_reshape };
@@ -49,21 +49,11 @@ fn layout_as_reshape(rw: &mut Rewriter, op: Op) -> bool {
 
 /// Whether transforming a tensor of `src_shape` in layout `src` to `dst_shape` in `dst`
 /// leaves every element at its row-major offset and pads or drops nothing.
-pub fn layout_transform_moves_nothing(src: &Layout, dst: &Layout, src_shape: &[i64], dst_shape: &[i64]) -> bool {
-    let numel = |s: &[i64]| s.iter().try_fold(1i64, |acc, &d| acc.checked_mul(d));
-    let Ok(sizes) = transform_sizes(src, dst, src_shape, dst_shape) else { return false };
-    let moved = sizes.values().try_fold(1i64, |acc, &d| acc.checked_mul(d));
-    if moved.is_none() || moved != numel(src_shape) || moved != numel(dst_shape) {
-        return false;
-    }
-    sizes.iter().all(|(&l, &n)| letter_offsets(src, src_shape, l, n) == letter_offsets(dst, dst_shape, l, n))
-}
-
 fn try_layout_as_reshape(rw: &mut Rewriter, op: Op) -> Option<()> {
     let x = rw.operand(op, 0);
     let (s, r) = (plain_shape(rw, x)?, plain_shape(rw, rw.result(op, 0))?);
     let (src, dst) = transform_layouts_of(rw.attrs(op)).ok()?;
-    if !layout_transform_moves_nothing(&src, &dst, &s, &r) {
+    if !moves_nothing(&src, &dst, &s, &r) {
         return None;
     }
     replace_by_reshape(rw, op, x)
@@ -95,8 +85,7 @@ fn try_gather_as_reshape(rw: &mut Rewriter, op: Op) -> Option<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::layout_transform_moves_nothing;
-    use crate::layout::{Layout, transform_index};
+    use crate::layout::{Layout, moves_nothing, transform_index};
 
     /// The analytic decision agrees with the element-by-element plan.
     #[test]
@@ -117,11 +106,23 @@ mod tests {
                     let index = transform_index(&src, &dst, &s, &r).unwrap();
                     let n: i64 = s.iter().product();
                     let identity = index.len() as i64 == n && index.iter().enumerate().all(|(i, &f)| f == Some(i));
-                    assert_eq!(layout_transform_moves_nothing(&src, &dst, &s, &r), identity, "{a} {s:?} -> {b} {r:?}");
+                    assert_eq!(moves_nothing(&src, &dst, &s, &r), identity, "{a} {s:?} -> {b} {r:?}");
                     identities += identity as usize;
                 }
             }
         }
         assert!(identities > 50);
+    }
+
+    /// Decided from the layouts: four billion channels list nothing (listing each
+    /// coordinate's offset once took 32 GB and aborted).
+    #[test]
+    fn huge_extents_are_decided_without_listing_them() {
+        let (nchw, blocked) = (Layout::parse("NCHW").unwrap(), Layout::parse("NCHW16c").unwrap());
+        let c = 1i64 << 32;
+        assert!(moves_nothing(&nchw, &blocked, &[1, c, 1, 1], &[1, c / 16, 1, 1, 16]));
+        assert!(!moves_nothing(&nchw, &blocked, &[1, c, 2, 2], &[1, c / 16, 2, 2, 16]));
+        let one = Layout::parse("NCHW1c").unwrap();
+        assert!(moves_nothing(&nchw, &one, &[1, c, 2, 2], &[1, c, 2, 2, 1]));
     }
 }
