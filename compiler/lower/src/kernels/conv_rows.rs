@@ -427,10 +427,7 @@ fn reduce_row(
     let khd = b.scale(kh, k.dilation[0]);
     let ih = b.add(row.rows[0].1, khd);
     for kw in run.taps.0..run.taps.1 {
-        let kwd = b.index(kw * k.dilation[1]);
-        let base = b.add(tile.ow0, kwd);
-        let pixels: Vec<Value> =
-            tile.offsets.iter().map(|&col| load_pixels(b, k, row.n, ic, ih, base, col, tile.width)).collect();
+        let pixels = column_pixels(b, k, row, tile, [ic, ih], kw);
         let kwv = b.index(kw);
         for t in 0..channels {
             let weight = broadcast_weight(b, k, row, t, [ci, kh, kwv], tile.width);
@@ -461,10 +458,7 @@ fn reduce_rows(
         let offset = b.index(offset);
         let ih = b.add(row.rows[0].1, offset);
         for kw in run.taps.0..run.taps.1 {
-            let kwd = b.index(kw * k.dilation[1]);
-            let base = b.add(tile.ow0, kwd);
-            let pixels: Vec<Value> =
-                tile.offsets.iter().map(|&col| load_pixels(b, k, row.n, ic, ih, base, col, tile.width)).collect();
+            let pixels = column_pixels(b, k, row, tile, [ic, ih], kw);
             let kwv = b.index(kw);
             for &(r, kh) in &pairs {
                 let khv = b.index(kh);
@@ -479,6 +473,14 @@ fn reduce_rows(
         }
     }
     accs
+}
+
+/// The tile's pixel vectors that kernel column `kw` reads from input channel `ic`, row
+/// `ih`.
+fn column_pixels(b: &mut Builder, k: &Rows, row: &Row, tile: &Span, [ic, ih]: [Value; 2], kw: i64) -> Vec<Value> {
+    let kwd = b.index(kw * k.dilation[1]);
+    let base = b.add(tile.ow0, kwd);
+    tile.offsets.iter().map(|&col| load_pixels(b, k, row.n, ic, ih, base, col, tile.width)).collect()
 }
 
 /// The weight of the tile's channel `t` at `[ci, kh, kw]`, broadcast to `width` lanes.
