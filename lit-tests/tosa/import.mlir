@@ -326,6 +326,25 @@ func.func @trigonometry(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32
   return %0, %1 : tensor<2x8xf32>, tensor<2x8xf32>
 }
 
+// conv3d: the input padded in depth (front 1), then for each kernel depth the input
+// depths it reads (start kd * dilation, step stride) folded into the batch, convolved
+// in 2-D with that depth's weights (the bias in the first only), summed, unfolded.
+// CHECK-LABEL: func.func @conv3d
+// CHECK: %[[P:[0-9]+]] = graph.pad %arg0 {high = [0, 0, 0, 0, 0], low = [0, 1, 0, 0, 0]}
+// CHECK: graph.slice %[[P]] {sizes = [1, 2, 4, 4, 2], starts = [0, 0, 0, 0, 0], steps = [1, 1, 1, 1, 1]}
+// CHECK: graph.slice %arg1 {sizes = [5, 1, 3, 3, 2], starts = [0, 0, 0, 0, 0]}
+// CHECK: %[[A:[0-9]+]] = graph.conv2d %{{[0-9]+}}, %{{[0-9]+}}, %arg2 {dilations = [1, 1], groups = 1, pads = [0, 1, 0, 1], strides = [2, 1]} : (tensor<2x2x4x4xf32>, tensor<5x2x3x3xf32>, tensor<5xf32>) -> tensor<2x5x1x4xf32>
+// CHECK: graph.slice %[[P]] {sizes = [1, 2, 4, 4, 2], starts = [0, 2, 0, 0, 0], steps = [1, 1, 1, 1, 1]}
+// CHECK: %[[B:[0-9]+]] = graph.conv2d %{{[0-9]+}}, %{{[0-9]+}} {dilations = [1, 1], groups = 1, pads = [0, 1, 0, 1], strides = [2, 1]}
+// CHECK: %[[S:[0-9]+]] = graph.add %[[A]], %[[B]]
+// CHECK: %[[T:[0-9]+]] = graph.transpose %[[S]] {perm = [0, 2, 3, 1]}
+// CHECK: graph.reshape %[[T]] {shape = [1, 2, 1, 4, 5]}
+func.func @conv3d(%x: tensor<1x3x4x4x2xf32>, %w: tensor<5x2x3x3x2xf32>, %b: tensor<5xf32>) -> tensor<1x2x1x4x5xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.conv3d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 2, 1, 1>, pad = array<i64: 1, 0, 0, 0, 1, 1>, stride = array<i64: 1, 2, 1>} : (tensor<1x3x4x4x2xf32>, tensor<5x2x3x3x2xf32>, tensor<5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x1x4x5xf32>
+  return %0 : tensor<1x2x1x4x5xf32>
+}
+
 {-#
   dialect_resources: {
     builtin: {

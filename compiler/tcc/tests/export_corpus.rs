@@ -1,9 +1,10 @@
 //! The torch-mlir export corpus (`tests/exports`, written by `gen_exports.py`): small
 //! PyTorch modules whose ops or element types tcc once refused or got wrong (scatter,
-//! argmax, reverse, reduce_product, transpose_conv2d, i8/i16 arithmetic, count_nonzero's mask constant,
-//! dependent matmuls in the rewrite search), compiled with every backend of the build
-//! and run on 1 and 2 threads. Integer and boolean results equal PyTorch's, float ones
-//! are within 1e-5 of the output's scale, and the two thread counts agree bit for bit.
+//! argmax, reverse, reduce_product, transpose_conv2d, conv3d, i8/i16 arithmetic,
+//! count_nonzero's mask constant, dependent matmuls in the rewrite search), compiled with
+//! every backend of the build and run on 1 and 2 threads. Integer and boolean results
+//! equal PyTorch's, float ones are within 1e-5 of the output's scale, and the two thread
+//! counts agree bit for bit.
 
 mod common;
 

@@ -449,3 +449,86 @@ fn transpose_conv2d_matches_its_definition() {
         assert_eq!(f32s(&run_threads(&src, &inputs)[0]), want, "case {case}\n{src}");
     }
 }
+
+/// `tosa.conv3d` on random shapes against its TOSA definition computed here (`out[n, d,
+/// y, x, o] = bias[o] + sum of in[n, d*sd - front + kd*dd, y*sy - top + kh*dh, x*sx -
+/// left + kw*dw, c] * w[o, kd, kh, kw, c]`, zero outside the input): kernels 1-3 in each
+/// dimension, strides and dilations 1-2, pads 0-2, on every backend with 1 and 2 threads.
+#[test]
+fn conv3d_matches_its_definition() {
+    let mut state = 0x9E37_79B9_u64;
+    let mut next = |lo: i64, hi: i64| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        lo + ((state >> 33) % (hi - lo + 1) as u64) as i64
+    };
+    let mut cases = 0;
+    while cases < 12 {
+        let (n, ic, oc) = (next(1, 2), next(1, 3), next(1, 3));
+        let input = [next(1, 5), next(1, 5), next(1, 5)];
+        let kernel = [next(1, 3), next(1, 3), next(1, 3)];
+        let (stride, dilation) = ([next(1, 2), next(1, 2), next(1, 2)], [next(1, 2), next(1, 2), next(1, 2)]);
+        let pad = [next(0, 2), next(0, 2), next(0, 2), next(0, 2), next(0, 2), next(0, 2)];
+        let out: Vec<i64> = (0..3)
+            .map(|a| {
+                (input[a] + pad[2 * a] + pad[2 * a + 1] - (kernel[a] - 1) * dilation[a] - 1).div_euclid(stride[a]) + 1
+            })
+            .collect();
+        if out.iter().any(|&o| o < 1) {
+            continue;
+        }
+        cases += 1;
+        let values = |count: i64, next: &mut dyn FnMut(i64, i64) -> i64| -> Vec<f32> {
+            (0..count).map(|_| next(-8, 8) as f32 / 4.0).collect()
+        };
+        let [id, ih, iw] = input;
+        let [kd, kh, kw] = kernel;
+        let (od, oh, ow) = (out[0], out[1], out[2]);
+        let x = values(n * id * ih * iw * ic, &mut next);
+        let w = values(oc * kd * kh * kw * ic, &mut next);
+        let b = values(oc, &mut next);
+        let mut want = Vec::new();
+        for (bn, d, y, xx, o) in (0..n).flat_map(|bn| {
+            (0..od).flat_map(move |d| {
+                (0..oh).flat_map(move |y| (0..ow).flat_map(move |xx| (0..oc).map(move |o| (bn, d, y, xx, o))))
+            })
+        }) {
+            let mut acc = b[o as usize];
+            for (a, c, e, ch) in (0..kd).flat_map(|a| {
+                (0..kh).flat_map(move |c| (0..kw).flat_map(move |e| (0..ic).map(move |ch| (a, c, e, ch))))
+            }) {
+                let (zd, zy, zx) = (
+                    d * stride[0] - pad[0] + a * dilation[0],
+                    y * stride[1] - pad[2] + c * dilation[1],
+                    xx * stride[2] - pad[4] + e * dilation[2],
+                );
+                if (0..id).contains(&zd) && (0..ih).contains(&zy) && (0..iw).contains(&zx) {
+                    let xv = x[((((bn * id + zd) * ih + zy) * iw + zx) * ic + ch) as usize];
+                    let wv = w[((((o * kd + a) * kh + c) * kw + e) * ic + ch) as usize];
+                    acc += xv * wv;
+                }
+            }
+            want.push(acc);
+        }
+        let t = |s: &[i64]| format!("tensor<{}xf32>", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
+        let (xt, wt, bt, yt) = (t(&[n, id, ih, iw, ic]), t(&[oc, kd, kh, kw, ic]), t(&[oc]), t(&[n, od, oh, ow, oc]));
+        let list = |v: &[i64]| v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
+        let src = format!(
+            "func.func @main(%x: {xt}, %w: {wt}, %b: {bt}) -> {yt} {{\n  \
+             %zp = \"tosa.const\"() <{{values = dense<0.0> : tensor<1xf32>}}> : () -> tensor<1xf32>\n  \
+             %0 = tosa.conv3d %x, %w, %b, %zp, %zp {{acc_type = f32, dilation = array<i64: {}>, pad = array<i64: {}>, \
+             stride = array<i64: {}>}} : ({xt}, {wt}, {bt}, tensor<1xf32>, tensor<1xf32>) -> {yt}\n  \
+             return %0 : {yt}\n}}\n",
+            list(&dilation),
+            list(&pad),
+            list(&stride)
+        );
+        let dims = |s: &[i64]| s.iter().map(|&d| d as usize).collect::<Vec<_>>();
+        let inputs = [
+            Tensor::from_slice(&x, &dims(&[n, id, ih, iw, ic])).unwrap(),
+            Tensor::from_slice(&w, &dims(&[oc, kd, kh, kw, ic])).unwrap(),
+            Tensor::from_slice(&b, &[oc as usize]).unwrap(),
+        ];
+        // Quarters times quarters summed: exact in f32 in any order.
+        assert_eq!(f32s(&run_threads(&src, &inputs)[0]), want, "case {cases}\n{src}");
+    }
+}

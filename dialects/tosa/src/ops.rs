@@ -75,6 +75,7 @@ pub enum TosaOp {
     TransposeConv2d,
     Matmul,
     Conv2d,
+    Conv3d,
     DepthwiseConv2d,
     MaxPool2d,
     AvgPool2d,
@@ -414,6 +415,20 @@ tosa_op!(
     "NHWC input, OHWI weights, bias [O] or [1], then input and weight zero points (0 here)"
 );
 tosa_op!(
+    CONV3D,
+    Conv3d,
+    "tosa.conv3d",
+    Arity::Exactly(5),
+    [
+        AttrSpec::required("pad", AttrKind::IntList, "[front, back, top, bottom, left, right]"),
+        AttrSpec::required("stride", AttrKind::IntList, "[d, y, x]"),
+        AttrSpec::required("dilation", AttrKind::IntList, "[d, y, x]"),
+        ACC_TYPE,
+        LOCAL_BOUND
+    ],
+    "NDHWC input, ODHWI weights, bias [O] or [1], then input and weight zero points (0 here)"
+);
+tosa_op!(
     DEPTHWISE_CONV2D,
     DepthwiseConv2d,
     "tosa.depthwise_conv2d",
@@ -498,6 +513,7 @@ pub static ALL: &[&OpDef] = &[
     &GATHER,
     &SCATTER,
     &TRANSPOSE_CONV2D,
+    &CONV3D,
     &MATMUL,
     &CONV2D,
     &DEPTHWISE_CONV2D,

@@ -213,6 +213,7 @@ impl Importer<'_> {
             TosaOp::TransposeConv2d => self.transpose_conv2d(),
             TosaOp::Matmul => self.matmul(),
             TosaOp::Conv2d => self.conv2d(false),
+            TosaOp::Conv3d => self.conv3d(),
             TosaOp::DepthwiseConv2d => self.conv2d(true),
             TosaOp::MaxPool2d => self.pool(true),
             TosaOp::AvgPool2d => self.pool(false),

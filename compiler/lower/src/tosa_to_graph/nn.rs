@@ -1,5 +1,6 @@
 //! Import of TOSA's compute and indexing ops: matmul, NHWC conv2d, depthwise_conv2d and
-//! pools (as NCHW graph ops between transposes), batched gather, and reverse (a gather).
+//! pools (as NCHW graph ops between transposes), conv3d (a sum of conv2ds), batched
+//! gather, and reverse (a gather).
 
 use tcc_dialect_graph::ops as g;
 use tcc_ir::{AttrDict, Attribute, DenseElements, Scalar, TensorType, Type, Value};
@@ -72,6 +73,88 @@ impl Importer<'_> {
         let x = self.transpose(x, &TO_NCHW)?;
         let y = self.op(&g::CONV2D, &[x, w, bias], conv_attrs)?;
         self.transpose(y, &TO_NHWC)
+    }
+
+    /// `conv3d` (NDHWC input, ODHWI weights): for each kernel depth `kd`, the input depths
+    /// it reads (`od * stride + kd * dilation` of the depth-padded input, for every output
+    /// depth `od`) are a strided slice, folded into the batch and convolved in 2-D with
+    /// the weights of that depth; the sum over `kd` (the bias added once) is the output.
+    /// The 2-D convolutions take the blocked templates like any other.
+    pub(super) fn conv3d(&mut self) -> Result<Value, String> {
+        self.zero_point(3, "input")?;
+        self.zero_point(4, "weight")?;
+        let (x, w, bias) = (self.operand(0), self.operand(1), self.operand(2));
+        let (xt, wt, bt) = (self.tensor(x)?.clone(), self.tensor(w)?.clone(), self.tensor(bias)?.clone());
+        if xt.rank() != 5 || wt.rank() != 5 || bt.rank() != 1 {
+            return Err(format!("expected a 5-D input, 5-D weights and a 1-D bias, got {xt}, {wt} and {bt}"));
+        }
+        let [n, id, ih, iw, ic] = <[i64; 5]>::try_from(xt.shape()).expect("rank 5");
+        let [oc, kd, kh, kw, wic] = <[i64; 5]>::try_from(wt.shape()).expect("rank 5");
+        if wic != ic {
+            return Err(format!("weights {wt} do not fit the input {xt} (ODHWI weights, an NDHWC input)"));
+        }
+        let (pad, stride, dilation) = (self.ints_n("pad", 6)?, self.ints_n("stride", 3)?, self.ints_n("dilation", 3)?);
+        if pad.iter().any(|&p| p < 0) || stride.iter().chain(&dilation).any(|&s| s < 1) {
+            return Err(format!(
+                "pads must be non-negative, strides and dilations positive: {pad:?} {stride:?} {dilation:?}"
+            ));
+        }
+        let depth = id + pad[0] + pad[1];
+        let reach = (kd - 1) * dilation[0] + 1;
+        if kd < 1 || depth < reach {
+            return Err(format!(
+                "the kernel's {kd} depths (dilation {}) do not fit the padded input depth {depth}",
+                dilation[0]
+            ));
+        }
+        let od = (depth - reach) / stride[0] + 1;
+        let bias = match bt.shape()[0] {
+            b if b == oc => bias,
+            1 => self.op(&g::BROADCAST_TO, &[bias], attrs(&[("shape", Attribute::i64_list(&[oc]))]))?,
+            b => return Err(format!("the bias has {b} elements, expected {oc} or 1")),
+        };
+        let x = if pad[0] + pad[1] > 0 {
+            let depth_pads = attrs(&[
+                ("low", Attribute::i64_list(&[0, pad[0], 0, 0, 0])),
+                ("high", Attribute::i64_list(&[0, pad[1], 0, 0, 0])),
+            ]);
+            self.op(&g::PAD, &[x], depth_pads)?
+        } else {
+            x
+        };
+        let conv_attrs = attrs(&[
+            ("strides", Attribute::i64_list(&stride[1..])),
+            ("pads", Attribute::i64_list(&[pad[2], pad[4], pad[3], pad[5]])),
+            ("dilations", Attribute::i64_list(&dilation[1..])),
+            ("groups", Attribute::i64(1)),
+        ]);
+        let mut sum: Option<Value> = None;
+        for k in 0..kd {
+            let slice = attrs(&[
+                ("starts", Attribute::i64_list(&[0, k * dilation[0], 0, 0, 0])),
+                ("sizes", Attribute::i64_list(&[n, od, ih, iw, ic])),
+                ("steps", Attribute::i64_list(&[1, stride[0], 1, 1, 1])),
+            ]);
+            let xk = self.op(&g::SLICE, &[x], slice)?;
+            let xk = self.reshape(xk, &[n * od, ih, iw, ic])?;
+            let xk = self.transpose(xk, &TO_NCHW)?;
+            let wk = attrs(&[
+                ("starts", Attribute::i64_list(&[0, k, 0, 0, 0])),
+                ("sizes", Attribute::i64_list(&[oc, 1, kh, kw, ic])),
+            ]);
+            let wk = self.op(&g::SLICE, &[w], wk)?;
+            let wk = self.reshape(wk, &[oc, kh, kw, ic])?;
+            let wk = self.transpose(wk, &TO_NCHW)?;
+            let operands = if sum.is_none() { vec![xk, wk, bias] } else { vec![xk, wk] };
+            let yk = self.op(&g::CONV2D, &operands, conv_attrs.clone())?;
+            sum = Some(match sum {
+                Some(s) => self.op(&g::ADD, &[s, yk], AttrDict::new())?,
+                None => yk,
+            });
+        }
+        let y = self.transpose(sum.expect("a kernel depth"), &TO_NHWC)?;
+        let oshape = self.tensor(y)?.shape().to_vec();
+        self.reshape(y, &[n, od, oshape[1], oshape[2], oc])
     }
 
     /// `max_pool2d` (padding never wins) or `avg_pool2d` (the divisor counts the

@@ -109,6 +109,10 @@ def cases():
          lambda: (torch.rand(1, 3, 3, 7),)),
         ("conv_transpose_k4_nobias", torch.nn.ConvTranspose2d(2, 2, 4, stride=2, padding=1, bias=False),
          lambda: (torch.rand(1, 2, 3, 3),)),
+        # conv3d (Conv3d): strides, padding and dilation per dimension, no bias.
+        ("conv3d", torch.nn.Conv3d(2, 3, (2, 3, 3), stride=(1, 2, 1), padding=(1, 1, 0), dilation=(2, 1, 1)),
+         lambda: (torch.rand(2, 2, 4, 6, 5),)),
+        ("conv3d_nobias", torch.nn.Conv3d(3, 2, 3, padding=1, bias=False), lambda: (torch.rand(1, 3, 3, 4, 4),)),
     ]
 
 
