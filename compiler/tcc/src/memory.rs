@@ -115,7 +115,9 @@ pub fn needs(lm: &Module) -> Needs {
 pub fn check_weights(m: &Module, budget: u64) -> Result<(), Diagnostics> {
     let (mut weights, mut largest) = (0u64, None::<(u64, tcc_ir::Op)>);
     for op in m.walk(m.top()) {
-        let data = m.attr(op, "value").and_then(|a| a.as_dense()).is_some_and(|d| !d.is_splat());
+        // `graph.constant`'s `value`, `tosa.const`'s `values`.
+        let dense = m.attr(op, "value").or_else(|| m.attr(op, "values")).and_then(|a| a.as_dense());
+        let data = dense.is_some_and(|d| !d.is_splat());
         let Some(&result) = m.results(op).first().filter(|_| data) else { continue };
         let bytes = bytes_of(m.value_type(result));
         weights = weights.saturating_add(bytes);

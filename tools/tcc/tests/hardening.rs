@@ -221,6 +221,24 @@ fn weights_count_against_the_budget() {
         1,
         &["weights.mlir:2:8: error: the model's weights take 2.0 MiB", "budget of 1.0 MiB", "tensor<512x1024xf32>"],
     );
+    // The same weight in TOSA (`tosa.const`), refused as read too.
+    let hex = weight_model().split('"').nth(1).expect("the weight's hex").to_string();
+    let tosa = write(
+        &dir,
+        "tosa.mlir",
+        format!(
+            "func.func @main(%x: tensor<512x1024xf32>) -> tensor<512x1024xf32> {{\n  %w = \"tosa.const\"() <{{values = \
+             dense<\"{hex}\"> : tensor<512x1024xf32>}}> : () -> tensor<512x1024xf32>\n  %0 = tosa.add %x, %w : \
+             (tensor<512x1024xf32>, tensor<512x1024xf32>) -> tensor<512x1024xf32>\n  return %0 : tensor<512x1024xf32>\n}}\n"
+        ),
+    );
+    let object = dir.join("tosa.o");
+    fails(
+        &[&tosa, "--emit=obj", "-o", object.to_str().unwrap(), "--max-memory", "1M"],
+        &[],
+        1,
+        &["tosa.mlir:2:8: error: the model's weights take 2.0 MiB"],
+    );
     // Weights (2097152 bytes) under the budget, the whole run (6 KiB more: the input and
     // the output) over it: refused after lowering, the weights counted with the rest.
     fails(&["run", &model, "-i", &x, "--max-memory", "2100000"], &[], 1, &["2.0 MiB of weights", "budget of 2.0 MiB"]);
