@@ -52,6 +52,25 @@ fn run_threads(src: &str, inputs: &[Tensor]) -> Vec<Tensor> {
     first.expect("at least one backend")
 }
 
+/// Numbers in `lo..=hi` drawn from a linear congruential generator seeded with `seed`.
+fn draws(seed: u64) -> impl FnMut(i64, i64) -> i64 {
+    let mut state = seed;
+    move |lo, hi| {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        lo + ((state >> 33) % (hi - lo + 1) as u64) as i64
+    }
+}
+
+/// `count` quarters in -2..=2 from `next`: their products summed stay exact in f32.
+fn quarters(count: i64, next: &mut impl FnMut(i64, i64) -> i64) -> Vec<f32> {
+    (0..count).map(|_| next(-8, 8) as f32 / 4.0).collect()
+}
+
+/// `tensor<AxBx..xf32>`.
+fn f32_type(shape: &[i64]) -> String {
+    format!("tensor<{}xf32>", shape.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"))
+}
+
 fn f32s(t: &Tensor) -> Vec<f32> {
     t.to_vec::<f32>().unwrap()
 }
@@ -388,11 +407,7 @@ fn i8_matmul_accumulates_in_i32_and_i8_arithmetic_wraps() {
 /// from `1 - kernel` (cropping) to 2, on every backend with 1 and 2 threads.
 #[test]
 fn transpose_conv2d_matches_its_definition() {
-    let mut state = 0x2545_F491_u64;
-    let mut next = |lo: i64, hi: i64| {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        lo + ((state >> 33) % (hi - lo + 1) as u64) as i64
-    };
+    let mut next = draws(0x2545_F491);
     for case in 0..16 {
         let (n, ih, iw, ic, oc) = (next(1, 2), next(1, 5), next(1, 5), next(1, 3), next(1, 4));
         let (kh, kw, sy, sx) = (next(1, 4), next(1, 4), next(1, 3), next(1, 3));
@@ -402,12 +417,9 @@ fn transpose_conv2d_matches_its_definition() {
         if oh < 1 || ow < 1 {
             continue;
         }
-        let values = |count: i64, next: &mut dyn FnMut(i64, i64) -> i64| -> Vec<f32> {
-            (0..count).map(|_| next(-8, 8) as f32 / 4.0).collect()
-        };
-        let x = values(n * ih * iw * ic, &mut next);
-        let w = values(oc * kh * kw * ic, &mut next);
-        let b = values(oc, &mut next);
+        let x = quarters(n * ih * iw * ic, &mut next);
+        let w = quarters(oc * kh * kw * ic, &mut next);
+        let b = quarters(oc, &mut next);
         let mut want = vec![0f32; (n * oh * ow * oc) as usize];
         for (i, v) in want.iter_mut().enumerate() {
             *v = b[i % oc as usize];
@@ -430,8 +442,8 @@ fn transpose_conv2d_matches_its_definition() {
                 want[(((bn * oh + oy) * ow + ox) * oc + o) as usize] += xv * wv;
             }
         }
-        let t = |s: &[i64]| format!("tensor<{}xf32>", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
-        let (xt, wt, bt, yt) = (t(&[n, ih, iw, ic]), t(&[oc, kh, kw, ic]), t(&[oc]), t(&[n, oh, ow, oc]));
+        let (xt, wt, bt, yt) =
+            (f32_type(&[n, ih, iw, ic]), f32_type(&[oc, kh, kw, ic]), f32_type(&[oc]), f32_type(&[n, oh, ow, oc]));
         let src = format!(
             "func.func @main(%x: {xt}, %w: {wt}, %b: {bt}) -> {yt} {{\n  \
              %zp = \"tosa.const\"() <{{values = dense<0.0> : tensor<1xf32>}}> : () -> tensor<1xf32>\n  \
@@ -456,11 +468,7 @@ fn transpose_conv2d_matches_its_definition() {
 /// dimension, strides and dilations 1-2, pads 0-2, on every backend with 1 and 2 threads.
 #[test]
 fn conv3d_matches_its_definition() {
-    let mut state = 0x9E37_79B9_u64;
-    let mut next = |lo: i64, hi: i64| {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        lo + ((state >> 33) % (hi - lo + 1) as u64) as i64
-    };
+    let mut next = draws(0x9E37_79B9);
     let mut cases = 0;
     while cases < 12 {
         let (n, ic, oc) = (next(1, 2), next(1, 3), next(1, 3));
@@ -477,15 +485,12 @@ fn conv3d_matches_its_definition() {
             continue;
         }
         cases += 1;
-        let values = |count: i64, next: &mut dyn FnMut(i64, i64) -> i64| -> Vec<f32> {
-            (0..count).map(|_| next(-8, 8) as f32 / 4.0).collect()
-        };
         let [id, ih, iw] = input;
         let [kd, kh, kw] = kernel;
         let (od, oh, ow) = (out[0], out[1], out[2]);
-        let x = values(n * id * ih * iw * ic, &mut next);
-        let w = values(oc * kd * kh * kw * ic, &mut next);
-        let b = values(oc, &mut next);
+        let x = quarters(n * id * ih * iw * ic, &mut next);
+        let w = quarters(oc * kd * kh * kw * ic, &mut next);
+        let b = quarters(oc, &mut next);
         let mut want = Vec::new();
         for (bn, d, y, xx, o) in (0..n).flat_map(|bn| {
             (0..od).flat_map(move |d| {
@@ -509,8 +514,12 @@ fn conv3d_matches_its_definition() {
             }
             want.push(acc);
         }
-        let t = |s: &[i64]| format!("tensor<{}xf32>", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"));
-        let (xt, wt, bt, yt) = (t(&[n, id, ih, iw, ic]), t(&[oc, kd, kh, kw, ic]), t(&[oc]), t(&[n, od, oh, ow, oc]));
+        let (xt, wt, bt, yt) = (
+            f32_type(&[n, id, ih, iw, ic]),
+            f32_type(&[oc, kd, kh, kw, ic]),
+            f32_type(&[oc]),
+            f32_type(&[n, od, oh, ow, oc]),
+        );
         let list = |v: &[i64]| v.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(", ");
         let src = format!(
             "func.func @main(%x: {xt}, %w: {wt}, %b: {bt}) -> {yt} {{\n  \

@@ -41,15 +41,33 @@ impl Importer<'_> {
         Ok(vec![p[0], p[2], p[1], p[3]])
     }
 
-    /// `conv2d` (OHWI weights) or `depthwise_conv2d` (HWCM weights).
-    pub(super) fn conv2d(&mut self, depthwise: bool) -> Result<Value, String> {
+    /// A convolution's operands (input, weights, bias) and the input's and weights'
+    /// types, after checking that the zero points are 0, the input and weights have
+    /// `rank` dimensions and the bias one.
+    fn conv_operands(&mut self, rank: usize) -> Result<(Value, Value, Value, TensorType, TensorType), String> {
         self.zero_point(3, "input")?;
         self.zero_point(4, "weight")?;
         let (x, w, bias) = (self.operand(0), self.operand(1), self.operand(2));
-        let (xt, wt, bt) = (self.tensor(x)?, self.tensor(w)?, self.tensor(bias)?);
-        if xt.rank() != 4 || wt.rank() != 4 || bt.rank() != 1 {
-            return Err(format!("expected a 4-D input, 4-D weights and a 1-D bias, got {xt}, {wt} and {bt}"));
+        let (xt, wt, bt) = (self.tensor(x)?.clone(), self.tensor(w)?.clone(), self.tensor(bias)?);
+        if xt.rank() != rank || wt.rank() != rank || bt.rank() != 1 {
+            return Err(format!("expected a {rank}-D input, {rank}-D weights and a 1-D bias, got {xt}, {wt} and {bt}"));
         }
+        Ok((x, w, bias, xt, wt))
+    }
+
+    /// A convolution's bias for `channels` output channels: as given, or its one
+    /// element broadcast.
+    fn channel_bias(&mut self, bias: Value, channels: i64) -> Result<Value, String> {
+        match self.tensor(bias)?.shape()[0] {
+            n if n == channels => Ok(bias),
+            1 => self.op(&g::BROADCAST_TO, &[bias], attrs(&[("shape", Attribute::i64_list(&[channels]))])),
+            n => Err(format!("the bias has {n} elements, expected {channels} or 1")),
+        }
+    }
+
+    /// `conv2d` (OHWI weights) or `depthwise_conv2d` (HWCM weights).
+    pub(super) fn conv2d(&mut self, depthwise: bool) -> Result<Value, String> {
+        let (x, w, bias, _, wt) = self.conv_operands(4)?;
         let (channels, groups, w) = if depthwise {
             // [KH, KW, C, M] -> [C, M, KH, KW] -> [C*M, 1, KH, KW]: output c*M + m reads input c.
             let s = wt.shape();
@@ -59,11 +77,7 @@ impl Importer<'_> {
         } else {
             (wt.shape()[0], 1, self.transpose(w, &TO_NCHW)?)
         };
-        let bias = match bt.shape()[0] {
-            n if n == channels => bias,
-            1 => self.op(&g::BROADCAST_TO, &[bias], attrs(&[("shape", Attribute::i64_list(&[channels]))]))?,
-            n => return Err(format!("the bias has {n} elements, expected {channels} or 1")),
-        };
+        let bias = self.channel_bias(bias, channels)?;
         let conv_attrs = attrs(&[
             ("strides", Attribute::i64_list(&self.ints_n("stride", 2)?)),
             ("pads", Attribute::i64_list(&self.graph_pads()?)),
@@ -81,13 +95,7 @@ impl Importer<'_> {
     /// the weights of that depth; the sum over `kd` (the bias added once) is the output.
     /// The 2-D convolutions take the blocked templates like any other.
     pub(super) fn conv3d(&mut self) -> Result<Value, String> {
-        self.zero_point(3, "input")?;
-        self.zero_point(4, "weight")?;
-        let (x, w, bias) = (self.operand(0), self.operand(1), self.operand(2));
-        let (xt, wt, bt) = (self.tensor(x)?.clone(), self.tensor(w)?.clone(), self.tensor(bias)?.clone());
-        if xt.rank() != 5 || wt.rank() != 5 || bt.rank() != 1 {
-            return Err(format!("expected a 5-D input, 5-D weights and a 1-D bias, got {xt}, {wt} and {bt}"));
-        }
+        let (x, w, bias, xt, wt) = self.conv_operands(5)?;
         let [n, id, ih, iw, ic] = <[i64; 5]>::try_from(xt.shape()).expect("rank 5");
         let [oc, kd, kh, kw, wic] = <[i64; 5]>::try_from(wt.shape()).expect("rank 5");
         if wic != ic {
@@ -108,11 +116,7 @@ impl Importer<'_> {
             ));
         }
         let od = (depth - reach) / stride[0] + 1;
-        let bias = match bt.shape()[0] {
-            b if b == oc => bias,
-            1 => self.op(&g::BROADCAST_TO, &[bias], attrs(&[("shape", Attribute::i64_list(&[oc]))]))?,
-            b => return Err(format!("the bias has {b} elements, expected {oc} or 1")),
-        };
+        let bias = self.channel_bias(bias, oc)?;
         let x = if pad[0] + pad[1] > 0 {
             let depth_pads = attrs(&[
                 ("low", Attribute::i64_list(&[0, pad[0], 0, 0, 0])),
@@ -231,13 +235,7 @@ impl Importer<'_> {
     /// each side, with the kernel flipped (`out[y] = sum_k x[(y - pad_top - k) / s] w[k]`,
     /// the terms with a fraction being the inserted zeros).
     pub(super) fn transpose_conv2d(&mut self) -> Result<Value, String> {
-        self.zero_point(3, "input")?;
-        self.zero_point(4, "weight")?;
-        let (x, w, bias) = (self.operand(0), self.operand(1), self.operand(2));
-        let (xt, wt, bt) = (self.tensor(x)?.clone(), self.tensor(w)?.clone(), self.tensor(bias)?.clone());
-        if xt.rank() != 4 || wt.rank() != 4 || bt.rank() != 1 {
-            return Err(format!("expected a 4-D input, 4-D weights and a 1-D bias, got {xt}, {wt} and {bt}"));
-        }
+        let (x, w, bias, xt, wt) = self.conv_operands(4)?;
         let [n, ih, iw, ic] = [xt.shape()[0], xt.shape()[1], xt.shape()[2], xt.shape()[3]];
         let [oc, kh, kw, wic] = [wt.shape()[0], wt.shape()[1], wt.shape()[2], wt.shape()[3]];
         if wic != ic || ih == 0 || iw == 0 {
@@ -272,11 +270,7 @@ impl Importer<'_> {
         let w = self.flip(w, 1)?;
         let w = self.flip(w, 2)?;
         let w = self.transpose(w, &TO_NCHW)?;
-        let bias = match bt.shape()[0] {
-            b if b == oc => bias,
-            1 => self.op(&g::BROADCAST_TO, &[bias], attrs(&[("shape", Attribute::i64_list(&[oc]))]))?,
-            b => return Err(format!("the bias has {b} elements, expected {oc} or 1")),
-        };
+        let bias = self.channel_bias(bias, oc)?;
         let conv_attrs = attrs(&[
             ("strides", Attribute::i64_list(&[1, 1])),
             ("pads", Attribute::i64_list(&pads)),
