@@ -37,9 +37,10 @@ pub extern "C" fn tcc_cos_f64(x: f64) -> f64 {
     x.cos()
 }
 
-/// The runtime symbols generated code may call, by name.
+/// The runtime symbols generated code may call, by name: the runtime's functions and
+/// the microkernels of every ISA level (`tcc-ukernels`).
 pub fn symbols() -> Vec<(&'static str, *const u8)> {
-    vec![
+    let mut all = vec![
         ("tcc_parallel_for", crate::pool::tcc_parallel_for as *const u8),
         ("tcc_aot_run", crate::aot::tcc_aot_run as *const u8),
         ("tcc_profile_mark", crate::profile::tcc_profile_mark as *const u8),
@@ -50,5 +51,7 @@ pub fn symbols() -> Vec<(&'static str, *const u8)> {
         ("tcc_pow_f64", tcc_pow_f64 as *const u8),
         ("tcc_sin_f64", tcc_sin_f64 as *const u8),
         ("tcc_cos_f64", tcc_cos_f64 as *const u8),
-    ]
+    ];
+    all.extend(tcc_ukernels::symbols());
+    all
 }

@@ -40,7 +40,7 @@ impl fmt::Display for CodegenError {
 
 impl std::error::Error for CodegenError {}
 
-pub use tcc_target::Target;
+pub use tcc_target::{Isa, Target};
 
 /// The runtime functions JIT-compiled code calls, by symbol name, with their addresses
 /// in this process (the runtime lists them: `tcc_runtime::math::symbols()`). Object
@@ -48,9 +48,10 @@ pub use tcc_target::Target;
 pub type RuntimeSymbols<'a> = &'a [(&'static str, *const u8)];
 
 /// The Cranelift backend's target: the host ISA, with 128-bit vectors in 16 registers
-/// (the widest Cranelift's x86-64 backend compiles).
-pub fn cranelift_target() -> Target {
-    Target::host(128, 16)
+/// (the widest Cranelift's x86-64 backend compiles), calling the microkernels of level
+/// `ukernels` (if any) for the blocked kernels' interior tiles.
+pub fn cranelift_target(ukernels: Option<Isa>) -> Target {
+    Target { ukernels, ..Target::host(128, 16) }
 }
 
 /// Compiled code for `--emit=clif|llvm|asm`: one function (Cranelift) or the whole

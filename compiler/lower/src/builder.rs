@@ -184,6 +184,20 @@ impl<'m> Builder<'m> {
         self.op_typed(&lp::PREFETCH, &ops, AttrDict::new(), vec![]);
     }
 
+    /// The address of the element at `idx` of `buf`, as an index (`loop.address`).
+    pub fn address(&mut self, buf: Value, idx: &[Value]) -> Value {
+        let mut ops = vec![buf];
+        ops.extend_from_slice(idx);
+        self.op_typed(&lp::ADDRESS, &ops, AttrDict::new(), vec![index()])[0]
+    }
+
+    /// Calls the broadcast-tile microkernel of `isa` with its 22 arguments
+    /// (`loop.microkernel`).
+    pub fn microkernel(&mut self, isa: tcc_target::Isa, args: &[Value]) {
+        let attrs = AttrDict::new().with("isa", Attribute::string(isa.name()));
+        self.op_typed(&lp::MICROKERNEL, args, attrs, vec![]);
+    }
+
     /// Stores a vector (or a scalar) at `idx`.
     pub fn vstore(&mut self, v: Value, buf: Value, idx: &[Value]) {
         if self.ty(v).as_vector().is_none() {

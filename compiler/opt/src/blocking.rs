@@ -1,5 +1,6 @@
 //! `block-layouts`: convolutions, pools and constant-weight matmuls to kernel ops in
-//! blocked layouts (NeoCPU), at the target's vector width.
+//! blocked layouts (NeoCPU), at the vector width of the target's kernels
+//! ([`Target::kernel_target`]: the microkernels' when the code calls them).
 //!
 //! - `conv2d(x, w, b)` (f32) becomes
 //!   `layout_transform(conv2d_nchwc(layout_transform(x, NCHW -> NCHW{i}c),
@@ -69,11 +70,11 @@ impl Pass for BlockLayouts {
                     continue;
                 }
                 if m.is(op, &g::CONV2D) {
-                    block_conv(m, op, self.target.f32_lanes());
+                    block_conv(m, op, self.target.kernel_target().f32_lanes());
                 } else if m.is(op, &g::MAX_POOL2D) || m.is(op, &g::AVG_POOL2D) {
-                    block_pool(m, op, self.target.f32_lanes());
+                    block_pool(m, op, self.target.kernel_target().f32_lanes());
                 } else if m.is(op, &g::MATMUL) {
-                    pack_matmul(m, op, &self.target);
+                    pack_matmul(m, op, &self.target.kernel_target());
                 }
             }
         }

@@ -72,6 +72,9 @@ impl Pass for ConfigureKernels {
 pub fn default_config(m: &Module, op: Op, target: &Target) -> Option<KernelConfig> {
     let shape = |i: usize| crate::shape(m, m.operand(op, i));
     let out = crate::shape(m, *m.results(op).first()?);
+    // Matmul tiles are planned for the vectors and registers of the code that runs
+    // them: the microkernels' when the target calls them.
+    let target = &target.kernel_target();
     let lanes = target.f32_lanes();
     match tcc_dialect_graph::kind_of(m, op)? {
         GraphOp::Conv2dNchwc => conv_config(m, op, target).map(KernelConfig::Conv),
@@ -106,10 +109,13 @@ pub fn default_config(m: &Module, op: Op, target: &Target) -> Option<KernelConfi
     }
 }
 
-/// The default configuration of blocked convolution `op`.
-fn conv_config(m: &Module, op: Op, target: &Target) -> Option<ConvConfig> {
+/// The default configuration of blocked convolution `op`. The direct and pointwise
+/// templates' tiles are planned for the microkernels when the target calls them; the
+/// depthwise template is generated code at the backend's own width.
+fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
     let shape = |i: usize| crate::shape(m, m.operand(op, i));
     let out = crate::shape(m, *m.results(op).first()?);
+    let target = &codegen.kernel_target();
     let lanes = target.f32_lanes();
     let (x, w) = (shape(0), shape(1));
     let geometry = ConvGeometry::of(m, op)?;
@@ -124,7 +130,8 @@ fn conv_config(m: &Module, op: Op, target: &Target) -> Option<ConvConfig> {
     }
     let config = if class == ConvClass::Depthwise && x[4] == w[5] {
         let cols = out[3];
-        let r = (target.vector_registers as i64 - vectors - 2).max(1) / vectors;
+        let vectors = (w[5] / codegen.f32_lanes()).max(1);
+        let r = (codegen.vector_registers as i64 - vectors - 2).max(1) / vectors;
         ConvConfig { template: Some(ConvTemplate::Depthwise), tile_w: Some(r.min(8).min(cols)), ..Default::default() }
     } else {
         let cols = if pointwise { out[2] * out[3] } else { out[3] };
@@ -280,6 +287,7 @@ pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64, read
 /// The packed column block (`tile_n` vectors) of a matmul with a constant right
 /// operand of `n` columns and `rows` rows of the left one: what `block-layouts` packs.
 pub fn matmul_block(target: &Target, rows: i64, n: i64) -> i64 {
+    let target = &target.kernel_target();
     let lanes = target.f32_lanes();
     let max_vectors = ((n + lanes - 1) / lanes).clamp(1, 4);
     let mut best = (1, f64::MIN);
@@ -299,7 +307,7 @@ pub fn matmul_block(target: &Target, rows: i64, n: i64) -> i64 {
 /// vectors, no wider than the columns need): the layouts the rewrite search tries for
 /// the matmuls it creates.
 pub fn matmul_block_choices(target: &Target, n: i64) -> Vec<i64> {
-    let lanes = target.f32_lanes();
+    let lanes = target.kernel_target().f32_lanes();
     let max_vectors = ((n + lanes - 1) / lanes).clamp(1, 4);
     (1..=max_vectors).map(|c| c * lanes).collect()
 }

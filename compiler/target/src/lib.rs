@@ -2,16 +2,22 @@
 //! lowering and the backends see it.
 //!
 //! A [`Target`] holds the SIMD register width and count, whether fused multiply-add is
-//! one instruction (and scaling by a power of two), the core count and the data cache
-//! sizes. The backend chosen for a
-//! compilation provides it (Cranelift: 128-bit vectors in 16 registers; LLVM: the host's
-//! or `--cpu`'s full width); kernel configuration, layout blocking and vectorization
-//! read it and never assume a width. The compiler resolves it once per compile and hands
+//! one instruction (and scaling by a power of two), the core count, the data cache
+//! sizes and the ISA level of the ahead-of-time microkernels the code may call. The
+//! backend chosen for a compilation provides it (Cranelift: 128-bit vectors in 16
+//! registers, and the host's best microkernels; LLVM: the host's or `--cpu`'s full
+//! width); kernel configuration, layout blocking and vectorization read it and never
+//! assume a width. The blocked kernels (layouts, register tiles) see
+//! [`Target::kernel_target`]: the microkernels' vectors and registers when there are
+//! microkernels. The compiler resolves it once per compile and hands
 //! it to the passes that need it; textual pipelines (`tcc-opt`) spell it as pass options
 //! ([`Target::from_options`]), so any stage can run for any target. [`host`] is every
-//! probe of the machine the compiler makes. This crate depends on nothing else of tcc.
+//! probe of the machine the compiler makes. This crate depends on nothing else of tcc
+//! but the agreements of `tcc-runtime-abi` (the microkernels' [`Isa`] levels).
 
 use std::fmt;
+
+pub use tcc_runtime_abi::Isa;
 
 pub mod host;
 
@@ -36,6 +42,10 @@ pub struct Target {
     /// Whether the backend emits prefetch hints (LLVM; Cranelift has no prefetch
     /// instruction and drops them, so kernels there only pay for their addresses).
     pub prefetch: bool,
+    /// The ISA level of the runtime's microkernels the generated code calls for the
+    /// interior tiles of blocked convolutions and packed matmuls (`None`: the backend
+    /// generates every tile itself).
+    pub ukernels: Option<Isa>,
 }
 
 /// Option names and documentation of [`Target::from_options`], for pass registries.
@@ -48,6 +58,7 @@ pub const PASS_OPTIONS: &[(&str, &str)] = &[
     ("l1", "level-1 data cache per core in bytes (default 32768)"),
     ("l2", "level-2 cache per core in bytes (default 1048576)"),
     ("prefetch", "the backend emits prefetch hints (default false)"),
+    ("ukernels", "ISA level of the microkernels the code calls: avx512, avx2, sse or none (default none)"),
 ];
 
 impl Default for Target {
@@ -62,6 +73,7 @@ impl Default for Target {
             l1_bytes: 32 << 10,
             l2_bytes: 1 << 20,
             prefetch: false,
+            ukernels: None,
         }
     }
 }
@@ -75,6 +87,18 @@ impl Target {
     /// Lanes of an f32 vector.
     pub fn f32_lanes(&self) -> i64 {
         self.lanes(4) as i64
+    }
+
+    /// The target as the blocked kernels see it: with microkernels, their vector width
+    /// and registers (which set the channel blocks of the layouts and the register
+    /// tiles), else this target.
+    pub fn kernel_target(&self) -> Target {
+        match self.ukernels {
+            Some(isa) => {
+                Target { vector_bits: isa.lanes() * 32, vector_registers: isa.registers(), fma: true, ..*self }
+            }
+            None => *self,
+        }
     }
 
     /// A target for this machine's caches, cores and FMA with the given vector
@@ -91,6 +115,7 @@ impl Target {
             l1_bytes: caches.l1.unwrap_or(d.l1_bytes),
             l2_bytes: caches.l2.unwrap_or(d.l2_bytes),
             prefetch: d.prefetch,
+            ukernels: None,
         }
     }
 
@@ -114,6 +139,12 @@ impl Target {
             l1_bytes: parse(get("l1"), "l1", d.l1_bytes)?,
             l2_bytes: parse(get("l2"), "l2", d.l2_bytes)?,
             prefetch: parse(get("prefetch"), "prefetch", d.prefetch)?,
+            ukernels: match get("ukernels") {
+                None | Some("none") => None,
+                Some(name) => Some(Isa::from_name(name).ok_or_else(|| {
+                    format!("invalid value '{name}' for option 'ukernels' (expected avx512, avx2, sse or none)")
+                })?),
+            },
         };
         if !matches!(t.vector_bits, 128 | 256 | 512) {
             return Err(format!("vector-bits must be 128, 256 or 512, got {}", t.vector_bits));
@@ -136,7 +167,11 @@ impl fmt::Display for Target {
         if cores != 1 {
             write!(f, "s")?;
         }
-        write!(f, ", L1d {} KiB, L2 {} KiB", self.l1_bytes >> 10, self.l2_bytes >> 10)
+        write!(f, ", L1d {} KiB, L2 {} KiB", self.l1_bytes >> 10, self.l2_bytes >> 10)?;
+        if let Some(isa) = self.ukernels {
+            write!(f, ", {isa} microkernels")?;
+        }
+        Ok(())
     }
 }
 
@@ -155,6 +190,7 @@ mod tests {
             l1_bytes: 49152,
             l2_bytes: 2 << 20,
             prefetch: true,
+            ukernels: Some(Isa::Avx2),
         };
         let map: std::collections::HashMap<&str, &str> = [
             ("vector-bits", "512"),
@@ -165,6 +201,7 @@ mod tests {
             ("l1", "49152"),
             ("l2", "2097152"),
             ("prefetch", "true"),
+            ("ukernels", "avx2"),
         ]
         .into_iter()
         .collect();
@@ -172,6 +209,11 @@ mod tests {
         assert_eq!(Target::from_options(|_| None).unwrap(), Target::default());
         assert!(Target::from_options(|k| (k == "vector-bits").then_some("96")).is_err());
         assert!(Target::from_options(|k| (k == "cores").then_some("x")).is_err());
+        assert!(Target::from_options(|k| (k == "ukernels").then_some("avx")).is_err());
+        // The blocked kernels see the microkernels' vectors and registers.
+        let k = Target { ukernels: Some(Isa::Avx512), ..Target::default() }.kernel_target();
+        assert_eq!((k.f32_lanes(), k.vector_registers), (16, 32));
+        assert_eq!(Target::default().kernel_target(), Target::default());
     }
 
     #[test]

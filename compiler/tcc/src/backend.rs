@@ -10,7 +10,9 @@ use crate::{Backend, Options};
 
 /// A backend ready to compile loop-level modules.
 pub enum CodeGenerator {
-    Cranelift,
+    /// Cranelift, calling the microkernels of this ISA level (if any) for the interior
+    /// tiles of blocked convolutions and packed matmuls.
+    Cranelift(Option<tcc_codegen::Isa>),
     #[cfg(feature = "llvm")]
     Llvm(tcc_codegen::llvm::LlvmTarget),
 }
@@ -37,7 +39,9 @@ impl CodeGenerator {
                 if options.cpu.is_some() || options.target.is_some() {
                     return Err("--cpu and --target choose what LLVM generates code for; add --backend llvm".into());
                 }
-                Ok(CodeGenerator::Cranelift)
+                let request = options.isa.clone().or_else(|| std::env::var("TCC_ISA").ok());
+                let isa = tcc_codegen::Isa::resolve(request.as_deref()).map_err(|e| format!("microkernels: {e}"))?;
+                Ok(CodeGenerator::Cranelift(isa))
             }
             #[cfg(feature = "llvm")]
             Backend::Llvm => tcc_codegen::llvm::LlvmTarget::new(options.cpu.as_deref(), options.target.as_deref())
@@ -51,7 +55,7 @@ impl CodeGenerator {
     /// One line for people: backend, CPU and the target description.
     pub fn describe(&self) -> String {
         match self {
-            CodeGenerator::Cranelift => format!("cranelift (host): {}", self.target()),
+            CodeGenerator::Cranelift(_) => format!("cranelift (host): {}", self.target()),
             #[cfg(feature = "llvm")]
             CodeGenerator::Llvm(t) => format!("llvm ({} {}): {}", t.triple, t.cpu, self.target()),
         }
@@ -60,7 +64,7 @@ impl CodeGenerator {
     /// What the lowering reads: vector width, registers, FMA, cores.
     pub fn target(&self) -> Target {
         match self {
-            CodeGenerator::Cranelift => tcc_codegen::cranelift_target(),
+            CodeGenerator::Cranelift(isa) => tcc_codegen::cranelift_target(*isa),
             #[cfg(feature = "llvm")]
             CodeGenerator::Llvm(t) => t.target(),
         }
@@ -69,7 +73,7 @@ impl CodeGenerator {
     pub fn jit(&self, lm: &Module, keep_listings: bool) -> Result<CompiledModel, Diagnostics> {
         let symbols = tcc_runtime::math::symbols();
         match self {
-            CodeGenerator::Cranelift => tcc_codegen::compile_jit(lm, keep_listings, &symbols),
+            CodeGenerator::Cranelift(_) => tcc_codegen::compile_jit(lm, keep_listings, &symbols),
             #[cfg(feature = "llvm")]
             CodeGenerator::Llvm(t) => tcc_codegen::llvm::compile_jit(lm, t, keep_listings, &symbols),
         }
@@ -77,7 +81,7 @@ impl CodeGenerator {
 
     pub fn object(&self, lm: &Module, name: &str, source: &str) -> Result<ObjectCode, Diagnostics> {
         match self {
-            CodeGenerator::Cranelift => tcc_codegen::compile_object(lm, name, source),
+            CodeGenerator::Cranelift(_) => tcc_codegen::compile_object(lm, name, source),
             #[cfg(feature = "llvm")]
             CodeGenerator::Llvm(t) => tcc_codegen::llvm::compile_object(lm, t, name, source),
         }
@@ -86,7 +90,7 @@ impl CodeGenerator {
     /// Cranelift IR or LLVM IR, or assembly, of every function.
     pub fn listing(&self, lm: &Module, what: Listing) -> Result<String, Diagnostics> {
         match self {
-            CodeGenerator::Cranelift => {
+            CodeGenerator::Cranelift(_) => {
                 let compiled = self.jit(lm, true)?;
                 let mut out = String::new();
                 for f in &compiled.listings {

@@ -207,6 +207,10 @@ pub struct Options {
     pub cost_db: Option<PathBuf>,
     /// Rank rewrites by the analytical estimate alone: nothing is measured.
     pub estimate_costs_only: bool,
+    /// Cranelift backend: the ISA level of the microkernels the code calls (`avx512`,
+    /// `avx2`, `sse`, or `none` for generated code only); default: `TCC_ISA`, else the
+    /// best level this CPU runs. A level the CPU does not run is refused.
+    pub isa: Option<String>,
 }
 
 /// Entry points for loading models.
@@ -248,6 +252,12 @@ impl RuntimeBuilder {
     /// The memory budget in bytes (see [`Options::max_memory`]).
     pub fn max_memory(mut self, bytes: u64) -> Self {
         self.options.max_memory = Some(bytes);
+        self
+    }
+    /// The microkernels' ISA level (see [`Options::isa`]): `"avx512"`, `"avx2"`,
+    /// `"sse"` or `"none"`.
+    pub fn isa(mut self, level: impl Into<String>) -> Self {
+        self.options.isa = Some(level.into());
         self
     }
     pub fn options(mut self, options: Options) -> Self {

@@ -3,8 +3,9 @@
 //!
 //! A graph function lowers to a `func.func` whose arguments are buffers (the model's
 //! inputs, then its outputs) and whose body is loop nests ([`control`]) of loads,
-//! stores ([`memory`]) and arithmetic ([`arith`]: one `loop.<name>` op per
-//! [`ScalarFn`]). Every op here prints, parses and verifies like any other, so each
+//! stores ([`memory`]), arithmetic ([`arith`]: one `loop.<name>` op per
+//! [`ScalarFn`]) and calls of the runtime's microkernels ([`microkernel`]). Every op
+//! here prints, parses and verifies like any other, so each
 //! lowering step is testable on its own. [`LoopOp`] names each op kind, so that code
 //! generation matches on it exhaustively; [`abi`] holds the attributes through which
 //! a lowered `@main` tells code generation its inputs, workspace and kernels.
@@ -13,10 +14,12 @@ pub mod abi;
 pub mod arith;
 pub mod control;
 pub mod memory;
+pub mod microkernel;
 
 pub use arith::*;
 pub use control::*;
 pub use memory::*;
+pub use microkernel::{ADDRESS, MICROKERNEL};
 
 use tcc_ir::scalar::ScalarFn;
 use tcc_ir::{Module, Op, OpDef, Registry};
@@ -42,6 +45,8 @@ pub enum LoopOp {
     Yield,
     Assert,
     Kernel,
+    Address,
+    Microkernel,
 }
 
 /// The kind of a loop-dialect op definition; `None` for ops of other dialects.
@@ -72,6 +77,8 @@ static STRUCTURAL: &[&OpDef] = &[
     &YIELD,
     &ASSERT,
     &KERNEL,
+    &ADDRESS,
+    &MICROKERNEL,
 ];
 
 /// Every op of the loop dialect.

@@ -66,7 +66,7 @@ fn parse_access(p: &mut Parser<'_>, state: &mut OperationState) -> Result<tcc_ir
 }
 
 /// `loop.load` / `loop.prefetch`: the op's name, `%buf[%i, %j] : buffer<..>`.
-fn print_access(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
+pub(crate) fn print_access(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
     let m = p.module();
     p.write(m.def(op).name);
     p.write(" ");

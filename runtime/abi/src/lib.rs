@@ -1,8 +1,9 @@
 //! What compiled models and the compiler agree on, and nothing else: the element types
 //! and shapes of a model's inputs and outputs ([`DType`], [`TensorSpec`],
 //! [`Signature`]), the entry function compiled code exports ([`EntryFn`]), the names of
-//! the runtime functions it calls ([`symbols`]), the thread-count limits ([`threads`])
-//! and the C API's error codes ([`AotError`]). The runtime implements this interface and
+//! the runtime functions it calls ([`symbols`]), the ISA levels of the microkernels it
+//! calls ([`Isa`]), the thread-count limits ([`threads`]) and the C API's error codes
+//! ([`AotError`]). The runtime implements this interface and
 //! code generation targets it; neither needs the other. This crate depends on nothing.
 
 use std::fmt;
@@ -252,5 +253,103 @@ impl AotError {
 impl std::fmt::Display for AotError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message())
+    }
+}
+
+/// An x86 ISA level with its own compiled microkernels.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Isa {
+    /// SSE2 (every x86-64 CPU): 4 f32 lanes, 16 registers, multiply then add.
+    Sse,
+    /// AVX2 with FMA: 8 lanes, 16 registers.
+    Avx2,
+    /// AVX-512F: 16 lanes, 32 registers.
+    Avx512,
+}
+
+impl Isa {
+    pub const ALL: [Isa; 3] = [Isa::Sse, Isa::Avx2, Isa::Avx512];
+
+    /// The name `TCC_ISA` and `--print-target` use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::Sse => "sse",
+            Isa::Avx2 => "avx2",
+            Isa::Avx512 => "avx512",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Isa> {
+        Isa::ALL.into_iter().find(|i| i.name() == name)
+    }
+
+    /// f32 lanes of the level's vectors.
+    pub fn lanes(self) -> u32 {
+        match self {
+            Isa::Sse => 4,
+            Isa::Avx2 => 8,
+            Isa::Avx512 => 16,
+        }
+    }
+
+    /// Vector registers a microkernel of this level allocates.
+    pub fn registers(self) -> u32 {
+        match self {
+            Isa::Sse | Isa::Avx2 => 16,
+            Isa::Avx512 => 32,
+        }
+    }
+
+    /// Whether this CPU runs the level's code.
+    pub fn is_supported(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            match self {
+                Isa::Sse => true,
+                Isa::Avx2 => is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma"),
+                Isa::Avx512 => is_x86_feature_detected!("avx512f"),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
+    /// The best level this CPU runs (`None` off x86-64).
+    pub fn host_best() -> Option<Isa> {
+        Isa::ALL.into_iter().rev().find(|i| i.is_supported())
+    }
+
+    /// The level a compilation uses, from a request (`TCC_ISA`, a builder option):
+    /// absent, the best this CPU runs; `none`, no microkernels; a level's name, that
+    /// level if this CPU runs it. Anything else is an error that says what is allowed.
+    pub fn resolve(request: Option<&str>) -> Result<Option<Isa>, String> {
+        let Some(name) = request.map(str::trim) else { return Ok(Isa::host_best()) };
+        if name == "none" {
+            return Ok(None);
+        }
+        let isa = Isa::from_name(name)
+            .ok_or_else(|| format!("unknown ISA level '{name}' (expected avx512, avx2, sse or none)"))?;
+        if !isa.is_supported() {
+            let best = Isa::host_best().map_or("none".to_string(), |b| b.name().to_string());
+            return Err(format!("this CPU does not run the {isa} microkernels (the best level it runs is {best})"));
+        }
+        Ok(Some(isa))
+    }
+
+    /// The C symbol of the level's broadcast-tile microkernel.
+    pub fn tile_symbol(self) -> &'static str {
+        match self {
+            Isa::Sse => "tcc_uk_tile_sse",
+            Isa::Avx2 => "tcc_uk_tile_avx2",
+            Isa::Avx512 => "tcc_uk_tile_avx512",
+        }
+    }
+}
+
+impl fmt::Display for Isa {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }

@@ -5,7 +5,8 @@
 //! - `tcc MODEL.mlir --emit=graph|loop|vector|clif|llvm|asm|dot [-o FILE]`: show the
 //!   model after each compilation level (optimized graph, naive loops, vectorized loops
 //!   ready for code generation, Cranelift or LLVM IR, assembly, a Graphviz picture).
-//! - `--backend cranelift|llvm` (LLVM with `--features llvm`), `--cpu`, `--target`.
+//! - `--backend cranelift|llvm` (LLVM with `--features llvm`), `--cpu`, `--target`;
+//!   `--isa avx512|avx2|sse|none` (or `TCC_ISA`): the microkernels Cranelift's code calls.
 //! - `--threads N` (1 to 256; default `TCC_NUM_THREADS`, else one per physical core)
 //!   and `--max-memory SIZE` (the memory budget a model must fit in).
 //! - `tcc MODEL.mlir --emit=obj [-o OUT.o] [--name NAME]`: an object file and `OUT.h`;
@@ -81,6 +82,11 @@ struct Common {
     /// machine's; others only for --emit=obj|asm|llvm).
     #[arg(long)]
     target: Option<String>,
+    /// Cranelift backend: the ISA level of the ahead-of-time microkernels the code calls
+    /// for convolution and matmul tiles: avx512, avx2, sse, or none (generated code
+    /// only). Default: TCC_ISA if set, else the best level this CPU runs.
+    #[arg(long, value_name = "LEVEL")]
+    isa: Option<String>,
     /// Threads for parallel loops, 1 to 256 (default: TCC_NUM_THREADS if set, else one
     /// per physical core).
     #[arg(long, value_parser = parse_threads, allow_negative_numbers = true)]
@@ -215,6 +221,7 @@ fn options(c: &Common) -> Options {
         search_budget: Some(c.search_budget),
         cost_db: c.cost_db.clone(),
         estimate_costs_only: c.estimate_costs,
+        isa: c.isa.clone(),
     }
 }
 

@@ -412,6 +412,26 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
             }
             // Cranelift has no prefetch instruction; the hint is dropped.
             OpKind::Loop(LoopOp::Prefetch) => {}
+            OpKind::Loop(LoopOp::Address) => {
+                let ops = m.operands(op);
+                let (addr, disp) = self.address(ops[0], &ops[1..]);
+                let v = if disp == 0 { addr } else { self.b.ins().iadd_imm_s(addr, disp as i64) };
+                self.set(op, v);
+            }
+            OpKind::Loop(LoopOp::Microkernel) => {
+                let isa = tcc_dialect_loop::microkernel::microkernel_isa(m, op).expect("verified isa");
+                let mut sig = self.module.make_signature();
+                for _ in m.operands(op) {
+                    sig.params.push(AbiParam::new(cl::types::I64));
+                }
+                let id = self
+                    .module
+                    .declare_function(isa.tile_symbol(), Linkage::Import, &sig)
+                    .map_err(|e| CodegenError::Backend(e.to_string()))?;
+                let f = self.module.declare_func_in_func(id, self.b.func);
+                let args: Vec<cl::Value> = m.operands(op).iter().map(|&v| self.get(v)).collect();
+                self.b.ins().call(f, &args);
+            }
             OpKind::Loop(LoopOp::Store) | OpKind::Vector(VectorOp::Store) => {
                 let ops = m.operands(op);
                 let value = self.get(ops[0]);

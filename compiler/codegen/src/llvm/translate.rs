@@ -427,6 +427,23 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 };
                 self.set(op, v);
             }
+            OpKind::Loop(LoopOp::Address) => {
+                let ops = m.operands(op);
+                let (addr, _) = self.address(ops[0], &ops[1..])?;
+                let v = self.b.build_ptr_to_int(addr, self.shared.ctx.i64_type(), "")?;
+                self.set(op, v.into());
+            }
+            OpKind::Loop(LoopOp::Microkernel) => {
+                let isa = tcc_dialect_loop::microkernel::microkernel_isa(m, op).expect("verified isa");
+                let i64t = self.shared.ctx.i64_type();
+                let params = vec![i64t.into(); m.operands(op).len()];
+                let module = self.shared.module;
+                let f = module.get_function(isa.tile_symbol()).unwrap_or_else(|| {
+                    module.add_function(isa.tile_symbol(), self.shared.ctx.void_type().fn_type(&params, false), None)
+                });
+                let args: Vec<_> = m.operands(op).iter().map(|&v| self.value(v).into()).collect();
+                self.b.build_call(f, &args, "")?;
+            }
             OpKind::Loop(LoopOp::Prefetch) => {
                 // llvm.prefetch(address, read, locality 2 (L2), data cache)
                 let ops = m.operands(op);

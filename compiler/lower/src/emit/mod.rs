@@ -39,6 +39,9 @@ pub struct OpLowering<'a> {
     pub cores: u32,
     /// The target's vector registers (a register tile's budget).
     pub registers: u32,
+    /// The ISA level of the microkernels that compute the interior register tiles of
+    /// blocked convolutions and packed matmuls, if the target calls them.
+    pub ukernels: Option<tcc_target::Isa>,
     /// Byte offset in the workspace of the scratch memory the kernel asked for
     /// ([`scratch_bytes`]), if any.
     pub scratch: Option<i64>,
@@ -59,6 +62,7 @@ impl<'a> OpLowering<'a> {
             lanes: 4,
             cores: 1,
             registers: 16,
+            ukernels: None,
             scratch: None,
             naive: std::cell::Cell::new(false),
             operand_types,
@@ -85,7 +89,14 @@ impl<'a> OpLowering<'a> {
         self.lanes = target.lanes(4);
         self.cores = target.cores;
         self.registers = target.vector_registers;
+        self.ukernels = target.ukernels;
         self
+    }
+
+    /// Lanes of the vectors the blocked layouts and register tiles were planned for:
+    /// the microkernels' when there are any, else [`OpLowering::lanes`].
+    pub fn kernel_lanes(&self) -> u32 {
+        self.ukernels.map_or(self.lanes, |isa| isa.lanes())
     }
 
     pub fn with_scratch(mut self, offset: Option<i64>) -> OpLowering<'a> {

@@ -14,7 +14,7 @@ use tcc_dialect_graph::GraphOp;
 use tcc_dialect_graph::config::MatmulConfig;
 use tcc_ir::{ScalarType, Type, Value, VectorType};
 
-use super::{apply_epilogue, epilogue_operands, in_last_chunk, reference, vector_width};
+use super::{MicrokernelTile, apply_epilogue, epilogue_operands, in_last_chunk, reference, vector_width};
 use crate::builder::Builder;
 use crate::emit::{OpLowering, numel};
 
@@ -76,7 +76,7 @@ impl Matmul {
         let (batches, rows, nb, blocks) = if packed {
             (1, numel(&sa[..sa.len() - 1]), sb[2], sb[0])
         } else {
-            let nb = cfg.tile_n() * c.lanes as i64;
+            let nb = cfg.tile_n() * c.kernel_lanes() as i64;
             (numel(&sa[..sa.len() - 2]), sa[sa.len() - 2], nb, (n + nb - 1) / nb)
         };
         let width = vector_width(c.lanes, nb)?;
@@ -194,18 +194,80 @@ fn b_vector(b: &mut Builder, mm: &Matmul, at: &Block, k: Value, v: i64) -> Value
     vec
 }
 
-/// `rows` rows from global row `m0` x the column block `at`.
+/// `rows` rows from global row `m0` x the column block `at`: the microkernel of the
+/// target's level for whole blocks when it calls microkernels (the epilogue then runs
+/// on the stored tile), else generated FMAs.
 fn tile(b: &mut Builder, c: &OpLowering, mm: &Matmul, at: &Block, m0: Value, rows: i64) {
-    let (width, vectors) = (mm.width, mm.vectors);
-    let zero_s = b.scalar(ScalarType::F32, 0.0);
-    let zero = b.splat(zero_s, width);
-    let accs = vec![zero; (rows * vectors) as usize];
     let row_idx: Vec<Value> = (0..rows)
         .map(|r| {
             let rv = b.index(r);
             b.add(m0, rv)
         })
         .collect();
+    let level = c.ukernels.filter(|isa| !at.partial && mm.nb % isa.lanes() as i64 == 0);
+    let accs = match level {
+        Some(isa) => {
+            microkernel_tile(b, mm, at, isa, m0, rows);
+            if c.g.regions(c.op).is_empty() {
+                return;
+            }
+            stored_tile(b, mm, at, &row_idx)
+        }
+        None => generated_tile(b, mm, at, &row_idx),
+    };
+    store_tile(b, c, mm, at, &row_idx, &accs);
+}
+
+/// The tile as one call of `isa`'s microkernel, stored without its epilogue.
+fn microkernel_tile(b: &mut Builder, mm: &Matmul, at: &Block, isa: tcc_target::Isa, m0: Value, rows: i64) {
+    let zero = b.index(0);
+    let col0 = b.scale(at.jb, mm.nb);
+    let (w, w_step) = if mm.packed {
+        (b.address(mm.b, &[at.jb, zero, zero]), mm.nb)
+    } else {
+        (b.address(mm.b, &[at.batch, zero, col0]), mm.n)
+    };
+    let vectors = mm.nb / isa.lanes() as i64;
+    let one = b.index(1);
+    MicrokernelTile {
+        x: b.address(mm.a, &[m0, zero]),
+        w,
+        o: b.address(mm.out, &[m0, col0]),
+        rows,
+        vectors,
+        accumulate: false,
+        x_row: mm.k,
+        o_row: mm.n,
+        group_vectors: vectors,
+        w_group: 0,
+        o_group: 0,
+        inner: mm.k,
+        w_step,
+        levels: [(one, 0, 0), (one, 0, 0), (one, 0, 0)],
+    }
+    .call(b, isa);
+}
+
+/// A stored tile's values, in [`generated_tile`]'s accumulator order.
+fn stored_tile(b: &mut Builder, mm: &Matmul, at: &Block, row_idx: &[Value]) -> Vec<Value> {
+    let mut accs = Vec::new();
+    for &m in row_idx {
+        for v in 0..mm.vectors {
+            let col0 = b.scale(at.jb, mm.nb);
+            let lane0 = b.index(v * mm.width as i64);
+            let col = b.add(col0, lane0);
+            accs.push(b.vload(mm.out, &[m, col], mm.width));
+        }
+    }
+    accs
+}
+
+/// The tile's accumulators (row-major: row, vector) by generated FMAs.
+fn generated_tile(b: &mut Builder, mm: &Matmul, at: &Block, row_idx: &[Value]) -> Vec<Value> {
+    let (width, vectors) = (mm.width, mm.vectors);
+    let zero_s = b.scalar(ScalarType::F32, 0.0);
+    let zero = b.splat(zero_s, width);
+    let accs = vec![zero; row_idx.len() * vectors as usize];
     let step = |b: &mut Builder, k: Value, accs: &mut Vec<Value>| {
         let wv: Vec<Value> = (0..vectors).map(|v| b_vector(b, mm, at, k, v)).collect();
         if mm.prefetch {
@@ -244,6 +306,13 @@ fn tile(b: &mut Builder, c: &OpLowering, mm: &Matmul, at: &Block, m0: Value, row
         let k = b.index(kk);
         step(b, k, &mut accs);
     }
+    accs
+}
+
+/// Applies the epilogue to a tile's accumulators and stores them (the last, partial
+/// block lane by lane, only its real columns).
+fn store_tile(b: &mut Builder, c: &OpLowering, mm: &Matmul, at: &Block, row_idx: &[Value], accs: &[Value]) {
+    let (width, vectors) = (mm.width, mm.vectors);
     for (r, &m) in row_idx.iter().enumerate() {
         for v in 0..vectors {
             let acc = accs[r * vectors as usize + v as usize];

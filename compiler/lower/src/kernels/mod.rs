@@ -121,6 +121,55 @@ pub fn in_last_chunk(b: &mut Builder, chunk: Value, chunks: i64, body: impl FnOn
     b.range(lo, one, |b, _| body(b));
 }
 
+/// One call of the broadcast-tile microkernel (`tcc_ukernels::Tile`, whose fields
+/// these are): `x`, `w` and `o` are element addresses (`Builder::address`), the
+/// reduction levels' counts may vary at run time, everything else is known when the
+/// kernel is compiled. Strides count elements.
+pub struct MicrokernelTile {
+    pub x: Value,
+    pub w: Value,
+    pub o: Value,
+    pub rows: i64,
+    pub vectors: i64,
+    pub accumulate: bool,
+    pub x_row: i64,
+    pub o_row: i64,
+    pub group_vectors: i64,
+    pub w_group: i64,
+    pub o_group: i64,
+    pub inner: i64,
+    pub w_step: i64,
+    /// `(count, input stride, weight stride)`, outermost first.
+    pub levels: [(Value, i64, i64); 3],
+}
+
+impl MicrokernelTile {
+    /// Emits the call for microkernels of level `isa`.
+    pub fn call(&self, b: &mut Builder, isa: tcc_target::Isa) {
+        let mut args = vec![self.x, self.w, self.o];
+        for v in [
+            self.rows,
+            self.vectors,
+            self.accumulate as i64,
+            self.x_row,
+            self.o_row,
+            self.group_vectors,
+            self.w_group,
+            self.o_group,
+            self.inner,
+            self.w_step,
+        ] {
+            args.push(b.index(v));
+        }
+        for (count, x, w) in self.levels {
+            args.push(count);
+            args.push(b.index(x));
+            args.push(b.index(w));
+        }
+        b.microkernel(isa, &args);
+    }
+}
+
 /// Where an epilogue operand of shape `shape` is read for the output element at `idx`
 /// (numpy broadcasting, dimensions aligned right), and whether its innermost dimension
 /// is broadcast (then one scalar is loaded and splatted).

@@ -1,0 +1,94 @@
+//! Calls of the runtime's ahead-of-time microkernels.
+//!
+//! `loop.address` takes the address of a buffer element as an `index`, and
+//! `loop.microkernel` calls the broadcast-tile microkernel of one ISA level
+//! (`tcc_uk_tile_<isa>`, see `tcc-ukernels`) with [`TILE_ARGUMENTS`] `index` operands:
+//! the input, weight and output addresses, then the tile's sizes and strides in
+//! elements. The call reads the input and weights and writes the output tile, so it is
+//! never moved or removed.
+
+use tcc_ir::{
+    Arity, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser, ScalarType, Syntax, Traits,
+    Type,
+};
+use tcc_runtime_abi::Isa;
+
+use crate::LoopOp;
+
+/// The operands of `loop.microkernel`, in the order of the C entry point
+/// `tcc_uk_tile_<isa>`.
+pub const TILE_ARGUMENTS: [&str; 22] = [
+    "x", "w", "o", "rows", "vectors", "accumulate", "x_row", "o_row", "group_vectors", "w_group", "o_group", "inner",
+    "w_step", "n2", "x2", "w2", "n1", "x1", "w1", "n0", "x0", "w0",
+];
+
+fn verify_address(m: &Module, op: Op) -> Result<(), String> {
+    tcc_ir::indexed::indexed_buffer(m, op, 0)?;
+    let r = m.value_type(m.result(op, 0));
+    if *r != Type::Scalar(ScalarType::Index) {
+        return Err(format!("result must be an index, got {r}"));
+    }
+    Ok(())
+}
+
+fn parse_address(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
+    let (uses, ty) = tcc_ir::indexed::parse_indexed(p, &mut state.attrs)?;
+    if ty.as_buffer().is_none() {
+        return Err(Diagnostic::error(state.loc.clone(), format!("expected a buffer type, got {ty}")));
+    }
+    p.bind_operands(state, &uses, &tcc_ir::indexed::indexed_types(&uses, &ty))?;
+    state.result_types.push(Type::Scalar(ScalarType::Index));
+    Ok(())
+}
+
+/// The ISA level a `loop.microkernel` calls.
+pub fn microkernel_isa(m: &Module, op: Op) -> Option<Isa> {
+    m.attr(op, "isa").and_then(|a| a.as_str()).and_then(Isa::from_name)
+}
+
+fn verify_microkernel(m: &Module, op: Op) -> Result<(), String> {
+    if microkernel_isa(m, op).is_none() {
+        return Err("'isa' must be avx512, avx2 or sse".into());
+    }
+    let operands = m.operands(op);
+    if operands.len() != TILE_ARGUMENTS.len() {
+        return Err(format!("takes {} operands, got {}", TILE_ARGUMENTS.len(), operands.len()));
+    }
+    for (&v, name) in operands.iter().zip(TILE_ARGUMENTS) {
+        let t = m.value_type(v);
+        if *t != Type::Scalar(ScalarType::Index) {
+            return Err(format!("operand '{name}' must be an index, got {t}"));
+        }
+    }
+    Ok(())
+}
+
+pub static ADDRESS: OpDef = OpDef {
+    name: "loop.address",
+    summary: "The address of one element, as an index: `%p = loop.address %buf[%i, %j] : buffer<4x8xf32>`",
+    description: "For the arguments of `loop.microkernel`.",
+    operands: Arity::AtLeast(1),
+    traits: Traits::PURE,
+    verify: Some(verify_address),
+    syntax: Syntax::Custom { parse: parse_address, print: crate::memory::print_access },
+    dialect_data: Some(&LoopOp::Address),
+    ..OpDef::DEFAULT
+};
+
+pub static MICROKERNEL: OpDef = OpDef {
+    name: "loop.microkernel",
+    summary: "Calls the runtime's broadcast-tile microkernel of ISA level `isa` on one register tile",
+    description: "The 22 `index` operands are the C entry point's arguments (`tcc_uk_tile_<isa>`): input, \
+                  weight and output addresses, rows, vectors, accumulate (0 or 1), the row strides of the \
+                  input and output, vectors per group and the groups' strides in the weights and output, \
+                  the inner steps and their weight stride, and three reduction levels (count, input \
+                  stride, weight stride), outermost first. Strides count elements.\n\n```mlir\n\
+                  loop.microkernel %x, %w, %o, %rows, ... {isa = \"avx512\"} : (index, ...) -> ()\n```",
+    operands: Arity::Exactly(22),
+    results: Arity::Exactly(0),
+    attrs: &[AttrSpec::required("isa", AttrKind::String, "the ISA level: avx512, avx2 or sse")],
+    verify: Some(verify_microkernel),
+    syntax: Syntax::Functional,
+    dialect_data: Some(&LoopOp::Microkernel),
+    ..OpDef::DEFAULT
+};

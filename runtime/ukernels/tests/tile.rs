@@ -1,0 +1,112 @@
+//! Every ISA level's broadcast tile against a scalar evaluation of its definition, on
+//! random tiles: rows and vectors past one sub-tile (so the splitting runs), groups of
+//! vectors, three strided levels, accumulation into partial sums.
+
+use tcc_ukernels::{Isa, Level, Tile, run};
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + (self.next() % (hi - lo + 1) as u64) as i64
+    }
+    /// Multiples of 1/4 in [-2, 2]: products and sums of a few hundred are exact.
+    fn value(&mut self) -> f32 {
+        self.range(-8, 8) as f32 / 4.0
+    }
+}
+
+#[test]
+fn every_level_computes_its_definition() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for isa in Isa::ALL.into_iter().filter(|i| i.is_supported()) {
+        let lanes = isa.lanes() as i64;
+        for case in 0..300 {
+            let rows = rng.range(1, 33);
+            let group_vectors = rng.range(1, 3);
+            let vectors = rng.range(1, 9);
+            let inner = rng.range(0, 7);
+            let w_step = rng.range(1, 3) * lanes * group_vectors;
+            let counts = [rng.range(1, 3), rng.range(0, 3), rng.range(1, 2)];
+            let x_row = rng.range(1, 40);
+            // Level strides: input levels past the rows' spans, weight levels past the steps.
+            let mut x_extent = rows * x_row + inner;
+            let mut w_extent = inner * w_step + 4 * lanes * group_vectors * (vectors / group_vectors + 1);
+            let mut levels = [Level::default(); 3];
+            for l in (0..3).rev() {
+                levels[l] = Level { count: counts[l], x: x_extent + rng.range(0, 3), w: w_extent + rng.range(0, 3) };
+                x_extent = levels[l].x * counts[l].max(1);
+                w_extent = levels[l].w * counts[l].max(1);
+            }
+            let groups = (vectors + group_vectors - 1) / group_vectors;
+            let w_group = w_extent + rng.range(0, 5);
+            let o_row = rng.range(1, 2) * lanes * group_vectors;
+            let o_group = rows * o_row + rng.range(0, 5);
+            let x: Vec<f32> = (0..x_extent + 64).map(|_| rng.value()).collect();
+            let w: Vec<f32> = (0..w_group * groups + 64).map(|_| rng.value()).collect();
+            let o0: Vec<f32> = (0..o_group * groups + 64).map(|_| rng.value()).collect();
+            let accumulate = case % 3 == 0;
+            let mut expected = o0.clone();
+            for r in 0..rows {
+                for v in 0..vectors {
+                    let (g, q) = (v / group_vectors, v % group_vectors);
+                    for lane in 0..lanes {
+                        let at = (r * o_row + g * o_group + q * lanes + lane) as usize;
+                        let mut sum = if accumulate { o0[at] } else { 0.0 };
+                        for i2 in 0..counts[0] {
+                            for i1 in 0..counts[1] {
+                                for i0 in 0..counts[2] {
+                                    let xo = i2 * levels[0].x + i1 * levels[1].x + i0 * levels[2].x;
+                                    let wo = i2 * levels[0].w + i1 * levels[1].w + i0 * levels[2].w;
+                                    for j in 0..inner {
+                                        let xv = x[(r * x_row + xo + j) as usize];
+                                        let wv = w[(g * w_group + q * lanes + wo + j * w_step + lane) as usize];
+                                        sum += xv * wv;
+                                    }
+                                }
+                            }
+                        }
+                        expected[at] = sum;
+                    }
+                }
+            }
+            let mut o = o0.clone();
+            let tile = Tile {
+                x: x.as_ptr(),
+                w: w.as_ptr(),
+                o: o.as_mut_ptr(),
+                rows,
+                vectors,
+                accumulate,
+                x_row,
+                o_row,
+                group_vectors,
+                w_group,
+                o_group,
+                inner,
+                w_step,
+                levels,
+            };
+            // SAFETY: the level is supported; the buffers cover every offset above.
+            unsafe { run(isa, &tile) };
+            assert_eq!(o, expected, "{isa}, case {case}: {tile:?}");
+        }
+    }
+}
+
+#[test]
+fn levels_are_named_and_ordered() {
+    for isa in Isa::ALL {
+        assert_eq!(Isa::from_name(isa.name()), Some(isa));
+    }
+    assert!(Isa::Sse.is_supported());
+    assert!(Isa::host_best().is_some_and(|b| b >= Isa::Sse));
+    assert_eq!(Isa::from_name("avx"), None);
+}
