@@ -69,16 +69,22 @@ impl Pass for ConfigureKernels {
 }
 
 /// The analytic default configuration of kernel op `op`, or `None` if it is not one.
-pub fn default_config(m: &Module, op: Op, target: &Target) -> Option<KernelConfig> {
+pub fn default_config(m: &Module, op: Op, codegen: &Target) -> Option<KernelConfig> {
     let shape = |i: usize| crate::shape(m, m.operand(op, i));
     let out = crate::shape(m, *m.results(op).first()?);
     // Matmul tiles are planned for the vectors and registers of the code that runs
     // them: the microkernels' when the target calls them.
-    let target = &target.kernel_target();
+    let target = &codegen.kernel_target();
     let lanes = target.f32_lanes();
     match tcc_dialect_graph::kind_of(m, op)? {
-        GraphOp::Conv2dNchwc => conv_config(m, op, target).map(KernelConfig::Conv),
-        GraphOp::Pool2dNchwc(_) => Some(KernelConfig::Pool(PoolConfig { tile_w: Some(out[3].clamp(1, 8)) })),
+        GraphOp::Conv2dNchwc => conv_config(m, op, codegen).map(KernelConfig::Conv),
+        GraphOp::Pool2dNchwc(_) => {
+            // Generated code at the backend's own width: a block of the microkernels'
+            // width is several of its vectors, and the tile's accumulators must fit.
+            let vectors = (shape(0)[4] / codegen.f32_lanes()).max(1);
+            let most = ((codegen.vector_registers as i64 - 2) / vectors).clamp(1, 8);
+            Some(KernelConfig::Pool(PoolConfig { tile_w: Some(out[3].clamp(1, most)) }))
+        }
         GraphOp::BatchMatmul => {
             let (rows, n) = (out[out.len() - 2], out[out.len() - 1]);
             let vectors = matmul_block(target, rows, n) / lanes;
@@ -164,7 +170,7 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
             // prefetched.
             // (Only where the backend emits prefetches: Cranelift drops them and paid
             // 5-8 points of the peak for their addresses on the stems, Zen 5.)
-            prefetch_input: (target.prefetch && !pointwise && from_caller(m, m.operand(op, 0))).then_some(true),
+            prefetch_input: (codegen.prefetch && !pointwise && from_caller(m, m.operand(op, 0))).then_some(true),
             // Filters larger than L2 come from L3 or memory at the start of each
             // channel group: fetch the next group's while this one runs.
             prefetch: (target.prefetch && filter_bytes > target.l2_bytes as i64).then_some(true),

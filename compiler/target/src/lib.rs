@@ -91,12 +91,16 @@ impl Target {
 
     /// The target as the blocked kernels see it: with microkernels, their vector width
     /// and registers (which set the channel blocks of the layouts and the register
-    /// tiles), else this target.
+    /// tiles) and their weight prefetches, else this target.
     pub fn kernel_target(&self) -> Target {
         match self.ukernels {
-            Some(isa) => {
-                Target { vector_bits: isa.lanes() * 32, vector_registers: isa.registers(), fma: true, ..*self }
-            }
+            Some(isa) => Target {
+                vector_bits: isa.lanes() * 32,
+                vector_registers: isa.registers(),
+                fma: true,
+                prefetch: true,
+                ..*self
+            },
             None => *self,
         }
     }

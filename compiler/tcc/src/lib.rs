@@ -43,7 +43,7 @@ pub use model_file::{ModelBytes, read_model_file};
 pub use pipeline::Session;
 pub use runtime_lib::{runtime_library, static_library};
 pub use summary::model_summary;
-pub use tcc_codegen::{self as codegen, CompiledModel};
+pub use tcc_codegen::{self as codegen, CompiledModel, Isa};
 pub use tcc_dialect_graph as graph;
 pub use tcc_dialect_loop as loop_dialect;
 pub use tcc_dialect_tosa as tosa;

@@ -171,18 +171,18 @@ fn check(text: &str, xs: &[i64], seed: u64) {
     let want = run_function(&m, m.func("main").unwrap(), &[x]).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let want = want[0].to_f64s();
     let scale = want.iter().fold(1e-3f64, |a, &v| a.max(v.abs()));
-    for backend in tcc::backend::compiled_backends() {
+    for (backend, builder) in common::code_generators(seed / 2) {
         let threads = 1 + (seed % 2) as usize;
-        let model = tcc::Runtime::builder().backend(backend).threads(threads).load_str(text);
-        let model = model.unwrap_or_else(|e| panic!("seed {seed}, {backend:?}: {e}\n{text}"));
+        let model = builder.threads(threads).load_str(text);
+        let model = model.unwrap_or_else(|e| panic!("seed {seed}, {backend}: {e}\n{text}"));
         let got =
             model.run(&[tcc::Tensor::from_slice(&input, &xs.iter().map(|&d| d as usize).collect::<Vec<_>>()).unwrap()]);
-        let got = got.unwrap_or_else(|e| panic!("seed {seed}, {backend:?}: {e}"));
+        let got = got.unwrap_or_else(|e| panic!("seed {seed}, {backend}: {e}"));
         let got = got[0].as_slice::<f32>().unwrap();
         for (i, (&g, &w)) in got.iter().zip(&want).enumerate() {
             assert!(
                 (g as f64 - w).abs() <= 1e-4 * scale,
-                "seed {seed}, {backend:?}, {threads} thread(s): element {i}: compiled {g}, interpreter {w}\n{text}"
+                "seed {seed}, {backend}, {threads} thread(s): element {i}: compiled {g}, interpreter {w}\n{text}"
             );
         }
     }

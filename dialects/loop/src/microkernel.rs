@@ -17,9 +17,9 @@ use crate::LoopOp;
 
 /// The operands of `loop.microkernel`, in the order of the C entry point
 /// `tcc_uk_tile_<isa>`.
-pub const TILE_ARGUMENTS: [&str; 22] = [
+pub const TILE_ARGUMENTS: [&str; 23] = [
     "x", "w", "o", "rows", "vectors", "accumulate", "x_row", "o_row", "group_vectors", "w_group", "o_group", "inner",
-    "w_step", "n2", "x2", "w2", "n1", "x1", "w1", "n0", "x0", "w0",
+    "w_step", "n2", "x2", "w2", "n1", "x1", "w1", "n0", "x0", "w0", "prefetch",
 ];
 
 fn verify_address(m: &Module, op: Op) -> Result<(), String> {
@@ -78,13 +78,14 @@ pub static ADDRESS: OpDef = OpDef {
 pub static MICROKERNEL: OpDef = OpDef {
     name: "loop.microkernel",
     summary: "Calls the runtime's broadcast-tile microkernel of ISA level `isa` on one register tile",
-    description: "The 22 `index` operands are the C entry point's arguments (`tcc_uk_tile_<isa>`): input, \
+    description: "The 23 `index` operands are the C entry point's arguments (`tcc_uk_tile_<isa>`): input, \
                   weight and output addresses, rows, vectors, accumulate (0 or 1), the row strides of the \
                   input and output, vectors per group and the groups' strides in the weights and output, \
                   the inner steps and their weight stride, and three reduction levels (count, input \
-                  stride, weight stride), outermost first. Strides count elements.\n\n```mlir\n\
+                  stride, weight stride), outermost first, and the distance from the weights read to those \
+                  to prefetch into L2 (0: none). Strides count elements.\n\n```mlir\n\
                   loop.microkernel %x, %w, %o, %rows, ... {isa = \"avx512\"} : (index, ...) -> ()\n```",
-    operands: Arity::Exactly(22),
+    operands: Arity::Exactly(23),
     results: Arity::Exactly(0),
     attrs: &[AttrSpec::required("isa", AttrKind::String, "the ISA level: avx512, avx2 or sse")],
     verify: Some(verify_microkernel),

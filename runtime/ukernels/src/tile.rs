@@ -43,6 +43,10 @@ pub struct Tile {
     pub w_step: i64,
     /// Outermost first.
     pub levels: [Level; 3],
+    /// If not 0: at each step, ask for the weights this many elements past the ones
+    /// read to be brought into L2 (the next channel group's, while this one runs on
+    /// weights that stream from L3 or memory).
+    pub prefetch: i64,
 }
 
 /// Splits `n` into the fewest parts of at most `most`, as even as possible.
@@ -72,7 +76,7 @@ macro_rules! isa_tile {
             #[cfg(target_arch = "x86_64")]
             use std::arch::x86_64::*;
 
-            use super::{MAX_ROWS, MAX_VECTORS, Tile, balanced};
+            use super::{MAX_ROWS, MAX_VECTORS, Tile, balanced, prefetch_l2};
 
             const LANES: i64 = $lanes;
 
@@ -90,6 +94,7 @@ macro_rules! isa_tile {
                 oo: &[isize; 4],
             ) {
                 let (x_row, o_row, w_step) = (t.x_row as isize, t.o_row as isize, t.w_step as isize);
+                let prefetch = t.prefetch as isize;
                 // SAFETY: the tile's addresses are valid (the caller's contract).
                 unsafe {
                     let mut acc = [[$zero(); C]; R];
@@ -107,6 +112,11 @@ macro_rules! isa_tile {
                                 let xp = x.offset(i2 * l2.x as isize + i1 * l1.x as isize + i0 * l0.x as isize);
                                 let mut wp = w.offset(i2 * l2.w as isize + i1 * l1.w as isize + i0 * l0.w as isize);
                                 for j in 0..t.inner as isize {
+                                    if prefetch != 0 {
+                                        for c in 0..C {
+                                            prefetch_l2(wp.offset(wo[c] + prefetch));
+                                        }
+                                    }
                                     let mut wv = [$zero(); C];
                                     for c in 0..C {
                                         wv[c] = $load(wp.offset(wo[c]));
@@ -204,6 +214,7 @@ macro_rules! isa_tile {
                 n0: i64,
                 x0: i64,
                 w0: i64,
+                prefetch: i64,
             ) {
                 use super::Level;
                 let t = Tile {
@@ -225,11 +236,23 @@ macro_rules! isa_tile {
                         Level { count: n1, x: x1, w: w1 },
                         Level { count: n0, x: x0, w: w0 },
                     ],
+                    prefetch,
                 };
                 // SAFETY: the caller's contract.
                 unsafe { run(&t) }
             }
         }
+    };
+}
+
+/// Asks for the cache line holding `p` to be brought into L2 (a hint: `p` need not be
+/// valid).
+#[inline(always)]
+fn prefetch_l2(p: *const f32) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults, whatever the address.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T1 }>(p as *const i8)
     };
 }
 

@@ -93,6 +93,8 @@ fn every_level_computes_its_definition() {
                 inner,
                 w_step,
                 levels,
+                // Any distance: a hint that must not change the result.
+                prefetch: if case % 2 == 0 { 0 } else { rng.range(-64, 4096) },
             };
             // SAFETY: the level is supported; the buffers cover every offset above.
             unsafe { run(isa, &tile) };

@@ -244,6 +244,7 @@ fn microkernel_tile(b: &mut Builder, mm: &Matmul, at: &Block, isa: tcc_target::I
         inner: mm.k,
         w_step,
         levels: [(one, 0, 0), (one, 0, 0), (one, 0, 0)],
+        prefetch: b.index(0),
     }
     .call(b, isa);
 }

@@ -141,6 +141,8 @@ pub struct MicrokernelTile {
     pub w_step: i64,
     /// `(count, input stride, weight stride)`, outermost first.
     pub levels: [(Value, i64, i64); 3],
+    /// The distance to the weights to prefetch into L2 at each step (0: none).
+    pub prefetch: Value,
 }
 
 impl MicrokernelTile {
@@ -166,6 +168,7 @@ impl MicrokernelTile {
             args.push(b.index(x));
             args.push(b.index(w));
         }
+        args.push(self.prefetch);
         b.microkernel(isa, &args);
     }
 }

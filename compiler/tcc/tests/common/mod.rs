@@ -111,3 +111,23 @@ impl Rng {
         (0..n).map(|_| self.int(-1000, 1000) as f32 / scale).collect()
     }
 }
+
+/// The code generators a property test compiles case `seed` with: Cranelift, calling the
+/// microkernels of one ISA level (every level this CPU runs, and none, in turn over the
+/// seeds), and LLVM when it is built in. Each with a name for messages.
+#[allow(dead_code)]
+pub fn code_generators(seed: u64) -> Vec<(String, tcc::RuntimeBuilder)> {
+    let mut levels: Vec<&str> = tcc::Isa::ALL.iter().filter(|i| i.is_supported()).map(|i| i.name()).collect();
+    levels.push("none");
+    let level = levels[(seed as usize) % levels.len()];
+    let mut out = Vec::new();
+    for backend in tcc::backend::compiled_backends() {
+        let builder = tcc::Runtime::builder().backend(backend);
+        if backend == tcc::Backend::Cranelift {
+            out.push((format!("Cranelift ({level} microkernels)"), builder.isa(level)));
+        } else {
+            out.push((format!("{backend:?}"), builder));
+        }
+    }
+    out
+}

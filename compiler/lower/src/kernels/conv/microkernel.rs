@@ -1,7 +1,9 @@
 //! The direct and pointwise templates' register tiles as microkernel calls: with a
-//! target that calls the runtime's microkernels, each tile of uniform kernel taps is one
-//! `loop.microkernel` call over the whole reduction (input-channel blocks, in-bounds
-//! kernel rows, kernel columns and channels), and the epilogue, if any, runs in
+//! target that calls the runtime's microkernels, a tile whose columns all read the same
+//! kernel taps is one `loop.microkernel` call over the whole reduction (input-channel
+//! blocks, in-bounds kernel rows, kernel columns and channels). A tile across a row's
+//! edge is one call per kernel column, each over the columns that reach it (a
+//! contiguous run), accumulating into the stored tile. The epilogue, if any, runs in
 //! generated code on the stored tile while it is in L1.
 
 use tcc_ir::Value;
@@ -18,27 +20,69 @@ pub(super) fn level(c: &OpLowering, k: &Conv) -> Option<Isa> {
     c.ukernels.filter(|isa| k.o[4] % isa.lanes() as i64 == 0)
 }
 
-/// Tile `t` of `cols` columns from `ow0`, every column reading kernel columns `taps`,
-/// as one call of `isa`'s microkernel.
-pub(super) fn tile(
+/// Tile `t` of `taps.len()` columns from `ow0` (column `i` reads kernel columns
+/// `taps[i]`) by `isa`'s microkernel; `false` (nothing emitted) when the columns that
+/// reach a kernel column are not one run.
+pub(super) fn tile(b: &mut Builder, c: &OpLowering, k: &Conv, isa: Isa, t: &Tile, ow0: Value, taps: &[(i64, i64)]) -> bool {
+    let cols = taps.len() as i64;
+    if taps.iter().all(|&tp| tp == taps[0]) {
+        call(b, k, isa, t, ow0, (0, cols), taps[0], !t.first);
+    } else {
+        // Per kernel column: the run of columns that reach it, the widest first.
+        let span = (taps.iter().map(|t| t.0).min().unwrap_or(0), taps.iter().map(|t| t.1).max().unwrap_or(0));
+        let mut calls = Vec::new();
+        for kw in span.0..span.1 {
+            let reach: Vec<i64> = (0..cols).filter(|&i| (taps[i as usize].0..taps[i as usize].1).contains(&kw)).collect();
+            let (Some(&first), Some(&last)) = (reach.first(), reach.last()) else { continue };
+            if last - first + 1 != reach.len() as i64 {
+                return false;
+            }
+            calls.push((kw, first, reach.len() as i64));
+        }
+        calls.sort_by_key(|&(kw, _, n)| (-n, kw));
+        let mut accumulate = !t.first;
+        if t.first && calls.first().is_none_or(|&(_, _, n)| n < cols) {
+            // Some column is not written by the first call: the tile starts from zeros.
+            let zero_s = b.scalar(tcc_ir::ScalarType::F32, 0.0);
+            let zero = b.splat(zero_s, k.width);
+            let zeros = vec![zero; (cols * k.tile_oc * k.vectors) as usize];
+            store_tile(b, c, k, t.n, t.ob0, t.oh, ow0, cols, k.tile_oc, &zeros, false);
+            accumulate = true;
+        }
+        for (kw, first, n) in calls {
+            call(b, k, isa, t, ow0, (first, n), (kw, kw + 1), accumulate);
+            accumulate = true;
+        }
+    }
+    if t.last && !c.g.regions(c.op).is_empty() {
+        let accs = load_tile(b, k, t, ow0, cols);
+        store_tile(b, c, k, t.n, t.ob0, t.oh, ow0, cols, k.tile_oc, &accs, true);
+    }
+    true
+}
+
+/// One call: the tile's columns `first..first + count` (from `ow0`) over kernel columns
+/// `lo..hi`, starting from the stored partial sums with `accumulate`.
+fn call(
     b: &mut Builder,
-    c: &OpLowering,
     k: &Conv,
     isa: Isa,
     t: &Tile,
     ow0: Value,
-    cols: i64,
-    taps: (i64, i64),
+    (first, count): (i64, i64),
+    (lo, hi): (i64, i64),
+    accumulate: bool,
 ) {
     let [_, _, h, w, ib] = k.x;
     let [_, wicb, kh_n, kw_n, wib, ob] = k.w;
     let [_, _, oh_n, ow_n, _] = k.o;
     let ([_, sw], [dh, dw]) = (k.stride, k.dilation);
-    let (lo, hi) = taps;
+    let first_v = b.index(first);
+    let ow = b.add(ow0, first_v);
     let iw = {
-        let s = b.scale(ow0, sw);
-        let first = b.index(lo * dw - k.pad[1]);
-        b.add(s, first)
+        let s = b.scale(ow, sw);
+        let offset = b.index(lo * dw - k.pad[1]);
+        b.add(s, offset)
     };
     let ih = {
         let d = b.scale(t.kh.0, dh);
@@ -49,7 +93,7 @@ pub(super) fn tile(
     let lo_v = b.index(lo);
     let x = b.address(k.xb, &[t.n, xcb, ih, iw, zero]);
     let wp = b.address(k.wb, &[t.ob0, t.icb.0, t.kh.0, lo_v, zero, zero]);
-    let o = b.address(k.ob, &[t.n, t.ob0, t.oh, ow0, zero]);
+    let o = b.address(k.ob, &[t.n, t.ob0, t.oh, ow, zero]);
     let icbs = b.sub(t.icb.1, t.icb.0);
     let khs = b.sub(t.kh.1, t.kh.0);
     let filter_row = kw_n * wib * ob;
@@ -57,25 +101,33 @@ pub(super) fn tile(
     // input row and of the filter row.
     let (kws, inner) = if dw == 1 { (b.index(1), (hi - lo) * ib) } else { (b.index(hi - lo), ib) };
     let lanes = isa.lanes() as i64;
+    let w_group = wicb * kh_n * filter_row;
+    // The next channel group's filters (the last group asks for its own).
+    let prefetch = if k.prefetch {
+        let step = b.index(k.tile_oc);
+        let next = b.add(t.ob0, step);
+        let next = b.min_const(next, k.o[1] - k.tile_oc);
+        let blocks = b.sub(next, t.ob0);
+        b.scale(blocks, w_group)
+    } else {
+        b.index(0)
+    };
     MicrokernelTile {
         x,
         w: wp,
         o,
-        rows: cols,
+        rows: count,
         vectors: k.tile_oc * ob / lanes,
-        accumulate: !t.first,
+        accumulate,
         x_row: sw * ib,
         o_row: ob,
         group_vectors: ob / lanes,
-        w_group: wicb * kh_n * filter_row,
+        w_group,
         o_group: oh_n * ow_n * ob,
         inner,
         w_step: ob,
         levels: [(icbs, h * w * ib, kh_n * filter_row), (khs, dh * w * ib, filter_row), (kws, dw * ib, wib * ob)],
+        prefetch,
     }
     .call(b, isa);
-    if t.last && !c.g.regions(c.op).is_empty() {
-        let accs = load_tile(b, k, t, ow0, cols);
-        store_tile(b, c, k, t.n, t.ob0, t.oh, ow0, cols, k.tile_oc, &accs, true);
-    }
 }

@@ -16,7 +16,7 @@
 //!   one block, multiplying input vectors by filter vectors lane by lane.
 //!
 //! With a target that calls microkernels, the direct and pointwise tiles are calls
-//! ([`microkernel`]) and every tile has uniform taps (edges in tiles of their own).
+//! ([`microkernel`]).
 //!
 //! The epilogue runs on the accumulators before the single store. Shapes a template does
 //! not fit (blocks that are not a multiple of the vector width, groups that split a
@@ -150,7 +150,7 @@ impl Conv {
             tile_oc,
             unroll_kw: cfg.unroll_kw(),
             unroll_ic: cfg.unroll_ic(),
-            split_edges: cfg.edges() == Edges::Split || c.ukernels.is_some(),
+            split_edges: cfg.edges() == Edges::Split,
             chunk_ic: cfg.chunk_ic,
             prefetch: cfg.prefetch(),
             prefetch_input: cfg.prefetch_input(),
@@ -457,8 +457,10 @@ struct Tile {
 fn direct_tile(b: &mut Builder, c: &OpLowering, k: &Conv, t: &Tile, ow0: Value, taps: &[(i64, i64)]) {
     let cols = taps.len() as i64;
     let uniform = taps.iter().all(|&tp| tp == taps[0]);
-    if let Some(isa) = microkernel::level(c, k).filter(|_| uniform && cols > 0) {
-        return microkernel::tile(b, c, k, isa, t, ow0, cols, taps[0]);
+    if let Some(isa) = microkernel::level(c, k).filter(|_| cols > 0)
+        && microkernel::tile(b, c, k, isa, t, ow0, taps)
+    {
+        return;
     }
     let span = (taps.iter().map(|t| t.0).min().unwrap_or(0), taps.iter().map(|t| t.1).max().unwrap_or(0));
     let [_, _, _, _, ib] = k.x;
