@@ -33,14 +33,16 @@ thread_local! {
 /// int32_t tcc_aot_run(void (*entry)(void *const *, void *, const void *, uint32_t *),
 ///                     const float *const *inputs, size_t n_inputs,
 ///                     float *const *outputs, size_t n_outputs,
-///                     size_t workspace_size, int32_t threads);
+///                     size_t workspace_size, int32_t threads, int32_t isa);
 /// ```
 ///
 /// `inputs` holds `n_inputs` pointers and `outputs` `n_outputs` (an array may be NULL
 /// only when its count is 0), `workspace_size` is the bytes the model needs, `threads`
-/// the thread count (0: the default, see [`resolve_threads`]). Returns 0 on success,
+/// the thread count (0: the default, see [`resolve_threads`]), `isa` the microkernel
+/// level the code calls ([`tcc_runtime_abi::Isa::code`]; 0: none). Returns 0 on success,
 /// the 1-based id of the run-time check that failed, or a negative [`AotError::code`]
-/// when nothing ran (checked in that order: pointers, thread count, workspace).
+/// when nothing ran (checked in that order: microkernel level, pointers, thread count,
+/// workspace).
 ///
 /// # Safety
 /// `entry` must be a model entry compiled by tcc taking `n_inputs` inputs and
@@ -56,7 +58,13 @@ pub unsafe extern "C" fn tcc_aot_run(
     n_outputs: usize,
     workspace_size: usize,
     threads: i32,
+    isa: i32,
 ) -> i32 {
+    match tcc_runtime_abi::Isa::from_code(isa) {
+        Ok(None) => {}
+        Ok(Some(level)) if tcc_runtime_abi::Isa::may_run(level) => {}
+        _ => return AotError::UnsupportedIsa.code(),
+    }
     let call = |state: &mut CallState| {
         // SAFETY: forwarded from the caller's contract.
         unsafe { run(state, entry, inputs, n_inputs, outputs, n_outputs, workspace_size, threads) }
@@ -176,7 +184,7 @@ mod tests {
 
     fn call(inputs: *const *const f32, outputs: *const *mut f32, workspace: usize, threads: i32) -> i32 {
         // SAFETY: the arrays, when not NULL, hold one pointer each to large enough buffers.
-        unsafe { tcc_aot_run(entry, inputs, 1, outputs, 1, workspace, threads) }
+        unsafe { tcc_aot_run(entry, inputs, 1, outputs, 1, workspace, threads, 0) }
     }
 
     #[test]
@@ -219,7 +227,21 @@ mod tests {
     fn empty_arrays_may_be_null() {
         unsafe extern "C" fn nothing(_: *const *mut u8, _: *mut u8, _: *const PoolHandle, _: *mut u32) {}
         // SAFETY: the entry reads nothing.
-        assert_eq!(unsafe { tcc_aot_run(nothing, std::ptr::null(), 0, std::ptr::null(), 0, 0, 1) }, 0);
+        assert_eq!(unsafe { tcc_aot_run(nothing, std::ptr::null(), 0, std::ptr::null(), 0, 0, 1, 0) }, 0);
+    }
+
+    #[test]
+    fn a_microkernel_level_the_cpu_lacks_or_an_unknown_one_is_refused() {
+        unsafe extern "C" fn nothing(_: *const *mut u8, _: *mut u8, _: *const PoolHandle, _: *mut u32) {}
+        let run = |isa: i32| unsafe { tcc_aot_run(nothing, std::ptr::null(), 0, std::ptr::null(), 0, 0, 1, isa) };
+        let refused = AotError::UnsupportedIsa.code();
+        assert_eq!(run(99), refused);
+        assert_eq!(run(-1), refused);
+        for level in tcc_runtime_abi::Isa::ALL {
+            let code = tcc_runtime_abi::Isa::code(Some(level));
+            let allowed = level.is_supported() && std::env::var_os("TCC_ISA").is_none();
+            assert_eq!(run(code) == 0, allowed, "{level}");
+        }
     }
 
     #[test]

@@ -46,6 +46,12 @@ pub fn microkernel_isa(m: &Module, op: Op) -> Option<Isa> {
     m.attr(op, "isa").and_then(|a| a.as_str()).and_then(Isa::from_name)
 }
 
+/// The highest ISA level whose microkernels module `m` calls (what its code needs
+/// from the CPU), if any.
+pub fn required_isa(m: &Module) -> Option<Isa> {
+    m.walk(m.top()).into_iter().filter(|&op| m.is(op, &MICROKERNEL)).filter_map(|op| microkernel_isa(m, op)).max()
+}
+
 fn verify_microkernel(m: &Module, op: Op) -> Result<(), String> {
     if microkernel_isa(m, op).is_none() {
         return Err("'isa' must be avx512, avx2 or sse".into());

@@ -192,11 +192,14 @@ pub enum AotError {
     OutOfMemory,
     /// The runtime panicked (a bug in tcc); the outputs are not valid.
     Internal,
+    /// The model calls microkernels of an ISA level this CPU does not run, or that
+    /// `TCC_ISA` rules out.
+    UnsupportedIsa,
 }
 
 impl AotError {
     /// Every error, in code order (-1 first).
-    pub const ALL: [AotError; 8] = [
+    pub const ALL: [AotError; 9] = [
         AotError::NullInputs,
         AotError::NullInput,
         AotError::NullOutputs,
@@ -205,9 +208,10 @@ impl AotError {
         AotError::InvalidThreadsEnv,
         AotError::OutOfMemory,
         AotError::Internal,
+        AotError::UnsupportedIsa,
     ];
 
-    /// The code `tcc_aot_run` returns: -1 to -8.
+    /// The code `tcc_aot_run` returns: -1 to -9.
     pub fn code(self) -> i32 {
         -1 - AotError::ALL.iter().position(|&e| e == self).expect("listed") as i32
     }
@@ -228,6 +232,7 @@ impl AotError {
             AotError::InvalidThreadsEnv => "TCC_ERROR_INVALID_THREADS_ENV",
             AotError::OutOfMemory => "TCC_ERROR_OUT_OF_MEMORY",
             AotError::Internal => "TCC_ERROR_INTERNAL",
+            AotError::UnsupportedIsa => "TCC_ERROR_UNSUPPORTED_ISA",
         }
     }
 
@@ -246,6 +251,9 @@ impl AotError {
             }
             AotError::OutOfMemory => "cannot allocate the model's workspace".into(),
             AotError::Internal => "internal error in the tcc runtime (a bug in tcc; please report it)".into(),
+            AotError::UnsupportedIsa => "the model was compiled to call microkernels of an ISA level this CPU does \
+                                         not run (or that TCC_ISA rules out); compile it again for this machine"
+                .into(),
         }
     }
 }
@@ -336,6 +344,31 @@ impl Isa {
             return Err(format!("this CPU does not run the {isa} microkernels (the best level it runs is {best})"));
         }
         Ok(Some(isa))
+    }
+
+    /// The number an object file records for the level its code calls (0: none).
+    pub fn code(isa: Option<Isa>) -> i32 {
+        isa.map_or(0, |i| 1 + Isa::ALL.iter().position(|&l| l == i).expect("listed") as i32)
+    }
+
+    /// The level of [`Isa::code`]'s number; `Err` for a number no level has.
+    pub fn from_code(code: i32) -> Result<Option<Isa>, ()> {
+        match code {
+            0 => Ok(None),
+            c if c > 0 && (c as usize) <= Isa::ALL.len() => Ok(Some(Isa::ALL[c as usize - 1])),
+            _ => Err(()),
+        }
+    }
+
+    /// Whether code calling level `isa`'s microkernels may run here: this CPU runs it
+    /// and `TCC_ISA`, if it names a level (or `none`), allows it.
+    pub fn may_run(isa: Isa) -> bool {
+        let allowed = match std::env::var("TCC_ISA").ok().as_deref().map(str::trim) {
+            Some("none") => None,
+            Some(name) => Isa::from_name(name).or_else(Isa::host_best),
+            None => Isa::host_best(),
+        };
+        isa.is_supported() && allowed.is_some_and(|a| isa <= a)
     }
 
     /// The C symbol of the level's broadcast-tile microkernel.

@@ -202,6 +202,34 @@ fn each_model_links_and_matches_the_interpreter() {
     }
 }
 
+/// An object records the microkernel level its code calls: run under `TCC_ISA` naming
+/// a lower level (or none), it refuses with its error code and message instead of
+/// executing instructions the CPU may lack; at its level it runs.
+#[test]
+fn an_object_refuses_to_run_below_its_microkernel_level() {
+    let Some(best) = tcc::Isa::host_best() else { return };
+    let below = tcc::Isa::ALL.into_iter().rev().find(|&l| l < best).map_or("none", |l| l.name());
+    let dir = scratch("isa");
+    let model = "small_cnn";
+    let object = dir.join(format!("{model}.o"));
+    let status = tcc()
+        .arg(reference().join(format!("models/{model}.mlir")))
+        .args(["--emit=obj", "--isa", best.name(), "-o", object.to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exe = link(&driver(&[model]), &[object], &dir, "isa");
+    let (input, _) = interpret(model);
+    let path = dir.join("isa.input");
+    std::fs::write(&path, input.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    let out = Command::new(&exe).arg(&path).env("TCC_ISA", below).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "ran under TCC_ISA={below}");
+    assert!(stderr.contains("microkernels of an ISA level this CPU does not run"), "{stderr}");
+    let out = Command::new(&exe).arg(&path).env("TCC_ISA", best.name()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 #[test]
 fn static_libraries_link_alone_and_match_the_interpreter() {
     for backend in common::backends() {

@@ -63,7 +63,8 @@ fn compile(lm: &Module, name: &str, source: &str) -> Result<ObjectCode, CodegenE
         define_functions(&mut module, lm, &prep, constants, &format!("{name}_entry"), Linkage::Local, None)?;
     let (n_in, n_out) = (prep.signature.inputs.len(), prep.signature.outputs.len());
     for with_threads in [false, true] {
-        define_wrapper(&mut module, name, main_id, n_in, n_out, prep.workspace_size, with_threads)?;
+        let isa = tcc_runtime_abi::Isa::code(tcc_dialect_loop::microkernel::required_isa(lm));
+        define_wrapper(&mut module, name, main_id, n_in, n_out, prep.workspace_size, with_threads, isa)?;
     }
     let object = module.finish().emit().map_err(|e| CodegenError::Backend(e.to_string()))?;
     let header = header::c_header(name, source, &prep.signature, prep.workspace_size, &asserts);
@@ -71,7 +72,8 @@ fn compile(lm: &Module, name: &str, source: &str) -> Result<ObjectCode, CodegenE
 }
 
 /// `int NAME_run(inputs, outputs[, threads])`: calls `tcc_aot_run(entry, inputs, n_in,
-/// outputs, n_out, workspace_size, threads)` (threads 0 without the argument).
+/// outputs, n_out, workspace_size, threads, isa)` (threads 0 without the argument; `isa`
+/// the microkernel level the code calls, which the runtime checks before running).
 fn define_wrapper(
     module: &mut ObjectModule,
     name: &str,
@@ -80,12 +82,14 @@ fn define_wrapper(
     n_out: usize,
     workspace_size: usize,
     with_threads: bool,
+    isa: i32,
 ) -> Result<(), CodegenError> {
     let ptr = module.target_config().pointer_type();
-    // entry, inputs, n_inputs, outputs, n_outputs, workspace_size (pointer-sized), threads
+    // entry, inputs, n_inputs, outputs, n_outputs, workspace_size (pointer-sized),
+    // threads, the microkernel level
     let mut aot_sig = module.make_signature();
     aot_sig.params.extend([ptr; 6].map(AbiParam::new));
-    aot_sig.params.push(AbiParam::new(types::I32));
+    aot_sig.params.extend([AbiParam::new(types::I32), AbiParam::new(types::I32)]);
     aot_sig.returns.push(AbiParam::new(types::I32));
     let aot_run = module.declare_function(symbols::AOT_RUN, Linkage::Import, &aot_sig).map_err(backend_err)?;
 
@@ -115,7 +119,8 @@ fn define_wrapper(
         let ws = b.ins().iconst(ptr, workspace_size as i64);
         let threads = if with_threads { p[2] } else { b.ins().iconst(types::I32, 0) };
         let run = module.declare_func_in_func(aot_run, b.func);
-        let call = b.ins().call(run, &[fp, inputs, n_in, outputs, n_out, ws, threads]);
+        let isa = b.ins().iconst(types::I32, isa as i64);
+        let call = b.ins().call(run, &[fp, inputs, n_in, outputs, n_out, ws, threads, isa]);
         let r = b.inst_results(call)[0];
         b.ins().return_(&[r]);
         b.seal_all_blocks();

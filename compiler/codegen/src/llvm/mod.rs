@@ -436,7 +436,8 @@ fn object(lm: &Module, target: &LlvmTarget, name: &str, source: &str) -> Result<
     let machine = target.machine(RelocMode::PIC)?;
     let size_t = ctx.ptr_sized_int_type(&machine.get_target_data(), None);
     for with_threads in [false, true] {
-        define_wrapper(&ctx, &module, name, &entry_name, n_in, n_out, size_t, prep.workspace_size, with_threads)?;
+        let isa = tcc_runtime_abi::Isa::code(tcc_dialect_loop::microkernel::required_isa(lm));
+        define_wrapper(&ctx, &module, name, &entry_name, n_in, n_out, size_t, prep.workspace_size, with_threads, isa)?;
     }
     // Only the wrappers are exported, so models with different names link together.
     if let Some(entry) = module.get_function(&entry_name) {
@@ -450,7 +451,8 @@ fn object(lm: &Module, target: &LlvmTarget, name: &str, source: &str) -> Result<
 }
 
 /// `int NAME_run(inputs, outputs[, threads])`: calls `tcc_aot_run(entry, inputs, n_in,
-/// outputs, n_out, workspace_size, threads)` (threads 0 without the argument), the same
+/// outputs, n_out, workspace_size, threads, isa)` (threads 0 without the argument; `isa`
+/// the microkernel level the code calls, which the runtime checks before running), the same
 /// call as the Cranelift backend's wrapper; `size_t` is the target's pointer-sized int.
 #[allow(clippy::too_many_arguments)]
 fn define_wrapper<'ctx>(
@@ -463,12 +465,13 @@ fn define_wrapper<'ctx>(
     size_t: IntType<'ctx>,
     workspace_size: usize,
     with_threads: bool,
+    isa: i32,
 ) -> Result<(), CodegenError> {
     let ptr = ctx.ptr_type(inkwell::AddressSpace::default());
     let i32t = ctx.i32_type();
-    // entry, inputs, n_inputs, outputs, n_outputs, workspace_size, threads
+    // entry, inputs, n_inputs, outputs, n_outputs, workspace_size, threads, microkernel level
     let aot_ty = i32t.fn_type(
-        &[ptr.into(), ptr.into(), size_t.into(), ptr.into(), size_t.into(), size_t.into(), i32t.into()],
+        &[ptr.into(), ptr.into(), size_t.into(), ptr.into(), size_t.into(), size_t.into(), i32t.into(), i32t.into()],
         false,
     );
     let aot_run =
@@ -497,6 +500,7 @@ fn define_wrapper<'ctx>(
         count(n_out).into(),
         count(workspace_size).into(),
         threads.into(),
+        i32t.const_int(isa as u64, true).into(),
     ];
     let r = b.build_call(aot_run, &args, "")?;
     let r = r.try_as_basic_value().basic().ok_or_else(|| CodegenError::Backend("tcc_aot_run returns an int".into()))?;
