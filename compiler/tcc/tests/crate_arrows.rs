@@ -2,8 +2,8 @@
 //! `ir`, `target` <- `rules` <- dialects <- `opt`, `lower` <- `codegen` <- `tcc` <- tools
 //! and examples. Tools use the facade (`tcc`, and `tcc-bench` for measurement), not its
 //! parts; dialects do not depend on each other; code generation sees the runtime only
-//! through its ABI crate and needs nothing of the lowering; the runtime depends on
-//! nothing of the compiler.
+//! through its ABI crate and needs nothing of the lowering; the runtime (with its
+//! microkernels) depends on nothing of the compiler.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 /// Each crate and the tcc crates it may depend on (normal and build dependencies).
 const ALLOWED: &[(&str, &[&str])] = &[
     ("tcc-ir", &[]),
-    ("tcc-target", &[]),
     ("tcc-runtime-abi", &[]),
+    // The target names the runtime microkernels' ISA level, an ABI agreement.
+    ("tcc-target", &["tcc-runtime-abi"]),
     ("tcc-rules", &["tcc-ir", "tcc-target"]),
     ("tcc-dialect-graph", &["tcc-ir", "tcc-target", "tcc-rules"]),
     ("tcc-dialect-loop", &["tcc-ir", "tcc-target"]),
@@ -24,7 +25,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
         &["tcc-ir", "tcc-target", "tcc-dialect-graph", "tcc-dialect-loop", "tcc-dialect-vector", "tcc-dialect-tosa"],
     ),
     ("tcc-codegen", &["tcc-ir", "tcc-target", "tcc-dialect-loop", "tcc-dialect-vector", "tcc-runtime-abi"]),
-    ("tcc-runtime", &["tcc-runtime-abi"]),
+    ("tcc-ukernels", &["tcc-runtime-abi"]),
+    ("tcc-runtime", &["tcc-runtime-abi", "tcc-ukernels"]),
     (
         "tcc",
         &[

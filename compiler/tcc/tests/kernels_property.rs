@@ -269,10 +269,7 @@ fn check(case: &Case, threads: usize, seed: u64) -> Result<(), String> {
     let want = want[0].to_f64s();
     let scale = want.iter().fold(1.0f64, |a, &x| a.max(x.abs()));
     for (backend, builder) in common::code_generators(seed) {
-        let model = builder
-            .threads(threads)
-            .load_str(text)
-            .map_err(|e| format!("{backend}: compile: {e}\n{text}"))?;
+        let model = builder.threads(threads).load_str(text).map_err(|e| format!("{backend}: compile: {e}\n{text}"))?;
         let inputs: Vec<tcc::Tensor> = case
             .inputs
             .iter()

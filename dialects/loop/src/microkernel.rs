@@ -8,18 +8,38 @@
 //! never moved or removed.
 
 use tcc_ir::{
-    Arity, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser, ScalarType, Syntax, Traits,
-    Type,
+    Arity, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser, ScalarType, Syntax, Traits, Type,
 };
-use tcc_runtime_abi::Isa;
+use tcc_target::Isa;
 
 use crate::LoopOp;
 
 /// The operands of `loop.microkernel`, in the order of the C entry point
 /// `tcc_uk_tile_<isa>`.
 pub const TILE_ARGUMENTS: [&str; 23] = [
-    "x", "w", "o", "rows", "vectors", "accumulate", "x_row", "o_row", "group_vectors", "w_group", "o_group", "inner",
-    "w_step", "n2", "x2", "w2", "n1", "x1", "w1", "n0", "x0", "w0", "prefetch",
+    "x",
+    "w",
+    "o",
+    "rows",
+    "vectors",
+    "accumulate",
+    "x_row",
+    "o_row",
+    "group_vectors",
+    "w_group",
+    "o_group",
+    "inner",
+    "w_step",
+    "n2",
+    "x2",
+    "w2",
+    "n1",
+    "x1",
+    "w1",
+    "n0",
+    "x0",
+    "w0",
+    "prefetch",
 ];
 
 fn verify_address(m: &Module, op: Op) -> Result<(), String> {

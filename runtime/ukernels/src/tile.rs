@@ -149,10 +149,22 @@ macro_rules! isa_tile {
             macro_rules! rows {
                 ($c:literal) => {
                     [
-                        kernel::<1, $c>, kernel::<2, $c>, kernel::<3, $c>, kernel::<4, $c>,
-                        kernel::<5, $c>, kernel::<6, $c>, kernel::<7, $c>, kernel::<8, $c>,
-                        kernel::<9, $c>, kernel::<10, $c>, kernel::<11, $c>, kernel::<12, $c>,
-                        kernel::<13, $c>, kernel::<14, $c>, kernel::<15, $c>, kernel::<16, $c>,
+                        kernel::<1, $c>,
+                        kernel::<2, $c>,
+                        kernel::<3, $c>,
+                        kernel::<4, $c>,
+                        kernel::<5, $c>,
+                        kernel::<6, $c>,
+                        kernel::<7, $c>,
+                        kernel::<8, $c>,
+                        kernel::<9, $c>,
+                        kernel::<10, $c>,
+                        kernel::<11, $c>,
+                        kernel::<12, $c>,
+                        kernel::<13, $c>,
+                        kernel::<14, $c>,
+                        kernel::<15, $c>,
+                        kernel::<16, $c>,
                     ]
                 };
             }
@@ -279,16 +291,43 @@ mod x86 {
 
 #[cfg(target_arch = "x86_64")]
 isa_tile!(
-    avx512, "avx512f", 16, 32, tcc_uk_tile_avx512, __m512, _mm512_setzero_ps, _mm512_loadu_ps, _mm512_storeu_ps,
-    _mm512_set1_ps, super::x86::fma512
+    avx512,
+    "avx512f",
+    16,
+    32,
+    tcc_uk_tile_avx512,
+    __m512,
+    _mm512_setzero_ps,
+    _mm512_loadu_ps,
+    _mm512_storeu_ps,
+    _mm512_set1_ps,
+    super::x86::fma512
 );
 #[cfg(target_arch = "x86_64")]
 isa_tile!(
-    avx2, "avx2,fma", 8, 16, tcc_uk_tile_avx2, __m256, _mm256_setzero_ps, _mm256_loadu_ps, _mm256_storeu_ps,
-    _mm256_set1_ps, super::x86::fma256
+    avx2,
+    "avx2,fma",
+    8,
+    16,
+    tcc_uk_tile_avx2,
+    __m256,
+    _mm256_setzero_ps,
+    _mm256_loadu_ps,
+    _mm256_storeu_ps,
+    _mm256_set1_ps,
+    super::x86::fma256
 );
 #[cfg(target_arch = "x86_64")]
 isa_tile!(
-    sse, "sse2", 4, 16, tcc_uk_tile_sse, __m128, _mm_setzero_ps, _mm_loadu_ps, _mm_storeu_ps, _mm_set1_ps,
+    sse,
+    "sse2",
+    4,
+    16,
+    tcc_uk_tile_sse,
+    __m128,
+    _mm_setzero_ps,
+    _mm_loadu_ps,
+    _mm_storeu_ps,
+    _mm_set1_ps,
     super::x86::fma128
 );

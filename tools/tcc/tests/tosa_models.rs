@@ -44,9 +44,14 @@ fn every_export_matches_pytorch() {
 
 /// The optimized graph of a model, as `tcc --emit=graph` prints it.
 fn optimized_graph(name: &str) -> String {
+    optimized_graph_with(name, &[])
+}
+
+fn optimized_graph_with(name: &str, args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_tcc"))
         .arg(corpus().join(format!("{name}.mlir")))
         .arg("--emit=graph")
+        .args(args)
         .output()
         .unwrap();
     assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
@@ -65,7 +70,14 @@ fn top_level(graph: &str, op: &str) -> usize {
 #[test]
 fn cnn_exports_clean_up_to_blocked_kernels_with_fused_epilogues() {
     for name in ["resnet18", "resnet50", "mobilenet_v2", "vgg11", "squeezenet1_0"] {
-        let g = optimized_graph(name);
+        // This SqueezeNet's fire modules concatenate branches of 8 channels: blocks of
+        // 4 (Cranelift without microkernels) hold them; blocks of 16 (AVX-512, either
+        // backend) cannot, and the concatenation goes through NCHW.
+        let g = if name == "squeezenet1_0" {
+            optimized_graph_with(name, &["--isa", "none"])
+        } else {
+            optimized_graph(name)
+        };
         assert!(count(&g, "graph.conv2d_nchwc") > 0, "{name}: no blocked convs");
         assert_eq!(count(&g, "graph.conv2d"), 0, "{name}: plain convs left:\n{g}");
         assert_eq!(count(&g, "graph.transpose"), 0, "{name}: transposes left:\n{g}");

@@ -23,7 +23,15 @@ pub(super) fn level(c: &OpLowering, k: &Conv) -> Option<Isa> {
 /// Tile `t` of `taps.len()` columns from `ow0` (column `i` reads kernel columns
 /// `taps[i]`) by `isa`'s microkernel; `false` (nothing emitted) when the columns that
 /// reach a kernel column are not one run.
-pub(super) fn tile(b: &mut Builder, c: &OpLowering, k: &Conv, isa: Isa, t: &Tile, ow0: Value, taps: &[(i64, i64)]) -> bool {
+pub(super) fn tile(
+    b: &mut Builder,
+    c: &OpLowering,
+    k: &Conv,
+    isa: Isa,
+    t: &Tile,
+    ow0: Value,
+    taps: &[(i64, i64)],
+) -> bool {
     let cols = taps.len() as i64;
     if taps.iter().all(|&tp| tp == taps[0]) {
         call(b, k, isa, t, ow0, (0, cols), taps[0], !t.first);
@@ -32,7 +40,8 @@ pub(super) fn tile(b: &mut Builder, c: &OpLowering, k: &Conv, isa: Isa, t: &Tile
         let span = (taps.iter().map(|t| t.0).min().unwrap_or(0), taps.iter().map(|t| t.1).max().unwrap_or(0));
         let mut calls = Vec::new();
         for kw in span.0..span.1 {
-            let reach: Vec<i64> = (0..cols).filter(|&i| (taps[i as usize].0..taps[i as usize].1).contains(&kw)).collect();
+            let reach: Vec<i64> =
+                (0..cols).filter(|&i| (taps[i as usize].0..taps[i as usize].1).contains(&kw)).collect();
             let (Some(&first), Some(&last)) = (reach.first(), reach.last()) else { continue };
             if last - first + 1 != reach.len() as i64 {
                 return false;
