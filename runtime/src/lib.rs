@@ -9,6 +9,7 @@
 //! - [`EntryFn`]: the ABI of a compiled model's entry function (from
 //!   `tcc-runtime-abi`, all the compiler sees of the runtime); [`aot`]: the entry point
 //!   objects made by `tcc --emit=obj` call.
+//! - [`ukernels`]: the microkernels generated code calls (`tcc-ukernels`).
 //! - [`threads`]: the thread-count rule ([`threads::MAX_THREADS`],
 //!   [`threads::resolve_threads`]) shared by the C API, the CLI and the builder.
 //!
@@ -24,6 +25,7 @@ pub mod tensor;
 pub mod threads;
 
 pub use pool::{TaskFn, ThreadPool, tcc_parallel_for};
+pub use tcc_ukernels as ukernels;
 pub use tcc_runtime_abi::{AotError, DType, EntryFn, PoolHandle, Signature, TensorSpec};
 pub use tensor::{AlignedBuf, Element, Tensor};
 

@@ -3,7 +3,9 @@
 //!
 //! The calibration kernel is compiled by the backend itself from loop IR: one loop of
 //! independent vector FMA chains (enough to cover the FMA latency on every pipe), so it
-//! runs at the rate the backend's code can reach on this core. It is measured in every
+//! runs at the rate the backend's code can reach on this core. When the code calls
+//! microkernels, the kernels' FLOPs run in them: the calibration is then the
+//! microkernels' level's own FMA chains (`tcc_ukernels::peak`), at its width. It is measured in every
 //! benchmark, right after the model's timed runs (about 0.1 s): the clock a core runs
 //! at changes between processes (on a 2-core Zen 5 VM the best of a measurement's runs
 //! varied from 292 to 306 GFLOP/s from one process to the next, with kernels of the
@@ -20,6 +22,7 @@
 use std::time::Instant;
 
 use tcc::backend::CodeGenerator;
+use tcc::runtime::ukernels;
 use tcc::ir::builtin::{create_func, create_return};
 use tcc::ir::{BufferType, Location, Module, ScalarType, Type};
 use tcc::lower::builder::Builder;
@@ -75,9 +78,23 @@ impl Peak {
 pub fn fma_peak(options: &Options) -> Result<Peak, Error> {
     let generator =
         CodeGenerator::new(options).map_err(|e| Error::Compile(tcc::ir::Diagnostics::error(Location::unknown(), e)))?;
-    let vector_bits = generator.target().vector_bits;
+    let kernels = generator.target().kernel_target();
+    let vector_bits = kernels.vector_bits;
     let key = format!("{}|{}|{vector_bits}", tcc::target::host::cpu_model(), options.backend.name());
-    let runs = calibration_runs(&generator)?;
+    let runs = match kernels.ukernels {
+        Some(isa) => {
+            let flops = 2.0 * (STEPS * ukernels::peak::CHAINS as i64 * isa.lanes() as i64) as f64;
+            timed_runs(flops, || {
+                std::hint::black_box(ukernels::peak::fma_chains(isa, std::hint::black_box(STEPS)));
+                Ok(())
+            })?
+        }
+        None => {
+            let (model, flops) = calibration_kernel(&generator)?;
+            model.run(&[])?;
+            timed_runs(flops, || model.run(&[]).map(drop))?
+        }
+    };
     let cached = || crate::cache::read("fma-peak", &key).and_then(|v| v.parse::<f64>().ok());
     let (gflops_per_core, note) = choose(&runs, cached);
     if note.is_none() {
@@ -121,15 +138,14 @@ pub(crate) fn thread_cpu_seconds() -> f64 {
     if ok { ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9 } else { f64::NAN }
 }
 
-/// Rounds of timed runs until enough were undisturbed (or [`ROUNDS`] of them).
-fn calibration_runs(generator: &CodeGenerator) -> Result<Vec<Run>, Error> {
-    let (model, flops) = calibration_kernel(generator)?;
-    model.run(&[])?;
+/// Rounds of timed runs of `run` (`flops` each) until enough were undisturbed (or
+/// [`ROUNDS`] of them).
+fn timed_runs(flops: f64, mut run: impl FnMut() -> Result<(), Error>) -> Result<Vec<Run>, Error> {
     let mut runs = Vec::new();
     for _ in 0..ROUNDS {
         for _ in 0..RUNS {
             let (t, c) = (Instant::now(), thread_cpu_seconds());
-            model.run(&[])?;
+            run()?;
             let (wall, cpu) = (t.elapsed().as_secs_f64(), thread_cpu_seconds() - c);
             // Without a thread clock every run counts as undisturbed.
             let cpu = if cpu.is_nan() { wall } else { cpu };

@@ -12,11 +12,13 @@
 //! matmul walks `k`. Accumulators start at zero or from the output (partial sums of an
 //! earlier pass) and are stored once.
 //!
-//! [`Isa`] (from `tcc-runtime-abi`, where the compiler reads it too) names the levels; [`Isa::host_best`] is the best this CPU runs. The entry
-//! points `tcc_uk_tile_<isa>` (C ABI, one per level) take a tile's fields as
-//! arguments; [`run`] is the same from Rust. A tile larger than the level's register
-//! file is split into register-sized sub-tiles.
+//! [`Isa`] (from `tcc-runtime-abi`, where the compiler reads it too) names the levels;
+//! [`Isa::host_best`] is the best this CPU runs. The entry points `tcc_uk_tile_<isa>`
+//! (C ABI, one per level) take a tile's fields as arguments; [`run`] is the same from
+//! Rust. A tile larger than the level's register file is split into register-sized
+//! sub-tiles. [`peak`] measures each level's FMA ceiling.
 
+pub mod peak;
 pub mod tile;
 
 pub use tcc_runtime_abi::Isa;

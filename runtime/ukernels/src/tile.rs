@@ -269,6 +269,9 @@ fn prefetch_l2(p: *const f32) {
 }
 
 #[cfg(target_arch = "x86_64")]
+pub(crate) use x86::{fma128, fma256, fma512};
+
+#[cfg(target_arch = "x86_64")]
 mod x86 {
     use std::arch::x86_64::*;
 
@@ -301,7 +304,7 @@ isa_tile!(
     _mm512_loadu_ps,
     _mm512_storeu_ps,
     _mm512_set1_ps,
-    super::x86::fma512
+    super::fma512
 );
 #[cfg(target_arch = "x86_64")]
 isa_tile!(
@@ -315,7 +318,7 @@ isa_tile!(
     _mm256_loadu_ps,
     _mm256_storeu_ps,
     _mm256_set1_ps,
-    super::x86::fma256
+    super::fma256
 );
 #[cfg(target_arch = "x86_64")]
 isa_tile!(
@@ -329,5 +332,5 @@ isa_tile!(
     _mm_loadu_ps,
     _mm_storeu_ps,
     _mm_set1_ps,
-    super::x86::fma128
+    super::fma128
 );
