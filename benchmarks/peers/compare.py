@@ -17,6 +17,9 @@ repository):
 
     python benchmarks/peers/compare.py --models /tmp/full --tcc target/release/tcc \\
         --only resnet50 --threads 1,2 --backend llvm --rounds 5 --runs 10
+
+`--backend cranelift,llvm` times both backends in every round (with ratios of the
+second to the first).
 """
 
 import argparse
@@ -85,7 +88,8 @@ def main():
     p.add_argument("--tcc", default="target/release/tcc")
     p.add_argument("--only", help="comma-separated model names (default: the CNNs)")
     p.add_argument("--threads", default="1,2", help="comma-separated thread counts")
-    p.add_argument("--backend", default="llvm")
+    p.add_argument("--backend", default="llvm",
+                   help="tcc backend, or a comma-separated list timed in turn in every round (ratios to the first)")
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--runs", type=int, default=10)
     p.add_argument("--warmup", type=int, default=3)
@@ -98,27 +102,40 @@ def main():
         for threads in [int(t) for t in a.threads.split(",")]:
             torch.set_num_threads(threads)
             run = ort_session(name, threads, os.path.join(onnx_dir, f"{name}.onnx"))
-            ort_ms, tcc_ms, ratios, compile_ms, peak = [], [], [], [], None
+            backends = a.backend.split(",")
+            ort_ms = []
+            tcc_ms = {b: [] for b in backends}
+            ratios = {b: [] for b in backends}
+            to_first = {b: [] for b in backends}
+            compile_ms = {b: [] for b in backends}
+            peak = {}
             for _ in range(a.rounds):
                 o = ort_median(run, a.runs, a.warmup)
-                t = tcc_bench(a.tcc, os.path.join(a.models, f"{name}.mlir"), threads, a.backend, a.runs, a.warmup)
                 ort_ms.append(o)
-                tcc_ms.append(t["latency_ms"]["median"])
-                ratios.append(t["latency_ms"]["median"] / o)
-                compile_ms.append(t["compile_ms"])
-                peak = t.get("peak_percent")
-            row = {
-                "model": name, "threads": threads, "backend": a.backend, "rounds": a.rounds,
-                "tcc_ms": statistics.median(tcc_ms), "ort_ms": statistics.median(ort_ms),
-                "ratio": statistics.median(ratios), "compile_ms": statistics.median(compile_ms),
-                "tcc_peak_percent": peak,
-                "tcc_rounds_ms": [round(v, 3) for v in tcc_ms], "ort_rounds_ms": [round(v, 3) for v in ort_ms],
-            }
-            if a.json:
-                print(json.dumps(row))
-            else:
-                print(f"{name:14} {a.backend:9} t{threads}: tcc {row['tcc_ms']:8.2f} ms  ORT {row['ort_ms']:8.2f} ms  "
-                      f"tcc/ORT {row['ratio']:.3f}  (compile {row['compile_ms']:.0f} ms, {a.rounds} rounds)")
+                for b in backends:
+                    t = tcc_bench(a.tcc, os.path.join(a.models, f"{name}.mlir"), threads, b, a.runs, a.warmup)
+                    ms = t["latency_ms"]["median"]
+                    tcc_ms[b].append(ms)
+                    ratios[b].append(ms / o)
+                    to_first[b].append(ms / tcc_ms[backends[0]][-1])
+                    compile_ms[b].append(t["compile_ms"])
+                    peak[b] = t.get("peak_percent")
+            for b in backends:
+                row = {
+                    "model": name, "threads": threads, "backend": b, "rounds": a.rounds,
+                    "tcc_ms": statistics.median(tcc_ms[b]), "ort_ms": statistics.median(ort_ms),
+                    "ratio": statistics.median(ratios[b]), "compile_ms": statistics.median(compile_ms[b]),
+                    "tcc_peak_percent": peak[b],
+                    "tcc_rounds_ms": [round(v, 3) for v in tcc_ms[b]], "ort_rounds_ms": [round(v, 3) for v in ort_ms],
+                }
+                if b != backends[0]:
+                    row[f"ratio_to_{backends[0]}"] = statistics.median(to_first[b])
+                if a.json:
+                    print(json.dumps(row))
+                else:
+                    extra = f"  {b}/{backends[0]} {row[f'ratio_to_{backends[0]}']:.3f}" if b != backends[0] else ""
+                    print(f"{name:14} {b:9} t{threads}: tcc {row['tcc_ms']:8.2f} ms  ORT {row['ort_ms']:8.2f} ms  "
+                          f"tcc/ORT {row['ratio']:.3f}{extra}  (compile {row['compile_ms']:.0f} ms, {a.rounds} rounds)")
             sys.stdout.flush()
 
 

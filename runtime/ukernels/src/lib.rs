@@ -10,7 +10,8 @@
 //! three strided levels around a contiguous inner loop ([`Tile`]), which is how a
 //! convolution walks its input-channel blocks, kernel rows and kernel columns, and how a
 //! matmul walks `k`. Accumulators start at zero or from the output (partial sums of an
-//! earlier pass) and are stored once.
+//! earlier pass) and are stored once, after the common epilogues in registers (bias,
+//! residual, clamp: [`Epilogue`]).
 //!
 //! [`Isa`] (from `tcc-runtime-abi`, where the compiler reads it too) names the levels;
 //! [`Isa::host_best`] is the best this CPU runs. The entry points `tcc_uk_tile_<isa>`
@@ -22,7 +23,7 @@ pub mod peak;
 pub mod tile;
 
 pub use tcc_runtime_abi::Isa;
-pub use tile::{Level, Tile};
+pub use tile::{Epilogue, Level, Tile};
 
 /// The entry point of `isa`'s broadcast tile, for a JIT's symbol table.
 pub fn tile_entry(isa: Isa) -> *const u8 {

@@ -17,6 +17,36 @@ pub struct Level {
     pub w: i64,
 }
 
+/// What happens to the accumulators before they are stored, in this order: the bias
+/// vector of their channels is added, then the residual element at their place, then
+/// they are clamped to `[lo, hi]` (NaN stays NaN, `max(-0, +0)` is `+0`). A null
+/// pointer skips its step; `lo = -inf, hi = +inf` is no clamp.
+#[derive(Copy, Clone, Debug)]
+pub struct Epilogue {
+    /// Vector `v`'s bias at `bias[g * bias_group + q * L]` (as [`Tile`] numbers vectors).
+    pub bias: *const f32,
+    pub bias_group: i64,
+    /// Laid out as the output: `residual[r * o_row + ov(v)]`.
+    pub residual: *const f32,
+    pub lo: f32,
+    pub hi: f32,
+}
+
+impl Epilogue {
+    /// No epilogue: the sums are stored as they are.
+    pub const NONE: Epilogue = Epilogue {
+        bias: std::ptr::null(),
+        bias_group: 0,
+        residual: std::ptr::null(),
+        lo: f32::NEG_INFINITY,
+        hi: f32::INFINITY,
+    };
+
+    fn is_none(&self) -> bool {
+        self.bias.is_null() && self.residual.is_null() && self.lo == f32::NEG_INFINITY && self.hi == f32::INFINITY
+    }
+}
+
 /// A broadcast tile. Offsets and strides count f32 elements.
 ///
 /// Accumulator `(r, v)` is `sum over the reduction of x[r * x_row + xi] *
@@ -47,6 +77,7 @@ pub struct Tile {
     /// read to be brought into L2 (the next channel group's, while this one runs on
     /// weights that stream from L3 or memory).
     pub prefetch: i64,
+    pub epilogue: Epilogue,
 }
 
 /// Splits `n` into the fewest parts of at most `most`, as even as possible.
@@ -69,7 +100,8 @@ const MAX_ROWS: usize = 16;
 macro_rules! isa_tile {
     (
         $isa:ident, $feature:literal, $lanes:expr, $registers:expr, $symbol:ident,
-        $vec:ty, $zero:path, $load:path, $store:path, $splat:path, $fma:expr
+        $vec:ty, $zero:path, $load:path, $store:path, $splat:path, $fma:expr,
+        $add:path, $max:path, $min:path
     ) => {
         pub mod $isa {
             //! The broadcast tile for this ISA level.
@@ -80,19 +112,27 @@ macro_rules! isa_tile {
 
             const LANES: i64 = $lanes;
 
-            type Kernel = unsafe fn(&Tile, *const f32, *const f32, *mut f32, &[isize; 4], &[isize; 4]);
+            /// Offsets of a sub-tile's vectors: in the weights, the output and the bias.
+            struct Offsets {
+                w: [isize; 4],
+                o: [isize; 4],
+                bias: [isize; 4],
+            }
 
-            /// `R x C` accumulators over the whole reduction. `wo` and `oo` are the
-            /// vectors' offsets in the weights and the output.
+            type Kernel = unsafe fn(&Tile, *const f32, *const f32, *mut f32, *const f32, &Offsets);
+
+            /// `R x C` accumulators over the whole reduction, through the epilogue into
+            /// `o` (`residual` is the epilogue's, at the sub-tile's first row).
             #[target_feature(enable = $feature)]
             unsafe fn kernel<const R: usize, const C: usize>(
                 t: &Tile,
                 x: *const f32,
                 w: *const f32,
                 o: *mut f32,
-                wo: &[isize; 4],
-                oo: &[isize; 4],
+                residual: *const f32,
+                at: &Offsets,
             ) {
+                let (wo, oo) = (&at.w, &at.o);
                 let (x_row, o_row, w_step) = (t.x_row as isize, t.o_row as isize, t.w_step as isize);
                 let prefetch = t.prefetch as isize;
                 // SAFETY: the tile's addresses are valid (the caller's contract).
@@ -129,6 +169,30 @@ macro_rules! isa_tile {
                                     }
                                     wp = wp.offset(w_step);
                                 }
+                            }
+                        }
+                    }
+                    let e = &t.epilogue;
+                    if !e.is_none() {
+                        let (lo, hi) = ($splat(e.lo), $splat(e.hi));
+                        // maxps(lo, -0) is -0 for lo = +0; adding +0 makes it +0.
+                        let positive_zero = e.lo == 0.0 && e.lo.is_sign_positive();
+                        for c in 0..C {
+                            let b = if e.bias.is_null() { $zero() } else { $load(e.bias.offset(at.bias[c])) };
+                            for r in 0..R {
+                                let mut v = acc[r][c];
+                                if !e.bias.is_null() {
+                                    v = $add(v, b);
+                                }
+                                if !residual.is_null() {
+                                    v = $add(v, $load(residual.offset(r as isize * o_row + oo[c])));
+                                }
+                                // maxps and minps return the second operand when either is NaN.
+                                v = $max(lo, v);
+                                if positive_zero {
+                                    v = $add(v, $zero());
+                                }
+                                acc[r][c] = $min(hi, v);
                             }
                         }
                     }
@@ -178,27 +242,31 @@ macro_rules! isa_tile {
             pub unsafe fn run(t: &Tile) {
                 let lanes = LANES as isize;
                 for (v0, vs) in balanced(t.vectors, MAX_VECTORS) {
-                    let mut wo = [0isize; 4];
-                    let mut oo = [0isize; 4];
+                    let mut at = Offsets { w: [0; 4], o: [0; 4], bias: [0; 4] };
                     for i in 0..vs as usize {
                         let v = v0 as isize + i as isize;
                         let (g, q) = (v / t.group_vectors as isize, v % t.group_vectors as isize);
-                        wo[i] = g * t.w_group as isize + q * lanes;
-                        oo[i] = g * t.o_group as isize + q * lanes;
+                        at.w[i] = g * t.w_group as isize + q * lanes;
+                        at.o[i] = g * t.o_group as isize + q * lanes;
+                        at.bias[i] = g * t.epilogue.bias_group as isize + q * lanes;
                     }
                     for (r0, rs) in balanced(t.rows, max_rows(vs as usize) as i64) {
                         let kernel = KERNELS[vs as usize - 1][rs as usize - 1];
+                        let rows = r0 as isize * t.o_row as isize;
                         // SAFETY: the caller's contract; sub-tiles stay inside the tile.
                         unsafe {
                             let x = t.x.offset(r0 as isize * t.x_row as isize);
-                            let o = t.o.offset(r0 as isize * t.o_row as isize);
-                            kernel(t, x, t.w, o, &wo, &oo);
+                            let o = t.o.offset(rows);
+                            let residual = t.epilogue.residual;
+                            let residual = if residual.is_null() { residual } else { residual.offset(rows) };
+                            kernel(t, x, t.w, o, residual, &at);
                         }
                     }
                 }
             }
 
-            /// The C entry point: [`Tile`]'s fields in order, the levels flattened.
+            /// The C entry point: [`Tile`]'s fields in order, the levels and the
+            /// epilogue flattened (its bounds as f32 bits).
             ///
             /// # Safety
             /// As [`run`].
@@ -227,7 +295,15 @@ macro_rules! isa_tile {
                 x0: i64,
                 w0: i64,
                 prefetch: i64,
+                bias: *const f32,
+                bias_group: i64,
+                residual: *const f32,
+                lo: i64,
+                hi: i64,
             ) {
+                // The bounds come as the bits of f32s in integer registers (every
+                // argument of the generated call is an integer).
+                let (lo, hi) = (f32::from_bits(lo as u32), f32::from_bits(hi as u32));
                 use super::Level;
                 let t = Tile {
                     x,
@@ -249,6 +325,7 @@ macro_rules! isa_tile {
                         Level { count: n0, x: x0, w: w0 },
                     ],
                     prefetch,
+                    epilogue: super::Epilogue { bias, bias_group, residual, lo, hi },
                 };
                 // SAFETY: the caller's contract.
                 unsafe { run(&t) }
@@ -304,7 +381,10 @@ isa_tile!(
     _mm512_loadu_ps,
     _mm512_storeu_ps,
     _mm512_set1_ps,
-    super::fma512
+    super::fma512,
+    _mm512_add_ps,
+    _mm512_max_ps,
+    _mm512_min_ps
 );
 #[cfg(target_arch = "x86_64")]
 isa_tile!(
@@ -318,7 +398,10 @@ isa_tile!(
     _mm256_loadu_ps,
     _mm256_storeu_ps,
     _mm256_set1_ps,
-    super::fma256
+    super::fma256,
+    _mm256_add_ps,
+    _mm256_max_ps,
+    _mm256_min_ps
 );
 #[cfg(target_arch = "x86_64")]
 isa_tile!(
@@ -332,5 +415,8 @@ isa_tile!(
     _mm_loadu_ps,
     _mm_storeu_ps,
     _mm_set1_ps,
-    super::fma128
+    super::fma128,
+    _mm_add_ps,
+    _mm_max_ps,
+    _mm_min_ps
 );

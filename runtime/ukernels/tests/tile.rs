@@ -1,8 +1,9 @@
 //! Every ISA level's broadcast tile against a scalar evaluation of its definition, on
 //! random tiles: rows and vectors past one sub-tile (so the splitting runs), groups of
-//! vectors, three strided levels, accumulation into partial sums.
+//! vectors, three strided levels, accumulation into partial sums, epilogues (bias,
+//! residual, clamps) on NaNs and signed zeros.
 
-use tcc_ukernels::{Isa, Level, Tile, run};
+use tcc_ukernels::{Epilogue, Isa, Level, Tile, run};
 
 /// A small deterministic generator (xorshift).
 struct Rng(u64);
@@ -53,6 +54,21 @@ fn every_level_computes_its_definition() {
             let w: Vec<f32> = (0..w_group * groups + 64).map(|_| rng.value()).collect();
             let o0: Vec<f32> = (0..o_group * groups + 64).map(|_| rng.value()).collect();
             let accumulate = case % 3 == 0;
+            // Epilogue: a bias per channel, a residual laid out as the output, a clamp
+            // (ReLU, ReLU6 or none); residual values include NaN and zeros of both signs.
+            let bias: Vec<f32> = (0..groups * lanes * group_vectors + 8).map(|_| rng.value()).collect();
+            let residual: Vec<f32> = (0..o0.len())
+                .map(|_| match rng.range(0, 12) {
+                    0 => f32::NAN,
+                    1 => -0.0,
+                    _ => rng.value(),
+                })
+                .collect();
+            let with_bias = rng.range(0, 1) == 1;
+            let with_residual = rng.range(0, 1) == 1;
+            let (lo, hi) = [(f32::NEG_INFINITY, f32::INFINITY), (0.0, f32::MAX), (0.0, 6.0), (-0.5, 1.0)]
+                [rng.range(0, 3) as usize];
+            let bias_group = lanes * group_vectors;
             let mut expected = o0.clone();
             for r in 0..rows {
                 for v in 0..vectors {
@@ -73,7 +89,25 @@ fn every_level_computes_its_definition() {
                                 }
                             }
                         }
-                        expected[at] = sum;
+                        if with_bias {
+                            sum += bias[(g * bias_group + q * lanes + lane) as usize];
+                        }
+                        if with_residual {
+                            sum += residual[at];
+                        }
+                        // IEEE maximum and minimum: NaN propagates, -0 < +0.
+                        let ieee = |a: f32, b: f32, max: bool| {
+                            if a.is_nan() || b.is_nan() {
+                                f32::NAN
+                            } else if a == b {
+                                if (a.is_sign_negative() && max) || (b.is_sign_negative() && !max) { b } else { a }
+                            } else if (a > b) == max {
+                                a
+                            } else {
+                                b
+                            }
+                        };
+                        expected[at] = ieee(ieee(sum, lo, true), hi, false);
                     }
                 }
             }
@@ -95,10 +129,19 @@ fn every_level_computes_its_definition() {
                 levels,
                 // Any distance: a hint that must not change the result.
                 prefetch: if case % 2 == 0 { 0 } else { rng.range(-64, 4096) },
+                epilogue: Epilogue {
+                    bias: if with_bias { bias.as_ptr() } else { std::ptr::null() },
+                    bias_group,
+                    residual: if with_residual { residual.as_ptr() } else { std::ptr::null() },
+                    lo,
+                    hi,
+                },
             };
             // SAFETY: the level is supported; the buffers cover every offset above.
             unsafe { run(isa, &tile) };
-            assert_eq!(o, expected, "{isa}, case {case}: {tile:?}");
+            // Bitwise, so that NaNs compare equal and zeros keep their signs.
+            let bits = |v: &[f32]| v.iter().map(|x| if x.is_nan() { u32::MAX } else { x.to_bits() }).collect::<Vec<_>>();
+            assert_eq!(bits(&o), bits(&expected), "{isa}, case {case}: {tile:?}");
         }
     }
 }

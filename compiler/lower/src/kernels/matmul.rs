@@ -245,6 +245,7 @@ fn microkernel_tile(b: &mut Builder, mm: &Matmul, at: &Block, isa: tcc_target::I
         w_step,
         levels: [(one, 0, 0), (one, 0, 0), (one, 0, 0)],
         prefetch: b.index(0),
+        epilogue: None,
     }
     .call(b, isa);
 }

@@ -121,6 +121,79 @@ pub fn in_last_chunk(b: &mut Builder, chunk: Value, chunks: i64, body: impl FnOn
     b.range(lo, one, |b, _| body(b));
 }
 
+/// An epilogue the microkernel applies in registers (`tcc_ukernels::Epilogue`): the
+/// sums plus a bias operand, plus a residual operand, clamped to `[lo, hi]`, in that
+/// order (each step optional). The operands are indices into the kernel op's epilogue
+/// operands ([`epilogue_operands`]); whether their shapes fit the microkernel's
+/// addressing is the template's to check.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FusedEpilogue {
+    pub bias: Option<usize>,
+    pub residual: Option<usize>,
+    pub lo: f32,
+    pub hi: f32,
+}
+
+impl FusedEpilogue {
+    /// The epilogue region of `c.op` as a [`FusedEpilogue`]: `add` of operands (the
+    /// first one added is the bias when `is_bias` says its shape is a bias's, else the
+    /// residual), then at most one `clamp` with bounds that are not NaN and an upper
+    /// bound that is not zero (`minps` with a zero bound would keep a zero of the wrong
+    /// sign). `None` for any other region; `Some` with no step for no region.
+    pub fn of(c: &OpLowering, is_bias: impl Fn(usize) -> bool) -> Option<FusedEpilogue> {
+        let g = c.g;
+        let mut fused = FusedEpilogue { bias: None, residual: None, lo: f32::NEG_INFINITY, hi: f32::INFINITY };
+        let Some(&region) = g.regions(c.op).first() else { return Some(fused) };
+        if c.out_elem(0) != tcc_ir::ScalarType::F32 {
+            return None;
+        }
+        let block = g.region_blocks(region)[0];
+        let args = g.block_args(block);
+        let mut current = args[0];
+        let mut clamped = false;
+        for op in g.block_ops(block) {
+            let operands = g.operands(op);
+            if g.is(op, &tcc_dialect_graph::ops::YIELD) {
+                return (operands == [current]).then_some(fused);
+            }
+            if clamped {
+                return None;
+            }
+            if g.is(op, &tcc_dialect_graph::ops::ADD) {
+                let other = match operands {
+                    [a, b] if *a == current => *b,
+                    [a, b] if *b == current => *a,
+                    _ => return None,
+                };
+                let k = args[1..].iter().position(|&v| v == other)?;
+                if is_bias(k) && fused.bias.is_none() && fused.residual.is_none() {
+                    fused.bias = Some(k);
+                } else if !is_bias(k) && fused.residual.is_none() {
+                    fused.residual = Some(k);
+                } else {
+                    return None;
+                }
+            } else if g.is(op, &tcc_dialect_graph::ops::CLAMP) && operands == [current] {
+                let inner = crate::emit::OpLowering::new(g, op, Vec::new(), Vec::new());
+                let (lo, hi) = (inner.float("min") as f32, inner.float("max") as f32);
+                if lo.is_nan() || hi.is_nan() || hi == 0.0 {
+                    return None;
+                }
+                (fused.lo, fused.hi, clamped) = (lo, hi, true);
+            } else {
+                return None;
+            }
+            current = g.result(op, 0);
+        }
+        None
+    }
+
+    /// Whether the microkernel has anything to do after the sums.
+    pub fn is_none(&self) -> bool {
+        self.bias.is_none() && self.residual.is_none() && self.lo == f32::NEG_INFINITY && self.hi == f32::INFINITY
+    }
+}
+
 /// One call of the broadcast-tile microkernel (`tcc_ukernels::Tile`, whose fields
 /// these are): `x`, `w` and `o` are element addresses (`Builder::address`), the
 /// reduction levels' counts may vary at run time, everything else is known when the
@@ -143,6 +216,18 @@ pub struct MicrokernelTile {
     pub levels: [(Value, i64, i64); 3],
     /// The distance to the weights to prefetch into L2 at each step (0: none).
     pub prefetch: Value,
+    /// The epilogue's bias and residual addresses (the residual at the tile's first
+    /// row), the bias group stride and the clamp; `None`: the sums are stored.
+    pub epilogue: Option<MicrokernelEpilogue>,
+}
+
+/// The epilogue of a [`MicrokernelTile`] (`tcc_ukernels::Epilogue`).
+pub struct MicrokernelEpilogue {
+    pub bias: Option<Value>,
+    pub bias_group: i64,
+    pub residual: Option<Value>,
+    pub lo: f32,
+    pub hi: f32,
 }
 
 impl MicrokernelTile {
@@ -169,6 +254,14 @@ impl MicrokernelTile {
             args.push(b.index(w));
         }
         args.push(self.prefetch);
+        let none = MicrokernelEpilogue { bias: None, bias_group: 0, residual: None, lo: f32::NEG_INFINITY, hi: f32::INFINITY };
+        let e = self.epilogue.as_ref().unwrap_or(&none);
+        let null = b.index(0);
+        args.push(e.bias.unwrap_or(null));
+        args.push(b.index(e.bias_group));
+        args.push(e.residual.unwrap_or(null));
+        args.push(b.index(e.lo.to_bits() as i64));
+        args.push(b.index(e.hi.to_bits() as i64));
         b.microkernel(isa, &args);
     }
 }

@@ -3,13 +3,15 @@
 //! kernel taps is one `loop.microkernel` call over the whole reduction (input-channel
 //! blocks, in-bounds kernel rows, kernel columns and channels). A tile across a row's
 //! edge is one call per kernel column, each over the columns that reach it (a
-//! contiguous run), accumulating into the stored tile. The epilogue, if any, runs in
-//! generated code on the stored tile while it is in L1.
+//! contiguous run), accumulating into the stored tile. The common epilogues (bias,
+//! residual, clamp) run in the microkernel's registers: in the tile's only call, or in
+//! a last call with no reduction that loads, finishes and stores the tile; others run
+//! in generated code on the stored tile while it is in L1.
 
 use tcc_ir::Value;
 use tcc_target::Isa;
 
-use super::super::MicrokernelTile;
+use super::super::{FusedEpilogue, MicrokernelEpilogue, MicrokernelTile};
 use super::{Conv, Tile, load_tile, store_tile};
 use crate::builder::Builder;
 use crate::emit::OpLowering;
@@ -33,8 +35,10 @@ pub(super) fn tile(
     taps: &[(i64, i64)],
 ) -> bool {
     let cols = taps.len() as i64;
+    let has_epilogue = t.last && !c.g.regions(c.op).is_empty();
+    let fused = if t.last { fusable(c, k) } else { None };
     if taps.iter().all(|&tp| tp == taps[0]) {
-        call(b, k, isa, t, ow0, (0, cols), taps[0], !t.first);
+        call(b, k, isa, t, ow0, (0, cols), Some(taps[0]), !t.first, fused);
     } else {
         // Per kernel column: the run of columns that reach it, the widest first.
         let span = (taps.iter().map(|t| t.0).min().unwrap_or(0), taps.iter().map(|t| t.1).max().unwrap_or(0));
@@ -59,19 +63,34 @@ pub(super) fn tile(
             accumulate = true;
         }
         for (kw, first, n) in calls {
-            call(b, k, isa, t, ow0, (first, n), (kw, kw + 1), accumulate);
+            call(b, k, isa, t, ow0, (first, n), Some((kw, kw + 1)), accumulate, None);
             accumulate = true;
         }
+        if fused.is_some() {
+            call(b, k, isa, t, ow0, (0, cols), None, true, fused);
+        }
     }
-    if t.last && !c.g.regions(c.op).is_empty() {
+    if has_epilogue && fused.is_none() {
         let accs = load_tile(b, k, t, ow0, cols);
         store_tile(b, c, k, t.n, t.ob0, t.oh, ow0, cols, k.tile_oc, &accs, true);
     }
     true
 }
 
+/// `c`'s epilogue when the microkernel can apply it: its bias is one vector per output
+/// channel (`[1, OB, 1, 1, ob]`) and its residual has the output's shape.
+fn fusable(c: &OpLowering, k: &Conv) -> Option<FusedEpilogue> {
+    let [_, ob_n, _, _, ob] = k.o;
+    let bias_like = |i: usize| k.epilogue[i].1 == [1, ob_n, 1, 1, ob];
+    let fused = FusedEpilogue::of(c, bias_like)?;
+    let residual_fits = fused.residual.is_none_or(|i| k.epilogue[i].1 == k.o);
+    (!fused.is_none() && residual_fits).then_some(fused)
+}
+
 /// One call: the tile's columns `first..first + count` (from `ow0`) over kernel columns
-/// `lo..hi`, starting from the stored partial sums with `accumulate`.
+/// `lo..hi` (no reduction without them: the stored tile is only finished), starting
+/// from the stored partial sums with `accumulate`, finished by `fused`.
+#[allow(clippy::too_many_arguments)]
 fn call(
     b: &mut Builder,
     k: &Conv,
@@ -79,9 +98,11 @@ fn call(
     t: &Tile,
     ow0: Value,
     (first, count): (i64, i64),
-    (lo, hi): (i64, i64),
+    taps: Option<(i64, i64)>,
     accumulate: bool,
+    fused: Option<FusedEpilogue>,
 ) {
+    let (lo, hi) = taps.unwrap_or((0, 0));
     let [_, _, h, w, ib] = k.x;
     let [_, wicb, kh_n, kw_n, wib, ob] = k.w;
     let [_, _, oh_n, ow_n, _] = k.o;
@@ -103,7 +124,7 @@ fn call(
     let x = b.address(k.xb, &[t.n, xcb, ih, iw, zero]);
     let wp = b.address(k.wb, &[t.ob0, t.icb.0, t.kh.0, lo_v, zero, zero]);
     let o = b.address(k.ob, &[t.n, t.ob0, t.oh, ow, zero]);
-    let icbs = b.sub(t.icb.1, t.icb.0);
+    let icbs = if taps.is_some() { b.sub(t.icb.1, t.icb.0) } else { b.index(0) };
     let khs = b.sub(t.kh.1, t.kh.0);
     let filter_row = kw_n * wib * ob;
     // Unit dilation: a kernel row's columns and channels are one contiguous run of the
@@ -121,6 +142,11 @@ fn call(
     } else {
         b.index(0)
     };
+    let epilogue = fused.map(|f| {
+        let bias = f.bias.map(|i| b.address(k.epilogue[i].0, &[zero, t.ob0, zero, zero, zero]));
+        let residual = f.residual.map(|i| b.address(k.epilogue[i].0, &[t.n, t.ob0, t.oh, ow, zero]));
+        MicrokernelEpilogue { bias, bias_group: ob, residual, lo: f.lo, hi: f.hi }
+    });
     MicrokernelTile {
         x,
         w: wp,
@@ -137,6 +163,7 @@ fn call(
         w_step: ob,
         levels: [(icbs, h * w * ib, kh_n * filter_row), (khs, dh * w * ib, filter_row), (kws, dw * ib, wib * ob)],
         prefetch,
+        epilogue,
     }
     .call(b, isa);
 }
