@@ -14,7 +14,7 @@ use tcc_dialect_graph::GraphOp;
 use tcc_dialect_graph::config::MatmulConfig;
 use tcc_ir::{ScalarType, Type, Value, VectorType};
 
-use super::{MicrokernelTile, apply_epilogue, epilogue_operands, in_last_chunk, reference, vector_width};
+use super::{FusedEpilogue, MicrokernelEpilogue, MicrokernelTile, apply_epilogue, epilogue_operands, in_last_chunk, reference, vector_width};
 use crate::builder::Builder;
 use crate::emit::{OpLowering, numel};
 
@@ -207,8 +207,9 @@ fn tile(b: &mut Builder, c: &OpLowering, mm: &Matmul, at: &Block, m0: Value, row
     let level = c.ukernels.filter(|isa| !at.partial && mm.nb % isa.lanes() as i64 == 0);
     let accs = match level {
         Some(isa) => {
-            microkernel_tile(b, mm, at, isa, m0, rows);
-            if c.g.regions(c.op).is_empty() {
+            let fused = fusable(c, mm);
+            microkernel_tile(b, mm, at, isa, m0, rows, fused);
+            if c.g.regions(c.op).is_empty() || fused.is_some() {
                 return;
             }
             stored_tile(b, mm, at, &row_idx)
@@ -218,8 +219,26 @@ fn tile(b: &mut Builder, c: &OpLowering, mm: &Matmul, at: &Block, m0: Value, row
     store_tile(b, c, mm, at, &row_idx, &accs);
 }
 
-/// The tile as one call of `isa`'s microkernel, stored without its epilogue.
-fn microkernel_tile(b: &mut Builder, mm: &Matmul, at: &Block, isa: tcc_target::Isa, m0: Value, rows: i64) {
+/// `c`'s epilogue when the microkernel can apply it: its bias is a row of the output's
+/// columns (`[1, N]`) and its residual has the output's shape.
+fn fusable(c: &OpLowering, mm: &Matmul) -> Option<FusedEpilogue> {
+    let bias_like = |i: usize| mm.epilogue[i].1 == [1, mm.n];
+    let fused = FusedEpilogue::of(c, bias_like)?;
+    let residual_fits = fused.residual.is_none_or(|i| mm.epilogue[i].1 == [mm.batches * mm.rows, mm.n]);
+    (!fused.is_none() && residual_fits).then_some(fused)
+}
+
+/// The tile as one call of `isa`'s microkernel, finished by `fused` (else stored without
+/// its epilogue).
+fn microkernel_tile(
+    b: &mut Builder,
+    mm: &Matmul,
+    at: &Block,
+    isa: tcc_target::Isa,
+    m0: Value,
+    rows: i64,
+    fused: Option<FusedEpilogue>,
+) {
     let zero = b.index(0);
     let col0 = b.scale(at.jb, mm.nb);
     let (w, w_step) = if mm.packed {
@@ -229,6 +248,22 @@ fn microkernel_tile(b: &mut Builder, mm: &Matmul, at: &Block, isa: tcc_target::I
     };
     let vectors = mm.nb / isa.lanes() as i64;
     let one = b.index(1);
+    // The next column block's packed weights (the last block asks for its own).
+    let prefetch = if mm.prefetch {
+        let next = b.add(at.jb, one);
+        let next = b.min_const(next, mm.blocks - 1);
+        let blocks = b.sub(next, at.jb);
+        b.scale(blocks, mm.k * mm.nb)
+    } else {
+        b.index(0)
+    };
+    let epilogue = fused.map(|f| MicrokernelEpilogue {
+        bias: f.bias.map(|i| b.address(mm.epilogue[i].0, &[zero, col0])),
+        bias_group: 0,
+        residual: f.residual.map(|i| b.address(mm.epilogue[i].0, &[m0, col0])),
+        lo: f.lo,
+        hi: f.hi,
+    });
     MicrokernelTile {
         x: b.address(mm.a, &[m0, zero]),
         w,
@@ -244,8 +279,8 @@ fn microkernel_tile(b: &mut Builder, mm: &Matmul, at: &Block, isa: tcc_target::I
         inner: mm.k,
         w_step,
         levels: [(one, 0, 0), (one, 0, 0), (one, 0, 0)],
-        prefetch: b.index(0),
-        epilogue: None,
+        prefetch,
+        epilogue,
     }
     .call(b, isa);
 }
