@@ -115,9 +115,8 @@ pub fn default_config(m: &Module, op: Op, codegen: &Target) -> Option<KernelConf
     }
 }
 
-/// The default configuration of blocked convolution `op`. The direct and pointwise
-/// templates' tiles are planned for the microkernels when the target calls them; the
-/// depthwise template is generated code at the backend's own width.
+/// The default configuration of blocked convolution `op`: its tiles are planned for the
+/// microkernels when the target calls them.
 fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
     let shape = |i: usize| crate::shape(m, m.operand(op, i));
     let out = crate::shape(m, *m.results(op).first()?);
@@ -136,8 +135,9 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
     }
     let config = if class == ConvClass::Depthwise && x[4] == w[5] {
         let cols = out[3];
-        let vectors = (w[5] / codegen.f32_lanes()).max(1);
-        let r = (codegen.vector_registers as i64 - vectors - 2).max(1) / vectors;
+        // Microkernels compute the depthwise tiles too when the target calls them.
+        let vectors = (w[5] / target.f32_lanes()).max(1);
+        let r = (target.vector_registers as i64 - vectors - 2).max(1) / vectors;
         ConvConfig { template: Some(ConvTemplate::Depthwise), tile_w: Some(r.min(8).min(cols)), ..Default::default() }
     } else {
         let cols = if pointwise { out[2] * out[3] } else { out[3] };

@@ -73,6 +73,13 @@ pub struct Tile {
     pub w_step: i64,
     /// Outermost first.
     pub levels: [Level; 3],
+    /// Vector inputs (a depthwise convolution): step `j` multiplies the input vector at
+    /// `x[r * x_row + g * x_group + q * L + levels' offsets + j * x_step]` lane by lane
+    /// with the weight vector, instead of broadcasting `x[r * x_row + levels' offsets +
+    /// j]` (`x_step` and `x_group` apply to vector inputs only).
+    pub x_vector: bool,
+    pub x_step: i64,
+    pub x_group: i64,
     /// If not 0: at each step, ask for the weights this many elements past the ones
     /// read to be brought into L2 (the next channel group's, while this one runs on
     /// weights that stream from L3 or memory).
@@ -112,8 +119,10 @@ macro_rules! isa_tile {
 
             const LANES: i64 = $lanes;
 
-            /// Offsets of a sub-tile's vectors: in the weights, the output and the bias.
+            /// Offsets of a sub-tile's vectors: in the input (vector inputs), the
+            /// weights, the output and the bias.
             struct Offsets {
+                x: [isize; 4],
                 w: [isize; 4],
                 o: [isize; 4],
                 bias: [isize; 4],
@@ -124,7 +133,7 @@ macro_rules! isa_tile {
             /// `R x C` accumulators over the whole reduction, through the epilogue into
             /// `o` (`residual` is the epilogue's, at the sub-tile's first row).
             #[target_feature(enable = $feature)]
-            unsafe fn kernel<const R: usize, const C: usize>(
+            unsafe fn kernel<const R: usize, const C: usize, const V: bool>(
                 t: &Tile,
                 x: *const f32,
                 w: *const f32,
@@ -135,6 +144,7 @@ macro_rules! isa_tile {
                 let (wo, oo) = (&at.w, &at.o);
                 let (x_row, o_row, w_step) = (t.x_row as isize, t.o_row as isize, t.w_step as isize);
                 let prefetch = t.prefetch as isize;
+                let x_step = t.x_step as isize;
                 // SAFETY: the tile's addresses are valid (the caller's contract).
                 unsafe {
                     let mut acc = [[$zero(); C]; R];
@@ -161,10 +171,20 @@ macro_rules! isa_tile {
                                     for c in 0..C {
                                         wv[c] = $load(wp.offset(wo[c]));
                                     }
-                                    for r in 0..R {
-                                        let b = $splat(*xp.offset(r as isize * x_row + j));
+                                    if V {
                                         for c in 0..C {
-                                            acc[r][c] = $fma(b, wv[c], acc[r][c]);
+                                            let xq = xp.offset(at.x[c] + j * x_step);
+                                            for r in 0..R {
+                                                let v = $load(xq.offset(r as isize * x_row));
+                                                acc[r][c] = $fma(v, wv[c], acc[r][c]);
+                                            }
+                                        }
+                                    } else {
+                                        for r in 0..R {
+                                            let b = $splat(*xp.offset(r as isize * x_row + j));
+                                            for c in 0..C {
+                                                acc[r][c] = $fma(b, wv[c], acc[r][c]);
+                                            }
                                         }
                                     }
                                     wp = wp.offset(w_step);
@@ -211,29 +231,33 @@ macro_rules! isa_tile {
             }
 
             macro_rules! rows {
-                ($c:literal) => {
+                ($c:literal, $v:literal) => {
                     [
-                        kernel::<1, $c>,
-                        kernel::<2, $c>,
-                        kernel::<3, $c>,
-                        kernel::<4, $c>,
-                        kernel::<5, $c>,
-                        kernel::<6, $c>,
-                        kernel::<7, $c>,
-                        kernel::<8, $c>,
-                        kernel::<9, $c>,
-                        kernel::<10, $c>,
-                        kernel::<11, $c>,
-                        kernel::<12, $c>,
-                        kernel::<13, $c>,
-                        kernel::<14, $c>,
-                        kernel::<15, $c>,
-                        kernel::<16, $c>,
+                        kernel::<1, $c, $v>,
+                        kernel::<2, $c, $v>,
+                        kernel::<3, $c, $v>,
+                        kernel::<4, $c, $v>,
+                        kernel::<5, $c, $v>,
+                        kernel::<6, $c, $v>,
+                        kernel::<7, $c, $v>,
+                        kernel::<8, $c, $v>,
+                        kernel::<9, $c, $v>,
+                        kernel::<10, $c, $v>,
+                        kernel::<11, $c, $v>,
+                        kernel::<12, $c, $v>,
+                        kernel::<13, $c, $v>,
+                        kernel::<14, $c, $v>,
+                        kernel::<15, $c, $v>,
+                        kernel::<16, $c, $v>,
                     ]
                 };
             }
 
-            static KERNELS: [[Kernel; MAX_ROWS]; MAX_VECTORS as usize] = [rows!(1), rows!(2), rows!(3), rows!(4)];
+            /// By input kind (broadcast, vector), vectors and rows.
+            static KERNELS: [[[Kernel; MAX_ROWS]; MAX_VECTORS as usize]; 2] = [
+                [rows!(1, false), rows!(2, false), rows!(3, false), rows!(4, false)],
+                [rows!(1, true), rows!(2, true), rows!(3, true), rows!(4, true)],
+            ];
 
             /// Runs `t`, split into sub-tiles the register file holds.
             ///
@@ -242,16 +266,17 @@ macro_rules! isa_tile {
             pub unsafe fn run(t: &Tile) {
                 let lanes = LANES as isize;
                 for (v0, vs) in balanced(t.vectors, MAX_VECTORS) {
-                    let mut at = Offsets { w: [0; 4], o: [0; 4], bias: [0; 4] };
+                    let mut at = Offsets { x: [0; 4], w: [0; 4], o: [0; 4], bias: [0; 4] };
                     for i in 0..vs as usize {
                         let v = v0 as isize + i as isize;
                         let (g, q) = (v / t.group_vectors as isize, v % t.group_vectors as isize);
+                        at.x[i] = g * t.x_group as isize + q * lanes;
                         at.w[i] = g * t.w_group as isize + q * lanes;
                         at.o[i] = g * t.o_group as isize + q * lanes;
                         at.bias[i] = g * t.epilogue.bias_group as isize + q * lanes;
                     }
                     for (r0, rs) in balanced(t.rows, max_rows(vs as usize) as i64) {
-                        let kernel = KERNELS[vs as usize - 1][rs as usize - 1];
+                        let kernel = KERNELS[t.x_vector as usize][vs as usize - 1][rs as usize - 1];
                         let rows = r0 as isize * t.o_row as isize;
                         // SAFETY: the caller's contract; sub-tiles stay inside the tile.
                         unsafe {
@@ -300,6 +325,9 @@ macro_rules! isa_tile {
                 residual: *const f32,
                 lo: i64,
                 hi: i64,
+                x_vector: i64,
+                x_step: i64,
+                x_group: i64,
             ) {
                 // The bounds come as the bits of f32s in integer registers (every
                 // argument of the generated call is an integer).
@@ -326,6 +354,9 @@ macro_rules! isa_tile {
                     ],
                     prefetch,
                     epilogue: super::Epilogue { bias, bias_group, residual, lo, hi },
+                    x_vector: x_vector != 0,
+                    x_step,
+                    x_group,
                 };
                 // SAFETY: the caller's contract.
                 unsafe { run(&t) }

@@ -1,7 +1,7 @@
 //! Every ISA level's broadcast tile against a scalar evaluation of its definition, on
 //! random tiles: rows and vectors past one sub-tile (so the splitting runs), groups of
-//! vectors, three strided levels, accumulation into partial sums, epilogues (bias,
-//! residual, clamps) on NaNs and signed zeros.
+//! vectors, three strided levels, broadcast and vector (depthwise) inputs, accumulation
+//! into partial sums, epilogues (bias, residual, clamps) on NaNs and signed zeros.
 
 use tcc_ukernels::{Epilogue, Isa, Level, Tile, run};
 
@@ -37,8 +37,17 @@ fn every_level_computes_its_definition() {
             let w_step = rng.range(1, 3) * lanes * group_vectors;
             let counts = [rng.range(1, 3), rng.range(0, 3), rng.range(1, 2)];
             let x_row = rng.range(1, 40);
+            // Vector inputs (depthwise): each group's input at its own offset, steps of
+            // any stride.
+            let x_vector = case % 4 == 1;
+            let (x_step, x_group) = (rng.range(1, 3 * lanes), rng.range(0, 50));
+            let groups = (vectors + group_vectors - 1) / group_vectors;
             // Level strides: input levels past the rows' spans, weight levels past the steps.
-            let mut x_extent = rows * x_row + inner;
+            let mut x_extent = if x_vector {
+                rows * x_row + inner * x_step + groups * x_group + lanes * group_vectors
+            } else {
+                rows * x_row + inner
+            };
             let mut w_extent = inner * w_step + 4 * lanes * group_vectors * (vectors / group_vectors + 1);
             let mut levels = [Level::default(); 3];
             for l in (0..3).rev() {
@@ -46,7 +55,6 @@ fn every_level_computes_its_definition() {
                 x_extent = levels[l].x * counts[l].max(1);
                 w_extent = levels[l].w * counts[l].max(1);
             }
-            let groups = (vectors + group_vectors - 1) / group_vectors;
             let w_group = w_extent + rng.range(0, 5);
             let o_row = rng.range(1, 2) * lanes * group_vectors;
             let o_group = rows * o_row + rng.range(0, 5);
@@ -82,7 +90,11 @@ fn every_level_computes_its_definition() {
                                     let xo = i2 * levels[0].x + i1 * levels[1].x + i0 * levels[2].x;
                                     let wo = i2 * levels[0].w + i1 * levels[1].w + i0 * levels[2].w;
                                     for j in 0..inner {
-                                        let xv = x[(r * x_row + xo + j) as usize];
+                                        let xv = if x_vector {
+                                            x[(r * x_row + g * x_group + q * lanes + xo + j * x_step + lane) as usize]
+                                        } else {
+                                            x[(r * x_row + xo + j) as usize]
+                                        };
                                         let wv = w[(g * w_group + q * lanes + wo + j * w_step + lane) as usize];
                                         sum += xv * wv;
                                     }
@@ -129,6 +141,9 @@ fn every_level_computes_its_definition() {
                 levels,
                 // Any distance: a hint that must not change the result.
                 prefetch: if case % 2 == 0 { 0 } else { rng.range(-64, 4096) },
+                x_vector,
+                x_step,
+                x_group,
                 epilogue: Epilogue {
                     bias: if with_bias { bias.as_ptr() } else { std::ptr::null() },
                     bias_group,

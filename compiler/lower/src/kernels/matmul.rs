@@ -268,7 +268,7 @@ fn microkernel_tile(
         x: b.address(mm.a, &[m0, zero]),
         w,
         o: b.address(mm.out, &[m0, col0]),
-        rows,
+        rows: b.index(rows),
         vectors,
         accumulate: false,
         x_row: mm.k,
@@ -281,6 +281,7 @@ fn microkernel_tile(
         levels: [(one, 0, 0), (one, 0, 0), (one, 0, 0)],
         prefetch,
         epilogue,
+        vector_input: None,
     }
     .call(b, isa);
 }

@@ -202,7 +202,9 @@ pub struct MicrokernelTile {
     pub x: Value,
     pub w: Value,
     pub o: Value,
-    pub rows: i64,
+    /// Rows (output columns or matrix rows): the microkernel splits them into tiles its
+    /// registers hold.
+    pub rows: Value,
     pub vectors: i64,
     pub accumulate: bool,
     pub x_row: i64,
@@ -219,6 +221,9 @@ pub struct MicrokernelTile {
     /// The epilogue's bias and residual addresses (the residual at the tile's first
     /// row), the bias group stride and the clamp; `None`: the sums are stored.
     pub epilogue: Option<MicrokernelEpilogue>,
+    /// Vector inputs (depthwise) with their step and group strides; `None`: the input
+    /// is broadcast.
+    pub vector_input: Option<(i64, i64)>,
 }
 
 /// The epilogue of a [`MicrokernelTile`] (`tcc_ukernels::Epilogue`).
@@ -233,9 +238,8 @@ pub struct MicrokernelEpilogue {
 impl MicrokernelTile {
     /// Emits the call for microkernels of level `isa`.
     pub fn call(&self, b: &mut Builder, isa: tcc_target::Isa) {
-        let mut args = vec![self.x, self.w, self.o];
+        let mut args = vec![self.x, self.w, self.o, self.rows];
         for v in [
-            self.rows,
             self.vectors,
             self.accumulate as i64,
             self.x_row,
@@ -262,6 +266,10 @@ impl MicrokernelTile {
         args.push(e.residual.unwrap_or(null));
         args.push(b.index(e.lo.to_bits() as i64));
         args.push(b.index(e.hi.to_bits() as i64));
+        let (x_step, x_group) = self.vector_input.unwrap_or((0, 0));
+        for v in [self.vector_input.is_some() as i64, x_step, x_group] {
+            args.push(b.index(v));
+        }
         b.microkernel(isa, &args);
     }
 }

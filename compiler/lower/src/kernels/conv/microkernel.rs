@@ -38,7 +38,8 @@ pub(super) fn tile(
     let has_epilogue = t.last && !c.g.regions(c.op).is_empty();
     let fused = if t.last { fusable(c, k) } else { None };
     if taps.iter().all(|&tp| tp == taps[0]) {
-        call(b, k, isa, t, ow0, (0, cols), Some(taps[0]), !t.first, fused);
+        let n = b.index(cols);
+        call(b, k, isa, t, ow0, (0, n), Some(taps[0]), !t.first, fused);
     } else {
         // Per kernel column: the run of columns that reach it, the widest first.
         let span = (taps.iter().map(|t| t.0).min().unwrap_or(0), taps.iter().map(|t| t.1).max().unwrap_or(0));
@@ -63,17 +64,41 @@ pub(super) fn tile(
             accumulate = true;
         }
         for (kw, first, n) in calls {
+            let n = b.index(n);
             call(b, k, isa, t, ow0, (first, n), Some((kw, kw + 1)), accumulate, None);
             accumulate = true;
         }
         if fused.is_some() {
-            call(b, k, isa, t, ow0, (0, cols), None, true, fused);
+            let n = b.index(cols);
+            call(b, k, isa, t, ow0, (0, n), None, true, fused);
         }
     }
     if has_epilogue && fused.is_none() {
         let accs = load_tile(b, k, t, ow0, cols);
         store_tile(b, c, k, t.n, t.ob0, t.oh, ow0, cols, k.tile_oc, &accs, true);
     }
+    true
+}
+
+/// Columns `ow0..ow0 + count` (a run of whole tiles, its length known at run time) all
+/// reading kernel columns `taps`, as one call that tiles them itself; `false` (nothing
+/// emitted) when the epilogue needs generated code on tiles of known width.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn run(
+    b: &mut Builder,
+    c: &OpLowering,
+    k: &Conv,
+    isa: Isa,
+    t: &Tile,
+    ow0: Value,
+    count: Value,
+    taps: (i64, i64),
+) -> bool {
+    let fused = if t.last { fusable(c, k) } else { None };
+    if t.last && !c.g.regions(c.op).is_empty() && fused.is_none() {
+        return false;
+    }
+    call(b, k, isa, t, ow0, (0, count), Some(taps), !t.first, fused);
     true
 }
 
@@ -97,7 +122,7 @@ fn call(
     isa: Isa,
     t: &Tile,
     ow0: Value,
-    (first, count): (i64, i64),
+    (first, count): (i64, Value),
     taps: Option<(i64, i64)>,
     accumulate: bool,
     fused: Option<FusedEpilogue>,
@@ -164,6 +189,77 @@ fn call(
         levels: [(icbs, h * w * ib, kh_n * filter_row), (khs, dh * w * ib, filter_row), (kws, dw * ib, wib * ob)],
         prefetch,
         epilogue,
+        vector_input: None,
+    }
+    .call(b, isa);
+}
+
+/// Whether [`depthwise_run`] can compute `k` (its epilogue needs no generated code).
+pub(super) fn depthwise_fits(c: &OpLowering, k: &Conv) -> bool {
+    c.g.regions(c.op).is_empty() || fusable(c, k).is_some()
+}
+
+/// A depthwise run: `cols` columns from `ow0` of channel block `cb`, output row `oh`
+/// (input row `ih0` for kernel row 0, kernel rows `kh` in bounds), every column reading
+/// kernel columns `taps`, as one call of `isa`'s microkernel on vector inputs (which
+/// tiles the columns itself).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn depthwise_run(
+    b: &mut Builder,
+    c: &OpLowering,
+    k: &Conv,
+    isa: Isa,
+    (n, cb, oh): (Value, Value, Value),
+    (ih0, kh): (Value, (Value, Value)),
+    ow0: Value,
+    cols: i64,
+    (lo, hi): (i64, i64),
+) {
+    debug_assert!(depthwise_fits(c, k));
+    let [_, _, _, w, ib] = k.x;
+    let [_, _, _, kw_n, _, ob] = k.w;
+    let ([_, sw], [dh, dw]) = (k.stride, k.dilation);
+    let zero = b.index(0);
+    let iw = {
+        let s = b.scale(ow0, sw);
+        let offset = b.index(lo * dw - k.pad[1]);
+        b.add(s, offset)
+    };
+    let ih = {
+        let d = b.scale(kh.0, dh);
+        b.add(ih0, d)
+    };
+    let lo_v = b.index(lo);
+    let x = b.address(k.xb, &[n, cb, ih, iw, zero]);
+    let wp = b.address(k.wb, &[cb, zero, kh.0, lo_v, zero, zero]);
+    let o = b.address(k.ob, &[n, cb, oh, ow0, zero]);
+    let khs = b.sub(kh.1, kh.0);
+    let one = b.index(1);
+    let fused = fusable(c, k);
+    let epilogue = fused.map(|f| {
+        let bias = f.bias.map(|i| b.address(k.epilogue[i].0, &[zero, cb, zero, zero, zero]));
+        let residual = f.residual.map(|i| b.address(k.epilogue[i].0, &[n, cb, oh, ow0, zero]));
+        MicrokernelEpilogue { bias, bias_group: ob, residual, lo: f.lo, hi: f.hi }
+    });
+    let vectors = ob / isa.lanes() as i64;
+    MicrokernelTile {
+        x,
+        w: wp,
+        o,
+        rows: b.index(cols),
+        vectors,
+        accumulate: false,
+        x_row: sw * ib,
+        o_row: ob,
+        group_vectors: vectors,
+        w_group: 0,
+        o_group: 0,
+        inner: hi - lo,
+        w_step: ob,
+        levels: [(one, 0, 0), (one, 0, 0), (khs, dh * w * ib, kw_n * ob)],
+        prefetch: zero,
+        epilogue,
+        vector_input: Some((dw * ib, 0)),
     }
     .call(b, isa);
 }

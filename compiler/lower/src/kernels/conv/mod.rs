@@ -15,8 +15,8 @@
 //! - **depthwise** (one input channel per output channel): a tile of `tile_w` columns x
 //!   one block, multiplying input vectors by filter vectors lane by lane.
 //!
-//! With a target that calls microkernels, the direct and pointwise tiles are calls
-//! ([`microkernel`]).
+//! With a target that calls microkernels, the direct, pointwise and depthwise tiles are
+//! calls ([`microkernel`]).
 //!
 //! The epilogue runs on the accumulators before the single store. Shapes a template does
 //! not fit (blocks that are not a multiple of the vector width, groups that split a
@@ -391,7 +391,13 @@ fn direct_row(b: &mut Builder, c: &OpLowering, k: &Conv, runs: &[Run], chunks: i
             fixed_tile(b, first, first + width);
             first += width;
         }
-        if whole > 0 {
+        // With microkernels, the interior is one call that tiles it.
+        let level = microkernel::level(c, k);
+        let interior = |b: &mut Builder| {
+            let (start, count) = (b.index(head_end), b.index(whole * k.tile_w));
+            level.is_some_and(|isa| microkernel::run(b, c, k, isa, at, start, count, taps_of(head_end)))
+        };
+        if whole > 0 && !interior(b) {
             let interior_taps = vec![taps_of(head_end); k.tile_w as usize];
             let (lo, hi) = (b.index(0), b.index(whole));
             b.range(lo, hi, |b, i| {
@@ -417,11 +423,22 @@ fn direct_row(b: &mut Builder, c: &OpLowering, k: &Conv, runs: &[Run], chunks: i
     let end = b.scale(next, whole);
     let end = b.div(end, chunks_v);
     let full = vec![run.taps; k.tile_w as usize];
-    b.range(first, end, |b, t| {
+    // With microkernels, the chunk's whole tiles are one call that tiles them.
+    let one_call = |b: &mut Builder| {
+        let Some(isa) = microkernel::level(c, k) else { return false };
         let start = b.index(run.start);
-        let ow0 = b.mul_add(t, k.tile_w, start);
-        direct_tile(b, c, k, at, ow0, &full);
-    });
+        let ow0 = b.mul_add(first, k.tile_w, start);
+        let tiles = b.sub(end, first);
+        let count = b.scale(tiles, k.tile_w);
+        microkernel::run(b, c, k, isa, at, ow0, count, run.taps)
+    };
+    if !one_call(b) {
+        b.range(first, end, |b, t| {
+            let start = b.index(run.start);
+            let ow0 = b.mul_add(t, k.tile_w, start);
+            direct_tile(b, c, k, at, ow0, &full);
+        });
+    }
     if tail > 0 {
         in_last_chunk(b, chunk, chunks, |b| {
             let ow0 = b.index(run.start + whole * k.tile_w);
@@ -750,6 +767,12 @@ fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv) {
         let (kh_lo, kh_hi) = kernel_rows(b, k, ohs, pt, h, kh_n);
         let ih0 = b.sub(ohs, pt);
         for run in &runs {
+            if let Some(isa) = microkernel::level(c, k).filter(|_| microkernel::depthwise_fits(c, k)) {
+                let at = ((n, cb, oh), (ih0, (kh_lo, kh_hi)));
+                let ow0 = b.index(run.start);
+                microkernel::depthwise_run(b, c, k, isa, at.0, at.1, ow0, run.len, run.taps);
+                continue;
+            }
             for_each_tile(b, *run, k.tile_w, |b, ow0, cols| {
                 let zero_s = b.scalar(tcc_ir::ScalarType::F32, 0.0);
                 let zero = b.splat(zero_s, k.width);
