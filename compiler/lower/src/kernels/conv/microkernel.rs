@@ -12,7 +12,7 @@ use tcc_ir::Value;
 use tcc_target::Isa;
 
 use super::super::{FusedEpilogue, MicrokernelEpilogue, MicrokernelTile};
-use super::{Conv, Tile, load_tile, store_tile};
+use super::{Conv, Tile, kernel_rows, load_tile, row_runs, store_tile, tasks};
 use crate::builder::Builder;
 use crate::emit::OpLowering;
 
@@ -199,67 +199,63 @@ pub(super) fn depthwise_fits(c: &OpLowering, k: &Conv) -> bool {
     c.g.regions(c.op).is_empty() || fusable(c, k).is_some()
 }
 
-/// A depthwise run: `cols` columns from `ow0` of channel block `cb`, output row `oh`
-/// (input row `ih0` for kernel row 0, kernel rows `kh` in bounds), every column reading
-/// kernel columns `taps`, as one call of `isa`'s microkernel on vector inputs (which
-/// tiles the columns itself).
-#[allow(clippy::too_many_arguments)]
-pub(super) fn depthwise_run(
-    b: &mut Builder,
-    c: &OpLowering,
-    k: &Conv,
-    isa: Isa,
-    (n, cb, oh): (Value, Value, Value),
-    (ih0, kh): (Value, (Value, Value)),
-    ow0: Value,
-    cols: i64,
-    (lo, hi): (i64, i64),
-) {
-    debug_assert!(depthwise_fits(c, k));
-    let [_, _, _, w, ib] = k.x;
-    let [_, _, _, kw_n, _, ob] = k.w;
-    let ([_, sw], [dh, dw]) = (k.stride, k.dilation);
-    let zero = b.index(0);
-    let iw = {
-        let s = b.scale(ow0, sw);
-        let offset = b.index(lo * dw - k.pad[1]);
-        b.add(s, offset)
-    };
-    let ih = {
-        let d = b.scale(kh.0, dh);
-        b.add(ih0, d)
-    };
-    let lo_v = b.index(lo);
-    let x = b.address(k.xb, &[n, cb, ih, iw, zero]);
-    let wp = b.address(k.wb, &[cb, zero, kh.0, lo_v, zero, zero]);
-    let o = b.address(k.ob, &[n, cb, oh, ow0, zero]);
-    let khs = b.sub(kh.1, kh.0);
-    let one = b.index(1);
+/// The depthwise template on `isa`'s microkernel: parallel over (image, group of
+/// channel blocks, output row); each run of columns with the same kernel taps is one
+/// call over all the group's blocks (vector inputs, a vector group per block), which
+/// tiles the columns itself. Groups are as large as leave 16 tasks or more, so that a
+/// narrow map's many channels (960 at 7x7) are a few calls, not one per block and run.
+pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv, isa: Isa) {
+    let [n_n, _, h, w, ib] = k.x;
+    let [_, _, kh_n, kw_n, _, ob] = k.w;
+    let [_, cb_n, oh_n, ow_n, _] = k.o;
+    let ([sh, sw], [dh, dw]) = (k.stride, k.dilation);
+    let runs = row_runs(ow_n, w, kw_n, sw, dw, k.pad[1]);
+    let group = (1..=cb_n).rev().find(|&g| cb_n % g == 0 && n_n * (cb_n / g) * oh_n >= 16).unwrap_or(1);
     let fused = fusable(c, k);
-    let epilogue = fused.map(|f| {
-        let bias = f.bias.map(|i| b.address(k.epilogue[i].0, &[zero, cb, zero, zero, zero]));
-        let residual = f.residual.map(|i| b.address(k.epilogue[i].0, &[n, cb, oh, ow0, zero]));
-        MicrokernelEpilogue { bias, bias_group: ob, residual, lo: f.lo, hi: f.hi }
+    let lanes = isa.lanes() as i64;
+    tasks(b, [n_n, cb_n / group, oh_n, 1], |b, [n, g, oh, _]| {
+        let cb = b.scale(g, group);
+        let ohs = b.scale(oh, sh);
+        let pt = b.index(k.pad[0]);
+        let kh = kernel_rows(b, k, ohs, pt, h, kh_n);
+        let ih0 = b.sub(ohs, pt);
+        let zero = b.index(0);
+        let ih = {
+            let d = b.scale(kh.0, dh);
+            b.add(ih0, d)
+        };
+        let khs = b.sub(kh.1, kh.0);
+        let one = b.index(1);
+        for run in &runs {
+            let (lo, hi) = run.taps;
+            let ow0 = b.index(run.start);
+            let iw = b.index(run.start * sw + lo * dw - k.pad[1]);
+            let lo_v = b.index(lo);
+            let epilogue = fused.map(|f| {
+                let bias = f.bias.map(|i| b.address(k.epilogue[i].0, &[zero, cb, zero, zero, zero]));
+                let residual = f.residual.map(|i| b.address(k.epilogue[i].0, &[n, cb, oh, ow0, zero]));
+                MicrokernelEpilogue { bias, bias_group: ob, residual, lo: f.lo, hi: f.hi }
+            });
+            MicrokernelTile {
+                x: b.address(k.xb, &[n, cb, ih, iw, zero]),
+                w: b.address(k.wb, &[cb, zero, kh.0, lo_v, zero, zero]),
+                o: b.address(k.ob, &[n, cb, oh, ow0, zero]),
+                rows: b.index(run.len),
+                vectors: group * ob / lanes,
+                accumulate: false,
+                x_row: sw * ib,
+                o_row: ob,
+                group_vectors: ob / lanes,
+                w_group: kh_n * kw_n * ob,
+                o_group: oh_n * ow_n * ob,
+                inner: hi - lo,
+                w_step: ob,
+                levels: [(one, 0, 0), (one, 0, 0), (khs, dh * w * ib, kw_n * ob)],
+                prefetch: zero,
+                epilogue,
+                vector_input: Some((dw * ib, h * w * ib)),
+            }
+            .call(b, isa);
+        }
     });
-    let vectors = ob / isa.lanes() as i64;
-    MicrokernelTile {
-        x,
-        w: wp,
-        o,
-        rows: b.index(cols),
-        vectors,
-        accumulate: false,
-        x_row: sw * ib,
-        o_row: ob,
-        group_vectors: vectors,
-        w_group: 0,
-        o_group: 0,
-        inner: hi - lo,
-        w_step: ob,
-        levels: [(one, 0, 0), (one, 0, 0), (khs, dh * w * ib, kw_n * ob)],
-        prefetch: zero,
-        epilogue,
-        vector_input: Some((dw * ib, 0)),
-    }
-    .call(b, isa);
 }

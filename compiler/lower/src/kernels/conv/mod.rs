@@ -757,6 +757,9 @@ fn store_tile(
 }
 
 fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv) {
+    if let Some(isa) = microkernel::level(c, k).filter(|_| microkernel::depthwise_fits(c, k)) {
+        return microkernel::depthwise(b, c, k, isa);
+    }
     let [n_n, _, h, w, _] = k.x;
     let [_, _, kh_n, kw_n, _, _] = k.w;
     let [_, ob_n, oh_n, ow_n, _] = k.o;
@@ -767,12 +770,6 @@ fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv) {
         let (kh_lo, kh_hi) = kernel_rows(b, k, ohs, pt, h, kh_n);
         let ih0 = b.sub(ohs, pt);
         for run in &runs {
-            if let Some(isa) = microkernel::level(c, k).filter(|_| microkernel::depthwise_fits(c, k)) {
-                let at = ((n, cb, oh), (ih0, (kh_lo, kh_hi)));
-                let ow0 = b.index(run.start);
-                microkernel::depthwise_run(b, c, k, isa, at.0, at.1, ow0, run.len, run.taps);
-                continue;
-            }
             for_each_tile(b, *run, k.tile_w, |b, ow0, cols| {
                 let zero_s = b.scalar(tcc_ir::ScalarType::F32, 0.0);
                 let zero = b.splat(zero_s, k.width);
