@@ -16,7 +16,7 @@ use crate::LoopOp;
 
 /// The operands of `loop.microkernel`, in the order of the C entry point
 /// `tcc_uk_tile_<isa>`.
-pub const TILE_ARGUMENTS: [&str; 31] = [
+pub const TILE_ARGUMENTS: [&str; 33] = [
     "x",
     "w",
     "o",
@@ -48,6 +48,8 @@ pub const TILE_ARGUMENTS: [&str; 31] = [
     "x_vector",
     "x_step",
     "x_group",
+    "reduce",
+    "divisor",
 ];
 
 fn verify_address(m: &Module, op: Op) -> Result<(), String> {
@@ -112,7 +114,7 @@ pub static ADDRESS: OpDef = OpDef {
 pub static MICROKERNEL: OpDef = OpDef {
     name: "loop.microkernel",
     summary: "Calls the runtime's broadcast-tile microkernel of ISA level `isa` on one register tile",
-    description: "The 31 `index` operands are the C entry point's arguments (`tcc_uk_tile_<isa>`): input, \
+    description: "The 33 `index` operands are the C entry point's arguments (`tcc_uk_tile_<isa>`): input, \
                   weight and output addresses, rows, vectors, accumulate (0 or 1), the row strides of the \
                   input and output, vectors per group and the groups' strides in the weights and output, \
                   the inner steps and their weight stride, and three reduction levels (count, input \
@@ -120,9 +122,10 @@ pub static MICROKERNEL: OpDef = OpDef {
                   to prefetch into L2 (0: none), then the epilogue: bias address (0: none), bias group \
                   stride, residual address (0: none), the clamp's bounds as f32 bits, then whether the \
                   input is read as vectors (1, depthwise) or broadcast (0), with the vector input's step \
-                  and group strides. Strides count elements.\n\n```mlir\n\
+                  and group strides, the reduction (0: sums of products, 1: maximum, 2: sum of the \
+                  vector inputs) and a divisor of the result (0: none). Strides count elements.\n\n```mlir\n\
                   loop.microkernel %x, %w, %o, %rows, ... {isa = \"avx512\"} : (index, ...) -> ()\n```",
-    operands: Arity::Exactly(31),
+    operands: Arity::Exactly(33),
     results: Arity::Exactly(0),
     attrs: &[AttrSpec::required("isa", AttrKind::String, "the ISA level: avx512, avx2 or sse")],
     verify: Some(verify_microkernel),

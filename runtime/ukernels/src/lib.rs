@@ -23,7 +23,7 @@ pub mod peak;
 pub mod tile;
 
 pub use tcc_runtime_abi::Isa;
-pub use tile::{Epilogue, Level, Tile};
+pub use tile::{Epilogue, Level, Reduce, Tile};
 
 /// The entry point of `isa`'s broadcast tile, for a JIT's symbol table.
 pub fn tile_entry(isa: Isa) -> *const u8 {

@@ -47,6 +47,26 @@ impl Epilogue {
     }
 }
 
+/// How a tile combines its inputs over the reduction.
+#[repr(i64)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    /// Sums of input times weights (a convolution, a matmul).
+    Fma = 0,
+    /// The maximum of the (vector) inputs, NaN if any is NaN, `+0` over `-0` (a max
+    /// pool); the weights are not read.
+    Max = 1,
+    /// The sum of the (vector) inputs (an average pool, with `divisor`); the weights
+    /// are not read.
+    Sum = 2,
+}
+
+impl Reduce {
+    pub fn from_code(code: i64) -> Option<Reduce> {
+        [Reduce::Fma, Reduce::Max, Reduce::Sum].into_iter().find(|r| *r as i64 == code)
+    }
+}
+
 /// A broadcast tile. Offsets and strides count f32 elements.
 ///
 /// Accumulator `(r, v)` is `sum over the reduction of x[r * x_row + xi] *
@@ -80,6 +100,10 @@ pub struct Tile {
     pub x_vector: bool,
     pub x_step: i64,
     pub x_group: i64,
+    /// The combination (max and sum read vector inputs).
+    pub reduce: Reduce,
+    /// If not 0, the reduction's result is divided by it before the epilogue.
+    pub divisor: i64,
     /// If not 0: at each step, ask for the weights this many elements past the ones
     /// read to be brought into L2 (the next channel group's, while this one runs on
     /// weights that stream from L3 or memory).
@@ -108,7 +132,7 @@ macro_rules! isa_tile {
     (
         $isa:ident, $feature:literal, $lanes:expr, $registers:expr, $symbol:ident,
         $vec:ty, $zero:path, $load:path, $store:path, $splat:path, $fma:expr,
-        $add:path, $max:path, $min:path
+        $add:path, $max:path, $min:path, $nan_max:path, $div:path
     ) => {
         pub mod $isa {
             //! The broadcast tile for this ISA level.
@@ -133,7 +157,7 @@ macro_rules! isa_tile {
             /// `R x C` accumulators over the whole reduction, through the epilogue into
             /// `o` (`residual` is the epilogue's, at the sub-tile's first row).
             #[target_feature(enable = $feature)]
-            unsafe fn kernel<const R: usize, const C: usize, const V: bool>(
+            unsafe fn kernel<const R: usize, const C: usize, const M: u8>(
                 t: &Tile,
                 x: *const f32,
                 w: *const f32,
@@ -147,7 +171,9 @@ macro_rules! isa_tile {
                 let x_step = t.x_step as isize;
                 // SAFETY: the tile's addresses are valid (the caller's contract).
                 unsafe {
-                    let mut acc = [[$zero(); C]; R];
+                    // M: 0 broadcast FMA, 1 vector FMA, 2 vector max, 3 vector sum.
+                    let init = if M == 2 { $splat(f32::NEG_INFINITY) } else { $zero() };
+                    let mut acc = [[init; C]; R];
                     if t.accumulate {
                         for r in 0..R {
                             for c in 0..C {
@@ -162,6 +188,17 @@ macro_rules! isa_tile {
                                 let xp = x.offset(i2 * l2.x as isize + i1 * l1.x as isize + i0 * l0.x as isize);
                                 let mut wp = w.offset(i2 * l2.w as isize + i1 * l1.w as isize + i0 * l0.w as isize);
                                 for j in 0..t.inner as isize {
+                                    if M >= 2 {
+                                        for c in 0..C {
+                                            let xq = xp.offset(at.x[c] + j * x_step);
+                                            for r in 0..R {
+                                                let v = $load(xq.offset(r as isize * x_row));
+                                                acc[r][c] =
+                                                    if M == 2 { $nan_max(acc[r][c], v) } else { $add(acc[r][c], v) };
+                                            }
+                                        }
+                                        continue;
+                                    }
                                     if prefetch != 0 {
                                         for c in 0..C {
                                             prefetch_l2(wp.offset(wo[c] + prefetch));
@@ -171,7 +208,7 @@ macro_rules! isa_tile {
                                     for c in 0..C {
                                         wv[c] = $load(wp.offset(wo[c]));
                                     }
-                                    if V {
+                                    if M == 1 {
                                         for c in 0..C {
                                             let xq = xp.offset(at.x[c] + j * x_step);
                                             for r in 0..R {
@@ -189,6 +226,14 @@ macro_rules! isa_tile {
                                     }
                                     wp = wp.offset(w_step);
                                 }
+                            }
+                        }
+                    }
+                    if t.divisor != 0 {
+                        let d = $splat(t.divisor as f32);
+                        for r in 0..R {
+                            for c in 0..C {
+                                acc[r][c] = $div(acc[r][c], d);
                             }
                         }
                     }
@@ -253,10 +298,13 @@ macro_rules! isa_tile {
                 };
             }
 
-            /// By input kind (broadcast, vector), vectors and rows.
-            static KERNELS: [[[Kernel; MAX_ROWS]; MAX_VECTORS as usize]; 2] = [
-                [rows!(1, false), rows!(2, false), rows!(3, false), rows!(4, false)],
-                [rows!(1, true), rows!(2, true), rows!(3, true), rows!(4, true)],
+            /// By mode (broadcast FMA, vector FMA, vector max, vector sum), vectors and
+            /// rows.
+            static KERNELS: [[[Kernel; MAX_ROWS]; MAX_VECTORS as usize]; 4] = [
+                [rows!(1, 0), rows!(2, 0), rows!(3, 0), rows!(4, 0)],
+                [rows!(1, 1), rows!(2, 1), rows!(3, 1), rows!(4, 1)],
+                [rows!(1, 2), rows!(2, 2), rows!(3, 2), rows!(4, 2)],
+                [rows!(1, 3), rows!(2, 3), rows!(3, 3), rows!(4, 3)],
             ];
 
             /// Runs `t`, split into sub-tiles the register file holds.
@@ -276,7 +324,12 @@ macro_rules! isa_tile {
                         at.bias[i] = g * t.epilogue.bias_group as isize + q * lanes;
                     }
                     for (r0, rs) in balanced(t.rows, max_rows(vs as usize) as i64) {
-                        let kernel = KERNELS[t.x_vector as usize][vs as usize - 1][rs as usize - 1];
+                        let mode = match t.reduce {
+                            super::Reduce::Fma => t.x_vector as usize,
+                            super::Reduce::Max => 2,
+                            super::Reduce::Sum => 3,
+                        };
+                        let kernel = KERNELS[mode][vs as usize - 1][rs as usize - 1];
                         let rows = r0 as isize * t.o_row as isize;
                         // SAFETY: the caller's contract; sub-tiles stay inside the tile.
                         unsafe {
@@ -328,6 +381,8 @@ macro_rules! isa_tile {
                 x_vector: i64,
                 x_step: i64,
                 x_group: i64,
+                reduce: i64,
+                divisor: i64,
             ) {
                 // The bounds come as the bits of f32s in integer registers (every
                 // argument of the generated call is an integer).
@@ -357,6 +412,8 @@ macro_rules! isa_tile {
                     x_vector: x_vector != 0,
                     x_step,
                     x_group,
+                    reduce: super::Reduce::from_code(reduce).unwrap_or(super::Reduce::Fma),
+                    divisor,
                 };
                 // SAFETY: the caller's contract.
                 unsafe { run(&t) }
@@ -377,7 +434,7 @@ fn prefetch_l2(p: *const f32) {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(crate) use x86::{fma128, fma256, fma512};
+pub(crate) use x86::{fma128, fma256, fma512, nan_max128, nan_max256, nan_max512};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -398,6 +455,40 @@ mod x86 {
         // SAFETY: SSE2 is baseline on x86-64.
         unsafe { _mm_add_ps(_mm_mul_ps(a, b), c) }
     }
+
+    // IEEE 754-2019 maximum (NaN if either is NaN, -0 < +0): `maxps` returns its second
+    // operand when either is NaN (so `b`'s NaN comes through), equal operands (zeros of
+    // both signs) take their AND (+0 for -0 and +0), and `a`'s NaN is put back.
+
+    #[inline(always)]
+    pub unsafe fn nan_max512(a: __m512, b: __m512) -> __m512 {
+        // SAFETY: only called from avx512f code.
+        unsafe {
+            let m = _mm512_max_ps(a, b);
+            let both = _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(a), _mm512_castps_si512(b)));
+            let m = _mm512_mask_mov_ps(m, _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(a, b), both);
+            _mm512_mask_mov_ps(m, _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(a, a), a)
+        }
+    }
+    #[inline(always)]
+    pub unsafe fn nan_max256(a: __m256, b: __m256) -> __m256 {
+        // SAFETY: only called from avx2 code.
+        unsafe {
+            let m = _mm256_max_ps(a, b);
+            let m = _mm256_blendv_ps(m, _mm256_and_ps(a, b), _mm256_cmp_ps::<_CMP_EQ_OQ>(a, b));
+            _mm256_blendv_ps(m, a, _mm256_cmp_ps::<_CMP_UNORD_Q>(a, a))
+        }
+    }
+    #[inline(always)]
+    pub unsafe fn nan_max128(a: __m128, b: __m128) -> __m128 {
+        // SAFETY: SSE2 is baseline on x86-64.
+        unsafe {
+            let blend = |mask: __m128, x: __m128, y: __m128| _mm_or_ps(_mm_and_ps(mask, x), _mm_andnot_ps(mask, y));
+            let m = _mm_max_ps(a, b);
+            let m = blend(_mm_cmpeq_ps(a, b), _mm_and_ps(a, b), m);
+            blend(_mm_cmpunord_ps(a, a), a, m)
+        }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -415,7 +506,9 @@ isa_tile!(
     super::fma512,
     _mm512_add_ps,
     _mm512_max_ps,
-    _mm512_min_ps
+    _mm512_min_ps,
+    super::nan_max512,
+    _mm512_div_ps
 );
 #[cfg(target_arch = "x86_64")]
 isa_tile!(
@@ -432,7 +525,9 @@ isa_tile!(
     super::fma256,
     _mm256_add_ps,
     _mm256_max_ps,
-    _mm256_min_ps
+    _mm256_min_ps,
+    super::nan_max256,
+    _mm256_div_ps
 );
 #[cfg(target_arch = "x86_64")]
 isa_tile!(
@@ -449,5 +544,7 @@ isa_tile!(
     super::fma128,
     _mm_add_ps,
     _mm_max_ps,
-    _mm_min_ps
+    _mm_min_ps,
+    super::nan_max128,
+    _mm_div_ps
 );

@@ -1,9 +1,10 @@
 //! Every ISA level's broadcast tile against a scalar evaluation of its definition, on
 //! random tiles: rows and vectors past one sub-tile (so the splitting runs), groups of
-//! vectors, three strided levels, broadcast and vector (depthwise) inputs, accumulation
+//! vectors, three strided levels, broadcast and vector (depthwise) inputs, maxima and
+//! sums (pools, with NaNs and signed zeros) and divisors, accumulation
 //! into partial sums, epilogues (bias, residual, clamps) on NaNs and signed zeros.
 
-use tcc_ukernels::{Epilogue, Isa, Level, Tile, run};
+use tcc_ukernels::{Epilogue, Isa, Level, Reduce, Tile, run};
 
 /// A small deterministic generator (xorshift).
 struct Rng(u64);
@@ -24,6 +25,19 @@ impl Rng {
     }
 }
 
+/// IEEE 754-2019 maximum (`max`) or minimum: NaN propagates, -0 < +0.
+fn ieee(a: f32, b: f32, max: bool) -> f32 {
+    if a.is_nan() || b.is_nan() {
+        f32::NAN
+    } else if a == b {
+        if (a.is_sign_negative() && max) || (b.is_sign_negative() && !max) { b } else { a }
+    } else if (a > b) == max {
+        a
+    } else {
+        b
+    }
+}
+
 #[test]
 fn every_level_computes_its_definition() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -39,7 +53,10 @@ fn every_level_computes_its_definition() {
             let x_row = rng.range(1, 40);
             // Vector inputs (depthwise): each group's input at its own offset, steps of
             // any stride.
-            let x_vector = case % 4 == 1;
+            // Pools: the maximum or the sum of vector inputs, sometimes divided.
+            let reduce = [Reduce::Fma, Reduce::Fma, Reduce::Max, Reduce::Sum][(case % 8 / 2) as usize];
+            let x_vector = case % 4 == 1 || reduce != Reduce::Fma;
+            let divisor = if case % 5 == 0 { rng.range(1, 9) } else { 0 };
             let (x_step, x_group) = (rng.range(1, 3 * lanes), rng.range(0, 50));
             let groups = (vectors + group_vectors - 1) / group_vectors;
             // Level strides: input levels past the rows' spans, weight levels past the steps.
@@ -58,7 +75,14 @@ fn every_level_computes_its_definition() {
             let w_group = w_extent + rng.range(0, 5);
             let o_row = rng.range(1, 2) * lanes * group_vectors;
             let o_group = rows * o_row + rng.range(0, 5);
-            let x: Vec<f32> = (0..x_extent + 64).map(|_| rng.value()).collect();
+            // Inputs include NaNs and zeros of both signs for the maximum.
+            let x: Vec<f32> = (0..x_extent + 64)
+                .map(|_| match rng.range(0, 40) {
+                    0 if reduce == Reduce::Max => f32::NAN,
+                    1 | 2 if reduce == Reduce::Max => -0.0,
+                    _ => rng.value(),
+                })
+                .collect();
             let w: Vec<f32> = (0..w_group * groups + 64).map(|_| rng.value()).collect();
             let o0: Vec<f32> = (0..o_group * groups + 64).map(|_| rng.value()).collect();
             let accumulate = case % 3 == 0;
@@ -83,7 +107,8 @@ fn every_level_computes_its_definition() {
                     let (g, q) = (v / group_vectors, v % group_vectors);
                     for lane in 0..lanes {
                         let at = (r * o_row + g * o_group + q * lanes + lane) as usize;
-                        let mut sum = if accumulate { o0[at] } else { 0.0 };
+                        let start = if reduce == Reduce::Max { f32::NEG_INFINITY } else { 0.0 };
+                        let mut sum = if accumulate { o0[at] } else { start };
                         for i2 in 0..counts[0] {
                             for i1 in 0..counts[1] {
                                 for i0 in 0..counts[2] {
@@ -96,10 +121,17 @@ fn every_level_computes_its_definition() {
                                             x[(r * x_row + xo + j) as usize]
                                         };
                                         let wv = w[(g * w_group + q * lanes + wo + j * w_step + lane) as usize];
-                                        sum += xv * wv;
+                                        sum = match reduce {
+                                            Reduce::Fma => sum + xv * wv,
+                                            Reduce::Max => ieee(sum, xv, true),
+                                            Reduce::Sum => sum + xv,
+                                        };
                                     }
                                 }
                             }
+                        }
+                        if divisor != 0 {
+                            sum /= divisor as f32;
                         }
                         if with_bias {
                             sum += bias[(g * bias_group + q * lanes + lane) as usize];
@@ -107,18 +139,6 @@ fn every_level_computes_its_definition() {
                         if with_residual {
                             sum += residual[at];
                         }
-                        // IEEE maximum and minimum: NaN propagates, -0 < +0.
-                        let ieee = |a: f32, b: f32, max: bool| {
-                            if a.is_nan() || b.is_nan() {
-                                f32::NAN
-                            } else if a == b {
-                                if (a.is_sign_negative() && max) || (b.is_sign_negative() && !max) { b } else { a }
-                            } else if (a > b) == max {
-                                a
-                            } else {
-                                b
-                            }
-                        };
                         expected[at] = ieee(ieee(sum, lo, true), hi, false);
                     }
                 }
@@ -144,6 +164,8 @@ fn every_level_computes_its_definition() {
                 x_vector,
                 x_step,
                 x_group,
+                reduce,
+                divisor,
                 epilogue: Epilogue {
                     bias: if with_bias { bias.as_ptr() } else { std::ptr::null() },
                     bias_group,

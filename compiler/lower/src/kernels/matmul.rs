@@ -14,7 +14,7 @@ use tcc_dialect_graph::GraphOp;
 use tcc_dialect_graph::config::MatmulConfig;
 use tcc_ir::{ScalarType, Type, Value, VectorType};
 
-use super::{FusedEpilogue, MicrokernelEpilogue, MicrokernelTile, apply_epilogue, epilogue_operands, in_last_chunk, reference, vector_width};
+use super::{FusedEpilogue, MicrokernelEpilogue, MicrokernelReduce, MicrokernelTile, apply_epilogue, epilogue_operands, in_last_chunk, reference, vector_width};
 use crate::builder::Builder;
 use crate::emit::{OpLowering, numel};
 
@@ -282,6 +282,8 @@ fn microkernel_tile(
         prefetch,
         epilogue,
         vector_input: None,
+        reduce: MicrokernelReduce::Fma,
+        divisor: None,
     }
     .call(b, isa);
 }

@@ -221,9 +221,21 @@ pub struct MicrokernelTile {
     /// The epilogue's bias and residual addresses (the residual at the tile's first
     /// row), the bias group stride and the clamp; `None`: the sums are stored.
     pub epilogue: Option<MicrokernelEpilogue>,
-    /// Vector inputs (depthwise) with their step and group strides; `None`: the input
-    /// is broadcast.
+    /// Vector inputs (depthwise, pools) with their step and group strides; `None`: the
+    /// input is broadcast.
     pub vector_input: Option<(i64, i64)>,
+    /// How the inputs combine (`tcc_ukernels::Reduce`: sums of products, the maximum or
+    /// the sum of vector inputs) and what the result is divided by (`None`: nothing).
+    pub reduce: MicrokernelReduce,
+    pub divisor: Option<Value>,
+}
+
+/// `tcc_ukernels::Reduce`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MicrokernelReduce {
+    Fma = 0,
+    Max = 1,
+    Sum = 2,
 }
 
 /// The epilogue of a [`MicrokernelTile`] (`tcc_ukernels::Epilogue`).
@@ -267,9 +279,10 @@ impl MicrokernelTile {
         args.push(b.index(e.lo.to_bits() as i64));
         args.push(b.index(e.hi.to_bits() as i64));
         let (x_step, x_group) = self.vector_input.unwrap_or((0, 0));
-        for v in [self.vector_input.is_some() as i64, x_step, x_group] {
+        for v in [self.vector_input.is_some() as i64, x_step, x_group, self.reduce as i64] {
             args.push(b.index(v));
         }
+        args.push(self.divisor.unwrap_or(null));
         b.microkernel(isa, &args);
     }
 }

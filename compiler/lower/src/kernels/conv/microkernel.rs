@@ -11,7 +11,7 @@
 use tcc_ir::Value;
 use tcc_target::Isa;
 
-use super::super::{FusedEpilogue, MicrokernelEpilogue, MicrokernelTile};
+use super::super::{FusedEpilogue, MicrokernelEpilogue, MicrokernelReduce, MicrokernelTile};
 use super::{Conv, Tile, kernel_rows, load_tile, row_runs, store_tile, tasks};
 use crate::builder::Builder;
 use crate::emit::OpLowering;
@@ -190,6 +190,8 @@ fn call(
         prefetch,
         epilogue,
         vector_input: None,
+        reduce: MicrokernelReduce::Fma,
+        divisor: None,
     }
     .call(b, isa);
 }
@@ -254,6 +256,8 @@ pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv, isa: Isa) {
                 prefetch: zero,
                 epilogue,
                 vector_input: Some((dw * ib, h * w * ib)),
+                reduce: MicrokernelReduce::Fma,
+                divisor: None,
             }
             .call(b, isa);
         }
