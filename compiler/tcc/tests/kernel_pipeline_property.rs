@@ -219,3 +219,42 @@ fn group_padded_convolutions_match_the_interpreter() {
         check(&text, &xs, seed as u64);
     }
 }
+
+/// Padded output channels are zeroed in the epilogue, so that an infinite input (0 x
+/// inf = NaN in a padded lane) does not reach the next convolution through its zero
+/// filter lanes: 1 -> 5 -> 1 channels, 1x1, positive weights (a bias of 1/2 before
+/// the ReLU), one input element +inf.
+/// The interpreter gives +inf at that pixel; a leak gives NaN. Every code generator
+/// (each microkernel level in turn) and 1 and 2 threads.
+#[test]
+fn padded_channels_stay_zero_under_infinite_inputs() {
+    let ones = |n: usize| format!("0x{}", "0000803F".repeat(n));
+    let halves = |n: usize| format!("0x{}", "0000003F".repeat(n));
+    let text = format!(
+        "func.func @main(%x: tensor<1x1x6x6xf32>) -> tensor<1x1x6x6xf32> {{\n\
+         %w1 = graph.constant {{value = dense<\"{}\"> : tensor<5x1x1x1xf32>}} : () -> tensor<5x1x1x1xf32>\n\
+         %b1 = graph.constant {{value = dense<\"{}\"> : tensor<5xf32>}} : () -> tensor<5xf32>\n\
+         %y = graph.conv2d %x, %w1, %b1 : (tensor<1x1x6x6xf32>, tensor<5x1x1x1xf32>, tensor<5xf32>) -> tensor<1x5x6x6xf32>\n\
+         %r = graph.relu %y : (tensor<1x5x6x6xf32>) -> tensor<1x5x6x6xf32>\n\
+         %w2 = graph.constant {{value = dense<\"{}\"> : tensor<1x5x1x1xf32>}} : () -> tensor<1x5x1x1xf32>\n\
+         %b2 = graph.constant {{value = dense<\"{}\"> : tensor<1xf32>}} : () -> tensor<1xf32>\n\
+         %z = graph.conv2d %r, %w2, %b2 : (tensor<1x5x6x6xf32>, tensor<1x5x1x1xf32>, tensor<1xf32>) -> tensor<1x1x6x6xf32>\n\
+         return %z : tensor<1x1x6x6xf32>\n}}\n",
+        ones(5),
+        halves(5),
+        ones(5),
+        ones(1)
+    );
+    let mut input = vec![0.5f32; 36];
+    input[14] = f32::INFINITY;
+    for seed in 0..8 {
+        for (backend, builder) in common::code_generators(seed) {
+            let threads = 1 + (seed % 2) as usize;
+            let model = builder.threads(threads).load_str(&text).unwrap_or_else(|e| panic!("{backend}: {e}"));
+            let got = model.run(&[tcc::Tensor::from_slice(&input, &[1, 1, 6, 6]).unwrap()]).unwrap();
+            let got = got[0].as_slice::<f32>().unwrap();
+            assert_eq!(got[14], f32::INFINITY, "{backend}, {threads} thread(s): the infinite pixel");
+            assert!(got.iter().enumerate().all(|(i, &v)| i == 14 || v == 6.0), "{backend}: {got:?}");
+        }
+    }
+}

@@ -16,7 +16,7 @@ use crate::LoopOp;
 
 /// The operands of `loop.microkernel`, in the order of the C entry point
 /// `tcc_uk_tile_<isa>`.
-pub const TILE_ARGUMENTS: [&str; 33] = [
+pub const TILE_ARGUMENTS: [&str; 34] = [
     "x",
     "w",
     "o",
@@ -42,6 +42,7 @@ pub const TILE_ARGUMENTS: [&str; 33] = [
     "prefetch",
     "bias",
     "bias_group",
+    "mask",
     "residual",
     "lo",
     "hi",
@@ -114,18 +115,18 @@ pub static ADDRESS: OpDef = OpDef {
 pub static MICROKERNEL: OpDef = OpDef {
     name: "loop.microkernel",
     summary: "Calls the runtime's broadcast-tile microkernel of ISA level `isa` on one register tile",
-    description: "The 33 `index` operands are the C entry point's arguments (`tcc_uk_tile_<isa>`): input, \
+    description: "The 34 `index` operands are the C entry point's arguments (`tcc_uk_tile_<isa>`): input, \
                   weight and output addresses, rows, vectors, accumulate (0 or 1), the row strides of the \
                   input and output, vectors per group and the groups' strides in the weights and output, \
                   the inner steps and their weight stride, and three reduction levels (count, input \
                   stride, weight stride), outermost first, and the distance from the weights read to those \
                   to prefetch into L2 (0: none), then the epilogue: bias address (0: none), bias group \
-                  stride, residual address (0: none), the clamp's bounds as f32 bits, then whether the \
+                  stride, channel mask address (0: none), residual address (0: none), the clamp's bounds as f32 bits, then whether the \
                   input is read as vectors (1, depthwise) or broadcast (0), with the vector input's step \
                   and group strides, the reduction (0: sums of products, 1: maximum, 2: sum of the \
                   vector inputs) and a divisor of the result (0: none). Strides count elements.\n\n```mlir\n\
                   loop.microkernel %x, %w, %o, %rows, ... {isa = \"avx512\"} : (index, ...) -> ()\n```",
-    operands: Arity::Exactly(33),
+    operands: Arity::Exactly(34),
     results: Arity::Exactly(0),
     attrs: &[AttrSpec::required("isa", AttrKind::String, "the ISA level: avx512, avx2 or sse")],
     verify: Some(verify_microkernel),

@@ -18,14 +18,17 @@ pub struct Level {
 }
 
 /// What happens to the accumulators before they are stored, in this order: the bias
-/// vector of their channels is added, then the residual element at their place, then
-/// they are clamped to `[lo, hi]` (NaN stays NaN, `max(-0, +0)` is `+0`). A null
-/// pointer skips its step; `lo = -inf, hi = +inf` is no clamp.
+/// vector of their channels is added, the channels whose mask is not above 0 are set
+/// to 0 (padded channels), the residual element at their place is added, then they are
+/// clamped to `[lo, hi]` (NaN stays NaN, `max(-0, +0)` is `+0`). A null pointer skips
+/// its step; `lo = -inf, hi = +inf` is no clamp.
 #[derive(Copy, Clone, Debug)]
 pub struct Epilogue {
     /// Vector `v`'s bias at `bias[g * bias_group + q * L]` (as [`Tile`] numbers vectors).
     pub bias: *const f32,
     pub bias_group: i64,
+    /// Per channel, laid out as the bias.
+    pub mask: *const f32,
     /// Laid out as the output: `residual[r * o_row + ov(v)]`.
     pub residual: *const f32,
     pub lo: f32,
@@ -37,13 +40,18 @@ impl Epilogue {
     pub const NONE: Epilogue = Epilogue {
         bias: std::ptr::null(),
         bias_group: 0,
+        mask: std::ptr::null(),
         residual: std::ptr::null(),
         lo: f32::NEG_INFINITY,
         hi: f32::INFINITY,
     };
 
     fn is_none(&self) -> bool {
-        self.bias.is_null() && self.residual.is_null() && self.lo == f32::NEG_INFINITY && self.hi == f32::INFINITY
+        self.bias.is_null()
+            && self.mask.is_null()
+            && self.residual.is_null()
+            && self.lo == f32::NEG_INFINITY
+            && self.hi == f32::INFINITY
     }
 }
 
@@ -132,7 +140,7 @@ macro_rules! isa_tile {
     (
         $isa:ident, $feature:literal, $lanes:expr, $registers:expr, $symbol:ident,
         $vec:ty, $zero:path, $load:path, $store:path, $splat:path, $fma:expr,
-        $add:path, $max:path, $min:path, $nan_max:path, $div:path
+        $add:path, $max:path, $min:path, $nan_max:path, $div:path, $keep_above_zero:path
     ) => {
         pub mod $isa {
             //! The broadcast tile for this ISA level.
@@ -244,10 +252,14 @@ macro_rules! isa_tile {
                         let positive_zero = e.lo == 0.0 && e.lo.is_sign_positive();
                         for c in 0..C {
                             let b = if e.bias.is_null() { $zero() } else { $load(e.bias.offset(at.bias[c])) };
+                            let mask = if e.mask.is_null() { $zero() } else { $load(e.mask.offset(at.bias[c])) };
                             for r in 0..R {
                                 let mut v = acc[r][c];
                                 if !e.bias.is_null() {
                                     v = $add(v, b);
+                                }
+                                if !e.mask.is_null() {
+                                    v = $keep_above_zero(v, mask);
                                 }
                                 if !residual.is_null() {
                                     v = $add(v, $load(residual.offset(r as isize * o_row + oo[c])));
@@ -375,6 +387,7 @@ macro_rules! isa_tile {
                 prefetch: i64,
                 bias: *const f32,
                 bias_group: i64,
+                mask: *const f32,
                 residual: *const f32,
                 lo: i64,
                 hi: i64,
@@ -408,7 +421,7 @@ macro_rules! isa_tile {
                         Level { count: n0, x: x0, w: w0 },
                     ],
                     prefetch,
-                    epilogue: super::Epilogue { bias, bias_group, residual, lo, hi },
+                    epilogue: super::Epilogue { bias, bias_group, mask, residual, lo, hi },
                     x_vector: x_vector != 0,
                     x_step,
                     x_group,
@@ -434,7 +447,10 @@ fn prefetch_l2(p: *const f32) {
 }
 
 #[cfg(target_arch = "x86_64")]
-pub(crate) use x86::{fma128, fma256, fma512, nan_max128, nan_max256, nan_max512};
+pub(crate) use x86::{
+    fma128, fma256, fma512, keep_above_zero128, keep_above_zero256, keep_above_zero512, nan_max128, nan_max256,
+    nan_max512,
+};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -454,6 +470,24 @@ mod x86 {
     pub unsafe fn fma128(a: __m128, b: __m128, c: __m128) -> __m128 {
         // SAFETY: SSE2 is baseline on x86-64.
         unsafe { _mm_add_ps(_mm_mul_ps(a, b), c) }
+    }
+
+    // `v` where `mask > 0`, else +0.
+
+    #[inline(always)]
+    pub unsafe fn keep_above_zero512(v: __m512, mask: __m512) -> __m512 {
+        // SAFETY: only called from avx512f code.
+        unsafe { _mm512_maskz_mov_ps(_mm512_cmp_ps_mask::<_CMP_GT_OQ>(mask, _mm512_setzero_ps()), v) }
+    }
+    #[inline(always)]
+    pub unsafe fn keep_above_zero256(v: __m256, mask: __m256) -> __m256 {
+        // SAFETY: only called from avx2 code.
+        unsafe { _mm256_and_ps(v, _mm256_cmp_ps::<_CMP_GT_OQ>(mask, _mm256_setzero_ps())) }
+    }
+    #[inline(always)]
+    pub unsafe fn keep_above_zero128(v: __m128, mask: __m128) -> __m128 {
+        // SAFETY: SSE2 is baseline on x86-64.
+        unsafe { _mm_and_ps(v, _mm_cmpgt_ps(mask, _mm_setzero_ps())) }
     }
 
     // IEEE 754-2019 maximum (NaN if either is NaN, -0 < +0): `maxps` returns its second
@@ -508,7 +542,8 @@ isa_tile!(
     _mm512_max_ps,
     _mm512_min_ps,
     super::nan_max512,
-    _mm512_div_ps
+    _mm512_div_ps,
+    super::keep_above_zero512
 );
 #[cfg(target_arch = "x86_64")]
 isa_tile!(
@@ -527,7 +562,8 @@ isa_tile!(
     _mm256_max_ps,
     _mm256_min_ps,
     super::nan_max256,
-    _mm256_div_ps
+    _mm256_div_ps,
+    super::keep_above_zero256
 );
 #[cfg(target_arch = "x86_64")]
 isa_tile!(
@@ -546,5 +582,6 @@ isa_tile!(
     _mm_max_ps,
     _mm_min_ps,
     super::nan_max128,
-    _mm_div_ps
+    _mm_div_ps,
+    super::keep_above_zero128
 );

@@ -97,6 +97,9 @@ fn every_level_computes_its_definition() {
                 })
                 .collect();
             let with_bias = rng.range(0, 1) == 1;
+            // A channel mask of 1s and 0s (padded channels).
+            let mask: Vec<f32> = (0..bias.len()).map(|_| rng.range(0, 1) as f32).collect();
+            let with_mask = rng.range(0, 2) == 1;
             let with_residual = rng.range(0, 1) == 1;
             let (lo, hi) = [(f32::NEG_INFINITY, f32::INFINITY), (0.0, f32::MAX), (0.0, 6.0), (-0.5, 1.0)]
                 [rng.range(0, 3) as usize];
@@ -136,6 +139,9 @@ fn every_level_computes_its_definition() {
                         if with_bias {
                             sum += bias[(g * bias_group + q * lanes + lane) as usize];
                         }
+                        if with_mask && mask[(g * bias_group + q * lanes + lane) as usize] <= 0.0 {
+                            sum = 0.0;
+                        }
                         if with_residual {
                             sum += residual[at];
                         }
@@ -169,6 +175,7 @@ fn every_level_computes_its_definition() {
                 epilogue: Epilogue {
                     bias: if with_bias { bias.as_ptr() } else { std::ptr::null() },
                     bias_group,
+                    mask: if with_mask { mask.as_ptr() } else { std::ptr::null() },
                     residual: if with_residual { residual.as_ptr() } else { std::ptr::null() },
                     lo,
                     hi,

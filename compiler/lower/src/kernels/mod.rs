@@ -122,13 +122,15 @@ pub fn in_last_chunk(b: &mut Builder, chunk: Value, chunks: i64, body: impl FnOn
 }
 
 /// An epilogue the microkernel applies in registers (`tcc_ukernels::Epilogue`): the
-/// sums plus a bias operand, plus a residual operand, clamped to `[lo, hi]`, in that
-/// order (each step optional). The operands are indices into the kernel op's epilogue
+/// sums plus a bias operand, zero where a mask operand is not above 0 (padded
+/// channels), plus a residual operand, clamped to `[lo, hi]`, in that order (each step
+/// optional). The operands are indices into the kernel op's epilogue
 /// operands ([`epilogue_operands`]); whether their shapes fit the microkernel's
 /// addressing is the template's to check.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FusedEpilogue {
     pub bias: Option<usize>,
+    pub mask: Option<usize>,
     pub residual: Option<usize>,
     pub lo: f32,
     pub hi: f32,
@@ -137,12 +139,15 @@ pub struct FusedEpilogue {
 impl FusedEpilogue {
     /// The epilogue region of `c.op` as a [`FusedEpilogue`]: `add` of operands (the
     /// first one added is the bias when `is_bias` says its shape is a bias's, else the
-    /// residual), then at most one `clamp` with bounds that are not NaN and an upper
-    /// bound that is not zero (`minps` with a zero bound would keep a zero of the wrong
-    /// sign). `None` for any other region; `Some` with no step for no region.
+    /// residual), `select(greater(mask, zero), value, zero)` with a per-channel mask
+    /// (`is_bias`'s shape) and a constant zero scalar, then at most one `relu` or
+    /// `clamp` with bounds that are not NaN and an upper bound that is not zero (`minps` with a zero
+    /// bound would keep a zero of the wrong sign). `None` for any other region; `Some`
+    /// with no step for no region.
     pub fn of(c: &OpLowering, is_bias: impl Fn(usize) -> bool) -> Option<FusedEpilogue> {
         let g = c.g;
-        let mut fused = FusedEpilogue { bias: None, residual: None, lo: f32::NEG_INFINITY, hi: f32::INFINITY };
+        let mut fused =
+            FusedEpilogue { bias: None, mask: None, residual: None, lo: f32::NEG_INFINITY, hi: f32::INFINITY };
         let Some(&region) = g.regions(c.op).first() else { return Some(fused) };
         if c.out_elem(0) != tcc_ir::ScalarType::F32 {
             return None;
@@ -151,6 +156,16 @@ impl FusedEpilogue {
         let args = g.block_args(block);
         let mut current = args[0];
         let mut clamped = false;
+        let operand = |v: Value| args[1..].iter().position(|&a| a == v);
+        // A scalar epilogue operand that is the constant 0.
+        let zero = |v: Value| {
+            let k = operand(v)?;
+            let from = semantics(g.def(c.op)).and_then(|s| s.epilogue_from).unwrap_or(c.ins.len());
+            let value = tcc_dialect_graph::canonical::constant_value(g, g.operand(c.op, from + k))?;
+            (value.to_f64s()[..] == [0.0]).then_some(())
+        };
+        // The pending `greater(mask, zero)` and its mask operand.
+        let mut compared: Option<(Value, usize)> = None;
         for op in g.block_ops(block) {
             let operands = g.operands(op);
             if g.is(op, &tcc_dialect_graph::ops::YIELD) {
@@ -159,20 +174,36 @@ impl FusedEpilogue {
             if clamped {
                 return None;
             }
-            if g.is(op, &tcc_dialect_graph::ops::ADD) {
+            if g.is(op, &tcc_dialect_graph::ops::GREATER) {
+                let &[m, z] = operands else { return None };
+                let k = operand(m).filter(|&k| is_bias(k))?;
+                zero(z)?;
+                compared = Some((g.result(op, 0), k));
+                continue;
+            }
+            if g.is(op, &tcc_dialect_graph::ops::SELECT) {
+                let (&[cond, value, z], Some((pending, k))) = (operands, compared) else { return None };
+                zero(z)?;
+                if cond != pending || value != current || fused.mask.is_some() || fused.residual.is_some() {
+                    return None;
+                }
+                (fused.mask, compared) = (Some(k), None);
+            } else if g.is(op, &tcc_dialect_graph::ops::ADD) {
                 let other = match operands {
                     [a, b] if *a == current => *b,
                     [a, b] if *b == current => *a,
                     _ => return None,
                 };
                 let k = args[1..].iter().position(|&v| v == other)?;
-                if is_bias(k) && fused.bias.is_none() && fused.residual.is_none() {
+                if is_bias(k) && fused.bias.is_none() && fused.mask.is_none() && fused.residual.is_none() {
                     fused.bias = Some(k);
                 } else if !is_bias(k) && fused.residual.is_none() {
                     fused.residual = Some(k);
                 } else {
                     return None;
                 }
+            } else if g.is(op, &tcc_dialect_graph::ops::RELU) && operands == [current] {
+                (fused.lo, fused.hi, clamped) = (0.0, f32::INFINITY, true);
             } else if g.is(op, &tcc_dialect_graph::ops::CLAMP) && operands == [current] {
                 let inner = crate::emit::OpLowering::new(g, op, Vec::new(), Vec::new());
                 let (lo, hi) = (inner.float("min") as f32, inner.float("max") as f32);
@@ -190,7 +221,11 @@ impl FusedEpilogue {
 
     /// Whether the microkernel has anything to do after the sums.
     pub fn is_none(&self) -> bool {
-        self.bias.is_none() && self.residual.is_none() && self.lo == f32::NEG_INFINITY && self.hi == f32::INFINITY
+        self.bias.is_none()
+            && self.mask.is_none()
+            && self.residual.is_none()
+            && self.lo == f32::NEG_INFINITY
+            && self.hi == f32::INFINITY
     }
 }
 
@@ -242,6 +277,8 @@ pub enum MicrokernelReduce {
 pub struct MicrokernelEpilogue {
     pub bias: Option<Value>,
     pub bias_group: i64,
+    /// Laid out as the bias.
+    pub mask: Option<Value>,
     pub residual: Option<Value>,
     pub lo: f32,
     pub hi: f32,
@@ -270,11 +307,19 @@ impl MicrokernelTile {
             args.push(b.index(w));
         }
         args.push(self.prefetch);
-        let none = MicrokernelEpilogue { bias: None, bias_group: 0, residual: None, lo: f32::NEG_INFINITY, hi: f32::INFINITY };
+        let none = MicrokernelEpilogue {
+            bias: None,
+            bias_group: 0,
+            mask: None,
+            residual: None,
+            lo: f32::NEG_INFINITY,
+            hi: f32::INFINITY,
+        };
         let e = self.epilogue.as_ref().unwrap_or(&none);
         let null = b.index(0);
         args.push(e.bias.unwrap_or(null));
         args.push(b.index(e.bias_group));
+        args.push(e.mask.unwrap_or(null));
         args.push(e.residual.unwrap_or(null));
         args.push(b.index(e.lo.to_bits() as i64));
         args.push(b.index(e.hi.to_bits() as i64));

@@ -102,8 +102,8 @@ pub(super) fn run(
     true
 }
 
-/// `c`'s epilogue when the microkernel can apply it: its bias is one vector per output
-/// channel (`[1, OB, 1, 1, ob]`) and its residual has the output's shape.
+/// `c`'s epilogue when the microkernel can apply it: its bias and mask are one vector
+/// per output channel (`[1, OB, 1, 1, ob]`) and its residual has the output's shape.
 fn fusable(c: &OpLowering, k: &Conv) -> Option<FusedEpilogue> {
     let [_, ob_n, _, _, ob] = k.o;
     let bias_like = |i: usize| k.epilogue[i].1 == [1, ob_n, 1, 1, ob];
@@ -168,9 +168,11 @@ fn call(
         b.index(0)
     };
     let epilogue = fused.map(|f| {
-        let bias = f.bias.map(|i| b.address(k.epilogue[i].0, &[zero, t.ob0, zero, zero, zero]));
+        let per_channel = |i: usize, b: &mut Builder| b.address(k.epilogue[i].0, &[zero, t.ob0, zero, zero, zero]);
+        let bias = f.bias.map(|i| per_channel(i, b));
+        let mask = f.mask.map(|i| per_channel(i, b));
         let residual = f.residual.map(|i| b.address(k.epilogue[i].0, &[t.n, t.ob0, t.oh, ow, zero]));
-        MicrokernelEpilogue { bias, bias_group: ob, residual, lo: f.lo, hi: f.hi }
+        MicrokernelEpilogue { bias, bias_group: ob, mask, residual, lo: f.lo, hi: f.hi }
     });
     MicrokernelTile {
         x,
@@ -234,9 +236,11 @@ pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv, isa: Isa) {
             let iw = b.index(run.start * sw + lo * dw - k.pad[1]);
             let lo_v = b.index(lo);
             let epilogue = fused.map(|f| {
-                let bias = f.bias.map(|i| b.address(k.epilogue[i].0, &[zero, cb, zero, zero, zero]));
+                let per_channel = |i: usize, b: &mut Builder| b.address(k.epilogue[i].0, &[zero, cb, zero, zero, zero]);
+                let bias = f.bias.map(|i| per_channel(i, b));
+                let mask = f.mask.map(|i| per_channel(i, b));
                 let residual = f.residual.map(|i| b.address(k.epilogue[i].0, &[n, cb, oh, ow0, zero]));
-                MicrokernelEpilogue { bias, bias_group: ob, residual, lo: f.lo, hi: f.hi }
+                MicrokernelEpilogue { bias, bias_group: ob, mask, residual, lo: f.lo, hi: f.hi }
             });
             MicrokernelTile {
                 x: b.address(k.xb, &[n, cb, ih, iw, zero]),
