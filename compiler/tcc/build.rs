@@ -15,7 +15,8 @@ fn main() {
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let runtime = manifest_dir.join("../../runtime");
-    for watched in ["src", "Cargo.toml"] {
+    // The runtime and the crates it is built from (its ABI and its microkernels).
+    for watched in ["src", "Cargo.toml", "abi/src", "abi/Cargo.toml", "ukernels/src", "ukernels/Cargo.toml"] {
         println!("cargo:rerun-if-changed={}", runtime.join(watched).display());
     }
     let target = std::env::var("TARGET").expect("cargo sets TARGET");

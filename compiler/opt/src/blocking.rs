@@ -70,9 +70,6 @@ impl Pass for BlockLayouts {
                     continue;
                 }
                 if m.is(op, &g::CONV2D) {
-                    if self.target.ukernels.is_some() && narrow_rows(m, op) {
-                        pad_input(m, op);
-                    }
                     block_conv(m, op, self.target.kernel_target().f32_lanes());
                 } else if m.is(op, &g::MAX_POOL2D) || m.is(op, &g::AVG_POOL2D) {
                     block_pool(m, op, self.target.kernel_target().f32_lanes());
@@ -124,18 +121,6 @@ fn round_up(n: i64, b: i64) -> i64 {
 
 fn ints(m: &Module, op: Op, name: &str) -> Vec<i64> {
     m.attr_or_default(op, name).and_then(|a| a.as_i64_list()).expect("verified attribute")
-}
-
-/// Whether `op` is a direct convolution (a kernel wider than 1x1, one group) with
-/// output rows of at most 7 columns. With microkernels, the edge columns of such a row
-/// are most of it, and each takes calls of its own per kernel column: its input is
-/// padded instead, so that a row is one call (ResNet's 512-channel 3x3 convolutions at
-/// 7x7, Zen 5: 1.05 ms -> 0.95 ms and 0.02 ms for the pad; at 14x14 and 28x28 the pad
-/// cost more than it saved).
-fn narrow_rows(m: &Module, op: Op) -> bool {
-    let (ws, ys) = (shape(m, m.operand(op, 1)), shape(m, m.result(op, 0)));
-    let groups = m.attr_or_default(op, "groups").and_then(|a| a.as_i64()).unwrap_or(1);
-    ws[2] * ws[3] > 1 && groups == 1 && ys[3] <= 7
 }
 
 /// Moves a convolution's spatial padding into an explicit `graph.pad` of its input, so
