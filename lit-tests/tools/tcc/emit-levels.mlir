@@ -89,7 +89,7 @@
 // BENCH: backend   cranelift, 1 thread(s)
 // BENCH-NEXT: target    cranelift (host): 128-bit vectors x 16 registers, {{(no )?}}FMA, {{[0-9]+}} core
 // BENCH: latency   median
-// BENCH: peak      {{[0-9.]+}} GFLOP/s per core with 128-bit FMA
+// BENCH: peak      {{[0-9.]+}} GFLOP/s per core with {{128|256|512}}-bit FMA
 // BENCH: bandwidth L1 {{[0-9]+}}, L2 {{[0-9]+}}, L3 {{[0-9]+}}, memory {{[0-9]+}} GB/s read
 // BENCH: share    ms/run  GFLOP/s  % peak    GB/s  % bw (level)  kernel
 // One row for the fusion group, naming its ops, with its share of the bandwidth of the
