@@ -25,8 +25,8 @@ pub mod tensor;
 pub mod threads;
 
 pub use pool::{TaskFn, ThreadPool, tcc_parallel_for};
-pub use tcc_ukernels as ukernels;
 pub use tcc_runtime_abi::{AotError, DType, EntryFn, PoolHandle, Signature, TensorSpec};
+pub use tcc_ukernels as ukernels;
 pub use tensor::{AlignedBuf, Element, Tensor};
 
 /// `1 input`, `2 inputs`: a count and its noun, for messages.

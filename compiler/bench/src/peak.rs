@@ -22,10 +22,10 @@
 use std::time::Instant;
 
 use tcc::backend::CodeGenerator;
-use tcc::runtime::ukernels;
 use tcc::ir::builtin::{create_func, create_return};
 use tcc::ir::{BufferType, Location, Module, ScalarType, Type};
 use tcc::lower::builder::Builder;
+use tcc::runtime::ukernels;
 use tcc::{Error, Model, Options};
 
 /// Iterations of the calibration loop per run.

@@ -17,7 +17,7 @@
 
 use std::fmt;
 
-pub use tcc_runtime_abi::Isa;
+pub use tcc_runtime_abi::{Isa, TILE_ARGUMENTS};
 
 pub mod host;
 

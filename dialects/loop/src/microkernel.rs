@@ -14,44 +14,7 @@ use tcc_target::Isa;
 
 use crate::LoopOp;
 
-/// The operands of `loop.microkernel`, in the order of the C entry point
-/// `tcc_uk_tile_<isa>`.
-pub const TILE_ARGUMENTS: [&str; 34] = [
-    "x",
-    "w",
-    "o",
-    "rows",
-    "vectors",
-    "accumulate",
-    "x_row",
-    "o_row",
-    "group_vectors",
-    "w_group",
-    "o_group",
-    "inner",
-    "w_step",
-    "n2",
-    "x2",
-    "w2",
-    "n1",
-    "x1",
-    "w1",
-    "n0",
-    "x0",
-    "w0",
-    "prefetch",
-    "bias",
-    "bias_group",
-    "mask",
-    "residual",
-    "lo",
-    "hi",
-    "x_vector",
-    "x_step",
-    "x_group",
-    "reduce",
-    "divisor",
-];
+pub use tcc_target::TILE_ARGUMENTS;
 
 fn verify_address(m: &Module, op: Op) -> Result<(), String> {
     tcc_ir::indexed::indexed_buffer(m, op, 0)?;
@@ -126,7 +89,7 @@ pub static MICROKERNEL: OpDef = OpDef {
                   and group strides, the reduction (0: sums of products, 1: maximum, 2: sum of the \
                   vector inputs) and a divisor of the result (0: none). Strides count elements.\n\n```mlir\n\
                   loop.microkernel %x, %w, %o, %rows, ... {isa = \"avx512\"} : (index, ...) -> ()\n```",
-    operands: Arity::Exactly(34),
+    operands: Arity::Exactly(TILE_ARGUMENTS.len()),
     results: Arity::Exactly(0),
     attrs: &[AttrSpec::required("isa", AttrKind::String, "the ISA level: avx512, avx2 or sse")],
     verify: Some(verify_microkernel),

@@ -2,9 +2,10 @@
 //! and shapes of a model's inputs and outputs ([`DType`], [`TensorSpec`],
 //! [`Signature`]), the entry function compiled code exports ([`EntryFn`]), the names of
 //! the runtime functions it calls ([`symbols`]), the ISA levels of the microkernels it
-//! calls ([`Isa`]), the thread-count limits ([`threads`]) and the C API's error codes
-//! ([`AotError`]). The runtime implements this interface and
-//! code generation targets it; neither needs the other. This crate depends on nothing.
+//! calls ([`Isa`]) and their arguments ([`TILE_ARGUMENTS`]), the thread-count limits
+//! ([`threads`]) and the C API's error codes ([`AotError`]). The runtime implements this
+//! interface and code generation targets it; neither needs the other. This crate
+//! depends on nothing.
 
 use std::fmt;
 
@@ -351,12 +352,12 @@ impl Isa {
         isa.map_or(0, |i| 1 + Isa::ALL.iter().position(|&l| l == i).expect("listed") as i32)
     }
 
-    /// The level of [`Isa::code`]'s number; `Err` for a number no level has.
-    pub fn from_code(code: i32) -> Result<Option<Isa>, ()> {
+    /// The level of [`Isa::code`]'s number; an error for a number no level has.
+    pub fn from_code(code: i32) -> Result<Option<Isa>, String> {
         match code {
             0 => Ok(None),
             c if c > 0 && (c as usize) <= Isa::ALL.len() => Ok(Some(Isa::ALL[c as usize - 1])),
-            _ => Err(()),
+            _ => Err(format!("no microkernel ISA level has the number {code}")),
         }
     }
 
@@ -386,3 +387,43 @@ impl fmt::Display for Isa {
         f.write_str(self.name())
     }
 }
+
+/// The arguments of the microkernels' C entry points `tcc_uk_tile_<isa>`, in order (the
+/// operands of the compiler's `loop.microkernel`): all 64-bit, pointers and integers,
+/// the clamp's bounds as f32 bits.
+pub const TILE_ARGUMENTS: [&str; 34] = [
+    "x",
+    "w",
+    "o",
+    "rows",
+    "vectors",
+    "accumulate",
+    "x_row",
+    "o_row",
+    "group_vectors",
+    "w_group",
+    "o_group",
+    "inner",
+    "w_step",
+    "n2",
+    "x2",
+    "w2",
+    "n1",
+    "x1",
+    "w1",
+    "n0",
+    "x0",
+    "w0",
+    "prefetch",
+    "bias",
+    "bias_group",
+    "mask",
+    "residual",
+    "lo",
+    "hi",
+    "x_vector",
+    "x_step",
+    "x_group",
+    "reduce",
+    "divisor",
+];

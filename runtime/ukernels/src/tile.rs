@@ -356,7 +356,8 @@ macro_rules! isa_tile {
             }
 
             /// The C entry point: [`Tile`]'s fields in order, the levels and the
-            /// epilogue flattened (its bounds as f32 bits).
+            /// epilogue flattened (its bounds as f32 bits), as
+            /// `tcc_runtime_abi::TILE_ARGUMENTS` lists them.
             ///
             /// # Safety
             /// As [`run`].

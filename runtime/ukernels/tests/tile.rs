@@ -184,7 +184,8 @@ fn every_level_computes_its_definition() {
             // SAFETY: the level is supported; the buffers cover every offset above.
             unsafe { run(isa, &tile) };
             // Bitwise, so that NaNs compare equal and zeros keep their signs.
-            let bits = |v: &[f32]| v.iter().map(|x| if x.is_nan() { u32::MAX } else { x.to_bits() }).collect::<Vec<_>>();
+            let bits =
+                |v: &[f32]| v.iter().map(|x| if x.is_nan() { u32::MAX } else { x.to_bits() }).collect::<Vec<_>>();
             assert_eq!(bits(&o), bits(&expected), "{isa}, case {case}: {tile:?}");
         }
     }

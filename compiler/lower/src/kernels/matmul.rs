@@ -14,7 +14,10 @@ use tcc_dialect_graph::GraphOp;
 use tcc_dialect_graph::config::MatmulConfig;
 use tcc_ir::{ScalarType, Type, Value, VectorType};
 
-use super::{FusedEpilogue, MicrokernelEpilogue, MicrokernelReduce, MicrokernelTile, apply_epilogue, epilogue_operands, in_last_chunk, reference, vector_width};
+use super::{
+    FusedEpilogue, MicrokernelEpilogue, MicrokernelTile, TileInput, apply_epilogue, epilogue_operands, in_last_chunk,
+    reference, vector_width,
+};
 use crate::builder::Builder;
 use crate::emit::{OpLowering, numel};
 
@@ -282,9 +285,7 @@ fn microkernel_tile(
         levels: [(one, 0, 0), (one, 0, 0), (one, 0, 0)],
         prefetch,
         epilogue,
-        vector_input: None,
-        reduce: MicrokernelReduce::Fma,
-        divisor: None,
+        input: TileInput::Broadcast,
     }
     .call(b, isa);
 }

@@ -256,21 +256,29 @@ pub struct MicrokernelTile {
     /// The epilogue's bias and residual addresses (the residual at the tile's first
     /// row), the bias group stride and the clamp; `None`: the sums are stored.
     pub epilogue: Option<MicrokernelEpilogue>,
-    /// Vector inputs (depthwise, pools) with their step and group strides; `None`: the
-    /// input is broadcast.
-    pub vector_input: Option<(i64, i64)>,
-    /// How the inputs combine (`tcc_ukernels::Reduce`: sums of products, the maximum or
-    /// the sum of vector inputs) and what the result is divided by (`None`: nothing).
-    pub reduce: MicrokernelReduce,
-    pub divisor: Option<Value>,
+    /// How the input is read and combined.
+    pub input: TileInput,
 }
 
-/// `tcc_ukernels::Reduce`.
+/// How a [`MicrokernelTile`] reads its input and combines it (`tcc_ukernels::Reduce`).
+#[derive(Copy, Clone, Debug)]
+pub enum TileInput {
+    /// One element per row and step, broadcast, times the weight vectors (a
+    /// convolution, a matmul).
+    Broadcast,
+    /// Vectors (a depthwise convolution, a pool), `step` elements apart from one step to
+    /// the next and `group` apart from one group of vectors to the next, combined by
+    /// `reduce`; the result divided by `divisor` (a pool's average), if given.
+    Vectors { step: i64, group: i64, reduce: VectorReduce, divisor: Option<Value> },
+}
+
+/// How vector inputs combine.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum MicrokernelReduce {
-    Fma = 0,
-    Max = 1,
-    Sum = 2,
+pub enum VectorReduce {
+    /// Times the weight vectors, lane by lane.
+    Fma,
+    Max,
+    Sum,
 }
 
 /// The epilogue of a [`MicrokernelTile`] (`tcc_ukernels::Epilogue`).
@@ -323,11 +331,22 @@ impl MicrokernelTile {
         args.push(e.residual.unwrap_or(null));
         args.push(b.index(e.lo.to_bits() as i64));
         args.push(b.index(e.hi.to_bits() as i64));
-        let (x_step, x_group) = self.vector_input.unwrap_or((0, 0));
-        for v in [self.vector_input.is_some() as i64, x_step, x_group, self.reduce as i64] {
+        // x_vector, x_step, x_group, reduce (tcc_ukernels::Reduce's codes), divisor.
+        let (codes, divisor) = match self.input {
+            TileInput::Broadcast => ([0, 0, 0, 0], None),
+            TileInput::Vectors { step, group, reduce, divisor } => {
+                let code = match reduce {
+                    VectorReduce::Fma => 0,
+                    VectorReduce::Max => 1,
+                    VectorReduce::Sum => 2,
+                };
+                ([1, step, group, code], divisor)
+            }
+        };
+        for v in codes {
             args.push(b.index(v));
         }
-        args.push(self.divisor.unwrap_or(null));
+        args.push(divisor.unwrap_or(null));
         b.microkernel(isa, &args);
     }
 }

@@ -8,7 +8,7 @@ use tcc_dialect_graph::config::PoolConfig;
 use tcc_ir::scalar::ScalarFn;
 use tcc_ir::{ScalarType, Type, Value};
 
-use super::{MicrokernelReduce, MicrokernelTile, for_each_tile, reference, row_runs, vector_width};
+use super::{MicrokernelTile, TileInput, VectorReduce, for_each_tile, reference, row_runs, vector_width};
 use crate::builder::Builder;
 use crate::emit::OpLowering;
 use crate::emit::nn::inside_range;
@@ -143,9 +143,12 @@ fn microkernel(b: &mut Builder, c: &OpLowering, is_max: bool, isa: tcc_target::I
                 levels: [(one, 0, 0), (one, 0, 0), (rows, w * cb, 0)],
                 prefetch: zero,
                 epilogue: None,
-                vector_input: Some((cb, h * w * cb)),
-                reduce: if is_max { MicrokernelReduce::Max } else { MicrokernelReduce::Sum },
-                divisor,
+                input: TileInput::Vectors {
+                    step: cb,
+                    group: h * w * cb,
+                    reduce: if is_max { VectorReduce::Max } else { VectorReduce::Sum },
+                    divisor,
+                },
             }
             .call(b, isa);
         }

@@ -11,7 +11,7 @@
 use tcc_ir::Value;
 use tcc_target::Isa;
 
-use super::super::{FusedEpilogue, MicrokernelEpilogue, MicrokernelReduce, MicrokernelTile};
+use super::super::{FusedEpilogue, MicrokernelEpilogue, MicrokernelTile, TileInput, VectorReduce};
 use super::{Conv, Tile, kernel_rows, load_tile, row_runs, store_tile, tasks};
 use crate::builder::Builder;
 use crate::emit::OpLowering;
@@ -191,9 +191,7 @@ fn call(
         levels: [(icbs, h * w * ib, kh_n * filter_row), (khs, dh * w * ib, filter_row), (kws, dw * ib, wib * ob)],
         prefetch,
         epilogue,
-        vector_input: None,
-        reduce: MicrokernelReduce::Fma,
-        divisor: None,
+        input: TileInput::Broadcast,
     }
     .call(b, isa);
 }
@@ -259,9 +257,12 @@ pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv, isa: Isa) {
                 levels: [(one, 0, 0), (one, 0, 0), (khs, dh * w * ib, kw_n * ob)],
                 prefetch: zero,
                 epilogue,
-                vector_input: Some((dw * ib, h * w * ib)),
-                reduce: MicrokernelReduce::Fma,
-                divisor: None,
+                input: TileInput::Vectors {
+                    step: dw * ib,
+                    group: h * w * ib,
+                    reduce: VectorReduce::Fma,
+                    divisor: None,
+                },
             }
             .call(b, isa);
         }
