@@ -119,10 +119,11 @@ pub struct Tile {
     pub epilogue: Epilogue,
 }
 
-/// Splits `n` into the fewest parts of at most `most`, as even as possible.
+/// Splits `n` into the fewest parts of at most `most`, as even as possible (none for
+/// `n = 0`).
 fn balanced(n: i64, most: i64) -> impl Iterator<Item = (i64, i64)> {
-    let parts = ((n + most - 1) / most).max(1);
-    let (base, extra) = (n / parts, n % parts);
+    let parts = (n.max(0) + most - 1) / most;
+    let (base, extra) = if parts > 0 { (n / parts, n % parts) } else { (0, 0) };
     (0..parts).scan(0, move |start, p| {
         let len = base + i64::from(p < extra);
         let at = *start;
