@@ -1,12 +1,14 @@
-//! The direct and pointwise templates' register tiles as microkernel calls: with a
-//! target that calls the runtime's microkernels, a tile whose columns all read the same
-//! kernel taps is one `loop.microkernel` call over the whole reduction (input-channel
-//! blocks, in-bounds kernel rows, kernel columns and channels). A tile across a row's
-//! edge is one call per kernel column, each over the columns that reach it (a
-//! contiguous run), accumulating into the stored tile. The common epilogues (bias,
-//! residual, clamp) run in the microkernel's registers: in the tile's only call, or in
-//! a last call with no reduction that loads, finishes and stores the tile; others run
-//! in generated code on the stored tile while it is in L1.
+//! The convolution templates' register tiles as microkernel calls, on a target that
+//! calls the runtime's microkernels. Direct and pointwise: a run of columns that all
+//! read the same kernel taps is one `loop.microkernel` call over the whole reduction
+//! (input-channel blocks, in-bounds kernel rows, kernel columns and channels), which
+//! tiles the columns itself; a tile across a row's edge is one call per kernel column,
+//! each over the columns that reach it (a contiguous run), accumulating into the stored
+//! tile. Depthwise: one call per run over a group of channel blocks (vector inputs).
+//! The common epilogues (bias, padded-channel mask, residual, ReLU or clamp) run in the
+//! microkernel's registers: in a run's only call, or in a last call with no reduction
+//! that loads, finishes and stores the tile; others run in generated code on the
+//! stored tile while it is in L1.
 
 use tcc_ir::Value;
 use tcc_target::Isa;
