@@ -141,9 +141,9 @@ impl FusedEpilogue {
     /// first one added is the bias when `is_bias` says its shape is a bias's, else the
     /// residual), `select(greater(mask, zero), value, zero)` with a per-channel mask
     /// (`is_bias`'s shape) and a constant zero scalar, then at most one `relu` or
-    /// `clamp` with bounds that are not NaN and an upper bound that is not zero (`minps` with a zero
-    /// bound would keep a zero of the wrong sign). `None` for any other region; `Some`
-    /// with no step for no region.
+    /// `clamp` with bounds that are not NaN and an upper bound that is not zero
+    /// (`minps` with a zero bound would keep a zero of the wrong sign). `None` for any
+    /// other region; `Some` with no step for no region.
     pub fn of(c: &OpLowering, is_bias: impl Fn(usize) -> bool) -> Option<FusedEpilogue> {
         let g = c.g;
         let mut fused =
