@@ -80,8 +80,14 @@ impl NativeModel {
 }
 
 /// The options of a compile or bench call: a backend this build has (else `ValueError`,
-/// not a compile error pointing into the model), threads and the memory budget.
-fn options(backend: &str, threads: Option<usize>, max_memory: Option<u64>) -> PyResult<tcc::Options> {
+/// not a compile error pointing into the model), threads, the memory budget and the
+/// microkernels' ISA level (a level this CPU runs, or "none"; else `ValueError`).
+fn options(
+    backend: &str,
+    threads: Option<usize>,
+    max_memory: Option<u64>,
+    isa: Option<String>,
+) -> PyResult<tcc::Options> {
     let backend: tcc::Backend = backend.parse().map_err(PyValueError::new_err)?;
     if !tcc::backend::compiled_backends().contains(&backend) {
         return Err(PyValueError::new_err(format!(
@@ -93,7 +99,10 @@ fn options(backend: &str, threads: Option<usize>, max_memory: Option<u64>) -> Py
     if max_memory == Some(0) {
         return Err(PyValueError::new_err("max_memory must be at least 1 byte"));
     }
-    Ok(tcc::Options { backend, threads, max_memory, ..Default::default() })
+    if let Some(level) = &isa {
+        tcc::Isa::resolve(Some(level)).map_err(|e| PyValueError::new_err(format!("isa: {e}")))?;
+    }
+    Ok(tcc::Options { backend, threads, max_memory, isa, ..Default::default() })
 }
 
 /// A model's source: a file (`kind` "file") or MLIR text (`kind` "text").
@@ -110,7 +119,7 @@ fn source_of(kind: &str, source: String) -> PyResult<(String, tcc::ModelBytes)> 
 
 /// Compiles a model: `source` is a path (`kind` "file") or MLIR text (`kind` "text").
 #[pyfunction]
-#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, max_memory = None))]
+#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, max_memory = None, isa = None))]
 fn compile(
     py: Python<'_>,
     kind: &str,
@@ -118,8 +127,9 @@ fn compile(
     backend: &str,
     threads: Option<usize>,
     max_memory: Option<u64>,
+    isa: Option<String>,
 ) -> PyResult<NativeModel> {
-    let options = options(backend, threads, max_memory)?;
+    let options = options(backend, threads, max_memory, isa)?;
     let (name, bytes) = source_of(kind, source)?;
     let model = py
         .detach(|| {
@@ -132,7 +142,7 @@ fn compile(
 /// `tcc bench --json` on a model given as for [`compile`] (compiled again, with
 /// profiling).
 #[pyfunction(name = "bench")]
-#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, runs = 20, warmup = 3, max_memory = None))]
+#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, runs = 20, warmup = 3, max_memory = None, isa = None))]
 #[allow(clippy::too_many_arguments)]
 fn bench_model(
     py: Python<'_>,
@@ -143,8 +153,9 @@ fn bench_model(
     runs: usize,
     warmup: usize,
     max_memory: Option<u64>,
+    isa: Option<String>,
 ) -> PyResult<String> {
-    let (options, settings) = (options(backend, threads, max_memory)?, bench_settings(runs, warmup)?);
+    let (options, settings) = (options(backend, threads, max_memory, isa)?, bench_settings(runs, warmup)?);
     let start = std::time::Instant::now();
     let (name, bytes) = source_of(kind, source)?;
     py.detach(|| tcc_bench::bench_bytes(&name, bytes, start, options, &settings, None)).map_err(CompileError::new_err)

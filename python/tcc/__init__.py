@@ -49,11 +49,12 @@ class TensorSpec:
 class Model:
     """A compiled model: `model(*arrays)` or `model.run(*arrays)` runs it."""
 
-    def __init__(self, native, source, backend, max_memory):
+    def __init__(self, native, source, backend, max_memory, isa=None):
         self._native = native
         self._source = source
         self._backend = backend
         self._max_memory = max_memory
+        self._isa = isa
         self.inputs = [TensorSpec(d, s) for d, s in native.inputs()]
         self.outputs = [TensorSpec(d, s) for d, s in native.outputs()]
         self.threads = native.threads()
@@ -83,20 +84,24 @@ class Model:
         profiling and run `runs` times after `warmup` on random inputs (latency,
         GFLOP/s, compile time, and each kernel's time, GFLOP/s and GB/s)."""
         kind, value = self._source
-        return json.loads(_tcc.bench(kind, value, self._backend, self.threads, runs, warmup, self._max_memory))
+        return json.loads(
+            _tcc.bench(kind, value, self._backend, self.threads, runs, warmup, self._max_memory, self._isa)
+        )
 
     def __repr__(self):
         return f"Model(inputs={self.inputs}, outputs={self.outputs}, threads={self.threads})"
 
 
-def compile(model, backend="cranelift", threads=None, max_memory=None):
+def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None):
     """Compiles `model`: a path to an MLIR file (str or os.PathLike), or MLIR text.
 
     `backend` is "cranelift" (always built) or "llvm" (if this build has it, see
     `tcc.backends()`; `ValueError` otherwise); `threads` is 1 to 256 (default:
     TCC_NUM_THREADS, else one per physical core); `max_memory` is the most bytes the
     model may need, its weights included (default: three quarters of physical memory):
-    a model needing more raises `CompileError`."""
+    a model needing more raises `CompileError`; `isa` is the ISA level of the
+    microkernels Cranelift's code calls: "avx512", "avx2", "sse" or "none" (default:
+    TCC_ISA, else the best this CPU runs; a level it does not run is a `ValueError`)."""
     if isinstance(model, os.PathLike) or (isinstance(model, str) and "\n" not in model and "{" not in model):
         path = os.fspath(model)
         if not os.path.exists(path):
@@ -106,10 +111,10 @@ def compile(model, backend="cranelift", threads=None, max_memory=None):
         source = ("text", model)
     else:
         raise TypeError(f"expected a path or MLIR text, got {type(model).__name__}")
-    return Model(_tcc.compile(*source, backend, threads, max_memory), source, backend, max_memory)
+    return Model(_tcc.compile(*source, backend, threads, max_memory, isa), source, backend, max_memory, isa)
 
 
-def from_torch(module, *example_inputs, backend="cranelift", threads=None, max_memory=None):
+def from_torch(module, *example_inputs, backend="cranelift", threads=None, max_memory=None, isa=None):
     """Exports a PyTorch module with torch-mlir (as TOSA, at the example inputs'
     shapes) and compiles it."""
     try:
@@ -120,4 +125,4 @@ def from_torch(module, *example_inputs, backend="cranelift", threads=None, max_m
             f"importing it failed: {e}"
         ) from e
     exported = fx.export_and_import(module.eval(), *example_inputs, output_type="tosa", func_name="main")
-    return compile(str(exported), backend=backend, threads=threads, max_memory=max_memory)
+    return compile(str(exported), backend=backend, threads=threads, max_memory=max_memory, isa=isa)

@@ -106,6 +106,27 @@ def _run_in_forked_child(model, x, queue):
     queue.put(model(x)[0])
 
 
+def test_microkernel_levels_are_an_option():
+    # A small convolution (blocked and called into microkernels on Cranelift) gives
+    # the same result at every level this CPU runs and without microkernels; an
+    # unknown level is a bad option.
+    x = np.load(SMALL / "resnet18.in0.npy")
+    want = np.load(SMALL / "resnet18.out0.npy")
+    (y,) = tcc.compile(SMALL / "resnet18.mlir", isa="none")(x)
+    assert relative_error(y, want) <= 1e-4
+    for level in ["sse", "avx2", "avx512"]:
+        try:
+            model = tcc.compile(SMALL / "resnet18.mlir", isa=level)
+        except ValueError as e:
+            assert "does not run" in str(e)
+            continue
+        (y,) = model(x)
+        assert relative_error(y, want) <= 1e-4
+        assert f"{level} microkernels" in model.bench(runs=1, warmup=0)["target"]
+    with pytest.raises(ValueError, match="unknown ISA level 'avx9'"):
+        tcc.compile(ADD_ONE, isa="avx9")
+
+
 def test_a_forked_child_runs_a_model_on_two_threads():
     # After a run on two threads, a child forked by multiprocessing runs the same model
     # (its pool's workers are the parent's, gone in the child) and gets the same result.
