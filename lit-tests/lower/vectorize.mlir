@@ -265,6 +265,40 @@ func.func @masks_shifts_f64(%a: buffer<16xf32>, %out: buffer<16xf32>, %ia: buffe
 
 // -----
 
+// f32 data summed in f64 (a norm's variance as torch-mlir exports it): lanes as many as
+// f64 has, the f32 values half-width vectors that are only loaded and widened, or
+// narrowed and stored.
+// CHECK-LABEL: func.func @widen_narrow(
+// CHECK: [[X:%[0-9]+]] = vector.load %arg0[{{%[0-9a-z]+}}] : buffer<16xf32>, vector<2xf32>
+// CHECK-NEXT: [[W:%[0-9]+]] = loop.cast [[X]] : (vector<2xf32>) -> vector<2xf64>
+// CHECK: loop.add {{%[0-9a-z]+}}, [[W]] : vector<2xf64>
+// CHECK: [[N:%[0-9]+]] = loop.cast {{%[0-9]+}} : (vector<2xf64>) -> vector<2xf32>
+// CHECK-NEXT: vector.store [[N]], %arg2[{{%[0-9a-z]+}}] : buffer<16xf32>, vector<2xf32>
+// V256-LABEL: func.func @widen_narrow(
+// V256: vector.load %arg0[{{%[0-9a-z]+}}] : buffer<16xf32>, vector<4xf32>
+func.func @widen_narrow(%a: buffer<16xf32>, %acc: buffer<16xf64>, %out: buffer<16xf32>) -> f64 {
+  %c0 = loop.const 0 : index
+  %c1 = loop.const 1 : index
+  %c16 = loop.const 16 : index
+  %zero = loop.const 0.0 : f64
+  %s = loop.for %i = %c0 to %c16 step %c1 iter_args(%sum = %zero) -> (f64) {
+    %x = loop.load %a[%i] : buffer<16xf32>
+    %w = loop.cast %x : (f32) -> f64
+    %t = loop.add %sum, %w : f64
+    loop.yield %t : f64
+  }
+  loop.for %i = %c0 to %c16 step %c1 {
+    %x = loop.load %acc[%i] : buffer<16xf64>
+    %y = loop.mul %x, %x : f64
+    %n = loop.cast %y : (f64) -> f32
+    loop.store %n, %out[%i] : buffer<16xf32>
+    loop.yield
+  }
+  return %s : f64
+}
+
+// -----
+
 // -- loops that must not vectorize -------------------------------------------------------
 
 // Step 2.
@@ -492,24 +526,39 @@ func.func @not_a_reduction(%a: buffer<16xf32>) -> f32 {
 
 // -----
 
-// Elements of two widths (f32 -> f64), and a 64-bit integer -> float conversion.
+// A 64-bit integer -> float conversion (no vector form on every target).
 // CHECK-LABEL: func.func @widths(
 // CHECK-NOT: vector.
 // CHECK: return
-func.func @widths(%a: buffer<16xf32>, %out: buffer<16xf64>, %ia: buffer<16xi64>) {
+func.func @widths(%out: buffer<16xf64>, %ia: buffer<16xi64>) {
+  %c0 = loop.const 0 : index
+  %c1 = loop.const 1 : index
+  %c16 = loop.const 16 : index
+  loop.for %i = %c0 to %c16 step %c1 {
+    %x = loop.load %ia[%i] : buffer<16xi64>
+    %d = loop.cast %x : (i64) -> f64
+    loop.store %d, %out[%i] : buffer<16xf64>
+    loop.yield
+  }
+  return
+}
+
+// -----
+
+// f32 values computed on (not only widened) next to f64 ones: two widths where the
+// narrow one is arithmetic stay scalar.
+// CHECK-LABEL: func.func @narrow_arithmetic(
+// CHECK-NOT: vector.
+// CHECK: return
+func.func @narrow_arithmetic(%a: buffer<16xf32>, %out: buffer<16xf64>) {
   %c0 = loop.const 0 : index
   %c1 = loop.const 1 : index
   %c16 = loop.const 16 : index
   loop.for %i = %c0 to %c16 step %c1 {
     %x = loop.load %a[%i] : buffer<16xf32>
-    %d = loop.cast %x : (f32) -> f64
-    loop.store %d, %out[%i] : buffer<16xf64>
-    loop.yield
-  }
-  loop.for %i = %c0 to %c16 step %c1 {
-    %x = loop.load %ia[%i] : buffer<16xi64>
-    %d = loop.cast %x : (i64) -> f64
-    loop.store %d, %out[%i] : buffer<16xf64>
+    %y = loop.mul %x, %x : f32
+    %w = loop.cast %y : (f32) -> f64
+    loop.store %w, %out[%i] : buffer<16xf64>
     loop.yield
   }
   return

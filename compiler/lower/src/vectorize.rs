@@ -9,8 +9,10 @@
 //! - a buffer that is stored in the loop is only loaded at exactly the stored indices
 //!   (so lanes never depend on each other) and never uniformly;
 //! - carried values are reductions `acc' = op(acc, x)` with `op` in add, mul, max, min;
-//! - all vector values have elements of one width (masks from `cmp` aside), no `i1`
-//!   buffer is accessed, no f64 math remains (it is a runtime call), and no 64-bit
+//! - all vector values have elements of one width (masks from `cmp` aside), or of two
+//!   where the narrow ones are only loaded and widened, or narrowed and stored (f32
+//!   data summed in f64: then lanes are as many as the wide type has), no `i1` buffer
+//!   is accessed, no f64 math remains (it is a runtime call), and no 64-bit
 //!   float <-> integer conversion is needed (Cranelift has no vector form of it).
 //!
 //! The loop then becomes a vector loop over the largest multiple of the lane count,
@@ -117,15 +119,15 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Vectorization> {
     let mut affine: HashSet<Value> = HashSet::from([iv]);
     let mut vector: HashSet<Value> = HashSet::new();
     let mut uniform_loads = HashSet::new();
-    let mut elem_bits: Option<u32> = None;
+    let mut widths: HashSet<u32> = HashSet::new();
     let mut stored: HashMap<Value, Vec<Value>> = HashMap::new();
     let mut loaded: Vec<(Value, Vec<Value>, bool)> = Vec::new();
     let mut note_bits = |t: &Type| -> bool {
         match lp::elem_of(t) {
             Some(ScalarType::I1) => true,
             Some(e) => {
-                let bits = e.byte_size() as u32 * 8;
-                *elem_bits.get_or_insert(bits) == bits
+                widths.insert(e.byte_size() as u32 * 8);
+                widths.len() <= 2
             }
             None => false,
         }
@@ -266,8 +268,50 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Vectorization> {
     if vector.is_empty() && stored.is_empty() {
         return None;
     }
-    let lanes = vector_bits / elem_bits?;
+    // Two element widths: lanes as many as the wide type fills a register with; the
+    // narrow values (half-width vectors) only move between memory and the wide type.
+    let wide_bits = widths.iter().copied().max()?;
+    if widths.len() == 2 && !narrow_values_only_convert(m, straight, &vector, wide_bits) {
+        return None;
+    }
+    let lanes = vector_bits / wide_bits;
     (lanes >= 2).then_some(Vectorization { lanes, vector, uniform_loads, reductions })
+}
+
+/// Whether every vector value narrower than `wide_bits` is loaded and only widened, or
+/// narrowed and only stored (`f32` data summed in `f64`): the one use of half-width
+/// vectors every backend supports.
+fn narrow_values_only_convert(m: &Module, ops: &[Op], vector: &HashSet<Value>, wide_bits: u32) -> bool {
+    let bits = |v: Value| lp::elem_of(m.value_type(v)).map_or(0, |e| e.byte_size() as u32 * 8);
+    let float = |v: Value| lp::elem_of(m.value_type(v)).is_some_and(|e| e.is_float());
+    for &op in ops {
+        for &r in m.results(op) {
+            if !vector.contains(&r) || bits(r) == wide_bits {
+                continue;
+            }
+            let uses = m.uses(r);
+            let ok = match kind(m, op) {
+                Some(LoopOp::Load) => uses.iter().all(|u| {
+                    kind(m, u.op) == Some(LoopOp::Cast)
+                        && float(r)
+                        && float(m.result(u.op, 0))
+                        && bits(m.result(u.op, 0)) == wide_bits
+                }),
+                Some(LoopOp::Cast) => {
+                    let from = m.operand(op, 0);
+                    float(from)
+                        && float(r)
+                        && bits(from) == wide_bits
+                        && uses.iter().all(|u| kind(m, u.op) == Some(LoopOp::Store) && u.index == 0)
+                }
+                _ => false,
+            };
+            if !ok {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 fn vector_of(t: &Type, lanes: u32) -> Type {

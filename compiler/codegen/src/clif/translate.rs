@@ -83,13 +83,21 @@ pub fn clif_type(t: &Type) -> Result<cl::Type, CodegenError> {
                 scalar(v.elem)?
             };
             let ty = lane.by(v.lanes).ok_or_else(|| CodegenError::Unsupported(format!("{t}")))?;
-            if ty.bits() != 128 {
-                return Err(CodegenError::Unsupported(format!("{t}: the Cranelift backend has 128-bit vectors only")));
+            match ty.bits() {
+                128 => Ok(ty),
+                // A half-width vector (f32 data summed in f64) lives in the low half of a
+                // register; loads, stores and casts touch that half only.
+                64 if v.elem != ScalarType::I1 => Ok(lane.by(2 * v.lanes).expect("a 128-bit vector")),
+                _ => Err(CodegenError::Unsupported(format!("{t}: the Cranelift backend has 128-bit vectors only"))),
             }
-            Ok(ty)
         }
         other => Err(CodegenError::Unsupported(format!("type {other}"))),
     }
+}
+
+/// Whether `t` is a 64-bit vector, kept in the low half of a 128-bit register.
+pub(super) fn is_half_vector(t: &Type) -> bool {
+    t.as_vector().is_some_and(|v| v.elem != ScalarType::I1 && v.lanes as usize * v.elem.byte_size() == 8)
 }
 
 /// How deeply `v` is defined: the number of ops enclosing its definition.
@@ -407,7 +415,14 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 // places it at its first use (and shares or hoists it).
                 let readonly = m.attr(op, "readonly").and_then(|a| a.as_bool()).unwrap_or(false);
                 let flags = if readonly { mem().with_readonly().with_can_move() } else { mem() };
-                let v = self.b.ins().load(ty, flags, addr, disp);
+                let v = if is_half_vector(m.value_type(m.result(op, 0))) {
+                    // 64 bits into the low half of the register.
+                    let bits = self.b.ins().load(cl::types::I64, flags, addr, disp);
+                    let wide = self.b.ins().scalar_to_vector(cl::types::I64X2, bits);
+                    self.b.ins().bitcast(ty, MemFlagsData::new().with_endianness(cl::Endianness::Little), wide)
+                } else {
+                    self.b.ins().load(ty, flags, addr, disp)
+                };
                 self.set(op, v);
             }
             // Cranelift has no prefetch instruction; the hint is dropped.
@@ -434,7 +449,13 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
             }
             OpKind::Loop(LoopOp::Store) | OpKind::Vector(VectorOp::Store) => {
                 let ops = m.operands(op);
-                let value = self.get(ops[0]);
+                let mut value = self.get(ops[0]);
+                if is_half_vector(m.value_type(ops[0])) {
+                    // The low half of the register, as 64 bits.
+                    let little = MemFlagsData::new().with_endianness(cl::Endianness::Little);
+                    let lanes = self.b.ins().bitcast(cl::types::I64X2, little, value);
+                    value = self.b.ins().extractlane(lanes, 0);
+                }
                 let (addr, disp) = self.address(ops[1], &ops[2..]);
                 self.b.ins().store(mem(), value, addr, disp);
             }

@@ -33,13 +33,12 @@ impl Translator<'_, '_, '_> {
         }
         let ins = self.b.ins();
         Ok(match (from.is_float(), to.is_float()) {
-            (true, true) => {
-                if ct.bits() > cf.bits() {
-                    ins.fpromote(ct, x)
-                } else {
-                    ins.fdemote(ct, x)
-                }
-            }
+            // Vectors: f32 lanes in the low half of the register widen to f64 lanes and
+            // back (`is_half_vector`).
+            (true, true) if ct.is_vector() && to.byte_size() > from.byte_size() => ins.fvpromote_low(x),
+            (true, true) if ct.is_vector() => ins.fvdemote(x),
+            (true, true) if ct.bits() > cf.bits() => ins.fpromote(ct, x),
+            (true, true) => ins.fdemote(ct, x),
             (true, false) if to == ScalarType::I1 => {
                 let zero = self.float_const(&from_ty, 0.0)?;
                 self.b.ins().fcmp(FloatCC::NotEqual, x, zero)
