@@ -110,9 +110,21 @@ impl Group<'_> {
         let in_memory = |v: &Value| self.inputs.contains_key(v) || Some(*v) == result;
         let f64_math =
             |v: &Value| self.elem(*v) == Some(ScalarType::F64) && gm.defining_op(*v).is_some_and(|o| uses_math(gm, o));
+        // A narrow float input only widened (f32 data summed in f64) is loaded as a
+        // half-width vector (as `vectorize` makes them).
+        let only_widened = |v: &Value, e: ScalarType| {
+            self.inputs.contains_key(v)
+                && gm.uses(*v).iter().all(|u| {
+                    gm.is(u.op, &g::CAST)
+                        && self.elem(gm.result(u.op, 0)).is_some_and(|t| t.is_float() && t.byte_size() > e.byte_size())
+                })
+        };
         let fits = |v: &Value| match self.elem(*v) {
             Some(ScalarType::I1) => !floats.is_empty() && !in_memory(v),
-            Some(e) => e.is_float() && (128..=bits).contains(&(lanes * e.byte_size() * 8)) && !f64_math(v),
+            Some(e) => {
+                let width = lanes * e.byte_size() * 8;
+                e.is_float() && ((128..=bits).contains(&width) || width == 64 && only_widened(v, e)) && !f64_math(v)
+            }
             None => false,
         };
         (lanes >= 2 && values.iter().all(fits)).then_some(lanes as u32)
