@@ -191,7 +191,7 @@ impl<'m> Builder<'m> {
         self.op_typed(&lp::ADDRESS, &ops, AttrDict::new(), vec![index()])[0]
     }
 
-    /// Calls the broadcast-tile microkernel of `isa` with its 34 arguments
+    /// Calls the broadcast-tile microkernel of `isa` with its 35 arguments
     /// (`loop.microkernel`).
     pub fn microkernel(&mut self, isa: tcc_target::Isa, args: &[Value]) {
         let attrs = AttrDict::new().with("isa", Attribute::string(isa.name()));

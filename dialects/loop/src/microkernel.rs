@@ -78,13 +78,13 @@ pub static ADDRESS: OpDef = OpDef {
 pub static MICROKERNEL: OpDef = OpDef {
     name: "loop.microkernel",
     summary: "Calls the runtime's broadcast-tile microkernel of ISA level `isa` on one register tile",
-    description: "The 34 `index` operands are the C entry point's arguments (`tcc_uk_tile_<isa>`): input, \
+    description: "The 35 `index` operands are the C entry point's arguments (`tcc_uk_tile_<isa>`): input, \
                   weight and output addresses, rows, vectors, accumulate (0 or 1), the row strides of the \
                   input and output, vectors per group and the groups' strides in the weights and output, \
                   the inner steps and their weight stride, and three reduction levels (count, input \
                   stride, weight stride), outermost first, and the distance from the weights read to those \
                   to prefetch into L2 (0: none), then the epilogue: bias address (0: none), bias group \
-                  stride, channel mask address (0: none), residual address (0: none), the clamp's bounds as f32 bits, then whether the \
+                  stride, bias row stride (not 0: one bias value per row), channel mask address (0: none), residual address (0: none), the clamp's bounds as f32 bits, then whether the \
                   input is read as vectors (1, depthwise) or broadcast (0), with the vector input's step \
                   and group strides, the reduction (0: sums of products, 1: maximum, 2: sum of the \
                   vector inputs) and a divisor of the result (0: none). Strides count elements.\n\n```mlir\n\

@@ -391,7 +391,7 @@ impl fmt::Display for Isa {
 /// The arguments of the microkernels' C entry points `tcc_uk_tile_<isa>`, in order (the
 /// operands of the compiler's `loop.microkernel`): all 64-bit, pointers and integers,
 /// the clamp's bounds as f32 bits.
-pub const TILE_ARGUMENTS: [&str; 34] = [
+pub const TILE_ARGUMENTS: [&str; 35] = [
     "x",
     "w",
     "o",
@@ -417,6 +417,7 @@ pub const TILE_ARGUMENTS: [&str; 34] = [
     "prefetch",
     "bias",
     "bias_group",
+    "bias_row",
     "mask",
     "residual",
     "lo",

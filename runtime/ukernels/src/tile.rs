@@ -24,9 +24,12 @@ pub struct Level {
 /// its step; `lo = -inf, hi = +inf` is no clamp.
 #[derive(Copy, Clone, Debug)]
 pub struct Epilogue {
-    /// Vector `v`'s bias at `bias[g * bias_group + q * L]` (as [`Tile`] numbers vectors).
+    /// Vector `v`'s bias at `bias[g * bias_group + q * L]` (as [`Tile`] numbers vectors),
+    /// or, with `bias_row` not 0, row `r`'s at `bias[r * bias_row]`, added to each of its
+    /// lanes (a tile whose rows are channels and vectors are pixels).
     pub bias: *const f32,
     pub bias_group: i64,
+    pub bias_row: i64,
     /// Per channel, laid out as the bias.
     pub mask: *const f32,
     /// Laid out as the output: `residual[r * o_row + ov(v)]`.
@@ -40,6 +43,7 @@ impl Epilogue {
     pub const NONE: Epilogue = Epilogue {
         bias: std::ptr::null(),
         bias_group: 0,
+        bias_row: 0,
         mask: std::ptr::null(),
         residual: std::ptr::null(),
         lo: f32::NEG_INFINITY,
@@ -122,8 +126,19 @@ pub struct Tile {
 /// Splits `n` into the fewest parts of at most `most`, as even as possible (none for
 /// `n = 0`).
 fn balanced(n: i64, most: i64) -> impl Iterator<Item = (i64, i64)> {
-    let parts = (n.max(0) + most - 1) / most;
-    let (base, extra) = if parts > 0 { (n / parts, n % parts) } else { (0, 0) };
+    // (No division for the common single part: this runs for every sub-tile.)
+    let parts = if n <= 0 {
+        0
+    } else if n <= most {
+        1
+    } else {
+        (n + most - 1) / most
+    };
+    let (base, extra) = match parts {
+        0 => (0, 0),
+        1 => (n, 0),
+        _ => (n / parts, n % parts),
+    };
     (0..parts).scan(0, move |start, p| {
         let len = base + i64::from(p < extra);
         let at = *start;
@@ -161,17 +176,18 @@ macro_rules! isa_tile {
                 bias: [isize; 4],
             }
 
-            type Kernel = unsafe fn(&Tile, *const f32, *const f32, *mut f32, *const f32, &Offsets);
+            type Kernel = unsafe fn(&Tile, *const f32, *const f32, *mut f32, [*const f32; 2], &Offsets);
 
             /// `R x C` accumulators over the whole reduction, through the epilogue into
-            /// `o` (`residual` is the epilogue's, at the sub-tile's first row).
+            /// `o` (`rows_at` are the epilogue's residual and, with a bias per row, its
+            /// bias, at the sub-tile's first row).
             #[target_feature(enable = $feature)]
             unsafe fn kernel<const R: usize, const C: usize, const M: u8>(
                 t: &Tile,
                 x: *const f32,
                 w: *const f32,
                 o: *mut f32,
-                residual: *const f32,
+                [residual, row_bias]: [*const f32; 2],
                 at: &Offsets,
             ) {
                 let (wo, oo) = (&at.w, &at.o);
@@ -253,11 +269,15 @@ macro_rules! isa_tile {
                         // maxps(lo, -0) is -0 for lo = +0; adding +0 makes it +0.
                         let positive_zero = e.lo == 0.0 && e.lo.is_sign_positive();
                         for c in 0..C {
-                            let b = if e.bias.is_null() { $zero() } else { $load(e.bias.offset(at.bias[c])) };
+                            let per_row = e.bias_row != 0 && !e.bias.is_null();
+                            let b =
+                                if e.bias.is_null() || per_row { $zero() } else { $load(e.bias.offset(at.bias[c])) };
                             let mask = if e.mask.is_null() { $zero() } else { $load(e.mask.offset(at.bias[c])) };
                             for r in 0..R {
                                 let mut v = acc[r][c];
-                                if !e.bias.is_null() {
+                                if per_row {
+                                    v = $add(v, $splat(*row_bias.offset(r as isize * e.bias_row as isize)));
+                                } else if !e.bias.is_null() {
                                     v = $add(v, b);
                                 }
                                 if !e.mask.is_null() {
@@ -286,7 +306,18 @@ macro_rules! isa_tile {
             /// The most rows of a sub-tile of `c` vectors: accumulators, weight
             /// vectors and a broadcast fit the register file.
             fn max_rows(c: usize) -> usize {
-                ((($registers as usize) - c - 1) / c).clamp(1, MAX_ROWS)
+                const fn rows(c: usize) -> usize {
+                    let r = (($registers as usize) - c - 1) / c;
+                    if r < 1 {
+                        1
+                    } else if r > MAX_ROWS {
+                        MAX_ROWS
+                    } else {
+                        r
+                    }
+                }
+                const ROWS: [usize; MAX_VECTORS as usize + 1] = [0, rows(1), rows(2), rows(3), rows(4)];
+                ROWS[c]
             }
 
             macro_rules! rows {
@@ -327,15 +358,20 @@ macro_rules! isa_tile {
             /// The CPU supports this level; the tile's addresses are valid.
             pub unsafe fn run(t: &Tile) {
                 let lanes = LANES as isize;
-                for (v0, vs) in balanced(t.vectors, MAX_VECTORS) {
+                // Vector `v`'s group and place in it, counted along (a division per
+                // vector cost more than a short reduction's FMAs).
+                let (mut g, mut q) = (0isize, 0isize);
+                for (_, vs) in balanced(t.vectors, MAX_VECTORS) {
                     let mut at = Offsets { x: [0; 4], w: [0; 4], o: [0; 4], bias: [0; 4] };
                     for i in 0..vs as usize {
-                        let v = v0 as isize + i as isize;
-                        let (g, q) = (v / t.group_vectors as isize, v % t.group_vectors as isize);
                         at.x[i] = g * t.x_group as isize + q * lanes;
                         at.w[i] = g * t.w_group as isize + q * lanes;
                         at.o[i] = g * t.o_group as isize + q * lanes;
                         at.bias[i] = g * t.epilogue.bias_group as isize + q * lanes;
+                        q += 1;
+                        if q == t.group_vectors as isize {
+                            (g, q) = (g + 1, 0);
+                        }
                     }
                     for (r0, rs) in balanced(t.rows, max_rows(vs as usize) as i64) {
                         let mode = match t.reduce {
@@ -349,9 +385,14 @@ macro_rules! isa_tile {
                         unsafe {
                             let x = t.x.offset(r0 as isize * t.x_row as isize);
                             let o = t.o.offset(rows);
-                            let residual = t.epilogue.residual;
-                            let residual = if residual.is_null() { residual } else { residual.offset(rows) };
-                            kernel(t, x, t.w, o, residual, &at);
+                            let e = &t.epilogue;
+                            let residual = if e.residual.is_null() { e.residual } else { e.residual.offset(rows) };
+                            let row_bias = if e.bias_row == 0 || e.bias.is_null() {
+                                e.bias
+                            } else {
+                                e.bias.offset(r0 as isize * e.bias_row as isize)
+                            };
+                            kernel(t, x, t.w, o, [residual, row_bias], &at);
                         }
                     }
                 }
@@ -390,6 +431,7 @@ macro_rules! isa_tile {
                 prefetch: i64,
                 bias: *const f32,
                 bias_group: i64,
+                bias_row: i64,
                 mask: *const f32,
                 residual: *const f32,
                 lo: i64,
@@ -424,7 +466,7 @@ macro_rules! isa_tile {
                         Level { count: n0, x: x0, w: w0 },
                     ],
                     prefetch,
-                    epilogue: super::Epilogue { bias, bias_group, mask, residual, lo, hi },
+                    epilogue: super::Epilogue { bias, bias_group, bias_row, mask, residual, lo, hi },
                     x_vector: x_vector != 0,
                     x_step,
                     x_group,

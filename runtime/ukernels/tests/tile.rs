@@ -89,7 +89,10 @@ fn every_level_computes_its_definition() {
             let accumulate = case % 3 == 0;
             // Epilogue: a bias per channel, a residual laid out as the output, a clamp
             // (ReLU, ReLU6 or none); residual values include NaN and zeros of both signs.
-            let bias: Vec<f32> = (0..groups * lanes * group_vectors + 8).map(|_| rng.value()).collect();
+            // Sometimes one bias value per row (rows are channels, vectors pixels).
+            let bias_row = if case % 7 == 3 { 1 + case % 3 } else { 0 };
+            let bias_len = (groups * lanes * group_vectors).max(rows * bias_row);
+            let bias: Vec<f32> = (0..bias_len + 8).map(|_| rng.value()).collect();
             let residual: Vec<f32> = (0..o0.len())
                 .map(|_| match rng.range(0, 12) {
                     0 => f32::NAN,
@@ -137,7 +140,9 @@ fn every_level_computes_its_definition() {
                         if divisor != 0 {
                             sum /= divisor as f32;
                         }
-                        if with_bias {
+                        if with_bias && bias_row != 0 {
+                            sum += bias[(r * bias_row) as usize];
+                        } else if with_bias {
                             sum += bias[(g * bias_group + q * lanes + lane) as usize];
                         }
                         if with_mask && mask[(g * bias_group + q * lanes + lane) as usize] <= 0.0 {
@@ -176,6 +181,7 @@ fn every_level_computes_its_definition() {
                 epilogue: Epilogue {
                     bias: if with_bias { bias.as_ptr() } else { std::ptr::null() },
                     bias_group,
+                    bias_row,
                     mask: if with_mask { mask.as_ptr() } else { std::ptr::null() },
                     residual: if with_residual { residual.as_ptr() } else { std::ptr::null() },
                     lo,

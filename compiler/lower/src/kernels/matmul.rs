@@ -263,6 +263,7 @@ fn microkernel_tile(
     let epilogue = fused.map(|f| MicrokernelEpilogue {
         bias: f.bias.map(|i| b.address(mm.epilogue[i].0, &[zero, col0])),
         bias_group: 0,
+        bias_row: 0,
         mask: f.mask.map(|i| b.address(mm.epilogue[i].0, &[zero, col0])),
         residual: f.residual.map(|i| b.address(mm.epilogue[i].0, &[m0, col0])),
         lo: f.lo,

@@ -285,6 +285,8 @@ pub enum VectorReduce {
 pub struct MicrokernelEpilogue {
     pub bias: Option<Value>,
     pub bias_group: i64,
+    /// Not 0: one bias value per row, this many elements apart (rows are channels).
+    pub bias_row: i64,
     /// Laid out as the bias.
     pub mask: Option<Value>,
     pub residual: Option<Value>,
@@ -318,6 +320,7 @@ impl MicrokernelTile {
         let none = MicrokernelEpilogue {
             bias: None,
             bias_group: 0,
+            bias_row: 0,
             mask: None,
             residual: None,
             lo: f32::NEG_INFINITY,
@@ -327,6 +330,7 @@ impl MicrokernelTile {
         let null = b.index(0);
         args.push(e.bias.unwrap_or(null));
         args.push(b.index(e.bias_group));
+        args.push(b.index(e.bias_row));
         args.push(e.mask.unwrap_or(null));
         args.push(e.residual.unwrap_or(null));
         args.push(b.index(e.lo.to_bits() as i64));

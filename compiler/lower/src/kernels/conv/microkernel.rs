@@ -174,7 +174,7 @@ fn call(
         let bias = f.bias.map(|i| per_channel(i, b));
         let mask = f.mask.map(|i| per_channel(i, b));
         let residual = f.residual.map(|i| b.address(k.epilogue[i].0, &[t.n, t.ob0, t.oh, ow, zero]));
-        MicrokernelEpilogue { bias, bias_group: ob, mask, residual, lo: f.lo, hi: f.hi }
+        MicrokernelEpilogue { bias, bias_group: ob, bias_row: 0, mask, residual, lo: f.lo, hi: f.hi }
     });
     MicrokernelTile {
         x,
@@ -240,7 +240,7 @@ pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv, isa: Isa) {
                 let bias = f.bias.map(|i| per_channel(i, b));
                 let mask = f.mask.map(|i| per_channel(i, b));
                 let residual = f.residual.map(|i| b.address(k.epilogue[i].0, &[n, cb, oh, ow0, zero]));
-                MicrokernelEpilogue { bias, bias_group: ob, mask, residual, lo: f.lo, hi: f.hi }
+                MicrokernelEpilogue { bias, bias_group: ob, bias_row: 0, mask, residual, lo: f.lo, hi: f.hi }
             });
             MicrokernelTile {
                 x: b.address(k.xb, &[n, cb, ih, iw, zero]),
