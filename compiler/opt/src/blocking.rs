@@ -53,15 +53,22 @@ pub struct BlockLayouts {
 }
 
 impl BlockLayouts {
-    /// The row template's speed per lane next to the blocked templates': it is the
-    /// backend's own code, while microkernels (when the target calls them) run the
-    /// blocked ones at their wider vectors. Measured (Zen 5, Cranelift's 4 lanes
-    /// against AVX-512 microkernels, one grouped 3x3 conv each): half the lanes' ratio
-    /// is what the row template keeps, its narrow vectors being busier: groups of 40 at
-    /// 56 pixels 6.97 ms in rows, 1.53 padded to 48; 24 at 28 3.33 and 1.03; 8 at 28 0.209
-    /// and 0.120; but 4 at 56 0.68 in rows and 1.25 padded to 16 (a quarter would pad).
-    fn row_speed(&self) -> f64 {
-        (2.0 * self.target.f32_lanes() as f64 / self.target.kernel_target().f32_lanes() as f64).min(1.0)
+    /// The row template's speed per lane next to the blocked templates' for a
+    /// convolution of column stride `stride_w`. Where the target calls microkernels,
+    /// they run the row template's tiles at stride 1 at their own width (measured on Zen
+    /// 5, AVX-512, one grouped 3x3 conv each, rows against groups padded to 16: groups of
+    /// 40 at 56 pixels 1.33 ms against 1.54, 24 at 28 0.84 and 1.03, 8 at 28 0.061 and
+    /// 0.132, 4 at 56 0.28 and 1.31). At other strides the row template is the
+    /// backend's own code while the blocked templates run in microkernels of wider
+    /// vectors: half the lanes' ratio is what it keeps, its narrow vectors being busier
+    /// (Cranelift's 4 lanes: groups of 40 at 56 pixels 6.97 ms in rows, 1.53 padded; 24
+    /// at 28 3.33 and 1.03; 8 at 28 0.209 and 0.120; but 4 at 56 0.68 and 1.25).
+    fn row_speed(&self, stride_w: i64) -> f64 {
+        let target = &self.target;
+        if target.ukernels.is_some() && stride_w == 1 {
+            return 1.0;
+        }
+        (2.0 * target.f32_lanes() as f64 / target.kernel_target().f32_lanes() as f64).min(1.0)
     }
 }
 
@@ -83,7 +90,8 @@ impl Pass for BlockLayouts {
                     continue;
                 }
                 if m.is(op, &g::CONV2D) {
-                    block_conv(m, op, self.target.kernel_target().f32_lanes(), self.row_speed());
+                    let stride_w = m.attr_or_default(op, "strides").and_then(|a| a.as_i64_list()).map_or(1, |s| s[1]);
+                    block_conv(m, op, self.target.kernel_target().f32_lanes(), self.row_speed(stride_w));
                 } else if m.is(op, &g::MAX_POOL2D) || m.is(op, &g::AVG_POOL2D) {
                     block_pool(m, op, self.target.kernel_target().f32_lanes());
                 } else if m.is(op, &g::MATMUL) {

@@ -220,6 +220,39 @@ fn group_padded_convolutions_match_the_interpreter() {
     }
 }
 
+/// The row template's tiles on rows of several vectors (whole ones and a last one moved
+/// back to end at the row's end, as the microkernels take them at stride 1), several
+/// output rows a task: narrow groups and channel multipliers, dilated or strided, with
+/// a bias and an activation, sometimes a residual.
+#[test]
+fn row_template_tiles_match_the_interpreter() {
+    for (seed, (groups, gin, gout, [h, w], stride, dilation)) in [
+        (32, 4, 4, [9, 37], 1, 1),
+        (8, 1, 2, [12, 56], 1, 1),
+        (6, 1, 4, [7, 20], 1, 2),
+        (5, 3, 3, [10, 33], 1, 1),
+        (4, 1, 2, [8, 40], 2, 1),
+        (3, 2, 5, [6, 17], 1, 1),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut g = Graph { body: String::new(), next: 0, r: Rng::new(seed as u64 + 100) };
+        let xs = vec![1, groups * gin, h, w];
+        let pads = [1, 1, 1, 1];
+        let (y, ys) =
+            g.conv("%x", &xs, groups * gout, [3, 3], [stride, stride], pads, groups, dilation).expect("valid");
+        let mut y = g.activation(&y, &ys);
+        if seed % 2 == 1 {
+            let (z, zs) = g.conv(&y, &ys, ys[1], [3, 3], [1, 1], pads, groups * gout / gout.max(1), 1).expect("valid");
+            y = g.op("graph.add", &[(&z, &zs), (&y, &ys)], &zs);
+        }
+        let text =
+            format!("func.func @main(%x: {}) -> {} {{\n{}  return {y} : {}\n}}\n", ty(&xs), ty(&ys), g.body, ty(&ys));
+        check(&text, &xs, seed as u64);
+    }
+}
+
 /// Padded output channels are zeroed in the epilogue, so that an infinite input (0 x
 /// inf = NaN in a padded lane) does not reach the next convolution through its zero
 /// filter lanes: 1 -> 5 -> 1 channels, 1x1, positive weights (a bias of 1/2 before

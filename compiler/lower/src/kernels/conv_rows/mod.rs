@@ -30,6 +30,8 @@ use crate::builder::Builder;
 use crate::emit::OpLowering;
 use crate::emit::nn::inside_range;
 
+mod microkernel;
+
 /// Largest stride the template vectorizes along a row (a stride-2 vector is two loads
 /// and a shuffle; wider strides run with scalar columns).
 const VECTOR_STRIDE: i64 = 2;
@@ -37,6 +39,9 @@ const VECTOR_STRIDE: i64 = 2;
 /// Vectors of pixels per register tile at most, and output rows per tile at most.
 const MAX_VECTORS: i64 = 4;
 const MAX_ROWS: i64 = 4;
+
+/// Output rows a task covers at most when its tiles are microkernel calls.
+const MICROKERNEL_ROWS: i64 = 8;
 
 /// Kernel rows a tile of several output rows unrolls at most.
 const MAX_UNROLLED_ROWS: i64 = 7;
@@ -76,6 +81,8 @@ struct Rows<'c, 'g> {
     bias: Option<Value>,
     out: Value,
     epilogue: Vec<(Value, Vec<i64>)>,
+    /// Runs of a vector or more as microkernel calls.
+    microkernel: Option<microkernel::Plan>,
 }
 
 /// A register tile: output channels (a divisor of the group's, so tiles never cross a
@@ -201,7 +208,16 @@ pub fn emit(b: &mut Builder, c: &OpLowering) -> bool {
     let all_rows_inside = p[0] == 0 && (oh - 1) * s[0] + (kh - 1) * d[0] < h;
     // Several rows a tile unroll the kernel rows.
     let max_rows = if all_rows_inside && kh <= MAX_UNROLLED_ROWS { oh } else { 1 };
-    let shape = tile_shape(gout, [oh, os[3]], max_rows, [kh, ws[3]], [s[0], d[0]], lanes, c.registers);
+    let plan = microkernel::plan(b, c, s[1], bias, &epilogue, &os);
+    // Under microkernels, tiles of their vectors and registers.
+    let (tile_lanes, registers) = plan.as_ref().map_or((lanes, c.registers), |p| (p.isa.lanes(), p.isa.registers()));
+    let mut shape = tile_shape(gout, [oh, os[3]], max_rows, [kh, ws[3]], [s[0], d[0]], tile_lanes, registers);
+    if plan.is_some() {
+        // The microkernel tiles a call's vectors itself: more rows a task are more work a
+        // call (a multiplier of 2 at 56 pixels: 8% of the peak with one row a task, 15%
+        // with eight; sixteen are no better).
+        shape.rows = max_rows.clamp(1, MICROKERNEL_ROWS);
+    }
     let k = Rows {
         c,
         n: os[0],
@@ -226,6 +242,7 @@ pub fn emit(b: &mut Builder, c: &OpLowering) -> bool {
         bias,
         out,
         epilogue,
+        microkernel: plan,
     };
     if k.n * k.o * k.oh * k.ow == 0 {
         return true;
@@ -305,6 +322,11 @@ fn fits(run: &Run, col: i64, width: i64) -> bool {
 /// 28-pixel row in 16 lanes is two vectors, not a 16-, an 8- and a 4-lane one (58% of
 /// the lanes busy). Otherwise narrower vectors (and scalars) at compile-time columns.
 fn cover_run(b: &mut Builder, k: &Rows, row: &Row, run: &Run) {
+    if let Some(plan) = &k.microkernel
+        && run.len >= plan.isa.lanes() as i64
+    {
+        return microkernel::cover_run(b, k, plan, row, run);
+    }
     let widths = widths(k);
     let (wide, tile_cols) = (widths[0], widths[0] * k.vectors);
     let mut whole = 0;
