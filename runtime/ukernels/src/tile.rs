@@ -151,6 +151,8 @@ fn balanced(n: i64, most: i64) -> impl Iterator<Item = (i64, i64)> {
 const MAX_VECTORS: i64 = 4;
 /// The most rows a sub-tile has.
 const MAX_ROWS: usize = 16;
+/// The most rows a window sub-tile has.
+const WINDOW_ROWS: usize = 8;
 
 macro_rules! isa_tile {
     (
@@ -163,7 +165,7 @@ macro_rules! isa_tile {
             #[cfg(target_arch = "x86_64")]
             use std::arch::x86_64::*;
 
-            use super::{MAX_ROWS, MAX_VECTORS, Tile, balanced, prefetch_l2};
+            use super::{MAX_ROWS, MAX_VECTORS, Tile, WINDOW_ROWS, balanced, prefetch_l2};
 
             const LANES: i64 = $lanes;
 
@@ -255,6 +257,84 @@ macro_rules! isa_tile {
                             }
                         }
                     }
+                    finish::<R, C>(t, acc, o, [residual, row_bias], at);
+                }
+            }
+
+            /// Vector inputs read at the stride of the rows (a depthwise convolution at
+            /// stride 1, `x_step == x_row`) over `J = inner` steps: each input vector is
+            /// loaded once and multiplied into every accumulator that reads it (row `r`
+            /// step `j` reads vector `r + j`), instead of once per step. One vector at a
+            /// time over the whole reduction, so that only its `R` accumulators, the
+            /// step's `J` weights and an input are live (LLVM spilled interleaved
+            /// vectors). Each accumulator sees its steps in the same order as in
+            /// [`kernel`], so the sums are the same.
+            #[target_feature(enable = $feature)]
+            unsafe fn window<const R: usize, const C: usize, const J: usize>(
+                t: &Tile,
+                x: *const f32,
+                w: *const f32,
+                o: *mut f32,
+                rows_at: [*const f32; 2],
+                at: &Offsets,
+            ) {
+                let (wo, oo) = (&at.w, &at.o);
+                let (x_row, o_row, w_step) = (t.x_row as isize, t.o_row as isize, t.w_step as isize);
+                // SAFETY: the tile's addresses are valid (the caller's contract).
+                unsafe {
+                    let mut acc = [[$zero(); C]; R];
+                    let [l2, l1, l0] = t.levels;
+                    for c in 0..C {
+                        let mut a = [$zero(); R];
+                        if t.accumulate {
+                            for r in 0..R {
+                                a[r] = $load(o.offset(r as isize * o_row + oo[c]));
+                            }
+                        }
+                        for i2 in 0..l2.count as isize {
+                            for i1 in 0..l1.count as isize {
+                                for i0 in 0..l0.count as isize {
+                                    let xo = i2 * l2.x as isize + i1 * l1.x as isize + i0 * l0.x as isize;
+                                    let xq = x.offset(xo + at.x[c]);
+                                    let wo_c = i2 * l2.w as isize + i1 * l1.w as isize + i0 * l0.w as isize + wo[c];
+                                    let mut wv = [$zero(); J];
+                                    for j in 0..J {
+                                        wv[j] = $load(w.offset(wo_c + j as isize * w_step));
+                                    }
+                                    for p in 0..R + J - 1 {
+                                        let v = $load(xq.offset(p as isize * x_row));
+                                        for j in 0..J {
+                                            if p >= j && p - j < R {
+                                                a[p - j] = $fma(v, wv[j], a[p - j]);
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        for r in 0..R {
+                            acc[r][c] = a[r];
+                        }
+                    }
+                    finish::<R, C>(t, acc, o, rows_at, at);
+                }
+            }
+
+            /// The accumulators' divisor and epilogue, then their stores (see
+            /// [`kernel`]).
+            #[target_feature(enable = $feature)]
+            #[inline]
+            unsafe fn finish<const R: usize, const C: usize>(
+                t: &Tile,
+                mut acc: [[$vec; C]; R],
+                o: *mut f32,
+                [residual, row_bias]: [*const f32; 2],
+                at: &Offsets,
+            ) {
+                let oo = &at.o;
+                let o_row = t.o_row as isize;
+                // SAFETY: the tile's addresses are valid (the caller's contract).
+                unsafe {
                     if t.divisor != 0 {
                         let d = $splat(t.divisor as f32);
                         for r in 0..R {
@@ -343,6 +423,37 @@ macro_rules! isa_tile {
                 };
             }
 
+            macro_rules! window_rows {
+                ($c:literal, $j:literal) => {
+                    [
+                        window::<1, $c, $j>,
+                        window::<2, $c, $j>,
+                        window::<3, $c, $j>,
+                        window::<4, $c, $j>,
+                        window::<5, $c, $j>,
+                        window::<6, $c, $j>,
+                        window::<7, $c, $j>,
+                        window::<8, $c, $j>,
+                    ]
+                };
+            }
+
+            /// The window kernels' steps (3x3 and 5x5 depthwise kernels' rows), and
+            /// by steps, vectors and rows the kernels.
+            const WINDOW_STEPS: [i64; 2] = [3, 5];
+            static WINDOWS: [[[Kernel; WINDOW_ROWS]; MAX_VECTORS as usize]; 2] = [
+                [window_rows!(1, 3), window_rows!(2, 3), window_rows!(3, 3), window_rows!(4, 3)],
+                [window_rows!(1, 5), window_rows!(2, 5), window_rows!(3, 5), window_rows!(4, 5)],
+            ];
+
+            /// The most rows of a window sub-tile over `j` steps: a vector's
+            /// accumulators, the step's weights and an input vector fit the registers,
+            /// and at most [`WINDOW_ROWS`] (LLVM unrolls no longer loop over the
+            /// inputs, and its accumulators then live in memory).
+            fn window_rows(j: usize) -> usize {
+                ($registers as usize).saturating_sub(j + 1).clamp(1, WINDOW_ROWS)
+            }
+
             /// By mode (broadcast FMA, vector FMA, vector max, vector sum), vectors and
             /// rows.
             static KERNELS: [[[Kernel; MAX_ROWS]; MAX_VECTORS as usize]; 4] = [
@@ -373,13 +484,24 @@ macro_rules! isa_tile {
                             (g, q) = (g + 1, 0);
                         }
                     }
-                    for (r0, rs) in balanced(t.rows, max_rows(vs as usize) as i64) {
+                    // Vector inputs a step apart as rows are: the window kernels.
+                    let window = (t.x_vector && t.reduce == super::Reduce::Fma && t.x_step == t.x_row)
+                        .then(|| WINDOW_STEPS.iter().position(|&j| j == t.inner))
+                        .flatten();
+                    let most = match window {
+                        Some(i) => window_rows(WINDOW_STEPS[i] as usize),
+                        None => max_rows(vs as usize),
+                    };
+                    for (r0, rs) in balanced(t.rows, most as i64) {
                         let mode = match t.reduce {
                             super::Reduce::Fma => t.x_vector as usize,
                             super::Reduce::Max => 2,
                             super::Reduce::Sum => 3,
                         };
-                        let kernel = KERNELS[mode][vs as usize - 1][rs as usize - 1];
+                        let kernel = match window {
+                            Some(i) => WINDOWS[i][vs as usize - 1][rs as usize - 1],
+                            None => KERNELS[mode][vs as usize - 1][rs as usize - 1],
+                        };
                         let rows = r0 as isize * t.o_row as isize;
                         // SAFETY: the caller's contract; sub-tiles stay inside the tile.
                         unsafe {
