@@ -321,9 +321,9 @@ macro_rules! isa_tile {
             }
 
             /// The accumulators' divisor and epilogue, then their stores (see
-            /// [`kernel`]).
-            #[target_feature(enable = $feature)]
-            #[inline]
+            /// [`kernel`]). Always inlined into the kernels (whose target features it
+            /// then has), so that the accumulators stay in registers.
+            #[inline(always)]
             unsafe fn finish<const R: usize, const C: usize>(
                 t: &Tile,
                 mut acc: [[$vec; C]; R],
