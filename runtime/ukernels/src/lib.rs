@@ -11,7 +11,8 @@
 //! convolution walks its input-channel blocks, kernel rows and kernel columns, and how a
 //! matmul walks `k`. Accumulators start at zero or from the output (partial sums of an
 //! earlier pass) and are stored once, after the common epilogues in registers (bias,
-//! residual, clamp: [`Epilogue`]).
+//! residual, clamp: [`Epilogue`]; the bias is per vector, or per row when rows are
+//! channels and vectors pixels, as in the row template of narrow groups).
 //!
 //! [`Isa`] (from `tcc-runtime-abi`, where the compiler reads it too) names the levels;
 //! [`Isa::host_best`] is the best this CPU runs. The entry points `tcc_uk_tile_<isa>`
