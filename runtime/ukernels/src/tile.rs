@@ -324,9 +324,9 @@ macro_rules! isa_tile {
             }
 
             /// The accumulators' divisor and epilogue, then their stores (see
-            /// [`kernel`]). Always inlined into the kernels (whose target features it
-            /// then has), so that the accumulators stay in registers.
-            #[inline(always)]
+            /// [`kernel`]).
+            #[target_feature(enable = $feature)]
+            #[inline]
             unsafe fn finish<const R: usize, const C: usize>(
                 t: &Tile,
                 mut acc: [[$vec; C]; R],
