@@ -451,8 +451,8 @@ macro_rules! isa_tile {
 
             /// The most rows of a window sub-tile over `j` steps: a vector's
             /// accumulators, the step's weights and an input vector fit the registers,
-            /// and at most [`WINDOW_ROWS`] (LLVM unrolls no longer loop over the
-            /// inputs, and its accumulators then live in memory).
+            /// and at most [`WINDOW_ROWS`] (LLVM does not unroll a longer loop over the
+            /// inputs, and its accumulators would then live in memory).
             fn window_rows(j: usize) -> usize {
                 ($registers as usize).saturating_sub(j + 1).clamp(1, WINDOW_ROWS)
             }

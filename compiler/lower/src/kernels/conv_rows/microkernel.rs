@@ -47,18 +47,19 @@ pub(super) fn plan(
     let channels = out[1];
     // One value per output channel, as NCHW broadcasts it: `[.., O, 1, 1]`.
     let per_channel = |i: usize| {
-        let s = &epilogue[i].1;
-        s.len() >= 3 && s[s.len() - 3] == channels && s.iter().product::<i64>() == channels
+        epilogue
+            .get(i)
+            .is_some_and(|(_, s)| s.len() >= 3 && s[s.len() - 3] == channels && s.iter().product::<i64>() == channels)
     };
     let fused = FusedEpilogue::of(c, per_channel)?;
     if fused.mask.is_some() || (fused.bias.is_some() && bias.is_some()) {
         return None;
     }
-    if fused.residual.is_some_and(|i| epilogue[i].1 != out) {
+    if fused.residual.is_some_and(|i| epilogue.get(i).is_none_or(|(_, s)| s != out)) {
         return None;
     }
     let bias = match fused.bias {
-        Some(i) => Some(b.view(epilogue[i].0, &[channels])),
+        Some(i) => Some(b.view(epilogue.get(i)?.0, &[channels])),
         None => bias,
     };
     Some(Plan { isa, bias, residual: fused.residual, lo: fused.lo, hi: fused.hi })

@@ -19,6 +19,10 @@
 //! input loads; the rows of a tile share its broadcasts and each input row they read.
 //! The bias is added in registers before the single store.
 //!
+//! With a target that calls microkernels, the runs at least a vector wide at stride 1
+//! are microkernel calls instead, a task then covering up to 8 output rows
+//! ([`microkernel`]).
+//!
 //! No channel is padded and nothing is multiplied by zero, whatever the group width;
 //! the price is an NCHW input and output, which `propagate-layouts` converts to and from
 //! the blocked layouts of the neighbouring kernels.
