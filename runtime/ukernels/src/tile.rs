@@ -157,6 +157,14 @@ const MAX_ROWS: usize = 16;
 /// The most rows a window sub-tile has.
 const WINDOW_ROWS: usize = 8;
 
+/// `[f::<r, a, b>, ..]` over the listed row counts `r`: a kernel table's instantiations
+/// for one vector count and mode.
+macro_rules! by_rows {
+    ($f:ident, $a:literal, $b:literal; $($r:literal)*) => {
+        [$($f::<$r, $a, $b>),*]
+    };
+}
+
 macro_rules! isa_tile {
     (
         $isa:ident, $feature:literal, $lanes:expr, $registers:expr, $symbol:ident,
@@ -404,42 +412,16 @@ macro_rules! isa_tile {
             }
 
             macro_rules! rows {
-                ($c:literal, $v:literal) => {
-                    [
-                        kernel::<1, $c, $v>,
-                        kernel::<2, $c, $v>,
-                        kernel::<3, $c, $v>,
-                        kernel::<4, $c, $v>,
-                        kernel::<5, $c, $v>,
-                        kernel::<6, $c, $v>,
-                        kernel::<7, $c, $v>,
-                        kernel::<8, $c, $v>,
-                        kernel::<9, $c, $v>,
-                        kernel::<10, $c, $v>,
-                        kernel::<11, $c, $v>,
-                        kernel::<12, $c, $v>,
-                        kernel::<13, $c, $v>,
-                        kernel::<14, $c, $v>,
-                        kernel::<15, $c, $v>,
-                        kernel::<16, $c, $v>,
-                    ]
-                };
-            }
+                        ($c:literal, $v:literal) => {
+                            by_rows!(kernel, $c, $v; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+                        };
+                    }
 
             macro_rules! window_rows {
-                ($c:literal, $j:literal) => {
-                    [
-                        window::<1, $c, $j>,
-                        window::<2, $c, $j>,
-                        window::<3, $c, $j>,
-                        window::<4, $c, $j>,
-                        window::<5, $c, $j>,
-                        window::<6, $c, $j>,
-                        window::<7, $c, $j>,
-                        window::<8, $c, $j>,
-                    ]
-                };
-            }
+                        ($c:literal, $j:literal) => {
+                            by_rows!(window, $c, $j; 1 2 3 4 5 6 7 8)
+                        };
+                    }
 
             /// The window kernels' steps (3x3 and 5x5 depthwise kernels' rows), and
             /// by steps, vectors and rows the kernels.

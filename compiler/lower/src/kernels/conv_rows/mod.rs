@@ -449,21 +449,35 @@ fn reduce_row(
     kh: Value,
     mut accs: Vec<Value>,
 ) -> Vec<Value> {
-    let (channels, count) = (k.tile_oc as usize, tile.offsets.len());
     let khd = b.scale(kh, k.dilation[0]);
     let ih = b.add(row.rows[0].1, khd);
     for kw in run.taps.0..run.taps.1 {
         let pixels = column_pixels(b, k, row, tile, [ic, ih], kw);
         let kwv = b.index(kw);
-        for t in 0..channels {
-            let weight = broadcast_weight(b, k, row, t, [ci, kh, kwv], tile.width);
-            for (j, &x) in pixels.iter().enumerate() {
-                let a = accumulator(channels, count, 0, t, j);
-                accs[a] = b.fma(x, weight, accs[a]);
-            }
-        }
+        multiply_channels(b, k, row, tile, &pixels, (0, [ci, kh, kwv]), &mut accs);
     }
     accs
+}
+
+/// Broadcasts each of the tile's channels' weight at `[ci, kh, kw]` and multiplies it
+/// into the accumulators of output row `r` for every vector of `pixels`.
+fn multiply_channels(
+    b: &mut Builder,
+    k: &Rows,
+    row: &Row,
+    tile: &Span,
+    pixels: &[Value],
+    (r, at): (usize, [Value; 3]),
+    accs: &mut [Value],
+) {
+    let (channels, count) = (k.tile_oc as usize, tile.offsets.len());
+    for t in 0..channels {
+        let weight = broadcast_weight(b, k, row, t, at, tile.width);
+        for (j, &x) in pixels.iter().enumerate() {
+            let a = accumulator(channels, count, r, t, j);
+            accs[a] = b.fma(x, weight, accs[a]);
+        }
+    }
 }
 
 /// One input channel (`[ci, ic]`: of the group, of the input) of a tile of several
@@ -479,7 +493,6 @@ fn reduce_rows(
     [ci, ic]: [Value; 2],
     mut accs: Vec<Value>,
 ) -> Vec<Value> {
-    let (channels, count) = (k.tile_oc as usize, tile.offsets.len());
     for (offset, pairs) in input_rows(row.rows.len() as i64, k.kh, [k.stride[0], k.dilation[0]]) {
         let offset = b.index(offset);
         let ih = b.add(row.rows[0].1, offset);
@@ -488,13 +501,7 @@ fn reduce_rows(
             let kwv = b.index(kw);
             for &(r, kh) in &pairs {
                 let khv = b.index(kh);
-                for t in 0..channels {
-                    let weight = broadcast_weight(b, k, row, t, [ci, khv, kwv], tile.width);
-                    for (j, &x) in pixels.iter().enumerate() {
-                        let a = accumulator(channels, count, r, t, j);
-                        accs[a] = b.fma(x, weight, accs[a]);
-                    }
-                }
+                multiply_channels(b, k, row, tile, &pixels, (r, [ci, khv, kwv]), &mut accs);
             }
         }
     }
