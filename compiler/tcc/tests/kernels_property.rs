@@ -4,7 +4,8 @@
 //! reference interpreter on random shapes and configurations.
 //!
 //! Draws cover odd widths (tiles with tails), stride 2, dilation, asymmetric padding,
-//! padding wider than the window, groups and depthwise convolutions, channel blocks of
+//! padding wider than the window, groups and depthwise convolutions (square 3x3 and 5x5
+//! ones over wide maps on their own), channel blocks of
 //! 1 (the NCHW first layer), 4, 8 and 16 lanes, fused epilogues (bias, scale,
 //! residual, relu/clamp/sigmoid), every template and the scalar reference nest,
 //! register tiles from 1 to 8 columns, input-channel passes, filter and input prefetching, tasks
@@ -132,15 +133,30 @@ fn window(input: i64, lo: i64, hi: i64, k: i64, s: i64, d: i64) -> i64 {
 }
 
 fn conv_case(r: &mut Rng) -> Option<Case> {
+    conv_draw(r, false)
+}
+
+/// Depthwise convolutions with square 3x3 and 5x5 kernels over maps wide enough for
+/// several sub-tiles and their tails (the microkernels' square and window kernels).
+fn square_depthwise_case(r: &mut Rng) -> Option<Case> {
+    conv_draw(r, true)
+}
+
+fn conv_draw(r: &mut Rng, square_depthwise: bool) -> Option<Case> {
     let n = r.int(1, 2);
-    let depthwise = r.chance(0.25);
+    let depthwise = square_depthwise || r.chance(0.25);
     let ob = r.pick(&[4, 8, 16]);
     let ib = if depthwise { ob } else { r.pick(&[1, 4, 4, 8, 16]) };
-    let (kh, kw) = (r.int(1, 4), r.int(1, 4));
+    let (kh, kw) = if square_depthwise {
+        let k = r.pick(&[3, 3, 5]);
+        (k, k)
+    } else {
+        (r.int(1, 4), r.int(1, 4))
+    };
     let s = [r.int(1, 2), r.int(1, 2)];
-    let d = if r.chance(0.2) { [r.int(1, 2), r.int(1, 2)] } else { [1, 1] };
+    let d = if !square_depthwise && r.chance(0.2) { [r.int(1, 2), r.int(1, 2)] } else { [1, 1] };
     let p = [r.int(0, 3), r.int(0, 3), r.int(0, 3), r.int(0, 3)];
-    let (h, w) = (r.int(1, 12), r.int(1, 17));
+    let (h, w) = if square_depthwise { (r.int(3, 9), r.int(5, 60)) } else { (r.int(1, 12), r.int(1, 17)) };
     let (groups, icb, ob_n, wicb, wib) = if depthwise {
         let cb = r.int(1, 3);
         (cb * ib, cb, cb, 1, 1)
@@ -306,6 +322,11 @@ fn property(name: &str, draws: u64, make: impl Fn(&mut Rng) -> Option<Case>) {
 #[test]
 fn conv2d_nchwc_templates() {
     property("conv2d_nchwc", 120, conv_case);
+}
+
+#[test]
+fn depthwise_square_kernels() {
+    property("depthwise_square", 60, square_depthwise_case);
 }
 
 #[test]

@@ -1,0 +1,277 @@
+//! The broadcast tile's dispatch for one ISA level, as a macro that each level's module
+//! expands: the kernel tables by mode, vectors and rows, the plans that pick a kernel
+//! for a tile (square and window kernels for depthwise convolutions, the broadcast
+//! kernels with constant strides when rows are one vector apart), `run`, which splits a
+//! tile into balanced sub-tiles the register file holds, and the C entry point.
+
+macro_rules! tile_dispatch {
+    ($registers:expr, $symbol:ident) => {
+        /// The most rows of a sub-tile of `c` vectors: accumulators, weight
+        /// vectors and a broadcast fit the register file.
+        fn max_rows(c: usize) -> usize {
+            const fn rows(c: usize) -> usize {
+                let r = (($registers as usize) - c - 1) / c;
+                if r < 1 {
+                    1
+                } else if r > MAX_ROWS {
+                    MAX_ROWS
+                } else {
+                    r
+                }
+            }
+            const ROWS: [usize; MAX_VECTORS as usize + 1] = [0, rows(1), rows(2), rows(3), rows(4)];
+            ROWS[c]
+        }
+
+        macro_rules! rows {
+                                    ($c:literal, $v:literal) => {
+                                        by_rows!(kernel, $c, $v; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+                                    };
+                                }
+
+        macro_rules! window_rows {
+                                    ($c:literal, $j:literal) => {
+                                        by_rows!(window, $c, $j; 1 2 3 4 5 6 7 8)
+                                    };
+                                }
+
+        /// The window kernels' steps (3x3 and 5x5 depthwise kernels' rows), and
+        /// by steps, vectors and rows the kernels.
+        const WINDOW_STEPS: [i64; 2] = [3, 5];
+        static WINDOWS: [[[Kernel; WINDOW_ROWS]; MAX_VECTORS as usize]; 2] = [
+            [window_rows!(1, 3), window_rows!(2, 3), window_rows!(3, 3), window_rows!(4, 3)],
+            [window_rows!(1, 5), window_rows!(2, 5), window_rows!(3, 5), window_rows!(4, 5)],
+        ];
+
+        macro_rules! square_rows {
+                                    ($j:literal, $s:literal) => {
+                                        by_rows!(square, $j, $s; 1 2 3 4 5 6 7 8 9 10 11 12)
+                                    };
+                                }
+
+        /// The square kernels, by steps (3 and 5, as [`WINDOW_STEPS`]), stride (1
+        /// and 2) and rows.
+        static SQUARES: [[[Kernel; SQUARE_ROWS]; 2]; 2] =
+            [[square_rows!(3, 1), square_rows!(3, 2)], [square_rows!(5, 1), square_rows!(5, 2)]];
+
+        /// The most rows of a square sub-tile over `j` steps: the accumulators, a
+        /// kernel row's weights and the few input vectors live at a time fit the
+        /// registers, and at most [`SQUARE_ROWS`]; none if fewer than 4 would.
+        fn square_rows(j: usize) -> Option<usize> {
+            let r = ($registers as usize).saturating_sub(j + 5).min(SQUARE_ROWS);
+            (r >= 4).then_some(r)
+        }
+
+        /// The most rows of a window sub-tile over `j` steps: a vector's
+        /// accumulators, the step's weights and an input vector fit the registers,
+        /// and at most [`WINDOW_ROWS`] (LLVM does not unroll a longer loop over the
+        /// inputs, and its accumulators would then live in memory).
+        fn window_rows(j: usize) -> usize {
+            ($registers as usize).saturating_sub(j + 1).clamp(1, WINDOW_ROWS)
+        }
+
+        /// By mode ([`BROADCAST`], [`VECTOR`], [`MAX`], [`SUM`],
+        /// [`BROADCAST_UNIT`]), vectors and rows.
+        static KERNELS: [[[Kernel; MAX_ROWS]; MAX_VECTORS as usize]; 5] = [
+            [rows!(1, 0), rows!(2, 0), rows!(3, 0), rows!(4, 0)],
+            [rows!(1, 1), rows!(2, 1), rows!(3, 1), rows!(4, 1)],
+            [rows!(1, 2), rows!(2, 2), rows!(3, 2), rows!(4, 2)],
+            [rows!(1, 3), rows!(2, 3), rows!(3, 3), rows!(4, 3)],
+            [rows!(1, 4), rows!(2, 4), rows!(3, 4), rows!(4, 4)],
+        ];
+
+        /// Whether `t` is a depthwise convolution's interior that a square kernel
+        /// computes: its step count (as an index of [`WINDOW_STEPS`]), its stride
+        /// (an index: 1 or 2) and the most rows of its sub-tiles.
+        fn square_plan(t: &Tile) -> Option<(usize, usize, usize)> {
+            let [l2, l1, l0] = t.levels;
+            if !t.x_vector || t.reduce != super::Reduce::Fma || l2.count != 1 || l1.count != 1 {
+                return None;
+            }
+            let j = WINDOW_STEPS.iter().position(|&j| j == t.inner && j == l0.count)?;
+            // Steps, weights and output rows one vector apart, kernel rows `inner`
+            // steps apart in the weights.
+            let vector_apart = t.x_step == LANES && t.w_step == LANES && t.o_row == LANES;
+            if !vector_apart || l0.w != t.inner * LANES {
+                return None;
+            }
+            let stride = [1, 2].iter().position(|&s| t.x_row == s * t.x_step)?;
+            Some((j, stride, square_rows(t.inner as usize)?))
+        }
+
+        /// The input, output and the epilogue's per-row pointers of the sub-tile
+        /// from row `r0`.
+        ///
+        /// # Safety
+        /// Row `r0` is in the tile.
+        unsafe fn sub_tile(t: &Tile, r0: i64) -> (*const f32, *mut f32, [*const f32; 2]) {
+            let rows = r0 as isize * t.o_row as isize;
+            let e = &t.epilogue;
+            // SAFETY: the caller's contract.
+            unsafe {
+                let residual = if e.residual.is_null() { e.residual } else { e.residual.offset(rows) };
+                let row_bias = if e.bias_row == 0 || e.bias.is_null() {
+                    e.bias
+                } else {
+                    e.bias.offset(r0 as isize * e.bias_row as isize)
+                };
+                (t.x.offset(r0 as isize * t.x_row as isize), t.o.offset(rows), [residual, row_bias])
+            }
+        }
+
+        /// Runs `t`, split into sub-tiles the register file holds.
+        ///
+        /// # Safety
+        /// The CPU supports this level; the tile's addresses are valid.
+        pub unsafe fn run(t: &Tile) {
+            let lanes = LANES as isize;
+            // Vector `v`'s group and place in it, counted along (a division per
+            // vector cost more than a short reduction's FMAs).
+            let (mut g, mut q) = (0isize, 0isize);
+            // A depthwise convolution's interior: the square kernels, a vector at
+            // a time.
+            if let Some((j, stride, most)) = square_plan(t) {
+                for _ in 0..t.vectors {
+                    let at = Offsets {
+                        x: [g * t.x_group as isize + q * lanes, 0, 0, 0],
+                        w: [g * t.w_group as isize + q * lanes, 0, 0, 0],
+                        o: [g * t.o_group as isize + q * lanes, 0, 0, 0],
+                        bias: [g * t.epilogue.bias_group as isize + q * lanes, 0, 0, 0],
+                    };
+                    q += 1;
+                    if q == t.group_vectors as isize {
+                        (g, q) = (g + 1, 0);
+                    }
+                    for (r0, rs, chunks) in balanced_runs(t.rows, most as i64) {
+                        // SAFETY: as below.
+                        unsafe {
+                            let (x, o, rows_at) = sub_tile(t, r0);
+                            SQUARES[j][stride][rs as usize - 1](t, x, t.w, o, rows_at, &at, chunks as usize);
+                        }
+                    }
+                }
+                return;
+            }
+            for (_, vs) in balanced(t.vectors, MAX_VECTORS) {
+                let mut at = Offsets { x: [0; 4], w: [0; 4], o: [0; 4], bias: [0; 4] };
+                for i in 0..vs as usize {
+                    at.x[i] = g * t.x_group as isize + q * lanes;
+                    at.w[i] = g * t.w_group as isize + q * lanes;
+                    at.o[i] = g * t.o_group as isize + q * lanes;
+                    at.bias[i] = g * t.epilogue.bias_group as isize + q * lanes;
+                    q += 1;
+                    if q == t.group_vectors as isize {
+                        (g, q) = (g + 1, 0);
+                    }
+                }
+                // Vector inputs a step apart as rows are: the window kernels.
+                let window = (t.x_vector && t.reduce == super::Reduce::Fma && t.x_step == t.x_row)
+                    .then(|| WINDOW_STEPS.iter().position(|&j| j == t.inner))
+                    .flatten();
+                let most = match window {
+                    Some(i) => window_rows(WINDOW_STEPS[i] as usize),
+                    None => max_rows(vs as usize),
+                };
+                let unit = t.x_row == LANES && t.o_row == LANES && t.w_step == LANES;
+                let mode = match t.reduce {
+                    super::Reduce::Fma if t.x_vector => VECTOR,
+                    super::Reduce::Fma if unit => BROADCAST_UNIT,
+                    super::Reduce::Fma => BROADCAST,
+                    super::Reduce::Max => MAX,
+                    super::Reduce::Sum => SUM,
+                } as usize;
+                // The balanced sub-tiles are of two heights: one call for each.
+                for (r0, rs, chunks) in balanced_runs(t.rows, most as i64) {
+                    let kernel = match window {
+                        Some(i) => WINDOWS[i][vs as usize - 1][rs as usize - 1],
+                        None => KERNELS[mode][vs as usize - 1][rs as usize - 1],
+                    };
+                    // SAFETY: the caller's contract; sub-tiles stay inside the tile.
+                    unsafe {
+                        let (x, o, rows_at) = sub_tile(t, r0);
+                        kernel(t, x, t.w, o, rows_at, &at, chunks as usize);
+                    }
+                }
+            }
+        }
+
+        /// The C entry point: [`Tile`]'s fields in order, the levels and the
+        /// epilogue flattened (its bounds as f32 bits), as
+        /// `tcc_runtime_abi::TILE_ARGUMENTS` lists them.
+        ///
+        /// # Safety
+        /// As [`run`].
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $symbol(
+            x: *const f32,
+            w: *const f32,
+            o: *mut f32,
+            rows: i64,
+            vectors: i64,
+            accumulate: i64,
+            x_row: i64,
+            o_row: i64,
+            group_vectors: i64,
+            w_group: i64,
+            o_group: i64,
+            inner: i64,
+            w_step: i64,
+            n2: i64,
+            x2: i64,
+            w2: i64,
+            n1: i64,
+            x1: i64,
+            w1: i64,
+            n0: i64,
+            x0: i64,
+            w0: i64,
+            prefetch: i64,
+            bias: *const f32,
+            bias_group: i64,
+            bias_row: i64,
+            mask: *const f32,
+            residual: *const f32,
+            lo: i64,
+            hi: i64,
+            x_vector: i64,
+            x_step: i64,
+            x_group: i64,
+            reduce: i64,
+            divisor: i64,
+        ) {
+            // The bounds come as the bits of f32s in integer registers (every
+            // argument of the generated call is an integer).
+            let (lo, hi) = (f32::from_bits(lo as u32), f32::from_bits(hi as u32));
+            use super::Level;
+            let t = Tile {
+                x,
+                w,
+                o,
+                rows,
+                vectors,
+                accumulate: accumulate != 0,
+                x_row,
+                o_row,
+                group_vectors: group_vectors.max(1),
+                w_group,
+                o_group,
+                inner,
+                w_step,
+                levels: [
+                    Level { count: n2, x: x2, w: w2 },
+                    Level { count: n1, x: x1, w: w1 },
+                    Level { count: n0, x: x0, w: w0 },
+                ],
+                prefetch,
+                epilogue: super::Epilogue { bias, bias_group, bias_row, mask, residual, lo, hi },
+                x_vector: x_vector != 0,
+                x_step,
+                x_group,
+                reduce: super::Reduce::from_code(reduce).unwrap_or(super::Reduce::Fma),
+                divisor,
+            };
+            // SAFETY: the caller's contract.
+            unsafe { run(&t) }
+        }
+    };
+}

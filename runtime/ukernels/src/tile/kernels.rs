@@ -1,0 +1,361 @@
+//! The broadcast tile's kernels for one ISA level, as a macro that each level's module
+//! expands over its vector type and intrinsics: `kernel` keeps `R x C`
+//! accumulators in registers over a whole reduction (broadcast or vector inputs, FMA,
+//! max or sum), `window` and `square` load each input vector of a depthwise
+//! convolution's kernel row once for all the accumulators that read it, and `finish`
+//! applies the divisor and the epilogue in registers and stores. Every kernel runs
+//! `chunks` sub-tiles of its rows, one after another, per call.
+
+macro_rules! tile_kernels {
+    (
+        $feature:literal, $vec:ty, $zero:path, $load:path, $store:path, $splat:path, $fma:expr,
+        $add:path, $max:path, $min:path, $nan_max:path, $div:path, $keep_above_zero:path
+    ) => {
+        /// Sub-tile `i`'s input, output, residual and row bias (each `i * R` rows past
+        /// the first's).
+        #[inline(always)]
+        fn chunk<const R: usize>(
+            t: &Tile,
+            i: usize,
+            x: *const f32,
+            o: *mut f32,
+            [residual, row_bias]: [*const f32; 2],
+        ) -> (*const f32, *mut f32, [*const f32; 2]) {
+            let rows = (i * R) as isize;
+            let o_rows = rows * t.o_row as isize;
+            let bias_rows = rows * t.epilogue.bias_row as isize;
+            // (A null residual stays null: it means none.)
+            let residual = if residual.is_null() { residual } else { residual.wrapping_offset(o_rows) };
+            (
+                x.wrapping_offset(rows * t.x_row as isize),
+                o.wrapping_offset(o_rows),
+                [residual, row_bias.wrapping_offset(bias_rows)],
+            )
+        }
+
+        /// `R x C` accumulators over the whole reduction, through the epilogue into
+        /// `o` (`rows_at` are the epilogue's residual and, with a bias per row, its
+        /// bias, at the sub-tile's first row), for each of `chunks` sub-tiles.
+        #[target_feature(enable = $feature)]
+        unsafe fn kernel<const R: usize, const C: usize, const M: u8>(
+            t: &Tile,
+            x: *const f32,
+            w: *const f32,
+            o: *mut f32,
+            rows_at: [*const f32; 2],
+            at: &Offsets,
+            chunks: usize,
+        ) {
+            for i in 0..chunks {
+                let (x, o, rows_at) = chunk::<R>(t, i, x, o, rows_at);
+                // SAFETY: the caller's contract, for each sub-tile.
+                unsafe { kernel_chunk::<R, C, M>(t, x, w, o, rows_at, at) };
+            }
+        }
+
+        /// One sub-tile of [`kernel`].
+        #[target_feature(enable = $feature)]
+        #[inline]
+        unsafe fn kernel_chunk<const R: usize, const C: usize, const M: u8>(
+            t: &Tile,
+            x: *const f32,
+            w: *const f32,
+            o: *mut f32,
+            [residual, row_bias]: [*const f32; 2],
+            at: &Offsets,
+        ) {
+            let (wo, oo) = (&at.w, &at.o);
+            // Unit strides are constants: the rows' addresses are then offsets
+            // from one register, not one register (or address computation) each.
+            let (x_row, o_row, w_step) = if M == BROADCAST_UNIT {
+                (LANES as isize, LANES as isize, LANES as isize)
+            } else {
+                (t.x_row as isize, t.o_row as isize, t.w_step as isize)
+            };
+            let prefetch = t.prefetch as isize;
+            let prefetch_bytes = prefetch * 4;
+            let x_step = t.x_step as isize;
+            // SAFETY: the tile's addresses are valid (the caller's contract).
+            unsafe {
+                let init = if M == MAX { $splat(f32::NEG_INFINITY) } else { $zero() };
+                let mut acc = [[init; C]; R];
+                if t.accumulate {
+                    for r in 0..R {
+                        for c in 0..C {
+                            acc[r][c] = $load(o.offset(r as isize * o_row + oo[c]));
+                        }
+                    }
+                }
+                let [l2, l1, l0] = t.levels;
+                for i2 in 0..l2.count as isize {
+                    for i1 in 0..l1.count as isize {
+                        for i0 in 0..l0.count as isize {
+                            let xp = x.offset(i2 * l2.x as isize + i1 * l1.x as isize + i0 * l0.x as isize);
+                            let mut wp = w.offset(i2 * l2.w as isize + i1 * l1.w as isize + i0 * l0.w as isize);
+                            for j in 0..t.inner as isize {
+                                if M == MAX || M == SUM {
+                                    for c in 0..C {
+                                        let xq = xp.offset(at.x[c] + j * x_step);
+                                        for r in 0..R {
+                                            let v = $load(xq.offset(r as isize * x_row));
+                                            acc[r][c] =
+                                                if M == MAX { $nan_max(acc[r][c], v) } else { $add(acc[r][c], v) };
+                                        }
+                                    }
+                                    continue;
+                                }
+                                if prefetch != 0 {
+                                    for c in 0..C {
+                                        prefetch_l2(wp.offset(wo[c]), prefetch_bytes);
+                                    }
+                                }
+                                let mut wv = [$zero(); C];
+                                for c in 0..C {
+                                    wv[c] = $load(wp.offset(wo[c]));
+                                }
+                                if M == VECTOR {
+                                    for c in 0..C {
+                                        let xq = xp.offset(at.x[c] + j * x_step);
+                                        for r in 0..R {
+                                            let v = $load(xq.offset(r as isize * x_row));
+                                            acc[r][c] = $fma(v, wv[c], acc[r][c]);
+                                        }
+                                    }
+                                } else {
+                                    for r in 0..R {
+                                        let b = $splat(*xp.offset(r as isize * x_row + j));
+                                        for c in 0..C {
+                                            acc[r][c] = $fma(b, wv[c], acc[r][c]);
+                                        }
+                                    }
+                                }
+                                wp = wp.offset(w_step);
+                            }
+                        }
+                    }
+                }
+                finish::<R, C>(t, acc, o, o_row, [residual, row_bias], at);
+            }
+        }
+
+        /// Vector inputs read at the stride of the rows (a depthwise convolution at
+        /// stride 1, `x_step == x_row`) over `J = inner` steps: each input vector is
+        /// loaded once and multiplied into every accumulator that reads it (row `r`
+        /// step `j` reads vector `r + j`), instead of once per step. One vector at a
+        /// time over the whole reduction, so that only its `R` accumulators, the
+        /// step's `J` weights and an input are live (LLVM spilled interleaved
+        /// vectors). Each accumulator sees its steps in the same order as in
+        /// [`kernel`], so the sums are the same.
+        #[target_feature(enable = $feature)]
+        unsafe fn window<const R: usize, const C: usize, const J: usize>(
+            t: &Tile,
+            x: *const f32,
+            w: *const f32,
+            o: *mut f32,
+            rows_at: [*const f32; 2],
+            at: &Offsets,
+            chunks: usize,
+        ) {
+            for i in 0..chunks {
+                let (x, o, rows_at) = chunk::<R>(t, i, x, o, rows_at);
+                // SAFETY: the caller's contract, for each sub-tile.
+                unsafe { window_chunk::<R, C, J>(t, x, w, o, rows_at, at) };
+            }
+        }
+
+        /// One sub-tile of [`window`].
+        #[target_feature(enable = $feature)]
+        #[inline]
+        unsafe fn window_chunk<const R: usize, const C: usize, const J: usize>(
+            t: &Tile,
+            x: *const f32,
+            w: *const f32,
+            o: *mut f32,
+            rows_at: [*const f32; 2],
+            at: &Offsets,
+        ) {
+            let (wo, oo) = (&at.w, &at.o);
+            let (x_row, o_row, w_step) = (t.x_row as isize, t.o_row as isize, t.w_step as isize);
+            // SAFETY: the tile's addresses are valid (the caller's contract).
+            unsafe {
+                let mut acc = [[$zero(); C]; R];
+                let [l2, l1, l0] = t.levels;
+                for c in 0..C {
+                    let mut a = [$zero(); R];
+                    if t.accumulate {
+                        for r in 0..R {
+                            a[r] = $load(o.offset(r as isize * o_row + oo[c]));
+                        }
+                    }
+                    for i2 in 0..l2.count as isize {
+                        for i1 in 0..l1.count as isize {
+                            for i0 in 0..l0.count as isize {
+                                let xo = i2 * l2.x as isize + i1 * l1.x as isize + i0 * l0.x as isize;
+                                let xq = x.offset(xo + at.x[c]);
+                                let wo_c = i2 * l2.w as isize + i1 * l1.w as isize + i0 * l0.w as isize + wo[c];
+                                let mut wv = [$zero(); J];
+                                for j in 0..J {
+                                    wv[j] = $load(w.offset(wo_c + j as isize * w_step));
+                                }
+                                for p in 0..R + J - 1 {
+                                    let v = $load(xq.offset(p as isize * x_row));
+                                    for j in 0..J {
+                                        if p >= j && p - j < R {
+                                            a[p - j] = $fma(v, wv[j], a[p - j]);
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    for r in 0..R {
+                        acc[r][c] = a[r];
+                    }
+                }
+                finish::<R, C>(t, acc, o, o_row, rows_at, at);
+            }
+        }
+
+        /// A whole `J x J` kernel at stride `S` on one vector (a depthwise
+        /// convolution's interior rows: `levels` are one kernel row apart, `J` of
+        /// them, the others single), over `chunks` sub-tiles: row `r` step `j` of
+        /// kernel row `k` reads input vector `r * S + j` of that row, loaded once
+        /// for all the accumulators that read it. Steps, weights and output rows
+        /// are one vector apart ([`square_plan`]), so every address is a constant
+        /// offset from a kernel row's base (with the strides in registers, the
+        /// address arithmetic took as long as the FMAs). Each accumulator sees its
+        /// steps in [`kernel`]'s order.
+        #[target_feature(enable = $feature)]
+        unsafe fn square<const R: usize, const J: usize, const S: usize>(
+            t: &Tile,
+            x: *const f32,
+            w: *const f32,
+            o: *mut f32,
+            rows_at: [*const f32; 2],
+            at: &Offsets,
+            chunks: usize,
+        ) {
+            let l0 = t.levels[2];
+            // The steps, weights' step and output rows are one vector apart
+            // ([`square_plan`]): constant offsets.
+            let (x_step, w_step, o_row) = (LANES as isize, LANES as isize, LANES as isize);
+            // SAFETY: the tile's addresses are valid (the caller's contract).
+            unsafe {
+                for i in 0..chunks {
+                    let (x, o, rows_at) = chunk::<R>(t, i, x, o, rows_at);
+                    let mut a = [[$zero(); 1]; R];
+                    if t.accumulate {
+                        for r in 0..R {
+                            a[r][0] = $load(o.offset(r as isize * o_row + at.o[0]));
+                        }
+                    }
+                    for k in 0..J {
+                        let xq = x.offset(at.x[0] + k as isize * l0.x as isize);
+                        let mut wv = [$zero(); J];
+                        for j in 0..J {
+                            wv[j] = $load(w.offset(at.w[0] + (k * J + j) as isize * w_step));
+                        }
+                        // (Loops without conditions, which LLVM unrolls; it then
+                        // loads each input vector once.)
+                        for r in 0..R {
+                            for j in 0..J {
+                                let v = $load(xq.offset((r * S + j) as isize * x_step));
+                                a[r][0] = $fma(v, wv[j], a[r][0]);
+                            }
+                        }
+                    }
+                    finish::<R, 1>(t, a, o, o_row, rows_at, at);
+                }
+            }
+        }
+
+        /// The accumulators' divisor and epilogue, then their stores (see
+        /// [`kernel`]). Always inlined into the kernels (which enable the level's
+        /// features): called, it took the accumulators through memory after a
+        /// `vzeroupper`, a third of a depthwise sub-tile's time.
+        #[inline(always)]
+        unsafe fn finish<const R: usize, const C: usize>(
+            t: &Tile,
+            mut acc: [[$vec; C]; R],
+            o: *mut f32,
+            o_row: isize,
+            [residual, row_bias]: [*const f32; 2],
+            at: &Offsets,
+        ) {
+            let oo = &at.o;
+            // SAFETY: the tile's addresses are valid (the caller's contract).
+            unsafe {
+                if t.divisor != 0 {
+                    let d = $splat(t.divisor as f32);
+                    for r in 0..R {
+                        for c in 0..C {
+                            acc[r][c] = $div(acc[r][c], d);
+                        }
+                    }
+                }
+                // One pass over the accumulators per step, its condition outside
+                // (LLVM unrolls such loops and keeps the accumulators in registers;
+                // with the conditions inside, it kept them in memory).
+                let e = &t.epilogue;
+                if !e.bias.is_null() && e.bias_row != 0 {
+                    for r in 0..R {
+                        let b = $splat(*row_bias.offset(r as isize * e.bias_row as isize));
+                        for c in 0..C {
+                            acc[r][c] = $add(acc[r][c], b);
+                        }
+                    }
+                } else if !e.bias.is_null() {
+                    for c in 0..C {
+                        let b = $load(e.bias.offset(at.bias[c]));
+                        for r in 0..R {
+                            acc[r][c] = $add(acc[r][c], b);
+                        }
+                    }
+                }
+                if !e.mask.is_null() {
+                    for c in 0..C {
+                        let mask = $load(e.mask.offset(at.bias[c]));
+                        for r in 0..R {
+                            acc[r][c] = $keep_above_zero(acc[r][c], mask);
+                        }
+                    }
+                }
+                if !residual.is_null() {
+                    for r in 0..R {
+                        for c in 0..C {
+                            acc[r][c] = $add(acc[r][c], $load(residual.offset(r as isize * o_row + oo[c])));
+                        }
+                    }
+                }
+                // maxps and minps return the second operand when either is NaN, so
+                // that a bound of -inf or +inf is no step.
+                if e.lo != f32::NEG_INFINITY {
+                    let lo = $splat(e.lo);
+                    // maxps(lo, -0) is -0 for lo = +0; adding +0 makes it +0.
+                    let positive_zero = e.lo == 0.0 && e.lo.is_sign_positive();
+                    for r in 0..R {
+                        for c in 0..C {
+                            acc[r][c] = $max(lo, acc[r][c]);
+                            if positive_zero {
+                                acc[r][c] = $add(acc[r][c], $zero());
+                            }
+                        }
+                    }
+                }
+                if e.hi != f32::INFINITY {
+                    let hi = $splat(e.hi);
+                    for r in 0..R {
+                        for c in 0..C {
+                            acc[r][c] = $min(hi, acc[r][c]);
+                        }
+                    }
+                }
+                for r in 0..R {
+                    for c in 0..C {
+                        $store(o.offset(r as isize * o_row + oo[c]), acc[r][c]);
+                    }
+                }
+            }
+        }
+    };
+}
