@@ -293,32 +293,42 @@ pub fn reduce_with(b: &mut Builder, c: &OpLowering, out: Value, element: Element
         if !vectors {
             return reduce_rows_in_memory(b, c, out, element, (&axes, &reduced, &kept), combine, &out_index);
         }
+        // The vectors across the innermost dimension (a channel block) accumulate
+        // together, up to 8: one pass over the input, each cache line read whole (a
+        // loop per vector read a 16-lane block's lines four times on 4-lane targets).
+        let group = (1..=8).rev().find(|&g| xs[last] % (g * width) == 0).unwrap_or(1);
         let mut chunks = kept_shape.clone();
-        *chunks.last_mut().expect("the last dimension is kept") /= width;
+        *chunks.last_mut().expect("the last dimension is kept") /= width * group;
         nest(b, &chunks, numel(&xs), |b, kidx| {
             let mut full: Vec<Option<Value>> = vec![None; xs.len()];
             for (k, &d) in kept.iter().enumerate() {
                 full[d] = Some(kidx[k]);
             }
-            let lane0 = b.scale(kidx[kept.len() - 1], width);
-            full[last] = Some(lane0);
+            let lane0 = b.scale(kidx[kept.len() - 1], width * group);
+            let lanes: Vec<Value> = (0..group)
+                .map(|g| {
+                    let offset = b.index(g * width);
+                    b.add(lane0, offset)
+                })
+                .collect();
             let init_s = identity(b, combine, elem);
             let acc = b.splat(init_s, width as u32);
-            // Four partial accumulators along the last reduced dimension when it is long
-            // enough, so the combining's latency does not bound the loop (the pixels of
-            // a blocked tensor, summed per channel).
-            let mut r = if reduced.last().is_some_and(|&n| n >= 8) {
-                reduce_level_split(b, element, &axes, &reduced, &full, acc, combine)
-            } else {
-                reduce_level(b, element, &axes, &reduced, &full, acc, combine)
-            };
-            if mean {
-                let n = b.scalar(elem, count as f64);
-                let n = b.splat(n, width as u32);
-                r = b.bin(ScalarFn::Div, r, n);
+            // Four partial accumulators per vector along the last reduced dimension when
+            // it is long enough and the vectors are few, so the combining's latency does
+            // not bound the loop (the pixels of a blocked tensor, summed per channel).
+            let parts = if group < 4 && reduced.last().is_some_and(|&n| n >= 8) { 4 } else { 1 };
+            let sums = reduce_parts(b, element, (&axes, &reduced), &full, Some((last, &lanes)), acc, combine, parts);
+            for (mut r, lane) in sums.into_iter().zip(lanes) {
+                if mean {
+                    let n = b.scalar(elem, count as f64);
+                    let n = b.splat(n, width as u32);
+                    r = b.bin(ScalarFn::Div, r, n);
+                }
+                let mut at = full.clone();
+                at[last] = Some(lane);
+                let oidx = out_index(b, &at);
+                b.vstore(r, out, &oidx);
             }
-            let oidx = out_index(b, &full);
-            b.vstore(r, out, &oidx);
         });
         return;
     }
@@ -332,11 +342,8 @@ pub fn reduce_with(b: &mut Builder, c: &OpLowering, out: Value, element: Element
         // types, so `vectorize` leaves it): four partial accumulators, so the
         // combining's latency does not bound the loop (a layer norm's f64 sums).
         let split = !vectors && axes.last() == Some(&(xs.len() - 1)) && xs[xs.len() - 1] >= 16;
-        let mut r = if split {
-            reduce_level_split(b, element, &axes, &reduced, &full, init, combine)
-        } else {
-            reduce_level(b, element, &axes, &reduced, &full, init, combine)
-        };
+        let parts = if split { 4 } else { 1 };
+        let mut r = reduce_parts(b, element, (&axes, &reduced), &full, None, init, combine, parts)[0];
         if mean {
             let n = b.scalar(elem, count as f64);
             r = b.bin(ScalarFn::Div, r, n);
@@ -424,55 +431,83 @@ fn reduce_rows_in_memory(
     });
 }
 
-/// `reduce_level` with the last reduced dimension in steps of four, each step's
-/// elements combined into four partial results (starting from `init`, the identity, a
-/// scalar or a vector), which are combined at the end; a rest of fewer than four goes
-/// to the first.
-fn reduce_level_split(
+/// Loops over the reduced dimensions `axes` (extents `reduced`; innermost = the last),
+/// combining each element (or, for a vector `init`, the vector of elements from there
+/// on) into accumulators starting from `init` (the identity); `full` holds the kept
+/// dimensions' indices. One result per index of `group` (dimension and its indices:
+/// several vectors side by side, read at each step), or one for `full` as it is. With
+/// `parts` above 1, each result is `parts` partial results along the last reduced
+/// dimension (its steps in turn, a rest to the first), combined at the end.
+#[allow(clippy::too_many_arguments)]
+fn reduce_parts(
     b: &mut Builder,
     element: Element,
-    axes: &[usize],
-    reduced: &[i64],
+    (axes, reduced): (&[usize], &[i64]),
     full: &[Option<Value>],
+    group: Option<(usize, &[Value])>,
     init: Value,
     combine: ScalarFn,
-) -> Value {
+    parts: i64,
+) -> Vec<Value> {
+    let lanes = b.ty(init).as_vector().map_or(1, |v| v.lanes);
+    let frames: Vec<Vec<Option<Value>>> = match group {
+        Some((dim, at)) => at
+            .iter()
+            .map(|&i| {
+                let mut f = full.to_vec();
+                f[dim] = Some(i);
+                f
+            })
+            .collect(),
+        None => vec![full.to_vec()],
+    };
+    let width = frames.len();
     let (&n, outer) = reduced.split_last().expect("a reduced dimension");
     let last = *axes.last().expect("a reduced axis");
-    let lanes = b.ty(init).as_vector().map_or(1, |v| v.lanes);
-    let mut parts = vec![init; 4];
-    let frame = full.to_vec();
-    let mut outer_loops = |b: &mut Builder, frame: &[Option<Value>], parts: Vec<Value>| -> Vec<Value> {
-        let (whole, four) = (b.index(n / 4), b.index(4));
+    // Accumulator `p * width + v`: part `p` of vector `v`.
+    let combine_at = |b: &mut Builder, acc: Value, frame: &[Option<Value>], i: Value| {
+        let mut at = frame.to_vec();
+        at[last] = Some(i);
+        let idx: Vec<Value> = at.iter().map(|v| v.expect("every dimension has an index")).collect();
+        let v = element(b, &idx, lanes);
+        b.bin(combine, acc, v)
+    };
+    let mut inner = |b: &mut Builder, outer_at: &[Option<Value>], accs: Vec<Value>| -> Vec<Value> {
+        let frames: Vec<Vec<Option<Value>>> =
+            frames.iter().map(|f| f.iter().zip(outer_at).map(|(own, o)| own.or(*o)).collect()).collect();
         let (zero, one) = (b.index(0), b.index(1));
-        let mut parts = b.for_loop(zero, whole, one, &parts, |b, j, parts| {
-            let base = b.mul(j, four);
-            (0..4)
-                .map(|u| {
-                    let uv = b.index(u);
-                    let i = b.add(base, uv);
-                    let mut at = frame.to_vec();
-                    at[last] = Some(i);
-                    let idx: Vec<Value> = at.iter().map(|v| v.expect("every dimension has an index")).collect();
-                    let v = element(b, &idx, lanes);
-                    b.bin(combine, parts[u as usize], v)
+        let (whole, step) = (b.index(n / parts), b.index(parts));
+        let mut accs = b.for_loop(zero, whole, one, &accs, |b, j, accs| {
+            let base = b.mul(j, step);
+            (0..accs.len())
+                .map(|a| {
+                    let (p, v) = (a / width, a % width);
+                    let offset = b.index(p as i64);
+                    let i = b.add(base, offset);
+                    combine_at(b, accs[a], &frames[v], i)
                 })
                 .collect()
         });
-        for i in n / 4 * 4..n {
+        for i in n / parts * parts..n {
             let iv = b.index(i);
-            let mut at = frame.to_vec();
-            at[last] = Some(iv);
-            let idx: Vec<Value> = at.iter().map(|v| v.expect("every dimension has an index")).collect();
-            let v = element(b, &idx, lanes);
-            parts[0] = b.bin(combine, parts[0], v);
+            for (v, frame) in frames.iter().enumerate() {
+                accs[v] = combine_at(b, accs[v], frame, iv);
+            }
         }
-        parts
+        accs
     };
-    parts = reduced_nest(b, &axes[..axes.len() - 1], outer, &frame, parts, &mut outer_loops);
-    let a = b.bin(combine, parts[0], parts[1]);
-    let c = b.bin(combine, parts[2], parts[3]);
-    b.bin(combine, a, c)
+    let accs = vec![init; parts as usize * width];
+    let accs = reduced_nest(b, &axes[..axes.len() - 1], outer, full, accs, &mut inner);
+    // Each vector's parts, pairwise: (0 + 1) + (2 + 3) for four.
+    (0..width)
+        .map(|v| {
+            let mut level: Vec<Value> = (0..parts as usize).map(|p| accs[p * width + v]).collect();
+            while level.len() > 1 {
+                level = level.chunks(2).map(|c| if c.len() == 2 { b.bin(combine, c[0], c[1]) } else { c[0] }).collect();
+            }
+            level[0]
+        })
+        .collect()
 }
 
 /// Loops over the dimensions `axes` (extents `reduced`), threading the values `parts`
@@ -495,27 +530,6 @@ pub(super) fn reduced_nest(
         inner_frame[axis] = Some(i);
         reduced_nest(b, &axes[1..], rest, &inner_frame, parts.to_vec(), inner)
     })
-}
-
-/// Loops over the reduced dimensions (innermost = last reduced axis), combining each
-/// element (or, for a vector `acc`, the vector of elements from there on) into `acc`;
-/// `full` holds the kept dimensions' indices.
-fn reduce_level(
-    b: &mut Builder,
-    element: Element,
-    axes: &[usize],
-    reduced: &[i64],
-    full: &[Option<Value>],
-    acc: Value,
-    combine: ScalarFn,
-) -> Value {
-    let lanes = b.ty(acc).as_vector().map_or(1, |v| v.lanes);
-    let frame = full.to_vec();
-    reduced_nest(b, axes, reduced, &frame, vec![acc], &mut |b, at, acc| {
-        let idx: Vec<Value> = at.iter().map(|v| v.expect("every dimension has an index")).collect();
-        let v = element(b, &idx, lanes);
-        vec![b.bin(combine, acc[0], v)]
-    })[0]
 }
 
 /// `graph.argmax`: per output element, a loop along the axis carrying the best value
