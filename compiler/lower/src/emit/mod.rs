@@ -208,8 +208,10 @@ pub fn flops(c: &OpLowering) -> u64 {
 }
 
 /// Visits every index of `shape`: all dimensions but the last flattened into one loop
-/// (on the thread pool when `work` is large), the last as an inner unit-step loop. A
-/// long 1-D shape is cut into blocks so it can run in parallel too.
+/// (on the thread pool when `work` is large, each iteration then also looping over
+/// trailing dimensions until it has [`NEST_MIN_ITERATION`] elements), the last as an
+/// inner unit-step loop. A long 1-D shape is cut into blocks so it can run in parallel
+/// too.
 pub fn nest(b: &mut Builder, shape: &[i64], work: i64, body: impl FnOnce(&mut Builder, &[Value])) {
     let Some((&inner, outer_dims)) = shape.split_last() else {
         return body(b, &[]);
@@ -247,9 +249,21 @@ pub fn nest(b: &mut Builder, shape: &[i64], work: i64, body: impl FnOnce(&mut Bu
         let zeros = outer_dims.iter().map(|_| b.index(0)).collect();
         inner_loop(b, zeros);
     } else if parallel {
-        b.parallel(outer, |b, flat| {
-            let idx = b.unflatten(flat, outer_dims);
-            inner_loop(b, idx);
+        // Trailing outer dimensions join each parallel iteration while its work is short
+        // and enough iterations stay for the threads: per pixel of a blocked tensor (16
+        // elements), the iteration's index arithmetic cost more than its work (a group
+        // norm's scale and shift on Cranelift, 0.11 ms against LLVM's 0.06).
+        let mut split = outer_dims.len();
+        let mut per_iteration = inner;
+        while split > 1 && per_iteration < NEST_MIN_ITERATION && outer_dims[..split - 1].iter().product::<i64>() >= 64 {
+            split -= 1;
+            per_iteration *= outer_dims[split];
+        }
+        let (parallel_dims, serial_dims) = outer_dims.split_at(split);
+        let iterations: i64 = parallel_dims.iter().product();
+        b.parallel(iterations, |b, flat| {
+            let idx = b.unflatten(flat, parallel_dims);
+            serial_nest(b, serial_dims, idx, inner_loop);
         });
     } else {
         b.range_n(outer, |b, flat| {
@@ -257,6 +271,22 @@ pub fn nest(b: &mut Builder, shape: &[i64], work: i64, body: impl FnOnce(&mut Bu
             inner_loop(b, idx);
         });
     }
+}
+
+/// The fewest elements [`nest`] gives each parallel iteration when its shape has
+/// dimensions to spare.
+const NEST_MIN_ITERATION: i64 = 256;
+
+/// Loops over `dims` inside index prefix `idx`, calling `body` with the full index.
+fn serial_nest(b: &mut Builder, dims: &[i64], idx: Vec<Value>, body: impl FnOnce(&mut Builder, Vec<Value>)) {
+    let Some((&n, rest)) = dims.split_first() else {
+        return body(b, idx);
+    };
+    b.range_n(n, |b, i| {
+        let mut idx = idx;
+        idx.push(i);
+        serial_nest(b, rest, idx, body);
+    });
 }
 
 /// The index into an operand of shape `in_shape` that numpy broadcasting reads for the
