@@ -111,9 +111,10 @@ pub struct Tile {
     pub reduce: Reduce,
     /// If not 0, the reduction's result is divided by it before the epilogue.
     pub divisor: i64,
-    /// If not 0: at each step, ask for the weights this many elements past the ones
-    /// read to be brought into L2 (the next channel group's, while this one runs on
-    /// weights that stream from L3 or memory).
+    /// If not 0: at each step of the first sub-tile of each vector group (the others
+    /// read the same weights), ask for the weights this many elements past the ones read
+    /// to be brought into L2 (the next channel group's, while this one runs on weights
+    /// that stream from L3 or memory).
     pub prefetch: i64,
     pub epilogue: Epilogue,
 }

@@ -132,8 +132,19 @@ pub fn emit(b: &mut Builder, c: &OpLowering) {
             let jb = b.add(first, idx[1]);
             let base = b.scale(batch, mm.rows);
             let at = Block { batch, jb, partial };
-            // Whole tiles of this chunk, then (in the last chunk) the tail rows.
             let row0 = b.scale(chunk, rows_per_chunk);
+            // With microkernels that finish the tile, the chunk's rows are one call
+            // (which tiles them itself and fetches the next block's weights once).
+            if let Some(isa) = whole_call(c, &mm, &at) {
+                let end = b.index(rows_per_chunk);
+                let end = b.add(row0, end);
+                let end = b.min_const(end, mm.rows);
+                let rows = b.sub(end, row0);
+                let m0 = b.add(base, row0);
+                microkernel_tile(b, &mm, &at, isa, m0, rows, fusable(c, &mm));
+                return;
+            }
+            // Whole tiles of this chunk, then (in the last chunk) the tail rows.
             let tile_v = b.index(mm.tile_m);
             let lo = b.div(row0, tile_v);
             let end_rows = b.index(rows_per_chunk);
@@ -197,6 +208,13 @@ fn b_vector(b: &mut Builder, mm: &Matmul, at: &Block, k: Value, v: i64) -> Value
     vec
 }
 
+/// The microkernel level that computes a chunk's rows of column block `at` in one call
+/// with the whole epilogue, if any.
+fn whole_call(c: &OpLowering, mm: &Matmul, at: &Block) -> Option<tcc_target::Isa> {
+    let level = c.ukernels.filter(|isa| !at.partial && mm.nb % isa.lanes() as i64 == 0)?;
+    (c.g.regions(c.op).is_empty() || fusable(c, mm).is_some()).then_some(level)
+}
+
 /// `rows` rows from global row `m0` x the column block `at`: the microkernel of the
 /// target's level for whole blocks when it calls microkernels (the epilogue then runs
 /// on the stored tile), else generated FMAs.
@@ -211,7 +229,8 @@ fn tile(b: &mut Builder, c: &OpLowering, mm: &Matmul, at: &Block, m0: Value, row
     let accs = match level {
         Some(isa) => {
             let fused = fusable(c, mm);
-            microkernel_tile(b, mm, at, isa, m0, rows, fused);
+            let count = b.index(rows);
+            microkernel_tile(b, mm, at, isa, m0, count, fused);
             if c.g.regions(c.op).is_empty() || fused.is_some() {
                 return;
             }
@@ -239,7 +258,7 @@ fn microkernel_tile(
     at: &Block,
     isa: tcc_target::Isa,
     m0: Value,
-    rows: i64,
+    rows: Value,
     fused: Option<FusedEpilogue>,
 ) {
     let zero = b.index(0);
@@ -273,7 +292,7 @@ fn microkernel_tile(
         x: b.address(mm.a, &[m0, zero]),
         w,
         o: b.address(mm.out, &[m0, col0]),
-        rows: b.index(rows),
+        rows,
         vectors,
         accumulate: false,
         x_row: mm.k,

@@ -180,12 +180,15 @@ macro_rules! tile_dispatch {
                     super::Reduce::Max => MAX,
                     super::Reduce::Sum => SUM,
                 } as usize;
-                // The balanced sub-tiles are of two heights: one call for each.
+                // The balanced sub-tiles are of two heights: one call for each. The
+                // first sub-tile asks for the next weights ([`Tile::prefetch`]).
+                let later = Tile { prefetch: 0, ..*t };
                 for (r0, rs, chunks) in balanced_runs(t.rows, most as i64) {
                     let kernel = match window {
                         Some(i) => WINDOWS[i][vs as usize - 1][rs as usize - 1],
                         None => KERNELS[mode][vs as usize - 1][rs as usize - 1],
                     };
+                    let t = if r0 == 0 { t } else { &later };
                     // SAFETY: the caller's contract; sub-tiles stay inside the tile.
                     unsafe {
                         let (x, o, rows_at) = sub_tile(t, r0);
