@@ -2,10 +2,15 @@
 //! per-kernel times add up to the measured mean latency within 10% (the profiling
 //! markers bracket every kernel, so only the run's entry overhead is outside them).
 //! This machine is shared: one stall outside the markers skews a 50 µs run, so a model
-//! gets three attempts; time lost by the profiler would fail all three.
+//! gets three attempts; time lost by the profiler would fail all three. The tests take
+//! turns (the other's `tcc bench` on the second core stalled the timed one).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
+
+/// Held by each test while it runs `tcc bench`.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 fn models() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -29,6 +34,7 @@ fn number(json: &str, key: &str) -> f64 {
 
 #[test]
 fn bench_reports_and_kernels_add_up() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     for model in models() {
         let mut ratios = Vec::new();
         for attempt in 0..3 {
@@ -70,6 +76,7 @@ fn bench_reports_and_kernels_add_up() {
 
 #[test]
 fn bench_table_is_human_readable() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let model = &models()[0];
     let out = Command::new(env!("CARGO_BIN_EXE_tcc"))
         .args(["bench", model.to_str().unwrap(), "--runs", "3"])
