@@ -3,7 +3,10 @@
 //! markers bracket every kernel, so only the run's entry overhead is outside them).
 //! This machine is shared: one stall outside the markers skews a 50 µs run, so a model
 //! gets three attempts; time lost by the profiler would fail all three. The tests take
-//! turns (the other's `tcc bench` on the second core stalled the timed one).
+//! turns (the other's `tcc bench` on the second core stalled the timed one), and the
+//! timed runs use one thread: on a shared 2-vCPU host, waking the second thread took
+//! from a few to tens of µs (small_cnn's kernels 0.48-0.84 of its 10-60 µs latency on
+//! two threads, in three attempts, twice on 2026-11-27; 0.96 on one thread).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,7 +42,7 @@ fn bench_reports_and_kernels_add_up() {
         let mut ratios = Vec::new();
         for attempt in 0..3 {
             let out = Command::new(env!("CARGO_BIN_EXE_tcc"))
-                .args(["bench", model.to_str().unwrap(), "--runs", "30", "--warmup", "3", "--json"])
+                .args(["bench", model.to_str().unwrap(), "--runs", "30", "--warmup", "3", "--threads", "1", "--json"])
                 .output()
                 .unwrap();
             assert!(out.status.success(), "{}: {}", model.display(), String::from_utf8_lossy(&out.stderr));

@@ -305,7 +305,7 @@ pub fn reduce_with(b: &mut Builder, c: &OpLowering, out: Value, element: Element
                 full[d] = Some(kidx[k]);
             }
             let lane0 = b.scale(kidx[kept.len() - 1], width * group);
-            let lanes: Vec<Value> = (0..group)
+            let vector_at: Vec<Value> = (0..group)
                 .map(|g| {
                     let offset = b.index(g * width);
                     b.add(lane0, offset)
@@ -317,8 +317,8 @@ pub fn reduce_with(b: &mut Builder, c: &OpLowering, out: Value, element: Element
             // it is long enough and the vectors are few, so the combining's latency does
             // not bound the loop (the pixels of a blocked tensor, summed per channel).
             let parts = if group < 4 && reduced.last().is_some_and(|&n| n >= 8) { 4 } else { 1 };
-            let sums = reduce_parts(b, element, (&axes, &reduced), &full, Some((last, &lanes)), acc, combine, parts);
-            for (mut r, lane) in sums.into_iter().zip(lanes) {
+            let sums = reduce_parts(b, element, (&axes, &reduced), &full, Some((last, &vector_at)), acc, combine, parts);
+            for (mut r, lane) in sums.into_iter().zip(vector_at) {
                 if mean {
                     let n = b.scalar(elem, count as f64);
                     let n = b.splat(n, width as u32);
@@ -461,10 +461,10 @@ fn reduce_parts(
             .collect(),
         None => vec![full.to_vec()],
     };
-    let width = frames.len();
+    let vectors = frames.len();
     let (&n, outer) = reduced.split_last().expect("a reduced dimension");
     let last = *axes.last().expect("a reduced axis");
-    // Accumulator `p * width + v`: part `p` of vector `v`.
+    // Accumulator `p * vectors + v`: part `p` of vector `v`.
     let combine_at = |b: &mut Builder, acc: Value, frame: &[Option<Value>], i: Value| {
         let mut at = frame.to_vec();
         at[last] = Some(i);
@@ -481,7 +481,7 @@ fn reduce_parts(
             let base = b.mul(j, step);
             (0..accs.len())
                 .map(|a| {
-                    let (p, v) = (a / width, a % width);
+                    let (p, v) = (a / vectors, a % vectors);
                     let offset = b.index(p as i64);
                     let i = b.add(base, offset);
                     combine_at(b, accs[a], &frames[v], i)
@@ -496,12 +496,12 @@ fn reduce_parts(
         }
         accs
     };
-    let accs = vec![init; parts as usize * width];
+    let accs = vec![init; parts as usize * vectors];
     let accs = reduced_nest(b, &axes[..axes.len() - 1], outer, full, accs, &mut inner);
     // Each vector's parts, pairwise: (0 + 1) + (2 + 3) for four.
-    (0..width)
+    (0..vectors)
         .map(|v| {
-            let mut level: Vec<Value> = (0..parts as usize).map(|p| accs[p * width + v]).collect();
+            let mut level: Vec<Value> = (0..parts as usize).map(|p| accs[p * vectors + v]).collect();
             while level.len() > 1 {
                 level = level.chunks(2).map(|c| if c.len() == 2 { b.bin(combine, c[0], c[1]) } else { c[0] }).collect();
             }
