@@ -317,7 +317,8 @@ pub fn reduce_with(b: &mut Builder, c: &OpLowering, out: Value, element: Element
             // it is long enough and the vectors are few, so the combining's latency does
             // not bound the loop (the pixels of a blocked tensor, summed per channel).
             let parts = if group < 4 && reduced.last().is_some_and(|&n| n >= 8) { 4 } else { 1 };
-            let sums = reduce_parts(b, element, (&axes, &reduced), &full, Some((last, &vector_at)), acc, combine, parts);
+            let sums =
+                reduce_parts(b, element, (&axes, &reduced), &full, Some((last, &vector_at)), acc, combine, parts);
             for (mut r, lane) in sums.into_iter().zip(vector_at) {
                 if mean {
                     let n = b.scalar(elem, count as f64);

@@ -24,16 +24,16 @@ macro_rules! tile_dispatch {
         }
 
         macro_rules! rows {
-            ($c:literal, $v:literal) => {
-                by_rows!(kernel, $c, $v; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
-            };
-        }
+                    ($c:literal, $v:literal) => {
+                        by_rows!(kernel, $c, $v; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+                    };
+                }
 
         macro_rules! window_rows {
-            ($c:literal, $j:literal) => {
-                by_rows!(window, $c, $j; 1 2 3 4 5 6 7 8)
-            };
-        }
+                    ($c:literal, $j:literal) => {
+                        by_rows!(window, $c, $j; 1 2 3 4 5 6 7 8)
+                    };
+                }
 
         /// The window kernels' steps (3x3 and 5x5 depthwise kernels' rows), and
         /// by steps, vectors and rows the kernels.
@@ -44,10 +44,10 @@ macro_rules! tile_dispatch {
         ];
 
         macro_rules! square_rows {
-            ($j:literal, $s:literal) => {
-                by_rows!(square, $j, $s; 1 2 3 4 5 6 7 8 9 10 11 12)
-            };
-        }
+                    ($j:literal, $s:literal) => {
+                        by_rows!(square, $j, $s; 1 2 3 4 5 6 7 8 9 10 11 12)
+                    };
+                }
 
         /// The square kernels, by steps (3 and 5, as [`WINDOW_STEPS`]), stride (1
         /// and 2) and rows.
