@@ -173,6 +173,27 @@ macro_rules! by_rows {
     };
 }
 
+/// [`by_rows!`] over 1 to 8 rows (the window kernels).
+macro_rules! rows_1_to_8 {
+    ($f:ident, $a:literal, $b:literal) => {
+        by_rows!($f, $a, $b; 1 2 3 4 5 6 7 8)
+    };
+}
+
+/// [`by_rows!`] over 1 to 12 rows (the square kernels).
+macro_rules! rows_1_to_12 {
+    ($f:ident, $a:literal, $b:literal) => {
+        by_rows!($f, $a, $b; 1 2 3 4 5 6 7 8 9 10 11 12)
+    };
+}
+
+/// [`by_rows!`] over 1 to 16 rows (the broadcast and vector kernels).
+macro_rules! rows_1_to_16 {
+    ($f:ident, $a:literal, $b:literal) => {
+        by_rows!($f, $a, $b; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    };
+}
+
 #[macro_use]
 mod kernels;
 #[macro_use]

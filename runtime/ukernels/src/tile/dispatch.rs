@@ -23,36 +23,30 @@ macro_rules! tile_dispatch {
             ROWS[c]
         }
 
-        macro_rules! rows {
-                    ($c:literal, $v:literal) => {
-                        by_rows!(kernel, $c, $v; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
-                    };
-                }
-
-        macro_rules! window_rows {
-                    ($c:literal, $j:literal) => {
-                        by_rows!(window, $c, $j; 1 2 3 4 5 6 7 8)
-                    };
-                }
-
         /// The window kernels' steps (3x3 and 5x5 depthwise kernels' rows), and
         /// by steps, vectors and rows the kernels.
         const WINDOW_STEPS: [i64; 2] = [3, 5];
         static WINDOWS: [[[Kernel; WINDOW_ROWS]; MAX_VECTORS as usize]; 2] = [
-            [window_rows!(1, 3), window_rows!(2, 3), window_rows!(3, 3), window_rows!(4, 3)],
-            [window_rows!(1, 5), window_rows!(2, 5), window_rows!(3, 5), window_rows!(4, 5)],
+            [
+                rows_1_to_8!(window, 1, 3),
+                rows_1_to_8!(window, 2, 3),
+                rows_1_to_8!(window, 3, 3),
+                rows_1_to_8!(window, 4, 3),
+            ],
+            [
+                rows_1_to_8!(window, 1, 5),
+                rows_1_to_8!(window, 2, 5),
+                rows_1_to_8!(window, 3, 5),
+                rows_1_to_8!(window, 4, 5),
+            ],
         ];
-
-        macro_rules! square_rows {
-                    ($j:literal, $s:literal) => {
-                        by_rows!(square, $j, $s; 1 2 3 4 5 6 7 8 9 10 11 12)
-                    };
-                }
 
         /// The square kernels, by steps (3 and 5, as [`WINDOW_STEPS`]), stride (1
         /// and 2) and rows.
-        static SQUARES: [[[Kernel; SQUARE_ROWS]; 2]; 2] =
-            [[square_rows!(3, 1), square_rows!(3, 2)], [square_rows!(5, 1), square_rows!(5, 2)]];
+        static SQUARES: [[[Kernel; SQUARE_ROWS]; 2]; 2] = [
+            [rows_1_to_12!(square, 3, 1), rows_1_to_12!(square, 3, 2)],
+            [rows_1_to_12!(square, 5, 1), rows_1_to_12!(square, 5, 2)],
+        ];
 
         /// The most rows of a square sub-tile over `j` steps: the accumulators, a
         /// kernel row's weights and the few input vectors live at a time fit the
@@ -73,11 +67,36 @@ macro_rules! tile_dispatch {
         /// By mode ([`BROADCAST`], [`VECTOR`], [`MAX`], [`SUM`],
         /// [`BROADCAST_UNIT`]), vectors and rows.
         static KERNELS: [[[Kernel; MAX_ROWS]; MAX_VECTORS as usize]; 5] = [
-            [rows!(1, 0), rows!(2, 0), rows!(3, 0), rows!(4, 0)],
-            [rows!(1, 1), rows!(2, 1), rows!(3, 1), rows!(4, 1)],
-            [rows!(1, 2), rows!(2, 2), rows!(3, 2), rows!(4, 2)],
-            [rows!(1, 3), rows!(2, 3), rows!(3, 3), rows!(4, 3)],
-            [rows!(1, 4), rows!(2, 4), rows!(3, 4), rows!(4, 4)],
+            [
+                rows_1_to_16!(kernel, 1, 0),
+                rows_1_to_16!(kernel, 2, 0),
+                rows_1_to_16!(kernel, 3, 0),
+                rows_1_to_16!(kernel, 4, 0),
+            ],
+            [
+                rows_1_to_16!(kernel, 1, 1),
+                rows_1_to_16!(kernel, 2, 1),
+                rows_1_to_16!(kernel, 3, 1),
+                rows_1_to_16!(kernel, 4, 1),
+            ],
+            [
+                rows_1_to_16!(kernel, 1, 2),
+                rows_1_to_16!(kernel, 2, 2),
+                rows_1_to_16!(kernel, 3, 2),
+                rows_1_to_16!(kernel, 4, 2),
+            ],
+            [
+                rows_1_to_16!(kernel, 1, 3),
+                rows_1_to_16!(kernel, 2, 3),
+                rows_1_to_16!(kernel, 3, 3),
+                rows_1_to_16!(kernel, 4, 3),
+            ],
+            [
+                rows_1_to_16!(kernel, 1, 4),
+                rows_1_to_16!(kernel, 2, 4),
+                rows_1_to_16!(kernel, 3, 4),
+                rows_1_to_16!(kernel, 4, 4),
+            ],
         ];
 
         /// Whether `t` is a depthwise convolution's interior that a square kernel
