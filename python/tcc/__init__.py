@@ -26,6 +26,7 @@ __all__ = ["Model", "TensorSpec", "compile", "from_torch", "backends", "TccError
 _DTYPES = {
     "f32": np.float32,
     "f64": np.float64,
+    "f16": np.float16,
     "i8": np.int8,
     "i16": np.int16,
     "i32": np.int32,

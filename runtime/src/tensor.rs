@@ -14,6 +14,9 @@ impl Element for f32 {
 impl Element for f64 {
     const DTYPE: DType = DType::F64;
 }
+impl Element for tcc_runtime_abi::F16 {
+    const DTYPE: DType = DType::F16;
+}
 impl Element for i8 {
     const DTYPE: DType = DType::I8;
 }
@@ -193,6 +196,7 @@ impl Tensor {
         match self.dtype {
             DType::F32 => widen(self, |x: f32| x as f64),
             DType::F64 => widen(self, |x: f64| x),
+            DType::F16 => widen(self, |x: tcc_runtime_abi::F16| x.to_f32() as f64),
             DType::I8 => widen(self, |x: i8| x as f64),
             DType::I16 => widen(self, |x: i16| x as f64),
             DType::I32 => widen(self, |x: i32| x as f64),

@@ -3,6 +3,8 @@
 //!
 //! - [`tosa_to_graph`]: `convert-tosa-to-graph`, TOSA as torch-mlir exports it to
 //!   graph ops.
+//! - [`widen_half`]: `widen-half`, f16 graph ops computed in f32 between casts (f16
+//!   is a storage type).
 //! - [`graph_to_loop`]: `convert-graph-to-loop`, bufferization plus a loop nest per
 //!   graph op: naive ones ([`emit`]) and, for the kernel ops, register-blocked
 //!   templates ([`kernels`]), with a liveness-planned workspace ([`memory_plan`]).
@@ -10,15 +12,19 @@
 //!   on every backend.
 //! - [`vectorize`]: `vectorize`, unit-stride innermost loops to vector code with a
 //!   scalar remainder loop, at the target's lane count ([`Target`]).
+//! - [`expand_half`]: `expand-half`, the f16 <-> f32 conversions as integer
+//!   arithmetic, identical on every backend.
 
 pub mod builder;
 pub mod emit;
+pub mod expand_half;
 pub mod expand_math;
 pub mod graph_to_loop;
 pub mod kernels;
 pub mod memory_plan;
 pub mod tosa_to_graph;
 pub mod vectorize;
+pub mod widen_half;
 
 pub use graph_to_loop::{convert, entry_function};
 
@@ -55,7 +61,9 @@ impl Pass for ConvertGraphToLoop {
 /// Registers this crate's passes.
 pub fn register_passes(r: &mut PassRegistry) {
     r.register(&CONVERT_GRAPH_TO_LOOP);
+    r.register(&expand_half::EXPAND_HALF);
     r.register(&expand_math::EXPAND_MATH);
     r.register(&vectorize::VECTORIZE);
     r.register(&tosa_to_graph::CONVERT_TOSA_TO_GRAPH);
+    r.register(&widen_half::WIDEN_HALF);
 }

@@ -275,12 +275,18 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Vectorization> {
         return None;
     }
     let lanes = vector_bits / wide_bits;
+    // Narrow vectors fill at least half a register (a uniform i8 stored next to i64
+    // loads would make a 16-bit vector<2xi8>, which no 128-bit backend has).
+    let narrow_bits = widths.iter().copied().min()?;
+    if lanes * narrow_bits < vector_bits / 2 {
+        return None;
+    }
     (lanes >= 2).then_some(Vectorization { lanes, vector, uniform_loads, reductions })
 }
 
 /// Whether every vector value narrower than `wide_bits` is loaded and only widened, or
-/// narrowed and only stored (`f32` data summed in `f64`): the one use of half-width
-/// vectors every backend supports.
+/// narrowed and only stored or widened again (`f32` data summed in `f64`, f16 data
+/// computed in f32): the one use of half-width vectors every backend supports.
 fn narrow_values_only_convert(m: &Module, ops: &[Op], vector: &HashSet<Value>, wide_bits: u32) -> bool {
     let bits = |v: Value| lp::elem_of(m.value_type(v)).map_or(0, |e| e.byte_size() as u32 * 8);
     let float = |v: Value| lp::elem_of(m.value_type(v)).is_some_and(|e| e.is_float());
@@ -297,12 +303,17 @@ fn narrow_values_only_convert(m: &Module, ops: &[Op], vector: &HashSet<Value>, w
                         && float(m.result(u.op, 0))
                         && bits(m.result(u.op, 0)) == wide_bits
                 }),
+                // Stored, or widened again (an f16 op's result rounded inside a group).
                 Some(LoopOp::Cast) => {
                     let from = m.operand(op, 0);
                     float(from)
                         && float(r)
                         && bits(from) == wide_bits
-                        && uses.iter().all(|u| kind(m, u.op) == Some(LoopOp::Store) && u.index == 0)
+                        && uses.iter().all(|u| match kind(m, u.op) {
+                            Some(LoopOp::Store) => u.index == 0,
+                            Some(LoopOp::Cast) => float(m.result(u.op, 0)) && bits(m.result(u.op, 0)) == wide_bits,
+                            _ => false,
+                        })
                 }
                 _ => false,
             };

@@ -2,12 +2,12 @@
 //! the [`Session`] of one compile, which resolves the backend and its target once.
 //!
 //! ```text
-//! import_and_clean_up   convert-tosa-to-graph, canonicalize, cse
+//! import_and_clean_up   convert-tosa-to-graph, widen-half, canonicalize, cse
 //! rewrite               rewrite-search (TASO, measured costs; canonicalize and cse
 //!                       of what it rewrote)
 //! kernels(target)       block-layouts, propagate-layouts, canonicalize,
 //!                       fuse-epilogues, configure-kernels, cse, fuse-memory-bound
-//! lowering(target)      convert-graph-to-loop, vectorize, expand-math, cse
+//! lowering(target)      convert-graph-to-loop, vectorize, expand-half, expand-math, cse
 //! ```
 //!
 //! Each stage is a function returning passes, so tools can stop at any level; the same
@@ -23,9 +23,11 @@ use tcc_graph_opt::layout_propagation::PropagateLayouts;
 use tcc_ir::canonicalize::Canonicalize;
 use tcc_ir::cse::Cse;
 use tcc_ir::{Diagnostics, Module, Pass, PassManager, verify};
+use tcc_lower::expand_half::ExpandHalf;
 use tcc_lower::expand_math::ExpandMath;
 use tcc_lower::tosa_to_graph::ConvertTosaToGraph;
 use tcc_lower::vectorize::Vectorize;
+use tcc_lower::widen_half::WidenHalf;
 use tcc_lower::{ConvertGraphToLoop, register_passes};
 
 use crate::Options;
@@ -60,10 +62,11 @@ fn canonicalize() -> Box<dyn Pass> {
     Box::new(Canonicalize { config: Default::default() })
 }
 
-/// Import and graph-level clean-up: TOSA ops to graph ops, then canonicalization
-/// (folding, batch-norm folding, transpose cancelling, identities, dead code) and CSE.
+/// Import and graph-level clean-up: TOSA ops to graph ops, f16 ops to f32 between
+/// casts, then canonicalization (folding, batch-norm folding, transpose cancelling,
+/// identities, dead code) and CSE.
 pub fn import_and_clean_up() -> Passes {
-    vec![Box::new(ConvertTosaToGraph), canonicalize(), Box::new(Cse)]
+    vec![Box::new(ConvertTosaToGraph), Box::new(WidenHalf), canonicalize(), Box::new(Cse)]
 }
 
 /// The rewrite search the session's options ask for, with costs measured on this
@@ -97,10 +100,11 @@ pub fn to_loops(target: &Target, profile: bool) -> Passes {
 }
 
 /// From the optimized graph to loops ready for code generation: [`to_loops`], then
-/// vectorized for `target` and with the f32 math expanded.
+/// vectorized for `target`, with the f16 conversions and the f32 math expanded.
 pub fn lowering(target: &Target, profile: bool) -> Passes {
     let mut passes = to_loops(target, profile);
     passes.push(Box::new(Vectorize { vector_bits: target.vector_bits }));
+    passes.push(Box::new(ExpandHalf));
     passes.push(Box::new(ExpandMath { ldexp: target.ldexp }));
     passes.push(Box::new(Cse));
     passes

@@ -5,9 +5,17 @@ use tcc_ir::{ScalarType, Signature, TensorType, Type};
 
 use crate::interp::tensor::GRAPH_ELEMENT_TYPES;
 
-pub const FLOATS: &[ScalarType] = &[ScalarType::F32, ScalarType::F64];
-pub const NUMBERS: &[ScalarType] =
-    &[ScalarType::F32, ScalarType::F64, ScalarType::I8, ScalarType::I16, ScalarType::I32, ScalarType::I64];
+/// f16 is a storage type: the interpreter and `widen-half` compute its ops in f32.
+pub const FLOATS: &[ScalarType] = &[ScalarType::F32, ScalarType::F64, ScalarType::F16];
+pub const NUMBERS: &[ScalarType] = &[
+    ScalarType::F32,
+    ScalarType::F64,
+    ScalarType::F16,
+    ScalarType::I8,
+    ScalarType::I16,
+    ScalarType::I32,
+    ScalarType::I64,
+];
 pub const ANY: &[ScalarType] = &GRAPH_ELEMENT_TYPES;
 pub const INDICES: &[ScalarType] = &[ScalarType::I32, ScalarType::I64];
 /// Element types of the bitwise ops (`i1`: the logical ones).

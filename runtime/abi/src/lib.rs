@@ -1,5 +1,5 @@
 //! What compiled models and the compiler agree on, and nothing else: the element types
-//! and shapes of a model's inputs and outputs ([`DType`], [`TensorSpec`],
+//! and shapes of a model's inputs and outputs ([`DType`], [`F16`], [`TensorSpec`],
 //! [`Signature`]), the entry function compiled code exports ([`EntryFn`]), the names of
 //! the runtime functions it calls ([`symbols`]), the ISA levels of the microkernels it
 //! calls ([`Isa`]) and their arguments ([`TILE_ARGUMENTS`]), the thread-count limits
@@ -14,6 +14,8 @@ use std::fmt;
 pub enum DType {
     F32,
     F64,
+    /// IEEE half precision ([`F16`]).
+    F16,
     I8,
     I16,
     I32,
@@ -23,23 +25,25 @@ pub enum DType {
 }
 
 impl DType {
-    pub const ALL: [DType; 7] = [DType::F32, DType::F64, DType::I8, DType::I16, DType::I32, DType::I64, DType::Bool];
+    pub const ALL: [DType; 8] =
+        [DType::F32, DType::F64, DType::F16, DType::I8, DType::I16, DType::I32, DType::I64, DType::Bool];
 
     pub fn size(self) -> usize {
         match self {
             DType::F32 | DType::I32 => 4,
             DType::F64 | DType::I64 => 8,
-            DType::I16 => 2,
+            DType::I16 | DType::F16 => 2,
             DType::I8 | DType::Bool => 1,
         }
     }
 
     /// The C type of an element (`<stdint.h>` and `<stdbool.h>`; a `bool` is one byte
-    /// holding 0 or 1).
+    /// holding 0 or 1; `_Float16` is C23's and GCC's and Clang's on x86-64).
     pub fn c_type(self) -> &'static str {
         match self {
             DType::F32 => "float",
             DType::F64 => "double",
+            DType::F16 => "_Float16",
             DType::I8 => "int8_t",
             DType::I16 => "int16_t",
             DType::I32 => "int32_t",
@@ -52,6 +56,7 @@ impl DType {
         match self {
             DType::F32 => "f32",
             DType::F64 => "f64",
+            DType::F16 => "f16",
             DType::I8 => "i8",
             DType::I16 => "i16",
             DType::I32 => "i32",
@@ -64,6 +69,69 @@ impl DType {
 impl fmt::Display for DType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// An IEEE half-precision number, as its bits (Rust's `f16` is not stable yet): the
+/// element of [`DType::F16`] tensors, and the one definition of the conversions.
+#[repr(transparent)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct F16(pub u16);
+
+impl F16 {
+    /// Exact.
+    pub fn to_f32(self) -> f32 {
+        let h = self.0;
+        let sign = ((h >> 15) as u32) << 31;
+        let exp = ((h >> 10) & 0x1f) as u32;
+        let mant = (h & 0x3ff) as u32;
+        let bits = match (exp, mant) {
+            (0, 0) => sign,
+            (0, m) => {
+                // Subnormal: value = m * 2^-24.
+                let v = m as f32 * f32::from_bits(0x3380_0000);
+                return if sign != 0 { -v } else { v };
+            }
+            (0x1f, m) => sign | 0x7f80_0000 | (m << 13),
+            (e, m) => sign | ((e + 112) << 23) | (m << 13),
+        };
+        f32::from_bits(bits)
+    }
+
+    /// Rounded to nearest even; beyond the largest half, infinity; a NaN stays a NaN
+    /// (quiet, with its sign).
+    pub fn from_f32(f: f32) -> F16 {
+        let x = f.to_bits();
+        let sign = ((x >> 16) & 0x8000) as u16;
+        let exp = ((x >> 23) & 0xff) as i32;
+        let mant = x & 0x7f_ffff;
+        if exp == 0xff {
+            return F16(sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 });
+        }
+        let e = exp - 127 + 15;
+        if e >= 0x1f {
+            return F16(sign | 0x7c00);
+        }
+        if e <= 0 {
+            if e < -10 {
+                return F16(sign);
+            }
+            let m = mant | 0x80_0000;
+            let shift = (14 - e) as u32;
+            let half = 1u32 << (shift - 1);
+            let rounded = (m + half - 1 + ((m >> shift) & 1)) >> shift;
+            return F16(sign | rounded as u16);
+        }
+        let rounded = mant + 0xfff + ((mant >> 13) & 1);
+        if rounded & 0x80_0000 != 0 {
+            // Mantissa overflowed into the exponent.
+            let e = e + 1;
+            if e >= 0x1f {
+                return F16(sign | 0x7c00);
+            }
+            return F16(sign | ((e as u16) << 10));
+        }
+        F16(sign | ((e as u16) << 10) | (rounded >> 13) as u16)
     }
 }
 

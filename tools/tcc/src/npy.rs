@@ -4,12 +4,11 @@
 //! [`MAX_HEADER_BYTES`], the data must be exactly the bytes the header declares (a
 //! shorter file and trailing bytes are errors), and the tensor's storage is allocated
 //! fallibly before it is filled, so a lying header or an endless stream (`/dev/zero`)
-//! gets an error instead of exhausting memory. Writing uses the `npyz` crate.
+//! gets an error instead of exhausting memory.
 
 use std::io::Read;
 use std::path::Path;
 
-use npyz::WriterBuilder;
 use tcc::{DType, Tensor};
 
 /// The longest header accepted (NumPy itself refuses headers over 10,000 bytes unless
@@ -25,7 +24,7 @@ struct Header {
     len: u64,
 }
 
-/// Reads a C-order `.npy` of float32, float64, int32, int64 or bool.
+/// Reads a C-order `.npy` of float32, float64, float16, int8, int16, int32, int64 or bool.
 pub fn read(path: &Path) -> Result<Tensor, String> {
     let what = || path.display().to_string();
     // Only a regular file (a FIFO would block, a device never end).
@@ -104,20 +103,9 @@ fn parse_dict(text: &str) -> Result<(DType, bool, Vec<usize>), String> {
         rest = match key {
             "descr" => {
                 let (d, after) = quoted(after).ok_or("'descr' is not a string")?;
-                dtype = Some(match d {
-                    "<f4" => DType::F32,
-                    "<f8" => DType::F64,
-                    "|i1" => DType::I8,
-                    "<i2" => DType::I16,
-                    "<i4" => DType::I32,
-                    "<i8" => DType::I64,
-                    "|b1" => DType::Bool,
-                    other => {
-                        return Err(format!(
-                            "dtype '{other}': tcc reads float32, float64, int8, int16, int32, int64 and bool"
-                        ));
-                    }
-                });
+                dtype = Some(DESCRS.iter().find(|&&(_, name)| name == d).map(|&(t, _)| t).ok_or_else(|| {
+                    format!("dtype '{d}': tcc reads float32, float64, float16, int8, int16, int32, int64 and bool")
+                })?);
                 after
             }
             "fortran_order" => {
@@ -160,30 +148,33 @@ fn quoted(s: &str) -> Option<(&str, &str)> {
     Some((&s[1..end], &s[end + 1..]))
 }
 
-fn write_values<T: npyz::Serialize + npyz::AutoSerialize + Copy>(
-    path: &Path,
-    shape: &[u64],
-    values: &[T],
-) -> std::io::Result<()> {
-    let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
-    let mut w = npyz::WriteOptions::new().default_dtype().shape(shape).writer(&mut file).begin_nd()?;
-    w.extend(values.iter().copied())?;
-    w.finish()
-}
+/// Each dtype's `descr` (little-endian).
+const DESCRS: [(DType, &str); 8] = [
+    (DType::F32, "<f4"),
+    (DType::F64, "<f8"),
+    (DType::F16, "<f2"),
+    (DType::I8, "|i1"),
+    (DType::I16, "<i2"),
+    (DType::I32, "<i4"),
+    (DType::I64, "<i8"),
+    (DType::Bool, "|b1"),
+];
 
-/// Writes a tensor as `.npy`.
+/// Writes a tensor as `.npy` (version 1.0, C order).
 pub fn write(path: &Path, t: &Tensor) -> Result<(), String> {
-    let shape: Vec<u64> = t.shape().iter().map(|&d| d as u64).collect();
-    let r = match t.dtype() {
-        DType::F32 => write_values(path, &shape, t.as_slice::<f32>().unwrap_or_default()),
-        DType::F64 => write_values(path, &shape, t.as_slice::<f64>().unwrap_or_default()),
-        DType::I8 => write_values(path, &shape, t.as_slice::<i8>().unwrap_or_default()),
-        DType::I16 => write_values(path, &shape, t.as_slice::<i16>().unwrap_or_default()),
-        DType::I32 => write_values(path, &shape, t.as_slice::<i32>().unwrap_or_default()),
-        DType::I64 => write_values(path, &shape, t.as_slice::<i64>().unwrap_or_default()),
-        DType::Bool => write_values(path, &shape, t.as_slice::<bool>().unwrap_or_default()),
-    };
-    r.map_err(|e| format!("cannot write '{}': {e}", path.display()))
+    let descr = DESCRS.iter().find(|&&(d, _)| d == t.dtype()).map_or("", |&(_, name)| name);
+    let dims: Vec<String> = t.shape().iter().map(|d| d.to_string()).collect();
+    let shape = if dims.len() == 1 { format!("({},)", dims[0]) } else { format!("({})", dims.join(", ")) };
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    // Magic (6), version (2), length (2), header: a multiple of 64 bytes, ending in '\n'.
+    let unpadded = 10 + header.len() + 1;
+    header.push_str(&" ".repeat(unpadded.next_multiple_of(64) - unpadded));
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    bytes.extend_from_slice(header.as_bytes());
+    bytes.extend_from_slice(t.bytes());
+    std::fs::write(path, bytes).map_err(|e| format!("cannot write '{}': {e}", path.display()))
 }
 
 /// How far `got` is from `want`: the largest absolute difference and that difference

@@ -67,7 +67,8 @@ pub fn clif_type(t: &Type) -> Result<cl::Type, CodegenError> {
         ScalarType::F32 => Ok(F32),
         ScalarType::F64 => Ok(F64),
         ScalarType::I1 | ScalarType::I8 => Ok(I8),
-        ScalarType::I16 => Ok(I16),
+        // f16 is only loaded, stored and reinterpreted (`expand-half`): its bits.
+        ScalarType::I16 | ScalarType::F16 => Ok(I16),
         ScalarType::I32 => Ok(I32),
         ScalarType::I64 | ScalarType::Index => Ok(I64),
         other => Err(CodegenError::Unsupported(format!("element type {other}"))),
@@ -683,6 +684,8 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 });
             }
             LoopOp::Cast => return self.cast(op, a[0]),
+            // f16 values are held as i16: their reinterpretation is no instruction.
+            LoopOp::Bitcast if self.b.func.dfg.value_type(a[0]) == result_ty => return Ok(a[0]),
             LoopOp::Bitcast => return Ok(self.b.ins().bitcast(result_ty, MemFlagsData::new(), a[0])),
             LoopOp::Arith(f) => f,
             other => unreachable!("{other:?} is not arithmetic"),

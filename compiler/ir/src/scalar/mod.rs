@@ -11,6 +11,7 @@
 //! f64 routine. Adding a transcendental function is one entry in [`math`]; every
 //! level then has it.
 
+pub mod half;
 pub mod math;
 
 use std::fmt;

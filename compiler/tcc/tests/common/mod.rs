@@ -11,7 +11,7 @@ pub fn reference_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../dialects/graph/tests/reference")
 }
 
-/// Reads a C-order .npy of f32, f64, i8, i16, i32, i64 or bool.
+/// Reads a C-order .npy of f32, f64, f16, i8, i16, i32, i64 or bool.
 pub fn load_npy(path: &Path) -> Tensor {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let npy = npyz::NpyFile::new(&bytes[..]).unwrap();
@@ -20,7 +20,10 @@ pub fn load_npy(path: &Path) -> Tensor {
         npyz::DType::Plain(t) => t.to_string(),
         other => panic!("unsupported dtype {}", other.descr()),
     };
+    let numel: usize = shape.iter().product();
     match descr.as_str() {
+        // npyz reads halves only with the `half` crate: the data is the file's end.
+        "<f2" => Tensor::from_bytes(tcc::DType::F16, &shape, &bytes[bytes.len() - 2 * numel..]),
         "<f4" => Tensor::from_slice(&npy.into_vec::<f32>().unwrap(), &shape),
         "<f8" => Tensor::from_slice(&npy.into_vec::<f64>().unwrap(), &shape),
         "<i4" => Tensor::from_slice(&npy.into_vec::<i32>().unwrap(), &shape),

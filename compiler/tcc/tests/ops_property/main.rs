@@ -3,7 +3,7 @@
 //!
 //! For each op, 50 draws of shapes and attributes (odd extents so vector loops have
 //! tails, broadcasting, strides, dilation, padding, groups, negative axes, several
-//! element types, NaNs and infinities in float inputs). Each case is built with the IR
+//! element types (f16 among them), NaNs and infinities in float inputs). Each case is built with the IR
 //! API, printed to text, compiled from the text by every backend this build has
 //! (Cranelift; LLVM with `--features llvm`) and run on 1 or 2 threads. Float
 //! results must agree within 2e-5 of the result's scale (the JIT accumulates in f32,
@@ -18,6 +18,7 @@ const DRAWS: u64 = 50;
 
 #[path = "../common/mod.rs"]
 mod common;
+mod half;
 mod integer;
 mod movement;
 
@@ -60,6 +61,11 @@ fn tensor(r: &mut Rng, elem: ScalarType, shape: &[i64], positive: bool) -> ITens
         }
         ScalarType::F64 => Data::F64(
             (0..n).map(|_| if positive { 0.05 + r.f().abs().min(4.0) as f64 } else { r.f() as f64 }).collect(),
+        ),
+        ScalarType::F16 => Data::F16(
+            (0..n)
+                .map(|_| tcc::ir::dense::f32_to_f16(if positive { 0.05 + r.f().abs().min(4.0) } else { r.f() }))
+                .collect(),
         ),
         ScalarType::I8 => Data::I8((0..n).map(|_| r.int(-128, 127) as i8).collect()),
         ScalarType::I16 => Data::I16((0..n).map(|_| r.int(-400, 400) as i16).collect()),
@@ -166,12 +172,15 @@ fn check_backend(
         }
         let (gv, wv) = (gt.to_f64s(), wt.to_f64s());
         let exact = !wt.is_float();
+        // An f16 result is its f32 result rounded: one f32 ulp apart (the JIT's f32
+        // math against the interpreter's f64) can round to neighbouring halves.
+        let tolerance = if wt.elem() == ScalarType::F16 { case.tolerance.max(1e-3) } else { case.tolerance };
         let scale = wv.iter().filter(|x| x.is_finite()).fold(1.0f64, |a, &x| a.max(x.abs()));
         for (k, (&x, &y)) in gv.iter().zip(&wv).enumerate() {
             let ok = if exact || !y.is_finite() || !x.is_finite() {
                 x == y || (x.is_nan() && y.is_nan())
             } else {
-                (x - y).abs() <= case.tolerance * scale
+                (x - y).abs() <= tolerance * scale
             };
             if !ok {
                 return Err(format!(
@@ -223,11 +232,15 @@ const NUM: &[ScalarType] = &[
     ScalarType::F32,
     ScalarType::F32,
     ScalarType::F64,
+    ScalarType::F16,
     ScalarType::I8,
     ScalarType::I16,
     ScalarType::I32,
     ScalarType::I64,
 ];
+
+/// Float element types as the tests draw them (f32 most often).
+const FLOATS: &[ScalarType] = &[ScalarType::F32, ScalarType::F32, ScalarType::F64, ScalarType::F16];
 
 #[test]
 fn elementwise_binary() {
@@ -245,7 +258,7 @@ fn elementwise_binary() {
         c
     });
     property("graph.pow", |r| {
-        let mut c = binary(r, &g::POW, &[ScalarType::F32, ScalarType::F64], false);
+        let mut c = binary(r, &g::POW, FLOATS, false);
         // Exponents: mostly small integers (negative bases stay real), some fractions.
         let e: Vec<f64> = c.inputs[1]
             .to_f64s()
@@ -299,7 +312,7 @@ fn elementwise_unary() {
     ] {
         property(def.name, |r| {
             let ints = [&g::NEG, &g::ABS, &g::RELU].iter().any(|d| std::ptr::eq(*d, def));
-            let elem = if ints { r.pick(NUM) } else { r.pick(&[ScalarType::F32, ScalarType::F32, ScalarType::F64]) };
+            let elem = if ints { r.pick(NUM) } else { r.pick(FLOATS) };
             let s = r.shape_in(0, 4, 11);
             let positive = positive_only.iter().any(|d| std::ptr::eq(*d, def)) && r.chance(0.8);
             let mut c = Case::new(def, vec![tensor(r, elem, &s, positive)]);
@@ -339,9 +352,10 @@ fn elementwise_unary() {
 /// integers' ranges (the conversions saturate), on random shapes.
 #[test]
 fn casts() {
-    const ALL: [ScalarType; 7] = [
+    const ALL: [ScalarType; 8] = [
         ScalarType::F32,
         ScalarType::F64,
+        ScalarType::F16,
         ScalarType::I1,
         ScalarType::I8,
         ScalarType::I16,
@@ -381,7 +395,7 @@ fn casts() {
 #[test]
 fn matmul() {
     property("graph.matmul", |r| {
-        let elem = r.pick(&[ScalarType::F32, ScalarType::F32, ScalarType::F64, ScalarType::I32]);
+        let elem = r.pick(&[ScalarType::F32, ScalarType::F32, ScalarType::F64, ScalarType::F16, ScalarType::I32]);
         let (m, k, n) = (r.int(1, 13), r.int(1, 17), r.int(1, 13));
         let ra = r.int(1, 4) as usize;
         let rb = r.int(1, 4) as usize;
@@ -413,11 +427,12 @@ fn conv_case(r: &mut Rng, groups: i64, (cg, og): (i64, i64), (h, w): (i64, i64),
     let (h, w) = (r.int(1, h), r.int(1, w));
     let (kh, kw) = (r.int(1, 4), r.int(1, 4));
     let n = r.int(1, 2);
-    let x = tensor(r, ScalarType::F32, &[n, cg * groups, h, w], false);
-    let wt = tensor(r, ScalarType::F32, &[og * groups, cg, kh, kw], false);
+    let elem = if r.chance(0.15) { ScalarType::F16 } else { ScalarType::F32 };
+    let x = tensor(r, elem, &[n, cg * groups, h, w], false);
+    let wt = tensor(r, elem, &[og * groups, cg, kh, kw], false);
     let mut inputs = vec![x, wt];
     if r.chance(0.6) {
-        inputs.push(tensor(r, ScalarType::F32, &[og * groups], false));
+        inputs.push(tensor(r, elem, &[og * groups], false));
     }
     let mut c = Case::new(&g::CONV2D, inputs)
         .ints("strides", &[r.int(1, 3), r.int(1, 3)])
@@ -465,7 +480,8 @@ fn pooling() {
         property(def.name, |r| {
             let (kh, kw) = (r.int(1, 4), r.int(1, 4));
             let shape = [r.int(1, 2), r.int(1, 3), r.int(1, 12), r.int(1, 12)];
-            let x = tensor(r, ScalarType::F32, &shape, false);
+            let elem = r.pick(&[ScalarType::F32, ScalarType::F16]);
+            let x = tensor(r, elem, &shape, false);
             let mut c = Case::new(def, vec![x])
                 .ints("kernel", &[kh, kw])
                 .ints("strides", &[r.int(1, 3), r.int(1, 3)])
@@ -521,7 +537,8 @@ fn reductions_and_softmax() {
         let rank = r.int(1, 4) as usize;
         let s = r.shape(rank, 9);
         let axis = r.int(-(rank as i64), rank as i64 - 1);
-        Case::new(&g::SOFTMAX, vec![tensor(r, ScalarType::F32, &s, false)]).attr("axis", Attribute::i64(axis))
+        let elem = r.pick(&[ScalarType::F32, ScalarType::F16]);
+        Case::new(&g::SOFTMAX, vec![tensor(r, elem, &s, false)]).attr("axis", Attribute::i64(axis))
     });
 }
 

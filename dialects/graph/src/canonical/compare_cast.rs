@@ -20,7 +20,8 @@ fn widened(rw: &Rewriter, v: Value) -> Option<Value> {
     let d = rw.defining_op(v).filter(|&d| rw.is(d, &ops::CAST))?;
     let x = rw.operand(d, 0);
     let (from, to) = (rw.value_type(x).elem()?, rw.value_type(v).elem()?);
-    (from.is_float() && to.is_float() && from.byte_size() < to.byte_size()).then_some(x)
+    // Not from f16, which is only stored: its comparisons run on the widened values.
+    (from == ScalarType::F32 && to == ScalarType::F64).then_some(x)
 }
 
 /// The constant `c` with the same values in element type `elem`, if each has one there.

@@ -88,12 +88,31 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
             ));
         }
     }
-    let args = EvalArgs {
-        inputs: main_inputs,
-        sig: Signature { def, operands: &operand_types, attrs: m.attrs(op) },
-        result_types: &result_types,
+    let outputs = if !std::ptr::eq(def, &crate::ops::CAST) && has_half(main_inputs, &operand_types, &result_types) {
+        // Half precision is a storage type: the op computes in f32 and rounds its
+        // results to f16 (as `widen-half` compiles it).
+        let inputs: Vec<Tensor> = main_inputs.iter().map(|t| t.converted(ScalarType::F16, ScalarType::F32)).collect();
+        let (operand_types, result_types) = (single_types(&operand_types), single_types(&result_types));
+        let args = EvalArgs {
+            inputs: &inputs,
+            sig: Signature { def, operands: &operand_types, attrs: m.attrs(op) },
+            result_types: &result_types,
+        };
+        let outputs = (sem.eval)(&args)?;
+        let halves = m.results(op).iter().map(|&r| m.value_type(r).as_tensor().map(|t| t.elem()));
+        outputs
+            .into_iter()
+            .zip(halves)
+            .map(|(t, elem)| if elem == Some(ScalarType::F16) { t.converted(ScalarType::F32, ScalarType::F16) } else { t })
+            .collect()
+    } else {
+        let args = EvalArgs {
+            inputs: main_inputs,
+            sig: Signature { def, operands: &operand_types, attrs: m.attrs(op) },
+            result_types: &result_types,
+        };
+        (sem.eval)(&args)?
     };
-    let outputs = (sem.eval)(&args)?;
     for (i, (t, ty)) in outputs.iter().zip(&result_types).enumerate() {
         let ty = ty.as_tensor().ok_or("result is not a tensor")?;
         if t.shape() != ty.dims().as_slice() || t.elem() != ty.elem() {
@@ -113,6 +132,25 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
             run_block(m, block, block_inputs).map_err(|d| format!("in the epilogue: {}", d.message))
         }
     }
+}
+
+/// Whether an op's inputs or types involve half precision.
+fn has_half(inputs: &[Tensor], operand_types: &[Type], result_types: &[Type]) -> bool {
+    let half = |t: &Type| t.as_tensor().is_some_and(|t| t.elem() == ScalarType::F16);
+    inputs.iter().any(|t| t.elem() == ScalarType::F16) || operand_types.iter().chain(result_types).any(half)
+}
+
+/// `types` with f16 tensors made f32 tensors of the same shape.
+fn single_types(types: &[Type]) -> Vec<Type> {
+    types
+        .iter()
+        .map(|t| match t.as_tensor() {
+            Some(tt) if tt.elem() == ScalarType::F16 => {
+                Type::tensor(tt.shape().to_vec(), ScalarType::F32).expect("an f16 tensor type has an f32 twin")
+            }
+            _ => t.clone(),
+        })
+        .collect()
 }
 
 /// Whether elementwise op `op` maps all-zero operands to zero, by its own reference

@@ -1,6 +1,7 @@
 //! The interpreter's tensor: a shape and a vector of one of the graph dialect's element
 //! types, row-major. Deliberately plain: the interpreter is the correctness oracle.
 
+use tcc_ir::dense::{f16_to_f32, f32_to_f16};
 use tcc_ir::{DenseElements, Scalar, ScalarType, TensorType};
 
 /// Element data of one of the graph dialect's element types.
@@ -8,6 +9,8 @@ use tcc_ir::{DenseElements, Scalar, ScalarType, TensorType};
 pub enum Data {
     F32(Vec<f32>),
     F64(Vec<f64>),
+    /// IEEE half precision, as its bits.
+    F16(Vec<u16>),
     I1(Vec<bool>),
     I8(Vec<i8>),
     I16(Vec<i16>),
@@ -21,6 +24,7 @@ macro_rules! with_data {
         match $data {
             Data::F32($v) => $body,
             Data::F64($v) => $body,
+            Data::F16($v) => $body,
             Data::I1($v) => $body,
             Data::I8($v) => $body,
             Data::I16($v) => $body,
@@ -36,6 +40,7 @@ macro_rules! map_data {
         match $data {
             Data::F32($v) => Data::F32($body),
             Data::F64($v) => Data::F64($body),
+            Data::F16($v) => Data::F16($body),
             Data::I1($v) => Data::I1($body),
             Data::I8($v) => Data::I8($body),
             Data::I16($v) => Data::I16($body),
@@ -65,6 +70,7 @@ impl Data {
         match self {
             Data::F32(v) => v.iter().map(|&x| x as f64).collect(),
             Data::F64(v) => v.clone(),
+            Data::F16(v) => v.iter().map(|&x| f16_to_f32(x) as f64).collect(),
             Data::I1(v) => v.iter().map(|&x| x as u8 as f64).collect(),
             Data::I8(v) => v.iter().map(|&x| x as f64).collect(),
             Data::I16(v) => v.iter().map(|&x| x as f64).collect(),
@@ -75,9 +81,10 @@ impl Data {
 }
 
 /// Element types the graph dialect (and so the interpreter) supports.
-pub const GRAPH_ELEMENT_TYPES: [ScalarType; 7] = [
+pub const GRAPH_ELEMENT_TYPES: [ScalarType; 8] = [
     ScalarType::F32,
     ScalarType::F64,
+    ScalarType::F16,
     ScalarType::I1,
     ScalarType::I8,
     ScalarType::I16,
@@ -103,6 +110,8 @@ impl Tensor {
         let data = match elem {
             ScalarType::F32 => Data::F32(v.into_iter().map(|x| x as f32).collect()),
             ScalarType::F64 => Data::F64(v),
+            // Through f32, as the compiled code converts (f64 -> f32 -> f16).
+            ScalarType::F16 => Data::F16(v.into_iter().map(|x| f32_to_f16(x as f32)).collect()),
             ScalarType::I1 => Data::I1(v.into_iter().map(|x| x != 0.0).collect()),
             ScalarType::I8 => Data::I8(v.into_iter().map(|x| x as i8).collect()),
             ScalarType::I16 => Data::I16(v.into_iter().map(|x| x as i16).collect()),
@@ -123,6 +132,10 @@ impl Tensor {
             ScalarType::I64 => Data::I64(v),
             ScalarType::F32 | ScalarType::F64 => {
                 return Tensor::from_f64s(elem, shape, v.into_iter().map(|x| x as f64).collect());
+            }
+            ScalarType::F16 => {
+                // Through f32, as the compiled code converts (i64 -> f32 -> f16).
+                return Tensor::from_f64s(elem, shape, v.into_iter().map(|x| x as f32 as f64).collect());
             }
             other => return Err(format!("element type {other} is not supported by the interpreter")),
         };
@@ -154,6 +167,7 @@ impl Tensor {
         match &self.data {
             Data::F32(_) => ScalarType::F32,
             Data::F64(_) => ScalarType::F64,
+            Data::F16(_) => ScalarType::F16,
             Data::I1(_) => ScalarType::I1,
             Data::I8(_) => ScalarType::I8,
             Data::I16(_) => ScalarType::I16,
@@ -176,12 +190,22 @@ impl Tensor {
         match &self.data {
             Data::F32(v) => v.iter().map(|&x| x as i64).collect(),
             Data::F64(v) => v.iter().map(|&x| x as i64).collect(),
+            Data::F16(v) => v.iter().map(|&x| f16_to_f32(x) as i64).collect(),
             Data::I1(v) => v.iter().map(|&x| x as i64).collect(),
             Data::I8(v) => v.iter().map(|&x| x as i64).collect(),
             Data::I16(v) => v.iter().map(|&x| x as i64).collect(),
             Data::I32(v) => v.iter().map(|&x| x as i64).collect(),
             Data::I64(v) => v.clone(),
         }
+    }
+
+    /// This tensor converted to element type `to` if its elements are of type `from`
+    /// (itself otherwise).
+    pub fn converted(&self, from: ScalarType, to: ScalarType) -> Tensor {
+        if self.elem() != from {
+            return self.clone();
+        }
+        Tensor::from_f64s(to, self.shape.clone(), self.to_f64s()).expect("the same shape")
     }
 
     pub fn as_f32s(&self) -> Option<&[f32]> {
@@ -235,6 +259,7 @@ impl Tensor {
         let data = match elem {
             ScalarType::F32 => join!(F32),
             ScalarType::F64 => join!(F64),
+            ScalarType::F16 => join!(F16),
             ScalarType::I1 => join!(I1),
             ScalarType::I8 => join!(I8),
             ScalarType::I16 => join!(I16),
@@ -263,6 +288,7 @@ impl Tensor {
         let data = match d.elem() {
             ScalarType::F32 => Data::F32(d.to_f32s().expect("f32 elements")),
             ScalarType::F64 => Data::F64((0..n).map(|i| d.get(i).as_f64()).collect()),
+            ScalarType::F16 => Data::F16((0..n).map(|i| f32_to_f16(d.get(i).as_f64() as f32)).collect()),
             ScalarType::I1 => Data::I1((0..n).map(|i| d.get(i).as_i64() != 0).collect()),
             ScalarType::I8 => Data::I8((0..n).map(|i| d.get(i).as_i64() as i8).collect()),
             ScalarType::I16 => Data::I16((0..n).map(|i| d.get(i).as_i64() as i16).collect()),
@@ -284,6 +310,7 @@ impl Tensor {
         let scalars: Vec<Scalar> = match self.data {
             Data::F32(v) => return DenseElements::from_f32_vec(ty, v).expect("element count matches the shape"),
             Data::F64(v) => v.iter().map(|&x| Scalar::Float(x)).collect(),
+            Data::F16(v) => v.iter().map(|&x| Scalar::Float(f16_to_f32(x) as f64)).collect(),
             Data::I1(v) => v.iter().map(|&x| Scalar::Int(x as i64)).collect(),
             Data::I8(v) => v.iter().map(|&x| Scalar::Int(x as i64)).collect(),
             Data::I16(v) => v.iter().map(|&x| Scalar::Int(x as i64)).collect(),

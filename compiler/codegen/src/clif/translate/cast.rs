@@ -73,6 +73,18 @@ impl Translator<'_, '_, '_> {
                 let zero = ins.iconst(cf, 0);
                 self.b.ins().icmp(IntCC::NotEqual, x, zero)
             }
+            // Vectors: i16 lanes in the low half of the register widen to i32 lanes and
+            // back (wrapping), as f16 bits do in `expand-half`.
+            (false, false) if ct.is_vector() && ct.lane_bits() == 2 * cf.lane_bits() => ins.swiden_low(x),
+            (false, false) if ct.is_vector() && cf.lane_bits() == 2 * ct.lane_bits() => {
+                let low = self.b.ins().iconst(cf.lane_type(), (1i64 << ct.lane_bits()) - 1);
+                let low = self.b.ins().splat(cf, low);
+                let low = self.b.ins().band(x, low);
+                self.b.ins().unarrow(low, low)
+            }
+            (false, false) if ct.is_vector() && ct.lane_bits() != cf.lane_bits() => {
+                return Err(CodegenError::Unsupported(format!("cast from {from_ty} to {to_ty}")));
+            }
             (false, false) if ct.bits() < cf.bits() => ins.ireduce(ct, x),
             (false, false) if from == ScalarType::I1 => ins.uextend(ct, x),
             (false, false) if ct.bits() > cf.bits() => ins.sextend(ct, x),

@@ -1,0 +1,85 @@
+//! IEEE half precision (`f16`) to and from single precision in integer arithmetic, on
+//! scalars and vectors alike, for targets without conversion instructions (Cranelift
+//! has none): the same values as [`crate::dense::f16_to_f32`] and
+//! [`crate::dense::f32_to_f16`] (exact widening; narrowing rounds to nearest even,
+//! overflows to infinity, keeps the sign of zeros and NaNs, and makes every NaN the
+//! quiet NaN `0x7e00`).
+
+use super::{Compare, ScalarBuilder, ScalarFn};
+use crate::module::Value;
+use crate::types::ScalarType;
+
+fn int(b: &mut dyn ScalarBuilder, like: Value, x: i64) -> Value {
+    b.int_like(like, ScalarType::I32, x)
+}
+
+fn op(b: &mut dyn ScalarBuilder, f: ScalarFn, x: Value, c: i64) -> Value {
+    let c = int(b, x, c);
+    b.binary(f, x, c)
+}
+
+/// `h` (f16 values) as f32 values, exactly.
+pub fn widen(b: &mut dyn ScalarBuilder, h: Value) -> Value {
+    let bits = b.reinterpret(h, ScalarType::I16);
+    let bits = b.convert(bits, ScalarType::I32);
+    let bits = op(b, ScalarFn::And, bits, 0xffff);
+    let sign = op(b, ScalarFn::And, bits, 0x8000);
+    let sign = op(b, ScalarFn::Shl, sign, 16);
+    let magnitude = op(b, ScalarFn::And, bits, 0x7fff);
+    let shifted = op(b, ScalarFn::Shl, magnitude, 13);
+    // Normal numbers: the exponent rebiased from 15 to 127.
+    let normal = op(b, ScalarFn::Add, shifted, 0x3800_0000);
+    // Infinities and NaNs: the exponent all ones, the mantissa kept.
+    let special = op(b, ScalarFn::Or, shifted, 0x7f80_0000);
+    // Zeros and subnormals: the mantissa times 2^-24 (exact, a normal f32).
+    let m = b.convert(magnitude, ScalarType::F32);
+    let scale = b.float_like(m, 2f64.powi(-24));
+    let small = b.mul(m, scale);
+    let small = b.reinterpret(small, ScalarType::I32);
+    let c = int(b, magnitude, 0x7c00);
+    let is_special = b.compare(Compare::Ge, magnitude, c);
+    let c = int(b, magnitude, 0x0400);
+    let is_small = b.compare(Compare::Lt, magnitude, c);
+    let r = b.select(is_special, special, normal);
+    let r = b.select(is_small, small, r);
+    let r = b.binary(ScalarFn::Or, r, sign);
+    b.reinterpret(r, ScalarType::F32)
+}
+
+/// `x` (f32 values) rounded to f16, to nearest even.
+pub fn narrow(b: &mut dyn ScalarBuilder, x: Value) -> Value {
+    let bits = b.reinterpret(x, ScalarType::I32);
+    let sign = op(b, ScalarFn::Shr, bits, 16);
+    let sign = op(b, ScalarFn::And, sign, 0x8000);
+    let magnitude = op(b, ScalarFn::And, bits, 0x7fff_ffff);
+    // Normal halves: rebias, then drop 13 mantissa bits rounding to nearest even (a
+    // carry into the exponent is the right result).
+    let t = op(b, ScalarFn::Sub, magnitude, 0x3800_0000);
+    let odd = op(b, ScalarFn::Shr, t, 13);
+    let odd = op(b, ScalarFn::And, odd, 1);
+    let t = op(b, ScalarFn::Add, t, 0x0fff);
+    let t = b.add(t, odd);
+    let normal = op(b, ScalarFn::Shr, t, 13);
+    // Below 2^-14: the subnormal mantissa |x| * 2^24, rounded to nearest even (exact
+    // scaling; f32 subnormals round to zero either way).
+    let abs = b.reinterpret(magnitude, ScalarType::F32);
+    let scale = b.float_like(abs, 2f64.powi(24));
+    let scaled = b.mul(abs, scale);
+    let rounded = b.unary(ScalarFn::Round, scaled);
+    let small = b.convert(rounded, ScalarType::I32);
+    let c = int(b, magnitude, 0x3880_0000);
+    let is_small = b.compare(Compare::Lt, magnitude, c);
+    let r = b.select(is_small, small, normal);
+    // From 65520 up (infinity included): infinity. NaN: the quiet NaN.
+    let c = int(b, magnitude, 0x477f_f000);
+    let overflows = b.compare(Compare::Ge, magnitude, c);
+    let inf = int(b, magnitude, 0x7c00);
+    let r = b.select(overflows, inf, r);
+    let c = int(b, magnitude, 0x7f80_0000);
+    let is_nan = b.compare(Compare::Gt, magnitude, c);
+    let nan = int(b, magnitude, 0x7e00);
+    let r = b.select(is_nan, nan, r);
+    let r = b.binary(ScalarFn::Or, r, sign);
+    let r = b.convert(r, ScalarType::I16);
+    b.reinterpret(r, ScalarType::F16)
+}

@@ -1,0 +1,56 @@
+//! The `expand-half` pass: `loop.cast` between f16 and f32 (on scalars and vectors,
+//! after vectorization, which treats them as it treats f32 <-> f64 conversions)
+//! becomes integer arithmetic on the values' bits ([`tcc_ir::scalar::half`]), so
+//! every backend computes exactly the same values, Cranelift included (it has no
+//! conversion instruction for f16). Below this pass an f16 value is only loaded,
+//! stored or reinterpreted as i16; backends hold it as 16-bit integers.
+
+use tcc_dialect_loop::{self as lp, LoopOp};
+use tcc_ir::builtin::func_entry;
+use tcc_ir::scalar::half;
+use tcc_ir::{Diagnostics, Module, Op, Pass, PassInfo, ScalarType};
+
+use crate::builder::Builder;
+
+pub static EXPAND_HALF: PassInfo = PassInfo {
+    name: "expand-half",
+    summary: "Expand the f16 <-> f32 conversions into integer loop arithmetic",
+    options: &[],
+    create: |_| Ok(Box::new(ExpandHalf)),
+};
+
+pub struct ExpandHalf;
+
+impl Pass for ExpandHalf {
+    fn name(&self) -> &'static str {
+        "expand-half"
+    }
+    fn run(&self, m: &mut Module) -> Result<(), Diagnostics> {
+        expand_half(m);
+        Ok(())
+    }
+}
+
+/// Expands every f16 <-> f32 conversion of `m`.
+pub fn expand_half(m: &mut Module) {
+    for func in m.funcs() {
+        let Some(entry) = func_entry(m, func) else { continue };
+        let casts: Vec<Op> = m
+            .walk(func)
+            .into_iter()
+            .filter(|&op| lp::kind_of(m, op) == Some(LoopOp::Cast))
+            .filter(|&op| {
+                let from = lp::elem_of(m.value_type(m.operand(op, 0)));
+                let to = lp::elem_of(m.value_type(m.result(op, 0)));
+                matches!((from, to), (Some(ScalarType::F16), Some(ScalarType::F32)) | (Some(ScalarType::F32), Some(ScalarType::F16)))
+            })
+            .collect();
+        for op in casts {
+            let x = m.operand(op, 0);
+            let widening = lp::elem_of(m.value_type(x)) == Some(ScalarType::F16);
+            let mut b = Builder::before(m, op, entry);
+            let r = if widening { half::widen(&mut b, x) } else { half::narrow(&mut b, x) };
+            m.replace_op(op, &[r]);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! Half precision's conversions, compiled (`expand-half`: integer arithmetic on every
+//! backend) against the one definition (`tcc::F16`), bit for bit: every f16 widened,
+//! and f32 values around every half, their midpoints (ties), the subnormal and overflow
+//! boundaries, f32 subnormals, infinities, NaNs of both signs and random bits narrowed;
+//! in vectors with a scalar tail, on every backend and 1 and 2 threads.
+
+use super::*;
+use tcc::F16;
+
+/// `cast` of `x` to `to`, compiled with every backend on 1 and 2 threads.
+fn compiled_casts(x: &ITensor, to: ScalarType) -> Vec<(String, tcc::Tensor)> {
+    let mut c = Case::new(&g::CAST, vec![x.clone()]);
+    c.results = Some(vec![Type::tensor(vec![x.shape()[0] as i64], to).unwrap()]);
+    let text = print_module(&build(&c).unwrap(), PrintOptions::default());
+    let mut out = Vec::new();
+    for backend in tcc::backend::compiled_backends() {
+        for threads in [1, 2] {
+            let model = tcc::Runtime::builder().backend(backend).threads(threads).load_str(&text).unwrap();
+            let got = model.run(&[tcc::runtime_tensor(x).unwrap()]).unwrap().remove(0);
+            out.push((format!("{backend:?}, {threads} thread(s)"), got));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_half_widens_exactly() {
+    let halves: Vec<u16> = (0..=u16::MAX).collect();
+    let x = ITensor::new(vec![halves.len()], Data::F16(halves.clone())).unwrap();
+    for (what, got) in compiled_casts(&x, ScalarType::F32) {
+        for (&h, g) in halves.iter().zip(got.as_slice::<f32>().unwrap()) {
+            let want = F16(h).to_f32();
+            assert_eq!(g.to_bits(), want.to_bits(), "{what}: f16 {h:#06x} widened to {g:e}, not {want:e}");
+        }
+    }
+}
+
+#[test]
+fn narrowing_rounds_to_nearest_even_like_the_definition() {
+    let mut xs: Vec<f32> = Vec::new();
+    // Every finite half, one f32 ulp either side, and the midpoint to the next half.
+    for h in (0..0x7c00u16).chain(0x8000..0xfc00) {
+        let v = F16(h).to_f32();
+        let next = F16(h + 1).to_f32();
+        xs.extend([v, f32::from_bits(v.to_bits() + 1), f32::from_bits(v.to_bits().saturating_sub(1))]);
+        if next.is_finite() {
+            xs.push((v + next) / 2.0);
+        }
+    }
+    xs.extend([65504.0, 65519.99, 65520.0, 1e6, f32::MAX, f32::MIN_POSITIVE, 1e-40, -1e-45, 2f32.powi(-25)]);
+    xs.extend([f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -f32::NAN, f32::from_bits(0x7f80_0001)]);
+    let mut r = Rng::new(16);
+    xs.extend((0..20_000).map(|_| f32::from_bits(r.next() as u32)));
+    xs.truncate(xs.len() / 16 * 16 + 7); // whole vectors and a scalar tail
+    let x = ITensor::new(vec![xs.len()], Data::F32(xs.clone())).unwrap();
+    for (what, got) in compiled_casts(&x, ScalarType::F16) {
+        for (&v, g) in xs.iter().zip(got.as_slice::<F16>().unwrap()) {
+            let want = F16::from_f32(v);
+            assert_eq!(g.0, want.0, "{what}: {v:e} ({:#010x}) narrowed to {:#06x}, not {:#06x}", v.to_bits(), g.0, want.0);
+        }
+    }
+}
