@@ -189,6 +189,20 @@ func.func @matmul_i8(%a: tensor<1x3x4xi8>, %b: tensor<1x4x2xi8>) -> (tensor<1x3x
   return %0, %1 : tensor<1x3x2xi32>, tensor<1x3x4xi8>
 }
 
+// f16 operands accumulated in f32 (TOSA's f16 matmul with an f32 result): widened
+// first; f16 arithmetic imports as f16 ops (widen-half computes them in f32 later).
+// CHECK-LABEL: func.func @matmul_f16
+// CHECK-NEXT: %0 = graph.cast %arg0 : (tensor<1x3x4xf16>) -> tensor<1x3x4xf32>
+// CHECK-NEXT: %1 = graph.cast %arg1 : (tensor<1x4x2xf16>) -> tensor<1x4x2xf32>
+// CHECK-NEXT: %2 = graph.matmul %0, %1 : (tensor<1x3x4xf32>, tensor<1x4x2xf32>) -> tensor<1x3x2xf32>
+// CHECK-NEXT: %3 = graph.add %arg0, %arg0 : (tensor<1x3x4xf16>, tensor<1x3x4xf16>) -> tensor<1x3x4xf16>
+func.func @matmul_f16(%a: tensor<1x3x4xf16>, %b: tensor<1x4x2xf16>) -> (tensor<1x3x2xf32>, tensor<1x3x4xf16>) {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf16>}> : () -> tensor<1xf16>
+  %0 = tosa.matmul %a, %b, %zp, %zp : (tensor<1x3x4xf16>, tensor<1x4x2xf16>, tensor<1xf16>, tensor<1xf16>) -> tensor<1x3x2xf32>
+  %1 = tosa.add %a, %a : (tensor<1x3x4xf16>, tensor<1x3x4xf16>) -> tensor<1x3x4xf16>
+  return %0, %1 : tensor<1x3x2xf32>, tensor<1x3x4xf16>
+}
+
 // transpose_conv2d: a conv2d over the input with stride - 1 zeros between its cells
 // (reshape, pad, reshape, slice), padded by kernel - 1 + out_pad, with the kernel flipped
 // (two gathers); out_pad may crop (-1 on the right).

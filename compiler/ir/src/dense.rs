@@ -440,14 +440,60 @@ pub fn decode(ty: ScalarType, b: &[u8]) -> Scalar {
     }
 }
 
-/// IEEE half to single precision (exact).
+/// IEEE half to single precision (exact). (The runtime's `F16::to_f32` widens the
+/// same way for display; a test holds the two together.)
 pub fn f16_to_f32(h: u16) -> f32 {
-    tcc_runtime_abi::F16(h).to_f32()
+    let sign = ((h >> 15) as u32) << 31;
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let mant = (h & 0x3ff) as u32;
+    let bits = match (exp, mant) {
+        (0, 0) => sign,
+        (0, m) => {
+            // Subnormal: value = m * 2^-24.
+            let v = m as f32 * f32::from_bits(0x3380_0000);
+            return if sign != 0 { -v } else { v };
+        }
+        (0x1f, m) => sign | 0x7f80_0000 | (m << 13),
+        (e, m) => sign | ((e + 112) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
 }
 
-/// Single to half precision, round to nearest even.
+/// Single to half precision, round to nearest even; beyond the largest half, infinity;
+/// a NaN stays a NaN (quiet, with its sign). The definition of f16 narrowing: the
+/// interpreter, constant folding and `expand-half`'s tests use it.
 pub fn f32_to_f16(f: f32) -> u16 {
-    tcc_runtime_abi::F16::from_f32(f).0
+    let x = f.to_bits();
+    let sign = ((x >> 16) & 0x8000) as u16;
+    let exp = ((x >> 23) & 0xff) as i32;
+    let mant = x & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = mant | 0x80_0000;
+        let shift = (14 - e) as u32;
+        let half = 1u32 << (shift - 1);
+        let rounded = (m + half - 1 + ((m >> shift) & 1)) >> shift;
+        return sign | rounded as u16;
+    }
+    let rounded = mant + 0xfff + ((mant >> 13) & 1);
+    if rounded & 0x80_0000 != 0 {
+        // Mantissa overflowed into the exponent.
+        let e = e + 1;
+        if e >= 0x1f {
+            return sign | 0x7c00;
+        }
+        return sign | ((e as u16) << 10);
+    }
+    sign | ((e as u16) << 10) | (rounded >> 13) as u16
 }
 
 /// Single to bfloat16, round to nearest even.

@@ -42,7 +42,10 @@ pub fn expand_half(m: &mut Module) {
             .filter(|&op| {
                 let from = lp::elem_of(m.value_type(m.operand(op, 0)));
                 let to = lp::elem_of(m.value_type(m.result(op, 0)));
-                matches!((from, to), (Some(ScalarType::F16), Some(ScalarType::F32)) | (Some(ScalarType::F32), Some(ScalarType::F16)))
+                matches!(
+                    (from, to),
+                    (Some(ScalarType::F16), Some(ScalarType::F32)) | (Some(ScalarType::F32), Some(ScalarType::F16))
+                )
             })
             .collect();
         for op in casts {

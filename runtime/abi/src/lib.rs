@@ -73,7 +73,8 @@ impl fmt::Display for DType {
 }
 
 /// An IEEE half-precision number, as its bits (Rust's `f16` is not stable yet): the
-/// element of [`DType::F16`] tensors, and the one definition of the conversions.
+/// element of [`DType::F16`] tensors. The compiler defines the conversions
+/// (`tcc_ir::dense`); this widening, for display and comparison, is tested against it.
 #[repr(transparent)]
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct F16(pub u16);
@@ -83,55 +84,14 @@ impl F16 {
     pub fn to_f32(self) -> f32 {
         let h = self.0;
         let sign = ((h >> 15) as u32) << 31;
-        let exp = ((h >> 10) & 0x1f) as u32;
-        let mant = (h & 0x3ff) as u32;
-        let bits = match (exp, mant) {
-            (0, 0) => sign,
-            (0, m) => {
-                // Subnormal: value = m * 2^-24.
-                let v = m as f32 * f32::from_bits(0x3380_0000);
-                return if sign != 0 { -v } else { v };
-            }
-            (0x1f, m) => sign | 0x7f80_0000 | (m << 13),
-            (e, m) => sign | ((e + 112) << 23) | (m << 13),
+        let (exp, mant) = (((h >> 10) & 0x1f) as u32, (h & 0x3ff) as u32);
+        let magnitude = match exp {
+            // Zeros and subnormals: the mantissa times 2^-24.
+            0 => (mant as f32 * f32::from_bits(0x3380_0000)).to_bits(),
+            0x1f => 0x7f80_0000 | (mant << 13),
+            e => ((e + 112) << 23) | (mant << 13),
         };
-        f32::from_bits(bits)
-    }
-
-    /// Rounded to nearest even; beyond the largest half, infinity; a NaN stays a NaN
-    /// (quiet, with its sign).
-    pub fn from_f32(f: f32) -> F16 {
-        let x = f.to_bits();
-        let sign = ((x >> 16) & 0x8000) as u16;
-        let exp = ((x >> 23) & 0xff) as i32;
-        let mant = x & 0x7f_ffff;
-        if exp == 0xff {
-            return F16(sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 });
-        }
-        let e = exp - 127 + 15;
-        if e >= 0x1f {
-            return F16(sign | 0x7c00);
-        }
-        if e <= 0 {
-            if e < -10 {
-                return F16(sign);
-            }
-            let m = mant | 0x80_0000;
-            let shift = (14 - e) as u32;
-            let half = 1u32 << (shift - 1);
-            let rounded = (m + half - 1 + ((m >> shift) & 1)) >> shift;
-            return F16(sign | rounded as u16);
-        }
-        let rounded = mant + 0xfff + ((mant >> 13) & 1);
-        if rounded & 0x80_0000 != 0 {
-            // Mantissa overflowed into the exponent.
-            let e = e + 1;
-            if e >= 0x1f {
-                return F16(sign | 0x7c00);
-            }
-            return F16(sign | ((e as u16) << 10));
-        }
-        F16(sign | ((e as u16) << 10) | (rounded >> 13) as u16)
+        f32::from_bits(sign | magnitude)
     }
 }
 

@@ -250,4 +250,32 @@ mod tests {
             assert!(e.contains(why), "{bad}: {e}");
         }
     }
+
+    /// What `write` writes, `read` reads back (every dtype, scalars, one and three
+    /// dimensions), with the header padded as NumPy pads it.
+    #[test]
+    fn written_files_read_back() {
+        let dir = std::env::temp_dir().join(format!("tcc-npy-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for dtype in DType::ALL {
+            for shape in [vec![], vec![5], vec![2, 1, 3]] {
+                let n: usize = shape.iter().product();
+                let bytes: Vec<u8> =
+                    (0..n * dtype.size()).map(|i| if dtype == DType::Bool { (i % 2) as u8 } else { i as u8 }).collect();
+                let t = Tensor::from_bytes(dtype, &shape, &bytes).unwrap();
+                let path = dir.join(format!("{dtype}-{}.npy", shape.len()));
+                write(&path, &t).unwrap();
+                let file = std::fs::read(&path).unwrap();
+                let header_len = 10 + u16::from_le_bytes([file[8], file[9]]) as usize;
+                assert_eq!(header_len % 64, 0, "{dtype} {shape:?}");
+                let back = read(&path).unwrap();
+                assert_eq!(
+                    (back.dtype(), back.shape(), back.bytes()),
+                    (dtype, &shape[..], t.bytes()),
+                    "{dtype} {shape:?}"
+                );
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -245,30 +245,34 @@ fn two_models_link_into_one_program() {
     build_and_run(&[("small_cnn", "cranelift"), ("elementwise_mix", second)], &dir, "both");
 }
 
-/// Inputs and outputs of other element types (i8 wrapping, bool, a cast to i32) through
-/// the header's typed entry point `<model>_run_typed`, with each backend.
+/// Inputs and outputs of other element types (i8 wrapping, bool, a cast to i32, f16
+/// squared up to infinity) through the header's typed entry point `<model>_run_typed`,
+/// with each backend.
 #[test]
 fn typed_objects_run_with_their_element_types() {
-    let model_text = "func.func @main(%a: tensor<4xi8>, %m: tensor<4xi1>) -> (tensor<4xi8>, tensor<4xi32>, tensor<4xi1>) {\n  \
+    let model_text = "func.func @main(%a: tensor<4xi8>, %m: tensor<4xi1>, %h: tensor<4xf16>) -> (tensor<4xi8>, tensor<4xi32>, tensor<4xi1>, tensor<4xf16>) {\n  \
         %0 = graph.add %a, %a : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>\n  \
         %1 = graph.cast %a : (tensor<4xi8>) -> tensor<4xi32>\n  \
         %2 = graph.not %m : (tensor<4xi1>) -> tensor<4xi1>\n  \
-        return %0, %1, %2 : tensor<4xi8>, tensor<4xi32>, tensor<4xi1>\n}\n";
+        %3 = graph.mul %h, %h : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16>\n  \
+        return %0, %1, %2, %3 : tensor<4xi8>, tensor<4xi32>, tensor<4xi1>, tensor<4xf16>\n}\n";
     let driver = r#"#include <stdio.h>
 #include "typed.h"
 
 int main(void) {
     const int8_t a[4] = {100, -3, 7, 127};
     const bool m[4] = {true, false, true, false};
+    const _Float16 h[4] = {0.5, -1.5, 3.0, 300.0};
     int8_t twice[4];
     int32_t wide[4];
     bool not_m[4];
-    int code = typed_run_typed(a, m, twice, wide, not_m);
+    _Float16 square[4];
+    int code = typed_run_typed(a, m, h, twice, wide, not_m, square);
     if (code != 0) {
         printf("error %d: %s\n", code, typed_error_message(code));
         return 1;
     }
-    for (int i = 0; i < 4; i++) printf("%d %d %d\n", twice[i], wide[i], not_m[i]);
+    for (int i = 0; i < 4; i++) printf("%d %d %d %g\n", twice[i], wide[i], not_m[i], (double)square[i]);
     return 0;
 }
 "#;
@@ -281,13 +285,17 @@ int main(void) {
         assert!(out.status.success(), "{backend}: {}", String::from_utf8_lossy(&out.stderr));
         let header = std::fs::read_to_string(dir.join("typed.h")).unwrap();
         assert!(
-            header.contains("static inline int typed_run_typed(const int8_t *input0, const bool *input1, int8_t *output0, int32_t *output1, bool *output2)"),
+            header.contains("static inline int typed_run_typed(const int8_t *input0, const bool *input1, const _Float16 *input2, int8_t *output0, int32_t *output1, bool *output2, _Float16 *output3)"),
             "{header}"
         );
         let exe = link(driver, &[object], &dir, "typed_driver");
         let run = Command::new(&exe).output().unwrap();
         assert!(run.status.success(), "{backend}: {}", String::from_utf8_lossy(&run.stdout));
-        assert_eq!(String::from_utf8_lossy(&run.stdout), "-56 100 0\n-6 -3 1\n14 7 0\n-2 127 1\n", "{backend}");
+        assert_eq!(
+            String::from_utf8_lossy(&run.stdout),
+            "-56 100 0 0.25\n-6 -3 1 2.25\n14 7 0 9\n-2 127 1 inf\n",
+            "{backend}"
+        );
     }
 }
 

@@ -511,7 +511,7 @@ fn npy_files_are_read_exactly_as_their_header_declares() {
         ("lying.npy", npy("<f4", "(1000000000, 1000000000)", &data), "declares f32[1000000000, 1000000000]"),
         ("overflow.npy", npy("<f4", "(4294967296, 4294967296, 4294967296)", &data), "is too large"),
         ("fortran.npy", npy_in_order("<f4", "True", "(2, 3)", &data), "Fortran order"),
-        ("dtype.npy", npy("<f2", "(2, 3)", &data[..12]), "dtype '<f2'"),
+        ("dtype.npy", npy(">f4", "(2, 3)", &data[..24]), "dtype '>f4'"),
         ("magic.npy", b"not a numpy file at all".to_vec(), "does not start with the .npy magic"),
         ("empty.npy", Vec::new(), "shorter than a .npy header"),
         ("version.npy", b"\x93NUMPY\x07\x00\x10\x00".to_vec(), "unsupported .npy version 7.0"),

@@ -20,10 +20,11 @@ impl Importer<'_> {
         if at.rank() != 3 || bt.rank() != 3 {
             return Err("operands must be 3-D ([N, H, C] and [N, C, W])".into());
         }
-        // Integer operands narrower than the result (i8 or i16 products summed in i32 or
-        // i64, TOSA's accumulator) are widened to it first, so nothing wraps early.
+        // Operands narrower than the result (i8 or i16 products summed in i32 or i64,
+        // f16 ones in f32: TOSA's accumulator) are widened to it first, so nothing wraps
+        // or rounds early.
         let result = self.m.value_type(self.m.result(self.anchor, 0)).as_tensor().map(|t| t.elem());
-        let widen = |e: tcc_ir::ScalarType| result.filter(|&r| e.is_integer() && r.is_integer() && r != e);
+        let widen = |e: tcc_ir::ScalarType| result.filter(|&r| e.is_float() == r.is_float() && r != e);
         let a = match widen(at.elem()) {
             Some(r) => self.op_typed(&g::CAST, &[a], AttrDict::new(), vec![Type::tensor(at.shape().to_vec(), r)?]),
             None => a,

@@ -10,8 +10,9 @@ Run from the repository root with a Python that has torch, torch-mlir and numpy:
 It (re)writes, next to this script, `<case>.mlir` (the TOSA export, `func.func @main`),
 `<case>.in<i>.npy` (the arguments) and `<case>.out<i>.npy` (PyTorch's results), after
 deleting the old ones. `tests/export_corpus.rs` runs every case with every backend on 1
-and 2 threads: integer and boolean results must be equal, float ones within 1e-5 of the
-output's scale. Every case seeds torch from its name, so the files are reproducible.
+and 2 threads: integer and boolean results must be equal, f32 and f64 ones within 1e-5 of the
+output's scale (f16 ones within 1e-3). Every case seeds torch from its name, so the files
+are reproducible.
 """
 
 import glob
@@ -113,6 +114,22 @@ def cases():
         ("conv3d", torch.nn.Conv3d(2, 3, (2, 3, 3), stride=(1, 2, 1), padding=(1, 1, 0), dilation=(2, 1, 1)),
          lambda: (torch.rand(2, 2, 4, 6, 5),)),
         ("conv3d_nobias", torch.nn.Conv3d(3, 2, 3, padding=1, bias=False), lambda: (torch.rand(1, 3, 3, 4, 4),)),
+        # f16 end to end: inputs, outputs, parameters and constants in half precision
+        # (PyTorch rounds each op's f32 result to f16, as tcc does).
+        ("f16_add_mul", lambda x, y: (x + y) * x, lambda: (torch.randn(3, 37).half(), torch.randn(37).half())),
+        ("f16_sigmoid_exp", lambda x: torch.sigmoid(x) + torch.exp(x / 4), lambda: (torch.randn(2, 5, 9).half(),)),
+        ("f16_softmax", lambda x: torch.softmax(x, dim=-1), lambda: (torch.randn(4, 33).half(),)),
+        ("f16_matmul", lambda x, y: x @ y, lambda: (torch.randn(2, 5, 24).half(), torch.randn(24, 7).half())),
+        ("f16_linear_relu", torch.nn.Sequential(torch.nn.Linear(16, 12), torch.nn.ReLU()).half(),
+         lambda: (torch.randn(3, 16).half(),)),
+        ("f16_conv_bn", torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8).eval()).half(),
+         lambda: (torch.randn(1, 3, 9, 10).half(),)),
+        ("f16_layer_norm", torch.nn.LayerNorm(20).half(), lambda: (torch.randn(3, 20).half(),)),
+        ("f16_sum_max", lambda x: (x.sum(dim=1), x.amax(dim=0)), lambda: (torch.randn(6, 10).half(),)),
+        ("f16_casts", lambda x, y: (x.float() * 3, y.half() + 1, x.to(torch.int32)),
+         lambda: (torch.randn(3, 5).half() * 100, torch.randn(3, 5))),
+        ("f16_flip_cat", lambda x, y: torch.cat([torch.flip(x, dims=[1]), y.t()], 0),
+         lambda: (torch.randn(2, 3).half(), torch.randn(3, 4).half())),
     ]
 
 

@@ -1,11 +1,12 @@
 //! Half precision's conversions, compiled (`expand-half`: integer arithmetic on every
-//! backend) against the one definition (`tcc::F16`), bit for bit: every f16 widened,
+//! backend) against their definition (`tcc::ir::dense`), bit for bit: every f16 widened,
 //! and f32 values around every half, their midpoints (ties), the subnormal and overflow
 //! boundaries, f32 subnormals, infinities, NaNs of both signs and random bits narrowed;
 //! in vectors with a scalar tail, on every backend and 1 and 2 threads.
 
 use super::*;
 use tcc::F16;
+use tcc::ir::dense::{f16_to_f32, f32_to_f16};
 
 /// `cast` of `x` to `to`, compiled with every backend on 1 and 2 threads.
 fn compiled_casts(x: &ITensor, to: ScalarType) -> Vec<(String, tcc::Tensor)> {
@@ -29,7 +30,8 @@ fn every_half_widens_exactly() {
     let x = ITensor::new(vec![halves.len()], Data::F16(halves.clone())).unwrap();
     for (what, got) in compiled_casts(&x, ScalarType::F32) {
         for (&h, g) in halves.iter().zip(got.as_slice::<f32>().unwrap()) {
-            let want = F16(h).to_f32();
+            let want = f16_to_f32(h);
+            assert_eq!(F16(h).to_f32().to_bits(), want.to_bits(), "the runtime's widening of {h:#06x}");
             assert_eq!(g.to_bits(), want.to_bits(), "{what}: f16 {h:#06x} widened to {g:e}, not {want:e}");
         }
     }
@@ -40,8 +42,8 @@ fn narrowing_rounds_to_nearest_even_like_the_definition() {
     let mut xs: Vec<f32> = Vec::new();
     // Every finite half, one f32 ulp either side, and the midpoint to the next half.
     for h in (0..0x7c00u16).chain(0x8000..0xfc00) {
-        let v = F16(h).to_f32();
-        let next = F16(h + 1).to_f32();
+        let v = f16_to_f32(h);
+        let next = f16_to_f32(h + 1);
         xs.extend([v, f32::from_bits(v.to_bits() + 1), f32::from_bits(v.to_bits().saturating_sub(1))]);
         if next.is_finite() {
             xs.push((v + next) / 2.0);
@@ -55,8 +57,8 @@ fn narrowing_rounds_to_nearest_even_like_the_definition() {
     let x = ITensor::new(vec![xs.len()], Data::F32(xs.clone())).unwrap();
     for (what, got) in compiled_casts(&x, ScalarType::F16) {
         for (&v, g) in xs.iter().zip(got.as_slice::<F16>().unwrap()) {
-            let want = F16::from_f32(v);
-            assert_eq!(g.0, want.0, "{what}: {v:e} ({:#010x}) narrowed to {:#06x}, not {:#06x}", v.to_bits(), g.0, want.0);
+            let want = f32_to_f16(v);
+            assert_eq!(g.0, want, "{what}: {v:e} ({:#010x}) narrowed to {:#06x}, not {want:#06x}", v.to_bits(), g.0);
         }
     }
 }

@@ -103,7 +103,11 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
         outputs
             .into_iter()
             .zip(halves)
-            .map(|(t, elem)| if elem == Some(ScalarType::F16) { t.converted(ScalarType::F32, ScalarType::F16) } else { t })
+            .map(
+                |(t, elem)| {
+                    if elem == Some(ScalarType::F16) { t.converted(ScalarType::F32, ScalarType::F16) } else { t }
+                },
+            )
             .collect()
     } else {
         let args = EvalArgs {

@@ -1,0 +1,40 @@
+// The widen-half pass: f16 is a storage type. Each graph op on f16 tensors computes
+// in f32 between casts: its f16 operands widened, its f16 results rounded back to f16
+// (and widened again for their users). Casts between f16 and a type other than f32
+// go through f32. Constants stay; canonicalization folds their casts into f32
+// constants. A rounding followed by a widening is no identity and stays.
+//
+// RUN: %tcc-opt %s --pass-pipeline=widen-half | %tcc-opt | FileCheck %s
+// RUN: %tcc-opt %s --pass-pipeline=widen-half,canonicalize,cse | FileCheck %s --check-prefix=CLEAN
+
+// CHECK-LABEL: func.func @main(
+// CHECK: [[C:%[0-9]+]] = graph.constant {value = dense<[0.5, 1.0, 2.0]> : tensor<3xf16>}
+// CHECK-NEXT: [[A:%[0-9]+]] = graph.cast %arg0 : (tensor<2x3xf16>) -> tensor<2x3xf32>
+// CHECK-NEXT: [[B:%[0-9]+]] = graph.cast %arg1 : (tensor<3xf16>) -> tensor<3xf32>
+// CHECK-NEXT: [[SUM:%[0-9]+]] = graph.add [[A]], [[B]] : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: [[SUM16:%[0-9]+]] = graph.cast [[SUM]] : (tensor<2x3xf32>) -> tensor<2x3xf16>
+// CHECK-NEXT: [[SUM32:%[0-9]+]] = graph.cast [[SUM16]] : (tensor<2x3xf16>) -> tensor<2x3xf32>
+// CHECK-NEXT: [[C32:%[0-9]+]] = graph.cast [[C]] : (tensor<3xf16>) -> tensor<3xf32>
+// CHECK-NEXT: [[P:%[0-9]+]] = graph.mul [[SUM32]], [[C32]]
+// CHECK-NEXT: [[P16:%[0-9]+]] = graph.cast [[P]] : (tensor<2x3xf32>) -> tensor<2x3xf16>
+// CHECK: graph.greater {{%[0-9]+}}, {{%[0-9]+}} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+// CHECK: [[I32:%[0-9]+]] = graph.cast %arg2 : (tensor<2x3xi32>) -> tensor<2x3xf32>
+// CHECK-NEXT: [[I16:%[0-9]+]] = graph.cast [[I32]] : (tensor<2x3xf32>) -> tensor<2x3xf16>
+// CHECK-NEXT: [[W:%[0-9]+]] = graph.cast [[P16]] : (tensor<2x3xf16>) -> tensor<2x3xf32>
+// CHECK-NEXT: [[D:%[0-9]+]] = graph.cast [[W]] : (tensor<2x3xf32>) -> tensor<2x3xf64>
+// CHECK-NEXT: return [[P16]], {{%[0-9]+}}, [[I16]], [[D]]
+
+// CLEAN-NOT: graph.constant {{.*}}xf16>
+// CLEAN: graph.constant {value = dense<[0.5, 1.0, 2.0]> : tensor<3xf32>}
+// CLEAN: [[P:%[0-9]+]] = graph.mul
+// CLEAN-NEXT: [[P16:%[0-9]+]] = graph.cast [[P]] : (tensor<2x3xf32>) -> tensor<2x3xf16>
+// CLEAN-NEXT: graph.cast [[P16]] : (tensor<2x3xf16>) -> tensor<2x3xf32>
+func.func @main(%a: tensor<2x3xf16>, %b: tensor<3xf16>, %i: tensor<2x3xi32>) -> (tensor<2x3xf16>, tensor<2x3xi1>, tensor<2x3xf16>, tensor<2x3xf64>) {
+  %c = graph.constant {value = dense<[0.5, 1.0, 2.0]> : tensor<3xf16>} : () -> tensor<3xf16>
+  %0 = graph.add %a, %b : (tensor<2x3xf16>, tensor<3xf16>) -> tensor<2x3xf16>
+  %1 = graph.mul %0, %c : (tensor<2x3xf16>, tensor<3xf16>) -> tensor<2x3xf16>
+  %2 = graph.greater %1, %a : (tensor<2x3xf16>, tensor<2x3xf16>) -> tensor<2x3xi1>
+  %3 = graph.cast %i : (tensor<2x3xi32>) -> tensor<2x3xf16>
+  %4 = graph.cast %1 : (tensor<2x3xf16>) -> tensor<2x3xf64>
+  return %1, %2, %3, %4 : tensor<2x3xf16>, tensor<2x3xi1>, tensor<2x3xf16>, tensor<2x3xf64>
+}
