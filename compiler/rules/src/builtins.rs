@@ -67,6 +67,13 @@ pub static BUILTINS: &[Builtin] = &[
         "whether a value is a constant identity matrix, or a [c, c, 1, 1] filter passing each channel through",
     ),
     f("is-float", 1, 1, "whether a value's elements are floats"),
+    f(
+        "exact-widening",
+        2,
+        2,
+        "(exact-widening ?x ?y): ?y's element type holds every value of ?x's exactly (a wider float, a \
+         wider integer, or any type for i1)",
+    ),
     f("single-use", 1, 1, "whether a value has exactly one use"),
     f("moves-nothing", 2, 2, "(moves-nothing p ?x): transposing ?x by p keeps the order of its extents other than 1"),
     f("float-splat", 1, 1, "the number every element of a float constant equals (not NaN); no match otherwise"),

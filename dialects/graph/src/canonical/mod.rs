@@ -113,7 +113,8 @@ pub static COMPARE: &[Pattern] = &[
     reshape_sinking::RESHAPE_SINK,
 ];
 pub static CLAMP: &[Pattern] = &[CONSTANT_FOLD, rules::CLAMP_OF_CLAMP, reshape_sinking::RESHAPE_SINK];
-pub static CAST: &[Pattern] = &[CONSTANT_FOLD, rules::CAST_IDENTITY, reshape_sinking::RESHAPE_SINK];
+pub static CAST: &[Pattern] =
+    &[CONSTANT_FOLD, rules::CAST_IDENTITY, rules::CAST_OF_WIDENING, reshape_sinking::RESHAPE_SINK];
 pub static REDUCE: &[Pattern] = &[CONSTANT_FOLD, reshape_sinking::REDUCE_OF_REDUCE, reshape_sinking::REDUCE_OF_RESHAPE];
 pub static RESHAPE: &[Pattern] = &[
     CONSTANT_FOLD,

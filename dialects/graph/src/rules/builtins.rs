@@ -187,6 +187,18 @@ pub fn is_float(m: &Module, args: &[Val]) -> Option<Val> {
     Some(Val::Bool(m.value_type(args[0].value()?).elem().is_some_and(|e| e.is_float())))
 }
 
+pub fn exact_widening(m: &Module, args: &[Val]) -> Option<Val> {
+    let elem = |v: &Val| m.value_type(v.value()?).elem();
+    let (from, to) = pair(args, elem)?;
+    let wider = from.byte_size() < to.byte_size() || from == to;
+    let exact = match (from.is_float(), to.is_float()) {
+        _ if from == tcc_ir::ScalarType::I1 => true,
+        (true, true) | (false, false) => wider,
+        _ => false,
+    };
+    Some(Val::Bool(exact))
+}
+
 pub fn single_use(m: &Module, args: &[Val]) -> Option<Val> {
     Some(Val::Bool(m.uses(args[0].value()?).len() == 1))
 }
