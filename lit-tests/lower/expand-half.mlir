@@ -3,7 +3,9 @@
 // the exponent rebiased by adding 112 << 23, infinities and NaNs given the f32
 // exponent, subnormals converted as integers and scaled by 2^-24, the sign or-ed back.
 // Narrowing: round to nearest even by adding 0xfff and the lowest kept bit, subnormals
-// through |x| * 2^24 rounded, 65520 and up to infinity, NaN to 0x7e00.
+// through |x| * 2^24 rounded, 65520 and up to infinity, NaN to 0x7e00. A rounding
+// widened again is rounded in f32 lanes (the 13 dropped bits masked off with -8192, no
+// 16-bit packing); the narrowing stays for its other uses.
 //
 // The output must be valid IR: it is printed, parsed and verified again.
 // RUN: %tcc-opt %s --pass-pipeline=expand-half | %tcc-opt | FileCheck %s
@@ -43,6 +45,21 @@ func.func @widen_scalar(%arg0: f16) -> f32 {
 func.func @narrow_vector(%arg0: vector<4xf32>) -> vector<4xf16> {
   %0 = loop.cast %arg0 : (vector<4xf32>) -> vector<4xf16>
   return %0 : vector<4xf16>
+}
+
+// CHECK-LABEL: func.func @round_trip(%arg0: vector<4xf32>) -> (vector<4xf32>, vector<4xf16>) {
+// CHECK-NOT: loop.cast {{.*}}(vector<4xf16>)
+// CHECK-DAG: [[MASK:%[0-9]+]] = loop.const -8192 : i32
+// CHECK-DAG: [[QNAN:%[0-9]+]] = loop.const 2143289344 : i32
+// CHECK: [[H:%[0-9]+]] = loop.bitcast {{%[0-9]+}} : (vector<4xi16>) -> vector<4xf16>
+// CHECK: vector.splat [[MASK]] : (i32) -> vector<4xi32>
+// CHECK: vector.splat [[QNAN]] : (i32) -> vector<4xi32>
+// CHECK: [[R:%[0-9]+]] = loop.bitcast {{%[0-9]+}} : (vector<4xi32>) -> vector<4xf32>
+// CHECK-NEXT: return [[R]], [[H]] : vector<4xf32>, vector<4xf16>
+func.func @round_trip(%arg0: vector<4xf32>) -> (vector<4xf32>, vector<4xf16>) {
+  %0 = loop.cast %arg0 : (vector<4xf32>) -> vector<4xf16>
+  %1 = loop.cast %0 : (vector<4xf16>) -> vector<4xf32>
+  return %1, %0 : vector<4xf32>, vector<4xf16>
 }
 
 // Other casts stay.

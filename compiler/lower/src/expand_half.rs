@@ -31,21 +31,40 @@ impl Pass for ExpandHalf {
     }
 }
 
-/// Expands every f16 <-> f32 conversion of `m`.
+/// Whether `op` is a `loop.cast` from element type `from` to `to`.
+fn is_cast(m: &Module, op: Op, from: ScalarType, to: ScalarType) -> bool {
+    lp::kind_of(m, op) == Some(LoopOp::Cast)
+        && lp::elem_of(m.value_type(m.operand(op, 0))) == Some(from)
+        && lp::elem_of(m.value_type(m.result(op, 0))) == Some(to)
+}
+
+/// Expands every f16 <-> f32 conversion of `m`. An f32 value rounded to f16 and widened
+/// again (an f16 op's result inside a fusion group) is rounded in f32 lanes instead
+/// ([`half::round`]); the narrowing stays only for its other uses (a store).
 pub fn expand_half(m: &mut Module) {
     for func in m.funcs() {
         let Some(entry) = func_entry(m, func) else { continue };
+        let narrowings: Vec<Op> =
+            m.walk(func).into_iter().filter(|&op| is_cast(m, op, ScalarType::F32, ScalarType::F16)).collect();
+        for narrow in narrowings {
+            let h = m.result(narrow, 0);
+            let widenings: Vec<Op> =
+                m.uses(h).iter().map(|u| u.op).filter(|&u| is_cast(m, u, ScalarType::F16, ScalarType::F32)).collect();
+            for widen in widenings {
+                let x = m.operand(narrow, 0);
+                let mut b = Builder::before(m, widen, entry);
+                let r = half::round(&mut b, x);
+                m.replace_op(widen, &[r]);
+            }
+            if !m.has_uses(h) {
+                m.erase_op(narrow);
+            }
+        }
         let casts: Vec<Op> = m
             .walk(func)
             .into_iter()
-            .filter(|&op| lp::kind_of(m, op) == Some(LoopOp::Cast))
             .filter(|&op| {
-                let from = lp::elem_of(m.value_type(m.operand(op, 0)));
-                let to = lp::elem_of(m.value_type(m.result(op, 0)));
-                matches!(
-                    (from, to),
-                    (Some(ScalarType::F16), Some(ScalarType::F32)) | (Some(ScalarType::F32), Some(ScalarType::F16))
-                )
+                is_cast(m, op, ScalarType::F16, ScalarType::F32) || is_cast(m, op, ScalarType::F32, ScalarType::F16)
             })
             .collect();
         for op in casts {

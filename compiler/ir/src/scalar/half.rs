@@ -83,3 +83,39 @@ pub fn narrow(b: &mut dyn ScalarBuilder, x: Value) -> Value {
     let r = b.convert(r, ScalarType::I16);
     b.reinterpret(r, ScalarType::F16)
 }
+
+/// `x` (f32 values) rounded to the nearest f16 value, as f32: [`widen`] of [`narrow`],
+/// in one pass over the f32 bits (a rounded value that is only widened again need not
+/// be packed into 16 bits and out).
+pub fn round(b: &mut dyn ScalarBuilder, x: Value) -> Value {
+    let bits = b.reinterpret(x, ScalarType::I32);
+    let sign = op(b, ScalarFn::And, bits, i32::MIN as i64);
+    let magnitude = op(b, ScalarFn::And, bits, 0x7fff_ffff);
+    // Normal halves: 13 mantissa bits dropped, to nearest even (the rebias of `narrow`
+    // is a multiple of 2^13, so the kept bits and the carry are the same here).
+    let odd = op(b, ScalarFn::Shr, magnitude, 13);
+    let odd = op(b, ScalarFn::And, odd, 1);
+    let t = op(b, ScalarFn::Add, magnitude, 0x0fff);
+    let t = b.add(t, odd);
+    let normal = op(b, ScalarFn::And, t, !0x1fff);
+    // Below 2^-14: to a multiple of 2^-24, to nearest even (exact scaling).
+    let abs = b.reinterpret(magnitude, ScalarType::F32);
+    let up = b.float_like(abs, 2f64.powi(24));
+    let scaled = b.mul(abs, up);
+    let rounded = b.unary(ScalarFn::Round, scaled);
+    let down = b.float_like(abs, 2f64.powi(-24));
+    let small = b.mul(rounded, down);
+    let small = b.reinterpret(small, ScalarType::I32);
+    let c = int(b, magnitude, 0x3880_0000);
+    let is_small = b.compare(Compare::Lt, magnitude, c);
+    let r = b.select(is_small, small, normal);
+    let c = int(b, magnitude, 0x477f_f000);
+    let overflows = b.compare(Compare::Ge, magnitude, c);
+    let inf = int(b, magnitude, 0x7f80_0000);
+    let r = b.select(overflows, inf, r);
+    let is_nan = b.compare(Compare::Gt, magnitude, inf);
+    let nan = int(b, magnitude, 0x7fc0_0000);
+    let r = b.select(is_nan, nan, r);
+    let r = b.binary(ScalarFn::Or, r, sign);
+    b.reinterpret(r, ScalarType::F32)
+}

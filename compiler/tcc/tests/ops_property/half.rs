@@ -1,8 +1,9 @@
 //! Half precision's conversions, compiled (`expand-half`: integer arithmetic on every
 //! backend) against their definition (`tcc::ir::dense`), bit for bit: every f16 widened,
 //! and f32 values around every half, their midpoints (ties), the subnormal and overflow
-//! boundaries, f32 subnormals, infinities, NaNs of both signs and random bits narrowed;
-//! in vectors with a scalar tail, on every backend and 1 and 2 threads.
+//! boundaries, f32 subnormals, infinities, NaNs of both signs and random bits narrowed,
+//! and rounded in f32 lanes (a rounding widened again); in vectors with a scalar tail,
+//! on every backend and 1 and 2 threads.
 
 use super::*;
 use tcc::F16;
@@ -37,8 +38,9 @@ fn every_half_widens_exactly() {
     }
 }
 
-#[test]
-fn narrowing_rounds_to_nearest_even_like_the_definition() {
+/// f32 values around every half and its midpoints, the boundaries, specials and random
+/// bits: whole vectors and a scalar tail.
+fn narrowing_cases() -> Vec<f32> {
     let mut xs: Vec<f32> = Vec::new();
     // Every finite half, one f32 ulp either side, and the midpoint to the next half.
     for h in (0..0x7c00u16).chain(0x8000..0xfc00) {
@@ -53,12 +55,47 @@ fn narrowing_rounds_to_nearest_even_like_the_definition() {
     xs.extend([f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -f32::NAN, f32::from_bits(0x7f80_0001)]);
     let mut r = Rng::new(16);
     xs.extend((0..20_000).map(|_| f32::from_bits(r.next() as u32)));
-    xs.truncate(xs.len() / 16 * 16 + 7); // whole vectors and a scalar tail
+    xs.truncate(xs.len() / 16 * 16 + 7);
+    xs
+}
+
+#[test]
+fn narrowing_rounds_to_nearest_even_like_the_definition() {
+    let xs = narrowing_cases();
     let x = ITensor::new(vec![xs.len()], Data::F32(xs.clone())).unwrap();
     for (what, got) in compiled_casts(&x, ScalarType::F16) {
         for (&v, g) in xs.iter().zip(got.as_slice::<F16>().unwrap()) {
             let want = f32_to_f16(v);
             assert_eq!(g.0, want, "{what}: {v:e} ({:#010x}) narrowed to {:#06x}, not {want:#06x}", v.to_bits(), g.0);
+        }
+    }
+}
+
+/// A value rounded to f16 and widened again inside one kernel (`half::round`, in f32
+/// lanes) is the definition's narrowing then widening, bit for bit.
+#[test]
+fn rounding_in_f32_lanes_is_narrowing_then_widening() {
+    let xs = narrowing_cases();
+    let n = xs.len();
+    let text = format!(
+        "func.func @main(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n  \
+         %0 = graph.cast %x : (tensor<{n}xf32>) -> tensor<{n}xf16>\n  \
+         %1 = graph.cast %0 : (tensor<{n}xf16>) -> tensor<{n}xf32>\n  \
+         return %1 : tensor<{n}xf32>\n}}\n"
+    );
+    let x = ITensor::new(vec![n], Data::F32(xs.clone())).unwrap();
+    for backend in tcc::backend::compiled_backends() {
+        for threads in [1, 2] {
+            let model = tcc::Runtime::builder().backend(backend).threads(threads).load_str(&text).unwrap();
+            let got = model.run(&[tcc::runtime_tensor(&x).unwrap()]).unwrap().remove(0);
+            for (&v, g) in xs.iter().zip(got.as_slice::<f32>().unwrap()) {
+                let want = f16_to_f32(f32_to_f16(v));
+                assert_eq!(
+                    g.to_bits(),
+                    want.to_bits(),
+                    "{backend:?}, {threads} thread(s): {v:e} rounded to {g:e}, not {want:e}"
+                );
+            }
         }
     }
 }
