@@ -49,10 +49,9 @@ func.func @narrow_vector(%arg0: vector<4xf32>) -> vector<4xf16> {
 
 // CHECK-LABEL: func.func @round_trip(%arg0: vector<4xf32>) -> (vector<4xf32>, vector<4xf16>) {
 // CHECK-NOT: loop.cast {{.*}}(vector<4xf16>)
-// CHECK-DAG: [[MASK:%[0-9]+]] = loop.const -8192 : i32
+// CHECK-DAG: loop.const -8192 : i32
 // CHECK-DAG: [[QNAN:%[0-9]+]] = loop.const 2143289344 : i32
 // CHECK: [[H:%[0-9]+]] = loop.bitcast {{%[0-9]+}} : (vector<4xi16>) -> vector<4xf16>
-// CHECK: vector.splat [[MASK]] : (i32) -> vector<4xi32>
 // CHECK: vector.splat [[QNAN]] : (i32) -> vector<4xi32>
 // CHECK: [[R:%[0-9]+]] = loop.bitcast {{%[0-9]+}} : (vector<4xi32>) -> vector<4xf32>
 // CHECK-NEXT: return [[R]], [[H]] : vector<4xf32>, vector<4xf16>

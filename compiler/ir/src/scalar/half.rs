@@ -55,30 +55,14 @@ pub fn narrow(b: &mut dyn ScalarBuilder, x: Value) -> Value {
     // Normal halves: rebias, then drop 13 mantissa bits rounding to nearest even (a
     // carry into the exponent is the right result).
     let t = op(b, ScalarFn::Sub, magnitude, 0x3800_0000);
-    let odd = op(b, ScalarFn::Shr, t, 13);
-    let odd = op(b, ScalarFn::And, odd, 1);
-    let t = op(b, ScalarFn::Add, t, 0x0fff);
-    let t = b.add(t, odd);
-    let normal = op(b, ScalarFn::Shr, t, 13);
-    // Below 2^-14: the subnormal mantissa |x| * 2^24, rounded to nearest even (exact
-    // scaling; f32 subnormals round to zero either way).
-    let abs = b.reinterpret(magnitude, ScalarType::F32);
-    let scale = b.float_like(abs, 2f64.powi(24));
-    let scaled = b.mul(abs, scale);
-    let rounded = b.unary(ScalarFn::Round, scaled);
+    let normal = round_off_13_bits(b, t);
+    let normal = op(b, ScalarFn::Shr, normal, 13);
+    // Below 2^-14: the subnormal mantissa |x| * 2^24, rounded to nearest even (f32
+    // subnormals round to zero either way).
+    let (_, rounded) = subnormal_mantissa(b, magnitude);
     let small = b.convert(rounded, ScalarType::I32);
-    let c = int(b, magnitude, 0x3880_0000);
-    let is_small = b.compare(Compare::Lt, magnitude, c);
-    let r = b.select(is_small, small, normal);
     // From 65520 up (infinity included): infinity. NaN: the quiet NaN.
-    let c = int(b, magnitude, 0x477f_f000);
-    let overflows = b.compare(Compare::Ge, magnitude, c);
-    let inf = int(b, magnitude, 0x7c00);
-    let r = b.select(overflows, inf, r);
-    let c = int(b, magnitude, 0x7f80_0000);
-    let is_nan = b.compare(Compare::Gt, magnitude, c);
-    let nan = int(b, magnitude, 0x7e00);
-    let r = b.select(is_nan, nan, r);
+    let r = by_range(b, magnitude, [small, normal], [0x7c00, 0x7e00]);
     let r = b.binary(ScalarFn::Or, r, sign);
     let r = b.convert(r, ScalarType::I16);
     b.reinterpret(r, ScalarType::F16)
@@ -93,29 +77,47 @@ pub fn round(b: &mut dyn ScalarBuilder, x: Value) -> Value {
     let magnitude = op(b, ScalarFn::And, bits, 0x7fff_ffff);
     // Normal halves: 13 mantissa bits dropped, to nearest even (the rebias of `narrow`
     // is a multiple of 2^13, so the kept bits and the carry are the same here).
-    let odd = op(b, ScalarFn::Shr, magnitude, 13);
-    let odd = op(b, ScalarFn::And, odd, 1);
-    let t = op(b, ScalarFn::Add, magnitude, 0x0fff);
-    let t = b.add(t, odd);
-    let normal = op(b, ScalarFn::And, t, !0x1fff);
-    // Below 2^-14: to a multiple of 2^-24, to nearest even (exact scaling).
-    let abs = b.reinterpret(magnitude, ScalarType::F32);
-    let up = b.float_like(abs, 2f64.powi(24));
-    let scaled = b.mul(abs, up);
-    let rounded = b.unary(ScalarFn::Round, scaled);
+    let normal = round_off_13_bits(b, magnitude);
+    // Below 2^-14: to a multiple of 2^-24, to nearest even.
+    let (abs, rounded) = subnormal_mantissa(b, magnitude);
     let down = b.float_like(abs, 2f64.powi(-24));
     let small = b.mul(rounded, down);
     let small = b.reinterpret(small, ScalarType::I32);
+    let r = by_range(b, magnitude, [small, normal], [0x7f80_0000, 0x7fc0_0000]);
+    let r = b.binary(ScalarFn::Or, r, sign);
+    b.reinterpret(r, ScalarType::F32)
+}
+
+/// `t` with its 13 low bits rounded off to nearest even (zeroed, the rest in place).
+fn round_off_13_bits(b: &mut dyn ScalarBuilder, t: Value) -> Value {
+    let odd = op(b, ScalarFn::Shr, t, 13);
+    let odd = op(b, ScalarFn::And, odd, 1);
+    let t = op(b, ScalarFn::Add, t, 0x0fff);
+    let t = b.add(t, odd);
+    op(b, ScalarFn::And, t, !0x1fff)
+}
+
+/// `|x|` (from its f32 bits `magnitude`) and `|x| * 2^24` rounded to nearest even: the
+/// mantissa of the f16 subnormal nearest `|x|` (exact scaling).
+fn subnormal_mantissa(b: &mut dyn ScalarBuilder, magnitude: Value) -> (Value, Value) {
+    let abs = b.reinterpret(magnitude, ScalarType::F32);
+    let up = b.float_like(abs, 2f64.powi(24));
+    let scaled = b.mul(abs, up);
+    (abs, b.unary(ScalarFn::Round, scaled))
+}
+
+/// The result by the range of `magnitude` (the f32 bits of |x|): `small` below 2^-14,
+/// `normal` below 65520, then infinity, and for NaNs the quiet NaN (`[inf, nan]`: bits).
+fn by_range(b: &mut dyn ScalarBuilder, magnitude: Value, [small, normal]: [Value; 2], [inf, nan]: [i64; 2]) -> Value {
     let c = int(b, magnitude, 0x3880_0000);
     let is_small = b.compare(Compare::Lt, magnitude, c);
     let r = b.select(is_small, small, normal);
     let c = int(b, magnitude, 0x477f_f000);
     let overflows = b.compare(Compare::Ge, magnitude, c);
-    let inf = int(b, magnitude, 0x7f80_0000);
+    let inf = int(b, magnitude, inf);
     let r = b.select(overflows, inf, r);
-    let is_nan = b.compare(Compare::Gt, magnitude, inf);
-    let nan = int(b, magnitude, 0x7fc0_0000);
-    let r = b.select(is_nan, nan, r);
-    let r = b.binary(ScalarFn::Or, r, sign);
-    b.reinterpret(r, ScalarType::F32)
+    let c = int(b, magnitude, 0x7f80_0000);
+    let is_nan = b.compare(Compare::Gt, magnitude, c);
+    let nan = int(b, magnitude, nan);
+    b.select(is_nan, nan, r)
 }
