@@ -45,6 +45,40 @@ func.func @main(%x: tensor<4x128xf32>) -> tensor<4x128xf32> {
 
 // -----
 
+// A masked softmax's test for rows all minus infinity (as torch-mlir exports BERT's
+// attention): the comparison's 0 or 1 as i32, reduced with min, is vectors of i32 as
+// wide as the compared floats, in the max loop.
+// CHECK-LABEL: func.func @main(%arg0: buffer<4x128xf32>, %arg1: buffer<4x128xf32>)
+// CHECK: loop.for
+// CHECK: [[X:%[0-9]+]] = vector.load %arg0{{\[}}{{%[0-9]+}}, {{%[0-9]+}}] : buffer<4x128xf32>, vector<16xf32>
+// CHECK-NEXT: loop.max {{%arg[0-9]+}}, [[X]] : vector<16xf32>
+// CHECK: [[M:%[0-9]+]] = loop.cmp [[X]], {{%[0-9]+}} {pred = "eq"} : (vector<16xf32>, vector<16xf32>) -> vector<16xi1>
+// CHECK-NEXT: [[I:%[0-9]+]] = loop.cast [[M]] : (vector<16xi1>) -> vector<16xi32>
+// CHECK-NEXT: loop.min {{%arg[0-9]+}}, [[I]] : vector<16xi32>
+// CHECK: vector.reduce {{%[0-9]+}} {kind = "min"} : (vector<16xi32>) -> i32
+func.func @main(%x: tensor<4x128xf32>) -> tensor<4x128xf32> {
+  %ninf = graph.constant {value = dense<0xFF800000> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+  %zero = graph.constant {value = dense<0.0> : tensor<1x1xf32>} : () -> tensor<1x1xf32>
+  %r = graph.fused %x, %ninf, %zero : (tensor<4x128xf32>, tensor<1x1xf32>, tensor<1x1xf32>) -> tensor<4x128xf32> ({
+  ^bb0(%a: tensor<4x128xf32>, %n: tensor<1x1xf32>, %z: tensor<1x1xf32>):
+    %m = graph.reduce_max %a {axes = [1], keepdims = true} : (tensor<4x128xf32>) -> tensor<4x1xf32>
+    %d = graph.sub %a, %m : (tensor<4x128xf32>, tensor<4x1xf32>) -> tensor<4x128xf32>
+    %e = graph.exp %d : (tensor<4x128xf32>) -> tensor<4x128xf32>
+    %s = graph.reduce_sum %e {axes = [1], keepdims = true} : (tensor<4x128xf32>) -> tensor<4x1xf32>
+    %i = graph.reciprocal %s : (tensor<4x1xf32>) -> tensor<4x1xf32>
+    %y = graph.mul %e, %i : (tensor<4x128xf32>, tensor<4x1xf32>) -> tensor<4x128xf32>
+    %q = graph.equal %a, %n : (tensor<4x128xf32>, tensor<1x1xf32>) -> tensor<4x128xi1>
+    %c = graph.cast %q : (tensor<4x128xi1>) -> tensor<4x128xi32>
+    %all = graph.reduce_min %c {axes = [1], keepdims = true} : (tensor<4x128xi32>) -> tensor<4x1xi32>
+    %b = graph.cast %all : (tensor<4x1xi32>) -> tensor<4x1xi1>
+    %o = graph.select %b, %z, %y : (tensor<4x1xi1>, tensor<1x1xf32>, tensor<4x128xf32>) -> tensor<4x128xf32>
+    graph.yield %o : tensor<4x128xf32>
+  })
+  return %r : tensor<4x128xf32>
+}
+
+// -----
+
 // A group norm on NCHW4c, rows [4, 4, 4]: the buffers seen as [1, 2, 64], vectors of 16
 // along the run; gamma ([1, 2, 1, 1, 4]) scaled by the row's rsqrt at each of its 4
 // phases, repeated into a vector of 16 once per row.

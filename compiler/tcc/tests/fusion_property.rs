@@ -166,12 +166,15 @@ impl Graph {
                     );
                     let (ts, tr, t1) = (ty(&s), ty(&row), ty(&vec![1; rank]));
                     let (bs, br) = (ts.replace("f32", "i1"), tr.replace("f32", "i1"));
+                    // The condition counted in f32 or, as torch-mlir exports BERT, in i32.
+                    let counted = ["f32", "i32"][self.extra.int(0, 1) as usize];
+                    let (cs, cr) = (ts.replace("f32", counted), tr.replace("f32", counted));
                     let v = format!("%v{n}m");
                     self.body += &format!(
                         "  %m{n}a = graph.equal {xn}, {cn} : ({ts}, {t1}) -> {bs}\n  \
-                         %m{n}b = graph.cast %m{n}a : ({bs}) -> {ts}\n  \
-                         %m{n}c = graph.reduce_min %m{n}b {attrs} : ({ts}) -> {tr}\n  \
-                         %m{n}d = graph.cast %m{n}c : ({tr}) -> {br}\n  \
+                         %m{n}b = graph.cast %m{n}a : ({bs}) -> {cs}\n  \
+                         %m{n}c = graph.reduce_min %m{n}b {attrs} : ({cs}) -> {cr}\n  \
+                         %m{n}d = graph.cast %m{n}c : ({cr}) -> {br}\n  \
                          {v} = graph.select %m{n}d, {zn}, {yn} : ({br}, {t1}, {ts}) -> {ts}\n"
                     );
                     self.values.push((v, s));

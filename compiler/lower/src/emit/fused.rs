@@ -119,8 +119,19 @@ impl Group<'_> {
                         && self.elem(gm.result(u.op, 0)).is_some_and(|t| t.is_float() && t.byte_size() > e.byte_size())
                 })
         };
+        // An integer made from a mask (0 or 1: a masked softmax's all-minus-infinity
+        // test, reduced with min), as wide as the floats compared: lanes of the same
+        // vectors.
+        let from_mask = |v: &Value, e: ScalarType| {
+            floats.contains(&e.byte_size())
+                && !in_memory(v)
+                && gm
+                    .defining_op(*v)
+                    .is_some_and(|d| gm.is(d, &g::CAST) && self.elem(gm.operand(d, 0)) == Some(ScalarType::I1))
+        };
         let fits = |v: &Value| match self.elem(*v) {
             Some(ScalarType::I1) => !floats.is_empty() && !in_memory(v),
+            Some(e) if e.is_integer() => from_mask(v, e) && (128..=bits).contains(&(lanes * e.byte_size() * 8)),
             Some(e) => {
                 let width = lanes * e.byte_size() * 8;
                 e.is_float() && ((128..=bits).contains(&width) || width == 64 && only_widened(v, e)) && !f64_math(v)
