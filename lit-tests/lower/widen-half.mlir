@@ -6,6 +6,13 @@
 //
 // RUN: %tcc-opt %s --pass-pipeline=widen-half | %tcc-opt | FileCheck %s
 // RUN: %tcc-opt %s --pass-pipeline=widen-half,canonicalize,cse | FileCheck %s --check-prefix=CLEAN
+// An f16 tensor at the size limit does not fit in memory as f32: a located error.
+// RUN: echo 'func.func @main(%%x: tensor<17592186044416x2xf16>) -> tensor<17592186044416x2xf16> {' > %t.huge.mlir
+// RUN: echo '  %%0 = graph.neg %%x : (tensor<17592186044416x2xf16>) -> tensor<17592186044416x2xf16>' >> %t.huge.mlir
+// RUN: echo '  return %%0 : tensor<17592186044416x2xf16>' >> %t.huge.mlir
+// RUN: echo '}' >> %t.huge.mlir
+// RUN: not %tcc-opt %t.huge.mlir --pass-pipeline=widen-half 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: huge.mlir:2:8: error: tensor<17592186044416x2xf16> computed in f32: shape 17592186044416x2 is too large
 
 // CHECK-LABEL: func.func @main(
 // CHECK: [[C:%[0-9]+]] = graph.constant {value = dense<[0.5, 1.0, 2.0]> : tensor<3xf16>}

@@ -92,7 +92,7 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
         // Half precision is a storage type: the op computes in f32 and rounds its
         // results to f16 (as `widen-half` compiles it).
         let inputs: Vec<Tensor> = main_inputs.iter().map(|t| t.converted(ScalarType::F16, ScalarType::F32)).collect();
-        let (operand_types, result_types) = (single_types(&operand_types), single_types(&result_types));
+        let (operand_types, result_types) = (single_types(&operand_types)?, single_types(&result_types)?);
         let args = EvalArgs {
             inputs: &inputs,
             sig: Signature { def, operands: &operand_types, attrs: m.attrs(op) },
@@ -145,14 +145,12 @@ fn has_half(inputs: &[Tensor], operand_types: &[Type], result_types: &[Type]) ->
 }
 
 /// `types` with f16 tensors made f32 tensors of the same shape.
-fn single_types(types: &[Type]) -> Vec<Type> {
+fn single_types(types: &[Type]) -> Result<Vec<Type>, String> {
     types
         .iter()
         .map(|t| match t.as_tensor() {
-            Some(tt) if tt.elem() == ScalarType::F16 => {
-                Type::tensor(tt.shape().to_vec(), ScalarType::F32).expect("an f16 tensor type has an f32 twin")
-            }
-            _ => t.clone(),
+            Some(tt) if tt.elem() == ScalarType::F16 => Type::tensor(tt.shape().to_vec(), ScalarType::F32),
+            _ => Ok(t.clone()),
         })
         .collect()
 }
