@@ -13,6 +13,7 @@ pub mod nn;
 pub mod shape;
 pub mod tensor;
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use tcc_ir::builtin::{func_entry, func_name, func_type};
@@ -88,35 +89,28 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
             ));
         }
     }
-    let outputs = if !std::ptr::eq(def, &crate::ops::CAST) && has_half(main_inputs, &operand_types, &result_types) {
-        // Half precision is a storage type: the op computes in f32 and rounds its
-        // results to f16 (as `widen-half` compiles it).
-        let inputs: Vec<Tensor> = main_inputs.iter().map(|t| t.converted(ScalarType::F16, ScalarType::F32)).collect();
-        let (operand_types, result_types) = (single_types(&operand_types)?, single_types(&result_types)?);
-        let args = EvalArgs {
-            inputs: &inputs,
-            sig: Signature { def, operands: &operand_types, attrs: m.attrs(op) },
-            result_types: &result_types,
-        };
-        let outputs = (sem.eval)(&args)?;
-        let halves = m.results(op).iter().map(|&r| m.value_type(r).as_tensor().map(|t| t.elem()));
-        outputs
-            .into_iter()
-            .zip(halves)
-            .map(
-                |(t, elem)| {
-                    if elem == Some(ScalarType::F16) { t.converted(ScalarType::F32, ScalarType::F16) } else { t }
-                },
-            )
-            .collect()
+    // Half precision is a storage type: an op on f16 computes in f32 and rounds its f16
+    // results (as `widen-half` compiles it); a cast converts itself.
+    let widened = !std::ptr::eq(def, &crate::ops::CAST) && has_half(main_inputs, &operand_types, &result_types);
+    let (eval_inputs, eval_operands, eval_results) = if widened {
+        let inputs = main_inputs.iter().map(|t| t.converted(ScalarType::F16, ScalarType::F32)).collect();
+        (Cow::Owned(inputs), Cow::Owned(single_types(&operand_types)?), Cow::Owned(single_types(&result_types)?))
     } else {
-        let args = EvalArgs {
-            inputs: main_inputs,
-            sig: Signature { def, operands: &operand_types, attrs: m.attrs(op) },
-            result_types: &result_types,
-        };
-        (sem.eval)(&args)?
+        (Cow::Borrowed(main_inputs), Cow::Borrowed(&operand_types[..]), Cow::Borrowed(&result_types[..]))
     };
+    let args = EvalArgs {
+        inputs: &eval_inputs,
+        sig: Signature { def, operands: &eval_operands, attrs: m.attrs(op) },
+        result_types: &eval_results,
+    };
+    let mut outputs = (sem.eval)(&args)?;
+    if widened {
+        for (t, ty) in outputs.iter_mut().zip(&result_types) {
+            if ty.as_tensor().is_some_and(|ty| ty.elem() == ScalarType::F16) {
+                *t = t.converted(ScalarType::F32, ScalarType::F16);
+            }
+        }
+    }
     for (i, (t, ty)) in outputs.iter().zip(&result_types).enumerate() {
         let ty = ty.as_tensor().ok_or("result is not a tensor")?;
         if t.shape() != ty.dims().as_slice() || t.elem() != ty.elem() {
