@@ -1,6 +1,7 @@
 // configure-kernels: the default register tile fills the target's vector registers.
 // RUN: %tcc-opt %s --pass-pipeline='configure-kernels{vector-bits=128 vector-registers=16}' | FileCheck %s --check-prefix=XMM
 // RUN: %tcc-opt %s --pass-pipeline='configure-kernels{vector-bits=512 vector-registers=32 prefetch=true}' | FileCheck %s --check-prefix=ZMM
+// RUN: %tcc-opt %s --pass-pipeline='configure-kernels{vector-bits=128 vector-registers=16 ukernels=avx512}' | FileCheck %s --check-prefix=UK
 
 // 56-wide rows, 4 blocks of 16 output channels: 14 columns x 2 blocks = 28 zmm
 // accumulators with AVX-512. The same row in blocks of 4 channels with Cranelift's 16
@@ -40,6 +41,11 @@ func.func @xmm(%x: tensor<1x16x56x56x4xf32>, %w: tensor<16x16x3x3x4x4xf32>) -> t
 // target has no prefetch).
 // ZMM-LABEL: func.func @passes
 // ZMM: config = {chunk_ic = 1, prefetch = true, prefetch_input = true, template = "direct", tile_oc = 2, tile_w = 7}
+// With AVX-512 microkernels (called from Cranelift's 128-bit code) the tiles are theirs;
+// a call covers a quarter of L2's filters (14 blocks) and the padding moves into the
+// input, so that a row is one call over the whole window (`pad_input`).
+// UK-LABEL: func.func @passes
+// UK: config = {chunk_ic = 14, pad_input = true, prefetch = true, template = "direct", tile_oc = 2, tile_w = 7}
 // XMM-LABEL: func.func @passes
 // XMM-NOT: chunk_ic
 // XMM-NOT: prefetch

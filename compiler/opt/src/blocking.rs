@@ -144,26 +144,6 @@ fn ints(m: &Module, op: Op, name: &str) -> Vec<i64> {
     m.attr_or_default(op, name).and_then(|a| a.as_i64_list()).expect("verified attribute")
 }
 
-/// Moves a convolution's spatial padding into an explicit `graph.pad` of its input, so
-/// that every output column reads the same kernel taps. Only for constant, finite
-/// filters: the padding's zeros are then multiplied where the convolution skips the
-/// taps, which an infinite weight would make NaN.
-fn pad_input(m: &mut Module, op: Op) {
-    let pads = ints(m, op, "pads");
-    let finite =
-        constant_value(m, m.operand(op, 1)).and_then(|w| w.to_f32s()).is_some_and(|w| w.iter().all(|x| x.is_finite()));
-    if pads.iter().all(|&p| p == 0) || !finite {
-        return;
-    }
-    let x = m.operand(op, 0);
-    let attrs = AttrDict::new()
-        .with("low", Attribute::i64_list(&[0, 0, pads[0], pads[1]]))
-        .with("high", Attribute::i64_list(&[0, 0, pads[2], pads[3]]));
-    let padded = Inserter::before(m, op).inferred(&g::PAD, &[x], attrs);
-    m.set_operand(op, 0, padded);
-    m.set_attr(op, "pads", Attribute::i64_list(&[0, 0, 0, 0]));
-}
-
 fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64) {
     let (xs, ws, ys) = (shape(m, m.operand(op, 0)), shape(m, m.operand(op, 1)), shape(m, m.result(op, 0)));
     let groups = m.attr_or_default(op, "groups").and_then(|a| a.as_i64()).unwrap_or(1);
@@ -186,7 +166,7 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64) {
         // Groups that fill no block, or a channel multiplier: blocks of one channel (NCHW
         // viewed as NCHW1c) for the row template, which vectorizes whole rows when the
         // padding is in the input.
-        pad_input(m, op);
+        crate::pad_input(m, op);
         (1, 1, 1, groups)
     };
     // The input (padded above for the row template).

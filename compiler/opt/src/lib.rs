@@ -17,6 +17,8 @@
 //!   result join its epilogue region (bias, scale, activation, residual add).
 //! - [`kernel_config`] (`configure-kernels`): each kernel op gets its register tile
 //!   from the target description when it has no `config` yet.
+//! - [`padding`] (`materialize-padding`): the convolutions configured with a padded
+//!   input get their padding as an explicit `graph.pad`.
 //! - [`fusion`] (`fuse-memory-bound`): the memory-bound ops left between the kernels
 //!   are stitched into fusion groups (`graph.fused`), each around a reduction or an
 //!   elementwise root.
@@ -32,8 +34,10 @@ pub mod epilogue_fusion;
 pub mod fusion;
 pub mod kernel_config;
 pub mod layout_propagation;
+pub mod padding;
 pub mod search;
 
+use tcc_dialect_graph::canonical::constant_value;
 use tcc_dialect_graph::layout::{Layout, transform_attrs};
 use tcc_dialect_graph::ops as g;
 use tcc_ir::{AttrDict, Attribute, Location, Module, Op, OpDef, OperationState, PassRegistry, TensorType, Type, Value};
@@ -45,6 +49,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&layout_propagation::PROPAGATE_LAYOUTS);
     r.register(&epilogue_fusion::FUSE_EPILOGUES);
     r.register(&kernel_config::CONFIGURE_KERNELS);
+    r.register(&padding::MATERIALIZE_PADDING);
     r.register(&fusion::FUSE_MEMORY_BOUND);
 }
 
@@ -61,6 +66,29 @@ pub fn tensor_type(shape: Vec<i64>, elem: tcc_ir::ScalarType) -> Type {
 /// The shape of a tensor value.
 pub fn shape(m: &Module, v: Value) -> Vec<i64> {
     m.value_type(v).as_tensor().map(|t| t.shape().to_vec()).unwrap_or_default()
+}
+
+/// Moves a convolution's spatial padding into an explicit `graph.pad` of its input
+/// (plain NCHW or blocked NCHW[x]c: the spatial dimensions are 2 and 3 in both), so
+/// that every output column reads the same kernel taps. Only for constant, finite
+/// filters: the padding's zeros are then multiplied where the convolution skips the
+/// taps, which an infinite weight would make NaN. Whether it moved any.
+pub fn pad_input(m: &mut Module, op: Op) -> bool {
+    let pads = m.attr_or_default(op, "pads").and_then(|a| a.as_i64_list()).expect("verified attribute");
+    let finite =
+        constant_value(m, m.operand(op, 1)).and_then(|w| w.to_f32s()).is_some_and(|w| w.iter().all(|x| x.is_finite()));
+    if pads.iter().all(|&p| p == 0) || !finite {
+        return false;
+    }
+    let x = m.operand(op, 0);
+    let rank = shape(m, x).len();
+    let (mut low, mut high) = (vec![0; rank], vec![0; rank]);
+    (low[2], low[3], high[2], high[3]) = (pads[0], pads[1], pads[2], pads[3]);
+    let attrs = AttrDict::new().with("low", Attribute::i64_list(&low)).with("high", Attribute::i64_list(&high));
+    let padded = Inserter::before(m, op).inferred(&g::PAD, &[x], attrs);
+    m.set_operand(op, 0, padded);
+    m.set_attr(op, "pads", Attribute::i64_list(&[0, 0, 0, 0]));
+    true
 }
 
 /// Creates ops just before an anchor op, at its location.

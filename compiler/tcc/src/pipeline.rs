@@ -6,7 +6,8 @@
 //! rewrite               rewrite-search (TASO, measured costs; canonicalize and cse
 //!                       of what it rewrote)
 //! kernels(target)       block-layouts, propagate-layouts, canonicalize,
-//!                       fuse-epilogues, configure-kernels, cse, fuse-memory-bound
+//!                       fuse-epilogues, configure-kernels, materialize-padding, cse,
+//!                       fuse-memory-bound
 //! lowering(target)      convert-graph-to-loop, vectorize, expand-half, expand-math, cse
 //! ```
 //!
@@ -20,6 +21,7 @@ use tcc_graph_opt::epilogue_fusion::FuseEpilogues;
 use tcc_graph_opt::fusion::FuseMemoryBound;
 use tcc_graph_opt::kernel_config::ConfigureKernels;
 use tcc_graph_opt::layout_propagation::PropagateLayouts;
+use tcc_graph_opt::padding::MaterializePadding;
 use tcc_ir::canonicalize::Canonicalize;
 use tcc_ir::cse::Cse;
 use tcc_ir::{Diagnostics, Module, Pass, PassManager, verify};
@@ -88,6 +90,7 @@ pub fn kernels(target: &Target) -> Passes {
         canonicalize(),
         Box::new(FuseEpilogues),
         Box::new(ConfigureKernels { target: *target, source: None }),
+        Box::new(MaterializePadding),
         Box::new(Cse),
         Box::new(FuseMemoryBound),
     ]

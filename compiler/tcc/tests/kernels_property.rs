@@ -8,7 +8,8 @@
 //! ones over wide maps on their own), channel blocks of
 //! 1 (the NCHW first layer), 4, 8 and 16 lanes, fused epilogues (bias, scale,
 //! residual, relu/clamp/sigmoid), every template and the scalar reference nest,
-//! register tiles from 1 to 8 columns, input-channel passes, filter and input prefetching, tasks
+//! register tiles from 1 to 8 columns, input-channel passes, filter and input prefetching,
+//! padding moved into the input (constant filters), tasks
 //! over column chunks (every channel group in turn), and batched matmuls of activations
 //! with columns that do not fill the last register block.
 
@@ -108,13 +109,39 @@ fn build(
     channel_dim: Option<usize>,
     fuse: bool,
 ) -> Case {
+    build_with_constant(r, op, attrs, operands, None, out, channel_dim, fuse)
+}
+
+/// [`build`], with operand `constant` (if any) a `graph.constant` in the function
+/// instead of an argument (what passes that look at constant filters need).
+#[allow(clippy::too_many_arguments)]
+fn build_with_constant(
+    r: &mut Rng,
+    op: &str,
+    attrs: String,
+    operands: Vec<Vec<i64>>,
+    constant: Option<usize>,
+    out: Vec<i64>,
+    channel_dim: Option<usize>,
+    fuse: bool,
+) -> Case {
     let (extra, region) = if fuse { epilogue(r, &out, channel_dim) } else { (Vec::new(), String::new()) };
     let all: Vec<Vec<i64>> = operands.into_iter().chain(extra).collect();
-    let args: Vec<String> = all.iter().enumerate().map(|(i, s)| format!("%a{i}: {}", ty(s))).collect();
+    let values: Vec<ITensor> = all.iter().map(|s| r.tensor(s)).collect();
     let names: Vec<String> = (0..all.len()).map(|i| format!("%a{i}")).collect();
+    let args: Vec<String> =
+        (0..all.len()).filter(|&i| Some(i) != constant).map(|i| format!("%a{i}: {}", ty(&all[i]))).collect();
+    let constants: String = constant
+        .map(|i| {
+            let Data::F32(v) = values[i].data() else { unreachable!() };
+            let hex: String = v.iter().flat_map(|x| x.to_le_bytes()).map(|b| format!("{b:02X}")).collect();
+            let t = ty(&all[i]);
+            format!("  %a{i} = graph.constant {{value = dense<\"0x{hex}\"> : {t}}} : () -> {t}\n")
+        })
+        .unwrap_or_default();
     let types: Vec<String> = all.iter().map(|s| ty(s)).collect();
     let text = format!(
-        "func.func @main({}) -> {} {{\n  %y = {op} {}{attrs} : ({}) -> {}{region}\n  return %y : {}\n}}\n",
+        "func.func @main({}) -> {} {{\n{constants}  %y = {op} {}{attrs} : ({}) -> {}{region}\n  return %y : {}\n}}\n",
         args.join(", "),
         ty(&out),
         names.join(", "),
@@ -122,7 +149,7 @@ fn build(
         ty(&out),
         ty(&out)
     );
-    let inputs = all.iter().map(|s| r.tensor(s)).collect();
+    let inputs = values.into_iter().enumerate().filter(|&(i, _)| Some(i) != constant).map(|(_, t)| t).collect();
     Case { text, inputs }
 }
 
@@ -196,7 +223,14 @@ fn conv_draw(r: &mut Rng, square_depthwise: bool) -> Option<Case> {
     );
     // Prefetching of the next output row's input rows (clamped at the edges: addresses
     // must stay in bounds).
-    let config = config + if r.chance(0.3) { ", prefetch_input = true}" } else { "}" };
+    let mut config = config + if r.chance(0.3) { ", prefetch_input = true" } else { "" };
+    // A constant filter, with its padding moved into a `graph.pad` of the input
+    // (`materialize-padding`; only constant filters qualify).
+    let constant_filter = r.chance(0.3);
+    if constant_filter && r.chance(0.6) {
+        config += ", pad_input = true";
+    }
+    config += "}";
     let attrs = format!(
         " {{strides = {}, pads = {}, dilations = {}, groups = {groups}, config = {config}}}",
         list(&s),
@@ -207,7 +241,8 @@ fn conv_draw(r: &mut Rng, square_depthwise: bool) -> Option<Case> {
     let wt = vec![ob_n * ob / ob, wicb, kh, kw, wib, ob];
     let out = vec![n, ob_n, oh, ow, ob];
     let fuse = r.chance(0.7);
-    Some(build(r, "graph.conv2d_nchwc", attrs, vec![x, wt], out, Some(1), fuse))
+    let constant = constant_filter.then_some(1);
+    Some(build_with_constant(r, "graph.conv2d_nchwc", attrs, vec![x, wt], constant, out, Some(1), fuse))
 }
 
 fn pool_case(r: &mut Rng) -> Option<Case> {

@@ -219,6 +219,11 @@ kernel_config! {
         /// every row of its output-channel group, pass by pass, the partial sums kept in
         /// the output.
         chunk_ic: i64, up to 256;
+        /// Pad the input explicitly before the kernel (`materialize-padding` moves the
+        /// convolution's padding into a `graph.pad`), so that every column of a row
+        /// reads every kernel tap: a microkernel call then covers the whole kernel
+        /// window and reads the filters as one contiguous stream.
+        pad_input: bool = false;
         /// Prefetch the next channel group's filters into L2 while this group's run.
         prefetch: bool = false;
         /// The direct template prefetches the input rows of the next output row (for an

@@ -199,7 +199,9 @@ pub static CONV2D_NCHWC: OpDef = OpDef {
                   `unroll_kw` (kernel columns unrolled), `unroll_ic` (input channels per step), `edges` \
                   (`merged`: edge columns in whole tiles with the kernel columns unrolled; `split`: in tiles \
                   of their own), `chunk_ic` (input-channel blocks per pass: a task then covers all rows of \
-                  its channel group pass by pass, partial sums in the output), `prefetch` (prefetch the next \
+                  its channel group pass by pass, partial sums in the output), `pad_input` (`materialize-padding` \
+                  moves the padding into a `graph.pad` of the input, so that a row's columns all read every \
+                  kernel tap), `prefetch` (prefetch the next \
                   channel group's filters into L2), `prefetch_input` (the direct template prefetches the input rows \
                   of the next output row: for an input that comes cold from the caller), `task_w` (output \
                   columns per task, of the flattened rows \
