@@ -2,7 +2,7 @@
 // RUN: %tcc-opt %s --split-input-file --verify-diagnostics
 
 func.func @unknown_config_key(%x: tensor<1x1x4x4x4xf32>, %w: tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32> {
-  // expected-error@+1 {{'graph.conv2d_nchwc' op unknown kernel configuration key 'tiles' (known: template, tile_w, tile_oc, unroll_kw, unroll_ic, edges, chunk_ic, prefetch, prefetch_input, task_w)}}
+  // expected-error@+1 {{'graph.conv2d_nchwc' op unknown kernel configuration key 'tiles' (known: template, tile_w, tile_oc, unroll_kw, unroll_ic, edges, chunk_ic, pad_input, prefetch, prefetch_input, task_w)}}
   %y = graph.conv2d_nchwc %x, %w {config = {tiles = 4}} : (tensor<1x1x4x4x4xf32>, tensor<1x1x1x1x4x4xf32>) -> tensor<1x1x4x4x4xf32>
   return %y : tensor<1x1x4x4x4xf32>
 }

@@ -162,10 +162,14 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
             // case) then came from memory at 64% of peak where one call per row, on an
             // explicitly padded input, reads them as one stream the hardware prefetches:
             // ResNet-18's 512-channel 3x3 convs at 7x7 1.28 -> 1.05-1.10 ms, the pad
-            // 0.014 ms (Zen 5). Not where the filters stay in cache (its 14x14 to 56x56
-            // convs: the copy cost more than the calls saved).
-            pad_input: (target.ukernels.is_some() && chunk_ic.is_some() && geometry.pads.iter().any(|&p| p > 0))
-                .then_some(true),
+            // 0.014 ms (Zen 5). A stem's edge tiles split into a call per kernel column
+            // too (7 for ResNet's): its 1.19 ms -> 1.00 ms, the pad 0.034 ms. Not where
+            // the filters stay in cache (ResNet-18's 14x14 to 56x56 convs: the copy
+            // costs about what the calls save).
+            pad_input: (target.ukernels.is_some()
+                && (chunk_ic.is_some() || x[4] == 1)
+                && geometry.pads.iter().any(|&p| p > 0))
+            .then_some(true),
             task_w: task_columns(target, &x, &w, cols, r, pointwise),
             // A stem's reduction steps are its kernel row's taps: one loop iteration
             // for the whole row. Cranelift moves every accumulator back to its
