@@ -73,13 +73,13 @@ step "install" tools/tcc/tests/install.sh
 if [ -n "${LLVM_SYS_221_PREFIX:-}" ]; then
   step "install (llvm)" tools/tcc/tests/install.sh --features llvm
 fi
-# The Python package, built by maturin into a venv of its own (numpy, maturin and pytest
-# come from PyPI), against the checked-in models. (Its release build of tcc cannot be
+# The Python package, built by maturin into a venv of its own (numpy, maturin, pytest and
+# ml_dtypes, numpy's bfloat16, come from PyPI), against the checked-in models. (Its release build of tcc cannot be
 # shared with the installed tcc's: the two resolve features of common dependencies
 # differently, and a shared target directory held two builds of each.)
 python_package() {
   python3 -m venv target/py-venv &&
-    target/py-venv/bin/pip install --quiet ./python pytest &&
+    target/py-venv/bin/pip install --quiet ./python pytest ml_dtypes &&
     target/py-venv/bin/python -m pytest -q python/tests
 }
 step "python" python_package

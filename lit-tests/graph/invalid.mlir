@@ -24,10 +24,10 @@ func.func @constant_not_dense() -> tensor<2xf32> {
 
 // -----
 
-func.func @constant_bf16() -> tensor<2xbf16> {
-  // expected-error@+1 {{'graph.constant' op tcc does not support element type bf16 yet (it has f32, f64, f16, i1, i8, i16, i32, i64)}}
-  %0 = graph.constant {value = dense<[1.0, 2.0]> : tensor<2xbf16>} : () -> tensor<2xbf16>
-  return %0 : tensor<2xbf16>
+func.func @constant_index() -> tensor<2xindex> {
+  // expected-error@+1 {{'graph.constant' op tcc does not support element type index yet (it has f32, f64, f16, bf16, i1, i8, i16, i32, i64)}}
+  %0 = graph.constant {value = dense<[1, 2]> : tensor<2xindex>} : () -> tensor<2xindex>
+  return %0 : tensor<2xindex>
 }
 
 // -----
@@ -78,7 +78,7 @@ func.func @sub_element_types(%a: tensor<4xf32>, %b: tensor<4xf64>) -> tensor<4xf
 // -----
 
 func.func @mul_i1(%a: tensor<4xi1>) -> tensor<4xi1> {
-  // expected-error@+1 {{'graph.mul' op operand #0 has element type i1, expected one of f32, f64, f16, i8, i16, i32, i64}}
+  // expected-error@+1 {{'graph.mul' op operand #0 has element type i1, expected one of f32, f64, f16, bf16, i8, i16, i32, i64}}
   %0 = graph.mul %a, %a : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -142,7 +142,7 @@ func.func @equal_element_types(%a: tensor<3xi32>, %b: tensor<3xi64>) -> tensor<3
 // -----
 
 func.func @equal_i1(%a: tensor<3xi1>) -> tensor<3xi1> {
-  // expected-error@+1 {{'graph.equal' op operand #0 has element type i1, expected one of f32, f64, f16, i8, i16, i32, i64}}
+  // expected-error@+1 {{'graph.equal' op operand #0 has element type i1, expected one of f32, f64, f16, bf16, i8, i16, i32, i64}}
   %0 = graph.equal %a, %a : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
   return %0 : tensor<3xi1>
 }
@@ -174,7 +174,7 @@ func.func @select_broadcast(%c: tensor<3xi1>, %a: tensor<4xf32>) -> tensor<4xf32
 // -----
 
 func.func @neg_i1(%a: tensor<4xi1>) -> tensor<4xi1> {
-  // expected-error@+1 {{'graph.neg' op operand #0 has element type i1, expected one of f32, f64, f16, i8, i16, i32, i64}}
+  // expected-error@+1 {{'graph.neg' op operand #0 has element type i1, expected one of f32, f64, f16, bf16, i8, i16, i32, i64}}
   %0 = graph.neg %a : (tensor<4xi1>) -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -254,7 +254,7 @@ func.func @erf_integer(%a: tensor<4xi64>) -> tensor<4xi64> {
 // -----
 
 func.func @relu_i1(%a: tensor<4xi1>) -> tensor<4xi1> {
-  // expected-error@+1 {{'graph.relu' op operand #0 has element type i1, expected one of f32, f64, f16, i8, i16, i32, i64}}
+  // expected-error@+1 {{'graph.relu' op operand #0 has element type i1, expected one of f32, f64, f16, bf16, i8, i16, i32, i64}}
   %0 = graph.relu %a : (tensor<4xi1>) -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -326,7 +326,7 @@ func.func @clamp_min_kind(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 func.func @clamp_i1(%a: tensor<4xi1>) -> tensor<4xi1> {
-  // expected-error@+1 {{'graph.clamp' op operand #0 has element type i1, expected one of f32, f64, f16, i8, i16, i32, i64}}
+  // expected-error@+1 {{'graph.clamp' op operand #0 has element type i1, expected one of f32, f64, f16, bf16, i8, i16, i32, i64}}
   %0 = graph.clamp %a {min = 0.0} : (tensor<4xi1>) -> tensor<4xi1>
   return %0 : tensor<4xi1>
 }
@@ -341,10 +341,10 @@ func.func @cast_shape(%a: tensor<4xf32>) -> tensor<3xi32> {
 
 // -----
 
-func.func @cast_to_bf16(%a: tensor<4xf32>) -> tensor<4xbf16> {
-  // expected-error@+1 {{'graph.cast' op tcc does not support element type bf16 yet}}
-  %0 = graph.cast %a : (tensor<4xf32>) -> tensor<4xbf16>
-  return %0 : tensor<4xbf16>
+func.func @cast_to_index(%a: tensor<4xf32>) -> tensor<4xindex> {
+  // expected-error@+1 {{'graph.cast' op tcc does not support element type index yet}}
+  %0 = graph.cast %a : (tensor<4xf32>) -> tensor<4xindex>
+  return %0 : tensor<4xindex>
 }
 
 // -----

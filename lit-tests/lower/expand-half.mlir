@@ -68,3 +68,23 @@ func.func @f64(%arg0: f32) -> f64 {
   %0 = loop.cast %arg0 : (f32) -> f64
   return %0 : f64
 }
+
+// bf16: widening puts the bits in the high half (a shift by 16); narrowing adds 0x7fff
+// and the lowest kept bit, keeps the high half (-65536), and makes a NaN quiet (or
+// 0x400000) instead; a rounding widened again stays in f32 lanes.
+// CHECK-LABEL: func.func @bf16(%arg0: vector<4xbf16>, %arg1: vector<4xf32>) -> (vector<4xf32>, vector<4xbf16>, vector<4xf32>) {
+// CHECK-NOT: loop.cast {{.*}}bf16
+// CHECK-DAG: loop.const 16 : i32
+// CHECK-DAG: loop.const 32767 : i32
+// CHECK-DAG: loop.const -65536 : i32
+// CHECK-DAG: loop.const 4194304 : i32
+// CHECK: loop.bitcast %arg0 : (vector<4xbf16>) -> vector<4xi16>
+// CHECK: loop.shl
+// CHECK: loop.bitcast {{.*}} : (vector<4xi16>) -> vector<4xbf16>
+// CHECK: return
+func.func @bf16(%arg0: vector<4xbf16>, %arg1: vector<4xf32>) -> (vector<4xf32>, vector<4xbf16>, vector<4xf32>) {
+  %0 = loop.cast %arg0 : (vector<4xbf16>) -> vector<4xf32>
+  %1 = loop.cast %arg1 : (vector<4xf32>) -> vector<4xbf16>
+  %2 = loop.cast %1 : (vector<4xbf16>) -> vector<4xf32>
+  return %0, %1, %2 : vector<4xf32>, vector<4xbf16>, vector<4xf32>
+}

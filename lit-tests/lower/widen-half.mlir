@@ -45,3 +45,17 @@ func.func @main(%a: tensor<2x3xf16>, %b: tensor<3xf16>, %i: tensor<2x3xi32>) -> 
   %4 = graph.cast %1 : (tensor<2x3xf16>) -> tensor<2x3xf64>
   return %1, %2, %3, %4 : tensor<2x3xf16>, tensor<2x3xi1>, tensor<2x3xf16>, tensor<2x3xf64>
 }
+
+// bf16 the same way; a cast between f16 and bf16 goes through f32.
+// CHECK-LABEL: func.func @bf16(
+// CHECK-NEXT: [[X:%[0-9]+]] = graph.cast %arg0 : (tensor<4xbf16>) -> tensor<4xf32>
+// CHECK-NEXT: [[E:%[0-9]+]] = graph.exp [[X]] : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: [[E16:%[0-9]+]] = graph.cast [[E]] : (tensor<4xf32>) -> tensor<4xbf16>
+// CHECK-NEXT: [[H32:%[0-9]+]] = graph.cast %arg1 : (tensor<4xf16>) -> tensor<4xf32>
+// CHECK-NEXT: [[H:%[0-9]+]] = graph.cast [[H32]] : (tensor<4xf32>) -> tensor<4xbf16>
+// CHECK-NEXT: return [[E16]], [[H]]
+func.func @bf16(%x: tensor<4xbf16>, %h: tensor<4xf16>) -> (tensor<4xbf16>, tensor<4xbf16>) {
+  %0 = graph.exp %x : (tensor<4xbf16>) -> tensor<4xbf16>
+  %1 = graph.cast %h : (tensor<4xf16>) -> tensor<4xbf16>
+  return %0, %1 : tensor<4xbf16>, tensor<4xbf16>
+}

@@ -167,7 +167,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST-NEXT: {{^}}    vector-bits: SIMD register width the kernel templates use (default 128)
 // LIST-NEXT: {{^}}convert-tosa-to-graph {{ *}}Import TOSA and arith.constant ops into the graph dialect
 // LIST-NEXT: {{^}}cse {{ *}}Merge identical pure operations
-// LIST-NEXT: {{^}}expand-half {{ *}}Expand the f16 <-> f32 conversions into integer loop arithmetic
+// LIST-NEXT: {{^}}expand-half {{ *}}Expand the f16/bf16 <-> f32 conversions into integer loop arithmetic
 // LIST-NEXT: {{^}}expand-math {{ *}}Expand the f32 transcendental functions
 // LIST-NEXT: {{^}}    ldexp: scale f32 vectors by 2^n with loop.ldexp
 // LIST-NEXT: {{^}}fuse-epilogues {{ *}}Fuse elementwise consumers of kernel ops
@@ -178,4 +178,4 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST-NEXT: {{^}}    mode: off, greedy or taso (default taso)
 // LIST:      {{^}}vectorize {{ *}}Turn innermost unit-stride loops into vector loops
 // LIST-NEXT: {{^}}    vector-bits: SIMD register width in bits (default 128)
-// LIST-NEXT: {{^}}widen-half {{ *}}Compute every f16 graph op in f32 between casts
+// LIST-NEXT: {{^}}widen-half {{ *}}Compute every f16 and bf16 graph op in f32 between casts

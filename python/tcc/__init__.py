@@ -33,6 +33,13 @@ _DTYPES = {
     "i64": np.int64,
     "i1": np.bool_,
 }
+# numpy has no bfloat16; the ml_dtypes package (JAX's, TensorFlow's) adds one.
+try:
+    import ml_dtypes
+
+    _DTYPES["bf16"] = ml_dtypes.bfloat16
+except ImportError:
+    pass
 _NAMES = {np.dtype(v): k for k, v in _DTYPES.items()}
 
 
@@ -40,6 +47,11 @@ class TensorSpec:
     """The element type (a numpy dtype) and shape of a model input or output."""
 
     def __init__(self, dtype_name, shape):
+        if dtype_name not in _DTYPES:
+            raise TypeError(
+                f"{dtype_name} tensors need a numpy dtype for them: numpy has no bfloat16, "
+                "install the ml_dtypes package (pip install ml_dtypes)"
+            )
         self.dtype = np.dtype(_DTYPES[dtype_name])
         self.shape = tuple(shape)
 

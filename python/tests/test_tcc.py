@@ -178,24 +178,59 @@ EXPORTS = REPO / "compiler" / "tcc" / "tests" / "exports"
         "prod_i32_keepdim",
         "f16_linear_relu",
         "f16_casts",
+        "bf16_linear_gelu",
+        "bf16_casts",
     ],
 )
 def test_export_corpus_element_types_match_pytorch(name, backend):
-    # i8, i16, f16, bool and i64 inputs and outputs of torch-mlir exports, against PyTorch.
+    # i8, i16, f16, bf16, bool and i64 inputs and outputs of torch-mlir exports, against
+    # PyTorch.
+    def load(path):
+        a = np.load(path)
+        # ml_dtypes saves bfloat16 arrays as two-byte voids.
+        return a.view(pytest.importorskip("ml_dtypes").bfloat16) if a.dtype.kind == "V" else a
+
     model = tcc.compile(EXPORTS / f"{name}.mlir", backend=backend)
-    inputs = [np.load(p) for p in sorted(EXPORTS.glob(f"{name}.in*.npy"))]
+    inputs = [load(p) for p in sorted(EXPORTS.glob(f"{name}.in*.npy"))]
     outputs = model(*inputs)
-    wants = [np.load(p) for p in sorted(EXPORTS.glob(f"{name}.out*.npy"))]
+    wants = [load(p) for p in sorted(EXPORTS.glob(f"{name}.out*.npy"))]
     assert len(outputs) == len(wants)
     for got, want in zip(outputs, wants):
         assert got.dtype == want.dtype and got.shape == want.shape
-        if want.dtype == np.float16:
-            # f32 results rounded to f16: a summation order apart, neighbouring halves.
-            assert relative_error(got.astype(np.float32), want.astype(np.float32)) <= 1e-3
+        if want.dtype == np.float16 or want.dtype.name == "bfloat16":
+            # f32 results rounded to 16 bits: a summation order apart, neighbouring
+            # values (2^-11 relative in f16, 2^-8 in bf16).
+            tolerance = 1e-3 if want.dtype == np.float16 else 1e-2
+            assert relative_error(got.astype(np.float32), want.astype(np.float32)) <= tolerance
         elif np.issubdtype(want.dtype, np.floating):
             assert relative_error(got, want) <= 1e-5
         else:
             assert np.array_equal(got, want)
+
+
+BF16_MODEL = """
+func.func @main(%x: tensor<2x3xbf16>, %y: tensor<3x2xbf16>) -> tensor<2x2xbf16> {
+  %0 = graph.matmul %x, %y : (tensor<2x3xbf16>, tensor<3x2xbf16>) -> tensor<2x2xbf16>
+  %1 = graph.relu %0 : (tensor<2x2xbf16>) -> tensor<2x2xbf16>
+  return %1 : tensor<2x2xbf16>
+}
+"""
+
+
+@pytest.mark.parametrize("backend", tcc.backends())
+def test_bf16_tensors_are_ml_dtypes_arrays(backend):
+    # bf16 is a storage type: the op computes in f32, its result rounded to bf16.
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    model = tcc.compile(BF16_MODEL, backend=backend)
+    assert model.inputs[0].dtype == np.dtype(ml_dtypes.bfloat16)
+    x = np.array([[1.5, -2.0, 0.25], [3.0, 0.5, -1.0]], dtype=ml_dtypes.bfloat16)
+    y = np.array([[1.0, 2.0], [0.5, -0.75], [4.0, 1.0]], dtype=ml_dtypes.bfloat16)
+    (z,) = model(x, y)
+    want = np.maximum(x.astype(np.float32) @ y.astype(np.float32), 0).astype(ml_dtypes.bfloat16)
+    assert z.dtype == np.dtype(ml_dtypes.bfloat16)
+    np.testing.assert_array_equal(z.astype(np.float32), want.astype(np.float32))
+    with pytest.raises(TypeError, match="expected bfloat16"):
+        model(x.astype(np.float32), y)
 
 
 def test_internal_errors_are_exceptions_not_panics(monkeypatch):

@@ -25,7 +25,7 @@ pub mod tensor;
 pub mod threads;
 
 pub use pool::{TaskFn, ThreadPool, tcc_parallel_for};
-pub use tcc_runtime_abi::{AotError, DType, EntryFn, F16, PoolHandle, Signature, TensorSpec};
+pub use tcc_runtime_abi::{AotError, BF16, DType, EntryFn, F16, PoolHandle, Signature, TensorSpec};
 pub use tcc_ukernels as ukernels;
 pub use tensor::{AlignedBuf, Element, Tensor};
 

@@ -17,6 +17,9 @@ impl Element for f64 {
 impl Element for tcc_runtime_abi::F16 {
     const DTYPE: DType = DType::F16;
 }
+impl Element for tcc_runtime_abi::BF16 {
+    const DTYPE: DType = DType::BF16;
+}
 impl Element for i8 {
     const DTYPE: DType = DType::I8;
 }
@@ -197,6 +200,7 @@ impl Tensor {
             DType::F32 => widen(self, |x: f32| x as f64),
             DType::F64 => widen(self, |x: f64| x),
             DType::F16 => widen(self, |x: tcc_runtime_abi::F16| x.to_f32() as f64),
+            DType::BF16 => widen(self, |x: tcc_runtime_abi::BF16| x.to_f32() as f64),
             DType::I8 => widen(self, |x: i8| x as f64),
             DType::I16 => widen(self, |x: i16| x as f64),
             DType::I32 => widen(self, |x: i32| x as f64),

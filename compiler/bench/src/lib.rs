@@ -75,6 +75,7 @@ fn random_input(spec: &TensorSpec, index: usize) -> Result<Tensor, String> {
         DType::F32 => fill(&mut t, |_| unit(next()) as f32),
         DType::F64 => fill(&mut t, |_| unit(next())),
         DType::F16 => fill(&mut t, |_| tcc::F16(tcc::ir::dense::f32_to_f16(unit(next()) as f32))),
+        DType::BF16 => fill(&mut t, |_| tcc::BF16(tcc::ir::dense::f32_to_bf16(unit(next()) as f32))),
         DType::I8 => fill(&mut t, |_| (next() % 4) as i8),
         DType::I16 => fill(&mut t, |_| (next() % 4) as i16),
         DType::I32 => fill(&mut t, |_| (next() % 4) as i32),

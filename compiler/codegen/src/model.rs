@@ -35,6 +35,7 @@ pub fn dtype_of(e: tcc_ir::ScalarType) -> Result<DType, CodegenError> {
         tcc_ir::ScalarType::F32 => DType::F32,
         tcc_ir::ScalarType::F64 => DType::F64,
         tcc_ir::ScalarType::F16 => DType::F16,
+        tcc_ir::ScalarType::BF16 => DType::BF16,
         tcc_ir::ScalarType::I8 => DType::I8,
         tcc_ir::ScalarType::I16 => DType::I16,
         tcc_ir::ScalarType::I32 => DType::I32,

@@ -434,7 +434,7 @@ pub fn decode(ty: ScalarType, b: &[u8]) -> Scalar {
         ScalarType::I32 => Scalar::Int(i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as i64),
         ScalarType::I64 | ScalarType::Index => Scalar::Int(i64::from_le_bytes(arr(8))),
         ScalarType::F16 => Scalar::Float(f16_to_f32(u16::from_le_bytes([b[0], b[1]])) as f64),
-        ScalarType::BF16 => Scalar::Float(f32::from_bits((u16::from_le_bytes([b[0], b[1]]) as u32) << 16) as f64),
+        ScalarType::BF16 => Scalar::Float(bf16_to_f32(u16::from_le_bytes([b[0], b[1]])) as f64),
         ScalarType::F32 => Scalar::Float(f32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64),
         ScalarType::F64 => Scalar::Float(f64::from_le_bytes(arr(8))),
     }
@@ -497,6 +497,11 @@ pub fn f32_to_f16(f: f32) -> u16 {
 }
 
 /// Single to bfloat16, round to nearest even.
+/// bfloat16 to single precision (exact: the high half of the f32 bits).
+pub fn bf16_to_f32(h: u16) -> f32 {
+    f32::from_bits((h as u32) << 16)
+}
+
 pub fn f32_to_bf16(f: f32) -> u16 {
     let x = f.to_bits();
     if f.is_nan() {

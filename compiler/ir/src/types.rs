@@ -75,6 +75,12 @@ impl ScalarType {
         matches!(self, ScalarType::F16 | ScalarType::BF16 | ScalarType::F32 | ScalarType::F64)
     }
 
+    /// The 16-bit floats (`f16`, `bf16`): storage types, computed in f32 (widened
+    /// exactly, results rounded to nearest even).
+    pub fn is_half(self) -> bool {
+        matches!(self, ScalarType::F16 | ScalarType::BF16)
+    }
+
     /// Integer types including `i1` and `index`.
     pub fn is_integer(self) -> bool {
         !self.is_float()

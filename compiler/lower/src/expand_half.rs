@@ -1,9 +1,10 @@
-//! The `expand-half` pass: `loop.cast` between f16 and f32 (on scalars and vectors,
-//! after vectorization, which treats them as it treats f32 <-> f64 conversions)
-//! becomes integer arithmetic on the values' bits ([`tcc_ir::scalar::half`]), so
-//! every backend computes exactly the same values, Cranelift included (it has no
-//! conversion instruction for f16). Below this pass an f16 value is only loaded,
-//! stored or reinterpreted as i16; backends hold it as 16-bit integers.
+//! The `expand-half` pass: `loop.cast` between a 16-bit float (f16, bf16) and f32 (on
+//! scalars and vectors, after vectorization, which treats them as it treats f32 <-> f64
+//! conversions) becomes integer arithmetic on the values' bits
+//! ([`tcc_ir::scalar::half`]), so every backend computes exactly the same values,
+//! Cranelift included (it has no conversion instruction for either). Below this pass a
+//! 16-bit float is only loaded, stored or reinterpreted as i16; backends hold it as
+//! 16-bit integers.
 
 use tcc_dialect_loop::{self as lp, LoopOp};
 use tcc_ir::builtin::func_entry;
@@ -14,7 +15,7 @@ use crate::builder::Builder;
 
 pub static EXPAND_HALF: PassInfo = PassInfo {
     name: "expand-half",
-    summary: "Expand the f16 <-> f32 conversions into integer loop arithmetic",
+    summary: "Expand the f16/bf16 <-> f32 conversions into integer loop arithmetic",
     options: &[],
     create: |_| Ok(Box::new(ExpandHalf)),
 };
@@ -38,41 +39,42 @@ fn is_cast(m: &Module, op: Op, from: ScalarType, to: ScalarType) -> bool {
         && lp::elem_of(m.value_type(m.result(op, 0))) == Some(to)
 }
 
-/// Expands every f16 <-> f32 conversion of `m`. An f32 value rounded to f16 and widened
-/// again (an f16 op's result inside a fusion group) is rounded in f32 lanes instead
-/// ([`half::round`]); the narrowing stays only for its other uses (a store).
+/// Expands every f16/bf16 <-> f32 conversion of `m`. An f32 value rounded to a 16-bit
+/// float and widened again (a 16-bit op's result inside a fusion group) is rounded in
+/// f32 lanes instead ([`half::round_in_f32`]); the narrowing stays only for its other
+/// uses (a store).
 pub fn expand_half(m: &mut Module) {
     for func in m.funcs() {
         let Some(entry) = func_entry(m, func) else { continue };
-        let narrowings: Vec<Op> =
-            m.walk(func).into_iter().filter(|&op| is_cast(m, op, ScalarType::F32, ScalarType::F16)).collect();
-        for narrow in narrowings {
-            let h = m.result(narrow, 0);
-            let widenings: Vec<Op> =
-                m.uses(h).iter().map(|u| u.op).filter(|&u| is_cast(m, u, ScalarType::F16, ScalarType::F32)).collect();
-            for widen in widenings {
-                let x = m.operand(narrow, 0);
-                let mut b = Builder::before(m, widen, entry);
-                let r = half::round(&mut b, x);
-                m.replace_op(widen, &[r]);
+        for ty in [ScalarType::F16, ScalarType::BF16] {
+            let narrowings: Vec<Op> =
+                m.walk(func).into_iter().filter(|&op| is_cast(m, op, ScalarType::F32, ty)).collect();
+            for narrow in narrowings {
+                let h = m.result(narrow, 0);
+                let widenings: Vec<Op> =
+                    m.uses(h).iter().map(|u| u.op).filter(|&u| is_cast(m, u, ty, ScalarType::F32)).collect();
+                for widen in widenings {
+                    let x = m.operand(narrow, 0);
+                    let mut b = Builder::before(m, widen, entry);
+                    let r = half::round_in_f32(&mut b, x, ty);
+                    m.replace_op(widen, &[r]);
+                }
+                if !m.has_uses(h) {
+                    m.erase_op(narrow);
+                }
             }
-            if !m.has_uses(h) {
-                m.erase_op(narrow);
+            let casts: Vec<Op> = m
+                .walk(func)
+                .into_iter()
+                .filter(|&op| is_cast(m, op, ty, ScalarType::F32) || is_cast(m, op, ScalarType::F32, ty))
+                .collect();
+            for op in casts {
+                let x = m.operand(op, 0);
+                let widening = lp::elem_of(m.value_type(x)) == Some(ty);
+                let mut b = Builder::before(m, op, entry);
+                let r = if widening { half::widen_to_f32(&mut b, x, ty) } else { half::narrow_from_f32(&mut b, x, ty) };
+                m.replace_op(op, &[r]);
             }
-        }
-        let casts: Vec<Op> = m
-            .walk(func)
-            .into_iter()
-            .filter(|&op| {
-                is_cast(m, op, ScalarType::F16, ScalarType::F32) || is_cast(m, op, ScalarType::F32, ScalarType::F16)
-            })
-            .collect();
-        for op in casts {
-            let x = m.operand(op, 0);
-            let widening = lp::elem_of(m.value_type(x)) == Some(ScalarType::F16);
-            let mut b = Builder::before(m, op, entry);
-            let r = if widening { half::widen(&mut b, x) } else { half::narrow(&mut b, x) };
-            m.replace_op(op, &[r]);
         }
     }
 }

@@ -1,12 +1,13 @@
-//! The `widen-half` pass: half precision (`f16`) is a storage type. Every graph op
-//! that reads or produces f16 tensors computes in f32 instead, between casts: its f16
-//! operands are widened (`graph.cast` to f32, exact) and its f16 results rounded back
-//! (`graph.cast` to f16, round to nearest even), which is what the interpreter defines
-//! an f16 op to compute. Casts between f16 and a type other than f32 go through f32
-//! (f64 -> f32 -> f16 rounds twice, as the interpreter does). Constants stay; the
-//! casts of their users fold. Afterwards f16 tensors are only function arguments and
-//! results, constants, and the operands or results of f16 <-> f32 casts, which code
-//! generation converts with integer arithmetic (`expand-half`).
+//! The `widen-half` pass: the 16-bit floats (`f16`, `bf16`) are storage types. Every
+//! graph op that reads or produces them computes in f32 instead, between casts: its
+//! 16-bit operands are widened (`graph.cast` to f32, exact) and its 16-bit results
+//! rounded back (`graph.cast` to their type, round to nearest even), which is what the
+//! interpreter defines such an op to compute. Casts between a 16-bit float and a type
+//! other than f32 go through f32 (f64 -> f32 -> f16 rounds twice, as the interpreter
+//! does). Constants stay; the casts of their users fold. Afterwards 16-bit float
+//! tensors are only function arguments and results, constants, and the operands or
+//! results of their casts to and from f32, which code generation converts with integer
+//! arithmetic (`expand-half`).
 
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
@@ -14,7 +15,7 @@ use tcc_ir::{Diagnostics, Module, Op, OperationState, Pass, PassInfo, ScalarType
 
 pub static WIDEN_HALF: PassInfo = PassInfo {
     name: "widen-half",
-    summary: "Compute every f16 graph op in f32 between casts (f16 is a storage type)",
+    summary: "Compute every f16 and bf16 graph op in f32 between casts (they are storage types)",
     options: &[],
     create: |_| Ok(Box::new(WidenHalf)),
 };
@@ -31,11 +32,11 @@ impl Pass for WidenHalf {
 }
 
 fn is_half(t: &Type) -> bool {
-    t.as_tensor().is_some_and(|t| t.elem() == ScalarType::F16)
+    t.as_tensor().is_some_and(|t| t.elem().is_half())
 }
 
 /// `t` (a tensor type) with element type `elem`; an error when the tensor would not fit
-/// in memory (an f16 tensor at the size limit, widened).
+/// in memory (a 16-bit float tensor at the size limit, widened).
 fn with_elem(t: &Type, elem: ScalarType) -> Result<Type, String> {
     let t = t.as_tensor().ok_or("a tensor type")?;
     Type::tensor(t.shape().to_vec(), elem).map_err(|e| format!("{t} computed in {elem}: {e}"))
@@ -51,11 +52,12 @@ fn cast_before(m: &mut Module, anchor: Op, v: Value, elem: ScalarType) -> Result
     Ok(m.result(cast, 0))
 }
 
-/// Rounds result `r` of `op` (retyped to f32 by the caller) back to f16 for its users.
-fn round_result(m: &mut Module, op: Op, r: Value) -> Result<(), String> {
+/// Rounds result `r` of `op` (retyped to f32 by the caller) back to `half` for its
+/// users.
+fn round_result(m: &mut Module, op: Op, r: Value, half: ScalarType) -> Result<(), String> {
     let mut state = OperationState::new(&g::CAST, m.loc(op).clone());
     state.operands.push(r);
-    state.result_types.push(with_elem(m.value_type(r), ScalarType::F16)?);
+    state.result_types.push(with_elem(m.value_type(r), half)?);
     let cast = m.create_op(state);
     m.insert_op_after(op, cast);
     let rounded = m.result(cast, 0);
@@ -64,8 +66,8 @@ fn round_result(m: &mut Module, op: Op, r: Value) -> Result<(), String> {
     Ok(())
 }
 
-/// Rewrites every function of `m` so that no graph op but a cast between f16 and f32
-/// (and constants) has f16 operands or results.
+/// Rewrites every function of `m` so that no graph op but a cast between a 16-bit float
+/// and f32 (and constants) has 16-bit float operands or results.
 pub fn widen_half(m: &mut Module) -> Result<(), Diagnostics> {
     for func in m.funcs() {
         if func_entry(m, func).is_none() {
@@ -87,7 +89,7 @@ fn widen_op(m: &mut Module, op: Op) -> Result<(), String> {
     if m.is(op, &g::CAST) {
         let x = m.operand(op, 0);
         let (from, to) = (elem(m, x), elem(m, m.result(op, 0)));
-        let half = from == Some(ScalarType::F16) || to == Some(ScalarType::F16);
+        let half = from.is_some_and(ScalarType::is_half) || to.is_some_and(ScalarType::is_half);
         let via_f32 = from != Some(ScalarType::F32) && to != Some(ScalarType::F32) && from != to;
         if half && via_f32 {
             let wide = cast_before(m, op, x, ScalarType::F32)?;
@@ -103,10 +105,10 @@ fn widen_op(m: &mut Module, op: Op) -> Result<(), String> {
         }
     }
     for r in m.results(op).to_vec() {
-        if is_half(m.value_type(r)) {
+        if let Some(half) = elem(m, r).filter(|e| e.is_half()) {
             let wide = with_elem(m.value_type(r), ScalarType::F32)?;
             m.set_value_type(r, wide);
-            round_result(m, op, r)?;
+            round_result(m, op, r, half)?;
         }
     }
     Ok(())

@@ -52,7 +52,7 @@ pub use tcc_ir as ir;
 pub use tcc_lower as lower;
 pub use tcc_rules as rules;
 pub use tcc_runtime as runtime;
-pub use tcc_runtime::{DType, F16, Tensor, TensorSpec};
+pub use tcc_runtime::{BF16, DType, F16, Tensor, TensorSpec};
 pub use tcc_target as target;
 
 use tcc_ir::internal_error::{catch_internal_error, inject_panic, internal_error};
@@ -336,6 +336,7 @@ pub fn runtime_tensor(t: &graph::Tensor) -> Result<Tensor, String> {
         Data::F32(v) => Tensor::from_slice(v, t.shape()),
         Data::F64(v) => Tensor::from_slice(v, t.shape()),
         Data::F16(v) => Tensor::from_slice(&v.iter().map(|&h| tcc_runtime::F16(h)).collect::<Vec<_>>(), t.shape()),
+        Data::BF16(v) => Tensor::from_slice(&v.iter().map(|&h| tcc_runtime::BF16(h)).collect::<Vec<_>>(), t.shape()),
         Data::I8(v) => Tensor::from_slice(v, t.shape()),
         Data::I16(v) => Tensor::from_slice(v, t.shape()),
         Data::I32(v) => Tensor::from_slice(v, t.shape()),

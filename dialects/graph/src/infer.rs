@@ -5,12 +5,14 @@ use tcc_ir::{ScalarType, Signature, TensorType, Type};
 
 use crate::interp::tensor::GRAPH_ELEMENT_TYPES;
 
-/// f16 is a storage type: the interpreter and `widen-half` compute its ops in f32.
-pub const FLOATS: &[ScalarType] = &[ScalarType::F32, ScalarType::F64, ScalarType::F16];
+/// f16 and bf16 are storage types: the interpreter and `widen-half` compute their ops
+/// in f32.
+pub const FLOATS: &[ScalarType] = &[ScalarType::F32, ScalarType::F64, ScalarType::F16, ScalarType::BF16];
 pub const NUMBERS: &[ScalarType] = &[
     ScalarType::F32,
     ScalarType::F64,
     ScalarType::F16,
+    ScalarType::BF16,
     ScalarType::I8,
     ScalarType::I16,
     ScalarType::I32,

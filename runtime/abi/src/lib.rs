@@ -1,5 +1,5 @@
 //! What compiled models and the compiler agree on, and nothing else: the element types
-//! and shapes of a model's inputs and outputs ([`DType`], [`F16`], [`TensorSpec`],
+//! and shapes of a model's inputs and outputs ([`DType`], [`F16`], [`BF16`], [`TensorSpec`],
 //! [`Signature`]), the entry function compiled code exports ([`EntryFn`]), the names of
 //! the runtime functions it calls ([`symbols`]), the ISA levels of the microkernels it
 //! calls ([`Isa`]) and their arguments ([`TILE_ARGUMENTS`]), the thread-count limits
@@ -16,6 +16,8 @@ pub enum DType {
     F64,
     /// IEEE half precision ([`F16`]).
     F16,
+    /// bfloat16 ([`BF16`]).
+    BF16,
     I8,
     I16,
     I32,
@@ -25,25 +27,28 @@ pub enum DType {
 }
 
 impl DType {
-    pub const ALL: [DType; 8] =
-        [DType::F32, DType::F64, DType::F16, DType::I8, DType::I16, DType::I32, DType::I64, DType::Bool];
+    pub const ALL: [DType; 9] =
+        [DType::F32, DType::F64, DType::F16, DType::BF16, DType::I8, DType::I16, DType::I32, DType::I64, DType::Bool];
 
     pub fn size(self) -> usize {
         match self {
             DType::F32 | DType::I32 => 4,
             DType::F64 | DType::I64 => 8,
-            DType::I16 | DType::F16 => 2,
+            DType::I16 | DType::F16 | DType::BF16 => 2,
             DType::I8 | DType::Bool => 1,
         }
     }
 
     /// The C type of an element (`<stdint.h>` and `<stdbool.h>`; a `bool` is one byte
-    /// holding 0 or 1; `_Float16` is C23's and GCC's and Clang's on x86-64).
+    /// holding 0 or 1; `_Float16` is C23's and GCC's and Clang's on x86-64; a bf16 is
+    /// its bits, the high half of an IEEE single, since C compilers disagree on
+    /// `__bf16`).
     pub fn c_type(self) -> &'static str {
         match self {
             DType::F32 => "float",
             DType::F64 => "double",
             DType::F16 => "_Float16",
+            DType::BF16 => "uint16_t",
             DType::I8 => "int8_t",
             DType::I16 => "int16_t",
             DType::I32 => "int32_t",
@@ -57,6 +62,7 @@ impl DType {
             DType::F32 => "f32",
             DType::F64 => "f64",
             DType::F16 => "f16",
+            DType::BF16 => "bf16",
             DType::I8 => "i8",
             DType::I16 => "i16",
             DType::I32 => "i32",
@@ -92,6 +98,19 @@ impl F16 {
             e => ((e + 112) << 23) | (mant << 13),
         };
         f32::from_bits(sign | magnitude)
+    }
+}
+
+/// A bfloat16 number, as its bits (the high half of an IEEE single): the element of
+/// [`DType::BF16`] tensors. The compiler defines the conversions (`tcc_ir::dense`).
+#[repr(transparent)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct BF16(pub u16);
+
+impl BF16 {
+    /// Exact.
+    pub fn to_f32(self) -> f32 {
+        f32::from_bits((self.0 as u32) << 16)
     }
 }
 

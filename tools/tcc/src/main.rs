@@ -358,7 +358,12 @@ fn run(model: &Path, files: &RunFiles, common: &Common) -> Result<(), String> {
     let mut failures = Vec::new();
     for (i, (got, want)) in results.iter().zip(&expected).enumerate() {
         let (abs, rel) = npy::compare(got, want).map_err(|e| format!("output #{i}: {e}"))?;
-        let default = if got.dtype() == tcc::DType::F16 { 1e-3 } else { 1e-4 };
+        // A 16-bit float output holds 11 (f16) or 8 (bf16) significant bits.
+        let default = match got.dtype() {
+            tcc::DType::F16 => 1e-3,
+            tcc::DType::BF16 => 1e-2,
+            _ => 1e-4,
+        };
         let tolerance = files.tolerance.unwrap_or(default);
         let verdict = if rel <= tolerance { "ok" } else { "MISMATCH" };
         println!("output #{i}: max error {abs:.3e} ({rel:.3e} of the reference's scale): {verdict}");

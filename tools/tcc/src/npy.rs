@@ -24,7 +24,8 @@ struct Header {
     len: u64,
 }
 
-/// Reads a C-order `.npy` of float32, float64, float16, int8, int16, int32, int64 or bool.
+/// Reads a C-order `.npy` of float32, float64, float16, bfloat16 (`ml_dtypes`), int8, int16,
+/// int32, int64 or bool.
 pub fn read(path: &Path) -> Result<Tensor, String> {
     let what = || path.display().to_string();
     // Only a regular file (a FIFO would block, a device never end).
@@ -149,10 +150,12 @@ fn quoted(s: &str) -> Option<(&str, &str)> {
 }
 
 /// Each dtype's `descr` (little-endian).
-const DESCRS: [(DType, &str); 8] = [
+/// NumPy has no bfloat16: `ml_dtypes`' arrays of it save as two-byte voids.
+const DESCRS: [(DType, &str); 9] = [
     (DType::F32, "<f4"),
     (DType::F64, "<f8"),
     (DType::F16, "<f2"),
+    (DType::BF16, "<V2"),
     (DType::I8, "|i1"),
     (DType::I16, "<i2"),
     (DType::I32, "<i4"),

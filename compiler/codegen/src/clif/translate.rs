@@ -67,11 +67,11 @@ pub fn clif_type(t: &Type) -> Result<cl::Type, CodegenError> {
         ScalarType::F32 => Ok(F32),
         ScalarType::F64 => Ok(F64),
         ScalarType::I1 | ScalarType::I8 => Ok(I8),
-        // f16 is only loaded, stored and reinterpreted (`expand-half`): its bits.
-        ScalarType::I16 | ScalarType::F16 => Ok(I16),
+        // The 16-bit floats are only loaded, stored and reinterpreted (`expand-half`):
+        // their bits.
+        ScalarType::I16 | ScalarType::F16 | ScalarType::BF16 => Ok(I16),
         ScalarType::I32 => Ok(I32),
         ScalarType::I64 | ScalarType::Index => Ok(I64),
-        other => Err(CodegenError::Unsupported(format!("element type {other}"))),
     };
     match t {
         Type::Scalar(s) => scalar(*s),

@@ -118,11 +118,11 @@ impl<'ctx> Shared<'ctx, '_> {
             ScalarType::F64 => c.f64_type().into(),
             ScalarType::I1 => c.bool_type().into(),
             ScalarType::I8 => c.i8_type().into(),
-            // f16 is only loaded, stored and reinterpreted (`expand-half`): its bits.
-            ScalarType::I16 | ScalarType::F16 => c.i16_type().into(),
+            // The 16-bit floats are only loaded, stored and reinterpreted (`expand-half`):
+            // their bits.
+            ScalarType::I16 | ScalarType::F16 | ScalarType::BF16 => c.i16_type().into(),
             ScalarType::I32 => c.i32_type().into(),
             ScalarType::I64 | ScalarType::Index => c.i64_type().into(),
-            other => return Err(CodegenError::Unsupported(format!("element type {other}"))),
         })
     }
 

@@ -1,9 +1,12 @@
-//! IEEE half precision (`f16`) to and from single precision in integer arithmetic, on
-//! scalars and vectors alike, for targets without conversion instructions (Cranelift
-//! has none): the same values as [`crate::dense::f16_to_f32`] and
+//! The 16-bit floats to and from single precision in integer arithmetic, on scalars and
+//! vectors alike, for targets without conversion instructions (Cranelift has none):
+//! IEEE half precision (`f16`) with the same values as [`crate::dense::f16_to_f32`] and
 //! [`crate::dense::f32_to_f16`] (exact widening; narrowing rounds to nearest even,
 //! overflows to infinity, keeps the sign of zeros and NaNs, and makes every NaN the
-//! quiet NaN `0x7e00`).
+//! quiet NaN `0x7e00`), and `bf16` with those of [`crate::dense::bf16_to_f32`] and
+//! [`crate::dense::f32_to_bf16`] (the high half of the f32 bits, rounded to nearest
+//! even; a NaN keeps its sign and high payload and is made quiet). [`widen_to_f32`],
+//! [`narrow_from_f32`] and [`round_in_f32`] take the format as a type.
 
 use super::{Compare, ScalarBuilder, ScalarFn};
 use crate::module::Value;
@@ -16,6 +19,62 @@ fn int(b: &mut dyn ScalarBuilder, like: Value, x: i64) -> Value {
 fn op(b: &mut dyn ScalarBuilder, f: ScalarFn, x: Value, c: i64) -> Value {
     let c = int(b, x, c);
     b.binary(f, x, c)
+}
+
+/// `h` (values of the 16-bit float type `half`) as f32 values, exactly.
+pub fn widen_to_f32(b: &mut dyn ScalarBuilder, h: Value, half: ScalarType) -> Value {
+    if half == ScalarType::BF16 { widen_bf16(b, h) } else { widen(b, h) }
+}
+
+/// `x` (f32 values) rounded to the 16-bit float type `half`, to nearest even.
+pub fn narrow_from_f32(b: &mut dyn ScalarBuilder, x: Value, half: ScalarType) -> Value {
+    if half == ScalarType::BF16 { narrow_bf16(b, x) } else { narrow(b, x) }
+}
+
+/// `x` (f32 values) rounded to the nearest value of the 16-bit float type `half`, as
+/// f32: [`widen_to_f32`] of [`narrow_from_f32`] without the 16-bit packing.
+pub fn round_in_f32(b: &mut dyn ScalarBuilder, x: Value, half: ScalarType) -> Value {
+    if half == ScalarType::BF16 { round_bf16(b, x) } else { round(b, x) }
+}
+
+/// `h` (bf16 values) as f32 values: their bits as the high half.
+fn widen_bf16(b: &mut dyn ScalarBuilder, h: Value) -> Value {
+    let bits = b.reinterpret(h, ScalarType::I16);
+    let bits = b.convert(bits, ScalarType::I32);
+    let bits = op(b, ScalarFn::Shl, bits, 16);
+    b.reinterpret(bits, ScalarType::F32)
+}
+
+/// The f32 bits of `x` rounded to nearest even at bit 16 (the low half zero, a carry
+/// into the exponent being the right result: the largest finite values round to
+/// infinity), and for NaNs the bits kept with the quiet bit set.
+fn bf16_bits_in_f32(b: &mut dyn ScalarBuilder, x: Value) -> Value {
+    let bits = b.reinterpret(x, ScalarType::I32);
+    let odd = op(b, ScalarFn::Shr, bits, 16);
+    let odd = op(b, ScalarFn::And, odd, 1);
+    let t = op(b, ScalarFn::Add, bits, 0x7fff);
+    let t = b.add(t, odd);
+    let rounded = op(b, ScalarFn::And, t, 0xffff_0000u32 as i32 as i64);
+    let quiet = op(b, ScalarFn::Or, bits, 0x0040_0000);
+    let quiet = op(b, ScalarFn::And, quiet, 0xffff_0000u32 as i32 as i64);
+    let magnitude = op(b, ScalarFn::And, bits, 0x7fff_ffff);
+    let c = int(b, magnitude, 0x7f80_0000);
+    let is_nan = b.compare(Compare::Gt, magnitude, c);
+    b.select(is_nan, quiet, rounded)
+}
+
+/// `x` (f32 values) rounded to bf16, to nearest even.
+fn narrow_bf16(b: &mut dyn ScalarBuilder, x: Value) -> Value {
+    let r = bf16_bits_in_f32(b, x);
+    let r = op(b, ScalarFn::Shr, r, 16);
+    let r = b.convert(r, ScalarType::I16);
+    b.reinterpret(r, ScalarType::BF16)
+}
+
+/// `x` (f32 values) rounded to the nearest bf16 value, as f32.
+fn round_bf16(b: &mut dyn ScalarBuilder, x: Value) -> Value {
+    let r = bf16_bits_in_f32(b, x);
+    b.reinterpret(r, ScalarType::F32)
 }
 
 /// `h` (f16 values) as f32 values, exactly.

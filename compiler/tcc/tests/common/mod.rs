@@ -24,6 +24,8 @@ pub fn load_npy(path: &Path) -> Tensor {
     match descr.as_str() {
         // npyz reads halves only with the `half` crate: the data is the file's end.
         "<f2" => Tensor::from_bytes(tcc::DType::F16, &shape, &bytes[bytes.len() - 2 * numel..]),
+        // bf16 as `ml_dtypes` saves it: two-byte voids.
+        "<V2" | "|V2" => Tensor::from_bytes(tcc::DType::BF16, &shape, &bytes[bytes.len() - 2 * numel..]),
         "<f4" => Tensor::from_slice(&npy.into_vec::<f32>().unwrap(), &shape),
         "<f8" => Tensor::from_slice(&npy.into_vec::<f64>().unwrap(), &shape),
         "<i4" => Tensor::from_slice(&npy.into_vec::<i32>().unwrap(), &shape),

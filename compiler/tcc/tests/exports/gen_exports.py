@@ -3,22 +3,27 @@
 regression corpus of issue 35 (ops and element types torch-mlir exports that tcc once
 refused, and the two bugs it had on them).
 
-Run from the repository root with a Python that has torch, torch-mlir and numpy:
+Run from the repository root with a Python that has torch, torch-mlir, numpy and
+ml_dtypes (numpy's bfloat16):
 
-    python compiler/tcc/tests/exports/gen_exports.py
+    python compiler/tcc/tests/exports/gen_exports.py [CASE_PREFIX...]
 
 It (re)writes, next to this script, `<case>.mlir` (the TOSA export, `func.func @main`),
 `<case>.in<i>.npy` (the arguments) and `<case>.out<i>.npy` (PyTorch's results), after
-deleting the old ones. `tests/export_corpus.rs` runs every case with every backend on 1
-and 2 threads: integer and boolean results must be equal, f32 and f64 ones within 1e-5 of the
-output's scale (f16 ones within 1e-3). Every case seeds torch from its name, so the files
-are reproducible.
+deleting the old ones; with prefixes, only the cases whose names start with one of them
+(the others' files stay). bf16 arrays are saved as `ml_dtypes.bfloat16` (two-byte
+voids, `<V2`, in the file). `tests/export_corpus.rs` runs every case with every backend
+on 1 and 2 threads: integer and boolean results must be equal, f32 and f64 ones within
+1e-5 of the output's scale (f16 ones within 1e-3, bf16 ones within 1e-2). Every case
+seeds torch from its name, so the files are reproducible.
 """
 
 import glob
 import os
+import sys
 import zlib
 
+import ml_dtypes
 import numpy as np
 import torch
 from torch_mlir import fx
@@ -130,13 +135,33 @@ def cases():
          lambda: (torch.randn(3, 5).half() * 100, torch.randn(3, 5))),
         ("f16_flip_cat", lambda x, y: torch.cat([torch.flip(x, dims=[1]), y.t()], 0),
          lambda: (torch.randn(2, 3).half(), torch.randn(3, 4).half())),
+        # bf16 end to end, as f16 above (PyTorch rounds each op's f32 result to bf16).
+        ("bf16_add_mul", lambda x, y: (x + y) * x, lambda: (torch.randn(3, 37).bfloat16(), torch.randn(37).bfloat16())),
+        ("bf16_softmax", lambda x: torch.softmax(x, dim=-1), lambda: (torch.randn(4, 33).bfloat16(),)),
+        ("bf16_matmul", lambda x, y: x @ y, lambda: (torch.randn(2, 5, 24).bfloat16(), torch.randn(24, 7).bfloat16())),
+        ("bf16_linear_gelu", torch.nn.Sequential(torch.nn.Linear(16, 12), torch.nn.GELU()).bfloat16(),
+         lambda: (torch.randn(3, 16).bfloat16(),)),
+        ("bf16_layer_norm", torch.nn.LayerNorm(20).bfloat16(), lambda: (torch.randn(3, 20).bfloat16(),)),
+        ("bf16_casts", lambda x, y, z: (x.float() * 3, y.bfloat16() + 1, x.to(torch.int32), z.bfloat16()),
+         lambda: (torch.randn(3, 5).bfloat16() * 100, torch.randn(3, 5), torch.randn(3, 5).half())),
     ]
 
 
+def to_numpy(t):
+    """A tensor as a C-order numpy array (bf16 as `ml_dtypes.bfloat16`, its bits kept)."""
+    if t.dtype == torch.bfloat16:
+        return np.array(t.view(torch.int16).numpy().view(ml_dtypes.bfloat16), order="C")
+    # C order: a transposed result is a Fortran-order view, which .npy would keep.
+    return np.array(t.numpy(), order="C")
+
+
 def main():
-    for f in glob.glob(os.path.join(HERE, "*.mlir")) + glob.glob(os.path.join(HERE, "*.npy")):
-        os.remove(f)
-    for name, f, make in cases():
+    prefixes = sys.argv[1:]
+    wanted = [c for c in cases() if not prefixes or c[0].startswith(tuple(prefixes))]
+    for name in [c[0] for c in wanted] if prefixes else ["*"]:
+        for f in glob.glob(os.path.join(HERE, f"{name}.mlir")) + glob.glob(os.path.join(HERE, f"{name}.*.npy")):
+            os.remove(f)
+    for name, f, make in wanted:
         torch.manual_seed(zlib.crc32(name.encode()))
         module = f if isinstance(f, torch.nn.Module) else Fn(f)
         for p in module.parameters():
@@ -150,10 +175,9 @@ def main():
         with open(os.path.join(HERE, f"{name}.mlir"), "w") as fh:
             fh.write(str(exported))
         for i, a in enumerate(args):
-            np.save(os.path.join(HERE, f"{name}.in{i}.npy"), np.array(a.numpy(), order="C"))
+            np.save(os.path.join(HERE, f"{name}.in{i}.npy"), to_numpy(a))
         for i, o in enumerate(outs):
-            # C order: a transposed result is a Fortran-order view, which .npy would keep.
-            np.save(os.path.join(HERE, f"{name}.out{i}.npy"), np.array(o.numpy(), order="C"))
+            np.save(os.path.join(HERE, f"{name}.out{i}.npy"), to_numpy(o))
         print(name)
 
 

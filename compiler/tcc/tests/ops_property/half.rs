@@ -1,13 +1,14 @@
-//! Half precision's conversions, compiled (`expand-half`: integer arithmetic on every
-//! backend) against their definition (`tcc::ir::dense`), bit for bit: every f16 widened,
-//! and f32 values around every half, their midpoints (ties), the subnormal and overflow
-//! boundaries, f32 subnormals, infinities, NaNs of both signs and random bits narrowed,
-//! and rounded in f32 lanes (a rounding widened again); in vectors with a scalar tail,
-//! on every backend and 1 and 2 threads.
+//! The 16-bit floats' conversions, compiled (`expand-half`: integer arithmetic on every
+//! backend) against their definition (`tcc::ir::dense`), bit for bit: every f16 and
+//! every bf16 widened, and f32 values around every half, their midpoints (ties), the
+//! subnormal and overflow boundaries, f32 subnormals, infinities, NaNs of both signs and
+//! random bits narrowed (and the same around bf16 values), and rounded in f32 lanes (a
+//! rounding widened again); in vectors with a scalar tail, on every backend and 1 and 2
+//! threads.
 
 use super::*;
-use tcc::F16;
-use tcc::ir::dense::{f16_to_f32, f32_to_f16};
+use tcc::ir::dense::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
+use tcc::{BF16, F16};
 
 /// `cast` of `x` to `to`, compiled with every backend on 1 and 2 threads.
 fn compiled_casts(x: &ITensor, to: ScalarType) -> Vec<(String, tcc::Tensor)> {
@@ -71,31 +72,86 @@ fn narrowing_rounds_to_nearest_even_like_the_definition() {
     }
 }
 
-/// A value rounded to f16 and widened again inside one kernel (`half::round`, in f32
-/// lanes) is the definition's narrowing then widening, bit for bit.
-#[test]
-fn rounding_in_f32_lanes_is_narrowing_then_widening() {
-    let xs = narrowing_cases();
+/// A value rounded to a 16-bit float and widened again inside one kernel
+/// (`half::round_in_f32`, in f32 lanes) is the definition's narrowing then widening,
+/// bit for bit.
+fn check_rounding_in_f32_lanes(xs: &[f32], half: &str, round: impl Fn(f32) -> f32) {
     let n = xs.len();
     let text = format!(
         "func.func @main(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n  \
-         %0 = graph.cast %x : (tensor<{n}xf32>) -> tensor<{n}xf16>\n  \
-         %1 = graph.cast %0 : (tensor<{n}xf16>) -> tensor<{n}xf32>\n  \
+         %0 = graph.cast %x : (tensor<{n}xf32>) -> tensor<{n}x{half}>\n  \
+         %1 = graph.cast %0 : (tensor<{n}x{half}>) -> tensor<{n}xf32>\n  \
          return %1 : tensor<{n}xf32>\n}}\n"
     );
-    let x = ITensor::new(vec![n], Data::F32(xs.clone())).unwrap();
+    let x = ITensor::new(vec![n], Data::F32(xs.to_vec())).unwrap();
     for backend in tcc::backend::compiled_backends() {
         for threads in [1, 2] {
             let model = tcc::Runtime::builder().backend(backend).threads(threads).load_str(&text).unwrap();
             let got = model.run(&[tcc::runtime_tensor(&x).unwrap()]).unwrap().remove(0);
             for (&v, g) in xs.iter().zip(got.as_slice::<f32>().unwrap()) {
-                let want = f16_to_f32(f32_to_f16(v));
+                let want = round(v);
                 assert_eq!(
                     g.to_bits(),
                     want.to_bits(),
-                    "{backend:?}, {threads} thread(s): {v:e} rounded to {g:e}, not {want:e}"
+                    "{backend:?}, {threads} thread(s): {v:e} rounded to {half} as {g:e}, not {want:e}"
                 );
             }
         }
     }
+}
+
+#[test]
+fn rounding_in_f32_lanes_is_narrowing_then_widening() {
+    check_rounding_in_f32_lanes(&narrowing_cases(), "f16", |v| f16_to_f32(f32_to_f16(v)));
+}
+
+#[test]
+fn every_bf16_widens_exactly() {
+    let values: Vec<u16> = (0..=u16::MAX).collect();
+    let x = ITensor::new(vec![values.len()], Data::BF16(values.clone())).unwrap();
+    for (what, got) in compiled_casts(&x, ScalarType::F32) {
+        for (&h, g) in values.iter().zip(got.as_slice::<f32>().unwrap()) {
+            let want = bf16_to_f32(h);
+            assert_eq!(BF16(h).to_f32().to_bits(), want.to_bits(), "the runtime's widening of {h:#06x}");
+            assert_eq!(g.to_bits(), want.to_bits(), "{what}: bf16 {h:#06x} widened to {g:e}, not {want:e}");
+        }
+    }
+}
+
+/// f32 values around every 16th bf16 and its midpoints (ties to both parities), the
+/// overflow boundary, subnormals, infinities, NaNs of both signs with payloads, and
+/// random bits: whole vectors and a scalar tail.
+fn bf16_narrowing_cases() -> Vec<f32> {
+    let mut bits: Vec<u32> = Vec::new();
+    for h in (0..0x7f80u16).chain(0x8000..0xff80).step_by(7) {
+        let b = (h as u32) << 16;
+        // The value, one f32 ulp either side, and around the midpoint to the next bf16
+        // (a tie).
+        bits.extend([b, b + 1, b.saturating_sub(1), b + 0x8000, b + 0x7fff, b + 0x8001]);
+    }
+    let mut xs: Vec<f32> = bits.into_iter().map(f32::from_bits).collect();
+    xs.extend([f32::MAX, -f32::MAX, f32::MIN_POSITIVE, 1e-40, -1e-45, f32::from_bits(0x7f7f_8000)]);
+    xs.extend([f32::INFINITY, f32::NEG_INFINITY, f32::NAN, -f32::NAN, f32::from_bits(0x7f80_0001)]);
+    xs.extend([f32::from_bits(0xffc1_2345), f32::from_bits(0x7fbf_ffff)]);
+    let mut r = Rng::new(17);
+    xs.extend((0..20_000).map(|_| f32::from_bits(r.next() as u32)));
+    xs.truncate(xs.len() / 16 * 16 + 7);
+    xs
+}
+
+#[test]
+fn bf16_narrowing_rounds_to_nearest_even_like_the_definition() {
+    let xs = bf16_narrowing_cases();
+    let x = ITensor::new(vec![xs.len()], Data::F32(xs.clone())).unwrap();
+    for (what, got) in compiled_casts(&x, ScalarType::BF16) {
+        for (&v, g) in xs.iter().zip(got.as_slice::<BF16>().unwrap()) {
+            let want = f32_to_bf16(v);
+            assert_eq!(g.0, want, "{what}: {v:e} ({:#010x}) narrowed to {:#06x}, not {want:#06x}", v.to_bits(), g.0);
+        }
+    }
+}
+
+#[test]
+fn bf16_rounding_in_f32_lanes_is_narrowing_then_widening() {
+    check_rounding_in_f32_lanes(&bf16_narrowing_cases(), "bf16", |v| bf16_to_f32(f32_to_bf16(v)));
 }

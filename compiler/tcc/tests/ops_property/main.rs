@@ -67,6 +67,11 @@ fn tensor(r: &mut Rng, elem: ScalarType, shape: &[i64], positive: bool) -> ITens
                 .map(|_| tcc::ir::dense::f32_to_f16(if positive { 0.05 + r.f().abs().min(4.0) } else { r.f() }))
                 .collect(),
         ),
+        ScalarType::BF16 => Data::BF16(
+            (0..n)
+                .map(|_| tcc::ir::dense::f32_to_bf16(if positive { 0.05 + r.f().abs().min(4.0) } else { r.f() }))
+                .collect(),
+        ),
         ScalarType::I8 => Data::I8((0..n).map(|_| r.int(-128, 127) as i8).collect()),
         ScalarType::I16 => Data::I16((0..n).map(|_| r.int(-400, 400) as i16).collect()),
         ScalarType::I32 => Data::I32((0..n).map(|_| r.int(-50, 50) as i32).collect()),
@@ -172,9 +177,14 @@ fn check_backend(
         }
         let (gv, wv) = (gt.to_f64s(), wt.to_f64s());
         let exact = !wt.is_float();
-        // An f16 result is its f32 result rounded: one f32 ulp apart (the JIT's f32
-        // math against the interpreter's f64) can round to neighbouring halves.
-        let tolerance = if wt.elem() == ScalarType::F16 { case.tolerance.max(1e-3) } else { case.tolerance };
+        // A 16-bit result is its f32 result rounded: one f32 ulp apart (the JIT's f32
+        // math against the interpreter's f64) can round to neighbouring values (2^-11
+        // apart relatively in f16, 2^-8 in bf16).
+        let tolerance = match wt.elem() {
+            ScalarType::F16 => case.tolerance.max(1e-3),
+            ScalarType::BF16 => case.tolerance.max(1e-2),
+            _ => case.tolerance,
+        };
         let scale = wv.iter().filter(|x| x.is_finite()).fold(1.0f64, |a, &x| a.max(x.abs()));
         for (k, (&x, &y)) in gv.iter().zip(&wv).enumerate() {
             let ok = if exact || !y.is_finite() || !x.is_finite() {
@@ -233,6 +243,7 @@ const NUM: &[ScalarType] = &[
     ScalarType::F32,
     ScalarType::F64,
     ScalarType::F16,
+    ScalarType::BF16,
     ScalarType::I8,
     ScalarType::I16,
     ScalarType::I32,
@@ -240,7 +251,7 @@ const NUM: &[ScalarType] = &[
 ];
 
 /// Float element types as the tests draw them (f32 most often).
-const FLOATS: &[ScalarType] = &[ScalarType::F32, ScalarType::F32, ScalarType::F64, ScalarType::F16];
+const FLOATS: &[ScalarType] = &[ScalarType::F32, ScalarType::F32, ScalarType::F64, ScalarType::F16, ScalarType::BF16];
 
 #[test]
 fn elementwise_binary() {
@@ -352,10 +363,11 @@ fn elementwise_unary() {
 /// integers' ranges (the conversions saturate), on random shapes.
 #[test]
 fn casts() {
-    const ALL: [ScalarType; 8] = [
+    const ALL: [ScalarType; 9] = [
         ScalarType::F32,
         ScalarType::F64,
         ScalarType::F16,
+        ScalarType::BF16,
         ScalarType::I1,
         ScalarType::I8,
         ScalarType::I16,
@@ -395,7 +407,14 @@ fn casts() {
 #[test]
 fn matmul() {
     property("graph.matmul", |r| {
-        let elem = r.pick(&[ScalarType::F32, ScalarType::F32, ScalarType::F64, ScalarType::F16, ScalarType::I32]);
+        let elem = r.pick(&[
+            ScalarType::F32,
+            ScalarType::F32,
+            ScalarType::F64,
+            ScalarType::F16,
+            ScalarType::BF16,
+            ScalarType::I32,
+        ]);
         let (m, k, n) = (r.int(1, 13), r.int(1, 17), r.int(1, 13));
         let ra = r.int(1, 4) as usize;
         let rb = r.int(1, 4) as usize;
@@ -427,7 +446,7 @@ fn conv_case(r: &mut Rng, groups: i64, (cg, og): (i64, i64), (h, w): (i64, i64),
     let (h, w) = (r.int(1, h), r.int(1, w));
     let (kh, kw) = (r.int(1, 4), r.int(1, 4));
     let n = r.int(1, 2);
-    let elem = if r.chance(0.15) { ScalarType::F16 } else { ScalarType::F32 };
+    let elem = if r.chance(0.2) { r.pick(&[ScalarType::F16, ScalarType::BF16]) } else { ScalarType::F32 };
     let x = tensor(r, elem, &[n, cg * groups, h, w], false);
     let wt = tensor(r, elem, &[og * groups, cg, kh, kw], false);
     let mut inputs = vec![x, wt];
@@ -480,7 +499,7 @@ fn pooling() {
         property(def.name, |r| {
             let (kh, kw) = (r.int(1, 4), r.int(1, 4));
             let shape = [r.int(1, 2), r.int(1, 3), r.int(1, 12), r.int(1, 12)];
-            let elem = r.pick(&[ScalarType::F32, ScalarType::F16]);
+            let elem = r.pick(&[ScalarType::F32, ScalarType::F16, ScalarType::BF16]);
             let x = tensor(r, elem, &shape, false);
             let mut c = Case::new(def, vec![x])
                 .ints("kernel", &[kh, kw])
@@ -537,7 +556,7 @@ fn reductions_and_softmax() {
         let rank = r.int(1, 4) as usize;
         let s = r.shape(rank, 9);
         let axis = r.int(-(rank as i64), rank as i64 - 1);
-        let elem = r.pick(&[ScalarType::F32, ScalarType::F16]);
+        let elem = r.pick(&[ScalarType::F32, ScalarType::F16, ScalarType::BF16]);
         Case::new(&g::SOFTMAX, vec![tensor(r, elem, &s, false)]).attr("axis", Attribute::i64(axis))
     });
 }

@@ -89,11 +89,14 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
             ));
         }
     }
-    // Half precision is a storage type: an op on f16 computes in f32 and rounds its f16
-    // results (as `widen-half` compiles it); a cast converts itself.
+    // The 16-bit floats are storage types: an op on f16 or bf16 computes in f32 and
+    // rounds its 16-bit results (as `widen-half` compiles it); a cast converts itself.
     let widened = !std::ptr::eq(def, &crate::ops::CAST) && has_half(main_inputs, &operand_types, &result_types);
     let (eval_inputs, eval_operands, eval_results) = if widened {
-        let inputs = main_inputs.iter().map(|t| t.converted(ScalarType::F16, ScalarType::F32)).collect();
+        let inputs = main_inputs
+            .iter()
+            .map(|t| if t.elem().is_half() { t.converted(t.elem(), ScalarType::F32) } else { t.clone() })
+            .collect();
         (Cow::Owned(inputs), Cow::Owned(single_types(&operand_types)?), Cow::Owned(single_types(&result_types)?))
     } else {
         (Cow::Borrowed(main_inputs), Cow::Borrowed(&operand_types[..]), Cow::Borrowed(&result_types[..]))
@@ -106,8 +109,8 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
     let mut outputs = (sem.eval)(&args)?;
     if widened {
         for (t, ty) in outputs.iter_mut().zip(&result_types) {
-            if ty.as_tensor().is_some_and(|ty| ty.elem() == ScalarType::F16) {
-                *t = t.converted(ScalarType::F32, ScalarType::F16);
+            if let Some(half) = ty.as_tensor().map(|ty| ty.elem()).filter(|e| e.is_half()) {
+                *t = t.converted(ScalarType::F32, half);
             }
         }
     }
@@ -132,18 +135,18 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
     }
 }
 
-/// Whether an op's inputs or types involve half precision.
+/// Whether an op's inputs or types involve a 16-bit float (f16, bf16).
 fn has_half(inputs: &[Tensor], operand_types: &[Type], result_types: &[Type]) -> bool {
-    let half = |t: &Type| t.as_tensor().is_some_and(|t| t.elem() == ScalarType::F16);
-    inputs.iter().any(|t| t.elem() == ScalarType::F16) || operand_types.iter().chain(result_types).any(half)
+    let half = |t: &Type| t.as_tensor().is_some_and(|t| t.elem().is_half());
+    inputs.iter().any(|t| t.elem().is_half()) || operand_types.iter().chain(result_types).any(half)
 }
 
-/// `types` with f16 tensors made f32 tensors of the same shape.
+/// `types` with 16-bit float tensors made f32 tensors of the same shape.
 fn single_types(types: &[Type]) -> Result<Vec<Type>, String> {
     types
         .iter()
         .map(|t| match t.as_tensor() {
-            Some(tt) if tt.elem() == ScalarType::F16 => Type::tensor(tt.shape().to_vec(), ScalarType::F32),
+            Some(tt) if tt.elem().is_half() => Type::tensor(tt.shape().to_vec(), ScalarType::F32),
             _ => Ok(t.clone()),
         })
         .collect()

@@ -1,7 +1,7 @@
 //! The interpreter's tensor: a shape and a vector of one of the graph dialect's element
 //! types, row-major. Deliberately plain: the interpreter is the correctness oracle.
 
-use tcc_ir::dense::{f16_to_f32, f32_to_f16};
+use tcc_ir::dense::{bf16_to_f32, f16_to_f32, f32_to_bf16, f32_to_f16};
 use tcc_ir::{DenseElements, Scalar, ScalarType, TensorType};
 
 /// Element data of one of the graph dialect's element types.
@@ -11,6 +11,8 @@ pub enum Data {
     F64(Vec<f64>),
     /// IEEE half precision, as its bits.
     F16(Vec<u16>),
+    /// bfloat16, as its bits.
+    BF16(Vec<u16>),
     I1(Vec<bool>),
     I8(Vec<i8>),
     I16(Vec<i16>),
@@ -25,6 +27,7 @@ macro_rules! with_data {
             Data::F32($v) => $body,
             Data::F64($v) => $body,
             Data::F16($v) => $body,
+            Data::BF16($v) => $body,
             Data::I1($v) => $body,
             Data::I8($v) => $body,
             Data::I16($v) => $body,
@@ -41,6 +44,7 @@ macro_rules! map_data {
             Data::F32($v) => Data::F32($body),
             Data::F64($v) => Data::F64($body),
             Data::F16($v) => Data::F16($body),
+            Data::BF16($v) => Data::BF16($body),
             Data::I1($v) => Data::I1($body),
             Data::I8($v) => Data::I8($body),
             Data::I16($v) => Data::I16($body),
@@ -71,6 +75,7 @@ impl Data {
             Data::F32(v) => v.iter().map(|&x| x as f64).collect(),
             Data::F64(v) => v.clone(),
             Data::F16(v) => v.iter().map(|&x| f16_to_f32(x) as f64).collect(),
+            Data::BF16(v) => v.iter().map(|&x| bf16_to_f32(x) as f64).collect(),
             Data::I1(v) => v.iter().map(|&x| x as u8 as f64).collect(),
             Data::I8(v) => v.iter().map(|&x| x as f64).collect(),
             Data::I16(v) => v.iter().map(|&x| x as f64).collect(),
@@ -81,10 +86,11 @@ impl Data {
 }
 
 /// Element types the graph dialect (and so the interpreter) supports.
-pub const GRAPH_ELEMENT_TYPES: [ScalarType; 8] = [
+pub const GRAPH_ELEMENT_TYPES: [ScalarType; 9] = [
     ScalarType::F32,
     ScalarType::F64,
     ScalarType::F16,
+    ScalarType::BF16,
     ScalarType::I1,
     ScalarType::I8,
     ScalarType::I16,
@@ -112,6 +118,7 @@ impl Tensor {
             ScalarType::F64 => Data::F64(v),
             // Through f32, as the compiled code converts (f64 -> f32 -> f16).
             ScalarType::F16 => Data::F16(v.into_iter().map(|x| f32_to_f16(x as f32)).collect()),
+            ScalarType::BF16 => Data::BF16(v.into_iter().map(|x| f32_to_bf16(x as f32)).collect()),
             ScalarType::I1 => Data::I1(v.into_iter().map(|x| x != 0.0).collect()),
             ScalarType::I8 => Data::I8(v.into_iter().map(|x| x as i8).collect()),
             ScalarType::I16 => Data::I16(v.into_iter().map(|x| x as i16).collect()),
@@ -133,7 +140,7 @@ impl Tensor {
             ScalarType::F32 | ScalarType::F64 => {
                 return Tensor::from_f64s(elem, shape, v.into_iter().map(|x| x as f64).collect());
             }
-            ScalarType::F16 => {
+            ScalarType::F16 | ScalarType::BF16 => {
                 // Through f32, as the compiled code converts (i64 -> f32 -> f16).
                 return Tensor::from_f64s(elem, shape, v.into_iter().map(|x| x as f32 as f64).collect());
             }
@@ -168,6 +175,7 @@ impl Tensor {
             Data::F32(_) => ScalarType::F32,
             Data::F64(_) => ScalarType::F64,
             Data::F16(_) => ScalarType::F16,
+            Data::BF16(_) => ScalarType::BF16,
             Data::I1(_) => ScalarType::I1,
             Data::I8(_) => ScalarType::I8,
             Data::I16(_) => ScalarType::I16,
@@ -191,6 +199,7 @@ impl Tensor {
             Data::F32(v) => v.iter().map(|&x| x as i64).collect(),
             Data::F64(v) => v.iter().map(|&x| x as i64).collect(),
             Data::F16(v) => v.iter().map(|&x| f16_to_f32(x) as i64).collect(),
+            Data::BF16(v) => v.iter().map(|&x| bf16_to_f32(x) as i64).collect(),
             Data::I1(v) => v.iter().map(|&x| x as i64).collect(),
             Data::I8(v) => v.iter().map(|&x| x as i64).collect(),
             Data::I16(v) => v.iter().map(|&x| x as i64).collect(),
@@ -260,6 +269,7 @@ impl Tensor {
             ScalarType::F32 => join!(F32),
             ScalarType::F64 => join!(F64),
             ScalarType::F16 => join!(F16),
+            ScalarType::BF16 => join!(BF16),
             ScalarType::I1 => join!(I1),
             ScalarType::I8 => join!(I8),
             ScalarType::I16 => join!(I16),
@@ -289,6 +299,7 @@ impl Tensor {
             ScalarType::F32 => Data::F32(d.to_f32s().expect("f32 elements")),
             ScalarType::F64 => Data::F64((0..n).map(|i| d.get(i).as_f64()).collect()),
             ScalarType::F16 => Data::F16((0..n).map(|i| f32_to_f16(d.get(i).as_f64() as f32)).collect()),
+            ScalarType::BF16 => Data::BF16((0..n).map(|i| f32_to_bf16(d.get(i).as_f64() as f32)).collect()),
             ScalarType::I1 => Data::I1((0..n).map(|i| d.get(i).as_i64() != 0).collect()),
             ScalarType::I8 => Data::I8((0..n).map(|i| d.get(i).as_i64() as i8).collect()),
             ScalarType::I16 => Data::I16((0..n).map(|i| d.get(i).as_i64() as i16).collect()),
@@ -311,6 +322,7 @@ impl Tensor {
             Data::F32(v) => return DenseElements::from_f32_vec(ty, v).expect("element count matches the shape"),
             Data::F64(v) => v.iter().map(|&x| Scalar::Float(x)).collect(),
             Data::F16(v) => v.iter().map(|&x| Scalar::Float(f16_to_f32(x) as f64)).collect(),
+            Data::BF16(v) => v.iter().map(|&x| Scalar::Float(bf16_to_f32(x) as f64)).collect(),
             Data::I1(v) => v.iter().map(|&x| Scalar::Int(x as i64)).collect(),
             Data::I8(v) => v.iter().map(|&x| Scalar::Int(x as i64)).collect(),
             Data::I16(v) => v.iter().map(|&x| Scalar::Int(x as i64)).collect(),

@@ -173,6 +173,7 @@ impl Gen<'_, '_> {
                 Data::F32(v) => Data::F32(vec![v[0]; n]),
                 Data::F64(v) => Data::F64(vec![v[0]; n]),
                 Data::F16(v) => Data::F16(vec![v[0]; n]),
+                Data::BF16(v) => Data::BF16(vec![v[0]; n]),
                 Data::I8(v) => Data::I8(vec![v[0]; n]),
                 Data::I16(v) => Data::I16(vec![v[0]; n]),
                 Data::I32(v) => Data::I32(vec![v[0]; n]),

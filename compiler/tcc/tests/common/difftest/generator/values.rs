@@ -245,7 +245,7 @@ pub(super) fn dense_literal(d: &Data, elem: Elem) -> String {
     let bytes: Vec<Vec<u8>> = match d {
         Data::F32(v) => v.iter().map(|x| x.to_le_bytes().to_vec()).collect(),
         Data::F64(v) => v.iter().map(|x| x.to_le_bytes().to_vec()).collect(),
-        Data::F16(v) => v.iter().map(|x| x.to_le_bytes().to_vec()).collect(),
+        Data::F16(v) | Data::BF16(v) => v.iter().map(|x| x.to_le_bytes().to_vec()).collect(),
         Data::I8(v) => v.iter().map(|x| x.to_le_bytes().to_vec()).collect(),
         Data::I16(v) => v.iter().map(|x| x.to_le_bytes().to_vec()).collect(),
         Data::I32(v) => v.iter().map(|x| x.to_le_bytes().to_vec()).collect(),
