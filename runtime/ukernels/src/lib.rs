@@ -18,8 +18,10 @@
 //! [`Isa::host_best`] is the best this CPU runs. The entry points `tcc_uk_tile_<isa>`
 //! (C ABI, one per level) take a tile's fields as arguments; [`run`] is the same from
 //! Rust. A tile larger than the level's register file is split into register-sized
-//! sub-tiles. [`peak`] measures each level's FMA ceiling.
+//! sub-tiles. [`peak`] measures each level's FMA ceiling. [`dot`] is the bf16 tile
+//! (pairs of bf16 inputs and weights into f32 accumulators), for reduced precision.
 
+pub mod dot;
 pub mod peak;
 pub mod tile;
 

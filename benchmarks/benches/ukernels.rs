@@ -1,0 +1,83 @@
+//! The register tiles in L1, one thread: the f32 broadcast tile (AVX-512, 14 rows x 2
+//! vectors, what the conv and matmul templates call) against the bf16 dot tile (10 x 2,
+//! with `vdpbf16ps` and with widening FMAs), each over a reduction of 512 elements (256
+//! pairs). Throughput in FLOPs (two per multiply-add); compare with the FMA and bf16
+//! dot peaks of `../shared/tools/roofline/run.sh`. Results in benchmarks/RESULTS.md.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use tcc_ukernels::dot::{DotLevel, DotTile, LANES, run_dot};
+use tcc_ukernels::{Epilogue, Isa, Level, Reduce, Tile, run};
+
+const K: i64 = 512;
+const VECTORS: i64 = 2;
+
+fn tiles(c: &mut Criterion) {
+    let mut group = c.benchmark_group("register_tile_l1");
+    if Isa::Avx512.is_supported() {
+        let rows = 14;
+        let x = vec![0.5f32; (rows * K) as usize];
+        let w = vec![0.25f32; (K * VECTORS * 16) as usize];
+        let mut o = vec![0f32; (rows * VECTORS * 16) as usize];
+        let tile = Tile {
+            x: x.as_ptr(),
+            w: w.as_ptr(),
+            o: o.as_mut_ptr(),
+            rows,
+            vectors: VECTORS,
+            accumulate: false,
+            x_row: K,
+            o_row: VECTORS * 16,
+            group_vectors: VECTORS,
+            w_group: 0,
+            o_group: 0,
+            inner: K,
+            w_step: VECTORS * 16,
+            levels: [Level { count: 1, x: 0, w: 0 }; 3],
+            x_vector: false,
+            x_step: 0,
+            x_group: 0,
+            reduce: Reduce::Fma,
+            divisor: 0,
+            prefetch: 0,
+            epilogue: Epilogue::NONE,
+        };
+        group.throughput(Throughput::Elements((2 * rows * VECTORS * 16 * K) as u64));
+        // SAFETY: the buffers cover the tile.
+        group.bench_function("f32_avx512_14x2", |b| b.iter(|| unsafe { run(Isa::Avx512, black_box(&tile)) }));
+    }
+    let rows = 10;
+    let x = vec![0x3f00u16; (rows * K) as usize];
+    let w = vec![0x3e80u16; (K * VECTORS * LANES as i64) as usize];
+    let mut o = vec![0f32; (rows * VECTORS * LANES as i64) as usize];
+    let tile = DotTile {
+        x: x.as_ptr(),
+        w: w.as_ptr(),
+        o: o.as_mut_ptr(),
+        rows,
+        vectors: VECTORS,
+        accumulate: false,
+        x_row: K,
+        o_row: VECTORS * LANES as i64,
+        w_vector: 2 * LANES as i64,
+        o_vector: LANES as i64,
+        pairs: K / 2,
+        w_step: VECTORS * 2 * LANES as i64,
+        levels: [Level { count: 1, x: 0, w: 0 }; 3],
+        bias: std::ptr::null(),
+        lo: f32::NEG_INFINITY,
+        hi: f32::INFINITY,
+    };
+    group.throughput(Throughput::Elements((2 * rows * VECTORS * LANES as i64 * K) as u64));
+    for (name, level) in [("bf16_dot_10x2", DotLevel::Avx512Bf16), ("bf16_widened_10x2", DotLevel::Avx512)] {
+        if level.is_supported() {
+            // SAFETY: the buffers cover the tile; the level runs on this CPU.
+            group.bench_function(name, |b| b.iter(|| unsafe { run_dot(level, black_box(&tile)) }));
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, tiles);
+criterion_main!(benches);

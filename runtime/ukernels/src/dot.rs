@@ -1,0 +1,335 @@
+//! The bf16 dot tile: `rows` x `vectors` f32 accumulators over a reduction of bf16
+//! pairs, the register tile of reduced-precision convolutions and matmuls (issue 29).
+//!
+//! Inputs and weights are bf16 (their bits, `u16`); the reduction runs over pairs of
+//! adjacent elements, which is what AVX512_BF16's `vdpbf16ps` multiplies: each step
+//! broadcasts one pair of a row's inputs (32 bits) and, per vector, loads `L` lanes of
+//! weight pairs (the weights packed with the two elements of a pair side by side, lane
+//! by lane). Each lane adds the pair's odd product, then its even one, to its f32
+//! accumulator: bf16 products are exact in f32, so each addition is the only rounding,
+//! as in `vdpbf16ps` (which also treats subnormal inputs and results as zero: the same
+//! values for every input without subnormals). Three levels: `avx512bf16` (the dot
+//! instruction), `avx512` (the pairs widened to f32, two FMAs), and a portable scalar
+//! loop for every other CPU ([`run_dot`] picks the best this CPU runs).
+//!
+//! Not yet called by generated code: the bf16 precision policy that packs weights and
+//! stores activations in bf16 comes next (issue 29).
+
+use crate::tile::Level;
+
+/// A bf16 dot tile. Offsets and strides of `x` and `w` count bf16 elements, of `o` f32
+/// elements.
+///
+/// Accumulator `(r, v)` lane `l` is the sum, over every iteration of the levels
+/// (outermost first) and then the `pairs` steps `j`, of `x[xi + 1] * w[wi + 2l + 1]`
+/// and then `x[xi] * w[wi + 2l]`, where `xi = r * x_row + levels' x offsets + 2j` and
+/// `wi = v * w_vector + levels' w offsets + j * w_step`; it starts from zero, or from
+/// the output with `accumulate`. It is stored at `o[r * o_row + v * o_vector + l]`
+/// after the bias `bias[v * L + l]` (if not null) is added and the result clamped to
+/// `[lo, hi]`.
+#[derive(Copy, Clone, Debug)]
+pub struct DotTile {
+    pub x: *const u16,
+    pub w: *const u16,
+    pub o: *mut f32,
+    pub rows: i64,
+    pub vectors: i64,
+    pub accumulate: bool,
+    pub x_row: i64,
+    pub o_row: i64,
+    pub w_vector: i64,
+    pub o_vector: i64,
+    pub pairs: i64,
+    pub w_step: i64,
+    /// Outermost first.
+    pub levels: [Level; 3],
+    pub bias: *const f32,
+    pub lo: f32,
+    pub hi: f32,
+}
+
+/// Lanes of a vector: the layout of the packed weights (`L` pairs per step and vector)
+/// is the same on every level.
+pub const LANES: usize = 16;
+
+/// The code that runs a dot tile.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DotLevel {
+    /// AVX512_BF16's `vdpbf16ps`.
+    Avx512Bf16,
+    /// AVX-512F: pairs widened to f32, two FMAs.
+    Avx512,
+    /// Scalar code, any CPU.
+    Scalar,
+}
+
+impl DotLevel {
+    /// The best level this CPU runs.
+    pub fn host_best() -> DotLevel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if is_x86_feature_detected!("avx512bf16") && is_x86_feature_detected!("avx512f") {
+                return DotLevel::Avx512Bf16;
+            }
+            if is_x86_feature_detected!("avx512f") {
+                return DotLevel::Avx512;
+            }
+        }
+        DotLevel::Scalar
+    }
+
+    /// Whether this CPU runs the level.
+    pub fn is_supported(self) -> bool {
+        match self {
+            DotLevel::Scalar => true,
+            DotLevel::Avx512 => DotLevel::host_best() != DotLevel::Scalar,
+            DotLevel::Avx512Bf16 => DotLevel::host_best() == DotLevel::Avx512Bf16,
+        }
+    }
+}
+
+/// Runs `t` with `level`.
+///
+/// # Safety
+/// `level` is supported by this CPU; every address the tile reaches is valid (readable
+/// for `x`, `w` and `bias`, readable and writable for `o`).
+pub unsafe fn run_dot(level: DotLevel, t: &DotTile) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        match level {
+            #[cfg(target_arch = "x86_64")]
+            DotLevel::Avx512Bf16 => x86::run::<true>(t),
+            #[cfg(target_arch = "x86_64")]
+            DotLevel::Avx512 => x86::run::<false>(t),
+            _ => scalar(t),
+        }
+    }
+}
+
+/// The iterations of the levels: `(x offset, w offset)` of each, outermost first.
+fn level_offsets(levels: &[Level; 3]) -> impl Iterator<Item = (isize, isize)> + '_ {
+    let [l2, l1, l0] = levels;
+    (0..l2.count).flat_map(move |i2| {
+        (0..l1.count).flat_map(move |i1| {
+            (0..l0.count).map(move |i0| {
+                let x = i2 * l2.x + i1 * l1.x + i0 * l0.x;
+                let w = i2 * l2.w + i1 * l1.w + i0 * l0.w;
+                (x as isize, w as isize)
+            })
+        })
+    })
+}
+
+fn widen(h: u16) -> f32 {
+    f32::from_bits((h as u32) << 16)
+}
+
+/// The definition, one element at a time: any CPU, and the tests' reference.
+///
+/// # Safety
+/// As [`run_dot`].
+pub unsafe fn scalar(t: &DotTile) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        for r in 0..t.rows as isize {
+            for v in 0..t.vectors as isize {
+                for l in 0..LANES as isize {
+                    let at = t.o.offset(r * t.o_row as isize + v * t.o_vector as isize + l);
+                    let mut acc = if t.accumulate { *at } else { 0.0 };
+                    for (xl, wl) in level_offsets(&t.levels) {
+                        for j in 0..t.pairs as isize {
+                            let xi = t.x.offset(r * t.x_row as isize + xl + 2 * j);
+                            let wi = t.w.offset(v * t.w_vector as isize + wl + j * t.w_step as isize + 2 * l);
+                            acc += widen(*xi.add(1)) * widen(*wi.add(1));
+                            acc += widen(*xi) * widen(*wi);
+                        }
+                    }
+                    if !t.bias.is_null() {
+                        acc += *t.bias.offset(v * LANES as isize + l);
+                    }
+                    *at = clamp(acc, t.lo, t.hi);
+                }
+            }
+        }
+    }
+}
+
+/// `x` clamped to `[lo, hi]`, NaN kept.
+fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
+    if x.is_nan() { x } else { x.max(lo).min(hi) }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use std::arch::x86_64::*;
+
+    use super::{DotTile, LANES, level_offsets};
+
+    /// The most rows of a sub-tile of `c` vectors: the accumulators, the weights and
+    /// every row's broadcast in 32 registers (LLVM loads all of a step's broadcasts
+    /// first: 13 rows x 2 vectors spilled and ran at 47% of the dot peak, 10 x 2 at 96%,
+    /// Zen 5).
+    const fn max_rows(c: usize) -> usize {
+        (32 - c) / (c + 1)
+    }
+
+    type Kernel = unsafe fn(&DotTile, *const u16, *mut f32, isize, isize);
+
+    /// `[f::<r, C>, ..]` over the listed row counts (the last repeated to 16 entries:
+    /// never used, [`run`] asks for at most [`max_rows`] rows).
+    macro_rules! table {
+        ($f:ident, $c:literal; $($r:literal)*) => {
+            [$($f::<$r, $c> as Kernel),*]
+        };
+    }
+
+    /// By dot instruction (false, true), vectors and rows.
+    static KERNELS: [[[Kernel; 16]; 4]; 2] = [
+        [
+            table!(widen_kernel, 1; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 15),
+            table!(widen_kernel, 2; 1 2 3 4 5 6 7 8 9 10 10 10 10 10 10 10),
+            table!(widen_kernel, 3; 1 2 3 4 5 6 7 7 7 7 7 7 7 7 7 7),
+            table!(widen_kernel, 4; 1 2 3 4 5 5 5 5 5 5 5 5 5 5 5 5),
+        ],
+        [
+            table!(dot_kernel, 1; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 15),
+            table!(dot_kernel, 2; 1 2 3 4 5 6 7 8 9 10 10 10 10 10 10 10),
+            table!(dot_kernel, 3; 1 2 3 4 5 6 7 7 7 7 7 7 7 7 7 7),
+            table!(dot_kernel, 4; 1 2 3 4 5 5 5 5 5 5 5 5 5 5 5 5),
+        ],
+    ];
+
+    /// Splits the tile into sub-tiles of at most 4 vectors and [`max_rows`] rows, as
+    /// even as possible, and runs each.
+    ///
+    /// # Safety
+    /// As [`super::run_dot`], for the level `DOT` names.
+    pub(super) unsafe fn run<const DOT: bool>(t: &DotTile) {
+        let (rows, vectors) = (t.rows.max(0) as usize, t.vectors.max(0) as usize);
+        let mut v0 = 0;
+        while v0 < vectors {
+            let left = vectors - v0;
+            let c = if left <= 4 { left } else { left.div_ceil(left.div_ceil(4)) };
+            let most = max_rows(c);
+            let parts = rows.div_ceil(most);
+            let mut r0 = 0;
+            for p in 0..parts {
+                let r = rows / parts + usize::from(p < rows % parts);
+                let kernel = KERNELS[usize::from(DOT)][c - 1][r - 1];
+                // SAFETY: the caller's contract; the sub-tile stays inside the tile.
+                unsafe { kernel(t, t.x.offset(r0 as isize * t.x_row as isize), t.o, r0 as isize, v0 as isize) };
+                r0 += r;
+            }
+            v0 += c;
+        }
+    }
+
+    /// [`body`] with `vdpbf16ps`.
+    #[target_feature(enable = "avx512f,avx512bf16")]
+    unsafe fn dot_kernel<const R: usize, const C: usize>(
+        t: &DotTile,
+        x: *const u16,
+        o: *mut f32,
+        r0: isize,
+        v0: isize,
+    ) {
+        // SAFETY: the caller's contract.
+        unsafe { body::<R, C, true>(t, x, o, r0, v0) }
+    }
+
+    /// [`body`] with widening FMAs (AVX-512F only).
+    #[target_feature(enable = "avx512f")]
+    unsafe fn widen_kernel<const R: usize, const C: usize>(
+        t: &DotTile,
+        x: *const u16,
+        o: *mut f32,
+        r0: isize,
+        v0: isize,
+    ) {
+        // SAFETY: the caller's contract.
+        unsafe { body::<R, C, false>(t, x, o, r0, v0) }
+    }
+
+    /// `R x C` accumulators from row `r0` (of `x`, the sub-tile's first input row) and
+    /// vector `v0` over the whole reduction. Always inlined into the kernels, which
+    /// enable the features it needs (`DOT`: AVX512_BF16).
+    // (Indexed loops over constant bounds: the register tile's rows and vectors, which
+    // LLVM unrolls.)
+    #[allow(clippy::needless_range_loop)]
+    #[inline(always)]
+    unsafe fn body<const R: usize, const C: usize, const DOT: bool>(
+        t: &DotTile,
+        x: *const u16,
+        o: *mut f32,
+        r0: isize,
+        v0: isize,
+    ) {
+        let (x_row, o_row, w_step) = (t.x_row as isize, t.o_row as isize, t.w_step as isize);
+        // SAFETY: the tile's addresses are valid (the caller's contract).
+        unsafe {
+            let o = o.offset(r0 * o_row + v0 * t.o_vector as isize);
+            let w = t.w.offset(v0 * t.w_vector as isize);
+            let mut acc = [[_mm512_setzero_ps(); C]; R];
+            if t.accumulate {
+                for r in 0..R {
+                    for c in 0..C {
+                        acc[r][c] = _mm512_loadu_ps(o.offset(r as isize * o_row + c as isize * t.o_vector as isize));
+                    }
+                }
+            }
+            let high = _mm512_set1_epi32(0xffff_0000u32 as i32);
+            for (xl, wl) in level_offsets(&t.levels) {
+                let xp = x.offset(xl);
+                let mut wp = w.offset(wl);
+                for j in 0..t.pairs as isize {
+                    let mut wv = [_mm512_setzero_si512(); C];
+                    for c in 0..C {
+                        wv[c] = _mm512_loadu_si512(wp.offset(c as isize * t.w_vector as isize).cast());
+                    }
+                    for r in 0..R {
+                        let pair = (xp.offset(r as isize * x_row + 2 * j) as *const i32).read_unaligned();
+                        let b = _mm512_set1_epi32(pair);
+                        for c in 0..C {
+                            acc[r][c] = if DOT {
+                                // (The same 512 bits, read as 32 bf16 values.)
+                                let (b, wc) = (
+                                    std::mem::transmute::<__m512i, __m512bh>(b),
+                                    std::mem::transmute::<__m512i, __m512bh>(wv[c]),
+                                );
+                                _mm512_dpbf16_ps(acc[r][c], b, wc)
+                            } else {
+                                // The odd elements are the high halves of the 32-bit lanes,
+                                // the even ones the low halves shifted up.
+                                let odd = _mm512_fmadd_ps(
+                                    _mm512_castsi512_ps(_mm512_and_si512(b, high)),
+                                    _mm512_castsi512_ps(_mm512_and_si512(wv[c], high)),
+                                    acc[r][c],
+                                );
+                                _mm512_fmadd_ps(
+                                    _mm512_castsi512_ps(_mm512_slli_epi32::<16>(b)),
+                                    _mm512_castsi512_ps(_mm512_slli_epi32::<16>(wv[c])),
+                                    odd,
+                                )
+                            };
+                        }
+                    }
+                    wp = wp.offset(w_step);
+                }
+            }
+            let (lo, hi) = (_mm512_set1_ps(t.lo), _mm512_set1_ps(t.hi));
+            for c in 0..C {
+                let bias = if t.bias.is_null() {
+                    _mm512_setzero_ps()
+                } else {
+                    _mm512_loadu_ps(t.bias.offset((v0 + c as isize) * LANES as isize))
+                };
+                for r in 0..R {
+                    let v = if t.bias.is_null() { acc[r][c] } else { _mm512_add_ps(acc[r][c], bias) };
+                    // max then min with the value as the second operand: NaN comes through.
+                    let v = _mm512_min_ps(hi, _mm512_max_ps(lo, v));
+                    _mm512_storeu_ps(o.offset(r as isize * o_row + c as isize * t.o_vector as isize), v);
+                }
+            }
+        }
+    }
+}
