@@ -7,29 +7,19 @@
 use tcc_ukernels::Level;
 use tcc_ukernels::dot::{DotLevel, DotTile, LANES, run_dot, scalar};
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
+use common::Rng;
+
+/// A bf16 of either sign with a random 7-bit mantissa and an exponent within 2^-8..2^8
+/// (or zero): products and sums stay far from subnormals.
+fn bf16(r: &mut Rng) -> u16 {
+    if r.range(0, 15) == 0 {
+        return 0;
     }
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-    /// A bf16 of either sign with a random 7-bit mantissa and an exponent within
-    /// 2^-8..2^8 (or zero): products and sums stay far from subnormals.
-    fn bf16(&mut self) -> u16 {
-        if self.range(0, 15) == 0 {
-            return 0;
-        }
-        let sign = (self.range(0, 1) as u16) << 15;
-        let exponent = (127 + self.range(-8, 8)) as u16;
-        sign | (exponent << 7) | self.range(0, 127) as u16
-    }
+    let sign = (r.range(0, 1) as u16) << 15;
+    let exponent = (127 + r.range(-8, 8)) as u16;
+    sign | (exponent << 7) | r.range(0, 127) as u16
 }
 
 /// Bytes each offset may reach: the largest offset of a level nest plus `extra`.
@@ -63,8 +53,8 @@ fn check(level: DotLevel, seed: u64) {
     let x_row = 2 * pairs + r.range(0, 5);
     let o_vector = LANES as i64 + r.range(0, 1) * 3;
     let o_row = vectors * o_vector + r.range(0, 7);
-    let x: Vec<u16> = (0..extent(&levels, |l| l.x, rows * x_row + 2 * pairs)).map(|_| r.bf16()).collect();
-    let w: Vec<u16> = (0..extent(&levels, |l| l.w, block)).map(|_| r.bf16()).collect();
+    let x: Vec<u16> = (0..extent(&levels, |l| l.x, rows * x_row + 2 * pairs)).map(|_| bf16(&mut r)).collect();
+    let w: Vec<u16> = (0..extent(&levels, |l| l.w, block)).map(|_| bf16(&mut r)).collect();
     let bias: Vec<f32> = (0..vectors * LANES as i64).map(|i| (i % 7) as f32 - 3.0).collect();
     let start: Vec<f32> = (0..rows * o_row + LANES as i64).map(|i| (i % 5) as f32 * 0.5).collect();
     let accumulate = r.range(0, 1) == 1;

@@ -6,20 +6,17 @@
 
 use tcc_ukernels::{Epilogue, Isa, Level, Reduce, Tile, run};
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
+mod common;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-    /// Multiples of 1/4 in [-2, 2]: products and sums of a few hundred are exact.
+use common::Rng;
+
+/// Tile values: multiples of 1/4 in [-2, 2], whose products and sums of a few hundred
+/// are exact.
+trait Values {
+    fn value(&mut self) -> f32;
+}
+
+impl Values for Rng {
     fn value(&mut self) -> f32 {
         self.range(-8, 8) as f32 / 4.0
     }

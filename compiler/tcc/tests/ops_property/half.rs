@@ -26,15 +26,83 @@ fn compiled_casts(x: &ITensor, to: ScalarType) -> Vec<(String, tcc::Tensor)> {
     out
 }
 
-#[test]
-fn every_half_widens_exactly() {
-    let halves: Vec<u16> = (0..=u16::MAX).collect();
-    let x = ITensor::new(vec![halves.len()], Data::F16(halves.clone())).unwrap();
+/// A 16-bit float format: its type, the interpreter's data of its bits, its definition's
+/// conversions (`tcc::ir::dense`) and the runtime's widening and bits.
+struct Format {
+    ty: ScalarType,
+    data: fn(Vec<u16>) -> Data,
+    widen: fn(u16) -> f32,
+    narrow: fn(f32) -> u16,
+    runtime_widen: fn(u16) -> f32,
+    /// The bits of each element of a compiled result of this type.
+    bits: fn(&tcc::Tensor) -> Vec<u16>,
+}
+
+const HALF: Format = Format {
+    ty: ScalarType::F16,
+    data: Data::F16,
+    widen: f16_to_f32,
+    narrow: f32_to_f16,
+    runtime_widen: |h| F16(h).to_f32(),
+    bits: |t| t.as_slice::<F16>().unwrap().iter().map(|h| h.0).collect(),
+};
+
+const BFLOAT: Format = Format {
+    ty: ScalarType::BF16,
+    data: Data::BF16,
+    widen: bf16_to_f32,
+    narrow: f32_to_bf16,
+    runtime_widen: |h| BF16(h).to_f32(),
+    bits: |t| t.as_slice::<BF16>().unwrap().iter().map(|h| h.0).collect(),
+};
+
+/// Every value of `f` widened, compiled and by the runtime, bit for bit.
+fn check_every_value_widens_exactly(f: &Format) {
+    let values: Vec<u16> = (0..=u16::MAX).collect();
+    let x = ITensor::new(vec![values.len()], (f.data)(values.clone())).unwrap();
     for (what, got) in compiled_casts(&x, ScalarType::F32) {
-        for (&h, g) in halves.iter().zip(got.as_slice::<f32>().unwrap()) {
-            let want = f16_to_f32(h);
-            assert_eq!(F16(h).to_f32().to_bits(), want.to_bits(), "the runtime's widening of {h:#06x}");
-            assert_eq!(g.to_bits(), want.to_bits(), "{what}: f16 {h:#06x} widened to {g:e}, not {want:e}");
+        for (&h, g) in values.iter().zip(got.as_slice::<f32>().unwrap()) {
+            let want = (f.widen)(h);
+            assert_eq!((f.runtime_widen)(h).to_bits(), want.to_bits(), "the runtime's widening of {h:#06x}");
+            assert_eq!(g.to_bits(), want.to_bits(), "{what}: {} {h:#06x} widened to {g:e}, not {want:e}", f.ty);
+        }
+    }
+}
+
+/// `xs` narrowed to `f`, compiled, bit for bit.
+fn check_narrowing(f: &Format, xs: &[f32]) {
+    let x = ITensor::new(vec![xs.len()], Data::F32(xs.to_vec())).unwrap();
+    for (what, got) in compiled_casts(&x, f.ty) {
+        for (&v, g) in xs.iter().zip((f.bits)(&got)) {
+            let want = (f.narrow)(v);
+            assert_eq!(g, want, "{what}: {v:e} ({:#010x}) narrowed to {g:#06x}, not {want:#06x}", v.to_bits());
+        }
+    }
+}
+
+/// A value rounded to `f` and widened again inside one kernel (`half::round_in_f32`, in
+/// f32 lanes) is the definition's narrowing then widening, bit for bit.
+fn check_rounding_in_f32_lanes(f: &Format, xs: &[f32]) {
+    let (n, half) = (xs.len(), f.ty);
+    let text = format!(
+        "func.func @main(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n  \
+         %0 = graph.cast %x : (tensor<{n}xf32>) -> tensor<{n}x{half}>\n  \
+         %1 = graph.cast %0 : (tensor<{n}x{half}>) -> tensor<{n}xf32>\n  \
+         return %1 : tensor<{n}xf32>\n}}\n"
+    );
+    let x = ITensor::new(vec![n], Data::F32(xs.to_vec())).unwrap();
+    for backend in tcc::backend::compiled_backends() {
+        for threads in [1, 2] {
+            let model = tcc::Runtime::builder().backend(backend).threads(threads).load_str(&text).unwrap();
+            let got = model.run(&[tcc::runtime_tensor(&x).unwrap()]).unwrap().remove(0);
+            for (&v, g) in xs.iter().zip(got.as_slice::<f32>().unwrap()) {
+                let want = (f.widen)((f.narrow)(v));
+                assert_eq!(
+                    g.to_bits(),
+                    want.to_bits(),
+                    "{backend:?}, {threads} thread(s): {v:e} rounded to {half} as {g:e}, not {want:e}"
+                );
+            }
         }
     }
 }
@@ -60,65 +128,7 @@ fn narrowing_cases() -> Vec<f32> {
     xs
 }
 
-#[test]
-fn narrowing_rounds_to_nearest_even_like_the_definition() {
-    let xs = narrowing_cases();
-    let x = ITensor::new(vec![xs.len()], Data::F32(xs.clone())).unwrap();
-    for (what, got) in compiled_casts(&x, ScalarType::F16) {
-        for (&v, g) in xs.iter().zip(got.as_slice::<F16>().unwrap()) {
-            let want = f32_to_f16(v);
-            assert_eq!(g.0, want, "{what}: {v:e} ({:#010x}) narrowed to {:#06x}, not {want:#06x}", v.to_bits(), g.0);
-        }
-    }
-}
-
-/// A value rounded to a 16-bit float and widened again inside one kernel
-/// (`half::round_in_f32`, in f32 lanes) is the definition's narrowing then widening,
-/// bit for bit.
-fn check_rounding_in_f32_lanes(xs: &[f32], half: &str, round: impl Fn(f32) -> f32) {
-    let n = xs.len();
-    let text = format!(
-        "func.func @main(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n  \
-         %0 = graph.cast %x : (tensor<{n}xf32>) -> tensor<{n}x{half}>\n  \
-         %1 = graph.cast %0 : (tensor<{n}x{half}>) -> tensor<{n}xf32>\n  \
-         return %1 : tensor<{n}xf32>\n}}\n"
-    );
-    let x = ITensor::new(vec![n], Data::F32(xs.to_vec())).unwrap();
-    for backend in tcc::backend::compiled_backends() {
-        for threads in [1, 2] {
-            let model = tcc::Runtime::builder().backend(backend).threads(threads).load_str(&text).unwrap();
-            let got = model.run(&[tcc::runtime_tensor(&x).unwrap()]).unwrap().remove(0);
-            for (&v, g) in xs.iter().zip(got.as_slice::<f32>().unwrap()) {
-                let want = round(v);
-                assert_eq!(
-                    g.to_bits(),
-                    want.to_bits(),
-                    "{backend:?}, {threads} thread(s): {v:e} rounded to {half} as {g:e}, not {want:e}"
-                );
-            }
-        }
-    }
-}
-
-#[test]
-fn rounding_in_f32_lanes_is_narrowing_then_widening() {
-    check_rounding_in_f32_lanes(&narrowing_cases(), "f16", |v| f16_to_f32(f32_to_f16(v)));
-}
-
-#[test]
-fn every_bf16_widens_exactly() {
-    let values: Vec<u16> = (0..=u16::MAX).collect();
-    let x = ITensor::new(vec![values.len()], Data::BF16(values.clone())).unwrap();
-    for (what, got) in compiled_casts(&x, ScalarType::F32) {
-        for (&h, g) in values.iter().zip(got.as_slice::<f32>().unwrap()) {
-            let want = bf16_to_f32(h);
-            assert_eq!(BF16(h).to_f32().to_bits(), want.to_bits(), "the runtime's widening of {h:#06x}");
-            assert_eq!(g.to_bits(), want.to_bits(), "{what}: bf16 {h:#06x} widened to {g:e}, not {want:e}");
-        }
-    }
-}
-
-/// f32 values around every 16th bf16 and its midpoints (ties to both parities), the
+/// f32 values around every 7th bf16 and its midpoints (ties to both parities), the
 /// overflow boundary, subnormals, infinities, NaNs of both signs with payloads, and
 /// random bits: whole vectors and a scalar tail.
 fn bf16_narrowing_cases() -> Vec<f32> {
@@ -140,18 +150,31 @@ fn bf16_narrowing_cases() -> Vec<f32> {
 }
 
 #[test]
+fn every_half_widens_exactly() {
+    check_every_value_widens_exactly(&HALF);
+}
+
+#[test]
+fn narrowing_rounds_to_nearest_even_like_the_definition() {
+    check_narrowing(&HALF, &narrowing_cases());
+}
+
+#[test]
+fn rounding_in_f32_lanes_is_narrowing_then_widening() {
+    check_rounding_in_f32_lanes(&HALF, &narrowing_cases());
+}
+
+#[test]
+fn every_bf16_widens_exactly() {
+    check_every_value_widens_exactly(&BFLOAT);
+}
+
+#[test]
 fn bf16_narrowing_rounds_to_nearest_even_like_the_definition() {
-    let xs = bf16_narrowing_cases();
-    let x = ITensor::new(vec![xs.len()], Data::F32(xs.clone())).unwrap();
-    for (what, got) in compiled_casts(&x, ScalarType::BF16) {
-        for (&v, g) in xs.iter().zip(got.as_slice::<BF16>().unwrap()) {
-            let want = f32_to_bf16(v);
-            assert_eq!(g.0, want, "{what}: {v:e} ({:#010x}) narrowed to {:#06x}, not {want:#06x}", v.to_bits(), g.0);
-        }
-    }
+    check_narrowing(&BFLOAT, &bf16_narrowing_cases());
 }
 
 #[test]
 fn bf16_rounding_in_f32_lanes_is_narrowing_then_widening() {
-    check_rounding_in_f32_lanes(&bf16_narrowing_cases(), "bf16", |v| bf16_to_f32(f32_to_bf16(v)));
+    check_rounding_in_f32_lanes(&BFLOAT, &bf16_narrowing_cases());
 }
