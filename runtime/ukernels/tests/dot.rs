@@ -28,7 +28,7 @@ fn extent(levels: &[Level; 3], of: impl Fn(&Level) -> i64, extra: i64) -> usize 
 }
 
 fn check(level: DotLevel, seed: u64) {
-    let mut r = Rng((seed * 0x9e37_79b9_7f4a_7c15) | 1);
+    let mut r = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let (rows, vectors, pairs) = (r.range(1, 20), r.range(1, 6), r.range(1, 9));
     let levels = [
         Level { count: r.range(1, 3), x: r.range(0, 40), w: 0 },
