@@ -319,7 +319,8 @@ pub enum Isa {
     Sse,
     /// AVX2 with FMA: 8 lanes, 16 registers.
     Avx2,
-    /// AVX-512F: 16 lanes, 32 registers.
+    /// AVX-512F and DQ (every AVX-512 server CPU: Skylake-SP and later, Zen 4 and
+    /// later): 16 lanes, 32 registers.
     Avx512,
 }
 
@@ -363,7 +364,7 @@ impl Isa {
             match self {
                 Isa::Sse => true,
                 Isa::Avx2 => is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma"),
-                Isa::Avx512 => is_x86_feature_detected!("avx512f"),
+                Isa::Avx512 => is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512dq"),
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
