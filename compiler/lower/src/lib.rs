@@ -3,8 +3,10 @@
 //!
 //! - [`tosa_to_graph`]: `convert-tosa-to-graph`, TOSA as torch-mlir exports it to
 //!   graph ops.
-//! - [`widen_half`]: `widen-half`, f16 graph ops computed in f32 between casts (f16
-//!   is a storage type).
+//! - [`widen_half`]: `widen-half`, f16 and bf16 graph ops computed in f32 between casts
+//!   (they are storage types).
+//! - [`reduce_precision`]: `reduce-precision`, the bf16 policy's numerics: convolution
+//!   and matmul operands rounded to bf16 (not in the default pipeline yet).
 //! - [`graph_to_loop`]: `convert-graph-to-loop`, bufferization plus a loop nest per
 //!   graph op: naive ones ([`emit`]) and, for the kernel ops, register-blocked
 //!   templates ([`kernels`]), with a liveness-planned workspace ([`memory_plan`]).
@@ -12,7 +14,7 @@
 //!   on every backend.
 //! - [`vectorize`]: `vectorize`, unit-stride innermost loops to vector code with a
 //!   scalar remainder loop, at the target's lane count ([`Target`]).
-//! - [`expand_half`]: `expand-half`, the f16 <-> f32 conversions as integer
+//! - [`expand_half`]: `expand-half`, the f16/bf16 <-> f32 conversions as integer
 //!   arithmetic, identical on every backend.
 
 pub mod builder;
@@ -22,6 +24,7 @@ pub mod expand_math;
 pub mod graph_to_loop;
 pub mod kernels;
 pub mod memory_plan;
+pub mod reduce_precision;
 pub mod tosa_to_graph;
 pub mod vectorize;
 pub mod widen_half;
@@ -66,4 +69,5 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&vectorize::VECTORIZE);
     r.register(&tosa_to_graph::CONVERT_TOSA_TO_GRAPH);
     r.register(&widen_half::WIDEN_HALF);
+    r.register(&reduce_precision::REDUCE_PRECISION);
 }

@@ -291,3 +291,35 @@ fn padded_channels_stay_zero_under_infinite_inputs() {
         }
     }
 }
+
+/// The bf16 policy's numerics (`reduce-precision`: convolution and matmul operands
+/// rounded to bf16) on the same random graphs: compiled, they compute what the
+/// interpreter computes on the rounded graph; and the rounding happened (the outputs
+/// differ from the f32 graph's) while staying within bf16's precision of them.
+#[test]
+fn bf16_policy_graphs_match_the_interpreter() {
+    let (mut valid, mut seed) = (0, 1000u64);
+    while valid < 20 {
+        seed += 1;
+        let Some((text, xs)) = model(seed) else { continue };
+        let mut m = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap();
+        for pass in tcc::pass_registry().parse_pipeline("reduce-precision").unwrap() {
+            pass.run(&mut m).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+        }
+        tcc::ir::verify(&m).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+        let rounded = tcc::ir::print_module(&m, tcc::ir::PrintOptions::default());
+        assert!(rounded.contains("xbf16>"), "seed {seed}: nothing rounded\n{rounded}");
+        check(&rounded, &xs, seed);
+
+        let n: i64 = xs.iter().product();
+        let input = Rng::new(seed ^ 0xABCD).values(n, 1000.0);
+        let x = ITensor::new(xs.iter().map(|&d| d as usize).collect(), Data::F32(input)).unwrap();
+        let run = |m: &tcc::ir::Module| run_function(m, m.func("main").unwrap(), std::slice::from_ref(&x)).unwrap();
+        let exact = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap();
+        let (want, got) = (run(&exact)[0].to_f64s(), run(&m)[0].to_f64s());
+        let scale = want.iter().fold(1e-3f64, |a, &v| a.max(v.abs()));
+        let error = want.iter().zip(&got).map(|(w, g)| (w - g).abs()).fold(0.0f64, f64::max) / scale;
+        assert!(error > 0.0 && error < 3e-2, "seed {seed}: bf16 error {error:e} of the output's scale\n{text}");
+        valid += 1;
+    }
+}
