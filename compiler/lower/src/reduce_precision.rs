@@ -14,7 +14,9 @@
 
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
-use tcc_ir::{Diagnostics, Module, Op, OperationState, Pass, PassInfo, ScalarType, Type, Value};
+use tcc_ir::{Diagnostics, Module, Op, Pass, PassInfo, ScalarType, Value};
+
+use crate::widen_half::{cast_before, elem};
 
 pub static REDUCE_PRECISION: PassInfo = PassInfo {
     name: "reduce-precision",
@@ -51,10 +53,6 @@ impl Pass for ReducePrecision {
     }
 }
 
-fn elem(m: &Module, v: Value) -> Option<ScalarType> {
-    m.value_type(v).as_tensor().map(|t| t.elem())
-}
-
 /// Whether `v` is already a widened bf16 value (this pass ran, or the model rounds).
 fn is_rounded(m: &Module, v: Value) -> bool {
     m.defining_op(v).is_some_and(|d| m.is(d, &g::CAST) && elem(m, m.operand(d, 0)) == Some(ScalarType::BF16))
@@ -62,15 +60,6 @@ fn is_rounded(m: &Module, v: Value) -> bool {
 
 /// `v` (f32) cast to bf16 and back, before `anchor`.
 fn round_to_bf16(m: &mut Module, anchor: Op, v: Value) -> Result<Value, String> {
-    let shape = m.value_type(v).as_tensor().ok_or("a tensor operand")?.shape().to_vec();
-    let mut value = v;
-    for elem in [ScalarType::BF16, ScalarType::F32] {
-        let mut state = OperationState::new(&g::CAST, m.loc(anchor).clone());
-        state.operands.push(value);
-        state.result_types.push(Type::tensor(shape.clone(), elem).map_err(|e| e.to_string())?);
-        let cast = m.create_op(state);
-        m.insert_op_before(anchor, cast);
-        value = m.result(cast, 0);
-    }
-    Ok(value)
+    let narrow = cast_before(m, anchor, v, ScalarType::BF16)?;
+    cast_before(m, anchor, narrow, ScalarType::F32)
 }

@@ -43,7 +43,7 @@ fn with_elem(t: &Type, elem: ScalarType) -> Result<Type, String> {
 }
 
 /// A cast of `v` to element type `elem`, placed before `anchor`.
-fn cast_before(m: &mut Module, anchor: Op, v: Value, elem: ScalarType) -> Result<Value, String> {
+pub(crate) fn cast_before(m: &mut Module, anchor: Op, v: Value, elem: ScalarType) -> Result<Value, String> {
     let mut state = OperationState::new(&g::CAST, m.loc(anchor).clone());
     state.operands.push(v);
     state.result_types.push(with_elem(m.value_type(v), elem)?);
@@ -114,6 +114,6 @@ fn widen_op(m: &mut Module, op: Op) -> Result<(), String> {
     Ok(())
 }
 
-fn elem(m: &Module, v: Value) -> Option<ScalarType> {
+pub(crate) fn elem(m: &Module, v: Value) -> Option<ScalarType> {
     m.value_type(v).as_tensor().map(|t| t.elem())
 }

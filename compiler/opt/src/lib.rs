@@ -72,13 +72,13 @@ pub fn shape(m: &Module, v: Value) -> Vec<i64> {
 /// (plain NCHW or blocked NCHW[x]c: the spatial dimensions are 2 and 3 in both), so
 /// that every output column reads the same kernel taps. Only for constant, finite
 /// filters: the padding's zeros are then multiplied where the convolution skips the
-/// taps, which an infinite weight would make NaN. Whether it moved any.
-pub fn pad_input(m: &mut Module, op: Op) -> bool {
+/// taps, which an infinite weight would make NaN.
+pub fn pad_input(m: &mut Module, op: Op) {
     let pads = m.attr_or_default(op, "pads").and_then(|a| a.as_i64_list()).expect("verified attribute");
     let finite =
         constant_value(m, m.operand(op, 1)).and_then(|w| w.to_f32s()).is_some_and(|w| w.iter().all(|x| x.is_finite()));
     if pads.iter().all(|&p| p == 0) || !finite {
-        return false;
+        return;
     }
     let x = m.operand(op, 0);
     let rank = shape(m, x).len();
@@ -88,7 +88,6 @@ pub fn pad_input(m: &mut Module, op: Op) -> bool {
     let padded = Inserter::before(m, op).inferred(&g::PAD, &[x], attrs);
     m.set_operand(op, 0, padded);
     m.set_attr(op, "pads", Attribute::i64_list(&[0, 0, 0, 0]));
-    true
 }
 
 /// Creates ops just before an anchor op, at its location.
