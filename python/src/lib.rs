@@ -81,12 +81,14 @@ impl NativeModel {
 
 /// The options of a compile or bench call: a backend this build has (else `ValueError`,
 /// not a compile error pointing into the model), threads, the memory budget and the
-/// microkernels' ISA level (a level this CPU runs, or "none"; else `ValueError`).
+/// microkernels' ISA level (a level this CPU runs, or "none"; else `ValueError`) and
+/// the precision policy ("fp32" or "bf16"; else `ValueError`).
 fn options(
     backend: &str,
     threads: Option<usize>,
     max_memory: Option<u64>,
     isa: Option<String>,
+    precision: &str,
 ) -> PyResult<tcc::Options> {
     let backend: tcc::Backend = backend.parse().map_err(PyValueError::new_err)?;
     if !tcc::backend::compiled_backends().contains(&backend) {
@@ -102,7 +104,8 @@ fn options(
     if let Some(level) = &isa {
         tcc::Isa::resolve(Some(level)).map_err(|e| PyValueError::new_err(format!("isa: {e}")))?;
     }
-    Ok(tcc::Options { backend, threads, max_memory, isa, ..Default::default() })
+    let precision: tcc::Precision = precision.parse().map_err(PyValueError::new_err)?;
+    Ok(tcc::Options { backend, threads, max_memory, isa, precision, ..Default::default() })
 }
 
 /// A model's source: a file (`kind` "file") or MLIR text (`kind` "text").
@@ -119,7 +122,8 @@ fn source_of(kind: &str, source: String) -> PyResult<(String, tcc::ModelBytes)> 
 
 /// Compiles a model: `source` is a path (`kind` "file") or MLIR text (`kind` "text").
 #[pyfunction]
-#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, max_memory = None, isa = None))]
+#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, max_memory = None, isa = None, precision = "fp32"))]
+#[allow(clippy::too_many_arguments)]
 fn compile(
     py: Python<'_>,
     kind: &str,
@@ -128,8 +132,9 @@ fn compile(
     threads: Option<usize>,
     max_memory: Option<u64>,
     isa: Option<String>,
+    precision: &str,
 ) -> PyResult<NativeModel> {
-    let options = options(backend, threads, max_memory, isa)?;
+    let options = options(backend, threads, max_memory, isa, precision)?;
     let (name, bytes) = source_of(kind, source)?;
     let model = py
         .detach(|| {
@@ -142,7 +147,7 @@ fn compile(
 /// `tcc bench --json` on a model given as for [`compile`] (compiled again, with
 /// profiling).
 #[pyfunction(name = "bench")]
-#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, runs = 20, warmup = 3, max_memory = None, isa = None))]
+#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, runs = 20, warmup = 3, max_memory = None, isa = None, precision = "fp32"))]
 #[allow(clippy::too_many_arguments)]
 fn bench_model(
     py: Python<'_>,
@@ -154,8 +159,9 @@ fn bench_model(
     warmup: usize,
     max_memory: Option<u64>,
     isa: Option<String>,
+    precision: &str,
 ) -> PyResult<String> {
-    let (options, settings) = (options(backend, threads, max_memory, isa)?, bench_settings(runs, warmup)?);
+    let (options, settings) = (options(backend, threads, max_memory, isa, precision)?, bench_settings(runs, warmup)?);
     let start = std::time::Instant::now();
     let (name, bytes) = source_of(kind, source)?;
     py.detach(|| tcc_bench::bench_bytes(&name, bytes, start, options, &settings, None)).map_err(CompileError::new_err)

@@ -62,12 +62,13 @@ class TensorSpec:
 class Model:
     """A compiled model: `model(*arrays)` or `model.run(*arrays)` runs it."""
 
-    def __init__(self, native, source, backend, max_memory, isa=None):
+    def __init__(self, native, source, backend, max_memory, isa=None, precision="fp32"):
         self._native = native
         self._source = source
         self._backend = backend
         self._max_memory = max_memory
         self._isa = isa
+        self._precision = precision
         self.inputs = [TensorSpec(d, s) for d, s in native.inputs()]
         self.outputs = [TensorSpec(d, s) for d, s in native.outputs()]
         self.threads = native.threads()
@@ -98,14 +99,15 @@ class Model:
         GFLOP/s, compile time, and each kernel's time, GFLOP/s and GB/s)."""
         kind, value = self._source
         return json.loads(
-            _tcc.bench(kind, value, self._backend, self.threads, runs, warmup, self._max_memory, self._isa)
+            _tcc.bench(kind, value, self._backend, self.threads, runs, warmup, self._max_memory, self._isa,
+                       self._precision)
         )
 
     def __repr__(self):
         return f"Model(inputs={self.inputs}, outputs={self.outputs}, threads={self.threads})"
 
 
-def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None):
+def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None, precision="fp32"):
     """Compiles `model`: a path to an MLIR file (str or os.PathLike), or MLIR text.
 
     `backend` is "cranelift" (always built) or "llvm" (if this build has it, see
@@ -114,7 +116,10 @@ def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None)
     model may need, its weights included (default: three quarters of physical memory):
     a model needing more raises `CompileError`; `isa` is the ISA level of the
     microkernels Cranelift's code calls: "avx512", "avx2", "sse" or "none" (default:
-    TCC_ISA, else the best this CPU runs; a level it does not run is a `ValueError`)."""
+    TCC_ISA, else the best this CPU runs; a level it does not run is a `ValueError`);
+    `precision` is what convolutions and matmuls compute in: "fp32" (exact) or "bf16"
+    (their inputs and weights rounded to bf16, sums in f32; inputs and outputs keep
+    their types)."""
     if isinstance(model, os.PathLike) or (isinstance(model, str) and "\n" not in model and "{" not in model):
         path = os.fspath(model)
         if not os.path.exists(path):
@@ -124,10 +129,12 @@ def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None)
         source = ("text", model)
     else:
         raise TypeError(f"expected a path or MLIR text, got {type(model).__name__}")
-    return Model(_tcc.compile(*source, backend, threads, max_memory, isa), source, backend, max_memory, isa)
+    native = _tcc.compile(*source, backend, threads, max_memory, isa, precision)
+    return Model(native, source, backend, max_memory, isa, precision)
 
 
-def from_torch(module, *example_inputs, backend="cranelift", threads=None, max_memory=None, isa=None):
+def from_torch(module, *example_inputs, backend="cranelift", threads=None, max_memory=None, isa=None,
+               precision="fp32"):
     """Exports a PyTorch module with torch-mlir (as TOSA, at the example inputs'
     shapes) and compiles it."""
     try:
@@ -138,4 +145,5 @@ def from_torch(module, *example_inputs, backend="cranelift", threads=None, max_m
             f"importing it failed: {e}"
         ) from e
     exported = fx.export_and_import(module.eval(), *example_inputs, output_type="tosa", func_name="main")
-    return compile(str(exported), backend=backend, threads=threads, max_memory=max_memory, isa=isa)
+    return compile(str(exported), backend=backend, threads=threads, max_memory=max_memory, isa=isa,
+                   precision=precision)

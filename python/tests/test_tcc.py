@@ -127,6 +127,21 @@ def test_microkernel_levels_are_an_option():
         tcc.compile(ADD_ONE, isa="avx9")
 
 
+def test_bf16_precision_rounds_convolutions_within_bf16_of_fp32():
+    # precision="bf16" rounds the convolutions' inputs and weights to bf16: the result
+    # moves from PyTorch's by about bf16's precision (8 significant bits), no further;
+    # the interface stays f32. An unknown precision is a bad option.
+    x = np.load(SMALL / "resnet18.in0.npy")
+    want = np.load(SMALL / "resnet18.out0.npy")
+    model = tcc.compile(SMALL / "resnet18.mlir", precision="bf16")
+    (y,) = model(x)
+    assert y.dtype == np.float32
+    assert 1e-5 < relative_error(y, want) <= 2e-2
+    assert model.bench(runs=1, warmup=0)["precision"] == "bf16"
+    with pytest.raises(ValueError, match="unknown precision 'fp16'"):
+        tcc.compile(ADD_ONE, precision="fp16")
+
+
 def test_a_forked_child_runs_a_model_on_two_threads():
     # After a run on two threads, a child forked by multiprocessing runs the same model
     # (its pool's workers are the parent's, gone in the child) and gets the same result.

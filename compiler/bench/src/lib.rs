@@ -208,6 +208,7 @@ pub fn bench_bytes(
         let _ = write!(out, "\"model\": {}, ", json_string(&model.display().to_string()));
         let _ = write!(out, "\"backend\": {}, ", json_string(options.backend.name()));
         let _ = write!(out, "\"target\": {}, ", json_string(&target));
+        let _ = write!(out, "\"precision\": {}, ", json_string(options.precision.name()));
         let _ = write!(out, "\"threads\": {}, \"runs\": {}, \"warmup\": {}, ", compiled.threads(), s.runs, s.warmup);
         let _ = write!(out, "\"compile_ms\": {:.3}, ", ms(compile_time));
         let _ = write!(
@@ -256,7 +257,13 @@ pub fn bench_bytes(
         return Ok(out);
     }
     let _ = writeln!(out, "model     {}", model.display());
-    let _ = writeln!(out, "backend   {}, {} thread(s)", options.backend.name(), compiled.threads());
+    let _ = writeln!(
+        out,
+        "backend   {}, {} thread(s), precision {}",
+        options.backend.name(),
+        compiled.threads(),
+        options.precision
+    );
     let _ = writeln!(out, "target    {target}");
     let _ = writeln!(out, "compile   {:.1} ms", ms(compile_time));
     let _ = writeln!(

@@ -7,16 +7,56 @@
 //! (canonicalization). The interpreter runs the result as it runs any graph, so the
 //! policy's numerics have their oracle before its kernels exist.
 //!
-//! Not in the default pipeline yet: the bf16 kernels that will compute these ops (the
-//! dot tile, `tcc_ukernels::dot`) are not called by generated code, so the rounding
-//! would only cost time. `tcc-opt --pass-pipeline=reduce-precision` applies it, to
-//! measure the policy's error.
+//! The pipeline runs it under [`Precision::Bf16`] (`--precision bf16`), after the
+//! rewrite search and before kernel planning, which turns rounded operands into bf16
+//! kernels where the target has them (`block-layouts`: packed bf16 weights, the bf16
+//! dot microkernel); elsewhere the rounded f32 graph runs as it is, with the same
+//! numerics. `tcc-opt --pass-pipeline=reduce-precision` applies it alone.
 
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
 use tcc_ir::{Diagnostics, Module, Op, Pass, PassInfo, ScalarType, Value};
 
 use crate::widen_half::{cast_before, elem};
+
+/// The precision policy of a compile: what convolutions and matmuls compute in.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Precision {
+    /// Everything in the model's own types: exact.
+    #[default]
+    Fp32,
+    /// Convolution and matmul inputs and weights rounded to bf16, sums in f32 (this
+    /// pass); every other op in f32.
+    Bf16,
+}
+
+impl Precision {
+    pub const NAMES: &'static str = "fp32 or bf16";
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::Fp32 => "fp32",
+            Precision::Bf16 => "bf16",
+        }
+    }
+}
+
+impl std::str::FromStr for Precision {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Precision, String> {
+        match text {
+            "fp32" | "f32" => Ok(Precision::Fp32),
+            "bf16" => Ok(Precision::Bf16),
+            other => Err(format!("unknown precision '{other}' (expected {})", Precision::NAMES)),
+        }
+    }
+}
+
+impl std::fmt::Display for Precision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 pub static REDUCE_PRECISION: PassInfo = PassInfo {
     name: "reduce-precision",

@@ -50,6 +50,7 @@ pub use tcc_dialect_tosa as tosa;
 pub use tcc_graph_opt::search::{DEFAULT_BUDGET as DEFAULT_SEARCH_BUDGET, Mode as SearchMode};
 pub use tcc_ir as ir;
 pub use tcc_lower as lower;
+pub use tcc_lower::reduce_precision::Precision;
 pub use tcc_rules as rules;
 pub use tcc_runtime as runtime;
 pub use tcc_runtime::{BF16, DType, F16, Tensor, TensorSpec};
@@ -211,6 +212,10 @@ pub struct Options {
     /// `avx2`, `sse`, or `none` for generated code only); default: `TCC_ISA`, else the
     /// best level this CPU runs. A level the CPU does not run is refused.
     pub isa: Option<String>,
+    /// What convolutions and matmuls compute in (see [`Precision`]): fp32 (the
+    /// default, exact) or bf16 (inputs and weights rounded to bf16, sums in f32).
+    /// Model inputs and outputs keep their types either way.
+    pub precision: Precision,
 }
 
 /// Entry points for loading models.
@@ -258,6 +263,11 @@ impl RuntimeBuilder {
     /// `"sse"` or `"none"`.
     pub fn isa(mut self, level: impl Into<String>) -> Self {
         self.options.isa = Some(level.into());
+        self
+    }
+    /// The precision policy (see [`Options::precision`]).
+    pub fn precision(mut self, precision: Precision) -> Self {
+        self.options.precision = precision;
         self
     }
     pub fn options(mut self, options: Options) -> Self {

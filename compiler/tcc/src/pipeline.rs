@@ -5,6 +5,7 @@
 //! import_and_clean_up   convert-tosa-to-graph, widen-half, canonicalize, cse
 //! rewrite               rewrite-search (TASO, measured costs; canonicalize and cse
 //!                       of what it rewrote)
+//! (precision bf16)      reduce-precision
 //! kernels(target)       block-layouts, propagate-layouts, canonicalize,
 //!                       fuse-epilogues, configure-kernels, materialize-padding, cse,
 //!                       fuse-memory-bound
@@ -27,6 +28,7 @@ use tcc_ir::cse::Cse;
 use tcc_ir::{Diagnostics, Module, Pass, PassManager, verify};
 use tcc_lower::expand_half::ExpandHalf;
 use tcc_lower::expand_math::ExpandMath;
+use tcc_lower::reduce_precision::{Precision, ReducePrecision};
 use tcc_lower::tosa_to_graph::ConvertTosaToGraph;
 use tcc_lower::vectorize::Vectorize;
 use tcc_lower::widen_half::WidenHalf;
@@ -135,6 +137,9 @@ pub fn optimize_graph(m: &mut Module, session: &Session) -> Result<(), Diagnosti
     // element type it lacks) is a located error here, not a failure further down.
     verify(m)?;
     let mut passes = rewrite(session);
+    if session.options.precision == Precision::Bf16 {
+        passes.push(Box::new(ReducePrecision));
+    }
     passes.extend(kernels(&session.target));
     run(m, passes, &session.options)
 }

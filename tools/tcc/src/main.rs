@@ -7,6 +7,8 @@
 //!   ready for code generation, Cranelift or LLVM IR, assembly, a Graphviz picture).
 //! - `--backend cranelift|llvm` (LLVM with `--features llvm`), `--cpu`, `--target`;
 //!   `--isa avx512|avx2|sse|none` (or `TCC_ISA`): the microkernels Cranelift's code calls.
+//! - `--precision fp32|bf16`: what convolutions and matmuls compute in (bf16: inputs and
+//!   weights rounded to bf16, sums in f32; the model's interface stays as it is).
 //! - `--threads N` (1 to 256; default `TCC_NUM_THREADS`, else one per physical core)
 //!   and `--max-memory SIZE` (the memory budget a model must fit in).
 //! - `tcc MODEL.mlir --emit=obj [-o OUT.o] [--name NAME]`: an object file and `OUT.h`;
@@ -87,6 +89,11 @@ struct Common {
     /// only). Default: TCC_ISA if set, else the best level this CPU runs.
     #[arg(long, value_name = "LEVEL")]
     isa: Option<String>,
+    /// What convolutions and matmuls compute in: fp32 (exact) or bf16 (their inputs and
+    /// weights rounded to bf16, sums in f32, with AVX512_BF16 dot products where the
+    /// CPU has them; every other op stays f32, and so do the model's inputs and outputs).
+    #[arg(long, value_name = "P", default_value = "fp32", value_parser = parse_precision)]
+    precision: tcc::Precision,
     /// Threads for parallel loops, 1 to 256 (default: TCC_NUM_THREADS if set, else one
     /// per physical core).
     #[arg(long, value_parser = parse_threads, allow_negative_numbers = true)]
@@ -117,6 +124,11 @@ struct Common {
     /// target's ceilings): no op is compiled and timed.
     #[arg(long)]
     estimate_costs: bool,
+}
+
+/// `--precision`: fp32 or bf16.
+fn parse_precision(text: &str) -> Result<tcc::Precision, String> {
+    text.parse()
 }
 
 /// `--rewrite-search`: off, greedy or taso.
@@ -223,6 +235,7 @@ fn options(c: &Common) -> Options {
         cost_db: c.cost_db.clone(),
         estimate_costs_only: c.estimate_costs,
         isa: c.isa.clone(),
+        precision: c.precision,
     }
 }
 
