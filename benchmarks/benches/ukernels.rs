@@ -60,14 +60,13 @@ fn tiles(c: &mut Criterion) {
         accumulate: false,
         x_row: K,
         o_row: VECTORS * LANES as i64,
-        w_vector: 2 * LANES as i64,
-        o_vector: LANES as i64,
+        group_vectors: VECTORS,
+        w_group: 0,
+        o_group: 0,
         pairs: K / 2,
         w_step: VECTORS * 2 * LANES as i64,
         levels: [Level { count: 1, x: 0, w: 0 }; 3],
-        bias: std::ptr::null(),
-        lo: f32::NEG_INFINITY,
-        hi: f32::INFINITY,
+        epilogue: Epilogue::NONE,
     };
     group.throughput(Throughput::Elements((2 * rows * VECTORS * LANES as i64 * K) as u64));
     for (name, level) in [("bf16_dot_10x2", DotLevel::Avx512Bf16), ("bf16_widened_10x2", DotLevel::Avx512)] {

@@ -74,6 +74,22 @@ func.func @packed_columns(%a: tensor<8x16xf32>, %bp: tensor<3x16x4xf32>) -> tens
 
 // -----
 
+func.func @bf16_pairs_into_bf16(%a: tensor<8x6xbf16>, %bp: tensor<3x3x4x2xbf16>) -> tensor<8x10xbf16> {
+  // expected-error@+1 {{or bf16 operands packed [N/n, K/2, n, 2] with an f32 result; got tensor<8x6xbf16>, tensor<3x3x4x2xbf16> -> tensor<8x10xbf16>}}
+  %y = graph.matmul_packed %a, %bp : (tensor<8x6xbf16>, tensor<3x3x4x2xbf16>) -> tensor<8x10xbf16>
+  return %y : tensor<8x10xbf16>
+}
+
+// -----
+
+func.func @bf16_pairs_too_short(%a: tensor<8x8xbf16>, %bp: tensor<3x3x4x2xbf16>) -> tensor<8x10xf32> {
+  // expected-error@+1 {{does not match operands tensor<8x8xbf16> and packed tensor<3x3x4x2xbf16> (K <= 6, N <= 12)}}
+  %y = graph.matmul_packed %a, %bp : (tensor<8x8xbf16>, tensor<3x3x4x2xbf16>) -> tensor<8x10xf32>
+  return %y : tensor<8x10xf32>
+}
+
+// -----
+
 func.func @yield_outside(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error@+1 {{'graph.yield' op yields 1 value(s) of types}}
   graph.yield %x : tensor<4xf32>

@@ -27,6 +27,15 @@ func.func @conv(%x: tensor<1x2x8x8x4xf32>, %w: tensor<2x2x3x3x4x4xf32>, %b: tens
   return %p : tensor<1x2x4x4x4xf32>
 }
 
+// bf16 operands, the right one packed in pairs of rows (NK4n2k, K = 5 padded to 6),
+// into f32.
+// CHECK-LABEL: func.func @bf16_matmul
+// CHECK: graph.matmul_packed %arg0, %arg1 : (tensor<8x5xbf16>, tensor<3x3x4x2xbf16>) -> tensor<8x10xf32>
+func.func @bf16_matmul(%a: tensor<8x5xbf16>, %bp: tensor<3x3x4x2xbf16>) -> tensor<8x10xf32> {
+  %y = graph.matmul_packed %a, %bp : (tensor<8x5xbf16>, tensor<3x3x4x2xbf16>) -> tensor<8x10xf32>
+  return %y : tensor<8x10xf32>
+}
+
 // CHECK-LABEL: func.func @matmuls
 // CHECK: graph.matmul_packed %arg0, %arg1 {config = {tile_m = 4, tile_n = 1}} : (tensor<8x16xf32>, tensor<3x16x4xf32>) -> tensor<8x10xf32>
 // CHECK: graph.batch_matmul %arg2, %arg3 : (tensor<2x8x16xf32>, tensor<2x16x5xf32>) -> tensor<2x8x5xf32>

@@ -2,6 +2,7 @@
 // blocked layouts at the target's vector width.
 // RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=128}' | FileCheck %s
 // RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=512}' | FileCheck %s --check-prefix=AVX512
+// RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=512 bf16-dot=true}' | FileCheck %s --check-prefix=BF16
 
 // Channels round up to whole blocks (6 -> 8, 5 -> 8), the logical ones recorded for FLOP counts; the filter is packed OIHW4i4o,
 // the bias becomes the epilogue's add; the epilogue then zeroes the 3 padded output
@@ -120,4 +121,31 @@ func.func @multiplier(%x: tensor<1x3x6x6xf32>) -> tensor<1x6x6x6xf32> {
   %b = graph.constant {value = dense<0.25> : tensor<6xf32>} : () -> tensor<6xf32>
   %0 = graph.conv2d %x, %w, %b {pads = [1, 1, 1, 1], groups = 3} : (tensor<1x3x6x6xf32>, tensor<6x1x3x3xf32>, tensor<6xf32>) -> tensor<1x6x6x6xf32>
   return %0 : tensor<1x6x6x6xf32>
+}
+
+// -----
+
+// With the bf16 dot microkernel, a matmul whose left operand is a widened bf16 value
+// takes the bf16 value and its constant right operand cast to bf16 and packed in pairs
+// of rows (NK{n}n2k, the block dividing N), with an f32 result. Without it, or with N
+// not a multiple of 16 lanes, or K odd, the f32 packing.
+// BF16-LABEL: func.func @bf16_operands
+// BF16: %[[W:.*]] = graph.cast %{{.*}} : (tensor<6x48xf32>) -> tensor<6x48xbf16>
+// BF16: %[[P:.*]] = graph.layout_transform %[[W]] {dst = "NK{{(16|48)}}n2k", src = "KN"} : (tensor<6x48xbf16>) -> tensor<{{(3x3x16|1x3x48)}}x2xbf16>
+// BF16: graph.matmul_packed %arg0, %[[P]] : (tensor<4x6xbf16>, tensor<{{.*}}x2xbf16>) -> tensor<4x48xf32>
+// BF16: graph.layout_transform {{.*}} {dst = "NK{{[0-9]+}}n", src = "KN"} : (tensor<6x40xf32>)
+// BF16: graph.layout_transform {{.*}} {dst = "NK{{[0-9]+}}n", src = "KN"} : (tensor<5x48xf32>)
+// AVX512-LABEL: func.func @bf16_operands
+// AVX512-NOT: bf16> ->{{.*}}graph.matmul_packed
+// AVX512: graph.matmul_packed %{{.*}} : (tensor<4x6xf32>
+func.func @bf16_operands(%x: tensor<4x6xbf16>, %y: tensor<4x5xbf16>) -> (tensor<4x48xf32>, tensor<4x40xf32>, tensor<4x48xf32>) {
+  %a = graph.cast %x : (tensor<4x6xbf16>) -> tensor<4x6xf32>
+  %w = graph.constant {value = dense<0.5> : tensor<6x48xf32>} : () -> tensor<6x48xf32>
+  %0 = graph.matmul %a, %w : (tensor<4x6xf32>, tensor<6x48xf32>) -> tensor<4x48xf32>
+  %v = graph.constant {value = dense<0.5> : tensor<6x40xf32>} : () -> tensor<6x40xf32>
+  %1 = graph.matmul %a, %v : (tensor<4x6xf32>, tensor<6x40xf32>) -> tensor<4x40xf32>
+  %b = graph.cast %y : (tensor<4x5xbf16>) -> tensor<4x5xf32>
+  %u = graph.constant {value = dense<0.5> : tensor<5x48xf32>} : () -> tensor<5x48xf32>
+  %2 = graph.matmul %b, %u : (tensor<4x5xf32>, tensor<5x48xf32>) -> tensor<4x48xf32>
+  return %0, %1, %2 : tensor<4x48xf32>, tensor<4x40xf32>, tensor<4x48xf32>
 }

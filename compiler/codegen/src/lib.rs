@@ -51,7 +51,7 @@ pub type RuntimeSymbols<'a> = &'a [(&'static str, *const u8)];
 /// (the widest Cranelift's x86-64 backend compiles), calling the microkernels of level
 /// `ukernels` (if any) for the blocked kernels' interior tiles.
 pub fn cranelift_target(ukernels: Option<Isa>) -> Target {
-    Target { ukernels, ..Target::host(128, 16) }
+    Target { ukernels, bf16_dot: ukernels == Some(Isa::Avx512), ..Target::host(128, 16) }
 }
 
 /// Compiled code for `--emit=clif|llvm|asm`: one function (Cranelift) or the whole

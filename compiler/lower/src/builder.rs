@@ -191,10 +191,13 @@ impl<'m> Builder<'m> {
         self.op_typed(&lp::ADDRESS, &ops, AttrDict::new(), vec![index()])[0]
     }
 
-    /// Calls the broadcast-tile microkernel of `isa` with its 35 arguments
-    /// (`loop.microkernel`).
-    pub fn microkernel(&mut self, isa: tcc_target::Isa, args: &[Value]) {
-        let attrs = AttrDict::new().with("isa", Attribute::string(isa.name()));
+    /// Calls the broadcast-tile microkernel of `isa` (with `dot`, its bf16 dot tile)
+    /// with its 35 arguments (`loop.microkernel`).
+    pub fn microkernel(&mut self, isa: tcc_target::Isa, dot: bool, args: &[Value]) {
+        let mut attrs = AttrDict::new().with("isa", Attribute::string(isa.name()));
+        if dot {
+            attrs = attrs.with("dot", Attribute::Bool(true));
+        }
         self.op_typed(&lp::MICROKERNEL, args, attrs, vec![]);
     }
 

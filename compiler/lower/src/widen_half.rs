@@ -7,7 +7,8 @@
 //! does). Constants stay; the casts of their users fold. Afterwards 16-bit float
 //! tensors are only function arguments and results, constants, and the operands or
 //! results of their casts to and from f32, which code generation converts with integer
-//! arithmetic (`expand-half`).
+//! arithmetic (`expand-half`), and the bf16 operands of kernels that compute on them
+//! (a `matmul_packed` of bf16 pairs, with its f32 result: the bf16 dot kernels).
 
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
@@ -83,7 +84,7 @@ pub fn widen_half(m: &mut Module) -> Result<(), Diagnostics> {
 
 /// [`widen_half`] on one op.
 fn widen_op(m: &mut Module, op: Op) -> Result<(), String> {
-    if m.is(op, &g::CONSTANT) {
+    if m.is(op, &g::CONSTANT) || computes_on_bf16(m, op) {
         return Ok(());
     }
     if m.is(op, &g::CAST) {
@@ -112,6 +113,12 @@ fn widen_op(m: &mut Module, op: Op) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether `op` is a kernel whose bf16 operands are its contract: a packed matmul of
+/// bf16 pairs (`[N/n, K/2, n, 2]`) into f32.
+fn computes_on_bf16(m: &Module, op: Op) -> bool {
+    m.is(op, &g::MATMUL_PACKED) && m.value_type(m.operand(op, 1)).as_tensor().is_some_and(|t| t.rank() == 4)
 }
 
 pub(crate) fn elem(m: &Module, v: Value) -> Option<ScalarType> {

@@ -22,7 +22,12 @@
 //!   becomes `matmul_packed(a, layout_transform(B, KN -> NK{n}n))`, `n` the column block
 //!   the kernel configuration chooses (or the matmul's `rhs_block`, a layout the rewrite
 //!   search chose); a matmul of two activations with equal batch
-//!   dimensions (attention) becomes `batch_matmul`.
+//!   dimensions (attention) becomes `batch_matmul`. On targets with the bf16 dot
+//!   microkernel (`Target::bf16_dot`), a matmul whose left operand is a widened bf16
+//!   value (the bf16 precision policy rounds it so) takes that bf16 value itself and
+//!   `B` cast to bf16 and packed in pairs of rows, `NK{n}n2k`, with an f32 result:
+//!   exact, as `B` holds bf16 values too (or the policy rounds it to them); when K is
+//!   even and N a multiple of the dot's 16 lanes (then `n` divides N).
 //!
 //! The transforms of constants are folded by canonicalization afterwards, so filters
 //! are packed once, at compile time.
@@ -416,15 +421,36 @@ fn pack_matmul(m: &mut Module, op: Op, target: &Target) {
         Some(b) if b > 0 && b % lanes == 0 => b,
         _ => crate::kernel_config::matmul_block(target, rows, n),
     };
-    let mut ins = Inserter::before(m, op);
-    let b2 = ins.reshape(b, vec![k, n]);
-    let bp = ins.layout(b2, &Layout::kn(), &Layout::nk_packed(nb), vec![(n + nb - 1) / nb, k, nb]);
     let mut out = sa.clone();
     *out.last_mut().expect("rank >= 2") = n;
+    let bf16_input = widened_bf16(m, a).filter(|_| target.bf16_dot && k % 2 == 0 && n % DOT_LANES == 0);
+    let mut ins = Inserter::before(m, op);
+    let b2 = ins.reshape(b, vec![k, n]);
+    let (a, bp) = match bf16_input {
+        Some(x) => {
+            // The largest block of whole dot vectors up to `nb` that divides N.
+            let nb = (1..=nb / DOT_LANES).rev().map(|v| v * DOT_LANES).find(|b| n % b == 0).unwrap_or(DOT_LANES);
+            let cast = ins.op(&g::CAST, &[b2], AttrDict::new(), vec![tensor_type(vec![k, n], ScalarType::BF16)]);
+            let bq = ins.m.result(cast, 0);
+            (x, ins.layout(bq, &Layout::kn(), &Layout::nk_pairs(nb), vec![n / nb, k / 2, nb, 2]))
+        }
+        None => (a, ins.layout(b2, &Layout::kn(), &Layout::nk_packed(nb), vec![(n + nb - 1) / nb, k, nb])),
+    };
     let mm = ins.op(&g::MATMUL_PACKED, &[a, bp], AttrDict::new(), vec![tensor_type(out, ScalarType::F32)]);
     let r = ins.m.result(mm, 0);
     let y = ins.reshape(r, sy);
     m.replace_op(op, &[y]);
+}
+
+/// Lanes of the bf16 dot microkernel's vectors (AVX-512).
+const DOT_LANES: i64 = 16;
+
+/// The bf16 value `v` widens, if it is `cast(x : bf16 -> f32)`.
+fn widened_bf16(m: &Module, v: Value) -> Option<Value> {
+    let d = m.defining_op(v).filter(|&d| m.is(d, &g::CAST))?;
+    let x = m.operand(d, 0);
+    let elem = |v: Value| m.value_type(v).as_tensor().map(|t| t.elem());
+    (elem(x) == Some(ScalarType::BF16) && elem(v) == Some(ScalarType::F32)).then_some(x)
 }
 
 #[cfg(test)]

@@ -95,6 +95,18 @@ pub fn default_config(m: &Module, op: Op, codegen: &Target) -> Option<KernelConf
             let rows: i64 = out[..out.len() - 1].iter().product();
             let packed = shape(1);
             let nb = packed[2];
+            if packed.len() == 4 {
+                // bf16 pairs: the bf16 dot microkernel's tiles (AVX-512: 16 lanes, 32
+                // registers holding the sums, a step's weight vectors and, as rustc's
+                // LLVM schedules it, every row's broadcast: `dot::max_rows`).
+                let vectors = (nb / 16).clamp(1, 4);
+                let r = ((32 - vectors) / (vectors + 1)).min(rows.max(1));
+                return Some(KernelConfig::Matmul(MatmulConfig {
+                    tile_m: Some(r),
+                    tile_n: Some(vectors),
+                    ..Default::default()
+                }));
+            }
             let (r, _) = register_tile(target, rows, 1, (nb / lanes).max(1), TileReads::default());
             // Weights larger than L2 (BERT's 9 MB feed-forward ones) come from L3 or memory
             // block by block: fetch the next column block's while this one runs, when the

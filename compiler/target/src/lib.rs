@@ -46,6 +46,11 @@ pub struct Target {
     /// interior tiles of blocked convolutions and packed matmuls (`None`: the backend
     /// generates every tile itself).
     pub ukernels: Option<Isa>,
+    /// Whether matmuls of bf16 operands (the bf16 precision policy) call the runtime's
+    /// AVX-512 bf16 dot microkernel (`vdpbf16ps` where the CPU has AVX512_BF16,
+    /// widening FMAs elsewhere); without it they widen to f32 kernels. Set for AVX-512
+    /// targets.
+    pub bf16_dot: bool,
 }
 
 /// Option names and documentation of [`Target::from_options`], for pass registries.
@@ -59,6 +64,7 @@ pub const PASS_OPTIONS: &[(&str, &str)] = &[
     ("l2", "level-2 cache per core in bytes (default 1048576)"),
     ("prefetch", "the backend emits prefetch hints (default false)"),
     ("ukernels", "ISA level of the microkernels the code calls: avx512, avx2, sse or none (default none)"),
+    ("bf16-dot", "bf16 matmuls call the AVX-512 bf16 dot microkernel (default false)"),
 ];
 
 impl Default for Target {
@@ -74,6 +80,7 @@ impl Default for Target {
             l2_bytes: 1 << 20,
             prefetch: false,
             ukernels: None,
+            bf16_dot: false,
         }
     }
 }
@@ -120,6 +127,7 @@ impl Target {
             l2_bytes: caches.l2.unwrap_or(d.l2_bytes),
             prefetch: d.prefetch,
             ukernels: None,
+            bf16_dot: false,
         }
     }
 
@@ -149,6 +157,7 @@ impl Target {
                     format!("invalid value '{name}' for option 'ukernels' (expected avx512, avx2, sse or none)")
                 })?),
             },
+            bf16_dot: parse(get("bf16-dot"), "bf16-dot", d.bf16_dot)?,
         };
         if !matches!(t.vector_bits, 128 | 256 | 512) {
             return Err(format!("vector-bits must be 128, 256 or 512, got {}", t.vector_bits));
@@ -175,6 +184,9 @@ impl fmt::Display for Target {
         if let Some(isa) = self.ukernels {
             write!(f, ", {isa} microkernels")?;
         }
+        if self.bf16_dot {
+            write!(f, ", bf16 dot microkernel")?;
+        }
         Ok(())
     }
 }
@@ -195,6 +207,7 @@ mod tests {
             l2_bytes: 2 << 20,
             prefetch: true,
             ukernels: Some(Isa::Avx2),
+            bf16_dot: true,
         };
         let map: std::collections::HashMap<&str, &str> = [
             ("vector-bits", "512"),
@@ -206,6 +219,7 @@ mod tests {
             ("l2", "2097152"),
             ("prefetch", "true"),
             ("ukernels", "avx2"),
+            ("bf16-dot", "true"),
         ]
         .into_iter()
         .collect();

@@ -5,7 +5,7 @@
 //! import_and_clean_up   convert-tosa-to-graph, widen-half, canonicalize, cse
 //! rewrite               rewrite-search (TASO, measured costs; canonicalize and cse
 //!                       of what it rewrote)
-//! (precision bf16)      reduce-precision
+//! (precision bf16)      reduce-precision, canonicalize
 //! kernels(target)       block-layouts, propagate-layouts, canonicalize,
 //!                       fuse-epilogues, configure-kernels, materialize-padding, cse,
 //!                       fuse-memory-bound
@@ -138,7 +138,8 @@ pub fn optimize_graph(m: &mut Module, session: &Session) -> Result<(), Diagnosti
     verify(m)?;
     let mut passes = rewrite(session);
     if session.options.precision == Precision::Bf16 {
-        passes.push(Box::new(ReducePrecision));
+        // (Canonicalization folds the rounded weights into constants again.)
+        passes.extend([Box::new(ReducePrecision) as Box<dyn Pass>, canonicalize()]);
     }
     passes.extend(kernels(&session.target));
     run(m, passes, &session.options)

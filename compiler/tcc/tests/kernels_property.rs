@@ -8,7 +8,8 @@
 //! ones over wide maps on their own), channel blocks of
 //! 1 (the NCHW first layer), 4, 8 and 16 lanes, fused epilogues (bias, scale,
 //! residual, relu/clamp/sigmoid), every template and the scalar reference nest,
-//! register tiles from 1 to 8 columns, input-channel passes, filter and input prefetching,
+//! register tiles from 1 to 8 columns, bf16 packed matmuls (the bf16 dot
+//! microkernel), input-channel passes, filter and input prefetching,
 //! padding moved into the input (constant filters), tasks
 //! over column chunks (every channel group in turn), and batched matmuls of activations
 //! with columns that do not fill the last register block.
@@ -284,6 +285,44 @@ fn matmul_case(r: &mut Rng) -> Option<Case> {
     Some(build(r, "graph.matmul_packed", attrs, vec![a, vec![blocks, k, nb]], out, Some(dim), fuse))
 }
 
+/// A packed matmul of bf16 operands with an f32 result (the bf16 policy's kernel: the
+/// bf16 dot microkernel where the target has it, else the reference nest): row counts
+/// past one sub-tile, even and odd K, whole blocks of one to three dot vectors (and,
+/// sometimes, a last partial block, which the reference computes), epilogues.
+fn bf16_matmul_case(r: &mut Rng) -> Option<Case> {
+    let nb = 16 * r.int(1, 3);
+    let blocks = r.int(1, 3);
+    let n = if r.chance(0.8) { blocks * nb } else { (blocks - 1) * nb + r.int(1, nb) };
+    let (m, k) = (r.int(1, 40), r.int(1, 40));
+    let batch: Vec<i64> = (0..r.int(0, 1)).map(|_| r.int(1, 3)).collect();
+    let a: Vec<i64> = batch.iter().copied().chain([m, k]).collect();
+    let b = vec![blocks, (k + 1) / 2, nb, 2];
+    let out: Vec<i64> = batch.iter().copied().chain([m, n]).collect();
+    let fuse = r.chance(0.6);
+    let (extra, region) = if fuse { epilogue(r, &out, Some(out.len() - 1)) } else { (Vec::new(), String::new()) };
+    let bf16 = |r: &mut Rng, shape: &[i64]| {
+        let v =
+            (0..shape.iter().product::<i64>()).map(|_| ((r.int(-1000, 1000) as f32 / 500.0).to_bits() >> 16) as u16);
+        ITensor::new(shape.iter().map(|&d| d as usize).collect(), Data::BF16(v.collect())).unwrap()
+    };
+    let mut inputs = vec![bf16(r, &a), bf16(r, &b)];
+    inputs.extend(extra.iter().map(|s| r.tensor(s)));
+    let types: Vec<String> = [ty(&a).replace("f32", "bf16"), ty(&b).replace("f32", "bf16")]
+        .into_iter()
+        .chain(extra.iter().map(|s| ty(s)))
+        .collect();
+    let args: Vec<String> = types.iter().enumerate().map(|(i, t)| format!("%a{i}: {t}")).collect();
+    let names: Vec<String> = (0..types.len()).map(|i| format!("%a{i}")).collect();
+    let text = format!(
+        "func.func @main({}) -> {o} {{\n  %y = graph.matmul_packed {} : ({}) -> {o}{region}\n  return %y : {o}\n}}\n",
+        args.join(", "),
+        names.join(", "),
+        types.join(", "),
+        o = ty(&out)
+    );
+    Some(Case { text, inputs })
+}
+
 fn batch_matmul_case(r: &mut Rng) -> Option<Case> {
     let (m, k, n) = (r.int(1, 13), r.int(1, 21), r.int(1, 40));
     let batch: Vec<i64> = (0..r.int(0, 2)).map(|_| r.int(1, 3)).collect();
@@ -326,6 +365,10 @@ fn check(case: &Case, threads: usize, seed: u64) -> Result<(), String> {
             .iter()
             .map(|t| match t.data() {
                 Data::F32(v) => tcc::Tensor::from_slice(v, t.shape()).unwrap(),
+                Data::BF16(v) => {
+                    let v: Vec<tcc::BF16> = v.iter().map(|&h| tcc::BF16(h)).collect();
+                    tcc::Tensor::from_slice(&v, t.shape()).unwrap()
+                }
                 _ => unreachable!(),
             })
             .collect();
@@ -372,6 +415,11 @@ fn pool2d_nchwc_template() {
 #[test]
 fn matmul_packed_template() {
     property("matmul_packed", 60, matmul_case);
+}
+
+#[test]
+fn bf16_matmul_packed_template() {
+    property("bf16_matmul_packed", 60, bf16_matmul_case);
 }
 
 #[test]

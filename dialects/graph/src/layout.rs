@@ -65,6 +65,15 @@ impl Layout {
         Layout { dims: vec![LayoutDim::Outer('N'), LayoutDim::Outer('K'), LayoutDim::Inner('N', block)] }
     }
 
+    /// A matmul's right operand of bf16 packed for the dot instructions: column blocks
+    /// with pairs of reduction rows side by side, `NK{n}n2k` (`[N/n, K/2, n, 2]`; an odd
+    /// K padded with a zero row).
+    pub fn nk_pairs(block: i64) -> Layout {
+        let mut dims = Layout::nk_packed(block).dims;
+        dims.push(LayoutDim::Inner('K', 2));
+        Layout { dims }
+    }
+
     /// The channel block of an `NCHW{b}c` layout (`None` for any other layout).
     pub fn channel_block(&self) -> Option<i64> {
         match self.dims.as_slice() {

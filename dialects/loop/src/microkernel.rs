@@ -2,13 +2,15 @@
 //!
 //! `loop.address` takes the address of a buffer element as an `index`, and
 //! `loop.microkernel` calls the broadcast-tile microkernel of one ISA level
-//! (`tcc_uk_tile_<isa>`, see `tcc-ukernels`) with [`TILE_ARGUMENTS`] `index` operands:
+//! (`tcc_uk_tile_<isa>`, see `tcc-ukernels`), or with `dot` its bf16 dot tile
+//! (`tcc_uk_dot_<isa>`: bf16 inputs and weights), with [`TILE_ARGUMENTS`] `index` operands:
 //! the input, weight and output addresses, then the tile's sizes and strides in
 //! elements. The call reads the input and weights and writes the output tile, so it is
 //! never moved or removed.
 
 use tcc_ir::{
-    Arity, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser, ScalarType, Syntax, Traits, Type,
+    Arity, AttrDefault, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser, ScalarType, Syntax,
+    Traits, Type,
 };
 use tcc_target::Isa;
 
@@ -38,6 +40,14 @@ fn parse_address(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), D
 /// The ISA level a `loop.microkernel` calls.
 pub fn microkernel_isa(m: &Module, op: Op) -> Option<Isa> {
     m.attr(op, "isa").and_then(|a| a.as_str()).and_then(Isa::from_name)
+}
+
+/// The C symbol a `loop.microkernel` calls: its level's broadcast tile, or dot tile
+/// with `dot`.
+pub fn microkernel_symbol(m: &Module, op: Op) -> Option<&'static str> {
+    let isa = microkernel_isa(m, op)?;
+    let dot = m.attr(op, "dot").and_then(|a| a.as_bool()).unwrap_or(false);
+    Some(if dot { isa.dot_symbol() } else { isa.tile_symbol() })
 }
 
 /// The highest ISA level whose microkernels module `m` calls (what its code needs
@@ -87,11 +97,21 @@ pub static MICROKERNEL: OpDef = OpDef {
                   stride, bias row stride (not 0: one bias value per row), channel mask address (0: none), residual address (0: none), the clamp's bounds as f32 bits, then whether the \
                   input is read as vectors (1, depthwise) or broadcast (0), with the vector input's step \
                   and group strides, the reduction (0: sums of products, 1: maximum, 2: sum of the \
-                  vector inputs) and a divisor of the result (0: none). Strides count elements.\n\n```mlir\n\
+                  vector inputs) and a divisor of the result (0: none). Strides count elements. With \
+                  `dot`, the bf16 dot tile (`tcc_uk_dot_<isa>`): the input and weights are bf16, the \
+                  reduction runs over pairs (`inner` counts them), the input is broadcast.\n\n```mlir\n\
                   loop.microkernel %x, %w, %o, %rows, ... {isa = \"avx512\"} : (index, ...) -> ()\n```",
     operands: Arity::Exactly(TILE_ARGUMENTS.len()),
     results: Arity::Exactly(0),
-    attrs: &[AttrSpec::required("isa", AttrKind::String, "the ISA level: avx512, avx2 or sse")],
+    attrs: &[
+        AttrSpec::required("isa", AttrKind::String, "the ISA level: avx512, avx2 or sse"),
+        AttrSpec::optional(
+            "dot",
+            AttrKind::Bool,
+            AttrDefault::Bool(false),
+            "call the bf16 dot tile (bf16 input and weights)",
+        ),
+    ],
     verify: Some(verify_microkernel),
     syntax: Syntax::Functional,
     dialect_data: Some(&LoopOp::Microkernel),

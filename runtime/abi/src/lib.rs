@@ -428,6 +428,16 @@ impl Isa {
             Isa::Avx512 => "tcc_uk_tile_avx512",
         }
     }
+
+    /// The C symbol of the level's bf16 dot-tile microkernel (the same arguments as
+    /// the broadcast tile's, over bf16 inputs and weights).
+    pub fn dot_symbol(self) -> &'static str {
+        match self {
+            Isa::Sse => "tcc_uk_dot_sse",
+            Isa::Avx2 => "tcc_uk_dot_avx2",
+            Isa::Avx512 => "tcc_uk_dot_avx512",
+        }
+    }
 }
 
 impl fmt::Display for Isa {

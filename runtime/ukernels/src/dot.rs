@@ -12,21 +12,25 @@
 //! instruction), `avx512` (the pairs widened to f32, two FMAs), and a portable scalar
 //! loop for every other CPU ([`run_dot`] picks the best this CPU runs).
 //!
-//! Not yet called by generated code: the bf16 precision policy that packs weights and
-//! stores activations in bf16 comes next (issue 29).
+//! Generated code calls it through the C entry points `tcc_uk_dot_<isa>`, which take
+//! the broadcast tile's 35 arguments ([`crate::Tile`]'s fields; the input and weights
+//! as bf16 addresses, `inner` counting pairs): the AVX-512 one runs the best level
+//! this CPU has, the others the scalar loop (the compiler calls the dot tile only on
+//! AVX-512 targets; the others exist so that every level has the same symbols).
 
-use crate::tile::Level;
+use crate::tile::{Epilogue, Level};
 
-/// A bf16 dot tile. Offsets and strides of `x` and `w` count bf16 elements, of `o` f32
-/// elements.
+/// A bf16 dot tile. Offsets and strides of `x` and `w` count bf16 elements, of `o`, the
+/// epilogue's operands and the groups' output stride f32 elements.
 ///
 /// Accumulator `(r, v)` lane `l` is the sum, over every iteration of the levels
 /// (outermost first) and then the `pairs` steps `j`, of `x[xi + 1] * w[wi + 2l + 1]`
 /// and then `x[xi] * w[wi + 2l]`, where `xi = r * x_row + levels' x offsets + 2j` and
-/// `wi = v * w_vector + levels' w offsets + j * w_step`; it starts from zero, or from
-/// the output with `accumulate`. It is stored at `o[r * o_row + v * o_vector + l]`
-/// after the bias `bias[v * L + l]` (if not null) is added and the result clamped to
-/// `[lo, hi]`.
+/// `wi = wv(v) + levels' w offsets + j * w_step`; it starts from zero, or from the
+/// output with `accumulate`. Vector `v` is vector `q = v % group_vectors` of group
+/// `g = v / group_vectors`: `wv(v) = g * w_group + q * 2L`, `ov(v) = g * o_group + q *
+/// L` for `L` = [`LANES`]. The result, after the [`Epilogue`] (as the f32 tile
+/// applies it, with the same `g` and `q`), is stored at `o[r * o_row + ov(v) + l]`.
 #[derive(Copy, Clone, Debug)]
 pub struct DotTile {
     pub x: *const u16,
@@ -37,15 +41,28 @@ pub struct DotTile {
     pub accumulate: bool,
     pub x_row: i64,
     pub o_row: i64,
-    pub w_vector: i64,
-    pub o_vector: i64,
+    pub group_vectors: i64,
+    pub w_group: i64,
+    pub o_group: i64,
     pub pairs: i64,
     pub w_step: i64,
     /// Outermost first.
     pub levels: [Level; 3],
-    pub bias: *const f32,
-    pub lo: f32,
-    pub hi: f32,
+    pub epilogue: Epilogue,
+}
+
+impl DotTile {
+    /// Vector `v`'s offsets: `(weights, output, bias and mask)`.
+    fn vector_offsets(&self, v: isize) -> (isize, isize, isize) {
+        let gv = self.group_vectors.max(1) as isize;
+        let (g, q) = (v / gv, v % gv);
+        let lanes = LANES as isize;
+        (
+            g * self.w_group as isize + q * 2 * lanes,
+            g * self.o_group as isize + q * lanes,
+            g * self.epilogue.bias_group as isize + q * lanes,
+        )
+    }
 }
 
 /// Lanes of a vector: the layout of the packed weights (`L` pairs per step and vector)
@@ -106,6 +123,104 @@ pub unsafe fn run_dot(level: DotLevel, t: &DotTile) {
     }
 }
 
+/// The C entry points, one per [`crate::Isa`] level (symbols `tcc_uk_dot_<isa>`), with
+/// the broadcast tile's arguments (`tcc_runtime_abi::TILE_ARGUMENTS`): `x` and `w` are
+/// bf16 addresses and `inner` counts pairs. The input is always broadcast and summed
+/// (`x_vector`, `x_step`, `x_group`, `reduce` and `divisor` must be 0) and the prefetch
+/// distance is not used. The AVX-512 entry runs the best [`DotLevel`] this CPU has,
+/// the others the scalar loop.
+macro_rules! dot_entry {
+    ($symbol:ident, $level:expr) => {
+        /// # Safety
+        /// As [`run_dot`], for the tile the arguments describe.
+        #[unsafe(no_mangle)]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "C" fn $symbol(
+            x: *const u16,
+            w: *const u16,
+            o: *mut f32,
+            rows: i64,
+            vectors: i64,
+            accumulate: i64,
+            x_row: i64,
+            o_row: i64,
+            group_vectors: i64,
+            w_group: i64,
+            o_group: i64,
+            inner: i64,
+            w_step: i64,
+            n2: i64,
+            x2: i64,
+            w2: i64,
+            n1: i64,
+            x1: i64,
+            w1: i64,
+            n0: i64,
+            x0: i64,
+            w0: i64,
+            _prefetch: i64,
+            bias: *const f32,
+            bias_group: i64,
+            bias_row: i64,
+            mask: *const f32,
+            residual: *const f32,
+            lo: i64,
+            hi: i64,
+            _x_vector: i64,
+            _x_step: i64,
+            _x_group: i64,
+            _reduce: i64,
+            _divisor: i64,
+        ) {
+            // The bounds come as the bits of f32s in integer registers.
+            let (lo, hi) = (f32::from_bits(lo as u32), f32::from_bits(hi as u32));
+            let t = DotTile {
+                x,
+                w,
+                o,
+                rows,
+                vectors,
+                accumulate: accumulate != 0,
+                x_row,
+                o_row,
+                group_vectors: group_vectors.max(1),
+                w_group,
+                o_group,
+                pairs: inner,
+                w_step,
+                levels: [
+                    Level { count: n2, x: x2, w: w2 },
+                    Level { count: n1, x: x1, w: w1 },
+                    Level { count: n0, x: x0, w: w0 },
+                ],
+                epilogue: Epilogue { bias, bias_group, bias_row, mask, residual, lo, hi },
+            };
+            // SAFETY: the caller's contract; the level runs on this CPU.
+            unsafe { run_dot($level, &t) }
+        }
+    };
+}
+
+dot_entry!(tcc_uk_dot_sse, DotLevel::Scalar);
+dot_entry!(tcc_uk_dot_avx2, DotLevel::Scalar);
+dot_entry!(tcc_uk_dot_avx512, best_avx512());
+
+/// The best level of an AVX-512 CPU (the AVX-512 entry runs only on those), detected
+/// once.
+fn best_avx512() -> DotLevel {
+    static BEST: std::sync::OnceLock<DotLevel> = std::sync::OnceLock::new();
+    *BEST.get_or_init(DotLevel::host_best)
+}
+
+/// The entry point of `isa`'s dot tile, for a JIT's symbol table.
+pub fn dot_entry(isa: crate::Isa) -> *const u8 {
+    match isa {
+        crate::Isa::Sse => tcc_uk_dot_sse as *const u8,
+        crate::Isa::Avx2 => tcc_uk_dot_avx2 as *const u8,
+        crate::Isa::Avx512 => tcc_uk_dot_avx512 as *const u8,
+    }
+}
+
 /// The iterations of the levels: `(x offset, w offset)` of each, outermost first.
 fn level_offsets(levels: &[Level; 3]) -> impl Iterator<Item = (isize, isize)> + '_ {
     let [l2, l1, l0] = levels;
@@ -129,25 +244,34 @@ fn widen(h: u16) -> f32 {
 /// # Safety
 /// As [`run_dot`].
 pub unsafe fn scalar(t: &DotTile) {
+    let e = &t.epilogue;
     // SAFETY: the caller's contract.
     unsafe {
         for r in 0..t.rows as isize {
             for v in 0..t.vectors as isize {
+                let (wv, ov, bv) = t.vector_offsets(v);
                 for l in 0..LANES as isize {
-                    let at = t.o.offset(r * t.o_row as isize + v * t.o_vector as isize + l);
+                    let at = t.o.offset(r * t.o_row as isize + ov + l);
                     let mut acc = if t.accumulate { *at } else { 0.0 };
                     for (xl, wl) in level_offsets(&t.levels) {
                         for j in 0..t.pairs as isize {
                             let xi = t.x.offset(r * t.x_row as isize + xl + 2 * j);
-                            let wi = t.w.offset(v * t.w_vector as isize + wl + j * t.w_step as isize + 2 * l);
+                            let wi = t.w.offset(wv + wl + j * t.w_step as isize + 2 * l);
                             acc += widen(*xi.add(1)) * widen(*wi.add(1));
                             acc += widen(*xi) * widen(*wi);
                         }
                     }
-                    if !t.bias.is_null() {
-                        acc += *t.bias.offset(v * LANES as isize + l);
+                    let channel = if e.bias_row != 0 { r * e.bias_row as isize } else { bv + l };
+                    if !e.bias.is_null() {
+                        acc += *e.bias.offset(channel);
                     }
-                    *at = clamp(acc, t.lo, t.hi);
+                    if !e.mask.is_null() && *e.mask.offset(channel) <= 0.0 {
+                        acc = 0.0;
+                    }
+                    if !e.residual.is_null() {
+                        acc += *e.residual.offset(r * t.o_row as isize + ov + l);
+                    }
+                    *at = clamp(acc, e.lo, e.hi);
                 }
             }
         }
@@ -163,7 +287,7 @@ fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::{DotTile, LANES, level_offsets};
+    use super::{DotTile, level_offsets};
 
     /// The most rows of a sub-tile of `c` vectors: the accumulators, the weights and
     /// every row's broadcast in 32 registers (LLVM loads all of a step's broadcasts
@@ -251,8 +375,8 @@ mod x86 {
     }
 
     /// `R x C` accumulators from row `r0` (of `x`, the sub-tile's first input row) and
-    /// vector `v0` over the whole reduction. Always inlined into the kernels, which
-    /// enable the features it needs (`DOT`: AVX512_BF16).
+    /// vector `v0` over the whole reduction, then the epilogue. Always inlined into the
+    /// kernels, which enable the features it needs (`DOT`: AVX512_BF16).
     // (Indexed loops over constant bounds: the register tile's rows and vectors, which
     // LLVM unrolls.)
     #[allow(clippy::needless_range_loop)]
@@ -265,26 +389,26 @@ mod x86 {
         v0: isize,
     ) {
         let (x_row, o_row, w_step) = (t.x_row as isize, t.o_row as isize, t.w_step as isize);
+        let offsets: [(isize, isize, isize); C] = std::array::from_fn(|c| t.vector_offsets(v0 + c as isize));
         // SAFETY: the tile's addresses are valid (the caller's contract).
         unsafe {
-            let o = o.offset(r0 * o_row + v0 * t.o_vector as isize);
-            let w = t.w.offset(v0 * t.w_vector as isize);
+            let o = o.offset(r0 * o_row);
             let mut acc = [[_mm512_setzero_ps(); C]; R];
             if t.accumulate {
                 for r in 0..R {
                     for c in 0..C {
-                        acc[r][c] = _mm512_loadu_ps(o.offset(r as isize * o_row + c as isize * t.o_vector as isize));
+                        acc[r][c] = _mm512_loadu_ps(o.offset(r as isize * o_row + offsets[c].1));
                     }
                 }
             }
             let high = _mm512_set1_epi32(0xffff_0000u32 as i32);
             for (xl, wl) in level_offsets(&t.levels) {
                 let xp = x.offset(xl);
-                let mut wp = w.offset(wl);
+                let wp: [*const u16; C] = std::array::from_fn(|c| t.w.offset(offsets[c].0 + wl));
                 for j in 0..t.pairs as isize {
                     let mut wv = [_mm512_setzero_si512(); C];
                     for c in 0..C {
-                        wv[c] = _mm512_loadu_si512(wp.offset(c as isize * t.w_vector as isize).cast());
+                        wv[c] = _mm512_loadu_si512(wp[c].offset(j * w_step).cast());
                     }
                     for r in 0..R {
                         let pair = (xp.offset(r as isize * x_row + 2 * j) as *const i32).read_unaligned();
@@ -313,21 +437,56 @@ mod x86 {
                             };
                         }
                     }
-                    wp = wp.offset(w_step);
                 }
             }
-            let (lo, hi) = (_mm512_set1_ps(t.lo), _mm512_set1_ps(t.hi));
+            // (A copy: the epilogue indexes it, which would keep `acc` itself in memory
+            // through the reduction, stored at every step.)
+            let sums = acc;
+            store::<R, C>(t, o, r0, &offsets, &sums);
+        }
+    }
+
+    /// Applies the epilogue to a sub-tile's sums and stores them (`o` at the sub-tile's
+    /// first row).
+    #[target_feature(enable = "avx512f")]
+    #[inline(never)]
+    #[allow(clippy::needless_range_loop)]
+    unsafe fn store<const R: usize, const C: usize>(
+        t: &DotTile,
+        o: *mut f32,
+        r0: isize,
+        offsets: &[(isize, isize, isize); C],
+        sums: &[[__m512; C]; R],
+    ) {
+        let e = &t.epilogue;
+        let o_row = t.o_row as isize;
+        // SAFETY: the tile's addresses are valid (the caller's contract).
+        unsafe {
+            let (lo, hi) = (_mm512_set1_ps(e.lo), _mm512_set1_ps(e.hi));
+            let zero = _mm512_setzero_ps();
             for c in 0..C {
-                let bias = if t.bias.is_null() {
-                    _mm512_setzero_ps()
-                } else {
-                    _mm512_loadu_ps(t.bias.offset((v0 + c as isize) * LANES as isize))
-                };
+                let per_channel =
+                    |p: *const f32| if p.is_null() { zero } else { _mm512_loadu_ps(p.offset(offsets[c].2)) };
+                let (bias, mask) = (per_channel(e.bias), per_channel(e.mask));
                 for r in 0..R {
-                    let v = if t.bias.is_null() { acc[r][c] } else { _mm512_add_ps(acc[r][c], bias) };
+                    let mut v = sums[r][c];
+                    let row = r0 + r as isize;
+                    let per_row = |p: *const f32, lanes: __m512| {
+                        if e.bias_row != 0 { _mm512_set1_ps(*p.offset(row * e.bias_row as isize)) } else { lanes }
+                    };
+                    if !e.bias.is_null() {
+                        v = _mm512_add_ps(v, per_row(e.bias, bias));
+                    }
+                    if !e.mask.is_null() {
+                        let m = per_row(e.mask, mask);
+                        v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask::<_CMP_GT_OQ>(m, zero), v);
+                    }
+                    if !e.residual.is_null() {
+                        v = _mm512_add_ps(v, _mm512_loadu_ps(e.residual.offset(row * o_row + offsets[c].1)));
+                    }
                     // max then min with the value as the second operand: NaN comes through.
                     let v = _mm512_min_ps(hi, _mm512_max_ps(lo, v));
-                    _mm512_storeu_ps(o.offset(r as isize * o_row + c as isize * t.o_vector as isize), v);
+                    _mm512_storeu_ps(o.offset(r as isize * o_row + offsets[c].1), v);
                 }
             }
         }

@@ -19,7 +19,8 @@
 //! (C ABI, one per level) take a tile's fields as arguments; [`run`] is the same from
 //! Rust. A tile larger than the level's register file is split into register-sized
 //! sub-tiles. [`peak`] measures each level's FMA ceiling. [`dot`] is the bf16 tile
-//! (pairs of bf16 inputs and weights into f32 accumulators), for reduced precision.
+//! (pairs of bf16 inputs and weights into f32 accumulators), for reduced precision,
+//! with entry points `tcc_uk_dot_<isa>` taking the same arguments.
 
 pub mod dot;
 pub mod peak;
@@ -55,5 +56,6 @@ pub unsafe fn run(isa: Isa, tile: &Tile) {
 
 /// The microkernel entry points by symbol, for a JIT's symbol table.
 pub fn symbols() -> Vec<(&'static str, *const u8)> {
-    Isa::ALL.iter().map(|&i| (i.tile_symbol(), tile_entry(i))).collect()
+    let tiles = Isa::ALL.iter().map(|&i| (i.tile_symbol(), tile_entry(i)));
+    tiles.chain(Isa::ALL.iter().map(|&i| (i.dot_symbol(), dot::dot_entry(i)))).collect()
 }

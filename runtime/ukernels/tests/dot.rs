@@ -2,10 +2,12 @@
 //! for bit: random tiles (rows and vectors past one sub-tile, so the splitting runs;
 //! three strided levels; weights laid out vector-major or step-major), random bf16
 //! values without subnormals (whose products and sums are then never subnormal, where
-//! `vdpbf16ps` would flush them), accumulation into partial sums, bias and clamps.
+//! `vdpbf16ps` would flush them), vectors in groups, accumulation into partial sums,
+//! and the epilogue: bias per channel or per row, channel mask, residual and clamps.
+//! The C entry point of the AVX-512 level runs the same tiles.
 
-use tcc_ukernels::Level;
 use tcc_ukernels::dot::{DotLevel, DotTile, LANES, run_dot, scalar};
+use tcc_ukernels::{Epilogue, Level};
 
 mod common;
 
@@ -35,31 +37,40 @@ fn check(level: DotLevel, seed: u64) {
         Level { count: r.range(1, 3), x: r.range(0, 40), w: 0 },
         Level { count: r.range(1, 2), x: r.range(0, 40), w: 0 },
     ];
-    // Weights of one level iteration: `pairs` steps of `vectors` vectors, vector-major
-    // or step-major; the levels' iterations one after another.
-    let vector_major = r.range(0, 1) == 1;
-    let (w_vector, w_step) = if vector_major {
-        (pairs * 2 * LANES as i64, 2 * LANES as i64)
-    } else {
-        (2 * LANES as i64, vectors * 2 * LANES as i64)
-    };
-    let block = pairs * vectors * 2 * LANES as i64;
+    // Vectors come in groups of `group_vectors`, each group's weights and outputs at
+    // their own strides; a step's vectors of a group lie side by side. One vector per
+    // group and the groups one after another is the vector-major layout.
+    let lanes = LANES as i64;
+    let group_vectors = if r.range(0, 1) == 1 { 1 } else { r.range(1, vectors) };
+    let groups = (vectors + group_vectors - 1) / group_vectors;
+    let w_step = group_vectors * 2 * lanes;
+    let group_block = pairs * w_step;
     let (c1, c0) = (levels[1].count, levels[2].count);
+    let level_block = group_block * c1 * c0 * levels[0].count;
     let levels = [
-        Level { w: block * c1 * c0, ..levels[0] },
-        Level { w: block * c0, ..levels[1] },
-        Level { w: block, ..levels[2] },
+        Level { w: group_block * c1 * c0, ..levels[0] },
+        Level { w: group_block * c0, ..levels[1] },
+        Level { w: group_block, ..levels[2] },
     ];
+    let w_group = level_block + r.range(0, 3) * 2 * lanes;
+    let o_vector = lanes;
+    let o_group = group_vectors * o_vector + r.range(0, 1) * 3;
+    let o_row = groups * o_group + r.range(0, 7);
     let x_row = 2 * pairs + r.range(0, 5);
-    let o_vector = LANES as i64 + r.range(0, 1) * 3;
-    let o_row = vectors * o_vector + r.range(0, 7);
     let x: Vec<u16> = (0..extent(&levels, |l| l.x, rows * x_row + 2 * pairs)).map(|_| bf16(&mut r)).collect();
-    let w: Vec<u16> = (0..extent(&levels, |l| l.w, block)).map(|_| bf16(&mut r)).collect();
-    let bias: Vec<f32> = (0..vectors * LANES as i64).map(|i| (i % 7) as f32 - 3.0).collect();
-    let start: Vec<f32> = (0..rows * o_row + LANES as i64).map(|i| (i % 5) as f32 * 0.5).collect();
+    let w: Vec<u16> = (0..(groups * w_group + level_block) as usize).map(|_| bf16(&mut r)).collect();
+    let bias_group = group_vectors * lanes + r.range(0, 2);
+    let channels = (groups * bias_group + rows) as usize;
+    let bias: Vec<f32> = (0..channels).map(|i| (i % 7) as f32 - 3.0).collect();
+    let mask: Vec<f32> = (0..channels).map(|_| r.range(0, 1) as f32).collect();
+    let residual: Vec<f32> = (0..rows * o_row + lanes).map(|i| (i % 3) as f32 - 1.0).collect();
+    let start: Vec<f32> = (0..rows * o_row + lanes).map(|i| (i % 5) as f32 * 0.5).collect();
     let accumulate = r.range(0, 1) == 1;
-    let with_bias = r.range(0, 1) == 1;
+    let bias_row = if r.range(0, 2) == 0 { 1 } else { 0 };
+    let with = |r: &mut Rng| r.range(0, 1) == 1;
+    let (with_bias, with_mask, with_residual) = (with(&mut r), with(&mut r), with(&mut r));
     let (lo, hi) = if r.range(0, 1) == 1 { (-2.0, 3.0) } else { (f32::NEG_INFINITY, f32::INFINITY) };
+    let pointer = |on: bool, v: &Vec<f32>| if on { v.as_ptr() } else { std::ptr::null() };
     let tile = |o: &mut Vec<f32>| DotTile {
         x: x.as_ptr(),
         w: w.as_ptr(),
@@ -69,20 +80,78 @@ fn check(level: DotLevel, seed: u64) {
         accumulate,
         x_row,
         o_row,
-        w_vector,
-        o_vector,
+        group_vectors,
+        w_group,
+        o_group,
         pairs,
         w_step,
         levels,
-        bias: if with_bias { bias.as_ptr() } else { std::ptr::null() },
-        lo,
-        hi,
+        epilogue: Epilogue {
+            bias: pointer(with_bias, &bias),
+            bias_group,
+            bias_row,
+            mask: pointer(with_mask, &mask),
+            residual: pointer(with_residual, &residual),
+            lo,
+            hi,
+        },
     };
     let (mut want, mut got) = (start.clone(), start.clone());
     // SAFETY: the buffers cover every offset the tile reaches (sized above).
     unsafe {
         scalar(&tile(&mut want));
         run_dot(level, &tile(&mut got));
+    }
+    if level == DotLevel::Avx512 || level == DotLevel::Avx512Bf16 {
+        // The C entry point (the best level of this CPU) on the same tile.
+        let mut entry = start.clone();
+        let t = tile(&mut entry);
+        let [l2, l1, l0] = t.levels;
+        let e = t.epilogue;
+        // SAFETY: as above.
+        unsafe {
+            tcc_ukernels::dot::tcc_uk_dot_avx512(
+                t.x,
+                t.w,
+                t.o,
+                t.rows,
+                t.vectors,
+                t.accumulate as i64,
+                t.x_row,
+                t.o_row,
+                t.group_vectors,
+                t.w_group,
+                t.o_group,
+                t.pairs,
+                t.w_step,
+                l2.count,
+                l2.x,
+                l2.w,
+                l1.count,
+                l1.x,
+                l1.w,
+                l0.count,
+                l0.x,
+                l0.w,
+                0,
+                e.bias,
+                e.bias_group,
+                e.bias_row,
+                e.mask,
+                e.residual,
+                e.lo.to_bits() as i64,
+                e.hi.to_bits() as i64,
+                0,
+                0,
+                0,
+                0,
+                0,
+            );
+        }
+        let best = DotLevel::host_best();
+        if best == level {
+            assert!(entry.iter().zip(&got).all(|(a, b)| a.to_bits() == b.to_bits()), "seed {seed}: the entry point");
+        }
     }
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(

@@ -435,14 +435,14 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 self.set(op, v);
             }
             OpKind::Loop(LoopOp::Microkernel) => {
-                let isa = tcc_dialect_loop::microkernel::microkernel_isa(m, op).expect("verified isa");
+                let symbol = tcc_dialect_loop::microkernel::microkernel_symbol(m, op).expect("verified isa");
                 let mut sig = self.module.make_signature();
                 for _ in m.operands(op) {
                     sig.params.push(AbiParam::new(cl::types::I64));
                 }
                 let id = self
                     .module
-                    .declare_function(isa.tile_symbol(), Linkage::Import, &sig)
+                    .declare_function(symbol, Linkage::Import, &sig)
                     .map_err(|e| CodegenError::Backend(e.to_string()))?;
                 let f = self.module.declare_func_in_func(id, self.b.func);
                 let args: Vec<cl::Value> = m.operands(op).iter().map(|&v| self.get(v)).collect();

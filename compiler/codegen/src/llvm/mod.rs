@@ -146,7 +146,10 @@ impl LlvmTarget {
         let registers = if self.vector_bits == 512 { 32 } else { 16 };
         // 512-bit vectors mean AVX-512 (F and VL on every CPU tcc knows): vscalefps.
         let ldexp = self.vector_bits == 512;
-        Target { ldexp, fma: self.fma, prefetch: true, ..Target::host(self.vector_bits, registers) }
+        // bf16 matmuls call the AVX-512 bf16 dot microkernel (AVX512_BF16's `vdpbf16ps`
+        // where the CPU has it), recorded as an AVX-512 requirement in objects.
+        let bf16_dot = self.vector_bits == 512;
+        Target { ldexp, fma: self.fma, prefetch: true, bf16_dot, ..Target::host(self.vector_bits, registers) }
     }
 
     fn machine(&self, reloc: RelocMode) -> Result<TargetMachine, CodegenError> {

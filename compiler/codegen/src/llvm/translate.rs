@@ -435,12 +435,12 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 self.set(op, v.into());
             }
             OpKind::Loop(LoopOp::Microkernel) => {
-                let isa = tcc_dialect_loop::microkernel::microkernel_isa(m, op).expect("verified isa");
+                let symbol = tcc_dialect_loop::microkernel::microkernel_symbol(m, op).expect("verified isa");
                 let i64t = self.shared.ctx.i64_type();
                 let params = vec![i64t.into(); m.operands(op).len()];
                 let module = self.shared.module;
-                let f = module.get_function(isa.tile_symbol()).unwrap_or_else(|| {
-                    module.add_function(isa.tile_symbol(), self.shared.ctx.void_type().fn_type(&params, false), None)
+                let f = module.get_function(symbol).unwrap_or_else(|| {
+                    module.add_function(symbol, self.shared.ctx.void_type().fn_type(&params, false), None)
                 });
                 let args: Vec<_> = m.operands(op).iter().map(|&v| self.value(v).into()).collect();
                 self.b.build_call(f, &args, "")?;

@@ -42,6 +42,9 @@ pub struct OpLowering<'a> {
     /// The ISA level of the microkernels that compute the interior register tiles of
     /// blocked convolutions and packed matmuls, if the target calls them.
     pub ukernels: Option<tcc_target::Isa>,
+    /// Whether bf16 matmuls call the AVX-512 bf16 dot microkernel
+    /// ([`tcc_target::Target::bf16_dot`]).
+    pub bf16_dot: bool,
     /// Byte offset in the workspace of the scratch memory the kernel asked for
     /// ([`scratch_bytes`]), if any.
     pub scratch: Option<i64>,
@@ -63,6 +66,7 @@ impl<'a> OpLowering<'a> {
             cores: 1,
             registers: 16,
             ukernels: None,
+            bf16_dot: false,
             scratch: None,
             naive: std::cell::Cell::new(false),
             operand_types,
@@ -90,6 +94,7 @@ impl<'a> OpLowering<'a> {
         self.cores = target.cores;
         self.registers = target.vector_registers;
         self.ukernels = target.ukernels;
+        self.bf16_dot = target.bf16_dot;
         self
     }
 

@@ -9,6 +9,12 @@
 //! Parallel over (batch, column block, row chunk). In the last column block, when N is
 //! not a multiple of `nb`, the right operand is read and the result written lane by lane
 //! (the columns past N are never touched).
+//!
+//! A packed matmul of bf16 operands (the bf16 precision policy: `a` bf16, the right
+//! operand packed in pairs of rows `[N/nb, K/2, nb, 2]`, an f32 result) calls the bf16
+//! dot microkernel for every tile on targets that have it (`Target::bf16_dot`), when
+//! its blocks are whole and K is even (a row's pairs then never straddle two rows);
+//! else the scalar reference computes it.
 
 use tcc_dialect_graph::GraphOp;
 use tcc_dialect_graph::config::MatmulConfig;
@@ -38,9 +44,12 @@ struct Matmul {
     /// `a` as `[batches * rows, K]`, the output as `[batches * rows, N]`.
     a: Value,
     out: Value,
-    /// The packed `[N/nb, K, nb]`, or the plain `[batches, K, N]`.
+    /// The packed `[N/nb, K, nb]` (or bf16 `[N/nb, K/2, nb, 2]`), or the plain
+    /// `[batches, K, N]`.
     b: Value,
     packed: bool,
+    /// bf16 operands, the right one packed in pairs: tiles are bf16 dot microkernel calls.
+    pairs: bool,
     epilogue: Vec<(Value, Vec<i64>)>,
 }
 
@@ -104,12 +113,16 @@ impl Matmul {
             out: b.view(c.outs[0], &[total, n]),
             b: if packed { c.ins[1] } else { b.view(c.ins[1], &[batches, k, n]) },
             packed,
+            pairs: packed && sb.len() == 4,
             epilogue,
         })
     }
 }
 
 pub fn emit(b: &mut Builder, c: &OpLowering) {
+    if c.in_elem(0) == ScalarType::BF16 && !dot_applies(c) {
+        return reference::matmul(b, c);
+    }
     let Some(mm) = Matmul::new(b, c) else { return reference::matmul(b, c) };
     // Column blocks stored whole, and the last one if it is partial.
     let whole = if mm.n % mm.nb == 0 { mm.blocks } else { mm.blocks - 1 };
@@ -169,6 +182,17 @@ pub fn emit(b: &mut Builder, c: &OpLowering) {
     }
 }
 
+/// Whether the bf16 dot microkernel computes bf16 matmul `c`: the target has it, the
+/// right operand is packed in pairs in whole blocks and K is even.
+fn dot_applies(c: &OpLowering) -> bool {
+    let (sa, sb, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
+    let (k, n) = (sa[sa.len() - 1], os[os.len() - 1]);
+    c.bf16_dot && sb.len() == 4 && n % sb[2] == 0 && sb[2] % DOT_LANES == 0 && k % 2 == 0
+}
+
+/// Lanes of the bf16 dot microkernel's vectors (AVX-512).
+const DOT_LANES: i64 = 16;
+
 /// The column block a tile computes.
 struct Block {
     batch: Value,
@@ -211,8 +235,18 @@ fn b_vector(b: &mut Builder, mm: &Matmul, at: &Block, k: Value, v: i64) -> Value
 /// The microkernel level that computes a chunk's rows of column block `at` in one call
 /// with the whole epilogue, if any.
 fn whole_call(c: &OpLowering, mm: &Matmul, at: &Block) -> Option<tcc_target::Isa> {
-    let level = c.ukernels.filter(|isa| !at.partial && mm.nb % isa.lanes() as i64 == 0)?;
+    let level = tile_level(c, mm, at)?;
     (c.g.regions(c.op).is_empty() || fusable(c, mm).is_some()).then_some(level)
+}
+
+/// The microkernel level that computes the tiles of column block `at`, if any: the
+/// target's for whole blocks of its vectors, AVX-512 for bf16 operands (whose blocks
+/// are whole, [`dot_applies`]).
+fn tile_level(c: &OpLowering, mm: &Matmul, at: &Block) -> Option<tcc_target::Isa> {
+    if mm.pairs {
+        return Some(tcc_target::Isa::Avx512);
+    }
+    c.ukernels.filter(|isa| !at.partial && mm.nb % isa.lanes() as i64 == 0)
 }
 
 /// `rows` rows from global row `m0` x the column block `at`: the microkernel of the
@@ -225,8 +259,7 @@ fn tile(b: &mut Builder, c: &OpLowering, mm: &Matmul, at: &Block, m0: Value, row
             b.add(m0, rv)
         })
         .collect();
-    let level = c.ukernels.filter(|isa| !at.partial && mm.nb % isa.lanes() as i64 == 0);
-    let accs = match level {
+    let accs = match tile_level(c, mm, at) {
         Some(isa) => {
             let fused = fusable(c, mm);
             let count = b.index(rows);
@@ -263,7 +296,9 @@ fn microkernel_tile(
 ) {
     let zero = b.index(0);
     let col0 = b.scale(at.jb, mm.nb);
-    let (w, w_step) = if mm.packed {
+    let (w, w_step) = if mm.pairs {
+        (b.address(mm.b, &[at.jb, zero, zero, zero]), 2 * mm.nb)
+    } else if mm.packed {
         (b.address(mm.b, &[at.jb, zero, zero]), mm.nb)
     } else {
         (b.address(mm.b, &[at.batch, zero, col0]), mm.n)
@@ -271,7 +306,7 @@ fn microkernel_tile(
     let vectors = mm.nb / isa.lanes() as i64;
     let one = b.index(1);
     // The next column block's packed weights (the last block asks for its own).
-    let prefetch = if mm.prefetch {
+    let prefetch = if mm.prefetch && !mm.pairs {
         let next = b.add(at.jb, one);
         let next = b.min_const(next, mm.blocks - 1);
         let blocks = b.sub(next, at.jb);
@@ -300,12 +335,12 @@ fn microkernel_tile(
         group_vectors: vectors,
         w_group: 0,
         o_group: 0,
-        inner: mm.k,
+        inner: if mm.pairs { mm.k / 2 } else { mm.k },
         w_step,
         levels: [(one, 0, 0), (one, 0, 0), (one, 0, 0)],
         prefetch,
         epilogue,
-        input: TileInput::Broadcast,
+        input: if mm.pairs { TileInput::Pairs } else { TileInput::Broadcast },
     }
     .call(b, isa);
 }

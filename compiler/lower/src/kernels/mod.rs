@@ -266,6 +266,10 @@ pub enum TileInput {
     /// One element per row and step, broadcast, times the weight vectors (a
     /// convolution, a matmul).
     Broadcast,
+    /// Pairs of bf16 elements per row and step, broadcast, times pair-packed bf16
+    /// weight vectors into f32 sums: the bf16 dot tile (`tcc_ukernels::dot`; `x` and
+    /// `w` are bf16, strides count bf16 elements, `inner` counts pairs).
+    Pairs,
     /// Vectors (a depthwise convolution, a pool), `step` elements apart from one step to
     /// the next and `group` apart from one group of vectors to the next, combined by
     /// `reduce`; the result divided by `divisor` (a pool's average), if given.
@@ -337,7 +341,7 @@ impl MicrokernelTile {
         args.push(b.index(e.hi.to_bits() as i64));
         // x_vector, x_step, x_group, reduce (tcc_ukernels::Reduce's codes), divisor.
         let (codes, divisor) = match self.input {
-            TileInput::Broadcast => ([0, 0, 0, 0], None),
+            TileInput::Broadcast | TileInput::Pairs => ([0, 0, 0, 0], None),
             TileInput::Vectors { step, group, reduce, divisor } => {
                 let code = match reduce {
                     VectorReduce::Fma => 0,
@@ -351,7 +355,7 @@ impl MicrokernelTile {
             args.push(b.index(v));
         }
         args.push(divisor.unwrap_or(null));
-        b.microkernel(isa, &args);
+        b.microkernel(isa, matches!(self.input, TileInput::Pairs), &args);
     }
 }
 

@@ -110,7 +110,8 @@ pub fn pool2d_nchwc(b: &mut Builder, c: &OpLowering, is_max: bool) {
     });
 }
 
-/// `matmul_packed` (the right operand `[N/nb, K, nb]`) or `batch_matmul` (`[.., K, N]`).
+/// `matmul_packed` (the right operand `[N/nb, K, nb]`, or bf16 `[N/nb, K/2, nb, 2]`
+/// with bf16 `a` widened to the f32 result) or `batch_matmul` (`[.., K, N]`).
 pub fn matmul(b: &mut Builder, c: &OpLowering) {
     c.mark_naive();
     let (sa, sb, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
@@ -129,13 +130,22 @@ pub fn matmul(b: &mut Builder, c: &OpLowering) {
             let bv = if packed {
                 let nbv = b.index(sb[2]);
                 let (jb, jl) = (b.div(j[0], nbv), b.rem(j[0], nbv));
-                b.load(bm, &[jb, k, jl])
+                if sb.len() == 4 {
+                    let two = b.index(2);
+                    let (kp, ki) = (b.div(k, two), b.rem(k, two));
+                    b.load(bm, &[jb, kp, jl, ki])
+                } else {
+                    b.load(bm, &[jb, k, jl])
+                }
             } else {
                 let mut bi = row[..row.len() - 1].to_vec();
                 bi.push(k);
                 bi.push(j[0]);
                 b.load(bm, &bi)
             };
+            let elem = Type::Scalar(c.out_elem(0));
+            let (av, bv) =
+                if c.in_elem(0) == c.out_elem(0) { (av, bv) } else { (b.cast(av, elem.clone()), b.cast(bv, elem)) };
             b.fma(av, bv, acc)
         });
         let r = apply_epilogue(b, c, &operands, acc, idx);

@@ -62,12 +62,16 @@ pub fn avg_pool2d_nchwc(a: &EvalArgs) -> R {
     pool_nchwc(a, &ops::AVG_POOL2D)
 }
 
+/// Unpacks `b` (`[N/n, K, n]`, or bf16 pairs `[N/n, K/2, n, 2]`: [`super::eval_op`]
+/// has widened bf16 operands to f32, exactly, and the result is f32).
 pub fn matmul_packed(a: &EvalArgs) -> R {
     let (x, bp) = (a.input(0), a.input(1));
-    let bs = dims(bp);
+    let (bs, xs) = (dims(bp), dims(x));
     let out = a.result_dims(0);
     let n = *out.last().ok_or("matmul result has rank 0")? as i64;
-    let b = relayout(bp, &Layout::nk_packed(bs[2]), &Layout::kn(), &[bs[1], n])?;
+    let k = *xs.last().ok_or("matmul operand has rank 0")?;
+    let layout = if bs.len() == 4 { Layout::nk_pairs(bs[2]) } else { Layout::nk_packed(bs[2]) };
+    let b = relayout(bp, &layout, &Layout::kn(), &[k, n])?;
     Ok(vec![plain(a, &ops::MATMUL, &[x.clone(), b], out.iter().map(|&d| d as i64).collect())?])
 }
 

@@ -30,8 +30,8 @@
 
 use tcc_ir::lexer::TokenKind;
 use tcc_ir::{
-    Arity, AttrDefault, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser, Printer, Signature,
-    Syntax, Traits, Type,
+    Arity, AttrDefault, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser, Printer, ScalarType,
+    Signature, Syntax, Traits, Type,
 };
 
 use crate::config::{CONFIG_SPEC, KernelConfig};
@@ -306,34 +306,39 @@ pub static AVG_POOL2D_NCHWC: OpDef = OpDef {
 
 // -- matmul with a packed right operand -----------------------------------------------
 
+/// The layout of a packed right operand of shape `sb` for operands of `elem` and a
+/// result of `result`: `NK{n}n` (`[N/n, K, n]`, one float type throughout) or, for bf16
+/// operands with an f32 result (the bf16 dot kernels), `NK{n}n2k` (`[N/n, K/2, n, 2]`).
+pub fn packed_rhs_layout(sb: &[i64], elem: ScalarType, result: ScalarType) -> Option<Layout> {
+    match sb {
+        [_, _, n] if FLOATS.contains(&elem) && elem == result => Some(Layout::nk_packed(*n)),
+        [_, _, n, 2] if elem == ScalarType::BF16 && result == ScalarType::F32 => Some(Layout::nk_pairs(*n)),
+        _ => None,
+    }
+}
+
 /// `a` is `[.., M, K]`, the packed `b` is `[N/n, K, n]` (`layout_transform` from `KN` to
-/// `NK{n}n`, columns padded with zeros); the result `[.., M, N]` is written (N is not
-/// inferable when the columns were padded) and checked.
+/// `NK{n}n`, columns padded with zeros) or, bf16 with an f32 result, `[N/n, K/2, n, 2]`;
+/// the result `[.., M, N]` is written (N is not inferable when the columns were padded)
+/// and checked.
 fn verify_matmul_packed(m: &Module, op: Op) -> Result<(), String> {
     KernelConfig::verify(m, op)?;
     let ty = |v| m.value_type(v).as_tensor().cloned().ok_or("operands and result must be tensors");
     let (a, b, r) = (ty(m.operand(op, 0))?, ty(m.operand(op, 1))?, ty(m.result(op, 0))?);
-    if !FLOATS.contains(&a.elem()) || a.elem() != b.elem() || a.elem() != r.elem() {
-        return Err(format!("operands and result must have one float element type, got {a}, {b} -> {r}"));
-    }
     let (sa, sb, sr) = (a.shape(), b.shape(), r.shape());
-    if sa.len() < 2 || sb.len() != 3 {
-        return Err(format!("expects a [.., M, K] operand and a packed [N/n, K, n] operand, got {a} and {b}"));
-    }
+    let layout = (a.elem() == b.elem()).then(|| packed_rhs_layout(sb, a.elem(), r.elem())).flatten();
+    let (Some(layout), true) = (layout, sa.len() >= 2) else {
+        return Err(format!(
+            "expects a [.., M, K] operand and a packed [N/n, K, n] operand of one float type (the \
+             result's), or bf16 operands packed [N/n, K/2, n, 2] with an f32 result; got {a}, {b} -> {r}"
+        ));
+    };
     let (batch, mk) = sa.split_at(sa.len() - 2);
     let n = *sr.last().unwrap_or(&0);
-    let nchk = transform_sizes(&Layout::kn(), &Layout::nk_packed(sb[2]), &[sb[1], n], sb);
-    if mk[1] != sb[1]
-        || nchk.is_err()
-        || sr.len() != sa.len()
-        || &sr[..batch.len()] != batch
-        || sr[batch.len()] != mk[0]
-    {
-        return Err(format!(
-            "result {r} does not match operands {a} and packed {b} (K = {}, N <= {})",
-            sb[1],
-            sb[0] * sb[2]
-        ));
+    let nk = transform_sizes(&Layout::kn(), &layout, &[mk[1], n], sb);
+    if nk.is_err() || sr.len() != sa.len() || &sr[..batch.len()] != batch || sr[batch.len()] != mk[0] {
+        let k = if sb.len() == 4 { format!("K <= {}", 2 * sb[1]) } else { format!("K = {}", sb[1]) };
+        return Err(format!("result {r} does not match operands {a} and packed {b} ({k}, N <= {})", sb[0] * sb[2]));
     }
     verify_epilogue(m, op)
 }
@@ -341,7 +346,7 @@ fn verify_matmul_packed(m: &Module, op: Op) -> Result<(), String> {
 pub static MATMUL_PACKED: OpDef = OpDef {
     name: "graph.matmul_packed",
     summary: "Matmul with a pre-packed right operand and an optional epilogue",
-    description: "a: `[.., M, K]`, b packed from `[K, N]` to `[N/n, K, n]` (zero-padded columns), result                   `[.., M, N]`. Semantics: unpack b, `graph.matmul`, then the epilogue. `config`: `tile_m` rows                   and `tile_n` column blocks per register tile, `unroll_k` reduction steps per loop \
+    description: "a: `[.., M, K]`, b packed from `[K, N]` to `[N/n, K, n]` (zero-padded columns), result                   `[.., M, N]`; or a and b bf16, b packed to `[N/n, K/2, n, 2]` (`NK{n}n2k`: pairs of rows                   side by side, for bf16 dot products), and an f32 result. Semantics: unpack b, `graph.matmul`, then the epilogue. `config`: `tile_m` rows                   and `tile_n` column blocks per register tile, `unroll_k` reduction steps per loop \
                   iteration, `prefetch` (prefetch the next column block's weights into L2).
 
 ```mlir
