@@ -66,6 +66,7 @@ fn tiles(c: &mut Criterion) {
         pairs: K / 2,
         w_step: VECTORS * 2 * LANES as i64,
         levels: [Level { count: 1, x: 0, w: 0 }; 3],
+        prefetch: 0,
         epilogue: Epilogue::NONE,
     };
     group.throughput(Throughput::Elements((2 * rows * VECTORS * LANES as i64 * K) as u64));

@@ -112,6 +112,12 @@ impl<'m> Builder<'m> {
 
     /// A constant of scalar type `elem` (floats from `v`, integers from `v` truncated).
     pub fn scalar(&mut self, elem: ScalarType, v: f64) -> Value {
+        if elem.is_half() {
+            // A 16-bit float is its f32 value rounded (`expand-half` converts it): code
+            // generation has no 16-bit float constants.
+            let wide = self.scalar(ScalarType::F32, v);
+            return self.cast(wide, Type::Scalar(elem));
+        }
         let (attr, bits) = if elem.is_float() {
             let v = if elem == ScalarType::F32 { v as f32 as f64 } else { v };
             (Attribute::Float(v, elem), v.to_bits())

@@ -8,7 +8,8 @@
 //! tensors are only function arguments and results, constants, and the operands or
 //! results of their casts to and from f32, which code generation converts with integer
 //! arithmetic (`expand-half`), and the bf16 operands of kernels that compute on them
-//! (a `matmul_packed` of bf16 pairs, with its f32 result: the bf16 dot kernels).
+//! (a `matmul_packed` or `conv2d_nchwc` of bf16 pairs, with its f32 result: the bf16
+//! dot kernels).
 
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
@@ -116,9 +117,11 @@ fn widen_op(m: &mut Module, op: Op) -> Result<(), String> {
 }
 
 /// Whether `op` is a kernel whose bf16 operands are its contract: a packed matmul of
-/// bf16 pairs (`[N/n, K/2, n, 2]`) into f32.
+/// bf16 pairs (`[N/n, K/2, n, 2]`) or a blocked convolution with a bf16 pair filter
+/// (`[O/o, I/i, KH, KW, i/2, o, 2]`), into f32.
 fn computes_on_bf16(m: &Module, op: Op) -> bool {
-    m.is(op, &g::MATMUL_PACKED) && m.value_type(m.operand(op, 1)).as_tensor().is_some_and(|t| t.rank() == 4)
+    let rhs_rank = || m.value_type(m.operand(op, 1)).as_tensor().map(|t| t.rank());
+    (m.is(op, &g::MATMUL_PACKED) && rhs_rank() == Some(4)) || (m.is(op, &g::CONV2D_NCHWC) && rhs_rank() == Some(7))
 }
 
 pub(crate) fn elem(m: &Module, v: Value) -> Option<ScalarType> {

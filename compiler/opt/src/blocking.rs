@@ -16,7 +16,11 @@
 //!   memory as NCHW) for the row template, their padding moved into a `graph.pad` of
 //!   the input (so every output column reads the same kernel taps). The bias becomes
 //!   the epilogue's `add`. A strided 1x1 convolution (a ResNet downsample) reads its
-//!   input through a strided `slice` first and becomes a stride-1 pointwise one.
+//!   input through a strided `slice` first and becomes a stride-1 pointwise one. On
+//!   targets with the bf16 dot microkernel, a convolution of a widened bf16 input (the
+//!   bf16 precision policy rounds it so) with a constant filter and blocks that split
+//!   in pairs takes the bf16 input itself and the filter cast to bf16 and packed with
+//!   pairs of input channels side by side (`OIHW{i/2}i{o}o2i`), with an f32 result.
 //! - `max_pool2d` / `avg_pool2d` become their `_nchwc` forms between transforms.
 //! - `matmul(a, B)` with a constant `B` of shape `[K, N]` (or with leading extents 1)
 //!   becomes `matmul_packed(a, layout_transform(B, KN -> NK{n}n))`, `n` the column block
@@ -96,7 +100,8 @@ impl Pass for BlockLayouts {
                 }
                 if m.is(op, &g::CONV2D) {
                     let stride_w = m.attr_or_default(op, "strides").and_then(|a| a.as_i64_list()).map_or(1, |s| s[1]);
-                    block_conv(m, op, self.target.kernel_target().f32_lanes(), self.row_speed(stride_w));
+                    let lanes = self.target.kernel_target().f32_lanes();
+                    block_conv(m, op, lanes, self.row_speed(stride_w), self.target.bf16_dot);
                 } else if m.is(op, &g::MAX_POOL2D) || m.is(op, &g::AVG_POOL2D) {
                     block_pool(m, op, self.target.kernel_target().f32_lanes());
                 } else if m.is(op, &g::MATMUL) {
@@ -149,7 +154,7 @@ fn ints(m: &Module, op: Op, name: &str) -> Vec<i64> {
     m.attr_or_default(op, name).and_then(|a| a.as_i64_list()).expect("verified attribute")
 }
 
-fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64) {
+fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64, bf16_dot: bool) {
     let (xs, ws, ys) = (shape(m, m.operand(op, 0)), shape(m, m.operand(op, 1)), shape(m, m.result(op, 0)));
     let groups = m.attr_or_default(op, "groups").and_then(|a| a.as_i64()).unwrap_or(1);
     let (c, o, per_group) = (xs[1], ws[0], ws[1]);
@@ -174,6 +179,15 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64) {
         crate::pad_input(m, op);
         (1, 1, 1, groups)
     };
+    // bf16 operands for the bf16 dot kernels: the input's bf16 value itself (the policy
+    // rounded it) and the constant filter cast to bf16 and packed in pairs of input
+    // channels, when the blocks split in pairs.
+    let bf16_input = widened_bf16(m, m.operand(op, 0)).filter(|_| {
+        bf16_dot && !depthwise && ib == wib && ib % 2 == 0 && constant_value(m, m.operand(op, 1)).is_some()
+    });
+    if let Some(x16) = bf16_input {
+        m.set_operand(op, 0, x16);
+    }
     // The input (padded above for the row template).
     let xs = shape(m, m.operand(op, 0));
     let (cp, op_) = (round_up(c, ib), if depthwise { round_up(c, lanes) } else { round_up(o, ob) });
@@ -199,7 +213,14 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64) {
     };
     let xb = ins.layout(x, &Layout::nchw(), &Layout::nchwc(ib), vec![xs[0], cp / ib, xs[2], xs[3], ib]);
     let wshape = vec![op_ / ob, round_up(per_group, wib) / wib, ws[2], ws[3], wib, ob];
-    let wb = ins.layout(w, &Layout::oihw(), &Layout::oihw_packed(wib, ob), wshape);
+    let wb = if bf16_input.is_some() {
+        let cast = ins.op(&g::CAST, &[w], AttrDict::new(), vec![tensor_type(ws.clone(), ScalarType::BF16)]);
+        let w16 = ins.m.result(cast, 0);
+        let pairs = [&wshape[..4], &[wib / 2, ob, 2]].concat();
+        ins.layout(w16, &Layout::oihw(), &Layout::oihw_pairs(wib, ob), pairs)
+    } else {
+        ins.layout(w, &Layout::oihw(), &Layout::oihw_packed(wib, ob), wshape)
+    };
     let raw = tensor_type(vec![ys[0], op_ / ob, ys[2], ys[3], ob], ScalarType::F32);
     let mut attrs = AttrDict::new();
     attrs.set("strides", Attribute::i64_list(&strides));

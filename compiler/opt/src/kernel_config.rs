@@ -135,6 +135,12 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
     let target = &codegen.kernel_target();
     let lanes = target.f32_lanes();
     let (x, w) = (shape(0), shape(1));
+    // A bf16 pair filter (`[.., i/2, o, 2]`) as the packed blocks it holds, of 2-byte
+    // elements.
+    let (w, elem_bytes) = match w[..] {
+        [o, i, kh, kw, pairs, ob, 2] => (vec![o, i, kh, kw, 2 * pairs, ob], 2),
+        _ => (w, 4),
+    };
     let geometry = ConvGeometry::of(m, op)?;
     let groups = geometry.groups;
     let vectors = (w[5] / lanes).max(1);
@@ -156,13 +162,13 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
         // A pointwise conv reads each input element once per output-channel group:
         // when its filters fit in L2 (so wider groups cost no filter traffic), the
         // input passes count against narrow groups.
-        let filter_bytes = w.iter().product::<i64>() * 4;
+        let filter_bytes = w.iter().product::<i64>() * elem_bytes;
         let input_passes = pointwise && filter_bytes <= target.l2_bytes as i64;
         let [kw, sw, dw] = [geometry.kernel[1], geometry.strides[1], geometry.dilations[1]];
         let shared_broadcasts = x[4] == 1 && sw < (kw - 1) * dw + 1;
         let (r, c) =
             register_tile(target, cols, out[1] / groups, vectors, TileReads { input_passes, shared_broadcasts });
-        let chunk_ic = input_channel_passes(target, &w, &out, c);
+        let chunk_ic = input_channel_passes(target, &w, elem_bytes, &out, c);
         ConvConfig {
             template: Some(if pointwise { ConvTemplate::Pointwise } else { ConvTemplate::Direct }),
             tile_w: Some(r),
@@ -223,9 +229,10 @@ fn from_caller(m: &Module, v: tcc_ir::Value) -> bool {
 /// memory that its little compute cannot hide (measured: ResNet-50's 512-channel 3x3
 /// convs at 7x7 gain 10 points of peak; VGG-11's at 14x14, 14 rows, gain nothing). In
 /// passes, each pass's share (a third of L1) is read once and serves all rows of the
-/// group. `None`: one pass.
-fn input_channel_passes(target: &Target, w: &[i64], out: &[i64], tile_oc: i64) -> Option<i64> {
-    let per_block = tile_oc * w[2] * w[3] * w[4] * w[5] * 4;
+/// group. `None`: one pass. (`w` is the packed filter's shape, `elem_bytes` its
+/// elements' size.)
+fn input_channel_passes(target: &Target, w: &[i64], elem_bytes: i64, out: &[i64], tile_oc: i64) -> Option<i64> {
+    let per_block = tile_oc * w[2] * w[3] * w[4] * w[5] * elem_bytes;
     let group_bytes = per_block * w[1];
     // A microkernel call covers a pass's whole reduction: passes of a third of L1 made
     // each call a few hundred FMAs and the calls' overhead a quarter of the time
@@ -429,12 +436,14 @@ mod tests {
     fn passes_only_for_filters_that_overflow_l2_on_few_rows() {
         let t = target(512, 32); // L1 32 KiB, L2 1 MiB by default
         // 512 channels, 3x3, two blocks of 16 per task: 590 KB of filters, 7 rows.
-        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], &[1, 32, 7, 7, 16], 2), Some(1));
+        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 4, &[1, 32, 7, 7, 16], 2), Some(1));
         // The same at 14x14: enough rows to amortize the filter reads.
-        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], &[1, 32, 14, 14, 16], 2), None);
+        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 4, &[1, 32, 14, 14, 16], 2), None);
         // Filters that fit: 256 channels (295 KB per task).
-        assert_eq!(input_channel_passes(&t, &[16, 16, 3, 3, 16, 16], &[1, 16, 7, 7, 16], 2), None);
+        assert_eq!(input_channel_passes(&t, &[16, 16, 3, 3, 16, 16], 4, &[1, 16, 7, 7, 16], 2), None);
+        // In bf16, the 512-channel filters take 295 KB per task: they fit.
+        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 2, &[1, 32, 7, 7, 16], 2), None);
         // 1x1, 2048 -> 512: 256 KB per task.
-        assert_eq!(input_channel_passes(&t, &[32, 128, 1, 1, 16, 16], &[1, 32, 7, 7, 16], 2), None);
+        assert_eq!(input_channel_passes(&t, &[32, 128, 1, 1, 16, 16], 4, &[1, 32, 7, 7, 16], 2), None);
     }
 }

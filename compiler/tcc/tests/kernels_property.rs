@@ -126,21 +126,54 @@ fn build_with_constant(
     channel_dim: Option<usize>,
     fuse: bool,
 ) -> Case {
+    build_typed(r, op, attrs, operands, 0, constant, out, channel_dim, fuse)
+}
+
+/// [`build_with_constant`] with the first `bf16` operands of type bf16 (their values
+/// the f32 draws' high halves).
+#[allow(clippy::too_many_arguments)]
+fn build_typed(
+    r: &mut Rng,
+    op: &str,
+    attrs: String,
+    operands: Vec<Vec<i64>>,
+    bf16: usize,
+    constant: Option<usize>,
+    out: Vec<i64>,
+    channel_dim: Option<usize>,
+    fuse: bool,
+) -> Case {
     let (extra, region) = if fuse { epilogue(r, &out, channel_dim) } else { (Vec::new(), String::new()) };
     let all: Vec<Vec<i64>> = operands.into_iter().chain(extra).collect();
-    let values: Vec<ITensor> = all.iter().map(|s| r.tensor(s)).collect();
+    let values: Vec<ITensor> = all
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let t = r.tensor(s);
+            let Data::F32(v) = t.data() else { unreachable!() };
+            if i >= bf16 {
+                return t;
+            }
+            let halves = v.iter().map(|x| (x.to_bits() >> 16) as u16).collect();
+            ITensor::new(t.shape().to_vec(), Data::BF16(halves)).unwrap()
+        })
+        .collect();
+    let types: Vec<String> =
+        all.iter().enumerate().map(|(i, s)| if i < bf16 { ty(s).replace("f32", "bf16") } else { ty(s) }).collect();
     let names: Vec<String> = (0..all.len()).map(|i| format!("%a{i}")).collect();
     let args: Vec<String> =
-        (0..all.len()).filter(|&i| Some(i) != constant).map(|i| format!("%a{i}: {}", ty(&all[i]))).collect();
+        (0..all.len()).filter(|&i| Some(i) != constant).map(|i| format!("%a{i}: {}", types[i])).collect();
     let constants: String = constant
         .map(|i| {
-            let Data::F32(v) = values[i].data() else { unreachable!() };
-            let hex: String = v.iter().flat_map(|x| x.to_le_bytes()).map(|b| format!("{b:02X}")).collect();
-            let t = ty(&all[i]);
+            let hex: String = match values[i].data() {
+                Data::F32(v) => v.iter().flat_map(|x| x.to_le_bytes()).map(|b| format!("{b:02X}")).collect(),
+                Data::BF16(v) => v.iter().flat_map(|x| x.to_le_bytes()).map(|b| format!("{b:02X}")).collect(),
+                _ => unreachable!(),
+            };
+            let t = &types[i];
             format!("  %a{i} = graph.constant {{value = dense<\"0x{hex}\"> : {t}}} : () -> {t}\n")
         })
         .unwrap_or_default();
-    let types: Vec<String> = all.iter().map(|s| ty(s)).collect();
     let text = format!(
         "func.func @main({}) -> {} {{\n{constants}  %y = {op} {}{attrs} : ({}) -> {}{region}\n  return %y : {}\n}}\n",
         args.join(", "),
@@ -161,20 +194,32 @@ fn window(input: i64, lo: i64, hi: i64, k: i64, s: i64, d: i64) -> i64 {
 }
 
 fn conv_case(r: &mut Rng) -> Option<Case> {
-    conv_draw(r, false)
+    conv_draw(r, false, false)
+}
+
+/// bf16 input and pair filter (`[.., i/2, o, 2]`) into f32: the bf16 dot microkernel's
+/// convolutions (blocks of 16) where the target has it, else the reference nest.
+fn bf16_conv_case(r: &mut Rng) -> Option<Case> {
+    conv_draw(r, false, true)
 }
 
 /// Depthwise convolutions with square 3x3 and 5x5 kernels over maps wide enough for
 /// several sub-tiles and their tails (the microkernels' square and window kernels).
 fn square_depthwise_case(r: &mut Rng) -> Option<Case> {
-    conv_draw(r, true)
+    conv_draw(r, true, false)
 }
 
-fn conv_draw(r: &mut Rng, square_depthwise: bool) -> Option<Case> {
+fn conv_draw(r: &mut Rng, square_depthwise: bool, bf16: bool) -> Option<Case> {
     let n = r.int(1, 2);
-    let depthwise = square_depthwise || r.chance(0.25);
-    let ob = r.pick(&[4, 8, 16]);
-    let ib = if depthwise { ob } else { r.pick(&[1, 4, 4, 8, 16]) };
+    let depthwise = !bf16 && (square_depthwise || r.chance(0.25));
+    let ob = if bf16 { r.pick(&[16, 16, 16, 8]) } else { r.pick(&[4, 8, 16]) };
+    let ib = if depthwise {
+        ob
+    } else if bf16 {
+        r.pick(&[16, 16, 4])
+    } else {
+        r.pick(&[1, 4, 4, 8, 16])
+    };
     let (kh, kw) = if square_depthwise {
         let k = r.pick(&[3, 3, 5]);
         (k, k)
@@ -239,11 +284,12 @@ fn conv_draw(r: &mut Rng, square_depthwise: bool) -> Option<Case> {
         list(&d)
     );
     let x = vec![n, icb, h, w, ib];
-    let wt = vec![ob_n * ob / ob, wicb, kh, kw, wib, ob];
+    let wt = if bf16 { vec![ob_n, wicb, kh, kw, wib / 2, ob, 2] } else { vec![ob_n, wicb, kh, kw, wib, ob] };
     let out = vec![n, ob_n, oh, ow, ob];
     let fuse = r.chance(0.7);
     let constant = constant_filter.then_some(1);
-    Some(build_with_constant(r, "graph.conv2d_nchwc", attrs, vec![x, wt], constant, out, Some(1), fuse))
+    let typed = if bf16 { 2 } else { 0 };
+    Some(build_typed(r, "graph.conv2d_nchwc", attrs, vec![x, wt], typed, constant, out, Some(1), fuse))
 }
 
 fn pool_case(r: &mut Rng) -> Option<Case> {
@@ -415,6 +461,11 @@ fn pool2d_nchwc_template() {
 #[test]
 fn matmul_packed_template() {
     property("matmul_packed", 60, matmul_case);
+}
+
+#[test]
+fn bf16_conv2d_nchwc_templates() {
+    property("bf16_conv2d_nchwc", 80, bf16_conv_case);
 }
 
 #[test]

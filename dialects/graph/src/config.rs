@@ -334,8 +334,9 @@ impl ConvGeometry {
         let (x, w) = (shape(0)?, shape(1)?);
         let (in_channels, out_channels, per_group, kernel) = match kind_of(m, op)? {
             GraphOp::Conv2d if x.len() == 4 && w.len() == 4 => (x[1], w[0], w[1], [w[2], w[3]]),
-            GraphOp::Conv2dNchwc if x.len() == 5 && w.len() == 6 => {
-                (x[1] * x[4], w[0] * w[5], w[1] * w[4], [w[2], w[3]])
+            GraphOp::Conv2dNchwc if x.len() == 5 && (w.len() == 6 || w.len() == 7) => {
+                let (i, o) = crate::ops::kernel::filter_blocks(&w);
+                (x[1] * x[4], w[0] * o, w[1] * i, [w[2], w[3]])
             }
             _ => return None,
         };

@@ -55,6 +55,18 @@ impl Layout {
         Layout { dims }
     }
 
+    /// bf16 filters packed for the bf16 dot kernels: the packed blocks with pairs of
+    /// input channels side by side, `OIHW{i/2}i{o}o2i` (`[O/o, I/i, KH, KW, i/2, o, 2]`).
+    pub fn oihw_pairs(input_block: i64, output_block: i64) -> Layout {
+        let mut dims = Layout::oihw().dims;
+        dims.extend([
+            LayoutDim::Inner('I', input_block / 2),
+            LayoutDim::Inner('O', output_block),
+            LayoutDim::Inner('I', 2),
+        ]);
+        Layout { dims }
+    }
+
     /// A matmul's right operand: reduction rows, columns.
     pub fn kn() -> Layout {
         Layout::letters_of("KN")
@@ -119,15 +131,20 @@ impl Layout {
             }
         }
         let layout = Layout { dims };
+        // A letter is one outer dimension and any number of inner blocks (oneDNN's
+        // `OIhw8i16o2i`: input channels in blocks of 16 split in pairs).
         let mut outer = BTreeMap::new();
         let mut inner = BTreeMap::new();
         for d in &layout.dims {
-            let (map, l) = match d {
-                LayoutDim::Outer(l) => (&mut outer, *l),
-                LayoutDim::Inner(l, _) => (&mut inner, *l),
-            };
-            if map.insert(l, ()).is_some() {
-                return Err(format!("layout \"{s}\": dimension '{l}' appears twice"));
+            match d {
+                LayoutDim::Outer(l) => {
+                    if outer.insert(*l, ()).is_some() {
+                        return Err(format!("layout \"{s}\": dimension '{l}' appears twice"));
+                    }
+                }
+                LayoutDim::Inner(l, _) => {
+                    inner.insert(*l, ());
+                }
             }
         }
         if let Some(l) = inner.keys().find(|l| !outer.contains_key(l)) {
@@ -522,6 +539,7 @@ mod tests {
         }
         assert_eq!(Layout::nchwc(16), Layout::parse("NCHW16c").unwrap());
         assert_eq!(Layout::oihw_packed(4, 16), Layout::parse("OIHW4i16o").unwrap());
+        assert_eq!(Layout::oihw_pairs(16, 16), Layout::parse("OIHW8i16o2i").unwrap());
         assert_eq!(Layout::nk_packed(32), Layout::parse("NK32n").unwrap());
         assert_eq!(Layout::nchwc(8).channel_block(), Some(8));
         assert_eq!(Layout::nchw().channel_block(), None);
@@ -540,6 +558,7 @@ mod tests {
         assert!(transform_sizes(&blocked, &nchw, &[1, 2, 7, 7, 16], &[1, 33, 7, 7]).is_err());
         assert!(Layout::parse("NCHW16").is_err());
         assert!(Layout::parse("NCC").is_err());
+        assert!(Layout::parse("NCHW4c4c").is_ok());
         assert!(Layout::parse("NHW16c").is_err());
     }
 
@@ -573,6 +592,25 @@ mod tests {
                 Some(13)
             ]
         );
+    }
+
+    #[test]
+    fn a_letter_with_two_blocks_splits_its_coordinate_outermost_first() {
+        // OIHW2i4o2i: input channel i at (i / 4, (i / 2) % 2, i % 2); 3 input channels
+        // pad to 4, the last pair's second lane (i = 3) zero.
+        let (oihw, pairs) = (Layout::oihw(), Layout::oihw_pairs(4, 4));
+        assert_eq!(pairs.to_string(), "OIHW2i4o2i");
+        assert_eq!(transform_shape(&oihw, &pairs, &[4, 3, 1, 1]).unwrap(), vec![1, 1, 1, 1, 2, 4, 2]);
+        let coords = pairs.logical_index(&[0, 1, 0, 0, 1, 3, 1]);
+        assert_eq!((coords[&'I'], coords[&'O']), (7, 3));
+        assert_eq!(pairs.physical_index(&coords), vec![0, 1, 0, 0, 1, 3, 1]);
+        let idx = transform_index(&oihw, &pairs, &[4, 3, 1, 1], &[1, 1, 1, 1, 2, 4, 2]).unwrap();
+        // Destination (i pair p, o, lane l) holds source o * 3 + 2p + l.
+        assert_eq!(idx[0], Some(0)); // o0 i0
+        assert_eq!(idx[1], Some(1)); // o0 i1
+        assert_eq!(idx[2], Some(3)); // o1 i0
+        assert_eq!(idx[8], Some(2)); // o0 i2
+        assert_eq!(idx[9], None); // o0 i3: padding
     }
 
     #[test]

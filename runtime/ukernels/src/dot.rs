@@ -48,6 +48,9 @@ pub struct DotTile {
     pub w_step: i64,
     /// Outermost first.
     pub levels: [Level; 3],
+    /// If not 0: at each step of the first sub-tile of rows, ask for the weights this
+    /// many elements past the ones read to be brought into L2 (as [`crate::Tile`]'s).
+    pub prefetch: i64,
     pub epilogue: Epilogue,
 }
 
@@ -126,8 +129,7 @@ pub unsafe fn run_dot(level: DotLevel, t: &DotTile) {
 /// The C entry points, one per [`crate::Isa`] level (symbols `tcc_uk_dot_<isa>`), with
 /// the broadcast tile's arguments (`tcc_runtime_abi::TILE_ARGUMENTS`): `x` and `w` are
 /// bf16 addresses and `inner` counts pairs. The input is always broadcast and summed
-/// (`x_vector`, `x_step`, `x_group`, `reduce` and `divisor` must be 0) and the prefetch
-/// distance is not used. The AVX-512 entry runs the best [`DotLevel`] this CPU has,
+/// (`x_vector`, `x_step`, `x_group`, `reduce` and `divisor` must be 0). The AVX-512 entry runs the best [`DotLevel`] this CPU has,
 /// the others the scalar loop.
 macro_rules! dot_entry {
     ($symbol:ident, $level:expr) => {
@@ -158,7 +160,7 @@ macro_rules! dot_entry {
             n0: i64,
             x0: i64,
             w0: i64,
-            _prefetch: i64,
+            prefetch: i64,
             bias: *const f32,
             bias_group: i64,
             bias_row: i64,
@@ -193,6 +195,7 @@ macro_rules! dot_entry {
                     Level { count: n1, x: x1, w: w1 },
                     Level { count: n0, x: x0, w: w0 },
                 ],
+                prefetch,
                 epilogue: Epilogue { bias, bias_group, bias_row, mask, residual, lo, hi },
             };
             // SAFETY: the caller's contract; the level runs on this CPU.
@@ -287,7 +290,7 @@ fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::{DotTile, level_offsets};
+    use super::{DotTile, Epilogue, Level, level_offsets};
 
     /// The most rows of a sub-tile of `c` vectors: the accumulators, the weights and
     /// every row's broadcast in 32 registers (LLVM loads all of a step's broadcasts
@@ -297,7 +300,9 @@ mod x86 {
         (32 - c) / (c + 1)
     }
 
-    type Kernel = unsafe fn(&DotTile, *const u16, *mut f32, isize, isize);
+    /// (tile, the sub-tile's input rows, output, first row, first vector, prefetch
+    /// distance in bytes or 0)
+    type Kernel = unsafe fn(&DotTile, *const u16, *mut f32, isize, isize, isize);
 
     /// `[f::<r, C>, ..]` over the listed row counts (the last repeated to 16 entries:
     /// never used, [`run`] asks for at most [`max_rows`] rows).
@@ -306,6 +311,10 @@ mod x86 {
             [$($f::<$r, $c> as Kernel),*]
         };
     }
+
+    /// Bytes of weights the sub-tiles of a chunk of the reduction share in L1 (a third
+    /// of a 48 KiB L1, half of a 32 KiB one).
+    const L1_SHARE: i64 = 16 << 10;
 
     /// By dot instruction (false, true), vectors and rows.
     static KERNELS: [[[Kernel; 16]; 4]; 2] = [
@@ -330,19 +339,52 @@ mod x86 {
     /// As [`super::run_dot`], for the level `DOT` names.
     pub(super) unsafe fn run<const DOT: bool>(t: &DotTile) {
         let (rows, vectors) = (t.rows.max(0) as usize, t.vectors.max(0) as usize);
+        let [outer, l1, l0] = t.levels;
         let mut v0 = 0;
         while v0 < vectors {
             let left = vectors - v0;
             let c = if left <= 4 { left } else { left.div_ceil(left.div_ceil(4)) };
             let most = max_rows(c);
             let parts = rows.div_ceil(most);
-            let mut r0 = 0;
-            for p in 0..parts {
-                let r = rows / parts + usize::from(p < rows % parts);
-                let kernel = KERNELS[usize::from(DOT)][c - 1][r - 1];
-                // SAFETY: the caller's contract; the sub-tile stays inside the tile.
-                unsafe { kernel(t, t.x.offset(r0 as isize * t.x_row as isize), t.o, r0 as isize, v0 as isize) };
-                r0 += r;
+            // The weights a sub-tile reads per iteration of the outermost level: when the
+            // whole reduction's overflow a share of L1 and several sub-tiles read them,
+            // the outermost level runs in chunks whose weights stay in L1 for every
+            // sub-tile, the partial sums going through the output and the epilogue
+            // applied after the last chunk.
+            let per_outer = c as i64 * l1.count.max(1) * l0.count.max(1) * t.pairs.max(1) * 64;
+            let chunk = if parts > 1 { (L1_SHARE / per_outer).max(1) } else { outer.count };
+            let mut first = 0;
+            loop {
+                let n = chunk.min(outer.count - first).max(0);
+                let last = first + n >= outer.count;
+                let part = if n == outer.count {
+                    *t
+                } else {
+                    DotTile {
+                        // SAFETY: inside the tile's reduction (the caller's contract).
+                        x: unsafe { t.x.offset((first * outer.x) as isize) },
+                        w: unsafe { t.w.offset((first * outer.w) as isize) },
+                        accumulate: t.accumulate || first > 0,
+                        levels: [Level { count: n, ..outer }, l1, l0],
+                        epilogue: if last { t.epilogue } else { Epilogue::NONE },
+                        ..*t
+                    }
+                };
+                let mut r0 = 0;
+                for p in 0..parts {
+                    let r = rows / parts + usize::from(p < rows % parts);
+                    let kernel = KERNELS[usize::from(DOT)][c - 1][r - 1];
+                    // The first sub-tile of each vector group asks for the next weights.
+                    let prefetch = if p == 0 { t.prefetch as isize * 2 } else { 0 };
+                    let x = part.x.wrapping_offset(r0 as isize * t.x_row as isize);
+                    // SAFETY: the caller's contract; the sub-tile stays inside the tile.
+                    unsafe { kernel(&part, x, t.o, r0 as isize, v0 as isize, prefetch) };
+                    r0 += r;
+                }
+                first += n;
+                if last {
+                    break;
+                }
             }
             v0 += c;
         }
@@ -356,9 +398,10 @@ mod x86 {
         o: *mut f32,
         r0: isize,
         v0: isize,
+        prefetch: isize,
     ) {
         // SAFETY: the caller's contract.
-        unsafe { body::<R, C, true>(t, x, o, r0, v0) }
+        unsafe { body::<R, C, true>(t, x, o, r0, v0, prefetch) }
     }
 
     /// [`body`] with widening FMAs (AVX-512F only).
@@ -369,9 +412,10 @@ mod x86 {
         o: *mut f32,
         r0: isize,
         v0: isize,
+        prefetch: isize,
     ) {
         // SAFETY: the caller's contract.
-        unsafe { body::<R, C, false>(t, x, o, r0, v0) }
+        unsafe { body::<R, C, false>(t, x, o, r0, v0, prefetch) }
     }
 
     /// `R x C` accumulators from row `r0` (of `x`, the sub-tile's first input row) and
@@ -387,6 +431,7 @@ mod x86 {
         o: *mut f32,
         r0: isize,
         v0: isize,
+        prefetch: isize,
     ) {
         let (x_row, o_row, w_step) = (t.x_row as isize, t.o_row as isize, t.w_step as isize);
         let offsets: [(isize, isize, isize); C] = std::array::from_fn(|c| t.vector_offsets(v0 + c as isize));
@@ -406,6 +451,11 @@ mod x86 {
                 let xp = x.offset(xl);
                 let wp: [*const u16; C] = std::array::from_fn(|c| t.w.offset(offsets[c].0 + wl));
                 for j in 0..t.pairs as isize {
+                    if prefetch != 0 {
+                        for c in 0..C {
+                            crate::tile::prefetch_l2(wp[c].offset(j * w_step).cast(), prefetch);
+                        }
+                    }
                     let mut wv = [_mm512_setzero_si512(); C];
                     for c in 0..C {
                         wv[c] = _mm512_loadu_si512(wp[c].offset(j * w_step).cast());

@@ -266,7 +266,7 @@ macro_rules! isa_tile {
 /// rotated the accumulators through the stack in every step (BERT's matmuls at 70%
 /// of the peak instead of 80%).
 #[inline(always)]
-fn prefetch_l2(p: *const f32, bytes: isize) {
+pub(crate) fn prefetch_l2(p: *const f32, bytes: isize) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: a prefetch never faults, whatever the address, and changes no register,
     // flag or memory the program sees.

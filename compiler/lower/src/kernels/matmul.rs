@@ -306,7 +306,7 @@ fn microkernel_tile(
     let vectors = mm.nb / isa.lanes() as i64;
     let one = b.index(1);
     // The next column block's packed weights (the last block asks for its own).
-    let prefetch = if mm.prefetch && !mm.pairs {
+    let prefetch = if mm.prefetch {
         let next = b.add(at.jb, one);
         let next = b.min_const(next, mm.blocks - 1);
         let blocks = b.sub(next, at.jb);

@@ -27,7 +27,8 @@ pub fn conv2d_nchwc(b: &mut Builder, c: &OpLowering) {
     c.mark_naive();
     let (xs, ws, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
     let (s, p, d) = (c.ints("strides"), c.ints("pads"), c.ints("dilations"));
-    let (ib, wib, ob) = (xs[4], ws[4], ws[5]);
+    let (ib, (wib, ob)) = (xs[4], tcc_dialect_graph::ops::kernel::filter_blocks(&ws));
+    let pairs = ws.len() == 7;
     let per_group_in = ws[1] * wib;
     let per_group_out = os[1] * ob / c.int("groups");
     let (x, w, out) = (c.ins[0], c.ins[1], c.outs[0]);
@@ -57,7 +58,15 @@ pub fn conv2d_nchwc(b: &mut Builder, c: &OpLowering) {
                     let kwd = b.mul_add(kw, d[1], ows);
                     let iw = b.sub(kwd, pl);
                     let xv = b.load(x, &[n, xcb, ih, iw, xl]);
-                    let wv = b.load(w, &[obi, wcb, kh, kw, wl, lane]);
+                    let wv = if pairs {
+                        // bf16 pairs `[.., i/2, o, 2]`, widened with the input.
+                        let two = b.index(2);
+                        let (pair, half) = (b.div(wl, two), b.rem(wl, two));
+                        b.load(w, &[obi, wcb, kh, kw, pair, lane, half])
+                    } else {
+                        b.load(w, &[obi, wcb, kh, kw, wl, lane])
+                    };
+                    let (xv, wv) = widened(b, c, xv, wv);
                     b.fma(xv, wv, acc)
                 })
             })
@@ -110,6 +119,16 @@ pub fn pool2d_nchwc(b: &mut Builder, c: &OpLowering, is_max: bool) {
     });
 }
 
+/// Input and weight elements `x` and `w` in the result's type: bf16 ones (of the bf16
+/// dot kernels' ops, whose results are f32) widened, exactly.
+fn widened(b: &mut Builder, c: &OpLowering, x: Value, w: Value) -> (Value, Value) {
+    if c.in_elem(0) == c.out_elem(0) {
+        return (x, w);
+    }
+    let elem = Type::Scalar(c.out_elem(0));
+    (b.cast(x, elem.clone()), b.cast(w, elem))
+}
+
 /// `matmul_packed` (the right operand `[N/nb, K, nb]`, or bf16 `[N/nb, K/2, nb, 2]`
 /// with bf16 `a` widened to the f32 result) or `batch_matmul` (`[.., K, N]`).
 pub fn matmul(b: &mut Builder, c: &OpLowering) {
@@ -143,9 +162,7 @@ pub fn matmul(b: &mut Builder, c: &OpLowering) {
                 bi.push(j[0]);
                 b.load(bm, &bi)
             };
-            let elem = Type::Scalar(c.out_elem(0));
-            let (av, bv) =
-                if c.in_elem(0) == c.out_elem(0) { (av, bv) } else { (b.cast(av, elem.clone()), b.cast(bv, elem)) };
+            let (av, bv) = widened(b, c, av, bv);
             b.fma(av, bv, acc)
         });
         let r = apply_epilogue(b, c, &operands, acc, idx);

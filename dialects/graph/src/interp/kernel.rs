@@ -36,9 +36,9 @@ fn plain(a: &EvalArgs, def: &'static tcc_ir::OpDef, inputs: &[Tensor], result: V
 pub fn conv2d_nchwc(a: &EvalArgs) -> R {
     let (x, w) = (a.input(0), a.input(1));
     let (xs, ws, out) = (dims(x), dims(w), a.result_dims(0));
-    let (ib, wib, ob) = (xs[4], ws[4], ws[5]);
+    let (ib, (_, ob)) = (xs[4], ops::kernel::filter_blocks(&ws));
     let xp = relayout(x, &Layout::nchwc(ib), &Layout::nchw(), &ops::kernel::plain_activation(&xs))?;
-    let wp = relayout(w, &Layout::oihw_packed(wib, ob), &Layout::oihw(), &ops::kernel::plain_filter(&ws))?;
+    let wp = relayout(w, &ops::kernel::filter_layout(&ws), &Layout::oihw(), &ops::kernel::plain_filter(&ws))?;
     let out: Vec<i64> = out.iter().map(|&d| d as i64).collect();
     let y = plain(a, &ops::CONV2D, &[xp, wp], ops::kernel::plain_activation(&out))?;
     Ok(vec![relayout(&y, &Layout::nchw(), &Layout::nchwc(ob), &out)?])

@@ -146,22 +146,41 @@ pub fn plain_activation(s: &[i64]) -> Vec<i64> {
     vec![s[0], s[1] * s[4], s[2], s[3]]
 }
 
-/// The plain (OIHW) shape of a packed `[O/o, I/i, KH, KW, i, o]` filter.
-pub fn plain_filter(s: &[i64]) -> Vec<i64> {
-    vec![s[0] * s[5], s[1] * s[4], s[2], s[3]]
+/// A packed filter's input and output channel blocks `(i, o)`: of `[O/o, I/i, KH, KW, i,
+/// o]`, or of bf16 pairs `[O/o, I/i, KH, KW, i/2, o, 2]` (`OIHW{i/2}i{o}o2i`, for the
+/// bf16 dot kernels).
+pub fn filter_blocks(s: &[i64]) -> (i64, i64) {
+    if s.len() == 7 { (s[4] * s[6], s[5]) } else { (s[4], s[5]) }
 }
 
+/// The layout of a packed filter of shape `s` ([`filter_blocks`]).
+pub fn filter_layout(s: &[i64]) -> Layout {
+    let (i, o) = filter_blocks(s);
+    if s.len() == 7 { Layout::oihw_pairs(i, o) } else { Layout::oihw_packed(i, o) }
+}
+
+/// The plain (OIHW) shape of a packed filter ([`filter_blocks`]).
+pub fn plain_filter(s: &[i64]) -> Vec<i64> {
+    let (i, o) = filter_blocks(s);
+    vec![s[0] * o, s[1] * i, s[2], s[3]]
+}
+
+/// A blocked convolution's operands: one float type for input, filter and result, or
+/// bf16 input and pair-packed bf16 filter with an f32 result (the bf16 dot kernels).
 fn infer_conv2d_nchwc(sig: &Signature) -> Result<Vec<Type>, String> {
     let x = tensor_of(sig, 0, FLOATS)?;
     let w = tensor_of(sig, 1, FLOATS)?;
     let elem = same_elem(sig, 0..2)?;
-    if x.rank() != 5 || w.rank() != 6 {
+    let pairs = w.rank() == 7 && w.shape()[6] == 2 && elem == ScalarType::BF16;
+    if x.rank() != 5 || (w.rank() != 6 && !pairs) {
         return Err(format!(
-            "conv2d_nchwc expects a 5-D NCHW[x]c input and a 6-D OIHW[x]i[y]o filter, got {x} and {w}"
+            "conv2d_nchwc expects a 5-D NCHW[x]c input and a 6-D OIHW[x]i[y]o filter (or, bf16, a 7-D \
+             OIHW[x/2]i[y]o2i one), got {x} and {w}"
         ));
     }
     let plain = conv2d_output_shape(sig, &plain_activation(x.shape()), &plain_filter(w.shape()))?;
     let ob = w.shape()[5];
+    let elem = if pairs { ScalarType::F32 } else { elem };
     Ok(vec![tensor(vec![plain[0], plain[1] / ob, plain[2], plain[3], ob], elem)?])
 }
 
@@ -192,7 +211,8 @@ pub static CONV2D_NCHWC: OpDef = OpDef {
     name: "graph.conv2d_nchwc",
     summary: "Convolution in the blocked NCHW[x]c layout with a pre-packed OIHW[x]i[y]o filter and an optional epilogue",
     description: "x: `[N, C/x, H, W, x]`, w: `[O/y, (C/groups)/x', KH, KW, x', y]`, result `[N, O/y, OH, OW, y]`; \
-                  channels are the padded ones. Semantics: unpack, `graph.conv2d`, pack, then the epilogue. \
+                  channels are the padded ones. With a bf16 input, w may be bf16 pairs `[O/y, (C/groups)/x', \
+                  KH, KW, x'/2, y, 2]` (`OIHW{x'/2}i{y}o2i`) and the result f32 (the bf16 dot kernels). Semantics: unpack, `graph.conv2d`, pack, then the epilogue. \
                   `config` configures the lowering: `template` (direct, pointwise, depthwise, rows: blocks of one \
                   channel, vectors along output rows; reference), \
                   `tile_w` (output pixels per register tile), `tile_oc` (output-channel blocks per tile), \

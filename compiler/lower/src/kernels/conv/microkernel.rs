@@ -19,8 +19,12 @@ use crate::builder::Builder;
 use crate::emit::OpLowering;
 
 /// The microkernel level that computes `k`'s tiles, if the target calls microkernels
-/// and the output blocks are whole vectors of that level.
+/// and the output blocks are whole vectors of that level; AVX-512's bf16 dot tile for
+/// bf16 pairs (on every backend: `Conv::new` checked the target has it).
 pub(super) fn level(c: &OpLowering, k: &Conv) -> Option<Isa> {
+    if k.pairs {
+        return Some(Isa::Avx512);
+    }
     c.ukernels.filter(|isa| k.o[4] % isa.lanes() as i64 == 0)
 }
 
@@ -157,6 +161,8 @@ fn call(
     // Unit dilation: a kernel row's columns and channels are one contiguous run of the
     // input row and of the filter row.
     let (kws, inner) = if dw == 1 { (b.index(1), (hi - lo) * ib) } else { (b.index(hi - lo), ib) };
+    // bf16 pairs: the same run, in steps of two channels of the pair filter.
+    let (inner, w_step) = if k.pairs { (inner / 2, 2 * ob) } else { (inner, ob) };
     let lanes = isa.lanes() as i64;
     let w_group = wicb * kh_n * filter_row;
     // The next channel group's filters (the last group asks for its own).
@@ -189,11 +195,11 @@ fn call(
         w_group,
         o_group: oh_n * ow_n * ob,
         inner,
-        w_step: ob,
+        w_step,
         levels: [(icbs, h * w * ib, kh_n * filter_row), (khs, dh * w * ib, filter_row), (kws, dw * ib, wib * ob)],
         prefetch,
         epilogue,
-        input: TileInput::Broadcast,
+        input: if k.pairs { TileInput::Pairs } else { TileInput::Broadcast },
     }
     .call(b, isa);
 }

@@ -24,6 +24,7 @@
 
 use tcc_dialect_graph::config::{ConvClass, ConvConfig, ConvTemplate, Edges, classify_conv};
 use tcc_ir::Value;
+use tcc_target::Isa;
 
 use super::{
     Run, apply_epilogue, epilogue_operands, for_each_tile, in_last_chunk, reference, row_runs, tile_widths,
@@ -83,6 +84,9 @@ struct Conv {
     /// columns), the tasks over the same columns running one after another for every
     /// channel group; absent: a channel group's tasks run one after another.
     task_w: Option<i64>,
+    /// bf16 input and pair filter (`[.., i/2, o, 2]`, `wb` a view of it as `[.., i,
+    /// o]`): every tile is a call of the bf16 dot microkernel.
+    pairs: bool,
     /// Buffers as the template indexes them (views for pointwise) and the epilogue
     /// operands with the shapes they are indexed with.
     xb: Value,
@@ -102,8 +106,16 @@ fn dims<const N: usize>(v: Vec<i64>) -> [i64; N] {
 impl Conv {
     /// The template plan for `c`, or `None` when only the reference nest fits.
     fn new(b: &mut Builder, c: &OpLowering) -> Option<Conv> {
-        let (x, w, o): ([i64; 5], [i64; 6], [i64; 5]) =
-            (dims(c.in_shape(0)), dims(c.in_shape(1)), dims(c.out_shape(0)));
+        // bf16 pairs (`[.., i/2, o, 2]`) are the packed blocks `[.., i, o]` they hold,
+        // read only by the bf16 dot microkernel: a kernel column's channels of one
+        // block take as many elements, so every stride is the same (and an element
+        // address at a block's start too, through a view of that shape).
+        let pairs = c.in_shape(1).len() == 7;
+        let (x, o): ([i64; 5], [i64; 5]) = (dims(c.in_shape(0)), dims(c.out_shape(0)));
+        let w: [i64; 6] = match c.in_shape(1)[..] {
+            [ob, icb, kh, kw, half, o, 2] => [ob, icb, kh, kw, 2 * half, o],
+            _ => dims(c.in_shape(1)),
+        };
         let (s, p, d) = (c.ints("strides"), c.ints("pads"), c.ints("dilations"));
         let groups = c.int("groups");
         let cfg = ConvConfig::of(c.g, c.op);
@@ -125,13 +137,16 @@ impl Conv {
         };
         let pointwise = class == ConvClass::Pointwise;
         let fits = match template {
-            Template::Depthwise => depthwise,
+            Template::Depthwise => depthwise && !pairs,
             // Whole input-channel blocks per group, whole tiles of output blocks per group.
             Template::Direct | Template::Pointwise => {
                 wib == ib && x[1] % groups == 0 && x[1] / groups == w[1] && o[1] % groups == 0
             }
         } && (template != Template::Pointwise || pointwise);
-        if !fits {
+        // Pairs only in the dot microkernel's calls (AVX-512), whose vectors are the
+        // blocks'.
+        let dot = c.bf16_dot && o[4] % Isa::Avx512.lanes() as i64 == 0 && ib % 2 == 0;
+        if !fits || (pairs && !dot) {
             return None;
         }
         let mut tile_oc = cfg.tile_oc();
@@ -159,8 +174,9 @@ impl Conv {
             prefetch_input: cfg.prefetch_input(),
             task_w: cfg.task_w,
             xb: c.ins[0],
-            wb: c.ins[1],
+            wb: if pairs { b.view(c.ins[1], &w) } else { c.ins[1] },
             ob: c.outs[0],
+            pairs,
             xrow: c.ins[0],
             wrow: c.ins[1],
             epilogue: epilogue_operands(c),
