@@ -36,6 +36,14 @@ func.func @bf16_matmul(%a: tensor<8x5xbf16>, %bp: tensor<3x3x4x2xbf16>) -> tenso
   return %y : tensor<8x10xf32>
 }
 
+// A bf16 input and a bf16 pair filter (OIHW2i4o2i: input channels in pairs) into f32.
+// CHECK-LABEL: func.func @bf16_conv
+// CHECK: graph.conv2d_nchwc %arg0, %arg1 {pads = [1, 1, 1, 1]} : (tensor<1x1x5x5x4xbf16>, tensor<2x1x3x3x2x4x2xbf16>) -> tensor<1x2x5x5x4xf32>
+func.func @bf16_conv(%x: tensor<1x1x5x5x4xbf16>, %w: tensor<2x1x3x3x2x4x2xbf16>) -> tensor<1x2x5x5x4xf32> {
+  %y = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1]} : (tensor<1x1x5x5x4xbf16>, tensor<2x1x3x3x2x4x2xbf16>) -> tensor<1x2x5x5x4xf32>
+  return %y : tensor<1x2x5x5x4xf32>
+}
+
 // CHECK-LABEL: func.func @matmuls
 // CHECK: graph.matmul_packed %arg0, %arg1 {config = {tile_m = 4, tile_n = 1}} : (tensor<8x16xf32>, tensor<3x16x4xf32>) -> tensor<8x10xf32>
 // CHECK: graph.batch_matmul %arg2, %arg3 : (tensor<2x8x16xf32>, tensor<2x16x5xf32>) -> tensor<2x8x5xf32>
