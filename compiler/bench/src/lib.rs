@@ -176,6 +176,24 @@ pub fn bench_bytes(
         peak = peak.at_least(rate(k.flops, per_kernel[i] / runs) / threads, &format!("{} at {}", k.name, k.loc));
     }
     let machine_peak = peak.gflops_per_core * threads;
+    // bf16 dot kernels against the bf16 dot peak (raised by the fastest of them).
+    let bf16_kernels: Vec<usize> = (0..kernels.len()).filter(|&i| kernels[i].bf16 && kernels[i].flops > 0).collect();
+    let mut dot_peak =
+        if bf16_kernels.is_empty() { None } else { crate::peak::dot_peak().map_err(|e| e.to_string())? };
+    if let (Some(p), Some(&i)) = (
+        dot_peak.take(),
+        bf16_kernels.iter().max_by(|&&a, &&b| {
+            let per_core = |i: usize| rate(kernels[i].flops, per_kernel[i] / runs);
+            per_core(a).total_cmp(&per_core(b))
+        }),
+    ) {
+        let k = &kernels[i];
+        dot_peak = Some(p.at_least(rate(k.flops, per_kernel[i] / runs) / threads, &format!("{} at {}", k.name, k.loc)));
+    }
+    let peak_of = |i: usize| match (&dot_peak, kernels[i].bf16) {
+        (Some(p), true) => p.gflops_per_core * threads,
+        _ => machine_peak,
+    };
 
     if let Some(take) = on_profile {
         let profile = Profile {
@@ -227,6 +245,10 @@ pub fn bench_bytes(
             peak.note.as_deref().map_or_else(|| "null".to_string(), json_string),
             100.0 * gflops / machine_peak
         );
+        if let Some(p) = &dot_peak {
+            let note = p.note.as_deref().map_or_else(|| "null".to_string(), json_string);
+            let _ = write!(out, "\"dot_peak_gflops_per_core\": {:.2}, \"dot_peak_note\": {note}, ", p.gflops_per_core);
+        }
         let note = bandwidth.note.as_deref().map_or_else(|| "null".to_string(), json_string);
         let _ = write!(out, "\"bandwidth_note\": {note}, ");
         let _ = write!(out, "\"kernels_ms\": {:.4}, \"kernels\": [", ms(kernel_sum));
@@ -237,7 +259,7 @@ pub fn bench_bytes(
                 out,
                 "{}{{\"name\": {}, \"loc\": {}, \"ms\": {:.4}, \"share\": {:.2}, \"flops\": {}, \"bytes\": {}, \
                  \"gflops_per_s\": {:.3}, \"peak_percent\": {:.2}, \"gb_per_s\": {:.3}, \"level\": {}, \
-                 \"bandwidth_percent\": {:.2}, \"naive\": {}}}",
+                 \"bandwidth_percent\": {:.2}, \"naive\": {}, \"bf16\": {}}}",
                 if n > 0 { ", " } else { "" },
                 json_string(&k.name),
                 json_string(&k.loc),
@@ -246,11 +268,12 @@ pub fn bench_bytes(
                 k.flops,
                 k.bytes,
                 rate(k.flops, t),
-                100.0 * rate(k.flops, t) / machine_peak,
+                100.0 * rate(k.flops, t) / peak_of(i),
                 rate(k.bytes, t),
                 json_string(bandwidth.level_for(k.bytes).name),
                 100.0 * rate(k.bytes, t) / bandwidth.level_for(k.bytes).gb_per_s,
-                k.naive
+                k.naive,
+                k.bf16
             );
         }
         out += "]}\n";
@@ -293,6 +316,15 @@ pub fn bench_bytes(
         peak.note.as_deref().unwrap_or("measured after the runs"),
         compiled.threads()
     );
+    if let Some(p) = &dot_peak {
+        let _ = writeln!(
+            out,
+            "dot peak  {:.1} GFLOP/s per core with bf16 dot products ({}), x {} thread(s): the bf16 kernels' % peak",
+            p.gflops_per_core,
+            p.note.as_deref().unwrap_or("measured after the runs"),
+            compiled.threads()
+        );
+    }
     let levels: Vec<String> = bandwidth.levels.iter().map(|l| format!("{} {:.0}", l.name, l.gb_per_s)).collect();
     let _ = writeln!(
         out,
@@ -310,7 +342,7 @@ pub fn bench_bytes(
         let k = &kernels[i];
         let t = per_kernel[i] / runs;
         let compute = if k.flops > 0 {
-            format!("{:7.1}  {:5.1}%", rate(k.flops, t), 100.0 * rate(k.flops, t) / machine_peak)
+            format!("{:7.1}  {:5.1}%", rate(k.flops, t), 100.0 * rate(k.flops, t) / peak_of(i))
         } else {
             format!("{:7}  {:6}", "", "")
         };

@@ -17,7 +17,9 @@
 //! few runs were undisturbed after a few rounds, the last undisturbed peak measured on
 //! this CPU (cached in `$XDG_CACHE_HOME/tcc/fma-peak`) is used, and the peak says so.
 //! A kernel faster than the calibration loop raises the peak to its rate
-//! ([`Peak::at_least`]): both are lower bounds on the core's peak.
+//! ([`Peak::at_least`]): both are lower bounds on the core's peak. Kernels of bf16 dot
+//! products (the bf16 precision policy) are stated against the bf16 dot peak
+//! ([`dot_peak`]), measured the same way.
 
 use std::time::Instant;
 
@@ -101,6 +103,33 @@ pub fn fma_peak(options: &Options) -> Result<Peak, Error> {
         crate::cache::write("fma-peak", &key, &format!("{gflops_per_core:.2}"));
     }
     Ok(Peak { gflops_per_core, vector_bits, note })
+}
+
+/// The bf16 dot peak of one core (what the bf16 dot microkernel's instructions reach:
+/// `vdpbf16ps` on CPUs with AVX512_BF16, 4 FLOPs per lane; elsewhere the dot tile widens
+/// to AVX-512 FMAs, whose chains measure it), measured now or cached as [`fma_peak`];
+/// `None` when this CPU has no AVX-512 (bf16 kernels then are f32 kernels).
+pub fn dot_peak() -> Result<Option<Peak>, Error> {
+    let isa = ukernels::Isa::Avx512;
+    if !isa.is_supported() {
+        return Ok(None);
+    }
+    let chains = ukernels::peak::CHAINS as i64;
+    let has_dot = ukernels::peak::dot_chains(1).is_some();
+    let flops = if has_dot { 4.0 } else { 2.0 } * (STEPS * chains * isa.lanes() as i64) as f64;
+    let runs = timed_runs(flops, || {
+        let steps = std::hint::black_box(STEPS);
+        let sum = if has_dot { ukernels::peak::dot_chains(steps) } else { ukernels::peak::fma_chains(isa, steps) };
+        std::hint::black_box(sum);
+        Ok(())
+    })?;
+    let key = format!("{}|{}", tcc::target::host::cpu_model(), if has_dot { "vdpbf16ps" } else { "avx512-fma" });
+    let cached = || crate::cache::read("dot-peak", &key).and_then(|v| v.parse::<f64>().ok());
+    let (gflops_per_core, note) = choose(&runs, cached);
+    if note.is_none() {
+        crate::cache::write("dot-peak", &key, &format!("{gflops_per_core:.2}"));
+    }
+    Ok(Some(Peak { gflops_per_core, vector_bits: 512, note }))
 }
 
 /// The peak of `runs`: the best undisturbed run when there are enough of them, else the

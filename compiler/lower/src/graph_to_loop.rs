@@ -212,12 +212,15 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
         }
         emit(&mut b, &ctx);
         if profile {
+            let flops = crate::emit::flops(&ctx);
             kernels.push(KernelRecord {
                 name: kernel_name(gm, op),
                 loc: gm.loc(op).to_string(),
-                flops: crate::emit::flops(&ctx),
+                flops,
                 bytes: tensor_bytes(gm, op) as u64,
                 naive: ctx.is_naive(),
+                // (Only the bf16 dot kernels compute on bf16 operands.)
+                bf16: flops > 0 && ctx.in_elem(0) == tcc_ir::ScalarType::BF16,
             });
         }
     }

@@ -22,6 +22,9 @@ pub struct KernelRecord {
     /// A convolution, pool or matmul lowered to the scalar reference nest (no template
     /// took it): `tcc bench` says so.
     pub naive: bool,
+    /// Its products are bf16 dot products (bf16 operands, the bf16 precision policy):
+    /// `tcc bench` states it against the bf16 dot peak.
+    pub bf16: bool,
 }
 
 impl KernelRecord {
@@ -32,7 +35,8 @@ impl KernelRecord {
                 .with("loc", Attribute::string(&self.loc))
                 .with("flops", Attribute::i64(self.flops as i64))
                 .with("bytes", Attribute::i64(self.bytes as i64))
-                .with("naive", Attribute::Bool(self.naive)),
+                .with("naive", Attribute::Bool(self.naive))
+                .with("bf16", Attribute::Bool(self.bf16)),
         )
     }
 
@@ -44,6 +48,7 @@ impl KernelRecord {
             flops: d.get("flops")?.as_i64()? as u64,
             bytes: d.get("bytes").and_then(|b| b.as_i64()).unwrap_or(0) as u64,
             naive: d.get("naive").and_then(|b| b.as_bool()).unwrap_or(false),
+            bf16: d.get("bf16").and_then(|b| b.as_bool()).unwrap_or(false),
         })
     }
 }

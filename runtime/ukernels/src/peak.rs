@@ -1,6 +1,7 @@
 //! The FMA ceiling of each ISA level: independent chains of vector FMAs on registers,
 //! compiled like the microkernels, so that `tcc bench` states the microkernels'
-//! efficiency against what their own instructions reach on this core.
+//! efficiency against what their own instructions reach on this core; and the bf16 dot
+//! ceiling ([`dot_chains`]: chains of `vdpbf16ps`), for the bf16 dot tile.
 
 use crate::Isa;
 
@@ -55,4 +56,45 @@ pub fn fma_chains(isa: Isa, steps: i64) -> Option<f32> {
             Isa::Sse => chains_sse(steps),
         }
     })
+}
+
+/// Runs `steps` iterations of [`CHAINS`] AVX512_BF16 dot instructions (`vdpbf16ps`: 16
+/// lanes, each adding two products, so `4 * 16 * CHAINS * steps` FLOPs) and returns a
+/// sum of the results; `None` if this CPU has no AVX512_BF16 (the dot tile then widens
+/// to FMAs, whose ceiling is [`fma_chains`]'s).
+pub fn dot_chains(steps: i64) -> Option<f32> {
+    #[cfg(target_arch = "x86_64")]
+    if crate::dot::DotLevel::host_best() == crate::dot::DotLevel::Avx512Bf16 {
+        // SAFETY: the CPU has AVX512_BF16 (and AVX-512F).
+        return Some(unsafe { dot_chains_avx512bf16(steps) });
+    }
+    let _ = steps;
+    None
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bf16")]
+unsafe fn dot_chains_avx512bf16(steps: i64) -> f32 {
+    use std::arch::x86_64::*;
+    // SAFETY: the caller checked the features; the stores go to a local array.
+    unsafe {
+        // Pairs of small bf16 values (0x3c00 = 2^-7): the sums grow slowly.
+        let (a, b) = (
+            std::mem::transmute::<__m512i, __m512bh>(_mm512_set1_epi32(0x3c00_3c00)),
+            std::mem::transmute::<__m512i, __m512bh>(_mm512_set1_epi32(0x3c00_3c00)),
+        );
+        let mut acc: [__m512; CHAINS] = std::array::from_fn(|k| _mm512_set1_ps(k as f32));
+        for _ in 0..steps {
+            for x in acc.iter_mut() {
+                *x = _mm512_dpbf16_ps(*x, a, b);
+            }
+        }
+        let mut sum = 0.0;
+        let mut lanes = [0f32; 16];
+        for x in acc {
+            _mm512_storeu_ps(lanes.as_mut_ptr(), x);
+            sum += lanes.iter().sum::<f32>();
+        }
+        sum
+    }
 }

@@ -101,3 +101,26 @@ fn bench_table_is_human_readable() {
         assert!(text.contains(part), "missing {part:?} in:\n{text}");
     }
 }
+
+/// `--precision bf16`: the convolutions of the small CNN that take the bf16 dot kernels
+/// (on a CPU with AVX-512; none elsewhere) are marked bf16 and stated against the bf16
+/// dot peak, which the report gives.
+#[test]
+fn bf16_kernels_are_stated_against_the_dot_peak() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let model = root.join("dialects/graph/tests/reference/models/small_cnn.mlir");
+    let out = Command::new(env!("CARGO_BIN_EXE_tcc"))
+        .args(["bench", model.to_str().unwrap(), "--runs", "3", "--threads", "1", "--precision", "bf16", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json = String::from_utf8(out.stdout).unwrap();
+    assert!(json.contains("\"precision\": \"bf16\""), "{json}");
+    let avx512 = tcc::Isa::Avx512.is_supported();
+    assert_eq!(json.contains("\"bf16\": true"), avx512, "{json}");
+    assert_eq!(json.contains("\"dot_peak_gflops_per_core\": "), avx512, "{json}");
+    if avx512 {
+        assert!(number(&json, "dot_peak_gflops_per_core") > 0.0);
+    }
+}
