@@ -19,7 +19,9 @@ repository):
         --only resnet50 --threads 1,2 --backend llvm --rounds 5 --runs 10
 
 `--backend cranelift,llvm` times both backends in every round (with ratios of the
-second to the first).
+second to the first). `--precision bf16` passes tcc's precision policy; `--openvino
+default` (its own precision: bf16 on CPUs with AVX512_BF16) or `--openvino f32` times
+OpenVINO (a Python with openvino) in every round too, with the ratio tcc / OpenVINO.
 """
 
 import argparse
@@ -63,6 +65,22 @@ def ort_runner(path, threads):
     return lambda: session.run(None, feed)
 
 
+def ov_runner(path, threads, hint):
+    """A function running the ONNX model at `path` with OpenVINO on `threads` threads, at
+    its default inference precision (`hint` "default") or f32, on a random input."""
+    import numpy as np
+    import openvino as ov
+
+    config = {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": threads}
+    if hint != "default":
+        config["INFERENCE_PRECISION_HINT"] = hint
+    model = ov.Core().compile_model(path, "CPU", config)
+    request = model.create_infer_request()
+    shape = [d.get_length() if d.is_static else 1 for d in model.inputs[0].get_partial_shape()]
+    x = np.random.rand(*shape).astype(np.float32)
+    return lambda: request.infer({0: x})
+
+
 def ort_median(run, runs, warmup):
     for _ in range(warmup):
         run()
@@ -74,10 +92,10 @@ def ort_median(run, runs, warmup):
     return statistics.median(times)
 
 
-def tcc_bench(tcc, model, threads, backend, runs, warmup):
+def tcc_bench(tcc, model, threads, backend, runs, warmup, precision):
     out = subprocess.run(
         [tcc, "bench", model, "--threads", str(threads), "--backend", backend, "--runs", str(runs),
-         "--warmup", str(warmup), "--json"],
+         "--warmup", str(warmup), "--precision", precision, "--json"],
         check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 
@@ -93,6 +111,9 @@ def main():
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--runs", type=int, default=10)
     p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--precision", default="fp32", help="tcc's precision policy: fp32 or bf16")
+    p.add_argument("--openvino", default="none", choices=["none", "default", "f32"],
+                   help="time OpenVINO too, at its default precision or f32")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     a = p.parse_args()
     names = a.only.split(",") if a.only else ["resnet18", "resnet50", "vgg11", "squeezenet1_0", "mobilenet_v2"]
@@ -101,7 +122,10 @@ def main():
     for name in names:
         for threads in [int(t) for t in a.threads.split(",")]:
             torch.set_num_threads(threads)
-            run = ort_session(name, threads, os.path.join(onnx_dir, f"{name}.onnx"))
+            onnx = os.path.join(onnx_dir, f"{name}.onnx")
+            run = ort_session(name, threads, onnx)
+            ov_run = ov_runner(onnx, threads, a.openvino) if a.openvino != "none" else None
+            ov_ms = []
             backends = a.backend.split(",")
             ort_ms = []
             tcc_ms = {b: [] for b in backends}
@@ -112,10 +136,13 @@ def main():
             for r in range(a.rounds):
                 o = ort_median(run, a.runs, a.warmup)
                 ort_ms.append(o)
+                if ov_run:
+                    ov_ms.append(ort_median(ov_run, a.runs, a.warmup))
                 # The backends in turn, each one first in some rounds: whichever runs
                 # right after ONNX Runtime meets its spinning threads.
                 for b in backends[r % len(backends):] + backends[:r % len(backends)]:
-                    t = tcc_bench(a.tcc, os.path.join(a.models, f"{name}.mlir"), threads, b, a.runs, a.warmup)
+                    t = tcc_bench(a.tcc, os.path.join(a.models, f"{name}.mlir"), threads, b, a.runs, a.warmup,
+                                  a.precision)
                     ms = t["latency_ms"]["median"]
                     tcc_ms[b].append(ms)
                     ratios[b].append(ms / o)
@@ -133,10 +160,18 @@ def main():
                 }
                 if b != backends[0]:
                     row[f"ratio_to_{backends[0]}"] = statistics.median(to_first[b])
+                if ov_ms:
+                    row["precision"] = a.precision
+                    row["openvino"] = a.openvino
+                    row["ov_ms"] = statistics.median(ov_ms)
+                    row["ratio_ov"] = statistics.median([x / y for x, y in zip(tcc_ms[b], ov_ms)])
+                    row["ov_rounds_ms"] = [round(v, 3) for v in ov_ms]
                 if a.json:
                     print(json.dumps(row))
                 else:
                     extra = f"  {b}/{backends[0]} {row[f'ratio_to_{backends[0]}']:.3f}" if b != backends[0] else ""
+                    if ov_ms:
+                        extra += f"  OV({a.openvino}) {row['ov_ms']:8.2f} ms  tcc/OV {row['ratio_ov']:.3f}"
                     print(f"{name:14} {b:9} t{threads}: tcc {row['tcc_ms']:8.2f} ms  ORT {row['ort_ms']:8.2f} ms  "
                           f"tcc/ORT {row['ratio']:.3f}{extra}  (compile {row['compile_ms']:.0f} ms, {a.rounds} rounds)")
             sys.stdout.flush()

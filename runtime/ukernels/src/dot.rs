@@ -290,7 +290,7 @@ fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::{DotTile, Epilogue, Level, level_offsets};
+    use super::{DotTile, Epilogue, Level};
 
     /// The most rows of a sub-tile of `c` vectors: the accumulators, the weights and
     /// every row's broadcast in 32 registers (LLVM loads all of a step's broadcasts
@@ -307,8 +307,8 @@ mod x86 {
     /// `[f::<r, C>, ..]` over the listed row counts (the last repeated to 16 entries:
     /// never used, [`run`] asks for at most [`max_rows`] rows).
     macro_rules! table {
-        ($f:ident, $c:literal; $($r:literal)*) => {
-            [$($f::<$r, $c> as Kernel),*]
+        ($f:ident, $c:literal, $x:literal; $($r:literal)*) => {
+            [$($f::<$r, $c, $x> as Kernel),*]
         };
     }
 
@@ -316,21 +316,32 @@ mod x86 {
     /// of a 48 KiB L1, half of a 32 KiB one).
     const L1_SHARE: i64 = 16 << 10;
 
-    /// By dot instruction (false, true), vectors and rows.
-    static KERNELS: [[[Kernel; 16]; 4]; 2] = [
-        [
-            table!(widen_kernel, 1; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 15),
-            table!(widen_kernel, 2; 1 2 3 4 5 6 7 8 9 10 10 10 10 10 10 10),
-            table!(widen_kernel, 3; 1 2 3 4 5 6 7 7 7 7 7 7 7 7 7 7),
-            table!(widen_kernel, 4; 1 2 3 4 5 5 5 5 5 5 5 5 5 5 5 5),
-        ],
-        [
-            table!(dot_kernel, 1; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 15),
-            table!(dot_kernel, 2; 1 2 3 4 5 6 7 8 9 10 10 10 10 10 10 10),
-            table!(dot_kernel, 3; 1 2 3 4 5 6 7 7 7 7 7 7 7 7 7 7),
-            table!(dot_kernel, 4; 1 2 3 4 5 5 5 5 5 5 5 5 5 5 5 5),
-        ],
-    ];
+    /// The row stride the kernels of [`KERNELS`]`[1]` have built in: a blocked
+    /// convolution's 16 channels at stride 1 (its rows are pixels).
+    const FIXED_X_ROW: i64 = 16;
+
+    macro_rules! kernels {
+        ($x:literal) => {
+            [
+                [
+                    table!(widen_kernel, 1, $x; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 15),
+                    table!(widen_kernel, 2, $x; 1 2 3 4 5 6 7 8 9 10 10 10 10 10 10 10),
+                    table!(widen_kernel, 3, $x; 1 2 3 4 5 6 7 7 7 7 7 7 7 7 7 7),
+                    table!(widen_kernel, 4, $x; 1 2 3 4 5 5 5 5 5 5 5 5 5 5 5 5),
+                ],
+                [
+                    table!(dot_kernel, 1, $x; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 15),
+                    table!(dot_kernel, 2, $x; 1 2 3 4 5 6 7 8 9 10 10 10 10 10 10 10),
+                    table!(dot_kernel, 3, $x; 1 2 3 4 5 6 7 7 7 7 7 7 7 7 7 7),
+                    table!(dot_kernel, 4, $x; 1 2 3 4 5 5 5 5 5 5 5 5 5 5 5 5),
+                ],
+            ]
+        };
+    }
+
+    /// By row stride (any, [`FIXED_X_ROW`]), dot instruction (false, true), vectors and
+    /// rows.
+    static KERNELS: [[[[Kernel; 16]; 4]; 2]; 2] = [kernels!(0), kernels!(16)];
 
     /// Splits the tile into sub-tiles of at most 4 vectors and [`max_rows`] rows, as
     /// even as possible, and runs each.
@@ -373,7 +384,7 @@ mod x86 {
                 let mut r0 = 0;
                 for p in 0..parts {
                     let r = rows / parts + usize::from(p < rows % parts);
-                    let kernel = KERNELS[usize::from(DOT)][c - 1][r - 1];
+                    let kernel = KERNELS[usize::from(t.x_row == FIXED_X_ROW)][usize::from(DOT)][c - 1][r - 1];
                     // The first sub-tile of each vector group asks for the next weights.
                     let prefetch = if p == 0 { t.prefetch as isize * 2 } else { 0 };
                     let x = part.x.wrapping_offset(r0 as isize * t.x_row as isize);
@@ -392,7 +403,7 @@ mod x86 {
 
     /// [`body`] with `vdpbf16ps`.
     #[target_feature(enable = "avx512f,avx512bf16")]
-    unsafe fn dot_kernel<const R: usize, const C: usize>(
+    unsafe fn dot_kernel<const R: usize, const C: usize, const XROW: usize>(
         t: &DotTile,
         x: *const u16,
         o: *mut f32,
@@ -401,12 +412,12 @@ mod x86 {
         prefetch: isize,
     ) {
         // SAFETY: the caller's contract.
-        unsafe { body::<R, C, true>(t, x, o, r0, v0, prefetch) }
+        unsafe { body::<R, C, true, XROW>(t, x, o, r0, v0, prefetch) }
     }
 
     /// [`body`] with widening FMAs (AVX-512F only).
     #[target_feature(enable = "avx512f")]
-    unsafe fn widen_kernel<const R: usize, const C: usize>(
+    unsafe fn widen_kernel<const R: usize, const C: usize, const XROW: usize>(
         t: &DotTile,
         x: *const u16,
         o: *mut f32,
@@ -415,7 +426,7 @@ mod x86 {
         prefetch: isize,
     ) {
         // SAFETY: the caller's contract.
-        unsafe { body::<R, C, false>(t, x, o, r0, v0, prefetch) }
+        unsafe { body::<R, C, false, XROW>(t, x, o, r0, v0, prefetch) }
     }
 
     /// `R x C` accumulators from row `r0` (of `x`, the sub-tile's first input row) and
@@ -425,7 +436,7 @@ mod x86 {
     // LLVM unrolls.)
     #[allow(clippy::needless_range_loop)]
     #[inline(always)]
-    unsafe fn body<const R: usize, const C: usize, const DOT: bool>(
+    unsafe fn body<const R: usize, const C: usize, const DOT: bool, const XROW: usize>(
         t: &DotTile,
         x: *const u16,
         o: *mut f32,
@@ -447,44 +458,53 @@ mod x86 {
                 }
             }
             let high = _mm512_set1_epi32(0xffff_0000u32 as i32);
-            for (xl, wl) in level_offsets(&t.levels) {
-                let xp = x.offset(xl);
-                let wp: [*const u16; C] = std::array::from_fn(|c| t.w.offset(offsets[c].0 + wl));
-                for j in 0..t.pairs as isize {
-                    if prefetch != 0 {
-                        for c in 0..C {
-                            crate::tile::prefetch_l2(wp[c].offset(j * w_step).cast(), prefetch);
-                        }
-                    }
-                    let mut wv = [_mm512_setzero_si512(); C];
-                    for c in 0..C {
-                        wv[c] = _mm512_loadu_si512(wp[c].offset(j * w_step).cast());
-                    }
-                    for r in 0..R {
-                        let pair = (xp.offset(r as isize * x_row + 2 * j) as *const i32).read_unaligned();
-                        let b = _mm512_set1_epi32(pair);
-                        for c in 0..C {
-                            acc[r][c] = if DOT {
-                                // (The same 512 bits, read as 32 bf16 values.)
-                                let (b, wc) = (
-                                    std::mem::transmute::<__m512i, __m512bh>(b),
-                                    std::mem::transmute::<__m512i, __m512bh>(wv[c]),
-                                );
-                                _mm512_dpbf16_ps(acc[r][c], b, wc)
-                            } else {
-                                // The odd elements are the high halves of the 32-bit lanes,
-                                // the even ones the low halves shifted up.
-                                let odd = _mm512_fmadd_ps(
-                                    _mm512_castsi512_ps(_mm512_and_si512(b, high)),
-                                    _mm512_castsi512_ps(_mm512_and_si512(wv[c], high)),
-                                    acc[r][c],
-                                );
-                                _mm512_fmadd_ps(
-                                    _mm512_castsi512_ps(_mm512_slli_epi32::<16>(b)),
-                                    _mm512_castsi512_ps(_mm512_slli_epi32::<16>(wv[c])),
-                                    odd,
-                                )
-                            };
+            // Rows `x_row` apart: a constant when `XROW` is not 0 (one base register for
+            // every row's broadcasts instead of one per row).
+            let x_row = if XROW != 0 { XROW as isize } else { x_row };
+            let [l2, l1, l0] = t.levels;
+            for i2 in 0..l2.count as isize {
+                for i1 in 0..l1.count as isize {
+                    for i0 in 0..l0.count as isize {
+                        let xp = x.offset(i2 * l2.x as isize + i1 * l1.x as isize + i0 * l0.x as isize);
+                        let wl = i2 * l2.w as isize + i1 * l1.w as isize + i0 * l0.w as isize;
+                        let wp: [*const u16; C] = std::array::from_fn(|c| t.w.offset(offsets[c].0 + wl));
+                        for j in 0..t.pairs as isize {
+                            if prefetch != 0 {
+                                for c in 0..C {
+                                    crate::tile::prefetch_l2(wp[c].offset(j * w_step).cast(), prefetch);
+                                }
+                            }
+                            let mut wv = [_mm512_setzero_si512(); C];
+                            for c in 0..C {
+                                wv[c] = _mm512_loadu_si512(wp[c].offset(j * w_step).cast());
+                            }
+                            for r in 0..R {
+                                let pair = (xp.offset(r as isize * x_row + 2 * j) as *const i32).read_unaligned();
+                                let b = _mm512_set1_epi32(pair);
+                                for c in 0..C {
+                                    acc[r][c] = if DOT {
+                                        // (The same 512 bits, read as 32 bf16 values.)
+                                        let (b, wc) = (
+                                            std::mem::transmute::<__m512i, __m512bh>(b),
+                                            std::mem::transmute::<__m512i, __m512bh>(wv[c]),
+                                        );
+                                        _mm512_dpbf16_ps(acc[r][c], b, wc)
+                                    } else {
+                                        // The odd elements are the high halves of the 32-bit
+                                        // lanes, the even ones the low halves shifted up.
+                                        let odd = _mm512_fmadd_ps(
+                                            _mm512_castsi512_ps(_mm512_and_si512(b, high)),
+                                            _mm512_castsi512_ps(_mm512_and_si512(wv[c], high)),
+                                            acc[r][c],
+                                        );
+                                        _mm512_fmadd_ps(
+                                            _mm512_castsi512_ps(_mm512_slli_epi32::<16>(b)),
+                                            _mm512_castsi512_ps(_mm512_slli_epi32::<16>(wv[c])),
+                                            odd,
+                                        )
+                                    };
+                                }
+                            }
                         }
                     }
                 }
