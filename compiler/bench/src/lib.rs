@@ -10,8 +10,10 @@
 //! compulsory memory traffic (its operands read once, its results written once) as
 //! GB/s; for a memory-bound kernel (no FLOPs counted) also as a percentage of the
 //! measured read bandwidth of the memory level that traffic fits in on those threads
-//! ([`crate::bandwidth`]). A caller can also take the profile itself ([`Profile`]: the
-//! CLI draws it).
+//! ([`crate::bandwidth`]). Kernels of bf16 dot products (`--precision bf16`) are stated
+//! against the bf16 dot peak instead, and a reduced precision's output error against an
+//! fp32 compile of the same model on the same inputs is reported. A caller can also
+//! take the profile itself ([`Profile`]: the CLI draws it).
 //!
 //! This crate is the measurement lab: it uses the compiler only through its facade
 //! (`tcc`), and the compiler uses nothing of it.
@@ -117,6 +119,27 @@ pub fn bench(
     bench_bytes(&model.display().to_string(), bytes, start, options, s, on_profile)
 }
 
+/// The largest output error of `compiled` (a reduced precision) against the same
+/// model compiled in fp32, on `inputs`: per output max |y - y_fp32| / max |y_fp32|.
+fn error_against_fp32(
+    module: tcc::ir::Module,
+    options: &Options,
+    compiled: &tcc::Model,
+    inputs: &[Tensor],
+) -> Result<f64, String> {
+    let fp32 = Options { precision: tcc::Precision::Fp32, profile: false, ..options.clone() };
+    let exact = tcc::Model::compile(module, &fp32).map_err(|e| e.to_string())?;
+    let (want, got) = (exact.run(inputs).map_err(|e| e.to_string())?, compiled.run(inputs).map_err(|e| e.to_string())?);
+    let mut worst = 0.0f64;
+    for (w, g) in want.iter().zip(&got) {
+        let (w, g) = (w.to_f64s(), g.to_f64s());
+        let scale = w.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let diff = w.iter().zip(&g).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+        worst = worst.max(if scale > 0.0 { diff / scale } else { diff });
+    }
+    Ok(worst)
+}
+
 /// Benchmarks the model in `bytes` (`name` locates errors), timing compilation from
 /// `start`; returns the table or JSON, and gives the profile to `on_profile` first.
 pub fn bench_bytes(
@@ -130,6 +153,8 @@ pub fn bench_bytes(
     let model = Path::new(name);
     options.profile = true;
     let module = tcc::parse_model(name, bytes).map_err(|d| d.to_string())?;
+    // Under a reduced precision, the same model in fp32 gives the reference outputs.
+    let reference = (options.precision != tcc::Precision::Fp32).then(|| module.clone());
     let compiled = tcc::Model::compile(module, &options).map_err(|e| e.to_string())?;
     let compile_time = start.elapsed();
     let target = tcc::backend::CodeGenerator::new(&options)?.describe();
@@ -149,6 +174,10 @@ pub fn bench_bytes(
         times.push(t.elapsed());
     }
     let mut per_kernel = tcc::runtime::profile::take();
+    let precision_error = match reference {
+        Some(module) => Some(error_against_fp32(module, &options, &compiled, &inputs)?),
+        None => None,
+    };
     per_kernel.resize(kernels.len(), Duration::ZERO);
     let runs = s.runs.max(1) as u32;
     let mut sorted = times.clone();
@@ -227,6 +256,9 @@ pub fn bench_bytes(
         let _ = write!(out, "\"backend\": {}, ", json_string(options.backend.name()));
         let _ = write!(out, "\"target\": {}, ", json_string(&target));
         let _ = write!(out, "\"precision\": {}, ", json_string(options.precision.name()));
+        if let Some(e) = precision_error {
+            let _ = write!(out, "\"error_vs_fp32\": {e:.3e}, ");
+        }
         let _ = write!(out, "\"threads\": {}, \"runs\": {}, \"warmup\": {}, ", compiled.threads(), s.runs, s.warmup);
         let _ = write!(out, "\"compile_ms\": {:.3}, ", ms(compile_time));
         let _ = write!(
@@ -289,6 +321,13 @@ pub fn bench_bytes(
     );
     let _ = writeln!(out, "target    {target}");
     let _ = writeln!(out, "compile   {:.1} ms", ms(compile_time));
+    if let Some(e) = precision_error {
+        let _ = writeln!(
+            out,
+            "error     {e:.3e} of the output's scale against an fp32 compile (max |y - y_fp32| / max |y_fp32| over \
+             the outputs, on the same inputs)"
+        );
+    }
     let _ = writeln!(
         out,
         "latency   median {:.3} ms, min {:.3} ms, max {:.3} ms ({} after {} warm-up)",

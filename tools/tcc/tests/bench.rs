@@ -104,7 +104,8 @@ fn bench_table_is_human_readable() {
 
 /// `--precision bf16`: the convolutions of the small CNN that take the bf16 dot kernels
 /// (on a CPU with AVX-512; none elsewhere) are marked bf16 and stated against the bf16
-/// dot peak, which the report gives.
+/// dot peak, which the report gives, with the output's error against an fp32 compile
+/// (within bf16's precision, and not zero: the operands were rounded).
 #[test]
 fn bf16_kernels_are_stated_against_the_dot_peak() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -123,4 +124,6 @@ fn bf16_kernels_are_stated_against_the_dot_peak() {
     if avx512 {
         assert!(number(&json, "dot_peak_gflops_per_core") > 0.0);
     }
+    let error = number(&json, "error_vs_fp32");
+    assert!(error > 0.0 && error < 2e-2, "{json}");
 }
