@@ -1,9 +1,10 @@
 //! The `reduce-precision` pass: the numerics of the bf16 precision policy (issue 29).
-//! The input and the weights of every f32 convolution and matmul are rounded to bf16 (a
-//! cast to bf16 and back, to nearest even), so that each product is one of two bf16
-//! values, while the sums, the biases and every other op stay in f32: what a kernel
-//! computes with bf16 dot instructions (`vdpbf16ps`: exact products of bf16 pairs
-//! accumulated in f32). Constant weights fold into f32 constants of bf16 values
+//! The input and the weights of every f32 matmul and convolution (but depthwise ones
+//! and those reading fewer than 16 channels, whose kernels stay f32: see [`rounds`])
+//! are rounded to bf16 (a cast to bf16 and back, to nearest even), so that each product
+//! is one of two bf16 values, while the sums, the biases and every other op stay in
+//! f32: what a kernel computes with bf16 dot instructions (`vdpbf16ps`: exact products
+//! of bf16 pairs accumulated in f32). Constant weights fold into f32 constants of bf16 values
 //! (canonicalization). The interpreter runs the result as it runs any graph, so the
 //! policy's numerics have their oracle before its kernels exist.
 //!
@@ -13,6 +14,7 @@
 //! dot microkernel); elsewhere the rounded f32 graph runs as it is, with the same
 //! numerics. `tcc-opt --pass-pipeline=reduce-precision` applies it alone.
 
+use tcc_dialect_graph::config::{ConvClass, ConvGeometry};
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
 use tcc_ir::{Diagnostics, Module, Op, Pass, PassInfo, ScalarType, Value};
@@ -76,8 +78,7 @@ impl Pass for ReducePrecision {
             if func_entry(m, func).is_none() {
                 continue;
             }
-            let ops: Vec<Op> =
-                m.walk(func).into_iter().filter(|&op| m.is(op, &g::CONV2D) || m.is(op, &g::MATMUL)).collect();
+            let ops: Vec<Op> = m.walk(func).into_iter().filter(|&op| rounds(m, op)).collect();
             for op in ops {
                 // The input and the weights (a convolution's bias stays f32).
                 for i in 0..2 {
@@ -92,6 +93,23 @@ impl Pass for ReducePrecision {
         Ok(())
     }
 }
+
+/// Whether the policy rounds `op`'s operands: matmuls, and convolutions that read at
+/// least [`PAIRED_CHANNELS`] input channels per output channel and are not depthwise
+/// (the ones bf16 dot kernels compute). Depthwise convolutions and first layers (an
+/// image's few colours) stay f32 and exact: their kernels are f32 on every target, so
+/// rounding their operands would only cost a conversion.
+fn rounds(m: &Module, op: Op) -> bool {
+    if m.is(op, &g::MATMUL) {
+        return true;
+    }
+    m.is(op, &g::CONV2D)
+        && ConvGeometry::of(m, op).is_some_and(|c| c.class() != ConvClass::Depthwise && c.per_group >= PAIRED_CHANNELS)
+}
+
+/// Input channels per output channel from which a convolution's operands are rounded:
+/// a vector block of them (AVX-512's 16 lanes) that the bf16 dot kernels read in pairs.
+pub const PAIRED_CHANNELS: i64 = 16;
 
 /// Whether `v` is already a widened bf16 value (this pass ran, or the model rounds).
 fn is_rounded(m: &Module, v: Value) -> bool {
