@@ -230,6 +230,36 @@ fn an_object_refuses_to_run_below_its_microkernel_level() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// `--precision bf16` objects call the bf16 dot microkernel (where the CPU has AVX-512)
+/// from the runtime library: they link, run on both backends, and stay within bf16's
+/// precision of the f32 interpreter (and away from it: the operands were rounded).
+#[test]
+fn bf16_objects_link_and_run() {
+    let model = "small_cnn";
+    let (input, want) = interpret(model);
+    for backend in common::backends() {
+        let dir = scratch(&format!("bf16-{backend}"));
+        let object = dir.join(format!("{model}.o"));
+        let status = tcc()
+            .arg(reference().join(format!("models/{model}.mlir")))
+            .args(["--emit=obj", "--backend", backend, "--precision", "bf16", "-o", object.to_str().unwrap()])
+            .status()
+            .unwrap();
+        assert!(status.success(), "{backend}");
+        let exe = link(&driver(&[model]), &[object], &dir, "bf16");
+        let path = dir.join("bf16.input");
+        std::fs::write(&path, input.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+        let out = Command::new(&exe).arg(&path).output().unwrap();
+        assert!(out.status.success(), "{backend}: {}", String::from_utf8_lossy(&out.stderr));
+        let bytes = std::fs::read(format!("{}.out0", path.display())).unwrap();
+        let got: Vec<f32> = bytes.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+        let scale = want[0].iter().fold(1e-30f32, |a, x| a.max(x.abs()));
+        let err = got.iter().zip(&want[0]).map(|(a, b)| (a - b).abs()).fold(0.0f32, f32::max) / scale;
+        println!("{backend}: bf16 object's error against the f32 interpreter {err:.3e}");
+        assert!(err > 1e-6 && err < 2e-2, "{backend}: error {err}");
+    }
+}
+
 #[test]
 fn static_libraries_link_alone_and_match_the_interpreter() {
     for backend in common::backends() {
