@@ -102,7 +102,7 @@ fn bench_table_is_human_readable() {
     }
 }
 
-/// `--precision bf16`: the convolutions of the small CNN that take the bf16 dot kernels
+/// `--precision bf16`: the matmuls of the attention block that take the bf16 dot kernels
 /// (on a CPU with AVX-512; none elsewhere) are marked bf16 and stated against the bf16
 /// dot peak, which the report gives, with the output's error against an fp32 compile
 /// (within bf16's precision, and not zero: the operands were rounded).
@@ -110,7 +110,7 @@ fn bench_table_is_human_readable() {
 fn bf16_kernels_are_stated_against_the_dot_peak() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let model = root.join("dialects/graph/tests/reference/models/small_cnn.mlir");
+    let model = root.join("dialects/graph/tests/reference/models/attention_block.mlir");
     let out = Command::new(env!("CARGO_BIN_EXE_tcc"))
         .args(["bench", model.to_str().unwrap(), "--runs", "3", "--threads", "1", "--precision", "bf16", "--json"])
         .output()
