@@ -54,6 +54,31 @@ pub struct DotTile {
     pub epilogue: Epilogue,
 }
 
+impl From<crate::Tile<u16>> for DotTile {
+    /// The dot tile of an entry point's arguments (`inner` counts pairs; the input is
+    /// broadcast and summed whatever `x_vector` and `reduce` say).
+    fn from(t: crate::Tile<u16>) -> DotTile {
+        DotTile {
+            x: t.x,
+            w: t.w,
+            o: t.o,
+            rows: t.rows,
+            vectors: t.vectors,
+            accumulate: t.accumulate,
+            x_row: t.x_row,
+            o_row: t.o_row,
+            group_vectors: t.group_vectors,
+            w_group: t.w_group,
+            o_group: t.o_group,
+            pairs: t.inner,
+            w_step: t.w_step,
+            levels: t.levels,
+            prefetch: t.prefetch,
+            epilogue: t.epilogue,
+        }
+    }
+}
+
 impl DotTile {
     /// Vector `v`'s offsets: `(weights, output, bias and mask)`.
     fn vector_offsets(&self, v: isize) -> (isize, isize, isize) {
@@ -133,74 +158,16 @@ pub unsafe fn run_dot(level: DotLevel, t: &DotTile) {
 /// the others the scalar loop.
 macro_rules! dot_entry {
     ($symbol:ident, $level:expr) => {
-        /// # Safety
-        /// As [`run_dot`], for the tile the arguments describe.
-        #[unsafe(no_mangle)]
-        #[allow(clippy::too_many_arguments)]
-        pub unsafe extern "C" fn $symbol(
-            x: *const u16,
-            w: *const u16,
-            o: *mut f32,
-            rows: i64,
-            vectors: i64,
-            accumulate: i64,
-            x_row: i64,
-            o_row: i64,
-            group_vectors: i64,
-            w_group: i64,
-            o_group: i64,
-            inner: i64,
-            w_step: i64,
-            n2: i64,
-            x2: i64,
-            w2: i64,
-            n1: i64,
-            x1: i64,
-            w1: i64,
-            n0: i64,
-            x0: i64,
-            w0: i64,
-            prefetch: i64,
-            bias: *const f32,
-            bias_group: i64,
-            bias_row: i64,
-            mask: *const f32,
-            residual: *const f32,
-            lo: i64,
-            hi: i64,
-            _x_vector: i64,
-            _x_step: i64,
-            _x_group: i64,
-            _reduce: i64,
-            _divisor: i64,
-        ) {
-            // The bounds come as the bits of f32s in integer registers.
-            let (lo, hi) = (f32::from_bits(lo as u32), f32::from_bits(hi as u32));
-            let t = DotTile {
-                x,
-                w,
-                o,
-                rows,
-                vectors,
-                accumulate: accumulate != 0,
-                x_row,
-                o_row,
-                group_vectors: group_vectors.max(1),
-                w_group,
-                o_group,
-                pairs: inner,
-                w_step,
-                levels: [
-                    Level { count: n2, x: x2, w: w2 },
-                    Level { count: n1, x: x1, w: w1 },
-                    Level { count: n0, x: x0, w: w0 },
-                ],
-                prefetch,
-                epilogue: Epilogue { bias, bias_group, bias_row, mask, residual, lo, hi },
-            };
-            // SAFETY: the caller's contract; the level runs on this CPU.
-            unsafe { run_dot($level, &t) }
-        }
+        crate::entry::entry_point!(
+            /// # Safety
+            /// As [`run_dot`], for the tile the arguments describe.
+            $symbol,
+            u16,
+            |t| {
+                // SAFETY: the caller's contract; the level runs on this CPU.
+                unsafe { run_dot($level, &DotTile::from(t)) }
+            }
+        );
     };
 }
 

@@ -23,6 +23,7 @@
 //! with entry points `tcc_uk_dot_<isa>` taking the same arguments.
 
 pub mod dot;
+mod entry;
 pub mod peak;
 pub mod tile;
 

@@ -74,7 +74,9 @@ impl Reduce {
     }
 }
 
-/// A broadcast tile. Offsets and strides count f32 elements.
+/// A broadcast tile. Offsets and strides count f32 elements. (`T` is the element type
+/// of the input and weights: f32 here; the C entry points of the bf16 dot tile receive
+/// the same fields over bf16 bits, see `dot`.)
 ///
 /// Accumulator `(r, v)` is `sum over the reduction of x[r * x_row + xi] *
 /// w[wv(v) + wi]`, stored at `o[r * o_row + ov(v)]` (plus its old value with
@@ -84,9 +86,9 @@ impl Reduce {
 /// (outermost first), `inner` steps `j`: `xi = sum of levels' offsets + j`, `wi = sum
 /// of levels' offsets + j * w_step`.
 #[derive(Copy, Clone, Debug)]
-pub struct Tile {
-    pub x: *const f32,
-    pub w: *const f32,
+pub struct Tile<T = f32> {
+    pub x: *const T,
+    pub w: *const T,
     pub o: *mut f32,
     pub rows: i64,
     pub vectors: i64,

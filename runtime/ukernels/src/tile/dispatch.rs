@@ -217,83 +217,19 @@ macro_rules! tile_dispatch {
             }
         }
 
-        /// The C entry point: [`Tile`]'s fields in order, the levels and the
-        /// epilogue flattened (its bounds as f32 bits), as
-        /// `tcc_runtime_abi::TILE_ARGUMENTS` lists them.
-        ///
-        /// # Safety
-        /// As [`run`].
-        #[unsafe(no_mangle)]
-        pub unsafe extern "C" fn $symbol(
-            x: *const f32,
-            w: *const f32,
-            o: *mut f32,
-            rows: i64,
-            vectors: i64,
-            accumulate: i64,
-            x_row: i64,
-            o_row: i64,
-            group_vectors: i64,
-            w_group: i64,
-            o_group: i64,
-            inner: i64,
-            w_step: i64,
-            n2: i64,
-            x2: i64,
-            w2: i64,
-            n1: i64,
-            x1: i64,
-            w1: i64,
-            n0: i64,
-            x0: i64,
-            w0: i64,
-            prefetch: i64,
-            bias: *const f32,
-            bias_group: i64,
-            bias_row: i64,
-            mask: *const f32,
-            residual: *const f32,
-            lo: i64,
-            hi: i64,
-            x_vector: i64,
-            x_step: i64,
-            x_group: i64,
-            reduce: i64,
-            divisor: i64,
-        ) {
-            // The bounds come as the bits of f32s in integer registers (every
-            // argument of the generated call is an integer).
-            let (lo, hi) = (f32::from_bits(lo as u32), f32::from_bits(hi as u32));
-            use super::Level;
-            let t = Tile {
-                x,
-                w,
-                o,
-                rows,
-                vectors,
-                accumulate: accumulate != 0,
-                x_row,
-                o_row,
-                group_vectors: group_vectors.max(1),
-                w_group,
-                o_group,
-                inner,
-                w_step,
-                levels: [
-                    Level { count: n2, x: x2, w: w2 },
-                    Level { count: n1, x: x1, w: w1 },
-                    Level { count: n0, x: x0, w: w0 },
-                ],
-                prefetch,
-                epilogue: super::Epilogue { bias, bias_group, bias_row, mask, residual, lo, hi },
-                x_vector: x_vector != 0,
-                x_step,
-                x_group,
-                reduce: super::Reduce::from_code(reduce).unwrap_or(super::Reduce::Fma),
-                divisor,
-            };
-            // SAFETY: the caller's contract.
-            unsafe { run(&t) }
-        }
+        crate::entry::entry_point!(
+            /// The C entry point: [`Tile`]'s fields in order, the levels and the
+            /// epilogue flattened (its bounds as f32 bits), as
+            /// `tcc_runtime_abi::TILE_ARGUMENTS` lists them.
+            ///
+            /// # Safety
+            /// As [`run`].
+            $symbol,
+            f32,
+            |t| {
+                // SAFETY: the caller's contract.
+                unsafe { run(&t) }
+            }
+        );
     };
 }
