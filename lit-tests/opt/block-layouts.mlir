@@ -128,17 +128,19 @@ func.func @multiplier(%x: tensor<1x3x6x6xf32>) -> tensor<1x6x6x6xf32> {
 // With the bf16 dot microkernel, a matmul whose left operand is a widened bf16 value
 // takes the bf16 value and its constant right operand cast to bf16 and packed in pairs
 // of rows (NK{n}n2k, the block dividing N), with an f32 result. Without it, or with N
-// not a multiple of 16 lanes, or K odd, the f32 packing.
+// not a multiple of 16 lanes, or K odd, or weights that are not bf16 values (0.1: the
+// cast would round them, and fp32 must stay exact), the f32 packing.
 // BF16-LABEL: func.func @bf16_operands
 // BF16: %[[W:.*]] = graph.cast %{{.*}} : (tensor<6x48xf32>) -> tensor<6x48xbf16>
 // BF16: %[[P:.*]] = graph.layout_transform %[[W]] {dst = "NK{{(16|48)}}n2k", src = "KN"} : (tensor<6x48xbf16>) -> tensor<{{(3x3x16|1x3x48)}}x2xbf16>
 // BF16: graph.matmul_packed %arg0, %[[P]] : (tensor<4x6xbf16>, tensor<{{.*}}x2xbf16>) -> tensor<4x48xf32>
 // BF16: graph.layout_transform {{.*}} {dst = "NK{{[0-9]+}}n", src = "KN"} : (tensor<6x40xf32>)
 // BF16: graph.layout_transform {{.*}} {dst = "NK{{[0-9]+}}n", src = "KN"} : (tensor<5x48xf32>)
+// BF16: graph.layout_transform {{.*}} {dst = "NK{{[0-9]+}}n", src = "KN"} : (tensor<6x32xf32>)
 // AVX512-LABEL: func.func @bf16_operands
 // AVX512-NOT: bf16> ->{{.*}}graph.matmul_packed
 // AVX512: graph.matmul_packed %{{.*}} : (tensor<4x6xf32>
-func.func @bf16_operands(%x: tensor<4x6xbf16>, %y: tensor<4x5xbf16>) -> (tensor<4x48xf32>, tensor<4x40xf32>, tensor<4x48xf32>) {
+func.func @bf16_operands(%x: tensor<4x6xbf16>, %y: tensor<4x5xbf16>) -> (tensor<4x48xf32>, tensor<4x40xf32>, tensor<4x48xf32>, tensor<4x32xf32>) {
   %a = graph.cast %x : (tensor<4x6xbf16>) -> tensor<4x6xf32>
   %w = graph.constant {value = dense<0.5> : tensor<6x48xf32>} : () -> tensor<6x48xf32>
   %0 = graph.matmul %a, %w : (tensor<4x6xf32>, tensor<6x48xf32>) -> tensor<4x48xf32>
@@ -147,7 +149,9 @@ func.func @bf16_operands(%x: tensor<4x6xbf16>, %y: tensor<4x5xbf16>) -> (tensor<
   %b = graph.cast %y : (tensor<4x5xbf16>) -> tensor<4x5xf32>
   %u = graph.constant {value = dense<0.5> : tensor<5x48xf32>} : () -> tensor<5x48xf32>
   %2 = graph.matmul %b, %u : (tensor<4x5xf32>, tensor<5x48xf32>) -> tensor<4x48xf32>
-  return %0, %1, %2 : tensor<4x48xf32>, tensor<4x40xf32>, tensor<4x48xf32>
+  %t = graph.constant {value = dense<0.1> : tensor<6x32xf32>} : () -> tensor<6x32xf32>
+  %3 = graph.matmul %a, %t : (tensor<4x6xf32>, tensor<6x32xf32>) -> tensor<4x32xf32>
+  return %0, %1, %2, %3 : tensor<4x48xf32>, tensor<4x40xf32>, tensor<4x48xf32>, tensor<4x32xf32>
 }
 
 // -----

@@ -18,8 +18,8 @@
 //!   the epilogue's `add`. A strided 1x1 convolution (a ResNet downsample) reads its
 //!   input through a strided `slice` first and becomes a stride-1 pointwise one. On
 //!   targets with the bf16 dot microkernel, a convolution of a widened bf16 input (the
-//!   bf16 precision policy rounds it so) with a constant filter and blocks that split
-//!   in pairs takes the bf16 input itself and the filter cast to bf16 and packed with
+//!   bf16 precision policy rounds it so) with a constant filter of bf16 values and
+//!   blocks that split in pairs takes the bf16 input itself and the filter cast to bf16 and packed with
 //!   pairs of input channels side by side (`OIHW{i/2}i{o}o2i`), with an f32 result.
 //! - `max_pool2d` / `avg_pool2d` become their `_nchwc` forms between transforms.
 //! - `matmul(a, B)` with a constant `B` of shape `[K, N]` (or with leading extents 1)
@@ -29,9 +29,10 @@
 //!   dimensions (attention) becomes `batch_matmul`. On targets with the bf16 dot
 //!   microkernel (`Target::bf16_dot`), a matmul whose left operand is a widened bf16
 //!   value (the bf16 precision policy rounds it so) takes that bf16 value itself and
-//!   `B` cast to bf16 and packed in pairs of rows, `NK{n}n2k`, with an f32 result:
-//!   exact, as `B` holds bf16 values too (or the policy rounds it to them); when K is
-//!   even and N a multiple of the dot's 16 lanes (then `n` divides N).
+//!   `B` cast to bf16 and packed in pairs of rows, `NK{n}n2k`, with an f32 result,
+//!   when `B` holds bf16 values (the policy rounded it, or the model's weights are bf16:
+//!   the cast is exact), K is even and N a multiple of the dot's 16 lanes (then `n`
+//!   divides N).
 //!
 //! The transforms of constants are folded by canonicalization afterwards, so filters
 //! are packed once, at compile time.
@@ -182,9 +183,8 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64, bf16_dot: bool
     // bf16 operands for the bf16 dot kernels: the input's bf16 value itself (the policy
     // rounded it) and the constant filter cast to bf16 and packed in pairs of input
     // channels, when the blocks split in pairs.
-    let bf16_input = widened_bf16(m, m.operand(op, 0)).filter(|_| {
-        bf16_dot && !depthwise && ib == wib && ib % 2 == 0 && constant_value(m, m.operand(op, 1)).is_some()
-    });
+    let bf16_input = widened_bf16(m, m.operand(op, 0))
+        .filter(|_| bf16_dot && !depthwise && ib == wib && ib % 2 == 0 && holds_bf16_values(m, m.operand(op, 1)));
     if let Some(x16) = bf16_input {
         m.set_operand(op, 0, x16);
     }
@@ -444,7 +444,8 @@ fn pack_matmul(m: &mut Module, op: Op, target: &Target) {
     };
     let mut out = sa.clone();
     *out.last_mut().expect("rank >= 2") = n;
-    let bf16_input = widened_bf16(m, a).filter(|_| target.bf16_dot && k % 2 == 0 && n % DOT_LANES == 0);
+    let bf16_input =
+        widened_bf16(m, a).filter(|_| target.bf16_dot && k % 2 == 0 && n % DOT_LANES == 0 && holds_bf16_values(m, b));
     let mut ins = Inserter::before(m, op);
     let b2 = ins.reshape(b, vec![k, n]);
     let (a, bp) = match bf16_input {
@@ -465,6 +466,17 @@ fn pack_matmul(m: &mut Module, op: Op, target: &Target) {
 
 /// Lanes of the bf16 dot microkernel's vectors (AVX-512).
 const DOT_LANES: i64 = 16;
+
+/// Whether `v` is an f32 constant of bf16 values only (each element's low 16 bits
+/// zero: the bf16 policy rounded it, or the model's weights were bf16), so that casting
+/// it to bf16 is exact and an fp32 compile stays exact.
+fn holds_bf16_values(m: &Module, v: Value) -> bool {
+    let Some(d) = constant_value(m, v).filter(|d| d.elem() == ScalarType::F32) else { return false };
+    match d.raw_bytes() {
+        None => d.element_bytes(0)[..2] == [0, 0],
+        Some(bytes) => bytes.chunks_exact(4).all(|b| b[0] == 0 && b[1] == 0),
+    }
+}
 
 /// The bf16 value `v` widens, if it is `cast(x : bf16 -> f32)`.
 fn widened_bf16(m: &Module, v: Value) -> Option<Value> {
