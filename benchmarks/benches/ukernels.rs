@@ -76,6 +76,44 @@ fn tiles(c: &mut Criterion) {
             group.bench_function(name, |b| b.iter(|| unsafe { run_dot(level, black_box(&tile)) }));
         }
     }
+    // A 3x3 convolution's row as the conv template calls the dot tile: 28 output
+    // columns (stride 1: rows 16 elements apart), two output blocks of 16 channels,
+    // reduced over 8 input-channel blocks, 3 kernel rows and, inner, 3 kernel columns'
+    // 16 channels (24 pairs); the input a padded 30 x 30 map, all of it in L1/L2.
+    let (cols, icb, side) = (28i64, 8i64, 30i64);
+    let x = vec![0x3f00u16; (icb * side * side * 16) as usize];
+    let w_group = icb * 3 * 3 * 16 * 16;
+    let w = vec![0x3e80u16; (2 * w_group) as usize];
+    let mut o = vec![0f32; (cols * 2 * 16) as usize];
+    let conv = DotTile {
+        x: x.as_ptr(),
+        w: w.as_ptr(),
+        o: o.as_mut_ptr(),
+        rows: cols,
+        vectors: 2,
+        accumulate: false,
+        x_row: 16,
+        o_row: 16,
+        group_vectors: 1,
+        w_group,
+        o_group: cols * 16,
+        pairs: 24,
+        w_step: 32,
+        levels: [
+            Level { count: icb, x: side * side * 16, w: 3 * 3 * 16 * 16 },
+            Level { count: 3, x: side * 16, w: 3 * 16 * 16 },
+            Level { count: 1, x: 0, w: 0 },
+        ],
+        prefetch: 0,
+        epilogue: Epilogue::NONE,
+    };
+    group.throughput(Throughput::Elements((2 * cols * 2 * 16 * icb * 3 * 48) as u64));
+    if DotLevel::Avx512Bf16.is_supported() {
+        // SAFETY: the buffers cover the tile; the level runs on this CPU.
+        group.bench_function("bf16_dot_conv3x3_row28x2", |b| {
+            b.iter(|| unsafe { run_dot(DotLevel::Avx512Bf16, black_box(&conv)) })
+        });
+    }
     group.finish();
 }
 
