@@ -108,8 +108,8 @@ fn rounds(m: &Module, op: Op) -> bool {
 }
 
 /// Input channels per output channel from which a convolution's operands are rounded:
-/// a vector block of them (AVX-512's 16 lanes) that the bf16 dot kernels read in pairs.
-pub const PAIRED_CHANNELS: i64 = 16;
+/// a vector block of them, which the bf16 dot kernels read in pairs.
+pub const PAIRED_CHANNELS: i64 = tcc_target::BF16_DOT_LANES;
 
 /// Whether `v` is already a widened bf16 value (this pass ran, or the model rounds).
 fn is_rounded(m: &Module, v: Value) -> bool {

@@ -46,7 +46,7 @@ use tcc_ir::builtin::func_entry;
 use tcc_ir::{
     AttrDict, Attribute, DenseElements, Diagnostics, Module, Op, Pass, PassInfo, ScalarType, TensorType, Type, Value,
 };
-use tcc_target::Target;
+use tcc_target::{BF16_DOT_LANES, Target};
 
 use crate::epilogue_fusion::new_epilogue;
 use crate::{Inserter, shape, tensor_type};
@@ -444,14 +444,15 @@ fn pack_matmul(m: &mut Module, op: Op, target: &Target) {
     };
     let mut out = sa.clone();
     *out.last_mut().expect("rank >= 2") = n;
-    let bf16_input =
-        widened_bf16(m, a).filter(|_| target.bf16_dot && k % 2 == 0 && n % DOT_LANES == 0 && holds_bf16_values(m, b));
+    let bf16_input = widened_bf16(m, a)
+        .filter(|_| target.bf16_dot && k % 2 == 0 && n % BF16_DOT_LANES == 0 && holds_bf16_values(m, b));
     let mut ins = Inserter::before(m, op);
     let b2 = ins.reshape(b, vec![k, n]);
     let (a, bp) = match bf16_input {
         Some(x) => {
             // The largest block of whole dot vectors up to `nb` that divides N.
-            let nb = (1..=nb / DOT_LANES).rev().map(|v| v * DOT_LANES).find(|b| n % b == 0).unwrap_or(DOT_LANES);
+            let lanes = BF16_DOT_LANES;
+            let nb = (1..=nb / lanes).rev().map(|v| v * lanes).find(|b| n % b == 0).unwrap_or(lanes);
             let cast = ins.op(&g::CAST, &[b2], AttrDict::new(), vec![tensor_type(vec![k, n], ScalarType::BF16)]);
             let bq = ins.m.result(cast, 0);
             (x, ins.layout(bq, &Layout::kn(), &Layout::nk_pairs(nb), vec![n / nb, k / 2, nb, 2]))
@@ -463,9 +464,6 @@ fn pack_matmul(m: &mut Module, op: Op, target: &Target) {
     let y = ins.reshape(r, sy);
     m.replace_op(op, &[y]);
 }
-
-/// Lanes of the bf16 dot microkernel's vectors (AVX-512).
-const DOT_LANES: i64 = 16;
 
 /// Whether `v` is an f32 constant of bf16 values only (each element's low 16 bits
 /// zero: the bf16 policy rounded it, or the model's weights were bf16), so that casting

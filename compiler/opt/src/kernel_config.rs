@@ -96,10 +96,10 @@ pub fn default_config(m: &Module, op: Op, codegen: &Target) -> Option<KernelConf
             let packed = shape(1);
             let nb = packed[2];
             if packed.len() == 4 {
-                // bf16 pairs: the bf16 dot microkernel's tiles (AVX-512: 16 lanes, 32
-                // registers holding the sums, a step's weight vectors and, as rustc's
-                // LLVM schedules it, every row's broadcast: `dot::max_rows`).
-                let vectors = (nb / 16).clamp(1, 4);
+                // bf16 pairs: the bf16 dot microkernel's tiles (AVX-512's 32 registers
+                // holding the sums, a step's weight vectors and, as rustc's LLVM
+                // schedules it, every row's broadcast: `dot::max_rows`).
+                let vectors = (nb / tcc_target::BF16_DOT_LANES).clamp(1, 4);
                 let r = ((32 - vectors) / (vectors + 1)).min(rows.max(1));
                 return Some(KernelConfig::Matmul(MatmulConfig {
                     tile_m: Some(r),

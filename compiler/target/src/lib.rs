@@ -53,6 +53,10 @@ pub struct Target {
     pub bf16_dot: bool,
 }
 
+/// Lanes of the bf16 dot microkernel's vectors (its level is AVX-512's, 16 f32 lanes):
+/// bf16 kernels pack their weights in blocks of whole vectors of them.
+pub const BF16_DOT_LANES: i64 = 16;
+
 /// Option names and documentation of [`Target::from_options`], for pass registries.
 pub const PASS_OPTIONS: &[(&str, &str)] = &[
     ("vector-bits", "SIMD register width in bits (default 128)"),
@@ -232,6 +236,11 @@ mod tests {
         let k = Target { ukernels: Some(Isa::Avx512), ..Target::default() }.kernel_target();
         assert_eq!((k.f32_lanes(), k.vector_registers), (16, 32));
         assert_eq!(Target::default().kernel_target(), Target::default());
+    }
+
+    #[test]
+    fn the_dot_lanes_are_the_avx512_levels() {
+        assert_eq!(BF16_DOT_LANES, Isa::Avx512.lanes() as i64);
     }
 
     #[test]

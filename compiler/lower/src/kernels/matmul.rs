@@ -19,6 +19,7 @@
 use tcc_dialect_graph::GraphOp;
 use tcc_dialect_graph::config::MatmulConfig;
 use tcc_ir::{ScalarType, Type, Value, VectorType};
+use tcc_target::BF16_DOT_LANES;
 
 use super::{
     FusedEpilogue, MicrokernelEpilogue, MicrokernelTile, TileInput, apply_epilogue, epilogue_operands, in_last_chunk,
@@ -187,11 +188,8 @@ pub fn emit(b: &mut Builder, c: &OpLowering) {
 fn dot_applies(c: &OpLowering) -> bool {
     let (sa, sb, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
     let (k, n) = (sa[sa.len() - 1], os[os.len() - 1]);
-    c.bf16_dot && sb.len() == 4 && n % sb[2] == 0 && sb[2] % DOT_LANES == 0 && k % 2 == 0
+    c.bf16_dot && sb.len() == 4 && n % sb[2] == 0 && sb[2] % BF16_DOT_LANES == 0 && k % 2 == 0
 }
-
-/// Lanes of the bf16 dot microkernel's vectors (AVX-512).
-const DOT_LANES: i64 = 16;
 
 /// The column block a tile computes.
 struct Block {

@@ -24,7 +24,7 @@
 
 use tcc_dialect_graph::config::{ConvClass, ConvConfig, ConvTemplate, Edges, classify_conv};
 use tcc_ir::Value;
-use tcc_target::Isa;
+use tcc_target::BF16_DOT_LANES;
 
 use super::{
     Run, apply_epilogue, epilogue_operands, for_each_tile, in_last_chunk, reference, row_runs, tile_widths,
@@ -145,7 +145,7 @@ impl Conv {
         } && (template != Template::Pointwise || pointwise);
         // Pairs only in the dot microkernel's calls (AVX-512), whose vectors are the
         // blocks'.
-        let dot = c.bf16_dot && o[4] % Isa::Avx512.lanes() as i64 == 0 && ib % 2 == 0;
+        let dot = c.bf16_dot && o[4] % BF16_DOT_LANES == 0 && ib % 2 == 0;
         if !fits || (pairs && !dot) {
             return None;
         }
