@@ -195,34 +195,36 @@ pub fn bench_bytes(
     // Measured now, at the clock the runs had.
     let rate = |amount: u64, d: Duration| if d.is_zero() { 0.0 } else { amount as f64 / d.as_secs_f64() / 1e9 };
     let threads = compiled.threads() as f64;
-    let mut peak = crate::peak::fma_peak(&options).map_err(|e| e.to_string())?;
-    let fastest = (0..kernels.len()).filter(|&i| kernels[i].flops > 0).max_by(|&a, &b| {
+    // Each peak raised to the rate of the fastest kernel measured against it (the f32
+    // kernels against the FMA peak, the bf16 dot kernels against the dot peak).
+    let fastest = |bf16: bool| {
         let per_core = |i: usize| rate(kernels[i].flops, per_kernel[i] / runs);
-        per_core(a).total_cmp(&per_core(b))
-    });
-    if let Some(i) = fastest {
+        (0..kernels.len())
+            .filter(|&i| kernels[i].flops > 0 && kernels[i].bf16 == bf16)
+            .max_by(|&a, &b| per_core(a).total_cmp(&per_core(b)))
+    };
+    let raise = |p: crate::peak::Peak, i: usize| {
         let k = &kernels[i];
-        peak = peak.at_least(rate(k.flops, per_kernel[i] / runs) / threads, &format!("{} at {}", k.name, k.loc));
+        p.at_least(rate(k.flops, per_kernel[i] / runs) / threads, &format!("{} at {}", k.name, k.loc))
+    };
+    let mut peak = crate::peak::fma_peak(&options).map_err(|e| e.to_string())?;
+    if let Some(i) = fastest(false) {
+        peak = raise(peak, i);
     }
     let machine_peak = peak.gflops_per_core * threads;
-    // bf16 dot kernels against the bf16 dot peak (raised by the fastest of them).
-    let bf16_kernels: Vec<usize> = (0..kernels.len()).filter(|&i| kernels[i].bf16 && kernels[i].flops > 0).collect();
-    let mut dot_peak =
-        if bf16_kernels.is_empty() { None } else { crate::peak::dot_peak().map_err(|e| e.to_string())? };
-    if let (Some(p), Some(&i)) = (
-        dot_peak.take(),
-        bf16_kernels.iter().max_by(|&&a, &&b| {
-            let per_core = |i: usize| rate(kernels[i].flops, per_kernel[i] / runs);
-            per_core(a).total_cmp(&per_core(b))
-        }),
-    ) {
-        let k = &kernels[i];
-        dot_peak = Some(p.at_least(rate(k.flops, per_kernel[i] / runs) / threads, &format!("{} at {}", k.name, k.loc)));
-    }
+    let dot_peak = match fastest(true) {
+        None => None,
+        Some(i) => crate::peak::dot_peak().map_err(|e| e.to_string())?.map(|p| raise(p, i)),
+    };
     let peak_of = |i: usize| match (&dot_peak, kernels[i].bf16) {
         (Some(p), true) => p.gflops_per_core * threads,
         _ => machine_peak,
     };
+    // The model's share of the peak: the time its FLOPs take at the peaks of their
+    // kernels (the dot peak for bf16 kernels) over the median.
+    let ideal_secs: f64 =
+        (0..kernels.len()).map(|i| kernels[i].flops as f64 / (peak_of(i) * 1e9)).filter(|t| t.is_finite()).sum();
+    let peak_percent = if median.is_zero() { 0.0 } else { 100.0 * ideal_secs / median.as_secs_f64() };
 
     if let Some(take) = on_profile {
         let profile = Profile {
@@ -275,7 +277,7 @@ pub fn bench_bytes(
             "\"peak_gflops_per_core\": {:.2}, \"peak_note\": {}, \"peak_percent\": {:.2}, ",
             peak.gflops_per_core,
             peak.note.as_deref().map_or_else(|| "null".to_string(), json_string),
-            100.0 * gflops / machine_peak
+            peak_percent
         );
         if let Some(p) = &dot_peak {
             let note = p.note.as_deref().map_or_else(|| "null".to_string(), json_string);
@@ -345,7 +347,7 @@ pub fn bench_bytes(
     let _ = writeln!(
         out,
         "compute   {amount} per run (conv, matmul), {gflops:.2} GFLOP/s at the median = {:.1}% of peak",
-        100.0 * gflops / machine_peak
+        peak_percent
     );
     let _ = writeln!(
         out,
