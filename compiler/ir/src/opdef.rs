@@ -75,6 +75,10 @@ impl Traits {
     pub const DATA_MOVEMENT: Traits = Traits(1 << 9);
     /// Each region holds exactly one block; an empty region written `{}` gets it.
     pub const SINGLE_BLOCK: Traits = Traits(1 << 10);
+    /// With a region, the op's result is what the region yields: inference gives the
+    /// raw result, which the region's block takes as its first argument (a kernel op's
+    /// epilogue, which may end by narrowing the element type).
+    pub const REGION_RESULT: Traits = Traits(1 << 11);
 
     pub const fn union(self, other: Traits) -> Traits {
         Traits(self.0 | other.0)
@@ -93,7 +97,7 @@ impl std::ops::BitOr for Traits {
 
 impl fmt::Debug for Traits {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const NAMES: [&str; 11] = [
+        const NAMES: [&str; 12] = [
             "Pure",
             "Elementwise",
             "Reduction",
@@ -105,6 +109,7 @@ impl fmt::Debug for Traits {
             "ConstantLike",
             "DataMovement",
             "SingleBlock",
+            "RegionResult",
         ];
         let names: Vec<&str> = (0..NAMES.len()).filter(|i| self.0 & (1 << i) != 0).map(|i| NAMES[i]).collect();
         write!(f, "{}", names.join(" | "))

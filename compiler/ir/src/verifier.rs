@@ -117,7 +117,15 @@ fn verify_op(m: &Module, op: Op, positions: &SecondaryMap<Op, u32>, diags: &mut 
         match infer(&sig) {
             Err(msg) => diags.push(error(msg)),
             Ok(inferred) => {
-                let declared: Vec<&Type> = m.results(op).iter().map(|&v| m.value_type(v)).collect();
+                let mut declared: Vec<&Type> = m.results(op).iter().map(|&v| m.value_type(v)).collect();
+                // The raw result a region takes (its yield, checked by the op, is the result).
+                if def.has(Traits::REGION_RESULT)
+                    && let Some(&region) = m.regions(op).first()
+                    && let Some(&block) = m.region_blocks(region).first()
+                    && let Some(&raw) = m.block_args(block).first()
+                {
+                    declared = vec![m.value_type(raw)];
+                }
                 if inferred.len() != declared.len() {
                     diags.push(error(format!("has {} results but {} were inferred", declared.len(), inferred.len())));
                 } else {

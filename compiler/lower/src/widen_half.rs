@@ -9,7 +9,7 @@
 //! results of their casts to and from f32, which code generation converts with integer
 //! arithmetic (`expand-half`), and the bf16 operands of kernels that compute on them
 //! (a `matmul_packed` or `conv2d_nchwc` of bf16 pairs, with its f32 result: the bf16
-//! dot kernels).
+//! dot kernels, whose epilogues may store bf16).
 
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
@@ -85,7 +85,8 @@ pub fn widen_half(m: &mut Module) -> Result<(), Diagnostics> {
 
 /// [`widen_half`] on one op.
 fn widen_op(m: &mut Module, op: Op) -> Result<(), String> {
-    if m.is(op, &g::CONSTANT) || computes_on_bf16(m, op) {
+    // (A dot kernel's epilogue may end by narrowing to bf16: its contract too.)
+    if m.is(op, &g::CONSTANT) || computes_on_bf16(m, op) || m.parent_op(op).is_some_and(|p| computes_on_bf16(m, p)) {
         return Ok(());
     }
     if m.is(op, &g::CAST) {

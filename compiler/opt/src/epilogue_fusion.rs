@@ -193,7 +193,7 @@ pub fn append_copy(m: &mut Module, block: Block, op: Op, map: &HashMap<Value, Va
 /// Replaces `kernel` and its consumers `users` (each elementwise on the kernel's result
 /// and the results of those before it; the last one's result is what the others feed)
 /// by a kernel whose epilogue ends with them.
-fn fuse(m: &mut Module, kernel: Op, users: &[Op]) {
+pub(crate) fn fuse(m: &mut Module, kernel: Op, users: &[Op]) {
     let user = *users.last().expect("a consumer");
     let r = m.result(kernel, 0);
     let chained: Vec<Value> = users.iter().map(|&u| m.result(u, 0)).collect();

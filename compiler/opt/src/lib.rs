@@ -17,6 +17,9 @@
 //!   result join its epilogue region (bias, scale, activation, residual add).
 //! - [`kernel_config`] (`configure-kernels`): each kernel op gets its register tile
 //!   from the target description when it has no `config` yet.
+//! - [`narrow_outputs`] (`narrow-outputs`): a bf16 dot kernel whose result is only
+//!   rounded to bf16 stores it rounded (its epilogue ends with the cast), so the
+//!   activation between two bf16 kernels is stored as bf16.
 //! - [`padding`] (`materialize-padding`): the convolutions configured with a padded
 //!   input get their padding as an explicit `graph.pad`.
 //! - [`fusion`] (`fuse-memory-bound`): the memory-bound ops left between the kernels
@@ -34,6 +37,7 @@ pub mod epilogue_fusion;
 pub mod fusion;
 pub mod kernel_config;
 pub mod layout_propagation;
+pub mod narrow_outputs;
 pub mod padding;
 pub mod search;
 
@@ -49,6 +53,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&layout_propagation::PROPAGATE_LAYOUTS);
     r.register(&epilogue_fusion::FUSE_EPILOGUES);
     r.register(&kernel_config::CONFIGURE_KERNELS);
+    r.register(&narrow_outputs::NARROW_OUTPUTS);
     r.register(&padding::MATERIALIZE_PADDING);
     r.register(&fusion::FUSE_MEMORY_BOUND);
 }
@@ -74,10 +79,8 @@ pub fn shape(m: &Module, v: Value) -> Vec<i64> {
 /// filters: the padding's zeros are then multiplied where the convolution skips the
 /// taps, which an infinite weight would make NaN.
 pub fn pad_input(m: &mut Module, op: Op) {
-    let pads = m.attr_or_default(op, "pads").and_then(|a| a.as_i64_list()).expect("verified attribute");
-    let finite =
-        constant_value(m, m.operand(op, 1)).and_then(|w| w.to_f32s()).is_some_and(|w| w.iter().all(|x| x.is_finite()));
-    if pads.iter().all(|&p| p == 0) || !finite {
+    let pads = conv_pads(m, op);
+    if pads.iter().all(|&p| p == 0) || !paddable(m, op) {
         return;
     }
     let x = m.operand(op, 0);
@@ -88,6 +91,20 @@ pub fn pad_input(m: &mut Module, op: Op) {
     let padded = Inserter::before(m, op).inferred(&g::PAD, &[x], attrs);
     m.set_operand(op, 0, padded);
     m.set_attr(op, "pads", Attribute::i64_list(&[0, 0, 0, 0]));
+}
+
+/// A convolution's `pads` (top, left, bottom, right).
+pub fn conv_pads(m: &Module, op: Op) -> Vec<i64> {
+    m.attr_or_default(op, "pads").and_then(|a| a.as_i64_list()).expect("verified attribute")
+}
+
+/// Whether [`pad_input`] can move `op`'s padding: its filter is constant and finite.
+pub fn paddable(m: &Module, op: Op) -> bool {
+    constant_value(m, m.operand(op, 1)).is_some_and(|w| match w.to_f32s() {
+        Some(f32s) => f32s.iter().all(|x| x.is_finite()),
+        // (bf16 pair filters)
+        None => w.to_f64s().iter().all(|x| x.is_finite()),
+    })
 }
 
 /// Creates ops just before an anchor op, at its location.

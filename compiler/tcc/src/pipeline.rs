@@ -22,6 +22,7 @@ use tcc_graph_opt::epilogue_fusion::FuseEpilogues;
 use tcc_graph_opt::fusion::FuseMemoryBound;
 use tcc_graph_opt::kernel_config::ConfigureKernels;
 use tcc_graph_opt::layout_propagation::PropagateLayouts;
+use tcc_graph_opt::narrow_outputs::NarrowOutputs;
 use tcc_graph_opt::padding::MaterializePadding;
 use tcc_ir::canonicalize::Canonicalize;
 use tcc_ir::cse::Cse;
@@ -84,7 +85,8 @@ pub fn rewrite(session: &Session) -> Passes {
 
 /// Kernel planning for `target`: blocked layouts with packed weights (folded by
 /// canonicalization), transforms moved to the boundaries, epilogues fused, kernel
-/// configurations chosen, the memory-bound ops between kernels stitched into groups.
+/// configurations chosen, bf16 kernels' results stored as bf16 where only read so, the
+/// memory-bound ops between kernels stitched into groups.
 pub fn kernels(target: &Target) -> Passes {
     vec![
         Box::new(BlockLayouts { target: *target }),
@@ -92,6 +94,7 @@ pub fn kernels(target: &Target) -> Passes {
         canonicalize(),
         Box::new(FuseEpilogues),
         Box::new(ConfigureKernels { target: *target, source: None }),
+        Box::new(NarrowOutputs),
         Box::new(MaterializePadding),
         Box::new(Cse),
         Box::new(FuseMemoryBound),

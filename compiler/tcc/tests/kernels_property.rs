@@ -9,7 +9,8 @@
 //! 1 (the NCHW first layer), 4, 8 and 16 lanes, fused epilogues (bias, scale,
 //! residual, relu/clamp/sigmoid), every template and the scalar reference nest,
 //! register tiles from 1 to 8 columns, bf16 packed matmuls (the bf16 dot
-//! microkernel), input-channel passes, filter and input prefetching,
+//! microkernel) and convolutions, their results narrowed to bf16 in the epilogue
+//! (`narrow-outputs`), input-channel passes, filter and input prefetching,
 //! padding moved into the input (constant filters), tasks
 //! over column chunks (every channel group in turn), and batched matmuls of activations
 //! with columns that do not fill the last register block.
@@ -49,7 +50,7 @@ struct Case {
 
 /// An epilogue over result type `out` with operands drawn from `r`: returns the extra
 /// operand shapes and the region text (block argument names `%e0..`).
-fn epilogue(r: &mut Rng, out: &[i64], channel_dim: Option<usize>) -> (Vec<Vec<i64>>, String) {
+fn epilogue(r: &mut Rng, out: &[i64], channel_dim: Option<usize>, narrow: bool) -> (Vec<Vec<i64>>, String) {
     let t = ty(out);
     let mut shapes = Vec::new();
     let mut body = String::new();
@@ -92,12 +93,20 @@ fn epilogue(r: &mut Rng, out: &[i64], channel_dim: Option<usize>) -> (Vec<Vec<i6
         2 => step(&mut body, "sigmoid", None, ""),
         _ => {}
     }
-    if shapes.is_empty() && body.is_empty() {
+    if shapes.is_empty() && body.is_empty() && !narrow {
         return (shapes, String::new());
     }
+    // A narrowed result (`narrow-outputs`): the epilogue ends by rounding to bf16.
+    let (cur, yielded) = if narrow {
+        let tb = t.replace("f32", "bf16");
+        body += &format!("    %n = graph.cast {cur} : ({t}) -> {tb}\n");
+        ("%n".to_string(), tb)
+    } else {
+        (cur, t.clone())
+    };
     let mut args = vec![format!("%acc: {t}")];
     args.extend(shapes.iter().enumerate().map(|(i, s)| format!("%e{i}: {}", ty(s))));
-    let region = format!(" ({{\n  ^bb0({}):\n{body}    graph.yield {cur} : {t}\n  }})", args.join(", "));
+    let region = format!(" ({{\n  ^bb0({}):\n{body}    graph.yield {cur} : {yielded}\n  }})", args.join(", "));
     (shapes, region)
 }
 
@@ -126,7 +135,7 @@ fn build_with_constant(
     channel_dim: Option<usize>,
     fuse: bool,
 ) -> Case {
-    build_typed(r, op, attrs, operands, 0, constant, out, channel_dim, fuse)
+    build_typed(r, op, attrs, operands, 0, constant, out, channel_dim, fuse, false)
 }
 
 /// [`build_with_constant`] with the first `bf16` operands of type bf16 (their values
@@ -142,8 +151,11 @@ fn build_typed(
     out: Vec<i64>,
     channel_dim: Option<usize>,
     fuse: bool,
+    narrow: bool,
 ) -> Case {
-    let (extra, region) = if fuse { epilogue(r, &out, channel_dim) } else { (Vec::new(), String::new()) };
+    let (extra, region) =
+        if fuse || narrow { epilogue(r, &out, channel_dim, narrow) } else { (Vec::new(), String::new()) };
+    let result = if narrow { ty(&out).replace("f32", "bf16") } else { ty(&out) };
     let all: Vec<Vec<i64>> = operands.into_iter().chain(extra).collect();
     let values: Vec<ITensor> = all
         .iter()
@@ -177,11 +189,11 @@ fn build_typed(
     let text = format!(
         "func.func @main({}) -> {} {{\n{constants}  %y = {op} {}{attrs} : ({}) -> {}{region}\n  return %y : {}\n}}\n",
         args.join(", "),
-        ty(&out),
+        result,
         names.join(", "),
         types.join(", "),
-        ty(&out),
-        ty(&out)
+        result,
+        result
     );
     let inputs = values.into_iter().enumerate().filter(|&(i, _)| Some(i) != constant).map(|(_, t)| t).collect();
     Case { text, inputs }
@@ -250,11 +262,19 @@ fn conv_draw(r: &mut Rng, square_depthwise: bool, bf16: bool) -> Option<Case> {
         r.pick(&["direct", "direct", "direct", "reference"])
     };
     let tile_oc = r.pick(&[1, 1, 2, 3]);
+    // A bf16 result (the epilogue ends with a cast: `narrow-outputs`), which the dot
+    // tile stores where each output tile is one call (no passes, an explicitly padded
+    // input: drawn more often with it) and the reference nest elsewhere.
+    let narrow = bf16 && r.chance(0.5);
+    let whole_tiles = narrow && r.chance(0.6);
     // Input-channel passes (partial sums through the output): 1-3 blocks per pass; and
     // prefetching of the next group's filters (no effect on values, but addresses must
     // stay in bounds).
-    let mut passes =
-        if template != "reference" && r.chance(0.4) { format!(", chunk_ic = {}", r.int(1, 3)) } else { String::new() };
+    let mut passes = if template != "reference" && !whole_tiles && r.chance(0.4) {
+        format!(", chunk_ic = {}", r.int(1, 3))
+    } else {
+        String::new()
+    };
     if r.chance(0.3) {
         passes += ", prefetch = true";
     }
@@ -272,8 +292,8 @@ fn conv_draw(r: &mut Rng, square_depthwise: bool, bf16: bool) -> Option<Case> {
     let mut config = config + if r.chance(0.3) { ", prefetch_input = true" } else { "" };
     // A constant filter, with its padding moved into a `graph.pad` of the input
     // (`materialize-padding`; only constant filters qualify).
-    let constant_filter = r.chance(0.3);
-    if constant_filter && r.chance(0.6) {
+    let constant_filter = whole_tiles || r.chance(0.3);
+    if whole_tiles || (constant_filter && r.chance(0.6)) {
         config += ", pad_input = true";
     }
     config += "}";
@@ -289,7 +309,7 @@ fn conv_draw(r: &mut Rng, square_depthwise: bool, bf16: bool) -> Option<Case> {
     let fuse = r.chance(0.7);
     let constant = constant_filter.then_some(1);
     let typed = if bf16 { 2 } else { 0 };
-    Some(build_typed(r, "graph.conv2d_nchwc", attrs, vec![x, wt], typed, constant, out, Some(1), fuse))
+    Some(build_typed(r, "graph.conv2d_nchwc", attrs, vec![x, wt], typed, constant, out, Some(1), fuse, narrow))
 }
 
 fn pool_case(r: &mut Rng) -> Option<Case> {
@@ -345,7 +365,10 @@ fn bf16_matmul_case(r: &mut Rng) -> Option<Case> {
     let b = vec![blocks, (k + 1) / 2, nb, 2];
     let out: Vec<i64> = batch.iter().copied().chain([m, n]).collect();
     let fuse = r.chance(0.6);
-    let (extra, region) = if fuse { epilogue(r, &out, Some(out.len() - 1)) } else { (Vec::new(), String::new()) };
+    // A bf16 result (`narrow-outputs`): the epilogue ends with the cast.
+    let narrow = r.chance(0.4);
+    let (extra, region) =
+        if fuse || narrow { epilogue(r, &out, Some(out.len() - 1), narrow) } else { (Vec::new(), String::new()) };
     let bf16 = |r: &mut Rng, shape: &[i64]| {
         let v =
             (0..shape.iter().product::<i64>()).map(|_| ((r.int(-1000, 1000) as f32 / 500.0).to_bits() >> 16) as u16);
@@ -364,7 +387,7 @@ fn bf16_matmul_case(r: &mut Rng) -> Option<Case> {
         args.join(", "),
         names.join(", "),
         types.join(", "),
-        o = ty(&out)
+        o = if narrow { ty(&out).replace("f32", "bf16") } else { ty(&out) }
     );
     Some(Case { text, inputs })
 }
@@ -419,9 +442,16 @@ fn check(case: &Case, threads: usize, seed: u64) -> Result<(), String> {
             })
             .collect();
         let got = model.run(&inputs).map_err(|e| format!("{backend}: run: {e}\n{text}"))?;
-        let got: Vec<f64> = got[0].as_slice::<f32>().unwrap().iter().map(|&x| x as f64).collect();
+        // A bf16 result: sums in another order may round to the neighbouring bf16.
+        let (got, ulp): (Vec<f64>, f64) = match got[0].as_slice::<f32>() {
+            Some(v) => (v.iter().map(|&x| x as f64).collect(), 0.0),
+            None => {
+                let v = got[0].as_slice::<tcc::BF16>().ok_or("a result neither f32 nor bf16")?;
+                (v.iter().map(|h| f32::from_bits((h.0 as u32) << 16) as f64).collect(), 2f64.powi(-7))
+            }
+        };
         for (i, (&g, &w)) in got.iter().zip(&want).enumerate() {
-            if (g - w).abs() > 1e-5 * scale.max(1.0) * 4.0 {
+            if (g - w).abs() > 1e-5 * scale.max(1.0) * 4.0 + ulp * w.abs() {
                 return Err(format!("{backend}, {threads} thread(s): element {i}: JIT {g}, interpreter {w}\n{text}"));
             }
         }

@@ -12,6 +12,7 @@
 pub mod canonical;
 pub mod config;
 pub mod cost;
+pub mod epilogue;
 pub mod infer;
 pub mod interp;
 pub mod layout;

@@ -446,16 +446,25 @@ impl fmt::Display for Isa {
     }
 }
 
+/// The tile adds its result to the output's values (f32 outputs only).
+pub const OUTPUT_ACCUMULATE: i64 = 1;
+
+/// The output holds bf16 values: the result, after the epilogue, is rounded to nearest
+/// even (the bf16 dot tile only, without [`OUTPUT_ACCUMULATE`]).
+pub const OUTPUT_BF16: i64 = 2;
+
 /// The arguments of the microkernels' C entry points `tcc_uk_tile_<isa>`, in order (the
 /// operands of the compiler's `loop.microkernel`): all 64-bit, pointers and integers,
-/// the clamp's bounds as f32 bits.
+/// the clamp's bounds as f32 bits. `output` says how the tile meets its output: a sum
+/// of the [`OUTPUT_ACCUMULATE`] and [`OUTPUT_BF16`] bits (none: the tile overwrites f32
+/// values).
 pub const TILE_ARGUMENTS: [&str; 35] = [
     "x",
     "w",
     "o",
     "rows",
     "vectors",
-    "accumulate",
+    "output",
     "x_row",
     "o_row",
     "group_vectors",

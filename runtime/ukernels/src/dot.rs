@@ -21,7 +21,8 @@
 use crate::tile::{Epilogue, Level};
 
 /// A bf16 dot tile. Offsets and strides of `x` and `w` count bf16 elements, of `o`, the
-/// epilogue's operands and the groups' output stride f32 elements.
+/// epilogue's operands and the groups' output stride elements (f32, or bf16 with
+/// `narrow`).
 ///
 /// Accumulator `(r, v)` lane `l` is the sum, over every iteration of the levels
 /// (outermost first) and then the `pairs` steps `j`, of `x[xi + 1] * w[wi + 2l + 1]`
@@ -30,7 +31,8 @@ use crate::tile::{Epilogue, Level};
 /// output with `accumulate`. Vector `v` is vector `q = v % group_vectors` of group
 /// `g = v / group_vectors`: `wv(v) = g * w_group + q * 2L`, `ov(v) = g * o_group + q *
 /// L` for `L` = [`LANES`]. The result, after the [`Epilogue`] (as the f32 tile
-/// applies it, with the same `g` and `q`), is stored at `o[r * o_row + ov(v) + l]`.
+/// applies it, with the same `g` and `q`), is stored at `o[r * o_row + ov(v) + l]`
+/// (rounded to bf16 with `narrow`).
 #[derive(Copy, Clone, Debug)]
 pub struct DotTile {
     pub x: *const u16,
@@ -39,6 +41,9 @@ pub struct DotTile {
     pub rows: i64,
     pub vectors: i64,
     pub accumulate: bool,
+    /// `o` holds bf16 values: the result, after the epilogue, is rounded to nearest even
+    /// (as `graph.cast` rounds; never with `accumulate`).
+    pub narrow: bool,
     pub x_row: i64,
     pub o_row: i64,
     pub group_vectors: i64,
@@ -65,6 +70,7 @@ impl From<crate::Tile<u16>> for DotTile {
             rows: t.rows,
             vectors: t.vectors,
             accumulate: t.accumulate,
+            narrow: t.narrow,
             x_row: t.x_row,
             o_row: t.o_row,
             group_vectors: t.group_vectors,
@@ -221,8 +227,8 @@ pub unsafe fn scalar(t: &DotTile) {
             for v in 0..t.vectors as isize {
                 let (wv, ov, bv) = t.vector_offsets(v);
                 for l in 0..LANES as isize {
-                    let at = t.o.offset(r * t.o_row as isize + ov + l);
-                    let mut acc = if t.accumulate { *at } else { 0.0 };
+                    let at = r * t.o_row as isize + ov + l;
+                    let mut acc = if t.accumulate { *t.o.offset(at) } else { 0.0 };
                     for (xl, wl) in level_offsets(&t.levels) {
                         for j in 0..t.pairs as isize {
                             let xi = t.x.offset(r * t.x_row as isize + xl + 2 * j);
@@ -241,11 +247,26 @@ pub unsafe fn scalar(t: &DotTile) {
                     if !e.residual.is_null() {
                         acc += *e.residual.offset(r * t.o_row as isize + ov + l);
                     }
-                    *at = clamp(acc, e.lo, e.hi);
+                    let v = clamp(acc, e.lo, e.hi);
+                    if t.narrow {
+                        *t.o.cast::<u16>().offset(at) = narrow(v);
+                    } else {
+                        *t.o.offset(at) = v;
+                    }
                 }
             }
         }
     }
+}
+
+/// `x` rounded to bf16, to nearest even (a NaN stays a NaN, made quiet): the bits
+/// `graph.cast` gives.
+pub fn narrow(x: f32) -> u16 {
+    let bits = x.to_bits();
+    if x.is_nan() {
+        return ((bits | 0x0040_0000) >> 16) as u16;
+    }
+    ((bits + 0x7fff + ((bits >> 16) & 1)) >> 16) as u16
 }
 
 /// `x` clamped to `[lo, hi]`, NaN kept.
@@ -330,7 +351,8 @@ mod x86 {
             // sub-tile, the partial sums going through the output and the epilogue
             // applied after the last chunk.
             let per_outer = c as i64 * l1.count.max(1) * l0.count.max(1) * t.pairs.max(1) * 64;
-            let chunk = if parts > 1 { (L1_SHARE / per_outer).max(1) } else { outer.count };
+            // (Partial sums cannot go through a bf16 output.)
+            let chunk = if parts > 1 && !t.narrow { (L1_SHARE / per_outer).max(1) } else { outer.count };
             let mut first = 0;
             loop {
                 let n = chunk.min(outer.count - first).max(0);
@@ -415,7 +437,8 @@ mod x86 {
         let offsets: [(isize, isize, isize); C] = std::array::from_fn(|c| t.vector_offsets(v0 + c as isize));
         // SAFETY: the tile's addresses are valid (the caller's contract).
         unsafe {
-            let o = o.offset(r0 * o_row);
+            // (Elements of the output's type: bf16 with `narrow`.)
+            let o = if t.narrow { o.cast::<u16>().offset(r0 * o_row).cast() } else { o.offset(r0 * o_row) };
             let mut acc = [[_mm512_setzero_ps(); C]; R];
             if t.accumulate {
                 for r in 0..R {
@@ -483,6 +506,20 @@ mod x86 {
         }
     }
 
+    /// `v` rounded to bf16, to nearest even, as [`super::narrow`] rounds each lane
+    /// (integer arithmetic: `vcvtneps2bf16` would flush subnormals).
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn narrow(v: __m512) -> __m256i {
+        let bits = _mm512_castps_si512(v);
+        let odd = _mm512_and_si512(_mm512_srli_epi32::<16>(bits), _mm512_set1_epi32(1));
+        let rounded = _mm512_add_epi32(_mm512_add_epi32(bits, _mm512_set1_epi32(0x7fff)), odd);
+        let nan = _mm512_cmp_ps_mask::<_CMP_UNORD_Q>(v, v);
+        let quiet = _mm512_or_si512(bits, _mm512_set1_epi32(0x0040_0000));
+        let bits = _mm512_mask_mov_epi32(rounded, nan, quiet);
+        _mm512_cvtepi32_epi16(_mm512_srli_epi32::<16>(bits))
+    }
+
     /// Applies the epilogue to a sub-tile's sums and stores them (`o` at the sub-tile's
     /// first row).
     #[target_feature(enable = "avx512f")]
@@ -523,7 +560,12 @@ mod x86 {
                     }
                     // max then min with the value as the second operand: NaN comes through.
                     let v = _mm512_min_ps(hi, _mm512_max_ps(lo, v));
-                    _mm512_storeu_ps(o.offset(r as isize * o_row + offsets[c].1), v);
+                    let at = r as isize * o_row + offsets[c].1;
+                    if t.narrow {
+                        _mm256_storeu_si256(o.cast::<u16>().offset(at).cast(), narrow(v));
+                    } else {
+                        _mm512_storeu_ps(o.offset(at), v);
+                    }
                 }
             }
         }

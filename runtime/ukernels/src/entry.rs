@@ -2,7 +2,8 @@
 //! `tcc_uk_dot_<isa>`) takes the 35 integer-register arguments that
 //! `tcc_runtime_abi::TILE_ARGUMENTS` lists, in that order, which [`entry_point!`]
 //! declares and gathers into a [`crate::Tile`] (the levels and the epilogue as their
-//! structs, the clamp's bounds from their f32 bits, the reduction as its enum).
+//! structs, the clamp's bounds from their f32 bits, the reduction as its enum, the
+//! output's bits as flags).
 
 /// `entry_point!(symbol, T, |tile| body)`: a `#[no_mangle] extern "C"` function
 /// `symbol` taking the entry points' arguments (input and weights as `*const T`),
@@ -19,7 +20,7 @@ macro_rules! entry_point {
             o: *mut f32,
             rows: i64,
             vectors: i64,
-            accumulate: i64,
+            output: i64,
             x_row: i64,
             o_row: i64,
             group_vectors: i64,
@@ -60,7 +61,8 @@ macro_rules! entry_point {
                 o,
                 rows,
                 vectors,
-                accumulate: accumulate != 0,
+                accumulate: output & tcc_runtime_abi::OUTPUT_ACCUMULATE != 0,
+                narrow: output & tcc_runtime_abi::OUTPUT_BF16 != 0,
                 x_row,
                 o_row,
                 group_vectors: group_vectors.max(1),

@@ -93,6 +93,8 @@ pub struct Tile<T = f32> {
     pub rows: i64,
     pub vectors: i64,
     pub accumulate: bool,
+    /// `o` holds bf16 values (the bf16 dot tile only; the f32 tile never narrows).
+    pub narrow: bool,
     pub x_row: i64,
     pub o_row: i64,
     pub group_vectors: i64,

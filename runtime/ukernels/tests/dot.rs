@@ -3,10 +3,11 @@
 //! three strided levels; weights laid out vector-major or step-major), random bf16
 //! values without subnormals (whose products and sums are then never subnormal, where
 //! `vdpbf16ps` would flush them), vectors in groups, reductions in L1-sized chunks, accumulation into partial sums,
-//! and the epilogue: bias per channel or per row, channel mask, residual and clamps.
+//! the epilogue: bias per channel or per row, channel mask, residual and clamps, and
+//! bf16 outputs (rounded to nearest even).
 //! The C entry point of the AVX-512 level runs the same tiles.
 
-use tcc_ukernels::dot::{DotLevel, DotTile, LANES, run_dot, scalar};
+use tcc_ukernels::dot::{DotLevel, DotTile, LANES, narrow, run_dot, scalar};
 use tcc_ukernels::{Epilogue, Level};
 
 mod common;
@@ -70,6 +71,8 @@ fn check(level: DotLevel, seed: u64) {
     let residual: Vec<f32> = (0..rows * o_row + lanes).map(|i| (i % 3) as f32 - 1.0).collect();
     let start: Vec<f32> = (0..rows * o_row + lanes).map(|i| (i % 5) as f32 * 0.5).collect();
     let accumulate = r.range(0, 1) == 1;
+    // A bf16 output (into the same buffer, read as bf16 elements) when not accumulating.
+    let narrow = !accumulate && r.range(0, 1) == 1;
     let bias_row = if r.range(0, 2) == 0 { 1 } else { 0 };
     let with = |r: &mut Rng| r.range(0, 1) == 1;
     let (with_bias, with_mask, with_residual) = (with(&mut r), with(&mut r), with(&mut r));
@@ -83,6 +86,7 @@ fn check(level: DotLevel, seed: u64) {
         rows,
         vectors,
         accumulate,
+        narrow,
         x_row,
         o_row,
         group_vectors,
@@ -123,7 +127,7 @@ fn check(level: DotLevel, seed: u64) {
                 t.o,
                 t.rows,
                 t.vectors,
-                t.accumulate as i64,
+                t.accumulate as i64 + 2 * t.narrow as i64,
                 t.x_row,
                 t.o_row,
                 t.group_vectors,
@@ -180,4 +184,20 @@ fn every_level_matches_the_definition_bit_for_bit() {
             check(level, seed);
         }
     }
+}
+
+#[test]
+fn narrowing_rounds_to_nearest_even_and_keeps_nans() {
+    // Ties go to the even neighbour; above a tie rounds up; infinities stay.
+    assert_eq!(narrow(f32::from_bits(0x3f80_8000)), 0x3f80);
+    assert_eq!(narrow(f32::from_bits(0x3f81_8000)), 0x3f82);
+    assert_eq!(narrow(f32::from_bits(0x3f80_8001)), 0x3f81);
+    assert_eq!(narrow(f32::INFINITY), 0x7f80);
+    assert_eq!(narrow(-0.0), 0x8000);
+    // The largest finite values round to infinity; subnormals are kept.
+    assert_eq!(narrow(f32::MAX), 0x7f80);
+    assert_eq!(narrow(f32::from_bits(0x0001_8000)), 0x0002);
+    // A NaN stays a NaN, made quiet.
+    assert_eq!(narrow(f32::from_bits(0x7f80_0001)), 0x7fc0);
+    assert_eq!(narrow(f32::from_bits(0xffc1_2345)), 0xffc1);
 }

@@ -80,10 +80,12 @@ fn flatten_operand(b: &mut Builder, buf: Value, shape: &[i64], out: &[i64]) -> O
 impl Matmul {
     fn new(b: &mut Builder, c: &OpLowering) -> Option<Matmul> {
         let (sa, sb, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
-        if c.out_elem(0) != ScalarType::F32 {
+        let packed = matches!(tcc_dialect_graph::kind(c.g.def(c.op)), Some(GraphOp::MatmulPacked));
+        let pairs = packed && sb.len() == 4;
+        // (A bf16 result is a narrowed one: the dot tile rounds what it stores.)
+        if c.out_elem(0) != ScalarType::F32 && !(pairs && c.out_elem(0) == ScalarType::BF16) {
             return None;
         }
-        let packed = matches!(tcc_dialect_graph::kind(c.g.def(c.op)), Some(GraphOp::MatmulPacked));
         let cfg = MatmulConfig::of(c.g, c.op);
         let (k, n) = (sa[sa.len() - 1], os[os.len() - 1]);
         let (batches, rows, nb, blocks) = if packed {
@@ -114,7 +116,7 @@ impl Matmul {
             out: b.view(c.outs[0], &[total, n]),
             b: if packed { c.ins[1] } else { b.view(c.ins[1], &[batches, k, n]) },
             packed,
-            pairs: packed && sb.len() == 4,
+            pairs,
             epilogue,
         })
     }
@@ -125,6 +127,11 @@ pub fn emit(b: &mut Builder, c: &OpLowering) {
         return reference::matmul(b, c);
     }
     let Some(mm) = Matmul::new(b, c) else { return reference::matmul(b, c) };
+    // A narrowed output (`narrow-outputs`): the dot tile stores it, each tile in one call
+    // with the whole epilogue.
+    if c.out_elem(0) == ScalarType::BF16 && !(mm.pairs && fusable(c, &mm).is_some_and(|f| f.narrow)) {
+        return reference::matmul(b, c);
+    }
     // Column blocks stored whole, and the last one if it is partial.
     let whole = if mm.n % mm.nb == 0 { mm.blocks } else { mm.blocks - 1 };
     // Row chunks of whole tiles, enough tasks for every core.
@@ -276,7 +283,7 @@ fn tile(b: &mut Builder, c: &OpLowering, mm: &Matmul, at: &Block, m0: Value, row
 /// columns (`[1, N]`) and its residual has the output's shape.
 fn fusable(c: &OpLowering, mm: &Matmul) -> Option<FusedEpilogue> {
     let bias_like = |i: usize| mm.epilogue[i].1 == [1, mm.n];
-    let fused = FusedEpilogue::of(c, bias_like)?;
+    let fused = FusedEpilogue::of(c.g, c.op, bias_like).filter(|f| !f.narrow || mm.pairs)?;
     let residual_fits = fused.residual.is_none_or(|i| mm.epilogue[i].1 == [mm.batches * mm.rows, mm.n]);
     (!fused.is_none() && residual_fits).then_some(fused)
 }
@@ -320,6 +327,7 @@ fn microkernel_tile(
         residual: f.residual.map(|i| b.address(mm.epilogue[i].0, &[m0, col0])),
         lo: f.lo,
         hi: f.hi,
+        narrow: f.narrow,
     });
     MicrokernelTile {
         x: b.address(mm.a, &[m0, zero]),

@@ -121,113 +121,7 @@ pub fn in_last_chunk(b: &mut Builder, chunk: Value, chunks: i64, body: impl FnOn
     b.range(lo, one, |b, _| body(b));
 }
 
-/// An epilogue the microkernel applies in registers (`tcc_ukernels::Epilogue`): the
-/// sums plus a bias operand, zero where a mask operand is not above 0 (padded
-/// channels), plus a residual operand, clamped to `[lo, hi]`, in that order (each step
-/// optional). The operands are indices into the kernel op's epilogue
-/// operands ([`epilogue_operands`]); whether their shapes fit the microkernel's
-/// addressing is the template's to check.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FusedEpilogue {
-    pub bias: Option<usize>,
-    pub mask: Option<usize>,
-    pub residual: Option<usize>,
-    pub lo: f32,
-    pub hi: f32,
-}
-
-impl FusedEpilogue {
-    /// The epilogue region of `c.op` as a [`FusedEpilogue`]: `add` of operands (the
-    /// first one added is the bias when `is_bias` says its shape is a bias's, else the
-    /// residual), `select(greater(mask, zero), value, zero)` with a per-channel mask
-    /// (`is_bias`'s shape) and a constant zero scalar, then at most one `relu` or
-    /// `clamp` with bounds that are not NaN and an upper bound that is not zero
-    /// (`minps` with a zero bound would keep a zero of the wrong sign). `None` for any
-    /// other region; `Some` with no step for no region.
-    pub fn of(c: &OpLowering, is_bias: impl Fn(usize) -> bool) -> Option<FusedEpilogue> {
-        let g = c.g;
-        let mut fused =
-            FusedEpilogue { bias: None, mask: None, residual: None, lo: f32::NEG_INFINITY, hi: f32::INFINITY };
-        let Some(&region) = g.regions(c.op).first() else { return Some(fused) };
-        if c.out_elem(0) != tcc_ir::ScalarType::F32 {
-            return None;
-        }
-        let block = g.region_blocks(region)[0];
-        let args = g.block_args(block);
-        let mut current = args[0];
-        let mut clamped = false;
-        let operand = |v: Value| args[1..].iter().position(|&a| a == v);
-        // A scalar epilogue operand that is the constant 0.
-        let zero = |v: Value| {
-            let k = operand(v)?;
-            let from = semantics(g.def(c.op)).and_then(|s| s.epilogue_from).unwrap_or(c.ins.len());
-            let value = tcc_dialect_graph::canonical::constant_value(g, g.operand(c.op, from + k))?;
-            (value.to_f64s()[..] == [0.0]).then_some(())
-        };
-        // The pending `greater(mask, zero)` and its mask operand.
-        let mut compared: Option<(Value, usize)> = None;
-        for op in g.block_ops(block) {
-            let operands = g.operands(op);
-            if g.is(op, &tcc_dialect_graph::ops::YIELD) {
-                return (operands == [current]).then_some(fused);
-            }
-            if clamped {
-                return None;
-            }
-            if g.is(op, &tcc_dialect_graph::ops::GREATER) {
-                let &[m, z] = operands else { return None };
-                let k = operand(m).filter(|&k| is_bias(k))?;
-                zero(z)?;
-                compared = Some((g.result(op, 0), k));
-                continue;
-            }
-            if g.is(op, &tcc_dialect_graph::ops::SELECT) {
-                let (&[cond, value, z], Some((pending, k))) = (operands, compared) else { return None };
-                zero(z)?;
-                if cond != pending || value != current || fused.mask.is_some() || fused.residual.is_some() {
-                    return None;
-                }
-                (fused.mask, compared) = (Some(k), None);
-            } else if g.is(op, &tcc_dialect_graph::ops::ADD) {
-                let other = match operands {
-                    [a, b] if *a == current => *b,
-                    [a, b] if *b == current => *a,
-                    _ => return None,
-                };
-                let k = args[1..].iter().position(|&v| v == other)?;
-                if is_bias(k) && fused.bias.is_none() && fused.mask.is_none() && fused.residual.is_none() {
-                    fused.bias = Some(k);
-                } else if !is_bias(k) && fused.residual.is_none() {
-                    fused.residual = Some(k);
-                } else {
-                    return None;
-                }
-            } else if g.is(op, &tcc_dialect_graph::ops::RELU) && operands == [current] {
-                (fused.lo, fused.hi, clamped) = (0.0, f32::INFINITY, true);
-            } else if g.is(op, &tcc_dialect_graph::ops::CLAMP) && operands == [current] {
-                let inner = crate::emit::OpLowering::new(g, op, Vec::new(), Vec::new());
-                let (lo, hi) = (inner.float("min") as f32, inner.float("max") as f32);
-                if lo.is_nan() || hi.is_nan() || hi == 0.0 {
-                    return None;
-                }
-                (fused.lo, fused.hi, clamped) = (lo, hi, true);
-            } else {
-                return None;
-            }
-            current = g.result(op, 0);
-        }
-        None
-    }
-
-    /// Whether the microkernel has anything to do after the sums.
-    pub fn is_none(&self) -> bool {
-        self.bias.is_none()
-            && self.mask.is_none()
-            && self.residual.is_none()
-            && self.lo == f32::NEG_INFINITY
-            && self.hi == f32::INFINITY
-    }
-}
+pub use tcc_dialect_graph::epilogue::FusedEpilogue;
 
 /// One call of the broadcast-tile microkernel (`tcc_ukernels::Tile`, whose fields
 /// these are): `x`, `w` and `o` are element addresses (`Builder::address`), the
@@ -296,15 +190,20 @@ pub struct MicrokernelEpilogue {
     pub residual: Option<Value>,
     pub lo: f32,
     pub hi: f32,
+    /// The output is bf16 (the dot tile rounds what it stores).
+    pub narrow: bool,
 }
 
 impl MicrokernelTile {
     /// Emits the call for microkernels of level `isa`.
     pub fn call(&self, b: &mut Builder, isa: tcc_target::Isa) {
         let mut args = vec![self.x, self.w, self.o, self.rows];
+        let narrow = self.epilogue.as_ref().is_some_and(|e| e.narrow);
+        let output = if self.accumulate { tcc_target::OUTPUT_ACCUMULATE } else { 0 }
+            + if narrow { tcc_target::OUTPUT_BF16 } else { 0 };
         for v in [
             self.vectors,
-            self.accumulate as i64,
+            output,
             self.x_row,
             self.o_row,
             self.group_vectors,
@@ -329,6 +228,7 @@ impl MicrokernelTile {
             residual: None,
             lo: f32::NEG_INFINITY,
             hi: f32::INFINITY,
+            narrow: false,
         };
         let e = self.epilogue.as_ref().unwrap_or(&none);
         let null = b.index(0);

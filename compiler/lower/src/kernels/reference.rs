@@ -44,7 +44,7 @@ pub fn conv2d_nchwc(b: &mut Builder, c: &OpLowering) {
         let (kh_lo, kh_hi) = inside_range(b, ohs, pt, xs[2], d[0], ws[2]);
         let (ows, pl) = (b.scale(ow, s[1]), b.index(p[1]));
         let (kw_lo, kw_hi) = inside_range(b, ows, pl, xs[3], d[1], ws[3]);
-        let zero = b.scalar(c.out_elem(0), 0.0);
+        let zero = b.scalar(raw_elem(c), 0.0);
         let (lo, hi) = (b.index(0), b.index(per_group_in));
         let acc = fold(b, lo, hi, zero, |b, ci, acc| {
             let ch = b.add(cbase, ci);
@@ -119,13 +119,19 @@ pub fn pool2d_nchwc(b: &mut Builder, c: &OpLowering, is_max: bool) {
     });
 }
 
+/// The element type a kernel op computes before its epilogue: the result's, or f32
+/// where the epilogue narrows it to bf16 (`narrow-outputs`).
+fn raw_elem(c: &OpLowering) -> tcc_ir::ScalarType {
+    tcc_dialect_graph::ops::kernel::raw_result(c.g, c.op).as_tensor().map_or(c.out_elem(0), |t| t.elem())
+}
+
 /// Input and weight elements `x` and `w` in the result's type: bf16 ones (of the bf16
 /// dot kernels' ops, whose results are f32) widened, exactly.
 fn widened(b: &mut Builder, c: &OpLowering, x: Value, w: Value) -> (Value, Value) {
-    if c.in_elem(0) == c.out_elem(0) {
+    if c.in_elem(0) == raw_elem(c) {
         return (x, w);
     }
-    let elem = Type::Scalar(c.out_elem(0));
+    let elem = Type::Scalar(raw_elem(c));
     (b.cast(x, elem.clone()), b.cast(w, elem))
 }
 
@@ -140,7 +146,7 @@ pub fn matmul(b: &mut Builder, c: &OpLowering) {
     let operands = epilogue_operands(c);
     nest(b, &os, numel(&os) * kdim, |b, idx| {
         let (row, j) = idx.split_at(idx.len() - 1);
-        let zero = b.scalar(c.out_elem(0), 0.0);
+        let zero = b.scalar(raw_elem(c), 0.0);
         let (lo, hi) = (b.index(0), b.index(kdim));
         let acc = fold(b, lo, hi, zero, |b, k, acc| {
             let mut ai = row.to_vec();

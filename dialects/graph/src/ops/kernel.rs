@@ -41,7 +41,8 @@ use crate::layout::{Layout, transform_sizes};
 use crate::ops::nn::{conv2d_output_shape, pool2d_output_shape};
 use crate::{GraphOp, GraphSemantics, LayoutClass, Pool, canonical, semantics};
 
-const KERNEL: Traits = Traits::PURE.union(Traits::COMPUTE_INTENSIVE).union(Traits::SINGLE_BLOCK);
+const KERNEL: Traits =
+    Traits::PURE.union(Traits::COMPUTE_INTENSIVE).union(Traits::SINGLE_BLOCK).union(Traits::REGION_RESULT);
 
 fn parse_yield(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), Diagnostic> {
     let uses = p.parse_value_uses()?;
@@ -104,7 +105,19 @@ pub fn verify_epilogue(m: &Module, op: Op) -> Result<(), String> {
     };
     let [block] = m.region_blocks(region) else { return Err("the epilogue region must have one block".into()) };
     let args: Vec<Type> = m.block_args(*block).iter().map(|&a| m.value_type(a).clone()).collect();
-    let mut want = vec![result.clone()];
+    // The raw result (its type inferred from the operands: the verifier checks it) has
+    // the result's shape; the epilogue may narrow its element type (f32 to bf16, the
+    // bf16 dot kernels' stored activations).
+    let raw = args.first().cloned().unwrap_or_else(|| result.clone());
+    let same_shape = |a: &Type, b: &Type| a.as_tensor().map(|t| t.shape()) == b.as_tensor().map(|t| t.shape());
+    let narrowing = raw.as_tensor().map(|t| t.elem()) == Some(ScalarType::F32)
+        && result.as_tensor().map(|t| t.elem()) == Some(ScalarType::BF16);
+    if !same_shape(&raw, &result) || (raw != result && !narrowing) {
+        return Err(format!(
+            "the epilogue must take a raw result of type {result} (or f32, narrowed to bf16), not {raw}"
+        ));
+    }
+    let mut want = vec![raw];
     want.extend(extra);
     if args != want {
         return Err(format!(
@@ -133,6 +146,17 @@ pub fn verify_epilogue(m: &Module, op: Op) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The type a kernel op computes before its epilogue: the epilogue block's first
+/// argument, or the result without an epilogue (they differ where the epilogue narrows
+/// f32 to bf16).
+pub fn raw_result(m: &Module, op: Op) -> Type {
+    let block = m.regions(op).first().and_then(|&r| m.region_blocks(r).first().copied());
+    match block.and_then(|b| m.block_args(b).first().copied()) {
+        Some(raw) => m.value_type(raw).clone(),
+        None => m.value_type(m.result(op, 0)).clone(),
+    }
 }
 
 fn list(types: &[Type]) -> String {
@@ -344,7 +368,9 @@ pub fn packed_rhs_layout(sb: &[i64], elem: ScalarType, result: ScalarType) -> Op
 fn verify_matmul_packed(m: &Module, op: Op) -> Result<(), String> {
     KernelConfig::verify(m, op)?;
     let ty = |v| m.value_type(v).as_tensor().cloned().ok_or("operands and result must be tensors");
-    let (a, b, r) = (ty(m.operand(op, 0))?, ty(m.operand(op, 1))?, ty(m.result(op, 0))?);
+    let raw = raw_result(m, op);
+    let r = raw.as_tensor().cloned().ok_or("operands and result must be tensors")?;
+    let (a, b) = (ty(m.operand(op, 0))?, ty(m.operand(op, 1))?);
     let (sa, sb, sr) = (a.shape(), b.shape(), r.shape());
     let layout = (a.elem() == b.elem()).then(|| packed_rhs_layout(sb, a.elem(), r.elem())).flatten();
     let (Some(layout), true) = (layout, sa.len() >= 2) else {

@@ -108,12 +108,26 @@ pub(super) fn run(
     true
 }
 
+/// Whether the dot tile computes `k` with its bf16 output: every output tile one call
+/// over the whole reduction (no input-channel passes, every column of a row reading
+/// every kernel column), the epilogue applied and rounded in registers.
+pub(super) fn narrows(c: &OpLowering, k: &Conv) -> bool {
+    let ([_, wicb, _, kw_n, _, _], [_, _, _, ow_n, _]) = (k.w, k.o);
+    let runs = row_runs(ow_n, k.x[3], kw_n, k.stride[1], k.dilation[1], k.pad[1]);
+    k.pairs
+        && k.template != super::Template::Depthwise
+        && k.chunk_ic.is_none_or(|chunk| chunk >= wicb)
+        && runs.len() == 1
+        && fusable(c, k).is_some_and(|f| f.narrow)
+}
+
 /// `c`'s epilogue when the microkernel can apply it: its bias and mask are one vector
 /// per output channel (`[1, OB, 1, 1, ob]`) and its residual has the output's shape.
 fn fusable(c: &OpLowering, k: &Conv) -> Option<FusedEpilogue> {
     let [_, ob_n, _, _, ob] = k.o;
     let bias_like = |i: usize| k.epilogue[i].1 == [1, ob_n, 1, 1, ob];
-    let fused = FusedEpilogue::of(c, bias_like)?;
+    // (Only the bf16 dot tile stores bf16.)
+    let fused = FusedEpilogue::of(c.g, c.op, bias_like).filter(|f| !f.narrow || k.pairs)?;
     let residual_fits = fused.residual.is_none_or(|i| k.epilogue[i].1 == k.o);
     (!fused.is_none() && residual_fits).then_some(fused)
 }
@@ -180,7 +194,7 @@ fn call(
         let bias = f.bias.map(|i| per_channel(i, b));
         let mask = f.mask.map(|i| per_channel(i, b));
         let residual = f.residual.map(|i| b.address(k.epilogue[i].0, &[t.n, t.ob0, t.oh, ow, zero]));
-        MicrokernelEpilogue { bias, bias_group: ob, bias_row: 0, mask, residual, lo: f.lo, hi: f.hi }
+        MicrokernelEpilogue { bias, bias_group: ob, bias_row: 0, mask, residual, lo: f.lo, hi: f.hi, narrow: f.narrow }
     });
     MicrokernelTile {
         x,
@@ -246,7 +260,16 @@ pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv, isa: Isa) {
                 let bias = f.bias.map(|i| per_channel(i, b));
                 let mask = f.mask.map(|i| per_channel(i, b));
                 let residual = f.residual.map(|i| b.address(k.epilogue[i].0, &[n, cb, oh, ow0, zero]));
-                MicrokernelEpilogue { bias, bias_group: ob, bias_row: 0, mask, residual, lo: f.lo, hi: f.hi }
+                MicrokernelEpilogue {
+                    bias,
+                    bias_group: ob,
+                    bias_row: 0,
+                    mask,
+                    residual,
+                    lo: f.lo,
+                    hi: f.hi,
+                    narrow: f.narrow,
+                }
             });
             MicrokernelTile {
                 x: b.address(k.xb, &[n, cb, ih, iw, zero]),

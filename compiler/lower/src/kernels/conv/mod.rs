@@ -223,6 +223,15 @@ impl Conv {
 }
 
 pub fn emit(b: &mut Builder, c: &OpLowering) {
+    if c.out_elem(0) == tcc_ir::ScalarType::BF16 {
+        // A narrowed output (`narrow-outputs`): only the dot tile stores bf16, and only
+        // where each output tile is one call over the whole reduction.
+        match Conv::new(b, c) {
+            Some(conv) if microkernel::narrows(c, &conv) => direct(b, c, &conv),
+            _ => reference::conv2d_nchwc(b, c),
+        }
+        return;
+    }
     if ConvConfig::of(c.g, c.op).template == Some(ConvTemplate::Rows) && super::conv_rows::emit(b, c) {
         return;
     }

@@ -51,8 +51,8 @@ pub(super) fn plan(
             .get(i)
             .is_some_and(|(_, s)| s.len() >= 3 && s[s.len() - 3] == channels && s.iter().product::<i64>() == channels)
     };
-    let fused = FusedEpilogue::of(c, per_channel)?;
-    if fused.mask.is_some() || (fused.bias.is_some() && bias.is_some()) {
+    let fused = FusedEpilogue::of(c.g, c.op, per_channel)?;
+    if fused.mask.is_some() || fused.narrow || (fused.bias.is_some() && bias.is_some()) {
         return None;
     }
     if fused.residual.is_some_and(|i| epilogue.get(i).is_none_or(|(_, s)| s != out)) {
@@ -102,6 +102,7 @@ fn call(b: &mut Builder, k: &Rows, plan: &Plan, row: &Row, run: &Run, ow0: i64, 
         residual: plan.residual.map(|i| b.address(k.epilogue[i].0, &[row.n, row.oc0, first_oh, ow])),
         lo: plan.lo,
         hi: plan.hi,
+        narrow: false,
     };
     MicrokernelTile {
         // Broadcast: the channels' weights; vectors: the input pixels.

@@ -1,0 +1,65 @@
+// narrow-outputs: a bf16 dot kernel (bf16 input, pair-packed weights, f32 result) whose
+// result is only cast to bf16 stores it rounded: the cast joins its epilogue as the
+// last step and the kernel's result is bf16. A padded convolution is configured to get
+// its padding as a `graph.pad` (`pad_input`); input-channel passes, results read as
+// f32 too, f32 kernels and epilogues the microkernel does not apply keep the cast.
+// RUN: %tcc-opt %s --pass-pipeline='narrow-outputs' | FileCheck %s
+// RUN: %tcc-opt %s --pass-pipeline='narrow-outputs,materialize-padding' | FileCheck %s --check-prefix=PAD
+
+// CHECK-LABEL: func.func @conv
+// CHECK: %[[Y:.*]] = graph.conv2d_nchwc %arg0, %{{.*}}, %arg1 {config = {pad_input = true, tile_w = 3}, pads = [1, 1, 1, 1]} : ({{.*}}) -> tensor<1x1x4x4x16xbf16> ({
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: tensor<1x1x4x4x16xf32>, %[[B:.*]]: tensor<1x1x1x1x16xf32>):
+// CHECK-NEXT: %[[S:.*]] = graph.add %[[ACC]], %[[B]]
+// CHECK-NEXT: %[[R:.*]] = graph.relu %[[S]]
+// CHECK-NEXT: %[[N:.*]] = graph.cast %[[R]] : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+// CHECK-NEXT: graph.yield %[[N]] : tensor<1x1x4x4x16xbf16>
+// CHECK: return %[[Y]] : tensor<1x1x4x4x16xbf16>
+// PAD-LABEL: func.func @conv
+// PAD: %[[P:.*]] = graph.pad %arg0 {high = [0, 0, 1, 1, 0], low = [0, 0, 1, 1, 0]}
+// PAD: graph.conv2d_nchwc %[[P]], {{.*}} pads = [0, 0, 0, 0]
+func.func @conv(%x: tensor<1x1x4x4x16xbf16>, %b: tensor<1x1x1x1x16xf32>) -> tensor<1x1x4x4x16xbf16> {
+  %w = graph.constant {value = dense<1.0> : tensor<1x1x3x3x8x16x2xbf16>} : () -> tensor<1x1x3x3x8x16x2xbf16>
+  %y = graph.conv2d_nchwc %x, %w, %b {pads = [1, 1, 1, 1], config = {tile_w = 3}} : (tensor<1x1x4x4x16xbf16>, tensor<1x1x3x3x8x16x2xbf16>, tensor<1x1x1x1x16xf32>) -> tensor<1x1x4x4x16xf32> ({
+  ^bb0(%acc: tensor<1x1x4x4x16xf32>, %bias: tensor<1x1x1x1x16xf32>):
+    %s = graph.add %acc, %bias : (tensor<1x1x4x4x16xf32>, tensor<1x1x1x1x16xf32>) -> tensor<1x1x4x4x16xf32>
+    %r = graph.relu %s : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xf32>
+    graph.yield %r : tensor<1x1x4x4x16xf32>
+  })
+  %n = graph.cast %y : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+  return %n : tensor<1x1x4x4x16xbf16>
+}
+
+// A matmul with no epilogue gets one of the cast alone.
+// CHECK-LABEL: func.func @matmul
+// CHECK: %[[Y:.*]] = graph.matmul_packed %arg0, %{{.*}} : ({{.*}}) -> tensor<4x16xbf16> ({
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: tensor<4x16xf32>):
+// CHECK-NEXT: %[[N:.*]] = graph.cast %[[ACC]] : (tensor<4x16xf32>) -> tensor<4x16xbf16>
+// CHECK-NEXT: graph.yield %[[N]] : tensor<4x16xbf16>
+func.func @matmul(%a: tensor<4x8xbf16>) -> tensor<4x16xbf16> {
+  %w = graph.constant {value = dense<1.0> : tensor<1x4x16x2xbf16>} : () -> tensor<1x4x16x2xbf16>
+  %y = graph.matmul_packed %a, %w : (tensor<4x8xbf16>, tensor<1x4x16x2xbf16>) -> tensor<4x16xf32>
+  %n = graph.cast %y : (tensor<4x16xf32>) -> tensor<4x16xbf16>
+  return %n : tensor<4x16xbf16>
+}
+
+// Kept: input-channel passes (partial sums go through the output), a result also read
+// as f32, an f32 kernel, an epilogue step the microkernel does not apply (sigmoid).
+// CHECK-LABEL: func.func @kept
+// CHECK-COUNT-4: graph.cast
+func.func @kept(%x: tensor<1x2x4x4x16xbf16>, %f: tensor<1x1x4x4x16xf32>) -> (tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xf32>, tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xbf16>) {
+  %w = graph.constant {value = dense<1.0> : tensor<1x2x1x1x8x16x2xbf16>} : () -> tensor<1x2x1x1x8x16x2xbf16>
+  %wf = graph.constant {value = dense<1.0> : tensor<1x1x1x1x16x16xf32>} : () -> tensor<1x1x1x1x16x16xf32>
+  %a = graph.conv2d_nchwc %x, %w {config = {chunk_ic = 1}} : (tensor<1x2x4x4x16xbf16>, tensor<1x2x1x1x8x16x2xbf16>) -> tensor<1x1x4x4x16xf32>
+  %an = graph.cast %a : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+  %b = graph.conv2d_nchwc %x, %w : (tensor<1x2x4x4x16xbf16>, tensor<1x2x1x1x8x16x2xbf16>) -> tensor<1x1x4x4x16xf32>
+  %bn = graph.cast %b : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+  %c = graph.conv2d_nchwc %f, %wf : (tensor<1x1x4x4x16xf32>, tensor<1x1x1x1x16x16xf32>) -> tensor<1x1x4x4x16xf32>
+  %cn = graph.cast %c : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+  %d = graph.conv2d_nchwc %x, %w : (tensor<1x2x4x4x16xbf16>, tensor<1x2x1x1x8x16x2xbf16>) -> tensor<1x1x4x4x16xf32> ({
+  ^bb0(%acc: tensor<1x1x4x4x16xf32>):
+    %s = graph.sigmoid %acc : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xf32>
+    graph.yield %s : tensor<1x1x4x4x16xf32>
+  })
+  %dn = graph.cast %d : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+  return %an, %bn, %b, %cn, %dn : tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xf32>, tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xbf16>
+}
