@@ -164,6 +164,7 @@ fn every_level_computes_its_definition() {
                 rows,
                 vectors,
                 accumulate,
+                narrow: false,
                 x_row,
                 o_row,
                 group_vectors,
