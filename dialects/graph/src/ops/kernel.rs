@@ -12,7 +12,9 @@
 //! An op may carry an *epilogue*: one region whose block takes the op's raw result and
 //! the op's extra operands and yields the final result through elementwise graph ops
 //! (bias, scale, activation, residual add), applied to the result while it is in
-//! registers. The reference semantics evaluate the region on whole tensors.
+//! registers. The reference semantics evaluate the region on whole tensors. The op's
+//! result is what the region yields: the raw result's type, or bf16 where a bf16 dot
+//! kernel's epilogue ends by rounding its f32 result (its stored activations).
 //!
 //! The `config` attribute is the kernel configuration the lowering follows (register
 //! tile, template; typed in [`crate::config`]); `configure-kernels` writes it and a lit
@@ -236,7 +238,7 @@ pub static CONV2D_NCHWC: OpDef = OpDef {
     summary: "Convolution in the blocked NCHW[x]c layout with a pre-packed OIHW[x]i[y]o filter and an optional epilogue",
     description: "x: `[N, C/x, H, W, x]`, w: `[O/y, (C/groups)/x', KH, KW, x', y]`, result `[N, O/y, OH, OW, y]`; \
                   channels are the padded ones. With a bf16 input, w may be bf16 pairs `[O/y, (C/groups)/x', \
-                  KH, KW, x'/2, y, 2]` (`OIHW{x'/2}i{y}o2i`) and the result f32 (the bf16 dot kernels). Semantics: unpack, `graph.conv2d`, pack, then the epilogue. \
+                  KH, KW, x'/2, y, 2]` (`OIHW{x'/2}i{y}o2i`) and the result f32 (the bf16 dot kernels; bf16 where the epilogue ends by rounding it, `narrow-outputs`). Semantics: unpack, `graph.conv2d`, pack, then the epilogue. \
                   `config` configures the lowering: `template` (direct, pointwise, depthwise, rows: blocks of one \
                   channel, vectors along output rows; reference), \
                   `tile_w` (output pixels per register tile), `tile_oc` (output-channel blocks per tile), \
@@ -392,7 +394,7 @@ fn verify_matmul_packed(m: &Module, op: Op) -> Result<(), String> {
 pub static MATMUL_PACKED: OpDef = OpDef {
     name: "graph.matmul_packed",
     summary: "Matmul with a pre-packed right operand and an optional epilogue",
-    description: "a: `[.., M, K]`, b packed from `[K, N]` to `[N/n, K, n]` (zero-padded columns), result                   `[.., M, N]`; or a and b bf16, b packed to `[N/n, K/2, n, 2]` (`NK{n}n2k`: pairs of rows                   side by side, for bf16 dot products), and an f32 result. Semantics: unpack b, `graph.matmul`, then the epilogue. `config`: `tile_m` rows                   and `tile_n` column blocks per register tile, `unroll_k` reduction steps per loop \
+    description: "a: `[.., M, K]`, b packed from `[K, N]` to `[N/n, K, n]` (zero-padded columns), result                   `[.., M, N]`; or a and b bf16, b packed to `[N/n, K/2, n, 2]` (`NK{n}n2k`: pairs of rows                   side by side, for bf16 dot products), and an f32 result (bf16 where the epilogue ends by rounding it). Semantics: unpack b, `graph.matmul`, then the epilogue. `config`: `tile_m` rows                   and `tile_n` column blocks per register tile, `unroll_k` reduction steps per loop \
                   iteration, `prefetch` (prefetch the next column block's weights into L2).
 
 ```mlir
