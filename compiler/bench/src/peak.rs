@@ -114,8 +114,8 @@ pub fn dot_peak() -> Result<Option<Peak>, Error> {
     if !isa.is_supported() {
         return Ok(None);
     }
-    let chains = ukernels::peak::CHAINS as i64;
     let has_dot = ukernels::peak::dot_chains(1).is_some();
+    let chains = if has_dot { ukernels::peak::DOT_CHAINS } else { ukernels::peak::CHAINS } as i64;
     let flops = if has_dot { 4.0 } else { 2.0 } * (STEPS * chains * isa.lanes() as i64) as f64;
     let runs = timed_runs(flops, || {
         let steps = std::hint::black_box(STEPS);
