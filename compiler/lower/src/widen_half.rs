@@ -12,6 +12,7 @@
 //! dot kernels, whose epilogues may store bf16).
 
 use tcc_dialect_graph::ops as g;
+use tcc_dialect_graph::ops::kernel::takes_bf16_pairs;
 use tcc_ir::builtin::func_entry;
 use tcc_ir::{Diagnostics, Module, Op, OperationState, Pass, PassInfo, ScalarType, Type, Value};
 
@@ -86,7 +87,7 @@ pub fn widen_half(m: &mut Module) -> Result<(), Diagnostics> {
 /// [`widen_half`] on one op.
 fn widen_op(m: &mut Module, op: Op) -> Result<(), String> {
     // (A dot kernel's epilogue may end by narrowing to bf16: its contract too.)
-    if m.is(op, &g::CONSTANT) || computes_on_bf16(m, op) || m.parent_op(op).is_some_and(|p| computes_on_bf16(m, p)) {
+    if m.is(op, &g::CONSTANT) || takes_bf16_pairs(m, op) || m.parent_op(op).is_some_and(|p| takes_bf16_pairs(m, p)) {
         return Ok(());
     }
     if m.is(op, &g::CAST) {
@@ -115,14 +116,6 @@ fn widen_op(m: &mut Module, op: Op) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Whether `op` is a kernel whose bf16 operands are its contract: a packed matmul of
-/// bf16 pairs (`[N/n, K/2, n, 2]`) or a blocked convolution with a bf16 pair filter
-/// (`[O/o, I/i, KH, KW, i/2, o, 2]`), into f32.
-fn computes_on_bf16(m: &Module, op: Op) -> bool {
-    let rhs_rank = || m.value_type(m.operand(op, 1)).as_tensor().map(|t| t.rank());
-    (m.is(op, &g::MATMUL_PACKED) && rhs_rank() == Some(4)) || (m.is(op, &g::CONV2D_NCHWC) && rhs_rank() == Some(7))
 }
 
 pub(crate) fn elem(m: &Module, v: Value) -> Option<ScalarType> {

@@ -15,6 +15,7 @@
 use tcc_dialect_graph::config::{ConvConfig, KernelConfig};
 use tcc_dialect_graph::epilogue::FusedEpilogue;
 use tcc_dialect_graph::ops as g;
+use tcc_dialect_graph::ops::kernel::takes_bf16_pairs;
 use tcc_ir::builtin::func_entry;
 use tcc_ir::{Diagnostics, Module, Op, Pass, PassInfo, ScalarType, Value};
 
@@ -55,18 +56,10 @@ impl Pass for NarrowOutputs {
     }
 }
 
-/// A kernel the bf16 dot tile computes: a convolution with a pair-packed filter
-/// (`[.., i/2, o, 2]`) or a matmul with a pair-packed right operand (`[.., K/2, n,
-/// 2]`), of bf16 operands and an f32 result.
+/// A kernel the bf16 dot tile computes (bf16 operands, pair-packed weights), with its
+/// f32 result not yet narrowed.
 fn is_dot_kernel(m: &Module, op: Op) -> bool {
-    let rank = match () {
-        _ if m.is(op, &g::CONV2D_NCHWC) => 7,
-        _ if m.is(op, &g::MATMUL_PACKED) => 4,
-        _ => return false,
-    };
-    let w = m.value_type(m.operand(op, 1)).as_tensor();
-    w.is_some_and(|w| w.rank() == rank && w.elem() == ScalarType::BF16)
-        && elem(m, m.result(op, 0)) == Some(ScalarType::F32)
+    takes_bf16_pairs(m, op) && elem(m, m.result(op, 0)) == Some(ScalarType::F32)
 }
 
 fn elem(m: &Module, v: Value) -> Option<ScalarType> {

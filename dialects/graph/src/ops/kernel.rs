@@ -150,6 +150,20 @@ pub fn verify_epilogue(m: &Module, op: Op) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether `op` is a bf16 dot kernel: a packed matmul of bf16 pairs (`[N/n, K/2, n,
+/// 2]`) or a blocked convolution with a bf16 pair filter (`[O/o, I/i, KH, KW, i/2, o,
+/// 2]`), whose sums are f32.
+pub fn takes_bf16_pairs(m: &Module, op: Op) -> bool {
+    let rank = if m.is(op, &MATMUL_PACKED) {
+        4
+    } else if m.is(op, &CONV2D_NCHWC) {
+        7
+    } else {
+        return false;
+    };
+    m.value_type(m.operand(op, 1)).as_tensor().is_some_and(|w| w.rank() == rank && w.elem() == ScalarType::BF16)
+}
+
 /// The type a kernel op computes before its epilogue: the epilogue block's first
 /// argument, or the result without an epilogue (they differ where the epilogue narrows
 /// f32 to bf16).
