@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use tcc_ir::builtin::{func_entry, func_name, func_type};
-use tcc_ir::{Diagnostic, Module, Op, ScalarType, Signature, TensorType, Type, Value};
+use tcc_ir::{Diagnostic, Module, Op, ScalarType, Signature, TensorType, Traits, Type, Value};
 
 use crate::semantics;
 use tensor::Tensor;
@@ -91,7 +91,12 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
     }
     // The 16-bit floats are storage types: an op on f16 or bf16 computes in f32 and
     // rounds its 16-bit results (as `widen-half` compiles it); a cast converts itself.
-    let widened = !std::ptr::eq(def, &crate::ops::CAST) && has_half(main_inputs, &operand_types, &result_types);
+    // Data movement on one 16-bit type moves the bits as they are, then rounds them
+    // through f32 in place (what computing in f32 gives: only NaNs change, made quiet),
+    // so folding a model's packed bf16 weights copies no f32 tensors.
+    let moved = def.has(Traits::DATA_MOVEMENT) && single_half(main_inputs, &result_types);
+    let widened =
+        !moved && !std::ptr::eq(def, &crate::ops::CAST) && has_half(main_inputs, &operand_types, &result_types);
     let (eval_inputs, eval_operands, eval_results) = if widened {
         let inputs = main_inputs
             .iter()
@@ -107,6 +112,9 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
         result_types: &eval_results,
     };
     let mut outputs = (sem.eval)(&args)?;
+    if moved {
+        outputs.iter_mut().for_each(Tensor::round_half_through_f32);
+    }
     if widened {
         for (t, ty) in outputs.iter_mut().zip(&result_types) {
             if let Some(half) = ty.as_tensor().map(|ty| ty.elem()).filter(|e| e.is_half()) {
@@ -139,6 +147,16 @@ pub fn eval_op(m: &Module, op: Op, inputs: &[Tensor]) -> Result<Vec<Tensor>, Str
 fn has_half(inputs: &[Tensor], operand_types: &[Type], result_types: &[Type]) -> bool {
     let half = |t: &Type| t.as_tensor().is_some_and(|t| t.elem().is_half());
     inputs.iter().any(|t| t.elem().is_half()) || operand_types.iter().chain(result_types).any(half)
+}
+
+/// Whether the inputs and results are all of one 16-bit float type (and there is one).
+fn single_half(inputs: &[Tensor], result_types: &[Type]) -> bool {
+    let elems: Vec<ScalarType> = inputs
+        .iter()
+        .map(|t| t.elem())
+        .chain(result_types.iter().filter_map(|t| t.as_tensor().map(|t| t.elem())))
+        .collect();
+    elems.first().is_some_and(|e| e.is_half() && elems.iter().all(|x| x == e))
 }
 
 /// `types` with 16-bit float tensors made f32 tensors of the same shape.

@@ -129,6 +129,35 @@ impl Tensor {
         Tensor::new(shape, data)
     }
 
+    /// This tensor's floats converted to float type `elem` through f32 (so exactly what
+    /// [`Tensor::from_f64s`] of its values gives), without f64 values in between: `None`
+    /// unless both types are among f32, f16 and bf16.
+    pub fn float_cast(&self, elem: ScalarType) -> Option<Tensor> {
+        let f32s: Vec<f32> = match &self.data {
+            Data::F32(v) => v.clone(),
+            Data::F16(v) => v.iter().map(|&h| f16_to_f32(h)).collect(),
+            Data::BF16(v) => v.iter().map(|&h| bf16_to_f32(h)).collect(),
+            _ => return None,
+        };
+        let data = match elem {
+            ScalarType::F32 => Data::F32(f32s),
+            ScalarType::F16 => Data::F16(f32s.into_iter().map(f32_to_f16).collect()),
+            ScalarType::BF16 => Data::BF16(f32s.into_iter().map(f32_to_bf16).collect()),
+            _ => return None,
+        };
+        Tensor::new(self.shape.clone(), data).ok()
+    }
+
+    /// A 16-bit float tensor's values widened to f32 and rounded back, in place (every
+    /// value but a NaN comes back as it was; a NaN comes back quiet).
+    pub fn round_half_through_f32(&mut self) {
+        match &mut self.data {
+            Data::F16(v) => v.iter_mut().for_each(|h| *h = f32_to_f16(f16_to_f32(*h))),
+            Data::BF16(v) => v.iter_mut().for_each(|h| *h = f32_to_bf16(bf16_to_f32(*h))),
+            _ => {}
+        }
+    }
+
     /// A tensor of integer element type `elem` from i64 values (wrapped to the width).
     pub fn from_i64s(elem: ScalarType, shape: Vec<usize>, v: Vec<i64>) -> Result<Tensor, String> {
         let data = match elem {
@@ -214,6 +243,9 @@ impl Tensor {
         if self.elem() != from {
             return self.clone();
         }
+        if let Some(t) = self.float_cast(to) {
+            return t;
+        }
         Tensor::from_f64s(to, self.shape.clone(), self.to_f64s()).expect("the same shape")
     }
 
@@ -295,8 +327,15 @@ impl Tensor {
     pub fn from_dense(d: &DenseElements) -> Result<Tensor, String> {
         let shape = d.ty().dims();
         let n = d.numel();
+        let halves = || {
+            let bytes = d.raw_bytes()?;
+            Some(bytes.chunks_exact(2).map(|b| u16::from_le_bytes([b[0], b[1]])).collect::<Vec<u16>>())
+        };
         let data = match d.elem() {
             ScalarType::F32 => Data::F32(d.to_f32s().expect("f32 elements")),
+            // 16-bit floats stored inline: their bits as they are.
+            ScalarType::F16 if let Some(h) = halves() => Data::F16(h),
+            ScalarType::BF16 if let Some(h) = halves() => Data::BF16(h),
             ScalarType::F64 => Data::F64((0..n).map(|i| d.get(i).as_f64()).collect()),
             ScalarType::F16 => Data::F16((0..n).map(|i| f32_to_f16(d.get(i).as_f64() as f32)).collect()),
             ScalarType::BF16 => Data::BF16((0..n).map(|i| f32_to_bf16(d.get(i).as_f64() as f32)).collect()),
@@ -320,9 +359,13 @@ impl Tensor {
         let ty = self.tensor_type();
         let scalars: Vec<Scalar> = match self.data {
             Data::F32(v) => return DenseElements::from_f32_vec(ty, v).expect("element count matches the shape"),
+            // 16-bit floats as their bits (a folded model's bf16 weights: no scalars).
+            Data::F16(v) | Data::BF16(v) => {
+                let bytes: Vec<u8> = v.iter().flat_map(|h| h.to_le_bytes()).collect();
+                return DenseElements::from_bytes(ty, tcc_ir::dense::AlignedBytes::from_slice(&bytes))
+                    .expect("element count matches the shape");
+            }
             Data::F64(v) => v.iter().map(|&x| Scalar::Float(x)).collect(),
-            Data::F16(v) => v.iter().map(|&x| Scalar::Float(f16_to_f32(x) as f64)).collect(),
-            Data::BF16(v) => v.iter().map(|&x| Scalar::Float(bf16_to_f32(x) as f64)).collect(),
             Data::I1(v) => v.iter().map(|&x| Scalar::Int(x as i64)).collect(),
             Data::I8(v) => v.iter().map(|&x| Scalar::Int(x as i64)).collect(),
             Data::I16(v) => v.iter().map(|&x| Scalar::Int(x as i64)).collect(),
