@@ -127,14 +127,17 @@ func.func @multiplier(%x: tensor<1x3x6x6xf32>) -> tensor<1x6x6x6xf32> {
 
 // With the bf16 dot microkernel, a matmul whose left operand is a widened bf16 value
 // takes the bf16 value and its constant right operand cast to bf16 and packed in pairs
-// of rows (NK{n}n2k, the block dividing N), with an f32 result. Without it, or with N
-// not a multiple of 16 lanes, or K odd, or weights that are not bf16 values (0.1: the
-// cast would round them, and fp32 must stay exact), the f32 packing.
+// of rows (NK{n}n2k, the block dividing N), with an f32 result. N not a multiple of 16
+// lanes is computed as the next multiple (zero weights past N) and sliced back. Without
+// the dot, or with K odd, or weights that are not bf16 values (0.1: the cast would round
+// them, and fp32 must stay exact), the f32 packing.
 // BF16-LABEL: func.func @bf16_operands
 // BF16: %[[W:.*]] = graph.cast %{{.*}} : (tensor<6x48xf32>) -> tensor<6x48xbf16>
 // BF16: %[[P:.*]] = graph.layout_transform %[[W]] {dst = "NK{{(16|48)}}n2k", src = "KN"} : (tensor<6x48xbf16>) -> tensor<{{(3x3x16|1x3x48)}}x2xbf16>
 // BF16: graph.matmul_packed %arg0, %[[P]] : (tensor<4x6xbf16>, tensor<{{.*}}x2xbf16>) -> tensor<4x48xf32>
-// BF16: graph.layout_transform {{.*}} {dst = "NK{{[0-9]+}}n", src = "KN"} : (tensor<6x40xf32>)
+// BF16: %[[V:.*]] = graph.layout_transform {{.*}} {dst = "NK{{(16|48)}}n2k", src = "KN"} : (tensor<6x40xbf16>) -> tensor<{{(3x3x16|1x3x48)}}x2xbf16>
+// BF16: %[[M:.*]] = graph.matmul_packed %arg0, %[[V]] : ({{.*}}) -> tensor<4x48xf32>
+// BF16: graph.slice %[[M]] {sizes = [4, 40], starts = [0, 0]} : (tensor<4x48xf32>) -> tensor<4x40xf32>
 // BF16: graph.layout_transform {{.*}} {dst = "NK{{[0-9]+}}n", src = "KN"} : (tensor<5x48xf32>)
 // BF16: graph.layout_transform {{.*}} {dst = "NK{{[0-9]+}}n", src = "KN"} : (tensor<6x32xf32>)
 // AVX512-LABEL: func.func @bf16_operands

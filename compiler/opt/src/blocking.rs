@@ -444,23 +444,33 @@ fn pack_matmul(m: &mut Module, op: Op, target: &Target) {
     };
     let mut out = sa.clone();
     *out.last_mut().expect("rank >= 2") = n;
-    let bf16_input = widened_bf16(m, a)
-        .filter(|_| target.bf16_dot && k % 2 == 0 && n % BF16_DOT_LANES == 0 && holds_bf16_values(m, b));
+    let bf16_input = widened_bf16(m, a).filter(|_| target.bf16_dot && k % 2 == 0 && holds_bf16_values(m, b));
     let mut ins = Inserter::before(m, op);
     let b2 = ins.reshape(b, vec![k, n]);
+    // The dot tile stores whole vectors: a bf16 matmul computes N rounded up to them
+    // (zero weights past N: a classifier's 1000 columns as 1008), sliced back to N.
+    let wide = if bf16_input.is_some() { (n + BF16_DOT_LANES - 1) / BF16_DOT_LANES * BF16_DOT_LANES } else { n };
     let (a, bp) = match bf16_input {
         Some(x) => {
-            // The largest block of whole dot vectors up to `nb` that divides N.
+            // The largest block of whole dot vectors up to `nb` that divides the columns.
             let lanes = BF16_DOT_LANES;
-            let nb = (1..=nb / lanes).rev().map(|v| v * lanes).find(|b| n % b == 0).unwrap_or(lanes);
+            let nb = (1..=nb / lanes).rev().map(|v| v * lanes).find(|b| wide % b == 0).unwrap_or(lanes);
             let cast = ins.op(&g::CAST, &[b2], AttrDict::new(), vec![tensor_type(vec![k, n], ScalarType::BF16)]);
             let bq = ins.m.result(cast, 0);
-            (x, ins.layout(bq, &Layout::kn(), &Layout::nk_pairs(nb), vec![n / nb, k / 2, nb, 2]))
+            (x, ins.layout(bq, &Layout::kn(), &Layout::nk_pairs(nb), vec![wide / nb, k / 2, nb, 2]))
         }
         None => (a, ins.layout(b2, &Layout::kn(), &Layout::nk_packed(nb), vec![(n + nb - 1) / nb, k, nb])),
     };
-    let mm = ins.op(&g::MATMUL_PACKED, &[a, bp], AttrDict::new(), vec![tensor_type(out, ScalarType::F32)]);
-    let r = ins.m.result(mm, 0);
+    let mut wide_out = out.clone();
+    *wide_out.last_mut().expect("rank >= 2") = wide;
+    let mm = ins.op(&g::MATMUL_PACKED, &[a, bp], AttrDict::new(), vec![tensor_type(wide_out.clone(), ScalarType::F32)]);
+    let mut r = ins.m.result(mm, 0);
+    if wide != n {
+        let attrs = AttrDict::new()
+            .with("starts", Attribute::i64_list(&vec![0; out.len()]))
+            .with("sizes", Attribute::i64_list(&out));
+        r = ins.inferred(&g::SLICE, &[r], attrs);
+    }
     let y = ins.reshape(r, sy);
     m.replace_op(op, &[y]);
 }

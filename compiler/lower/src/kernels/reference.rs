@@ -139,12 +139,27 @@ fn widened(b: &mut Builder, c: &OpLowering, x: Value, w: Value) -> (Value, Value
 /// with bf16 `a` widened to the f32 result) or `batch_matmul` (`[.., K, N]`).
 pub fn matmul(b: &mut Builder, c: &OpLowering) {
     c.mark_naive();
+    matmul_columns(b, c, 0);
+}
+
+/// [`matmul`]'s columns from `first` on (a packed bf16 matmul's partial last block of
+/// columns, which the dot tile's whole vectors would overrun).
+pub fn matmul_columns(b: &mut Builder, c: &OpLowering, first: i64) {
     let (sa, sb, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
     let packed = matches!(tcc_dialect_graph::kind(c.g.def(c.op)), Some(tcc_dialect_graph::GraphOp::MatmulPacked));
     let kdim = sa[sa.len() - 1];
     let (a, bm, out) = (c.ins[0], c.ins[1], c.outs[0]);
     let operands = epilogue_operands(c);
-    nest(b, &os, numel(&os) * kdim, |b, idx| {
+    let mut cols = os.clone();
+    *cols.last_mut().expect("rank >= 2") -= first;
+    nest(b, &cols, numel(&cols) * kdim, |b, at| {
+        let mut idx = at.to_vec();
+        let last = idx.len() - 1;
+        if first != 0 {
+            let offset = b.index(first);
+            idx[last] = b.add(idx[last], offset);
+        }
+        let idx = &idx[..];
         let (row, j) = idx.split_at(idx.len() - 1);
         let zero = b.scalar(raw_elem(c), 0.0);
         let (lo, hi) = (b.index(0), b.index(kdim));
