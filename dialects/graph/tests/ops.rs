@@ -450,3 +450,41 @@ fn results_too_large_for_the_interpreter_are_errors() {
         .unwrap_err();
     assert!(e.contains("tensor<1073741824xf32> (4294967296 bytes) is too large"), "{e}");
 }
+
+/// Data movement on a 16-bit float moves its bits (the interpreter's fast path for
+/// folding packed bf16 weights) and gives what the op computes in f32 between casts,
+/// bit for bit: every value as it was, signaling NaNs made quiet.
+#[test]
+fn data_movement_on_half_floats_is_the_widened_computation() {
+    // Ordinary values, both zeros, infinities, subnormals, a quiet and a signaling NaN.
+    let bf16: Vec<u16> =
+        vec![0x3f80, 0xbf81, 0x0000, 0x8000, 0x7f80, 0xff80, 0x0001, 0x7fc1, 0x7f81, 0xff82, 0x4049, 0x0080];
+    let f16: Vec<u16> =
+        vec![0x3c00, 0xbc01, 0x0000, 0x8000, 0x7c00, 0xfc00, 0x0001, 0x7e01, 0x7c01, 0xfd02, 0x4248, 0x0400];
+    let cases: [(&str, &str, &str); 4] = [
+        ("graph.transpose", "{perm = [1, 0]}", "tensor<3x4xT>"),
+        ("graph.reshape", "{shape = [2, 6]}", "tensor<2x6xT>"),
+        ("graph.slice", "{starts = [1, 0], sizes = [2, 3]}", "tensor<2x3xT>"),
+        ("graph.pad", "{low = [0, 1], high = [1, 0], value = 1.5}", "tensor<5x4xT>"),
+    ];
+    for (elem, bits, data) in [("bf16", &bf16, Data::BF16(bf16.clone())), ("f16", &f16, Data::F16(f16.clone()))] {
+        let x = Tensor::new(vec![4, 3], data).unwrap();
+        for (op, attrs, result) in cases {
+            let result = result.replace('T', elem);
+            let moved = eval(op, attrs, std::slice::from_ref(&x), &result);
+            // The same op in f32 between casts.
+            let wide = result.replace(elem, "f32");
+            let src = format!(
+                "func.func @main(%x: tensor<4x3x{elem}>) -> {result} {{\n  %a = graph.cast %x : (tensor<4x3x{elem}>) -> tensor<4x3xf32>\n  \
+                 %b = {op} %a {attrs} : (tensor<4x3xf32>) -> {wide}\n  %c = graph.cast %b : ({wide}) -> {result}\n  return %c : {result}\n}}\n"
+            );
+            let m = parse_bytes("widened.mlir", src.as_bytes(), &registry()).unwrap();
+            verify(&m).unwrap();
+            let widened = run_function(&m, m.func("main").unwrap(), std::slice::from_ref(&x)).unwrap().remove(0);
+            let (Data::BF16(a) | Data::F16(a), Data::BF16(b) | Data::F16(b)) = (moved.data(), widened.data()) else {
+                panic!("{elem} {op}: not 16-bit results")
+            };
+            assert_eq!(a, b, "{elem} {op} of {bits:04x?}");
+        }
+    }
+}
