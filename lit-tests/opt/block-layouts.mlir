@@ -161,14 +161,15 @@ func.func @bf16_operands(%x: tensor<4x6xbf16>, %y: tensor<4x5xbf16>) -> (tensor<
 
 // A convolution of a widened bf16 input with a constant filter: the bf16 input in
 // blocks of 16, the filter cast to bf16 and packed with pairs of input channels side by
-// side (OIHW8i16o2i), an f32 result. The first layer's 3 channels fill no pair block:
-// f32.
+// side (OIHW8i16o2i), an f32 result. The first layer's 3 channels are read in blocks
+// of 4 (two pairs, the fourth channel zero).
 // BF16-LABEL: func.func @bf16_conv
 // BF16: %[[X:.*]] = graph.layout_transform %arg0 {dst = "NCHW16c", src = "NCHW"} : (tensor<1x32x6x6xbf16>) -> tensor<1x2x6x6x16xbf16>
 // BF16: %[[W:.*]] = graph.cast %{{.*}} : (tensor<16x32x3x3xf32>) -> tensor<16x32x3x3xbf16>
 // BF16: %[[P:.*]] = graph.layout_transform %[[W]] {dst = "OIHW8i16o2i", src = "OIHW"} : (tensor<16x32x3x3xbf16>) -> tensor<1x2x3x3x8x16x2xbf16>
 // BF16: graph.conv2d_nchwc %[[X]], %[[P]], {{.*}} : (tensor<1x2x6x6x16xbf16>, tensor<1x2x3x3x8x16x2xbf16>, tensor<1x1x1x1x16xf32>) -> tensor<1x1x6x6x16xf32>
-// BF16: graph.conv2d_nchwc {{.*}} : (tensor<1x3x8x8x1xf32>, tensor<1x3x3x3x1x16xf32>
+// BF16: graph.layout_transform %arg1 {dst = "NCHW4c", src = "NCHW"} : (tensor<1x3x8x8xbf16>) -> tensor<1x1x8x8x4xbf16>
+// BF16: graph.conv2d_nchwc {{.*}} : (tensor<1x1x8x8x4xbf16>, tensor<1x1x3x3x2x16x2xbf16>
 func.func @bf16_conv(%x: tensor<1x32x6x6xbf16>, %y: tensor<1x3x8x8xbf16>) -> (tensor<1x16x6x6xf32>, tensor<1x16x8x8xf32>) {
   %a = graph.cast %x : (tensor<1x32x6x6xbf16>) -> tensor<1x32x6x6xf32>
   %w = graph.constant {value = dense<0.5> : tensor<16x32x3x3xf32>} : () -> tensor<16x32x3x3xf32>

@@ -94,17 +94,22 @@ impl Pass for ReducePrecision {
     }
 }
 
-/// Whether the policy rounds `op`'s operands: matmuls, and convolutions that read at
-/// least [`PAIRED_CHANNELS`] input channels per output channel and are not depthwise
-/// (the ones bf16 dot kernels compute). Depthwise convolutions and first layers (an
-/// image's few colours) stay f32 and exact: their kernels are f32 on every target, so
-/// rounding their operands would only cost a conversion.
+/// Whether the policy rounds `op`'s operands: matmuls, and convolutions that are not
+/// depthwise and read at least [`PAIRED_CHANNELS`] input channels per output channel,
+/// or are first layers (ungrouped, at most `BF16_STEM_CHANNELS` input channels: an
+/// image's colours, which the dot kernels read padded to two pairs): the ones bf16 dot
+/// kernels compute. Depthwise convolutions and grouped ones with narrow groups stay f32
+/// and exact: their kernels are f32 on every target, so rounding their operands would
+/// only cost a conversion.
 fn rounds(m: &Module, op: Op) -> bool {
     if m.is(op, &g::MATMUL) {
         return true;
     }
     m.is(op, &g::CONV2D)
-        && ConvGeometry::of(m, op).is_some_and(|c| c.class() != ConvClass::Depthwise && c.per_group >= PAIRED_CHANNELS)
+        && ConvGeometry::of(m, op).is_some_and(|c| {
+            c.class() != ConvClass::Depthwise
+                && (c.per_group >= PAIRED_CHANNELS || (c.groups == 1 && c.per_group <= tcc_target::BF16_STEM_CHANNELS))
+        })
 }
 
 /// Input channels per output channel from which a convolution's operands are rounded:

@@ -46,7 +46,7 @@ use tcc_ir::builtin::func_entry;
 use tcc_ir::{
     AttrDict, Attribute, DenseElements, Diagnostics, Module, Op, Pass, PassInfo, ScalarType, TensorType, Type, Value,
 };
-use tcc_target::{BF16_DOT_LANES, Target};
+use tcc_target::{BF16_DOT_LANES, BF16_STEM_CHANNELS, Target};
 
 use crate::epilogue_fusion::new_epilogue;
 use crate::{Inserter, shape, tensor_type};
@@ -165,8 +165,14 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64, bf16_dot: bool
         (lanes, 1, lanes, round_up(c, lanes))
     } else if groups == 1 {
         // Few input channels (an image's colours) stay unblocked, unless the input
-        // comes blocked from another kernel anyway.
-        let ib = if c < lanes && !from_kernel(m, m.operand(op, 0), lanes) { 1 } else { lanes };
+        // comes blocked from another kernel anyway, or the bf16 dot kernels read them
+        // (in two pairs: the colours padded to 4).
+        let ib = if c < lanes && !from_kernel(m, m.operand(op, 0), lanes) {
+            let dot_stem = bf16_dot && c <= BF16_STEM_CHANNELS && widened_bf16(m, m.operand(op, 0)).is_some();
+            if dot_stem { BF16_STEM_CHANNELS } else { 1 }
+        } else {
+            lanes
+        };
         (ib, ib, lanes, 1)
     } else if per_group % lanes == 0 && (o / groups) % lanes == 0 {
         (lanes, lanes, lanes, groups)

@@ -57,6 +57,10 @@ pub struct Target {
 /// bf16 kernels pack their weights in blocks of whole vectors of them.
 pub const BF16_DOT_LANES: i64 = 16;
 
+/// Input channels up to which an ungrouped convolution is a first layer (an image's
+/// colours), which the bf16 dot kernels read padded to this many: two pairs.
+pub const BF16_STEM_CHANNELS: i64 = 4;
+
 /// Option names and documentation of [`Target::from_options`], for pass registries.
 pub const PASS_OPTIONS: &[(&str, &str)] = &[
     ("vector-bits", "SIMD register width in bits (default 128)"),
