@@ -168,7 +168,10 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64, bf16_dot: bool
         // comes blocked from another kernel anyway, or the bf16 dot kernels read them
         // (in two pairs: the colours padded to 4).
         let ib = if c < lanes && !from_kernel(m, m.operand(op, 0), lanes) {
-            let dot_stem = bf16_dot && c <= BF16_STEM_CHANNELS && widened_bf16(m, m.operand(op, 0)).is_some();
+            let dot_stem = bf16_dot
+                && c <= BF16_STEM_CHANNELS
+                && widened_bf16(m, m.operand(op, 0)).is_some()
+                && holds_bf16_values(m, m.operand(op, 1));
             if dot_stem { BF16_STEM_CHANNELS } else { 1 }
         } else {
             lanes
