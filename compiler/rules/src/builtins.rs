@@ -55,6 +55,13 @@ pub static BUILTINS: &[Builtin] = &[
     f("compose", 2, 2, "(compose p q): the permutation of transpose(transpose(x, p), q), r[k] = p[q[k]]"),
     f("identity-perm", 1, 1, "whether a permutation is 0, 1, ..., n-1"),
     f("inverse-perm", 1, 1, "the inverse permutation"),
+    f(
+        "swap-last-two",
+        1,
+        1,
+        "(swap-last-two n): the permutation of rank n >= 2 exchanging its last two axes (a matrix transpose \
+         of each matrix of a batch)",
+    ),
     f("same-type", 2, 2, "whether two values have the same type (shape, element type, layout)"),
     f("rank", 1, 1, "a tensor value's rank"),
     f("dim", 2, 2, "(dim ?x i): extent i of ?x (negative i counts from the end)"),

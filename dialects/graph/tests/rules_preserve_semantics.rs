@@ -64,11 +64,13 @@ fn rule_files() -> Vec<std::path::PathBuf> {
 }
 
 /// What a rule's guards fix about its variables: `(= (rank ?v) R)` and
-/// `(= (dim ?v K) N)` (generated rules say so for every input), and constants they
-/// require: `(is-identity ?v)`, `(splat ?v 1.0)`.
+/// `(= (dim ?v K) N)` (generated rules say so for every input), one rank of 2 or more
+/// for a batched rule's matrices (`(>= (rank ?v) 2)`, `(= (rank ?w) (rank ?v))`), and
+/// constants they require: `(is-identity ?v)`, `(splat ?v 1.0)`.
 #[derive(Clone, Default)]
 struct Constraints {
     rank: HashMap<String, usize>,
+    batched: Vec<String>,
     dims: HashMap<String, Vec<(usize, i64)>>,
     identity: Vec<String>,
     ones: Vec<String>,
@@ -81,6 +83,16 @@ fn constraints(guards: &[Expr]) -> Constraints {
         match (eq.as_str(), &args[..]) {
             ("is-identity", [Expr::Var(v, _)]) => c.identity.push(v.clone()),
             ("splat", [Expr::Var(v, _), Expr::Float(x, _)]) if *x == 1.0 => c.ones.push(v.clone()),
+            (">=", [Expr::Call(f, a, _), Expr::Int(2, _)]) if f == "rank" => {
+                if let [Expr::Var(v, _)] = &a[..] {
+                    c.batched.push(v.clone());
+                }
+            }
+            ("=", [Expr::Call(f, a, _), Expr::Call(g, _, _)]) if f == "rank" && g == "rank" => {
+                if let [Expr::Var(v, _)] = &a[..] {
+                    c.batched.push(v.clone());
+                }
+            }
             _ => {}
         }
         if eq != "=" {
@@ -139,6 +151,8 @@ struct Instance<'a> {
     attrs: HashMap<String, Attribute>,
     args: Vec<Value>,
     fixed: Constraints,
+    /// The rank of a batched rule's matrices in this instance (2 to 4).
+    batch_rank: usize,
     /// Ops built so far, by their pattern's text: a subterm a source repeats (the
     /// shared matmul of a generated rule's two outputs) is built once.
     built: HashMap<String, Op>,
@@ -148,7 +162,8 @@ impl Instance<'_> {
     /// A new argument or constant for variable `name`; `rank` is what the op using it
     /// needs, if it says, and the rule's guards may fix its rank and extents.
     fn leaf(&mut self, name: &str, rank: Option<usize>) -> Value {
-        let rank = self.fixed.rank.get(name).copied().or(rank);
+        let batched = self.fixed.batched.iter().any(|v| v == name);
+        let rank = if batched { Some(self.batch_rank) } else { self.fixed.rank.get(name).copied().or(rank) };
         let mut shape: Vec<i64> = match (rank, self.rng.below(3)) {
             (Some(r), 0) => vec![self.base[0]; r],
             (Some(r), _) => (0..r).map(|i| self.base.get(i).copied().unwrap_or(1 + self.rng.below(4) as i64)).collect(),
@@ -156,6 +171,11 @@ impl Instance<'_> {
             (None, 1) => self.base[self.rng.below(self.base.len() + 1)..].to_vec(),
             (None, _) => self.base.iter().map(|&d| if self.rng.below(3) == 0 { 1 } else { d }).collect(),
         };
+        if batched && self.rng.below(3) == 0 {
+            // A batch of one, which matmul and elementwise ops broadcast.
+            let r = shape.len();
+            shape[..r - 2].fill(1);
+        }
         for &(k, n) in self.fixed.dims.get(name).map_or(&[][..], |v| &v[..]) {
             if k < shape.len() {
                 shape[k] = n;
@@ -294,6 +314,12 @@ impl Instance<'_> {
                     out.push(v);
                 }
                 Some(Attribute::i64_list(&out))
+            }
+            Expr::Call(f, args, _) if f == "swap-last-two" => {
+                let Some(n) = self.int(&args[0])? else { return Ok(None) };
+                let mut p: Vec<i64> = (0..n).collect();
+                p.swap(n as usize - 2, n as usize - 1);
+                Some(Attribute::i64_list(&p))
             }
             other => self.int(other)?.map(Attribute::i64),
         })
@@ -474,6 +500,8 @@ fn trial(rule: &matching::RuleDef, source: &[Pattern], fixed: &Constraints, rng:
     let square = rng.below(2) == 0;
     let n = 1 + rng.below(4) as i64;
     let base: Vec<i64> = (0..rank).map(|_| if square { n } else { 1 + rng.below(4) as i64 }).collect();
+    // (Drawn only for batched rules, so that the others' draws stay as they were.)
+    let batch_rank = if fixed.batched.is_empty() { 2 } else { 2 + rng.below(3) };
     let mut m = Module::new(Location::unknown());
     let (func, block) = create_func(&mut m, "main", vec![], vec![], Location::unknown());
     let mut inst = Instance {
@@ -485,6 +513,7 @@ fn trial(rule: &matching::RuleDef, source: &[Pattern], fixed: &Constraints, rng:
         attrs: HashMap::new(),
         args: Vec::new(),
         fixed: fixed.clone(),
+        batch_rank,
         built: HashMap::new(),
     };
     let mut outs = Vec::new();

@@ -16,7 +16,8 @@
 //! matcher finds later outputs among the users of what the first bound).
 //!
 //! Each emitted rule has guards that fix what the enumeration assumed: each input's
-//! rank, the filters' kernel sizes (the padding of a "same" convolution is spelled
+//! rank (or, for a rule of the matrix world over random inputs, one rank of 2 or more
+//! for all its matrices: see [`batched`]), the filters' kernel sizes (the padding of a "same" convolution is spelled
 //! out for them), and the constants' contents (`is-identity`, `splat ... 1.0`).
 
 use std::collections::HashSet;
@@ -29,26 +30,56 @@ use crate::validate::Fixed;
 pub const MAX_POOL: &str = ":kernel [3 3] :strides [1 1] :pads [1 1 1 1]";
 pub const AVG_POOL: &str = ":kernel [3 3] :strides [1 1] :pads [0 0 0 0]";
 
+/// Whether a rule over `inputs_used` is stated for any rank (`batched`): a rule of the
+/// matrix world over random inputs only. Its matrices may then be batches of matrices
+/// of any rank of 2 or more, all of one rank (the leading axes a batch, broadcast by
+/// `matmul`), so it fires on the rank-3 matmuls of real exports; axes and permutations
+/// count from the end. The axioms hold for batches (`spec::axis_of`, validated on
+/// rank-3 shapes), so the proof covers them. Rules naming constants (identities, ones)
+/// stay rank 2.
+pub fn batched(world: &World, inputs_used: u32) -> bool {
+    world.name == "matrix"
+        && world.inputs.iter().enumerate().all(|(i, inp)| inputs_used & (1 << i) == 0 || inp.fill == Fill::Random)
+}
+
+/// The first matrix (non-scalar) input value `v` of `g` reads: in a batched rule, the
+/// rank its attributes are counted from (every matrix input has that rank).
+fn rank_anchor(world: &World, g: &Graph, v: usize) -> Option<&'static str> {
+    let n_in = world.inputs.len();
+    if v < n_in {
+        let inp = &world.inputs[v];
+        return (!inp.shape.is_empty()).then_some(inp.name);
+    }
+    g.nodes[v - n_in].args.iter().find_map(|&a| rank_anchor(world, g, a))
+}
+
 /// The rule-language pattern of value `v` of `g` (`metas` from [`metas`], `shapes`
-/// from [`value_shapes`]).
-pub fn render(world: &World, g: &Graph, m: &[Meta], shapes: &[Vec<usize>], v: usize) -> String {
+/// from [`value_shapes`]); `batched` states it for any rank (see [`batched`]).
+pub fn render(world: &World, g: &Graph, m: &[Meta], shapes: &[Vec<usize>], v: usize, batched: bool) -> String {
     let n_in = world.inputs.len();
     if v < n_in {
         return format!("?{}", world.inputs[v].name);
     }
     let node = &g.nodes[v - n_in];
-    let a: Vec<String> = node.args.iter().map(|&x| render(world, g, m, shapes, x)).collect();
-    let dim = |(input, axis): (usize, usize)| format!("(dim ?{} {axis})", world.inputs[input].name);
+    let a: Vec<String> = node.args.iter().map(|&x| render(world, g, m, shapes, x, batched)).collect();
+    // Matrix axis `k` (0 rows, 1 columns): as it is, or counted from the end.
+    let rank = || format!("(rank ?{})", rank_anchor(world, g, v).expect("matrix ops read a matrix input"));
+    let axis = |k: usize| if batched { format!("(- {} {})", rank(), 2 - k) } else { k.to_string() };
+    let dim = |(input, k): (usize, usize)| {
+        let k = if batched { k as i64 - 2 } else { k as i64 };
+        format!("(dim ?{} {k})", world.inputs[input].name)
+    };
     match node.op {
         Op::MatMul => format!("(matmul {} {})", a[0], a[1]),
         Op::Add => format!("(add {} {})", a[0], a[1]),
         Op::Mul | Op::Scale => format!("(mul {} {})", a[0], a[1]),
         Op::Relu => format!("(relu {})", a[0]),
+        Op::Transpose if batched => format!("(transpose {} :perm (swap-last-two {}))", a[0], rank()),
         Op::Transpose => format!("(transpose {} :perm [1 0])", a[0]),
-        Op::Concat(axis) => format!("(concat {} {} :axis {axis})", a[0], a[1]),
-        Op::Split(axis, part) => {
-            let (l, r) = m[node.args[0]].tree[axis].expect("a split has a split tree");
-            format!("(result {part} (split {} :axis {axis} :sizes [{} {}]))", a[0], dim(l), dim(r))
+        Op::Concat(k) => format!("(concat {} {} :axis {})", a[0], a[1], axis(k)),
+        Op::Split(k, part) => {
+            let (l, r) = m[node.args[0]].tree[k].expect("a split has a split tree");
+            format!("(result {part} (split {} :axis {} :sizes [{} {}]))", a[0], axis(k), dim(l), dim(r))
         }
         Op::Conv => {
             // "Same" padding for the filter's (odd, square) kernel.
@@ -61,11 +92,17 @@ pub fn render(world: &World, g: &Graph, m: &[Meta], shapes: &[Vec<usize>], v: us
     }
 }
 
-/// The outputs of `g` as rule text: one pattern, or `(outputs ...)`.
+/// The outputs of `g` as rule text: one pattern, or `(outputs ...)` (for pruning and
+/// duplicates: matrices of rank 2).
 pub fn render_side(world: &World, g: &Graph) -> String {
+    render_rule_side(world, g, false)
+}
+
+/// The outputs of `g` as a rule states them (`batched`: for any rank, see [`batched`]).
+pub fn render_rule_side(world: &World, g: &Graph, batched: bool) -> String {
     let m = metas(world, g);
     let shapes = value_shapes(world, g);
-    let outs: Vec<String> = g.outputs.iter().map(|&o| render(world, g, &m, &shapes, o)).collect();
+    let outs: Vec<String> = g.outputs.iter().map(|&o| render(world, g, &m, &shapes, o, batched)).collect();
     if outs.len() == 1 { outs[0].clone() } else { format!("(outputs {})", outs.join(" ")) }
 }
 
@@ -74,7 +111,7 @@ fn subexpressions(world: &World, g: &Graph) -> HashSet<String> {
     let m = metas(world, g);
     let shapes = value_shapes(world, g);
     let n_in = world.inputs.len();
-    (n_in..n_in + g.nodes.len()).map(|v| render(world, g, &m, &shapes, v)).collect()
+    (n_in..n_in + g.nodes.len()).map(|v| render(world, g, &m, &shapes, v, false)).collect()
 }
 
 /// `text` with the world's variables renamed in order of first appearance.
@@ -162,25 +199,37 @@ pub fn prune_reason(world: &World, src: &Graph, tgt: &Graph, seen: &mut HashSet<
     None
 }
 
-/// What a rule's guards fix about input `i`'s shape: its rank, and for the image
-/// world's filters their kernel size (the padding of a "same" convolution depends on it).
-pub fn fixed(world: &World, i: usize) -> Fixed {
+/// What a rule's guards fix about input `i`'s shape: its rank (in a batched rule, a
+/// matrix's is any of 2 or more, one for all), and for the image world's filters their
+/// kernel size (the padding of a "same" convolution depends on it).
+pub fn fixed(world: &World, i: usize, batched: bool) -> Fixed {
     let Input { name, shape, .. } = &world.inputs[i];
     let dims = if world.name == "image" && *name != "x" { vec![(2, shape[2]), (3, shape[3])] } else { Vec::new() };
-    Fixed { rank: Some(shape.len()), dims }
+    if batched && !shape.is_empty() {
+        return Fixed { rank: None, batched: true, dims };
+    }
+    Fixed { rank: Some(shape.len()), batched: false, dims }
 }
 
 /// The guards a rule over `inputs_used` needs: ranks, kernel sizes of filters, and
-/// what the constants hold.
+/// what the constants hold. A batched rule's first matrix input has a rank of 2 or
+/// more, the others the same.
 pub fn guards(world: &World, inputs_used: u32) -> Vec<String> {
+    let batched = batched(world, inputs_used);
+    let mut anchor: Option<&str> = None;
     let mut out = Vec::new();
     for (i, Input { name, fill, .. }) in world.inputs.iter().enumerate() {
         if inputs_used & (1 << i) == 0 {
             continue;
         }
-        let f = fixed(world, i);
+        let f = fixed(world, i, batched);
         if let Some(rank) = f.rank {
             out.push(format!("(= (rank ?{name}) {rank})"));
+        } else if let Some(a) = anchor {
+            out.push(format!("(= (rank ?{name}) (rank ?{a}))"));
+        } else {
+            out.push(format!("(>= (rank ?{name}) 2)"));
+            anchor = Some(name);
         }
         match fill {
             Fill::Random => {}

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use crate::axioms::constant_operator;
 use crate::axioms::{Axiom, Term};
-use crate::emit::{fixed, guards, prune_reason, render_side};
+use crate::emit::{batched, fixed, guards, prune_reason, render_rule_side, render_side};
 use crate::enumerate::{self, Graph, World};
 use crate::terms::graph_terms;
 use crate::validate::{Fixed, check_shapes};
@@ -240,11 +240,13 @@ pub fn generate(
                 continue;
             }
             let (src, tgt) = (&distinct[s], &distinct[t]);
+            let used = src.inputs_used | tgt.inputs_used;
+            let batched = batched(&world, used);
             let leaf_fixed = |leaf: &Term| match leaf {
-                Term::Var(i) => fixed(&world, *i),
+                Term::Var(i) => fixed(&world, *i, batched),
                 Term::App(c, _) => (0..world.inputs.len())
                     .find(|&i| constant_operator(world.inputs[i].fill) == Some(*c))
-                    .map_or_else(Fixed::default, |i| fixed(&world, i)),
+                    .map_or_else(Fixed::default, |i| fixed(&world, i, batched)),
             };
             if check_shapes(&graph_terms(&world, src), &graph_terms(&world, tgt), &leaf_fixed).is_err() {
                 counts.shape_rejected += 1;
@@ -252,14 +254,14 @@ pub fn generate(
             }
             counts.verified += 1;
             let mut text = String::new();
-            let g = guards(&world, src.inputs_used | tgt.inputs_used);
+            let g = guards(&world, used);
             writeln!(
                 text,
                 "(rule {}-{:04}\n  {}\n  => {}\n  (if {})\n  (by rulegen :fingerprint \"{:016x}\" :verified \"{}\"))",
                 world.name,
                 counts.verified,
-                render_side(&world, src),
-                render_side(&world, tgt),
+                render_rule_side(&world, src, batched),
+                render_rule_side(&world, tgt, batched),
                 g.join(" "),
                 src.fingerprint,
                 prover_name

@@ -13,6 +13,12 @@
 //! carries on that axis (TASO's split trees), so it needs no sizes of its own. The
 //! constants (identity matrices and filters, ones) are inputs of fixed contents: see
 //! [`Fill`].
+//!
+//! The matrix ops also take rank-3 tensors, batches of matrices (numpy's `matmul`:
+//! a batch of one repeats; `transpose`, `concat` and `split` act on each matrix, see
+//! [`axis_of`]): the axioms are validated on them too, so a rule the axioms prove
+//! holds for batches, which is what lets the matrix world's rules be emitted for any
+//! rank of 2 or more (`emit`).
 
 /// A number the specifications compute with.
 pub trait Num: Copy + PartialEq + std::fmt::Debug {
@@ -175,6 +181,20 @@ impl Op {
     }
 }
 
+/// The axis that a matrix op's axis `k` (0: rows, 1: columns) is on a tensor of `rank`:
+/// a rank-3 tensor is a batch of matrices (axis 0 the batch, as in a rank-polymorphic
+/// rule of the matrix world); other ranks count from the front (matrices, and the
+/// image world's NCHW images and OIHW filters).
+pub fn axis_of(k: usize, rank: usize) -> usize {
+    if rank == 3 { k + 1 } else { k }
+}
+
+/// The batch extent of matrix batches of `a` and `b` batches broadcast against each
+/// other (numpy `matmul`), if they do.
+fn batch(a: usize, b: usize) -> Option<usize> {
+    (a == b || a == 1 || b == 1).then_some(a.max(b))
+}
+
 /// The shape of `op`'s result on operands of `shapes`; `None` if they do not fit
 /// (`split` is handled by [`split_shape`], which needs the split sizes).
 pub fn shape(op: Op, shapes: &[&[usize]]) -> Option<Vec<usize>> {
@@ -184,14 +204,17 @@ pub fn shape(op: Op, shapes: &[&[usize]]) -> Option<Vec<usize>> {
         Op::Relu => Some(shapes[0].to_vec()),
         Op::Transpose => match shapes[0] {
             &[r, c] => Some(vec![c, r]),
+            &[b, r, c] => Some(vec![b, c, r]),
             _ => None,
         },
         Op::MatMul => match (shapes[0], shapes[1]) {
             (&[m, k], &[k2, n]) if k == k2 => Some(vec![m, n]),
+            (&[b, m, k], &[b2, k2, n]) if k == k2 => Some(vec![batch(b, b2)?, m, n]),
             _ => None,
         },
         Op::Concat(axis) => {
             let (a, b) = (shapes[0], shapes[1]);
+            let axis = axis_of(axis, a.len());
             if a.len() != b.len() || axis >= a.len() || (0..a.len()).any(|d| d != axis && a[d] != b[d]) {
                 return None;
             }
@@ -231,27 +254,35 @@ pub fn eval<N: Num>(op: Op, args: &[&T<N>]) -> Option<T<N>> {
         Op::Relu => args[0].data.iter().map(|&v| v.relu()).collect(),
         Op::Transpose => {
             let a = args[0];
-            let [r, c] = a.shape[..] else { unreachable!("checked by shape") };
-            (0..c * r).map(|i| a.data[(i % r) * c + i / r]).collect()
+            let (r, c) = (a.shape[a.shape.len() - 2], a.shape[a.shape.len() - 1]);
+            let batches = a.data.len() / (r * c);
+            (0..batches).flat_map(|p| (0..c * r).map(move |i| a.data[p * r * c + (i % r) * c + i / r])).collect()
         }
         Op::MatMul => {
+            // One product per matrix of the batch (numpy `matmul`: a batch of one repeats).
             let (a, b) = (args[0], args[1]);
-            let [m, n] = out_shape[..] else { unreachable!("checked by shape") };
-            let k = a.shape[1];
-            let mut out = vec![N::zero(); m * n];
-            for i in 0..m {
-                for j in 0..n {
-                    let mut acc = N::zero();
-                    for l in 0..k {
-                        acc = acc.add(a.data[i * k + l].mul(b.data[l * n + j]));
+            let rank = out_shape.len();
+            let (m, n, k) = (out_shape[rank - 2], out_shape[rank - 1], a.shape[rank - 1]);
+            let batches = if rank == 3 { out_shape[0] } else { 1 };
+            let pick = |t: &T<N>, p: usize| if rank == 3 && t.shape[0] == 1 { 0 } else { p };
+            let mut out = vec![N::zero(); batches * m * n];
+            for p in 0..batches {
+                let (pa, pb) = (pick(a, p) * m * k, pick(b, p) * k * n);
+                for i in 0..m {
+                    for j in 0..n {
+                        let mut acc = N::zero();
+                        for l in 0..k {
+                            acc = acc.add(a.data[pa + i * k + l].mul(b.data[pb + l * n + j]));
+                        }
+                        out[(p * m + i) * n + j] = acc;
                     }
-                    out[i * n + j] = acc;
                 }
             }
             out
         }
         Op::Concat(axis) => {
             let (a, b) = (args[0], args[1]);
+            let axis = axis_of(axis, a.shape.len());
             let outer: usize = a.shape[..axis].iter().product();
             let (ia, ib): (usize, usize) = (a.shape[axis..].iter().product(), b.shape[axis..].iter().product());
             let mut data = Vec::with_capacity(a.data.len() + b.data.len());
@@ -373,9 +404,11 @@ pub fn eval_broadcast<N: Num>(op: Op, a: &T<N>, b: &T<N>) -> Option<T<N>> {
     Some(T::new(shape, data))
 }
 
-/// The shape of part `part` of a tensor of `shape` split along `axis` after `first`
-/// elements; `None` if that is not a split into two non-empty parts.
+/// The shape of part `part` of a tensor of `shape` split along `axis` (as [`axis_of`]
+/// reads it) after `first` elements; `None` if that is not a split into two non-empty
+/// parts.
 pub fn split_shape(shape: &[usize], axis: usize, first: usize, part: usize) -> Option<Vec<usize>> {
+    let axis = axis_of(axis, shape.len());
     let extent = *shape.get(axis)?;
     if first == 0 || first >= extent {
         return None;
@@ -388,6 +421,7 @@ pub fn split_shape(shape: &[usize], axis: usize, first: usize, part: usize) -> O
 /// Part `part` of `x` split along `axis` after `first` elements.
 pub fn split<N: Num>(x: &T<N>, axis: usize, first: usize, part: usize) -> Option<T<N>> {
     let shape = split_shape(&x.shape, axis, first, part)?;
+    let axis = axis_of(axis, x.shape.len());
     let (extent, len) = (x.shape[axis], shape[axis]);
     let lo = if part == 0 { 0 } else { first };
     let outer: usize = x.shape[..axis].iter().product();

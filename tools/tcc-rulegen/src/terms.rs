@@ -56,7 +56,8 @@ fn guarded(rule: &Rule, f: &str, var: &str, rest: impl Fn(&[Expr]) -> bool) -> b
 }
 
 /// What `rule`'s guards fix about the leaves of its terms (`vars[i]` names variable i;
-/// a constant is the variable its guard names): `(= (rank ?v) R)`, `(= (dim ?v K) N)`.
+/// a constant is the variable its guard names): `(= (rank ?v) R)`, `(= (dim ?v K) N)`,
+/// and a batched rule's matrices: `(>= (rank ?v) 2)`, `(= (rank ?v) (rank ?w))`.
 pub fn rule_fixed<'a>(rule: &'a Rule, vars: &'a [String]) -> impl Fn(&Term) -> Fixed + 'a {
     move |leaf: &Term| {
         let name = match leaf {
@@ -73,6 +74,25 @@ pub fn rule_fixed<'a>(rule: &'a Rule, vars: &'a [String]) -> impl Fn(&Term) -> F
         };
         let mut out = Fixed::default();
         let Some(name) = name else { return out };
+        let is_rank_of = |e: &Expr, v: Option<&str>| match e {
+            Expr::Call(f, fa, _) if f == "rank" => match (fa.first(), v) {
+                (Some(Expr::Var(x, _)), Some(v)) => x == v,
+                (Some(Expr::Var(..)), None) => true,
+                _ => false,
+            },
+            _ => false,
+        };
+        for g in &rule.guards {
+            let Expr::Call(cmp, args, _) = g else { continue };
+            let batched = match (cmp.as_str(), args.first(), args.get(1)) {
+                (">=", Some(r), Some(Expr::Int(2, _))) => is_rank_of(r, Some(name)),
+                ("=", Some(r), Some(other)) => is_rank_of(r, Some(name)) && is_rank_of(other, None),
+                _ => false,
+            };
+            if batched {
+                out.batched = true;
+            }
+        }
         for g in &rule.guards {
             let Expr::Call(eq, args, _) = g else { continue };
             let (Some(Expr::Call(f, fa, _)), Some(Expr::Int(n, _))) = (args.first(), args.get(1)) else { continue };
@@ -101,8 +121,36 @@ fn attrs_text(attrs: &[(String, Expr)]) -> String {
     attrs.iter().map(|(n, e)| format!(":{n} {}", expr(e))).collect::<Vec<_>>().join(" ")
 }
 
-fn attr_int(attrs: &[(String, Expr)], name: &str) -> Option<i64> {
-    attrs.iter().find(|(n, _)| n == name).and_then(|(_, e)| if let Expr::Int(v, _) = e { Some(*v) } else { None })
+fn attr<'a>(attrs: &'a [(String, Expr)], name: &str) -> Option<&'a Expr> {
+    attrs.iter().find(|(n, _)| n == name).map(|(_, e)| e)
+}
+
+/// `(rank ?v)`.
+fn is_rank(e: &Expr) -> bool {
+    matches!(e, Expr::Call(f, a, _) if f == "rank" && matches!(a[..], [Expr::Var(..)]))
+}
+
+/// The matrix axis (0 rows, 1 columns) an `:axis` attribute names: `0` or `1`, or in a
+/// batched rule `(- (rank ?v) 2)` or `(- (rank ?v) 1)`.
+fn matrix_axis(attrs: &[(String, Expr)]) -> Option<usize> {
+    match attr(attrs, "axis")? {
+        Expr::Int(k @ 0..=1, _) => Some(*k as usize),
+        Expr::Call(minus, a, _) if minus == "-" => match &a[..] {
+            [r, Expr::Int(k @ 1..=2, _)] if is_rank(r) => Some(2 - *k as usize),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether a `:perm` attribute swaps a matrix's two axes: `[1 0]`, or in a batched rule
+/// `(swap-last-two (rank ?v))`.
+fn swaps_matrix_axes(attrs: &[(String, Expr)]) -> bool {
+    match attr(attrs, "perm") {
+        Some(Expr::List(items, _)) => matches!(items[..], [Expr::Int(1, _), Expr::Int(0, _)]),
+        Some(Expr::Call(f, a, _)) => f == "swap-last-two" && matches!(&a[..], [r] if is_rank(r)),
+        _ => false,
+    }
 }
 
 /// The term of a rule pattern; variables are numbered in `vars`.
@@ -127,12 +175,12 @@ pub fn pattern_term(p: &Pattern, rule: &Rule, vars: &mut Vec<String>) -> Result<
         Pattern::As(_, inner, _) => pattern_term(inner, rule, vars)?,
         Pattern::Result(part, inner, _) => {
             let Pattern::Op(o) = inner.as_ref() else { return Err(err("a result of a non-op")) };
-            let axis = attr_int(&o.attrs, "axis").ok_or_else(|| err("a split without a constant axis"))?;
-            if o.op != "split" || o.operands.len() != 1 || axis > 1 || *part > 1 {
+            let axis = matrix_axis(&o.attrs).ok_or_else(|| err("a split along no matrix axis"))?;
+            if o.op != "split" || o.operands.len() != 1 || *part > 1 {
                 return Err(err(&format!("`(result {part} ({} ...))`", o.op)));
             }
             let x = pattern_term(&o.operands[0], rule, vars)?;
-            let op: &'static str = ["split0_0", "split0_1", "split1_0", "split1_1"][axis as usize * 2 + part];
+            let op: &'static str = ["split0_0", "split0_1", "split1_0", "split1_1"][axis * 2 + part];
             Term::App(op, vec![x])
         }
         Pattern::Op(o) => {
@@ -144,8 +192,8 @@ pub fn pattern_term(p: &Pattern, rule: &Rule, vars: &mut Vec<String>) -> Result<
                 ("mul", 2) if scalar(&o.operands[1]) => "scale",
                 ("mul", 2) => "mul",
                 ("relu", 1) => "relu",
-                ("transpose", 1) => "transpose",
-                ("concat", 2) => match attr_int(&o.attrs, "axis") {
+                ("transpose", 1) if swaps_matrix_axes(&o.attrs) => "transpose",
+                ("concat", 2) => match matrix_axis(&o.attrs) {
                     Some(0) => "concat0",
                     Some(1) => "concat1",
                     _ => return Err(err("a concat along another axis")),

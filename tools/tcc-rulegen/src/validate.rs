@@ -150,10 +150,11 @@ fn eval<D: Domain>(t: &Term, env: &[D], slots: &Slots, ew: Elementwise) -> Optio
     let vals: Vec<Value<D>> = args.iter().map(|a| eval(a, env, slots, ew)).collect::<Option<_>>()?;
     if let Some(rest) = op.strip_prefix("split") {
         let (axis, part) = ((rest.as_bytes()[0] - b'0') as usize, (rest.as_bytes()[2] - b'0') as usize);
-        let first = (*vals[0].tree.get(axis)?)?;
+        let at = spec::axis_of(axis, vals[0].tree.len());
+        let first = (*vals[0].tree.get(at)?)?;
         let v = vals[0].v.split(axis, first, part)?;
         let mut tree = vals[0].tree.clone();
-        tree[axis] = None;
+        tree[at] = None;
         return Some(Value { v, tree });
     }
     let g = spec_op(op)?;
@@ -163,25 +164,40 @@ fn eval<D: Domain>(t: &Term, env: &[D], slots: &Slots, ew: Elementwise) -> Optio
     };
     let mut tree = vec![None; v.shape().len()];
     match g {
-        Op::Concat(axis) => tree[axis] = Some(vals[0].v.shape()[axis]),
+        Op::Concat(axis) => {
+            let at = spec::axis_of(axis, tree.len());
+            tree[at] = Some(vals[0].v.shape()[at])
+        }
         Op::Relu | Op::Scale => tree = vals[0].tree.clone(),
         Op::Add | Op::Mul if vals[0].tree == vals[1].tree && vals[0].v.shape() == vals[1].v.shape() => {
             tree = vals[0].tree.clone()
         }
-        Op::Transpose => tree = vec![vals[0].tree[1], vals[0].tree[0]],
+        Op::Transpose => {
+            tree = vals[0].tree.clone();
+            let r = tree.len();
+            tree.swap(r - 2, r - 1)
+        }
         Op::MaxPool | Op::AvgPool => tree = vec![vals[0].tree[0], vals[0].tree[1], None, None],
         _ => {}
     }
     Some(Value { v, tree })
 }
 
-/// Every small shape: a scalar, matrices up to `m`x`m`, 4-D tensors up to
-/// `n`x3x`m`x`m` (3x3x4x4 for axioms).
+/// Every small shape: a scalar, matrices up to `m`x`m`, batches of one or two matrices
+/// up to 3x3 (rank 3: see [`spec::axis_of`]), 4-D tensors up to `n`x3x`m`x`m`
+/// (3x3x4x4 for axioms).
 pub fn small_shapes(n: usize, m: usize) -> Vec<Vec<usize>> {
     let mut out = vec![vec![]];
     for r in 1..=m {
         for c in 1..=m {
             out.push(vec![r, c]);
+        }
+    }
+    for b in 1..=2 {
+        for r in 1..=m.min(3) {
+            for c in 1..=m.min(3) {
+                out.push(vec![b, r, c]);
+            }
         }
     }
     for n in 1..=n {
@@ -320,13 +336,18 @@ pub fn validate(axiom: &Axiom, timeout_ms: u32) -> Result<Validation, String> {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Fixed {
     pub rank: Option<usize>,
+    /// A matrix of a batched rule (`emit::batched`): rank 2 or more, the same as every
+    /// other batched leaf's (checked on ranks 2 and 3).
+    pub batched: bool,
     /// (axis, extent) pairs.
     pub dims: Vec<(usize, usize)>,
 }
 
 impl Fixed {
     fn admits(&self, shape: &[usize]) -> bool {
-        self.rank.is_none_or(|r| r == shape.len()) && self.dims.iter().all(|&(a, n)| shape.get(a) == Some(&n))
+        self.rank.is_none_or(|r| r == shape.len())
+            && (!self.batched || (2..=3).contains(&shape.len()))
+            && self.dims.iter().all(|&(a, n)| shape.get(a) == Some(&n))
     }
 }
 
@@ -358,6 +379,7 @@ pub fn check_shapes(source: &[Term], target: &[Term], fixed: &dyn Fn(&Term) -> F
     let terms: Vec<&Term> = source.iter().chain(&target).collect();
     let slots = Slots::of(&terms, map.len());
     let shapes = small_shapes(2, 3);
+    let mut batched = vec![false; slots.len()];
     let domains: Vec<Vec<Vec<usize>>> = (0..slots.len())
         .map(|s| {
             let (leaf, fill) = match s.checked_sub(slots.vars) {
@@ -365,6 +387,7 @@ pub fn check_shapes(source: &[Term], target: &[Term], fixed: &dyn Fn(&Term) -> F
                 Some(k) => (Term::App(slots.constants[k], Vec::new()), constant_fill(slots.constants[k])),
             };
             let f = fixed(&leaf);
+            batched[s] = f.batched;
             let fits = |sh: &&Vec<usize>| f.admits(sh) && fill.is_none_or(|fl| fl.constant::<i64>(sh).is_some());
             shapes.iter().filter(fits).cloned().collect()
         })
@@ -372,6 +395,13 @@ pub fn check_shapes(source: &[Term], target: &[Term], fixed: &dyn Fn(&Term) -> F
     let mut next = spec::xorshift(0x5AFE);
     let mut checked = 0;
     'instances: for shapes in instances(&terms, &slots, &domains, Elementwise::Broadcast) {
+        // The batched leaves have one rank (the guards say so).
+        let mut ranks = shapes.iter().zip(&batched).filter(|(_, b)| **b).map(|(s, _)| s.len());
+        if let Some(r) = ranks.next()
+            && ranks.any(|q| q != r)
+        {
+            continue;
+        }
         let env: Vec<T<f64>> = shapes
             .iter()
             .enumerate()
@@ -450,12 +480,27 @@ mod tests {
 
     #[test]
     fn the_shapes_of_an_axiom_are_all_found() {
-        // (matmul (matmul a b) c): every m, k, l, n in 1..=4.
+        // (matmul (matmul a b) c): every m, k, l, n in 1..=4; and batches: every m, k,
+        // l, n in 1..=3 with each operand a batch of 1 or 2 (any mix broadcasts).
         let a = parse_axioms("(matmul (matmul a b) c) = (matmul a (matmul b c))").unwrap().remove(0);
-        assert_eq!(validate(&a, 1000).unwrap().instances, 4 * 4 * 4 * 4);
+        assert_eq!(validate(&a, 1000).unwrap().instances, 4 * 4 * 4 * 4 + 2 * 2 * 2 * 3 * 3 * 3 * 3);
         // (conv a imm) = a: every image, with the identity filter that fits.
         let a = parse_axioms("(conv a imm) = a").unwrap().remove(0);
         assert_eq!(validate(&a, 1000).unwrap().instances, 3 * 3 * 4 * 4);
+    }
+
+    #[test]
+    fn batches_of_matrices_are_matrix_by_matrix() {
+        // A batch of two 2x2 matrices times a batch of one: each times the one.
+        let a: T<i64> = T::new(vec![2, 2, 2], vec![1, 2, 3, 4, 5, 6, 7, 8]);
+        let b: T<i64> = T::new(vec![1, 2, 2], vec![0, 1, 1, 0]);
+        assert_eq!(spec::eval(Op::MatMul, &[&a, &b]).unwrap().data, vec![2, 1, 4, 3, 6, 5, 8, 7]);
+        assert_eq!(spec::eval(Op::Transpose, &[&a]).unwrap().data, vec![1, 3, 2, 4, 5, 7, 6, 8]);
+        // Concatenated along each matrix's columns, split back.
+        let c = spec::eval(Op::Concat(1), &[&a, &a]).unwrap();
+        assert_eq!(c.shape, vec![2, 2, 4]);
+        assert_eq!(&c.data[..4], &[1, 2, 1, 2]);
+        assert_eq!(spec::split(&c, 1, 2, 1).unwrap(), a);
     }
 
     #[test]

@@ -132,6 +132,15 @@ pub fn inverse_perm(_: &Module, args: &[Val]) -> Option<Val> {
     Some(Val::Ints(inv))
 }
 
+/// `(swap-last-two n)`: the permutation of rank `n` (2 or more) exchanging its last two
+/// axes, a matrix transpose of each matrix of a batch.
+pub fn swap_last_two(_: &Module, args: &[Val]) -> Option<Val> {
+    let n = args[0].int().filter(|&n| n >= 2)?;
+    let mut p: Vec<i64> = (0..n).collect();
+    p.swap(n as usize - 2, n as usize - 1);
+    Some(Val::Ints(p))
+}
+
 pub fn same_type(m: &Module, args: &[Val]) -> Option<Val> {
     let (a, b) = pair(args, Val::value)?;
     Some(Val::Bool(m.value_type(a) == m.value_type(b)))
