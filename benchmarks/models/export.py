@@ -202,6 +202,21 @@ class TimestepEmbedding(nn.Module):
         return self.l2(nn.functional.silu(self.l1(emb)))
 
 
+class LoraLinear(nn.Module):
+    """A linear layer with a low-rank adapter kept beside its weight, as a fine-tuned
+    model carries it before merging: x @ W + x @ (A @ B). The best graph is one matmul
+    with W + A @ B folded at compile time (the rewrite search's LoRA merge)."""
+
+    def __init__(self, dim, rank):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(dim, dim) / math.sqrt(dim))
+        self.a = nn.Parameter(torch.randn(dim, rank) / math.sqrt(dim))
+        self.b = nn.Parameter(torch.randn(rank, dim) / math.sqrt(rank))
+
+    def forward(self, x):
+        return x @ self.w + x @ (self.a @ self.b)
+
+
 def timesteps(shape):
     """Diffusion timesteps: uniform in [0, 1000)."""
     return torch.rand(shape) * 1000.0
@@ -233,6 +248,8 @@ MODELS = {
                          lambda: (RotaryAttention(2048, 16), (1, 128, 2048))),
     "timestep_embedding": (lambda: (TimestepEmbedding(32, 64), (4,), timesteps),
                            lambda: (TimestepEmbedding(320, 1280), (2,), timesteps)),
+    "lora_linear": (lambda: (LoraLinear(64, 4), (1, 16, 64)),
+                    lambda: (LoraLinear(512, 16), (1, 256, 512))),
 }
 
 

@@ -108,3 +108,17 @@ fn cnn_exports_clean_up_to_blocked_kernels_with_fused_epilogues() {
     let g = optimized_graph("mobilenet_v2");
     assert_eq!(count(&g, "graph.max") + count(&g, "graph.min"), 0, "mobilenet_v2: ReLU6 not a clamp:\n{g}");
 }
+
+/// A LoRA layer kept beside its weight (`x @ W + x @ (A @ B)`, rank-3 matmuls as
+/// torch-mlir exports them): `A @ B` folds, and the default search's generated rule
+/// (distributivity, stated for any rank) merges the two matmuls into one by the folded
+/// `W + A @ B`; with the search off, two remain. (`every_export_matches_pytorch` checks
+/// the result.)
+#[test]
+fn a_lora_export_becomes_one_matmul() {
+    let g = optimized_graph("lora_linear");
+    let matmuls = |g: &str| count(g, "graph.matmul") + count(g, "graph.matmul_packed");
+    assert_eq!(matmuls(&g), 1, "lora_linear: not merged:\n{g}");
+    let off = optimized_graph_with("lora_linear", &["--rewrite-search", "off"]);
+    assert_eq!(matmuls(&off), 2, "lora_linear with the search off:\n{off}");
+}
