@@ -119,6 +119,11 @@ impl SearchStats {
         *self.by_rule.entry(rule.to_string()).or_default() += 1;
     }
 
+    /// Every rule that made a candidate, with how many: `name count, ...` by name.
+    pub fn by_rule_list(&self) -> String {
+        self.by_rule.iter().map(|(r, n)| format!("{r} {n}")).collect::<Vec<_>>().join(", ")
+    }
+
     /// One line: costs, graphs expanded, time and the rules on the way to the best graph.
     pub fn summary(&self) -> String {
         let mut by_rule: Vec<(&String, &usize)> = self.by_rule.iter().collect();
@@ -564,6 +569,9 @@ impl RewriteSearch {
         if self.report {
             let measured = if cost.measured > 0 { format!(", {} ops measured", cost.measured) } else { String::new() };
             eprintln!("rewrite-search: {}{measured}{checked}", stats.summary());
+            if !stats.by_rule.is_empty() {
+                eprintln!("rewrite-search: candidates by rule: {}", stats.by_rule_list());
+            }
         }
         *m = best;
         Ok(Some(stats))

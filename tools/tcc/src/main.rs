@@ -106,7 +106,8 @@ struct Common {
     /// Print the IR after every pass (to stderr).
     #[arg(long)]
     print_ir_after_all: bool,
-    /// Print a per-pass timing table (to stderr).
+    /// Print a per-pass timing table and the rewrite search's report: costs, the rules
+    /// that made candidates and those on the way to the kept graph (to stderr).
     #[arg(long)]
     timing: bool,
     /// The rewrite search on the graph: off, greedy, or taso (a cost-based backtracking
