@@ -30,16 +30,21 @@ use crate::validate::Fixed;
 pub const MAX_POOL: &str = ":kernel [3 3] :strides [1 1] :pads [1 1 1 1]";
 pub const AVG_POOL: &str = ":kernel [3 3] :strides [1 1] :pads [0 0 0 0]";
 
-/// Whether a rule over `inputs_used` is stated for any rank (`batched`): a rule of the
-/// matrix world over random inputs only. Its matrices may then be batches of matrices
-/// of any rank of 2 or more, all of one rank (the leading axes a batch, broadcast by
-/// `matmul`), so it fires on the rank-3 matmuls of real exports; axes and permutations
-/// count from the end. The axioms hold for batches (`spec::axis_of`, validated on
-/// rank-3 shapes), so the proof covers them. Rules naming constants (identities, ones)
-/// stay rank 2.
-pub fn batched(world: &World, inputs_used: u32) -> bool {
+/// Whether the rule from `src` over `inputs_used` is stated for any rank (`batched`): a
+/// rule of the matrix world over random inputs only whose source has a matrix op
+/// (`matmul`, `transpose`, `concat`, `split`). Its matrices may then be batches of
+/// matrices of any rank of 2 or more, all of one rank (the leading axes a batch,
+/// broadcast by `matmul`), so it fires on the rank-3 matmuls of real exports; axes and
+/// permutations count from the end. The axioms hold for batches (`spec::axis_of`,
+/// validated on rank-3 shapes), so the proof covers them. Rules naming constants
+/// (identities, ones) stay rank 2, and so do rules whose source is elementwise only:
+/// stated for any rank they would match every chain of adds and multiplies of a model
+/// (thousands of matches in a ConvNeXt, flooding the search), and such chains are
+/// fused into one memory-bound kernel whatever their order.
+pub fn batched(world: &World, src: &Graph, inputs_used: u32) -> bool {
     world.name == "matrix"
         && world.inputs.iter().enumerate().all(|(i, inp)| inputs_used & (1 << i) == 0 || inp.fill == Fill::Random)
+        && src.nodes.iter().any(|n| matches!(n.op, Op::MatMul | Op::Transpose | Op::Concat(_) | Op::Split(..)))
 }
 
 /// The first matrix (non-scalar) input value `v` of `g` reads: in a batched rule, the
@@ -214,8 +219,7 @@ pub fn fixed(world: &World, i: usize, batched: bool) -> Fixed {
 /// The guards a rule over `inputs_used` needs: ranks, kernel sizes of filters, and
 /// what the constants hold. A batched rule's first matrix input has a rank of 2 or
 /// more, the others the same.
-pub fn guards(world: &World, inputs_used: u32) -> Vec<String> {
-    let batched = batched(world, inputs_used);
+pub fn guards(world: &World, inputs_used: u32, batched: bool) -> Vec<String> {
     let mut anchor: Option<&str> = None;
     let mut out = Vec::new();
     for (i, Input { name, fill, .. }) in world.inputs.iter().enumerate() {

@@ -241,7 +241,7 @@ pub fn generate(
             }
             let (src, tgt) = (&distinct[s], &distinct[t]);
             let used = src.inputs_used | tgt.inputs_used;
-            let batched = batched(&world, used);
+            let batched = batched(&world, src, used);
             let leaf_fixed = |leaf: &Term| match leaf {
                 Term::Var(i) => fixed(&world, *i, batched),
                 Term::App(c, _) => (0..world.inputs.len())
@@ -254,7 +254,7 @@ pub fn generate(
             }
             counts.verified += 1;
             let mut text = String::new();
-            let g = guards(&world, used);
+            let g = guards(&world, used, batched);
             writeln!(
                 text,
                 "(rule {}-{:04}\n  {}\n  => {}\n  (if {})\n  (by rulegen :fingerprint \"{:016x}\" :verified \"{}\"))",
