@@ -6,7 +6,8 @@
 //!   cheapest is taken out; every rule is applied at every match, each on its own copy
 //!   (dead ops removed); a result not seen before is queued if its cost is below
 //!   `alpha` (1.05) times the best cost so far and it has fewer than twice the input's
-//!   ops. It stops when the queue is empty or `budget` graphs were expanded, and the
+//!   ops. It stops when the queue is empty, `budget` graphs were expanded or its time
+//!   limit (10 s) passed, and the
 //!   cheapest graph seen wins. Results cannot have cycles: a rule's target is built
 //!   where every operand is already defined and before every user of what it replaces.
 //! - Joint layout (TASO): a rewrite that creates a matmul of constant weights gives one
@@ -74,6 +75,10 @@ pub struct SearchConfig {
     /// The target whose layouts the matmuls a rewrite creates may take (joint layout
     /// search); `None` leaves their layouts to `block-layouts`.
     pub layouts: Option<Target>,
+    /// The search stops expanding graphs (and building neighbours) when this much time
+    /// has passed, keeping the best graph found so far: on a large model every
+    /// expansion tries each rule at each of thousands of matches.
+    pub time_limit: Duration,
 }
 
 impl Default for SearchConfig {
@@ -85,12 +90,16 @@ impl Default for SearchConfig {
             min_gain: 0.02,
             progress: true,
             layouts: None,
+            time_limit: DEFAULT_TIME_LIMIT,
         }
     }
 }
 
 /// Graphs the default search expands.
 pub const DEFAULT_BUDGET: usize = 100;
+
+/// The default search's time limit.
+pub const DEFAULT_TIME_LIMIT: Duration = Duration::from_secs(10);
 
 /// What a search did.
 #[derive(Clone, Debug, Default)]
@@ -109,6 +118,8 @@ pub struct SearchStats {
     /// it chose for the matmuls it created.
     pub path: Vec<String>,
     pub elapsed: Duration,
+    /// Whether the search stopped at its time limit.
+    pub timed_out: bool,
 }
 
 impl SearchStats {
@@ -131,7 +142,7 @@ impl SearchStats {
         let tried: Vec<String> = by_rule.iter().take(4).map(|(r, n)| format!("{r} {n}")).collect();
         let more = if by_rule.len() > 4 { format!(" and {} more", by_rule.len() - 4) } else { String::new() };
         format!(
-            "cost {:.4} -> {:.4} ms{}, {} graphs expanded, {} candidates{}, {:.1} ms; rules: {}",
+            "cost {:.4} -> {:.4} ms{}, {} graphs expanded{}, {} candidates{}, {:.1} ms; rules: {}",
             self.initial_cost * 1e3,
             self.best_cost * 1e3,
             match self.declined_cost {
@@ -139,6 +150,7 @@ impl SearchStats {
                 None => String::new(),
             },
             self.expanded,
+            if self.timed_out { " (stopped at the time limit)" } else { "" },
             self.candidates,
             if tried.is_empty() { String::new() } else { format!(" ({}{more})", tried.join(", ")) },
             self.elapsed.as_secs_f64() * 1e3,
@@ -240,9 +252,13 @@ fn neighbours(
     rules: &matching::RuleIndex,
     cost: &mut CostModel,
     layouts: Option<&Target>,
+    deadline: Instant,
 ) -> Vec<(Module, String)> {
     let mut out = Vec::new();
     for (rule, b) in rules.find_all(m) {
+        if Instant::now() > deadline {
+            break;
+        }
         if let Some(mut next) = matching::apply_to_copy(m, rule, &b) {
             erase_dead(&mut next);
             for &root in &b.roots {
@@ -341,7 +357,8 @@ pub fn search(
     let start = Instant::now();
     let mut progress = Progress { start, last: start, enabled: cfg.progress };
     // The ops the first rewrites would replace are measured before anything is costed.
-    let _ = neighbours(m, rules, cost, cfg.layouts.as_ref());
+    let deadline = start + cfg.time_limit;
+    let _ = neighbours(m, rules, cost, cfg.layouts.as_ref(), deadline);
     let shared = m.op_capacity();
     let mut cache: HashMap<Op, f64> = HashMap::new();
     let initial_cost = cost.graph_cost_shared(m, shared, &mut cache);
@@ -353,9 +370,13 @@ pub fn search(
         Mode::Greedy => {
             let mut current = m.clone();
             while stats.expanded < cfg.budget {
+                if Instant::now() > deadline {
+                    stats.timed_out = true;
+                    break;
+                }
                 stats.expanded += 1;
                 let mut step: Option<(Module, String, f64)> = None;
-                for (next, rule) in neighbours(&current, rules, cost, cfg.layouts.as_ref()) {
+                for (next, rule) in neighbours(&current, rules, cost, cfg.layouts.as_ref(), deadline) {
                     stats.count(&rule);
                     let c = cost.graph_cost_shared(&next, shared, &mut cache);
                     if c < step.as_ref().map_or(stats.best_cost, |s| s.2) {
@@ -379,10 +400,14 @@ pub fn search(
                 if stats.expanded >= cfg.budget {
                     break;
                 }
+                if Instant::now() > deadline {
+                    stats.timed_out = true;
+                    break;
+                }
                 stats.expanded += 1;
                 let (graph, path) =
                     std::mem::replace(&mut graphs[id], (Module::new(m.loc(m.top()).clone()), Vec::new()));
-                for (next, rule) in neighbours(&graph, rules, cost, cfg.layouts.as_ref()) {
+                for (next, rule) in neighbours(&graph, rules, cost, cfg.layouts.as_ref(), deadline) {
                     if !seen.insert(graph_hash(&next, shared)) || op_count(&next) >= 2 * original_ops.max(1) {
                         continue;
                     }
@@ -418,9 +443,10 @@ pub fn search(
 }
 
 /// The search's own options.
-const SEARCH_OPTIONS: [(&str, &str); 9] = [
+const SEARCH_OPTIONS: [(&str, &str); 10] = [
     ("mode", "off, greedy or taso (default taso)"),
     ("budget", "graphs expanded at most (default 100)"),
+    ("time-limit", "seconds after which the search stops with the best graph so far (default 10)"),
     ("gflops", "the FLOP rate the estimate assumes, GFLOP/s (default: the target's nominal peak)"),
     ("gbps", "the memory bandwidth the estimate assumes, GB/s (default 20)"),
     ("min-gain", "the fraction of the cost a rewritten graph must save to be kept (default 0.02)"),
@@ -513,6 +539,8 @@ impl RewriteSearch {
             min_gain: o.parse_or("min-gain", 0.02)?,
             progress: true,
             layouts: o.parse_or("layouts", true)?.then_some(target),
+            time_limit: Duration::try_from_secs_f64(o.parse_or("time-limit", DEFAULT_TIME_LIMIT.as_secs_f64())?)
+                .map_err(|_| "option 'time-limit' takes a number of seconds".to_string())?,
         };
         let ceilings = Ceilings::new(o.parse_or("gflops", nominal)?, o.parse_or("gbps", 20.0)?);
         let cpu = o.get("cpu").unwrap_or("unknown").to_string();

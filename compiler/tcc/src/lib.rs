@@ -47,7 +47,9 @@ pub use tcc_codegen::{self as codegen, CompiledModel, Isa};
 pub use tcc_dialect_graph as graph;
 pub use tcc_dialect_loop as loop_dialect;
 pub use tcc_dialect_tosa as tosa;
-pub use tcc_graph_opt::search::{DEFAULT_BUDGET as DEFAULT_SEARCH_BUDGET, Mode as SearchMode};
+pub use tcc_graph_opt::search::{
+    DEFAULT_BUDGET as DEFAULT_SEARCH_BUDGET, DEFAULT_TIME_LIMIT as DEFAULT_SEARCH_TIME_LIMIT, Mode as SearchMode,
+};
 pub use tcc_ir as ir;
 pub use tcc_lower as lower;
 pub use tcc_lower::reduce_precision::Precision;
@@ -204,6 +206,8 @@ pub struct Options {
     /// Graphs the search expands at most (default
     /// [`tcc_graph_opt::search::DEFAULT_BUDGET`]).
     pub search_budget: Option<usize>,
+    /// When the search stops (default [`tcc_graph_opt::search::DEFAULT_TIME_LIMIT`]).
+    pub search_time_limit: Option<std::time::Duration>,
     /// The database of measured op costs (default [`search::default_cost_db`]).
     pub cost_db: Option<PathBuf>,
     /// Rank rewrites by the analytical estimate alone: nothing is measured.

@@ -208,6 +208,7 @@ pub fn rewrite_search(options: &Options, target: &tcc_codegen::Target) -> Rewrit
     let config = SearchConfig {
         mode: options.rewrite_search,
         budget: options.search_budget.unwrap_or(search::DEFAULT_BUDGET),
+        time_limit: options.search_time_limit.unwrap_or(search::DEFAULT_TIME_LIMIT),
         layouts: Some(*target),
         ..SearchConfig::default()
     };

@@ -8,6 +8,11 @@
 // RUN: %tcc-opt %s --pass-pipeline="rewrite-search{mode=greedy}" | FileCheck %s --check-prefix=CHECK
 // RUN: not %tcc-opt %s --pass-pipeline="rewrite-search{mode=best}" 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: pass 'rewrite-search': invalid value 'best' for option 'mode'
+// The search stops at its time limit with the best graph found so far (here, none).
+// RUN: %tcc-opt %s --pass-pipeline="rewrite-search{time-limit=0 verbose=true}" 2>&1 >/dev/null | FileCheck %s --check-prefix=TIMEOUT
+// TIMEOUT: rewrite-search: {{.*}} 0 graphs expanded (stopped at the time limit), 0 candidates
+// RUN: not %tcc-opt %s --pass-pipeline="rewrite-search{time-limit=-1}" 2>&1 | FileCheck %s --check-prefix=BADTIME
+// BADTIME: option 'time-limit' takes a number of seconds
 
 // Two narrow matmuls of the same tall activations: one matmul by the concatenated
 // weights reads the 4 MB of activations once instead of twice, which saves more than

@@ -117,6 +117,10 @@ struct Common {
     /// Graphs the rewrite search expands at most.
     #[arg(long, value_name = "N", default_value_t = tcc::DEFAULT_SEARCH_BUDGET)]
     search_budget: usize,
+    /// Seconds after which the rewrite search stops with the best graph found so far.
+    #[arg(long, value_name = "SECONDS", default_value_t = tcc::DEFAULT_SEARCH_TIME_LIMIT.as_secs_f64(),
+          value_parser = parse_seconds)]
+    search_time: f64,
     /// The database of measured op costs the search reads and extends (default:
     /// costs.json in tcc's cache directory, ~/.cache/tcc).
     #[arg(long, value_name = "FILE.json")]
@@ -135,6 +139,13 @@ fn parse_precision(text: &str) -> Result<tcc::Precision, String> {
 /// `--rewrite-search`: off, greedy or taso.
 fn parse_search_mode(text: &str) -> Result<tcc::SearchMode, String> {
     text.parse()
+}
+
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && (0.0..=1e6).contains(&s) => Ok(s),
+        _ => Err(format!("`{text}` is not a number of seconds from 0 to 1000000")),
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -233,6 +244,7 @@ fn options(c: &Common) -> Options {
         target: c.target.clone(),
         rewrite_search: c.rewrite_search,
         search_budget: Some(c.search_budget),
+        search_time_limit: Some(std::time::Duration::from_secs_f64(c.search_time)),
         cost_db: c.cost_db.clone(),
         estimate_costs_only: c.estimate_costs,
         isa: c.isa.clone(),
