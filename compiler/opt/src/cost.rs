@@ -14,7 +14,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tcc_dialect_graph::{cost, ops as g};
+use tcc_dialect_graph::{canonical, cost, ops as g};
 use tcc_ir::{EntityRef, Module, Op, Traits};
 
 /// The machine's ceilings the estimate divides by.
@@ -132,9 +132,10 @@ pub fn op_key(m: &Module, op: Op) -> String {
     format!("{}({operands}) -> ({}) {{{}}}", m.name(op), types(m.results(op)), attrs.join(", "))
 }
 
-/// Whether `op` is a constant, or a data movement or elementwise op whose operands all
-/// are constants or fold to them: canonicalization folds it at compile time (a
-/// concatenation of two weights, say). Looked for within [`FOLD_DEPTH`] ops above `op`,
+/// Whether `op` is a constant, or an op whose operands all are constants or fold to
+/// them that canonicalization folds at compile time: data movement and elementwise ops
+/// (a concatenation of two weights, say), others when small or part of a constant
+/// expression (`W + A @ B`). Looked for within [`FOLD_DEPTH`] ops above `op`,
 /// each op once: a chain of thousands of elementwise ops made every call walk down to
 /// the chain's start (a 20,000-op chain spent minutes here in the rewrite search), and
 /// longer constant chains are folded by canonicalization before anything asks.
@@ -143,9 +144,11 @@ pub fn folds_to_constant(m: &Module, op: Op) -> bool {
         if m.is(op, &g::CONSTANT) {
             return true;
         }
-        if depth == 0
-            || !(m.has_trait(op, Traits::DATA_MOVEMENT) || m.has_trait(op, Traits::ELEMENTWISE))
-            || !m.regions(op).is_empty()
+        if depth == 0 || !m.regions(op).is_empty() {
+            return false;
+        }
+        if !(m.has_trait(op, Traits::DATA_MOVEMENT) || m.has_trait(op, Traits::ELEMENTWISE))
+            && !(small(m, op) || feeds_constant_expression(m, op))
         {
             return false;
         }
@@ -157,6 +160,28 @@ pub fn folds_to_constant(m: &Module, op: Op) -> bool {
         all
     }
     folds(m, op, FOLD_DEPTH, &mut HashMap::new())
+}
+
+/// Whether canonicalization folds `op` on constants in general: a small result from
+/// small operands.
+fn small(m: &Module, op: Op) -> bool {
+    let numel = |v: &tcc_ir::Value| m.value_type(*v).as_tensor().map_or(usize::MAX, |t| t.numel());
+    m.results(op).iter().map(numel).fold(0usize, usize::saturating_add) <= canonical::FOLD_MAX_RESULT_ELEMENTS
+        && m.operands(op).iter().map(numel).fold(0usize, usize::saturating_add) <= canonical::FOLD_MAX_INPUT_ELEMENTS
+}
+
+/// Whether `op` (on constants) is folded as part of the constant expression of the
+/// elementwise ops using it (a weight plus a low-rank update, `W + A @ B`), within the
+/// limits canonicalization evaluates such an op at compile time.
+fn feeds_constant_expression(m: &Module, op: Op) -> bool {
+    let [r] = m.results(op) else { return false };
+    m.value_type(*r).as_tensor().is_some_and(|t| t.numel() <= canonical::FOLD_MAX_INNER_ELEMENTS)
+        && cost::flops(m, op) <= canonical::FOLD_MAX_INNER_FLOPS
+        && !m.uses(*r).is_empty()
+        && m.uses(*r).iter().all(|u| {
+            m.has_trait(u.op, Traits::ELEMENTWISE)
+                && m.operands(u.op).iter().all(|&w| w == *r || m.defining_op(w).is_some_and(|d| m.is(d, &g::CONSTANT)))
+        })
 }
 
 /// How many ops above an op [`folds_to_constant`] looks at.

@@ -181,6 +181,30 @@ func.func @moved_data() -> (tensor<1024x2048xf32>, tensor<2097152xf32>, tensor<2
   return %0, %1, %2, %3 : tensor<1024x2048xf32>, tensor<2097152xf32>, tensor<2048x1024xf32>, tensor<1024xf32>
 }
 
+// An elementwise op on constants and on an op on constants too large to fold alone
+// folds with it when its result is no larger than the constants it all reads: a weight
+// plus a low-rank update (W + A @ B, 512x512 + 512x16 @ 16x512; each product is
+// 16 x 0.5 x 0.25 = 2). A @ B alone would grow the constants 16-fold, and so would the
+// sum with a scalar: both stay.
+// CHECK-LABEL: func.func @constant_expression()
+// CHECK-DAG: %[[S:.*]] = graph.constant {value = dense<1.0> : tensor<1xf32>}
+// CHECK-DAG: %[[A:.*]] = graph.constant {value = dense<0.5> : tensor<512x16xf32>}
+// CHECK-DAG: %[[B:.*]] = graph.constant {value = dense<0.25> : tensor<16x512xf32>}
+// CHECK: %[[AB:.*]] = graph.matmul %[[A]], %[[B]]
+// CHECK-DAG: %[[W:.*]] = graph.constant {value = dense<3.0> : tensor<512x512xf32>}
+// CHECK-DAG: %[[G:.*]] = graph.add %[[S]], %[[AB]]
+// CHECK: return %[[W]], %[[AB]], %[[G]]
+func.func @constant_expression() -> (tensor<512x512xf32>, tensor<512x512xf32>, tensor<512x512xf32>) {
+  %w = graph.constant {value = dense<1.0> : tensor<512x512xf32>} : () -> tensor<512x512xf32>
+  %s = graph.constant {value = dense<1.0> : tensor<1xf32>} : () -> tensor<1xf32>
+  %a = graph.constant {value = dense<0.5> : tensor<512x16xf32>} : () -> tensor<512x16xf32>
+  %b = graph.constant {value = dense<0.25> : tensor<16x512xf32>} : () -> tensor<16x512xf32>
+  %0 = graph.matmul %a, %b : (tensor<512x16xf32>, tensor<16x512xf32>) -> tensor<512x512xf32>
+  %1 = graph.add %w, %0 : (tensor<512x512xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
+  %2 = graph.add %s, %0 : (tensor<1xf32>, tensor<512x512xf32>) -> tensor<512x512xf32>
+  return %1, %0, %2 : tensor<512x512xf32>, tensor<512x512xf32>, tensor<512x512xf32>
+}
+
 // A dense_resource constant folds like any other.
 // CHECK-LABEL: func.func @from_resource()
 // CHECK-NEXT: %0 = graph.constant {value = dense<[2.0, 4.0]> : tensor<2xf32>} : () -> tensor<2xf32>

@@ -6,7 +6,9 @@
 //!   larger than the inputs (weight transposes and batch-norm arithmetic on real models;
 //!   a layout transform, which pads partial blocks, up to four times larger: weight packing);
 //!   everything else, and anything that would grow, only up to
-//!   [`FOLD_MAX_RESULT_ELEMENTS`].
+//!   [`FOLD_MAX_RESULT_ELEMENTS`]. An elementwise op on constants and on ops on
+//!   constants folds with them when its result is no larger than the constants they
+//!   read (a weight plus a low-rank update, `W + A @ B`).
 //! - Rules in `dialects/graph/rules/canonical/` (see [`crate::rules`]):
 //!   `identity.rules` drops ops that return their operand unchanged (reshape,
 //!   broadcast, slice, pad or cast to the same type, single-operand concat,
@@ -153,7 +155,7 @@ fn constant_fold(rw: &mut Rewriter, op: Op) -> bool {
         return false;
     }
     let Some(values) = rw.operands(op).iter().map(|&v| constant_value(rw, v)).collect::<Option<Vec<_>>>() else {
-        return false;
+        return fold_constant_expression(rw, op);
     };
     let input_elems: usize = values.iter().map(|d| d.numel()).sum();
     let result_types: Vec<_> = rw.results(op).iter().map(|&r| rw.value_type(r).clone()).collect();
@@ -189,6 +191,76 @@ fn constant_fold(rw: &mut Rewriter, op: Op) -> bool {
         replacements.push(rw.result(c, 0));
     }
     rw.replace_op(op, &replacements);
+    true
+}
+
+/// Largest result (in elements) of an op on constants evaluated as part of a constant
+/// expression ([`fold_constant_expression`]), and the most FLOPs it may take (the
+/// reference interpreter runs it at compile time: a 4096x16 by 16x4096 product is 0.5
+/// GFLOP).
+pub const FOLD_MAX_INNER_ELEMENTS: usize = 1 << 24;
+pub const FOLD_MAX_INNER_FLOPS: u64 = 1 << 30;
+
+/// Folds an elementwise op whose operands are constants or single-result ops on
+/// constants (that were too large to fold alone), when its result is no larger than
+/// the constants the whole expression reads: a weight plus a low-rank update,
+/// `W + A @ B`, is folded into one weight of W's size, though `A @ B` alone would have
+/// grown the constants (and stays unfolded when nothing consumes it so).
+fn fold_constant_expression(rw: &mut Rewriter, op: Op) -> bool {
+    let numel =
+        |rw: &Rewriter, v: Value| rw.value_type(v).as_tensor().filter(|t| t.encoding().is_none()).map(|t| t.numel());
+    if !rw.has_trait(op, Traits::ELEMENTWISE) || !rw.regions(op).is_empty() || rw.results(op).len() != 1 {
+        return false;
+    }
+    let Some(result_elems) = numel(rw, rw.result(op, 0)) else { return false };
+    // Each operand: a constant, or an op on constants (its operands the leaves).
+    let mut leaf_elems = 0;
+    for &v in rw.operands(op) {
+        let leaves = if constant_value(rw, v).is_some() {
+            vec![v]
+        } else {
+            let Some(inner) = rw.defining_op(v) else { return false };
+            let evaluable = rw.results(inner).len() == 1
+                && rw.regions(inner).is_empty()
+                && numel(rw, v).is_some_and(|n| n <= FOLD_MAX_INNER_ELEMENTS)
+                && crate::cost::flops(rw, inner) <= FOLD_MAX_INNER_FLOPS
+                && rw.operands(inner).iter().all(|&x| constant_value(rw, x).is_some());
+            if !evaluable {
+                return false;
+            }
+            rw.operands(inner).to_vec()
+        };
+        for x in leaves {
+            leaf_elems += numel(rw, x).unwrap_or(usize::MAX / 4);
+        }
+    }
+    if result_elems > leaf_elems.min(FOLD_MAX_MOVED_ELEMENTS) {
+        return false;
+    }
+    let evaluate = |rw: &Rewriter, op: Op, values: Vec<tcc_ir::DenseElements>| -> Option<Tensor> {
+        let tensors = values.iter().map(Tensor::from_dense).collect::<Result<Vec<_>, _>>().ok()?;
+        eval_op(rw, op, &tensors).ok()?.into_iter().next()
+    };
+    let mut inputs = Vec::new();
+    for v in rw.operands(op).to_vec() {
+        let value = match constant_value(rw, v) {
+            Some(d) => d,
+            None => {
+                let inner = rw.defining_op(v).expect("checked above");
+                let leaves = rw.operands(inner).iter().filter_map(|&x| constant_value(rw, x)).collect();
+                let Some(t) = evaluate(rw, inner, leaves) else { return false };
+                t.into_dense()
+            }
+        };
+        inputs.push(value);
+    }
+    let Some(folded) = evaluate(rw, op, inputs) else { return false };
+    let mut state = OperationState::new(&ops::CONSTANT, rw.loc(op).clone());
+    state.attrs.set("value", Attribute::Dense(folded.into_dense()));
+    state.result_types.push(rw.value_type(rw.result(op, 0)).clone());
+    let c = rw.create_before(op, state);
+    let r = rw.result(c, 0);
+    rw.replace_op(op, &[r]);
     true
 }
 
