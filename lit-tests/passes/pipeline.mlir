@@ -178,7 +178,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST-NEXT: {{^}}propagate-layouts {{ *}}Move NCHW[x]c -> NCHW transforms past layout-oblivious ops
 // LIST-NEXT: {{^}}reduce-precision {{ *}}Round the inputs and weights of f32 convolutions and matmuls to bf16
 // LIST-NEXT: {{^}}rewrite-search {{ *}}Applies the search rules where the cost model says they pay
-// LIST-NEXT: {{^}}    mode: off, greedy or taso (default taso)
+// LIST-NEXT: {{^}}    mode: off, greedy, taso or eqsat (default taso)
 // LIST:      {{^}}vectorize {{ *}}Turn innermost unit-stride loops into vector loops
 // LIST-NEXT: {{^}}    vector-bits: SIMD register width in bits (default 128)
 // LIST-NEXT: {{^}}widen-half {{ *}}Compute every f16 and bf16 graph op in f32 between casts

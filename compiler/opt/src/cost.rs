@@ -147,9 +147,8 @@ pub fn folds_to_constant(m: &Module, op: Op) -> bool {
         if depth == 0 || !m.regions(op).is_empty() {
             return false;
         }
-        if !(m.has_trait(op, Traits::DATA_MOVEMENT) || m.has_trait(op, Traits::ELEMENTWISE))
-            && !(small(m, op) || feeds_constant_expression(m, op))
-        {
+        let folds_by_kind = m.has_trait(op, Traits::DATA_MOVEMENT) || m.has_trait(op, Traits::ELEMENTWISE);
+        if !(folds_by_kind || small(m, op) || feeds_constant_expression(m, op)) {
             return false;
         }
         if let Some(&known) = seen.get(&op) {

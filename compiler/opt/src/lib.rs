@@ -33,7 +33,9 @@
 
 pub mod blocking;
 pub mod cost;
+pub mod egraph;
 pub mod epilogue_fusion;
+pub mod eqsat;
 pub mod fusion;
 pub mod kernel_config;
 pub mod layout_propagation;

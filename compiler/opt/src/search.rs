@@ -16,6 +16,9 @@
 //!   estimate cannot tell them apart, measurements can.
 //! - `greedy`: applies the single rewrite that lowers the cost most, until none does
 //!   (or `budget` steps).
+//! - `eqsat`: equality saturation ([`crate::eqsat`]): every single-output rule applied
+//!   everywhere in an e-graph, then the cheapest graph extracted; it reaches graphs
+//!   whose every path from the input passes through costlier ones.
 //! - `off`: nothing.
 //!
 //! The best graph is kept only if it saves `min_gain` (2%) of the cost at least: less
@@ -45,6 +48,7 @@ pub enum Mode {
     Greedy,
     #[default]
     Taso,
+    Eqsat,
 }
 
 impl std::str::FromStr for Mode {
@@ -54,7 +58,8 @@ impl std::str::FromStr for Mode {
             "off" => Ok(Mode::Off),
             "greedy" => Ok(Mode::Greedy),
             "taso" => Ok(Mode::Taso),
-            _ => Err(format!("unknown search mode `{s}` (expected off, greedy or taso)")),
+            "eqsat" => Ok(Mode::Eqsat),
+            _ => Err(format!("unknown search mode `{s}` (expected off, greedy, taso or eqsat)")),
         }
     }
 }
@@ -391,6 +396,28 @@ pub fn search(
             }
             best = current;
         }
+        Mode::Eqsat => {
+            if let Some((next, sat)) = crate::eqsat::saturate(m, rules::search_rule_asts(), cost, deadline) {
+                stats.expanded = sat.iterations;
+                stats.timed_out = !sat.saturated && Instant::now() > deadline;
+                for (rule, n) in &sat.by_rule {
+                    stats.candidates += n;
+                    *stats.by_rule.entry(rule.clone()).or_default() += n;
+                }
+                let top = next.top();
+                for op in next.walk(top) {
+                    if op.index() >= m.op_capacity() {
+                        cost.mark(&next, op);
+                    }
+                }
+                let c = cost.graph_cost_shared(&next, shared, &mut cache);
+                if c < stats.best_cost {
+                    stats.best_cost = c;
+                    best = next;
+                    best_path = sat.used;
+                }
+            }
+        }
         Mode::Taso => {
             let original_ops = op_count(m);
             let mut graphs: Vec<(Module, Vec<String>)> = vec![(m.clone(), Vec::new())];
@@ -444,7 +471,7 @@ pub fn search(
 
 /// The search's own options.
 const SEARCH_OPTIONS: [(&str, &str); 10] = [
-    ("mode", "off, greedy or taso (default taso)"),
+    ("mode", "off, greedy, taso or eqsat (default taso)"),
     ("budget", "graphs expanded at most (default 100)"),
     ("time-limit", "seconds after which the search stops with the best graph so far (default 10)"),
     ("gflops", "the FLOP rate the estimate assumes, GFLOP/s (default: the target's nominal peak)"),

@@ -201,7 +201,7 @@ pub struct Options {
     /// LLVM backend: the target triple (default the host's; other targets only for
     /// object files and listings).
     pub target: Option<String>,
-    /// The rewrite search (TASO) on the graph: off, greedy or taso (see [`search`]).
+    /// The rewrite search (TASO) on the graph: off, greedy, taso or eqsat (see [`search`]).
     pub rewrite_search: tcc_graph_opt::search::Mode,
     /// Graphs the search expands at most (default
     /// [`tcc_graph_opt::search::DEFAULT_BUDGET`]).

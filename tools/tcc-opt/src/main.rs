@@ -23,9 +23,9 @@ struct Args {
     /// Comma-separated passes, e.g. `canonicalize,cse` or `canonicalize{max-iterations=4}`.
     #[arg(long, default_value = "")]
     pass_pipeline: String,
-    /// Run the rewrite search first (off, greedy or taso; by the analytical cost
+    /// Run the rewrite search first (off, greedy, taso or eqsat; by the analytical cost
     /// estimate): the same as starting the pipeline with `rewrite-search{mode=MODE}`.
-    #[arg(long, value_name = "MODE", value_parser = ["off", "greedy", "taso"])]
+    #[arg(long, value_name = "MODE", value_parser = ["off", "greedy", "taso", "eqsat"])]
     rewrite_search: Option<String>,
     /// Graphs the rewrite search expands at most (with --rewrite-search).
     #[arg(long, value_name = "N", requires = "rewrite_search")]

@@ -110,8 +110,9 @@ struct Common {
     /// that made candidates and those on the way to the kept graph (to stderr).
     #[arg(long)]
     timing: bool,
-    /// The rewrite search on the graph: off, greedy, or taso (a cost-based backtracking
-    /// search; it merges parallel matmuls and convolutions where that is faster).
+    /// The rewrite search on the graph: off, greedy, taso (a cost-based backtracking
+    /// search; it merges parallel matmuls and convolutions where that is faster) or
+    /// eqsat (equality saturation: reaches graphs behind costlier intermediate ones).
     #[arg(long, value_name = "MODE", default_value = "taso", value_parser = parse_search_mode)]
     rewrite_search: tcc::SearchMode,
     /// Graphs the rewrite search expands at most.
@@ -136,7 +137,7 @@ fn parse_precision(text: &str) -> Result<tcc::Precision, String> {
     text.parse()
 }
 
-/// `--rewrite-search`: off, greedy or taso.
+/// `--rewrite-search`: off, greedy, taso or eqsat.
 fn parse_search_mode(text: &str) -> Result<tcc::SearchMode, String> {
     text.parse()
 }

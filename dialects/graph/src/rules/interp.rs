@@ -97,7 +97,8 @@ fn def_of(op: &str) -> Result<&'static OpDef, String> {
     by_name.get(op).copied().ok_or(format!("unknown op `graph.{op}`"))
 }
 
-fn builtin(name: &str) -> Result<BuiltinFn, String> {
+/// The builtin function called `name` in the rule language.
+pub fn builtin(name: &str) -> Result<BuiltinFn, String> {
     static BY_NAME: OnceLock<HashMap<&'static str, BuiltinFn>> = OnceLock::new();
     let by_name = BY_NAME.get_or_init(|| BUILTIN_FNS.iter().copied().collect());
     by_name.get(name).copied().ok_or(format!("unknown function `{name}`"))

@@ -54,6 +54,23 @@ pub fn search_rules() -> &'static [matching::RuleDef] {
     RULES.get_or_init(|| load(false))
 }
 
+/// The search rules as their files state them, parsed once: for engines that match
+/// rules on other structures than a module (the e-graph of equality saturation).
+pub fn search_rule_asts() -> &'static [tcc_rules::ast::Rule] {
+    static RULES: OnceLock<Vec<tcc_rules::ast::Rule>> = OnceLock::new();
+    RULES.get_or_init(|| {
+        RULE_SOURCES
+            .iter()
+            .filter(|&&(_, _, canonical)| !canonical)
+            .flat_map(|&(path, text, _)| {
+                tcc_rules::parse::parse_file(path, text)
+                    .unwrap_or_else(|e| panic!("the build checked this file: {}", e.message))
+                    .rules
+            })
+            .collect()
+    })
+}
+
 /// The search rules by root op, built once.
 pub fn search_index() -> &'static matching::RuleIndex {
     static INDEX: OnceLock<matching::RuleIndex> = OnceLock::new();
