@@ -217,6 +217,15 @@ class LoraLinear(nn.Module):
         return x @ self.w + x @ (self.a @ self.b)
 
 
+class LoraAdapter(LoraLinear):
+    """The same layer as a LoRA adapter computes it, x @ W + (x @ A) @ B (the update
+    never formed): merging it into one matmul needs associativity first, a step that
+    alone costs more (equality saturation reaches it; a backtracking search does not)."""
+
+    def forward(self, x):
+        return x @ self.w + (x @ self.a) @ self.b
+
+
 def timesteps(shape):
     """Diffusion timesteps: uniform in [0, 1000)."""
     return torch.rand(shape) * 1000.0
@@ -250,6 +259,8 @@ MODELS = {
                            lambda: (TimestepEmbedding(320, 1280), (2,), timesteps)),
     "lora_linear": (lambda: (LoraLinear(64, 4), (1, 16, 64)),
                     lambda: (LoraLinear(512, 16), (1, 256, 512))),
+    "lora_adapter": (lambda: (LoraAdapter(64, 4), (1, 16, 64)),
+                     lambda: (LoraAdapter(512, 16), (1, 256, 512))),
 }
 
 

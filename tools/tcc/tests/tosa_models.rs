@@ -122,3 +122,17 @@ fn a_lora_export_becomes_one_matmul() {
     let off = optimized_graph_with("lora_linear", &["--rewrite-search", "off"]);
     assert_eq!(matmuls(&off), 2, "lora_linear with the search off:\n{off}");
 }
+
+/// The same layer as an adapter computes it, `x @ W + (x @ A) @ B`: equality saturation
+/// merges it into one matmul (associativity, then distributivity, then the constants
+/// fold). (At this small size the backtracking search gets there too: the associative
+/// step costs little more here; `lit-tests/passes/search/eqsat.mlir` has a size where
+/// it cannot.)
+#[test]
+fn a_lora_adapter_becomes_one_matmul_by_equality_saturation() {
+    let matmuls = |g: &str| count(g, "graph.matmul") + count(g, "graph.matmul_packed");
+    let g = optimized_graph_with("lora_adapter", &["--rewrite-search", "eqsat"]);
+    assert_eq!(matmuls(&g), 1, "lora_adapter with eqsat:\n{g}");
+    let off = optimized_graph_with("lora_adapter", &["--rewrite-search", "off"]);
+    assert_eq!(matmuls(&off), 3, "lora_adapter with the search off:\n{off}");
+}
