@@ -404,17 +404,24 @@ pub fn search(
                     stats.candidates += n;
                     *stats.by_rule.entry(rule.clone()).or_default() += n;
                 }
-                let top = next.top();
-                for op in next.walk(top) {
-                    if op.index() >= m.op_capacity() {
-                        cost.mark(&next, op);
+                // The matmuls the extraction created, in each packed layout (as taso
+                // tries them).
+                for (variant, label) in layout_variants(&next, m.op_capacity(), cfg.layouts.as_ref()) {
+                    let top = variant.top();
+                    for op in variant.walk(top) {
+                        if op.index() >= m.op_capacity() {
+                            cost.mark(&variant, op);
+                        }
                     }
-                }
-                let c = cost.graph_cost_shared(&next, shared, &mut cache);
-                if c < stats.best_cost {
-                    stats.best_cost = c;
-                    best = next;
-                    best_path = sat.used;
+                    let c = cost.graph_cost_shared(&variant, shared, &mut cache);
+                    if c < stats.best_cost {
+                        stats.best_cost = c;
+                        best = variant;
+                        best_path = sat.used.clone();
+                        if let Some(last) = best_path.last_mut() {
+                            last.push_str(&label);
+                        }
+                    }
                 }
             }
         }
