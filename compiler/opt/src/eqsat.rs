@@ -12,8 +12,10 @@
 //!
 //! Unlike the backtracking search, no intermediate graph has to be cheap: `(x @ A) @ B +
 //! x @ W` reaches `x @ (W + A @ B)` through the costlier `x @ (A @ B)`. Rules with
-//! several outputs (the merges of parallel ops) are not applied here; `taso` applies
-//! them. Only functions of one block without regions are saturated.
+//! several outputs (the merges of parallel ops) are not applied here (with a tree-cost
+//! extraction an op shared by two outputs would be counted twice anyway); the search
+//! runs them as `taso` afterwards. Only functions of one block without regions are
+//! saturated.
 
 // E-nodes hash by their op, attribute text and operands (see `egraph`).
 #![allow(clippy::mutable_key_type)]

@@ -18,7 +18,9 @@
 //!   (or `budget` steps).
 //! - `eqsat`: equality saturation ([`crate::eqsat`]): every single-output rule applied
 //!   everywhere in an e-graph, then the cheapest graph extracted; it reaches graphs
-//!   whose every path from the input passes through costlier ones.
+//!   whose every path from the input passes through costlier ones. The rules with
+//!   several outputs (merges of parallel ops), which the e-graph does not apply, then
+//!   run as `taso` from the extracted graph.
 //! - `off`: nothing.
 //!
 //! The best graph is kept only if it saves `min_gain` (2%) of the cost at least: less
@@ -351,6 +353,131 @@ impl Progress {
     }
 }
 
+/// One search in progress: the costs, the best graph so far and the statistics.
+struct Searching<'s, 'c> {
+    cost: &'s mut CostModel<'c>,
+    cfg: &'s SearchConfig,
+    /// Handles below this are the input's ops (costs cached in `cache`).
+    shared: usize,
+    cache: HashMap<Op, f64>,
+    deadline: Instant,
+    progress: Progress,
+    stats: SearchStats,
+    best: Module,
+    best_path: Vec<String>,
+}
+
+impl Searching<'_, '_> {
+    fn cost_of(&mut self, g: &Module) -> f64 {
+        self.cost.graph_cost_shared(g, self.shared, &mut self.cache)
+    }
+
+    /// Keeps `g` (reached by `path`, costing `c`) if it is the cheapest so far.
+    fn offer(&mut self, g: &Module, path: &[String], c: f64) {
+        if c < self.stats.best_cost {
+            self.stats.best_cost = c;
+            self.best = g.clone();
+            self.best_path = path.to_vec();
+        }
+    }
+
+    fn out_of_time(&mut self) -> bool {
+        let out = Instant::now() > self.deadline;
+        self.stats.timed_out |= out;
+        out
+    }
+
+    fn report(&mut self) {
+        self.progress.report(self.stats.expanded, self.cfg.budget, self.stats.initial_cost, self.stats.best_cost);
+    }
+
+    fn greedy(&mut self, m: &Module, rules: &matching::RuleIndex) {
+        let mut current = m.clone();
+        let mut path = Vec::new();
+        while self.stats.expanded < self.cfg.budget && !self.out_of_time() {
+            self.stats.expanded += 1;
+            let mut step: Option<(Module, String, f64)> = None;
+            for (next, rule) in neighbours(&current, rules, self.cost, self.cfg.layouts.as_ref(), self.deadline) {
+                self.stats.count(&rule);
+                let c = self.cost_of(&next);
+                if c < step.as_ref().map_or(self.stats.best_cost, |s| s.2) {
+                    step = Some((next, rule, c));
+                }
+            }
+            let Some((next, rule, c)) = step else { break };
+            path.push(rule);
+            self.offer(&next, &path, c);
+            current = next;
+            self.report();
+        }
+    }
+
+    /// TASO's backtracking search from `start` (reached by `path` from the input).
+    fn taso(&mut self, start: Module, path: Vec<String>, rules: &matching::RuleIndex) {
+        let original_ops = op_count(&start);
+        let start_cost = self.cost_of(&start);
+        let mut seen: HashSet<u64> = HashSet::from([graph_hash(&start, self.shared)]);
+        let loc = start.loc(start.top()).clone();
+        let mut graphs: Vec<(Module, Vec<String>)> = vec![(start, path)];
+        let mut queue = BinaryHeap::from([Candidate { cost: start_cost, id: 0 }]);
+        let expanded_before = self.stats.expanded;
+        while let Some(Candidate { id, .. }) = queue.pop() {
+            if self.stats.expanded - expanded_before >= self.cfg.budget || self.out_of_time() {
+                break;
+            }
+            self.stats.expanded += 1;
+            let (graph, path) = std::mem::replace(&mut graphs[id], (Module::new(loc.clone()), Vec::new()));
+            for (next, rule) in neighbours(&graph, rules, self.cost, self.cfg.layouts.as_ref(), self.deadline) {
+                if !seen.insert(graph_hash(&next, self.shared)) || op_count(&next) >= 2 * original_ops.max(1) {
+                    continue;
+                }
+                self.stats.count(&rule);
+                let c = self.cost_of(&next);
+                let mut next_path = path.clone();
+                next_path.push(rule);
+                self.offer(&next, &next_path, c);
+                if c < self.cfg.alpha * self.stats.best_cost {
+                    queue.push(Candidate { cost: c, id: graphs.len() });
+                    graphs.push((next, next_path));
+                }
+            }
+            self.report();
+        }
+    }
+
+    /// Equality saturation with the single-output rules, then taso's search with the
+    /// rules of several outputs (which the e-graph does not apply) from its result.
+    fn eqsat(&mut self, m: &Module) {
+        let mut start = (m.clone(), Vec::new());
+        if let Some((next, sat)) = crate::eqsat::saturate(m, rules::search_rule_asts(), self.cost, self.deadline) {
+            self.stats.expanded = sat.iterations;
+            self.stats.timed_out |= !sat.saturated && Instant::now() > self.deadline;
+            for (rule, n) in &sat.by_rule {
+                self.stats.candidates += n;
+                *self.stats.by_rule.entry(rule.clone()).or_default() += n;
+            }
+            // The matmuls the extraction created, in each packed layout (as taso tries
+            // them).
+            for (variant, label) in layout_variants(&next, m.op_capacity(), self.cfg.layouts.as_ref()) {
+                let top = variant.top();
+                for op in variant.walk(top) {
+                    if op.index() >= m.op_capacity() {
+                        self.cost.mark(&variant, op);
+                    }
+                }
+                let mut path = sat.used.clone();
+                if let Some(last) = path.last_mut() {
+                    last.push_str(&label);
+                }
+                let c = self.cost_of(&variant);
+                self.offer(&variant, &path, c);
+            }
+            start = (self.best.clone(), self.best_path.clone());
+        }
+        self.taso(start.0, start.1, rules::multi_output_search_index());
+    }
+}
+
 /// Searches for a cheaper form of `m` with the indexed `rules`; returns it and what
 /// happened.
 pub fn search(
@@ -360,109 +487,30 @@ pub fn search(
     cfg: &SearchConfig,
 ) -> (Module, SearchStats) {
     let start = Instant::now();
-    let mut progress = Progress { start, last: start, enabled: cfg.progress };
-    // The ops the first rewrites would replace are measured before anything is costed.
     let deadline = start + cfg.time_limit;
+    // The ops the first rewrites would replace are measured before anything is costed.
     let _ = neighbours(m, rules, cost, cfg.layouts.as_ref(), deadline);
     let shared = m.op_capacity();
     let mut cache: HashMap<Op, f64> = HashMap::new();
     let initial_cost = cost.graph_cost_shared(m, shared, &mut cache);
-    let mut stats = SearchStats { initial_cost, best_cost: initial_cost, ..SearchStats::default() };
-    let mut best = m.clone();
-    let mut best_path: Vec<String> = Vec::new();
+    let mut s = Searching {
+        cost,
+        cfg,
+        shared,
+        cache,
+        deadline,
+        progress: Progress { start, last: start, enabled: cfg.progress },
+        stats: SearchStats { initial_cost, best_cost: initial_cost, ..SearchStats::default() },
+        best: m.clone(),
+        best_path: Vec::new(),
+    };
     match cfg.mode {
         Mode::Off => {}
-        Mode::Greedy => {
-            let mut current = m.clone();
-            while stats.expanded < cfg.budget {
-                if Instant::now() > deadline {
-                    stats.timed_out = true;
-                    break;
-                }
-                stats.expanded += 1;
-                let mut step: Option<(Module, String, f64)> = None;
-                for (next, rule) in neighbours(&current, rules, cost, cfg.layouts.as_ref(), deadline) {
-                    stats.count(&rule);
-                    let c = cost.graph_cost_shared(&next, shared, &mut cache);
-                    if c < step.as_ref().map_or(stats.best_cost, |s| s.2) {
-                        step = Some((next, rule, c));
-                    }
-                }
-                let Some((next, rule, c)) = step else { break };
-                best_path.push(rule);
-                stats.best_cost = c;
-                current = next;
-                progress.report(stats.expanded, cfg.budget, initial_cost, stats.best_cost);
-            }
-            best = current;
-        }
-        Mode::Eqsat => {
-            if let Some((next, sat)) = crate::eqsat::saturate(m, rules::search_rule_asts(), cost, deadline) {
-                stats.expanded = sat.iterations;
-                stats.timed_out = !sat.saturated && Instant::now() > deadline;
-                for (rule, n) in &sat.by_rule {
-                    stats.candidates += n;
-                    *stats.by_rule.entry(rule.clone()).or_default() += n;
-                }
-                // The matmuls the extraction created, in each packed layout (as taso
-                // tries them).
-                for (variant, label) in layout_variants(&next, m.op_capacity(), cfg.layouts.as_ref()) {
-                    let top = variant.top();
-                    for op in variant.walk(top) {
-                        if op.index() >= m.op_capacity() {
-                            cost.mark(&variant, op);
-                        }
-                    }
-                    let c = cost.graph_cost_shared(&variant, shared, &mut cache);
-                    if c < stats.best_cost {
-                        stats.best_cost = c;
-                        best = variant;
-                        best_path = sat.used.clone();
-                        if let Some(last) = best_path.last_mut() {
-                            last.push_str(&label);
-                        }
-                    }
-                }
-            }
-        }
-        Mode::Taso => {
-            let original_ops = op_count(m);
-            let mut graphs: Vec<(Module, Vec<String>)> = vec![(m.clone(), Vec::new())];
-            let mut seen: HashSet<u64> = HashSet::from([graph_hash(m, shared)]);
-            let mut queue = BinaryHeap::from([Candidate { cost: initial_cost, id: 0 }]);
-            while let Some(Candidate { id, .. }) = queue.pop() {
-                if stats.expanded >= cfg.budget {
-                    break;
-                }
-                if Instant::now() > deadline {
-                    stats.timed_out = true;
-                    break;
-                }
-                stats.expanded += 1;
-                let (graph, path) =
-                    std::mem::replace(&mut graphs[id], (Module::new(m.loc(m.top()).clone()), Vec::new()));
-                for (next, rule) in neighbours(&graph, rules, cost, cfg.layouts.as_ref(), deadline) {
-                    if !seen.insert(graph_hash(&next, shared)) || op_count(&next) >= 2 * original_ops.max(1) {
-                        continue;
-                    }
-                    stats.count(&rule);
-                    let c = cost.graph_cost_shared(&next, shared, &mut cache);
-                    let mut next_path = path.clone();
-                    next_path.push(rule);
-                    if c < stats.best_cost {
-                        stats.best_cost = c;
-                        best = next.clone();
-                        best_path = next_path.clone();
-                    }
-                    if c < cfg.alpha * stats.best_cost {
-                        queue.push(Candidate { cost: c, id: graphs.len() });
-                        graphs.push((next, next_path));
-                    }
-                }
-                progress.report(stats.expanded, cfg.budget, initial_cost, stats.best_cost);
-            }
-        }
+        Mode::Greedy => s.greedy(m, rules),
+        Mode::Taso => s.taso(m.clone(), Vec::new(), rules),
+        Mode::Eqsat => s.eqsat(m),
     }
+    let Searching { mut stats, mut best, mut best_path, .. } = s;
     if stats.best_cost > initial_cost * (1.0 - cfg.min_gain) {
         if stats.best_cost < initial_cost {
             stats.declined_cost = Some(stats.best_cost);

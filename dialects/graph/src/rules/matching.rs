@@ -488,6 +488,11 @@ pub struct RuleIndex {
 
 impl RuleIndex {
     pub fn new(rules: &'static [RuleDef]) -> RuleIndex {
+        RuleIndex::of(rules)
+    }
+
+    /// The index of some rules.
+    pub fn of(rules: impl IntoIterator<Item = &'static RuleDef>) -> RuleIndex {
         let mut by_root: HashMap<&'static str, Vec<&'static RuleDef>> = HashMap::new();
         for r in rules {
             by_root.entry(r.root.name).or_default().push(r);

@@ -77,6 +77,13 @@ pub fn search_index() -> &'static matching::RuleIndex {
     INDEX.get_or_init(|| matching::RuleIndex::new(search_rules()))
 }
 
+/// The search rules with several outputs (the merges of parallel ops) by root op,
+/// built once: what equality saturation leaves to the backtracking search.
+pub fn multi_output_search_index() -> &'static matching::RuleIndex {
+    static INDEX: OnceLock<matching::RuleIndex> = OnceLock::new();
+    INDEX.get_or_init(|| matching::RuleIndex::of(search_rules().iter().filter(|r| r.program.roots() > 1)))
+}
+
 /// Every rule: the canonicalization rules, then the search rules.
 pub fn all() -> impl Iterator<Item = &'static matching::RuleDef> {
     canonical_rules().iter().chain(search_rules())
