@@ -202,9 +202,9 @@ pub fn shape(op: Op, shapes: &[&[usize]]) -> Option<Vec<usize>> {
         Op::Add | Op::Mul => (shapes[0] == shapes[1]).then(|| shapes[0].to_vec()),
         Op::Scale => shapes[1].is_empty().then(|| shapes[0].to_vec()),
         Op::Relu => Some(shapes[0].to_vec()),
-        Op::Transpose => match shapes[0] {
-            &[r, c] => Some(vec![c, r]),
-            &[b, r, c] => Some(vec![b, c, r]),
+        Op::Transpose => match *shapes[0] {
+            [r, c] => Some(vec![c, r]),
+            [b, r, c] => Some(vec![b, c, r]),
             _ => None,
         },
         Op::MatMul => match (shapes[0], shapes[1]) {
