@@ -77,6 +77,8 @@ pub struct Class {
     /// The class's value in the scratch module (a constant's own value when the class
     /// holds a constant of the input).
     pub rep: Value,
+    /// A value of the input graph in the class, if any.
+    pub origin: Option<Value>,
 }
 
 pub struct EGraph {
@@ -132,10 +134,11 @@ impl EGraph {
         if let Some(&id) = self.memo.get(&node) {
             return self.find(id);
         }
+        let origin = rep;
         let rep = rep.unwrap_or_else(|| self.scratch.add_block_arg(self.side, ty.clone()));
         let id = self.classes.len();
         self.parent.push(id);
-        self.classes.push(Class { nodes: vec![node.clone()], ty, rep });
+        self.classes.push(Class { nodes: vec![node.clone()], ty, rep, origin });
         self.memo.insert(node, id);
         self.nodes += 1;
         id
@@ -156,6 +159,9 @@ impl EGraph {
         let is_constant = |m: &Module, v: Value| m.defining_op(v).is_some_and(|d| m.is(d, &g::CONSTANT));
         if !is_constant(&self.scratch, self.classes[keep].rep) && is_constant(&self.scratch, self.classes[gone].rep) {
             self.classes[keep].rep = self.classes[gone].rep;
+        }
+        if self.classes[keep].origin.is_none() {
+            self.classes[keep].origin = self.classes[gone].origin;
         }
         true
     }

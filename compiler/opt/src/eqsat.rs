@@ -393,6 +393,20 @@ fn rebuild(
                 Kind::Leaf(v) => *v,
                 Kind::Op(n) => {
                     let operands: Vec<Value> = node.children.iter().map(|&x| built[&eg.find(x)]).collect();
+                    // The input's own op, when it is the one chosen, on the same operands:
+                    // kept (its handle, and so its cost, stay the input's).
+                    let original = eg.class(c).origin.filter(|&v| {
+                        out.defining_op(v).is_some_and(|d| {
+                            std::ptr::eq(out.def(d), n.def)
+                                && out.results(d).get(n.result) == Some(&v)
+                                && out.operands(d) == &operands[..]
+                                && OpNode::new(n.def, out.attrs(d).clone(), n.result) == *n
+                        })
+                    });
+                    if let Some(v) = original {
+                        built.insert(c, v);
+                        continue;
+                    }
                     let key = (n.def.name, n.key.clone(), operands.clone());
                     let op = match ops.get(&key) {
                         Some(&op) => op,
