@@ -16,9 +16,9 @@
 //! matcher finds later outputs among the users of what the first bound).
 //!
 //! Each emitted rule has guards that fix what the enumeration assumed: each input's
-//! rank (or, for a rule of the matrix world over random inputs, one rank of 2 or more
-//! for all its matrices: see [`batched`]), the filters' kernel sizes (the padding of a "same" convolution is spelled
-//! out for them), and the constants' contents (`is-identity`, `splat ... 1.0`).
+//! rank (or one rank of 2 or more for all the matrices of a rule stated for batches:
+//! see [`batched`]), the filters' kernel sizes (the padding of a "same" convolution is
+//! spelled out for them), and the constants' contents (`is-identity`, `splat ... 1.0`).
 
 use std::collections::HashSet;
 
