@@ -81,14 +81,16 @@ impl NativeModel {
 
 /// The options of a compile or bench call: a backend this build has (else `ValueError`,
 /// not a compile error pointing into the model), threads, the memory budget and the
-/// microkernels' ISA level (a level this CPU runs, or "none"; else `ValueError`) and
-/// the precision policy ("fp32" or "bf16"; else `ValueError`).
+/// microkernels' ISA level (a level this CPU runs, or "none"; else `ValueError`), the
+/// precision policy ("fp32" or "bf16"; else `ValueError`) and the rewrite search
+/// ("off", "greedy", "taso" or "eqsat"; else `ValueError`).
 fn options(
     backend: &str,
     threads: Option<usize>,
     max_memory: Option<u64>,
     isa: Option<String>,
     precision: &str,
+    rewrite_search: &str,
 ) -> PyResult<tcc::Options> {
     let backend: tcc::Backend = backend.parse().map_err(PyValueError::new_err)?;
     if !tcc::backend::compiled_backends().contains(&backend) {
@@ -105,7 +107,8 @@ fn options(
         tcc::Isa::resolve(Some(level)).map_err(|e| PyValueError::new_err(format!("isa: {e}")))?;
     }
     let precision: tcc::Precision = precision.parse().map_err(PyValueError::new_err)?;
-    Ok(tcc::Options { backend, threads, max_memory, isa, precision, ..Default::default() })
+    let rewrite_search: tcc::SearchMode = rewrite_search.parse().map_err(PyValueError::new_err)?;
+    Ok(tcc::Options { backend, threads, max_memory, isa, precision, rewrite_search, ..Default::default() })
 }
 
 /// A model's source: a file (`kind` "file") or MLIR text (`kind` "text").
@@ -122,7 +125,7 @@ fn source_of(kind: &str, source: String) -> PyResult<(String, tcc::ModelBytes)> 
 
 /// Compiles a model: `source` is a path (`kind` "file") or MLIR text (`kind` "text").
 #[pyfunction]
-#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, max_memory = None, isa = None, precision = "fp32"))]
+#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, max_memory = None, isa = None, precision = "fp32", rewrite_search = "taso"))]
 #[allow(clippy::too_many_arguments)]
 fn compile(
     py: Python<'_>,
@@ -133,8 +136,9 @@ fn compile(
     max_memory: Option<u64>,
     isa: Option<String>,
     precision: &str,
+    rewrite_search: &str,
 ) -> PyResult<NativeModel> {
-    let options = options(backend, threads, max_memory, isa, precision)?;
+    let options = options(backend, threads, max_memory, isa, precision, rewrite_search)?;
     let (name, bytes) = source_of(kind, source)?;
     let model = py
         .detach(|| {
@@ -147,7 +151,7 @@ fn compile(
 /// `tcc bench --json` on a model given as for [`compile`] (compiled again, with
 /// profiling).
 #[pyfunction(name = "bench")]
-#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, runs = 20, warmup = 3, max_memory = None, isa = None, precision = "fp32"))]
+#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, runs = 20, warmup = 3, max_memory = None, isa = None, precision = "fp32", rewrite_search = "taso"))]
 #[allow(clippy::too_many_arguments)]
 fn bench_model(
     py: Python<'_>,
@@ -160,8 +164,10 @@ fn bench_model(
     max_memory: Option<u64>,
     isa: Option<String>,
     precision: &str,
+    rewrite_search: &str,
 ) -> PyResult<String> {
-    let (options, settings) = (options(backend, threads, max_memory, isa, precision)?, bench_settings(runs, warmup)?);
+    let options = options(backend, threads, max_memory, isa, precision, rewrite_search)?;
+    let settings = bench_settings(runs, warmup)?;
     let start = std::time::Instant::now();
     let (name, bytes) = source_of(kind, source)?;
     py.detach(|| tcc_bench::bench_bytes(&name, bytes, start, options, &settings, None)).map_err(CompileError::new_err)

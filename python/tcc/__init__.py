@@ -62,13 +62,14 @@ class TensorSpec:
 class Model:
     """A compiled model: `model(*arrays)` or `model.run(*arrays)` runs it."""
 
-    def __init__(self, native, source, backend, max_memory, isa=None, precision="fp32"):
+    def __init__(self, native, source, backend, max_memory, isa=None, precision="fp32", rewrite_search="taso"):
         self._native = native
         self._source = source
         self._backend = backend
         self._max_memory = max_memory
         self._isa = isa
         self._precision = precision
+        self._rewrite_search = rewrite_search
         self.inputs = [TensorSpec(d, s) for d, s in native.inputs()]
         self.outputs = [TensorSpec(d, s) for d, s in native.outputs()]
         self.threads = native.threads()
@@ -100,14 +101,15 @@ class Model:
         kind, value = self._source
         return json.loads(
             _tcc.bench(kind, value, self._backend, self.threads, runs, warmup, self._max_memory, self._isa,
-                       self._precision)
+                       self._precision, self._rewrite_search)
         )
 
     def __repr__(self):
         return f"Model(inputs={self.inputs}, outputs={self.outputs}, threads={self.threads})"
 
 
-def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None, precision="fp32"):
+def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None, precision="fp32",
+            rewrite_search="taso"):
     """Compiles `model`: a path to an MLIR file (str or os.PathLike), or MLIR text.
 
     `backend` is "cranelift" (always built) or "llvm" (if this build has it, see
@@ -119,7 +121,9 @@ def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None,
     TCC_ISA, else the best this CPU runs; a level it does not run is a `ValueError`);
     `precision` is what convolutions and matmuls compute in: "fp32" (exact) or "bf16"
     (their inputs and weights rounded to bf16, sums in f32; inputs and outputs keep
-    their types)."""
+    their types); `rewrite_search` is the graph rewrite search: "taso" (the default:
+    TASO's cost-based backtracking search with the generated and hand-written rules),
+    "eqsat" (equality saturation), "greedy" or "off" (the graph as written)."""
     if isinstance(model, os.PathLike) or (isinstance(model, str) and "\n" not in model and "{" not in model):
         path = os.fspath(model)
         if not os.path.exists(path):
@@ -129,12 +133,12 @@ def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None,
         source = ("text", model)
     else:
         raise TypeError(f"expected a path or MLIR text, got {type(model).__name__}")
-    native = _tcc.compile(*source, backend, threads, max_memory, isa, precision)
-    return Model(native, source, backend, max_memory, isa, precision)
+    native = _tcc.compile(*source, backend, threads, max_memory, isa, precision, rewrite_search)
+    return Model(native, source, backend, max_memory, isa, precision, rewrite_search)
 
 
 def from_torch(module, *example_inputs, backend="cranelift", threads=None, max_memory=None, isa=None,
-               precision="fp32"):
+               precision="fp32", rewrite_search="taso"):
     """Exports a PyTorch module with torch-mlir (as TOSA, at the example inputs'
     shapes) and compiles it."""
     try:
@@ -146,4 +150,4 @@ def from_torch(module, *example_inputs, backend="cranelift", threads=None, max_m
         ) from e
     exported = fx.export_and_import(module.eval(), *example_inputs, output_type="tosa", func_name="main")
     return compile(str(exported), backend=backend, threads=threads, max_memory=max_memory, isa=isa,
-                   precision=precision)
+                   precision=precision, rewrite_search=rewrite_search)

@@ -142,6 +142,23 @@ def test_bf16_precision_rounds_convolutions_within_bf16_of_fp32():
         tcc.compile(ADD_ONE, precision="fp16")
 
 
+def test_the_rewrite_search_is_an_option():
+    # A LoRA adapter beside its weight, x @ W + (x @ A) @ B: equality saturation merges
+    # it into one matmul (fewer FLOPs per run than the graph as written), and both
+    # match PyTorch. An unknown search mode is a bad option.
+    x = np.load(SMALL / "lora_adapter.in0.npy")
+    want = np.load(SMALL / "lora_adapter.out0.npy")
+    flops = {}
+    for mode in ["off", "eqsat"]:
+        model = tcc.compile(SMALL / "lora_adapter.mlir", rewrite_search=mode)
+        (y,) = model(x)
+        assert relative_error(y, want) <= 1e-4
+        flops[mode] = model.bench(runs=1, warmup=0)["flops"]
+    assert flops["eqsat"] < flops["off"], flops
+    with pytest.raises(ValueError, match="unknown search mode `best`"):
+        tcc.compile(ADD_ONE, rewrite_search="best")
+
+
 def test_a_forked_child_runs_a_model_on_two_threads():
     # After a run on two threads, a child forked by multiprocessing runs the same model
     # (its pool's workers are the parent's, gone in the child) and gets the same result.
