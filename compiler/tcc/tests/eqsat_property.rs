@@ -18,7 +18,7 @@ use tcc_graph_opt::search::Mode;
 
 mod common;
 
-use common::Rng;
+use common::{Rng, mismatch};
 
 fn ty(s: &[i64]) -> String {
     format!("tensor<{}xf32>", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"))
@@ -128,15 +128,6 @@ fn model(seed: u64) -> (String, Vec<i64>) {
     let text =
         format!("func.func @main(%arg0: {}) -> {} {{\n{body}  return {last} : {}\n}}\n", ty(&input), ty(&s), ty(&s));
     (text, input)
-}
-
-/// Why `got` differs from `want` by more than 1e-4 of the output's scale, if it does.
-fn mismatch(got: &[f64], want: &[f64]) -> Option<String> {
-    match common::max_error(got, want) {
-        Ok(e) if e <= 1e-4 * common::scale(want) => None,
-        Ok(e) => Some(format!("max error {e}")),
-        Err(e) => Some(e),
-    }
 }
 
 #[test]

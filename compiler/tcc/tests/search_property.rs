@@ -18,7 +18,7 @@ use tcc_graph_opt::cost::folds_to_constant;
 
 mod common;
 
-use common::Rng;
+use common::{Rng, mismatch};
 
 fn ty(s: &[i64]) -> String {
     format!("tensor<{}xf32>", s.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"))
@@ -140,15 +140,6 @@ fn merge_all(m: &Module) -> (Module, usize) {
         break;
     }
     (current, applied)
-}
-
-/// Why `got` differs from `want` by more than 1e-4 of the output's scale, if it does.
-fn mismatch(got: &[f64], want: &[f64]) -> Option<String> {
-    match common::max_error(got, want) {
-        Ok(e) if e <= 1e-4 * common::scale(want) => None,
-        Ok(e) => Some(format!("max error {e}")),
-        Err(e) => Some(e),
-    }
 }
 
 /// `m` with an `rhs_block` drawn from `target`'s choices on every matmul whose right

@@ -87,6 +87,15 @@ pub fn scale(want: &[f64]) -> f64 {
     want.iter().filter(|x| x.is_finite()).fold(1.0f64, |m, &x| m.max(x.abs()))
 }
 
+/// Why `got` differs from `want` by more than 1e-4 of the output's scale, if it does.
+pub fn mismatch(got: &[f64], want: &[f64]) -> Option<String> {
+    match max_error(got, want) {
+        Ok(e) if e <= 1e-4 * scale(want) => None,
+        Ok(e) => Some(format!("max error {e}")),
+        Err(e) => Some(e),
+    }
+}
+
 /// xorshift64*: deterministic draws, reproducible from the printed seed. Each property
 /// test adds the draws it needs (shapes, tensors) through a trait of its own.
 pub struct Rng(u64);
