@@ -299,8 +299,13 @@ impl Program {
 /// `canonical`); errors name the file, line and column.
 pub fn load(path: &str, text: &str, canonical: bool) -> Result<Vec<RuleDef>, String> {
     let file = tcc_rules::parse::parse_file(path, text).map_err(|e| e.render(path, text))?;
+    lower_all(path, &file.rules, canonical)
+}
+
+/// Rules of the file `path`, parsed, as [`load`] makes them.
+pub fn lower_all(path: &str, rules: &[Rule], canonical: bool) -> Result<Vec<RuleDef>, String> {
     let mut out = Vec::new();
-    for rule in &file.rules {
+    for rule in rules {
         let (program, slots) =
             lower(rule).map_err(|e| format!("{path}:{}: error: rule `{}`: {e}", rule.pos, rule.name))?;
         let provenance = match &rule.provenance {

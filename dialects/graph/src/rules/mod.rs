@@ -30,14 +30,29 @@ pub use generated::*;
 
 use std::sync::OnceLock;
 
-/// The rules of the rule files whose `canonical` flag is `canonical`, loaded once per
-/// kind.
+/// The rule files whose `canonical` flag is `canonical`, parsed once per kind: each
+/// file's path and rules.
+fn parsed(canonical: bool) -> &'static [(&'static str, Vec<tcc_rules::ast::Rule>)] {
+    static FILES: [OnceLock<Vec<(&'static str, Vec<tcc_rules::ast::Rule>)>>; 2] = [OnceLock::new(), OnceLock::new()];
+    FILES[canonical as usize].get_or_init(|| {
+        RULE_SOURCES
+            .iter()
+            .filter(|&&(_, _, c)| c == canonical)
+            .map(|&(path, text, _)| {
+                let file = tcc_rules::parse::parse_file(path, text)
+                    .unwrap_or_else(|e| panic!("the build checked this file: {}", e.message));
+                (path, file.rules)
+            })
+            .collect()
+    })
+}
+
+/// The rules of the rule files whose `canonical` flag is `canonical`, lowered.
 fn load(canonical: bool) -> Vec<matching::RuleDef> {
-    RULE_SOURCES
+    parsed(canonical)
         .iter()
-        .filter(|&&(_, _, c)| c == canonical)
-        .flat_map(|&(path, text, c)| {
-            interp::load(path, text, c).unwrap_or_else(|e| panic!("the build checked this file: {e}"))
+        .flat_map(|(path, rules)| {
+            interp::lower_all(path, rules, canonical).unwrap_or_else(|e| panic!("the build checked this file: {e}"))
         })
         .collect()
 }
@@ -58,17 +73,7 @@ pub fn search_rules() -> &'static [matching::RuleDef] {
 /// rules on other structures than a module (the e-graph of equality saturation).
 pub fn search_rule_asts() -> &'static [tcc_rules::ast::Rule] {
     static RULES: OnceLock<Vec<tcc_rules::ast::Rule>> = OnceLock::new();
-    RULES.get_or_init(|| {
-        RULE_SOURCES
-            .iter()
-            .filter(|&&(_, _, canonical)| !canonical)
-            .flat_map(|&(path, text, _)| {
-                tcc_rules::parse::parse_file(path, text)
-                    .unwrap_or_else(|e| panic!("the build checked this file: {}", e.message))
-                    .rules
-            })
-            .collect()
-    })
+    RULES.get_or_init(|| parsed(false).iter().flat_map(|(_, rules)| rules.iter().cloned()).collect())
 }
 
 /// The search rules the backtracking search applies, by root op, built once: all but
@@ -80,8 +85,9 @@ pub fn search_rule_asts() -> &'static [tcc_rules::ast::Rule] {
 pub fn search_index() -> &'static matching::RuleIndex {
     static INDEX: OnceLock<matching::RuleIndex> = OnceLock::new();
     INDEX.get_or_init(|| {
-        let heavier: std::collections::HashSet<&str> = search_rule_asts()
+        let heavier: std::collections::HashSet<&str> = parsed(false)
             .iter()
+            .flat_map(|(_, rules)| rules)
             .filter(|r| heavy_ops(&r.target) > heavy_ops(&r.source))
             .map(|r| r.name.as_str())
             .collect();
