@@ -1,8 +1,9 @@
 //! Operator properties (TASO's axioms): equalities between terms over uninterpreted
 //! operators, which the verifier assumes for all tensors, and their validation.
 //!
-//! Terms use the operators `matmul add mul scale relu transpose conv enlarge poolmax
-//! poolavg`, `concat0 concat1` (along axis 0 or 1), `splitK_P` (part P of the split
+//! Terms use the operators `matmul add mul scale relu transpose conv bias enlarge
+//! poolmax poolavg` (`bias`: the per-channel addition of a vector to an image; a
+//! convolution with a bias operand is `(bias (conv x w) b)`), `concat0 concat1` (along axis 0 or 1), `splitK_P` (part P of the split
 //! along axis K that undoes the last concatenation there) and the constants `imm` (an
 //! identity of whatever size fits: a matrix, or a 1x1 filter) and `ones`. Before any
 //! is used, [`crate::validate`] checks each on every small shape, symbolically.
@@ -33,6 +34,7 @@ pub const OPERATORS: &[(&str, usize)] = &[
     ("split1_0", 1),
     ("split1_1", 1),
     ("conv", 2),
+    ("bias", 2),
     ("enlarge", 1),
     ("poolmax", 1),
     ("poolavg", 1),
@@ -57,8 +59,18 @@ pub fn constant_fill(op: &str) -> Option<Fill> {
     }
 }
 
-/// The operator of a generator op.
-pub fn operator(op: Op) -> &'static str {
+/// The term of generator op `op` applied to `args`.
+pub fn op_term(op: Op, args: Vec<Term>) -> Term {
+    if op == Op::ConvBias {
+        let mut args = args;
+        let bias = args.pop().expect("a convolution with a bias has three operands");
+        return Term::App("bias", vec![Term::App("conv", args), bias]);
+    }
+    Term::App(operator(op), args)
+}
+
+/// The operator of a generator op (a convolution with a bias is two: see [`op_term`]).
+fn operator(op: Op) -> &'static str {
     match op {
         Op::MatMul => "matmul",
         Op::Add => "add",
@@ -73,6 +85,8 @@ pub fn operator(op: Op) -> &'static str {
         Op::Split(_, 0) => "split1_0",
         Op::Split(..) => "split1_1",
         Op::Conv => "conv",
+        Op::Bias => "bias",
+        Op::ConvBias => unreachable!("two operators: see op_term"),
         Op::Enlarge => "enlarge",
         Op::MaxPool => "poolmax",
         Op::AvgPool => "poolavg",
@@ -123,6 +137,12 @@ pub const AXIOMS: &str = "
 (conv a (concat0 b c)) = (concat1 (conv a b) (conv a c))
 (conv (concat1 a b) (concat1 c d)) = (add (conv a c) (conv b d))
 (conv a (enlarge b)) = (conv a b)
+(bias (concat1 a b) (concat0 c d)) = (concat1 (bias a c) (bias b d))
+(bias (concat0 a b) c) = (concat0 (bias a c) (bias b c))
+(bias (add a b) c) = (add (bias a c) b)
+(bias (bias a b) c) = (bias a (add b c))
+(poolmax (bias a b)) = (bias (poolmax a) b)
+(poolavg (bias a b)) = (bias (poolavg a) b)
 (enlarge (add a b)) = (add (enlarge a) (enlarge b))
 (enlarge (concat0 a b)) = (concat0 (enlarge a) (enlarge b))
 (enlarge (concat1 a b)) = (concat1 (enlarge a) (enlarge b))

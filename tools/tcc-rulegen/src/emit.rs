@@ -3,7 +3,7 @@
 //! A graph's outputs render as rule-language patterns over the world's inputs
 //! (`?a`, `?x`, ...). Pruning (TASO):
 //! - **renaming**: a pair equal to another after renaming inputs (in order of first
-//!   appearance) is dropped;
+//!   appearance), or after swapping both sides' two outputs and renaming, is dropped;
 //! - **common subgraph**: a pair whose two sides compute the same non-input
 //!   subexpression is dropped (the pair with that subexpression as an input covers it);
 //! - **common suffix**: a pair whose outputs are each the same op on both sides, with
@@ -86,11 +86,13 @@ pub fn render(world: &World, g: &Graph, m: &[Meta], shapes: &[Vec<usize>], v: us
             let (l, r) = m[node.args[0]].tree[k].expect("a split has a split tree");
             format!("(result {part} (split {} :axis {} :sizes [{} {}]))", a[0], axis(k), dim(l), dim(r))
         }
-        Op::Conv => {
+        Op::Conv | Op::ConvBias => {
             // "Same" padding for the filter's (odd, square) kernel.
             let p = shapes[node.args[1]][2] / 2;
-            format!("(conv2d {} {} :strides [1 1] :pads [{p} {p} {p} {p}] :dilations [1 1] :groups 1)", a[0], a[1])
+            let operands = a.join(" ");
+            format!("(conv2d {operands} :strides [1 1] :pads [{p} {p} {p} {p}] :dilations [1 1] :groups 1)")
         }
+        Op::Bias => unreachable!("no world enumerates a bias alone"),
         Op::Enlarge => format!("(pad {} :low [0 0 1 1] :high [0 0 1 1])", a[0]),
         Op::MaxPool => format!("(max_pool2d {} {MAX_POOL})", a[0]),
         Op::AvgPool => format!("(avg_pool2d {} {AVG_POOL})", a[0]),
@@ -105,9 +107,17 @@ pub fn render_side(world: &World, g: &Graph) -> String {
 
 /// The outputs of `g` as a rule states them (`batched`: for any rank, see [`batched`]).
 pub fn render_rule_side(world: &World, g: &Graph, batched: bool) -> String {
+    render_outputs(world, g, batched, false)
+}
+
+/// The outputs of `g` as rule text, in their order or the reverse.
+fn render_outputs(world: &World, g: &Graph, batched: bool, reversed: bool) -> String {
     let m = metas(world, g);
     let shapes = value_shapes(world, g);
-    let outs: Vec<String> = g.outputs.iter().map(|&o| render(world, g, &m, &shapes, o, batched)).collect();
+    let mut outs: Vec<String> = g.outputs.iter().map(|&o| render(world, g, &m, &shapes, o, batched)).collect();
+    if reversed {
+        outs.reverse();
+    }
     if outs.len() == 1 { outs[0].clone() } else { format!("(outputs {})", outs.join(" ")) }
 }
 
@@ -178,7 +188,13 @@ pub fn prune_reason(world: &World, src: &Graph, tgt: &Graph, seen: &mut HashSet<
     if s == t {
         return Some("identical");
     }
-    if !seen.insert(renamed(world, &format!("{s} => {t}"))) {
+    // A rule of two outputs is also the same rule with both sides' outputs swapped:
+    // the matcher tries every op as the first output.
+    let swapped = (src.outputs.len() == 2).then(|| {
+        let (s, t) = (render_outputs(world, src, false, true), render_outputs(world, tgt, false, true));
+        renamed(world, &format!("{s} => {t}"))
+    });
+    if !seen.insert(renamed(world, &format!("{s} => {t}"))) || swapped.is_some_and(|k| seen.contains(&k)) {
         return Some("renaming");
     }
     let common = subexpressions(world, src);
@@ -209,7 +225,8 @@ pub fn prune_reason(world: &World, src: &Graph, tgt: &Graph, seen: &mut HashSet<
 /// kernel size (the padding of a "same" convolution depends on it).
 pub fn fixed(world: &World, i: usize, batched: bool) -> Fixed {
     let Input { name, shape, .. } = &world.inputs[i];
-    let dims = if world.name == "image" && *name != "x" { vec![(2, shape[2]), (3, shape[3])] } else { Vec::new() };
+    let filter = world.name == "image" && *name != "x" && shape.len() == 4;
+    let dims = if filter { vec![(2, shape[2]), (3, shape[3])] } else { Vec::new() };
     if batched && !shape.is_empty() {
         return Fixed { rank: None, batched: true, dims };
     }

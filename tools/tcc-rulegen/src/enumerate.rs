@@ -68,9 +68,11 @@ impl World {
 }
 
 /// The matrix world (TASO's matrices, all 3x3 so every combination types, a scalar, an
-/// identity and ones) and the image world (an NCHW image, two 3x3 filters, a 1x1
-/// filter and the 1x1 identity filter; the image's 4x4 extent is no odd kernel, so the
-/// image never serves as a filter).
+/// identity and ones) and the image world (an NCHW image, two 3x3 filters, two 1x1
+/// filters and two bias vectors; the image's 4x4 extent is no odd kernel, so the
+/// image never serves as a filter). The image world's convolutions have a bias, as
+/// every exported one has (`conv2d` without one stays in the axioms: the bias is an
+/// operator of its own there).
 pub fn worlds() -> Vec<World> {
     use Fill::{Identity, Ones, Random};
     vec![
@@ -106,10 +108,12 @@ pub fn worlds() -> Vec<World> {
                 input("w", &[2, 2, 3, 3], Random),
                 input("u", &[2, 2, 3, 3], Random),
                 input("v", &[2, 2, 1, 1], Random),
-                input("e", &[2, 2, 1, 1], Identity),
+                input("k", &[2, 2, 1, 1], Random),
+                input("b", &[2], Random),
+                input("d", &[2], Random),
             ],
             ops: vec![
-                Op::Conv,
+                Op::ConvBias,
                 Op::Add,
                 Op::Relu,
                 Op::Enlarge,
@@ -191,6 +195,14 @@ fn meta_of(op: Op, args: &[&Meta]) -> Meta {
             extent: vec![args[0].extent[0], args[1].extent[0], args[0].extent[2], args[0].extent[3]],
             tree: vec![None, args[1].tree[0], None, None],
         },
+        // The filter's parts, where the bias has parts too (all extents of the image
+        // world's filters and biases are equal).
+        Op::ConvBias => {
+            let mut m = meta_of(Op::Conv, &args[..2]);
+            m.tree[1] = m.tree[1].filter(|_| args[2].tree[0].is_some());
+            m
+        }
+        Op::Bias => args[0].clone(),
         Op::Enlarge => Meta {
             extent: vec![args[0].extent[0], args[0].extent[1], None, None],
             tree: vec![args[0].tree[0], args[0].tree[1], None, None],
@@ -290,7 +302,8 @@ pub fn enumerate(world: &World, max_ops: usize, budget: usize) -> (Vec<Graph>, b
     let mut keep = 1.0;
     if budget < usize::MAX && max_ops >= 2 {
         // Counts of graphs by op count, from the full enumeration one op short.
-        let mut counts = vec![0usize; max_ops + 1];
+        // (By nodes: a split's second part and a bias op are free, so a graph may have two more.)
+        let mut counts = vec![0usize; max_ops + 3];
         let mut fewer = Vec::new();
         dfs(world, &mut state, max_ops - 1, usize::MAX, 1.0, &mut fewer);
         counts[0] = inputs_alone.len();
@@ -326,21 +339,26 @@ fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out:
         if left == 0 && out.len() >= budget {
             return false;
         }
-        out.push(finish(world, s));
+        let g = finish(world, s);
+        // A bias vector is no output: the op on it is there for a convolution to read.
+        if g.outputs.iter().all(|&o| s.values[o].0[0].shape.len() != 1) {
+            out.push(g);
+        }
     }
     // With no op left, only the free second part of a split may still be added.
     let last_split = s.nodes.last().filter(|nd| matches!(nd.op, Op::Split(..)));
     if left == 0 && last_split.is_none() {
         return true;
     }
-    let n = s.values.len();
+    let (n, n_in) = (s.values.len(), world.inputs.len());
+    let is_vector = |v: &(Vec<T<i64>>, Meta)| v.0[0].shape.len() == 1;
     let mut complete = true;
     for &op in &world.ops {
-        let arg_lists: Vec<Vec<usize>> = if op.arity() == 1 {
-            (0..n).map(|a| vec![a]).collect()
-        } else {
-            (0..n).flat_map(|a| (0..n).map(move |b| vec![a, b])).filter(|v| !op.commutative() || v[0] <= v[1]).collect()
-        };
+        let mut arg_lists: Vec<Vec<usize>> = vec![Vec::new()];
+        for _ in 0..op.arity() {
+            arg_lists = arg_lists.into_iter().flat_map(|v| (0..n).map(move |a| [&v[..], &[a]].concat())).collect();
+        }
+        arg_lists.retain(|v| !op.commutative() || v[0] <= v[1]);
         for args in arg_lists {
             let node = Node { op, args: args.clone() };
             // No duplicate computation: not the same op twice, and no use of a value
@@ -358,15 +376,19 @@ fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out:
                 Op::Split(axis, part) => s.nodes.contains(&Node { op: Op::Split(axis, 1 - part), args: args.clone() }),
                 _ => false,
             };
+            // One op on bias vectors is free too (see the module's paragraph).
+            let vector_op = args.iter().all(|&a| s.values[a].0[0].shape.len() == 1);
+            if vector_op && (!matches!(op, Op::Concat(0) | Op::Add) || s.values[n_in..].iter().any(is_vector)) {
+                continue;
+            }
             if left == 0 && !other_part {
                 continue;
             }
-            let left = if other_part { left } else { left - 1 };
+            let left = if other_part || vector_op { left } else { left - 1 };
             if left == 0 && keep < 1.0 && unit_hash(&s.nodes, &node) >= keep {
                 continue;
             }
             let Some(value) = apply(op, &args, s) else { continue };
-            let n_in = world.inputs.len();
             s.repeats.push(match s.values.iter().position(|(t, _)| *t == value.0) {
                 Some(i) if i < n_in => Repeat::Input,
                 Some(_) => Repeat::Result,

@@ -5,8 +5,10 @@
 //! The set (TASO's, in the graph dialect's terms): `matmul` (2-D), elementwise `add`
 //! and `mul`, multiplication by a scalar (`mul` by a rank-0 tensor), `relu`,
 //! `transpose` (2-D), `concat` and `split` along either axis of a matrix or the
-//! channels of an image, `conv2d` ("same" padding, stride 1, no bias; with a fused
-//! activation it is `relu(conv2d)`), kernel enlargement (a 1x1 filter padded to 3x3),
+//! channels of an image, `conv2d` ("same" padding, stride 1; with a fused activation
+//! it is `relu(conv2d)`), without a bias or with one (a vector of one value per output
+//! channel, as every exported convolution has: `bias(conv2d(x, w), b)`, with `bias`
+//! the per-channel addition), kernel enlargement (a 1x1 filter padded to 3x3),
 //! and pooling: `max_pool2d` 3x3, stride 1, "same" padding (padded cells never win)
 //! and `avg_pool2d` 3x3, stride 1, no padding (every window has 9 cells, so
 //! `count_include_pad` does not matter). `split` undoes the concatenation its operand
@@ -160,6 +162,11 @@ pub enum Op {
     /// Part `1` (0 or 1) of the split along the axis undoing the last concat there.
     Split(usize, usize),
     Conv,
+    /// `conv2d` with a bias operand: `Bias(Conv(x, w), b)` as one op (how the dialect
+    /// and every export have it).
+    ConvBias,
+    /// The per-channel addition of a bias vector `[c]` to an image `[n, c, h, w]`.
+    Bias,
     Enlarge,
     /// `max_pool2d` 3x3, stride 1, padding 1.
     MaxPool,
@@ -170,7 +177,8 @@ pub enum Op {
 impl Op {
     pub fn arity(self) -> usize {
         match self {
-            Op::MatMul | Op::Add | Op::Mul | Op::Scale | Op::Concat(_) | Op::Conv => 2,
+            Op::MatMul | Op::Add | Op::Mul | Op::Scale | Op::Concat(_) | Op::Conv | Op::Bias => 2,
+            Op::ConvBias => 3,
             _ => 1,
         }
     }
@@ -226,6 +234,14 @@ pub fn shape(op: Op, shapes: &[&[usize]]) -> Option<Vec<usize>> {
         // NCHW image, OIHW filter with odd kernels, "same" padding, stride 1.
         Op::Conv => match (shapes[0], shapes[1]) {
             (&[n, c, h, w], &[o, c2, kh, kw]) if c == c2 && kh % 2 == 1 && kw % 2 == 1 => Some(vec![n, o, h, w]),
+            _ => None,
+        },
+        Op::ConvBias => {
+            let out = shape(Op::Conv, &shapes[..2])?;
+            shape(Op::Bias, &[&out, shapes[2]])
+        }
+        Op::Bias => match (shapes[0], shapes[1]) {
+            (&[_, c, _, _], &[c2]) if c == c2 => Some(shapes[0].to_vec()),
             _ => None,
         },
         Op::MaxPool | Op::AvgPool => {
@@ -326,6 +342,16 @@ pub fn eval<N: Num>(op: Op, args: &[&T<N>]) -> Option<T<N>> {
                 }
             }
             out
+        }
+        Op::ConvBias => {
+            let out = eval(Op::Conv, &args[..2])?;
+            return eval(Op::Bias, &[&out, args[2]]);
+        }
+        Op::Bias => {
+            let (x, b) = (args[0], args[1]);
+            let plane = x.shape[2] * x.shape[3];
+            let channels = x.shape[1];
+            x.data.iter().enumerate().map(|(i, &v)| v.add(b.data[i / plane % channels])).collect()
         }
         Op::MaxPool | Op::AvgPool => {
             let x = args[0];
@@ -461,6 +487,11 @@ mod tests {
         let big = eval(Op::Enlarge, &[&w]).unwrap();
         assert_eq!(eval(Op::Conv, &[&x, &big]), eval(Op::Conv, &[&x, &w]));
         assert_eq!(eval(Op::Conv, &[&x, &w]).unwrap().data, vec![3, 6, 9, 12]);
+        // With a bias: each output channel plus its value.
+        let two = t(&[2, 1, 1, 1], &[3, 1]);
+        let got = eval(Op::ConvBias, &[&x, &two, &t(&[2], &[10, -1])]).unwrap();
+        assert_eq!(got, t(&[1, 2, 2, 2], &[13, 16, 19, 22, 0, 1, 2, 3]));
+        assert!(eval(Op::ConvBias, &[&x, &two, &t(&[1], &[10])]).is_none(), "one bias per output channel");
         // Pooling a 1x1x3x3 image: the max of each "same" window, the one 3x3 window's
         // mean.
         let img: T<f64> = T::new(vec![1, 1, 3, 3], (1..=9).map(|v| v as f64).collect());

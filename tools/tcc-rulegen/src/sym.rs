@@ -2,9 +2,9 @@
 //!
 //! A [`Sym`] is a polynomial with rational coefficients over *atoms*, kept in a
 //! canonical form: the atoms are the inputs' elements and `max` of a set of
-//! polynomials (nested maxima flattened, duplicates dropped, constants folded, an
-//! argument dropped when another exceeds it by a constant). ReLU is `max(x, 0)`, and a
-//! window's mean its sum times 1/9. These are facts of real arithmetic, not axioms, so
+//! polynomials (nested maxima flattened, terms common to all arguments taken out,
+//! duplicates dropped, constants folded, an argument dropped when another exceeds it
+//! by a constant). ReLU is `max(x, 0)`, and a window's mean its sum times 1/9. These are facts of real arithmetic, not axioms, so
 //! two expressions with the same canonical form are equal for all real inputs; and two
 //! polynomials without `max` whose forms differ are different functions. Only a
 //! difference involving `max` is undecided by the forms: [`decide`] then looks for a
@@ -178,12 +178,25 @@ impl Arena {
 
     /// `max(a, b)` in canonical form.
     fn max(&mut self, a: &Poly, b: &Poly) -> Poly {
+        self.max_of(&[a.clone(), b.clone()])
+    }
+
+    /// The largest of `args` in canonical form: nested maxima flattened, terms common
+    /// to every argument taken out (`max(a + c, b + c) = max(a, b) + c`), dominated
+    /// arguments dropped.
+    fn max_of(&mut self, given: &[Poly]) -> Poly {
         let mut args: Vec<Poly> = Vec::new();
-        for p in [a, b] {
+        for p in given {
             match p.as_atom().map(|id| &self.atoms[id as usize]) {
                 Some(Atom::Max(inner)) => args.extend(inner.iter().cloned()),
                 _ => args.push(p.clone()),
             }
+        }
+        let mut common = args[0].clone();
+        common.0.retain(|m, c| args[1..].iter().all(|p| p.0.get(m) == Some(c)));
+        if !common.0.is_empty() {
+            let rest: Vec<Poly> = args.iter().map(|p| p.add(&common.scaled(Rat::new(-1, 1)))).collect();
+            return self.max_of(&rest).add(&common);
         }
         // Drop an argument another exceeds (or equals) by a constant: this also folds
         // constants and duplicates.
@@ -406,6 +419,9 @@ mod tests {
         // relu(relu(a)) == relu(a); max(relu(a), relu(b)) == relu(max(a, b))
         assert_eq!(poly(a.relu().relu()), poly(a.relu()));
         assert_eq!(poly(a.relu().max(b.relu())), poly(a.max(b).relu()));
+        // max(a + c, b + c) == max(a, b) + c, however the maxima nest.
+        assert_eq!(poly(a.add(c).max(b.add(c))), poly(a.max(b).add(c)));
+        assert_eq!(poly(a.add(c).max(b.add(c)).max(c)), poly(a.max(b).max(Sym::zero()).add(c)));
         // max(a + 1, a) == a + 1; the mean of nine a's is a
         let one = Sym::from_i64(1);
         assert_eq!(poly(a.add(one).max(a)), poly(a.add(one)));

@@ -6,9 +6,10 @@
 
 use tcc::rules::ast::{Expr, Pattern, Rule};
 
-use crate::axioms::{Term, constant_operator, operator};
+use crate::axioms::{Term, constant_operator, op_term};
 use crate::emit::{AVG_POOL, MAX_POOL};
 use crate::enumerate::{Graph, World};
+use crate::spec::Op;
 use crate::validate::Fixed;
 
 /// The terms of `g`'s outputs over the world's inputs (variable i = input i).
@@ -22,7 +23,7 @@ pub fn graph_terms(world: &World, g: &Graph) -> Vec<Term> {
             };
         }
         let node = &g.nodes[v - n_in];
-        Term::App(operator(node.op), node.args.iter().map(|&a| value(world, g, a)).collect())
+        op_term(node.op, node.args.iter().map(|&a| value(world, g, a)).collect())
     }
     g.outputs.iter().map(|&o| value(world, g, o)).collect()
 }
@@ -199,6 +200,7 @@ pub fn pattern_term(p: &Pattern, rule: &Rule, vars: &mut Vec<String>) -> Result<
                     _ => return Err(err("a concat along another axis")),
                 },
                 ("conv2d", 2) => "conv",
+                ("conv2d", 3) => return Ok(op_term(Op::ConvBias, args)),
                 ("pad", 1) => "enlarge",
                 ("max_pool2d", 1) if attrs_text(&o.attrs) == MAX_POOL => "poolmax",
                 ("avg_pool2d", 1) if attrs_text(&o.attrs) == AVG_POOL => "poolavg",

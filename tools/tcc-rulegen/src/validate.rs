@@ -6,10 +6,10 @@
 //! of those reals, element by element. A wrong axiom is rejected with the shapes that
 //! show it, and so is one no shape could test or whose equality stays undecided.
 //!
-//! The shapes: scalars, matrices up to 4x4, and 4-D tensors up to 3x3x4x4 (images, and
-//! filters with 1x1 or 3x3 kernels). Shape combinations are enumerated depth first,
-//! variable by variable, dropping a branch as soon as a subterm whose variables are all
-//! assigned is undefined.
+//! The shapes: scalars, vectors up to 4, matrices up to 4x4, and 4-D tensors up to
+//! 3x3x4x4 (images, and filters with 1x1 or 3x3 kernels). Shape combinations are
+//! enumerated depth first, variable by variable, dropping a branch as soon as a subterm
+//! whose variables are all assigned is undefined.
 
 use crate::axioms::{Axiom, Term, constant_fill};
 use crate::spec::{self, Num, Op, T};
@@ -78,6 +78,7 @@ fn spec_op(name: &str) -> Option<Op> {
         "concat0" => Op::Concat(0),
         "concat1" => Op::Concat(1),
         "conv" => Op::Conv,
+        "bias" => Op::Bias,
         "enlarge" => Op::Enlarge,
         "poolmax" => Op::MaxPool,
         "poolavg" => Op::AvgPool,
@@ -178,16 +179,26 @@ fn eval<D: Domain>(t: &Term, env: &[D], slots: &Slots, ew: Elementwise) -> Optio
             tree.swap(r - 2, r - 1)
         }
         Op::MaxPool | Op::AvgPool => tree = vec![vals[0].tree[0], vals[0].tree[1], None, None],
+        // Output channels are the filter's; a bias keeps the image's channel parts where
+        // its own parts have the same extents.
+        Op::Conv => tree[1] = vals[1].tree[0],
+        Op::Bias => {
+            tree = vals[0].tree.clone();
+            if vals[1].tree[0] != tree[1] {
+                tree[1] = None;
+            }
+        }
         _ => {}
     }
     Some(Value { v, tree })
 }
 
-/// Every small shape: a scalar, matrices up to `m`x`m`, batches of one or two matrices
-/// up to 3x3 (rank 3: see [`spec::axis_of`]), 4-D tensors up to `n`x3x`m`x`m`
-/// (3x3x4x4 for axioms).
+/// Every small shape: a scalar, vectors up to `m` (biases), matrices up to `m`x`m`,
+/// batches of one or two matrices up to 3x3 (rank 3: see [`spec::axis_of`]), 4-D
+/// tensors up to `n`x3x`m`x`m` (3x3x4x4 for axioms).
 pub fn small_shapes(n: usize, m: usize) -> Vec<Vec<usize>> {
     let mut out = vec![vec![]];
+    out.extend((1..=m).map(|n| vec![n]));
     for r in 1..=m {
         for c in 1..=m {
             out.push(vec![r, c]);
@@ -513,6 +524,8 @@ mod tests {
             "(poolmax (add a b)) = (add (poolmax a) (poolmax b))",
             "(poolavg (relu a)) = (relu (poolavg a))",
             "(conv a (concat0 b c)) = (concat0 (conv a b) (conv a c))",
+            "(relu (bias a b)) = (bias (relu a) b)",
+            "(bias (concat1 a b) (concat0 c d)) = (concat1 (bias a d) (bias b c))",
         ] {
             let a = parse_axioms(wrong).unwrap().remove(0);
             let e = validate(&a, 1000).unwrap_err();
