@@ -1,19 +1,23 @@
 #!/bin/bash
-# The rewrite search's speed-up on the LoRA layers: `tcc bench` with the search off and
-# on, alternating, median of ROUNDS medians of 30 runs, per backend and thread count.
-# lora_linear (x @ W + x @ (A @ B)) with the default search, lora_adapter
-# (x @ W + (x @ A) @ B) with equality saturation. Prints markdown rows.
+# The rewrite search's speed-up on models it rewrites: `tcc bench` with the search off
+# and on, alternating, median of ROUNDS medians of 30 runs, per backend and thread
+# count. By default lora_linear (x @ W + x @ (A @ B)) and repvgg_block (a 3x3 and a 1x1
+# convolution added) with the default search, lora_adapter (x @ W + (x @ A) @ B) with
+# equality saturation. Prints markdown rows.
 #
-# Usage: benchmarks/search_speedup.sh TCC MODELS_DIR [ROUNDS]
-#   MODELS_DIR holds lora_linear.mlir and lora_adapter.mlir
-#   (python benchmarks/models/export.py --full --out DIR --only lora_linear,lora_adapter)
+# Usage: benchmarks/search_speedup.sh TCC MODELS_DIR [ROUNDS [MODEL:MODE ...]]
+#   MODELS_DIR holds the models' .mlir files (python benchmarks/models/export.py
+#   --full --out DIR --only lora_linear,lora_adapter,repvgg_block)
 set -euo pipefail
 BIN=$1; DIR=$2; ROUNDS=${3:-3}
+shift $(( $# < 3 ? $# : 3 ))
+MODELS=("$@")
+[ ${#MODELS[@]} -gt 0 ] || MODELS=(lora_linear:taso lora_adapter:eqsat repvgg_block:taso)
 median() { "$BIN" bench "$1" --backend "$2" --threads "$3" --runs 30 --rewrite-search "$4" --json 2>/dev/null |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["latency_ms"]["median"])'; }
 echo "| model | backend | threads | search off ms | mode | search on ms | speed-up |"
 echo "|---|---|---|---|---|---|---|"
-for M in lora_linear:taso lora_adapter:eqsat; do
+for M in "${MODELS[@]}"; do
   model=${M%%:*}; mode=${M##*:}
   for B in cranelift llvm; do
     "$BIN" --print-target --backend "$B" >/dev/null 2>&1 || continue

@@ -226,6 +226,24 @@ class LoraAdapter(LoraLinear):
         return x @ self.w + (x @ self.a) @ self.b
 
 
+class RepVGGBlock(nn.Module):
+    """A RepVGG block as it trains (and as a checkpoint before re-parameterization
+    carries it): a 3x3 and a 1x1 convolution of the same input, each with batch norm,
+    summed, then ReLU (no identity branch: the channel count changes). The best graph
+    is one 3x3 convolution whose filter is the 3x3 one plus the 1x1 one padded, and
+    whose bias is the sum of the folded batch norms (RepVGG's structural
+    re-parameterization, which generated rules of the image world find: kernel
+    enlargement and distributivity of convolution over addition)."""
+
+    def __init__(self, cin, cout):
+        super().__init__()
+        self.k3 = nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout))
+        self.k1 = nn.Sequential(nn.Conv2d(cin, cout, 1, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        return torch.relu(self.k3(x) + self.k1(x))
+
+
 def timesteps(shape):
     """Diffusion timesteps: uniform in [0, 1000)."""
     return torch.rand(shape) * 1000.0
@@ -261,6 +279,8 @@ MODELS = {
                     lambda: (LoraLinear(512, 16), (1, 256, 512))),
     "lora_adapter": (lambda: (LoraAdapter(64, 4), (1, 16, 64)),
                      lambda: (LoraAdapter(512, 16), (1, 256, 512))),
+    "repvgg_block": (lambda: (RepVGGBlock(16, 32), (1, 16, 20, 20)),
+                     lambda: (RepVGGBlock(64, 128), (1, 64, 56, 56))),
 }
 
 

@@ -55,3 +55,30 @@ func.func @mixed_ranks(%x: tensor<2x64x256xf32>) -> tensor<2x64x256xf32> {
   %2 = graph.add %0, %1 : (tensor<2x64x256xf32>, tensor<2x64x256xf32>) -> tensor<2x64x256xf32>
   return %2 : tensor<2x64x256xf32>
 }
+
+// The image world's convolutions have a bias, as every exported one has. A 3x3 and a
+// 1x1 convolution of one image, added (a RepVGG block as it trains, its batch norms
+// folded into the biases), are one 3x3 convolution by the 3x3 filter plus the 1x1 one
+// padded, with the summed biases (kernel enlargement and distributivity in one
+// generated rule; the filter and bias sums fold at compile time).
+// CHECK-LABEL: func.func @repvgg
+// CHECK: %[[P:.*]] = graph.pad %{{.*}} {high = [0, 0, 1, 1], low = [0, 0, 1, 1]} : (tensor<32x16x1x1xf32>) -> tensor<32x16x3x3xf32>
+// CHECK: %[[W:.*]] = graph.add %{{.*}}, %[[P]] : (tensor<32x16x3x3xf32>, tensor<32x16x3x3xf32>)
+// CHECK: %[[B:.*]] = graph.add %{{.*}}, %{{.*}} : (tensor<32xf32>, tensor<32xf32>)
+// CHECK: %[[C:.*]] = graph.conv2d %arg0, %[[W]], %[[B]] {dilations = [1, 1], groups = 1, pads = [1, 1, 1, 1], strides = [1, 1]}
+// CHECK-NOT: graph.conv2d
+// CHECK: return %[[C]]
+// OFF-LABEL: func.func @repvgg
+// OFF-COUNT-2: graph.conv2d
+func.func @repvgg(%x: tensor<1x16x56x56xf32>) -> tensor<1x32x56x56xf32> {
+  %w3 = graph.constant {value = dense<0.5> : tensor<32x16x3x3xf32>} : () -> tensor<32x16x3x3xf32>
+  %b3 = graph.constant {value = dense<0.125> : tensor<32xf32>} : () -> tensor<32xf32>
+  %w1 = graph.constant {value = dense<0.25> : tensor<32x16x1x1xf32>} : () -> tensor<32x16x1x1xf32>
+  %b1 = graph.constant {value = dense<1.0> : tensor<32xf32>} : () -> tensor<32xf32>
+  %0 = graph.conv2d %x, %w3, %b3 {strides = [1, 1], pads = [1, 1, 1, 1], dilations = [1, 1], groups = 1} : (tensor<1x16x56x56xf32>, tensor<32x16x3x3xf32>, tensor<32xf32>) -> tensor<1x32x56x56xf32>
+  %1 = graph.conv2d %x, %w1, %b1 {strides = [1, 1], pads = [0, 0, 0, 0], dilations = [1, 1], groups = 1} : (tensor<1x16x56x56xf32>, tensor<32x16x1x1xf32>, tensor<32xf32>) -> tensor<1x32x56x56xf32>
+  %2 = graph.add %0, %1 : (tensor<1x32x56x56xf32>, tensor<1x32x56x56xf32>) -> tensor<1x32x56x56xf32>
+  return %2 : tensor<1x32x56x56xf32>
+}
+// (The search runs over the module at once: one report line for all the functions.)
+// LOG-SAME: image-{{[0-9]+}}

@@ -49,12 +49,15 @@ fn optimized_graph(name: &str) -> String {
     optimized_graph_with(name, &["--rewrite-search", "off"])
 }
 
-/// The same with `args` (the search, when on, by the estimate: measured costs, on a
-/// machine busy with other tests, would change its choices between runs).
+/// The same with `args` (the search, when on, by the estimate alone: measured costs, on
+/// a machine busy with other tests, would change its choices between runs, and so
+/// would those a cost database kept from earlier runs).
 fn optimized_graph_with(name: &str, args: &[&str]) -> String {
+    let no_costs = std::env::temp_dir().join(format!("tcc-tosa-models-no-costs-{}.json", std::process::id()));
     let out = Command::new(env!("CARGO_BIN_EXE_tcc"))
         .arg(corpus().join(format!("{name}.mlir")))
-        .args(["--emit=graph", "--estimate-costs"])
+        .args(["--emit=graph", "--estimate-costs", "--cost-db"])
+        .arg(&no_costs)
         .args(args)
         .output()
         .unwrap();
@@ -139,4 +142,19 @@ fn a_lora_adapter_becomes_one_matmul_by_equality_saturation() {
     assert_eq!(matmuls(&g), 1, "lora_adapter with eqsat:\n{g}");
     let off = optimized_graph_with("lora_adapter", &["--rewrite-search", "off"]);
     assert_eq!(matmuls(&off), 3, "lora_adapter with the search off:\n{off}");
+}
+
+/// A RepVGG block as it trains, `relu(bn(conv3x3(x)) + bn(conv1x1(x)))`: the batch
+/// norms fold into the convolutions' biases, and a generated rule of the image world
+/// (kernel enlargement and distributivity over addition, with biases) makes it one 3x3
+/// convolution with the 16 output channels of one branch, RepVGG's re-parameterization;
+/// with the search off, two convolutions remain. (`every_export_matches_pytorch` checks
+/// the result.)
+#[test]
+fn a_repvgg_block_becomes_one_convolution() {
+    let g = optimized_graph_with("repvgg_block", &[]);
+    assert_eq!(count(&g, "graph.conv2d_nchwc"), 1, "repvgg_block: not merged:\n{g}");
+    assert!(g.contains("logical_channels = [16, 32]"), "repvgg_block: not one branch's width:\n{g}");
+    let off = optimized_graph_with("repvgg_block", &["--rewrite-search", "off"]);
+    assert_eq!(count(&off, "graph.conv2d_nchwc"), 2, "repvgg_block with the search off:\n{off}");
 }
