@@ -3,9 +3,10 @@
 //!
 //! Terms use the operators `matmul add mul scale relu transpose conv bias enlarge
 //! poolmax poolavg` (`bias`: the per-channel addition of a vector to an image; a
-//! convolution with a bias operand is `(bias (conv x w) b)`), `concat0 concat1` (along axis 0 or 1), `splitK_P` (part P of the split
-//! along axis K that undoes the last concatenation there) and the constants `imm` (an
-//! identity of whatever size fits: a matrix, or a 1x1 filter) and `ones`. Before any
+//! convolution with a bias operand is `(bias (conv x w) b)`), `concat0 concat1` (along
+//! axis 0 or 1), `splitK_P` (part P of the split along axis K that undoes the last
+//! concatenation there) and the constants `imm` (an identity of whatever size fits: a
+//! matrix, or a 1x1 filter) and `ones`. Before any
 //! is used, [`crate::validate`] checks each on every small shape, symbolically.
 
 use tcc::rules::sexpr::{Sexp, read_all};

@@ -302,7 +302,8 @@ pub fn enumerate(world: &World, max_ops: usize, budget: usize) -> (Vec<Graph>, b
     let mut keep = 1.0;
     if budget < usize::MAX && max_ops >= 2 {
         // Counts of graphs by op count, from the full enumeration one op short.
-        // (By nodes: a split's second part and a bias op are free, so a graph may have two more.)
+        // (By nodes: a split's second part and a bias op are free, so a graph may have
+        // two more nodes than ops.)
         let mut counts = vec![0usize; max_ops + 3];
         let mut fewer = Vec::new();
         dfs(world, &mut state, max_ops - 1, usize::MAX, 1.0, &mut fewer);
@@ -341,7 +342,7 @@ fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out:
         }
         let g = finish(world, s);
         // A bias vector is no output: the op on it is there for a convolution to read.
-        if g.outputs.iter().all(|&o| s.values[o].0[0].shape.len() != 1) {
+        if !g.outputs.iter().any(|&o| is_vector(&s.values[o])) {
             out.push(g);
         }
     }
@@ -351,7 +352,6 @@ fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out:
         return true;
     }
     let (n, n_in) = (s.values.len(), world.inputs.len());
-    let is_vector = |v: &(Vec<T<i64>>, Meta)| v.0[0].shape.len() == 1;
     let mut complete = true;
     for &op in &world.ops {
         let mut arg_lists: Vec<Vec<usize>> = vec![Vec::new()];
@@ -377,7 +377,7 @@ fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out:
                 _ => false,
             };
             // One op on bias vectors is free too (see the module's paragraph).
-            let vector_op = args.iter().all(|&a| s.values[a].0[0].shape.len() == 1);
+            let vector_op = args.iter().all(|&a| is_vector(&s.values[a]));
             if vector_op && (!matches!(op, Op::Concat(0) | Op::Add) || s.values[n_in..].iter().any(is_vector)) {
                 continue;
             }
@@ -404,6 +404,11 @@ fn dfs(world: &World, s: &mut State, left: usize, budget: usize, keep: f64, out:
         }
     }
     complete
+}
+
+/// Whether a value is a vector (a bias).
+fn is_vector(value: &(Vec<T<i64>>, Meta)) -> bool {
+    value.0[0].shape.len() == 1
 }
 
 fn finish(world: &World, s: &State) -> Graph {
@@ -517,6 +522,27 @@ pub fn candidates(graphs: &[Graph]) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_op_on_bias_vectors_is_free_and_never_an_output() {
+        let world = &worlds()[1];
+        let input = |name: &str| world.inputs.iter().position(|i| i.name == name).unwrap();
+        let (x, w, b, d) = (input("x"), input("w"), input("b"), input("d"));
+        let (graphs, _) = enumerate(world, 1, usize::MAX);
+        // A convolution by the sum of two biases: one op, and the free one before it.
+        let summed = vec![
+            Node { op: Op::Add, args: vec![b, d] },
+            Node { op: Op::ConvBias, args: vec![x, w, world.inputs.len()] },
+        ];
+        assert!(graphs.iter().any(|g| g.nodes == summed), "conv2d(x, w, b + d) is one op");
+        // (Each input alone is a graph too, the biases among them.)
+        for g in graphs.iter().filter(|g| !g.nodes.is_empty()) {
+            let shapes = value_shapes(world, g);
+            assert!(g.outputs.iter().all(|&o| shapes[o].len() != 1), "a vector output: {:?}", g.nodes);
+            let vector_ops = g.nodes.iter().enumerate().filter(|(k, _)| shapes[world.inputs.len() + k].len() == 1);
+            assert!(vector_ops.count() <= 1, "two ops on vectors: {:?}", g.nodes);
+        }
+    }
 
     #[test]
     fn a_budget_keeps_the_smaller_graphs_and_samples_the_largest() {

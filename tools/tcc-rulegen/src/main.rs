@@ -53,7 +53,7 @@ enum Command {
     },
     /// Enumerate, fingerprint, prune, verify and write the generated rules
     Generate {
-        /// Operators per graph at most (the checked-in rules are from 3, about 6 minutes
+        /// Operators per graph at most (the checked-in rules are from 3, about 9 minutes
         /// on 2 cores; 2 takes seconds; 4 needs --max-graphs)
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=4))]
         max_ops: u32,

@@ -4,12 +4,13 @@
 //! canonical form: the atoms are the inputs' elements and `max` of a set of
 //! polynomials (nested maxima flattened, terms common to all arguments taken out,
 //! duplicates dropped, constants folded, an argument dropped when another exceeds it
-//! by a constant). ReLU is `max(x, 0)`, and a window's mean its sum times 1/9. These are facts of real arithmetic, not axioms, so
-//! two expressions with the same canonical form are equal for all real inputs; and two
-//! polynomials without `max` whose forms differ are different functions. Only a
-//! difference involving `max` is undecided by the forms: [`decide`] then looks for a
-//! counterexample by evaluation and, with Z3 (feature `z3`), proves or refutes the
-//! equality in real arithmetic with `max` defined by `ite`.
+//! by a constant). ReLU is `max(x, 0)`, and a window's mean its sum times 1/9. These
+//! are facts of real arithmetic, not axioms, so two expressions with the same canonical
+//! form are equal for all real inputs; and two polynomials without `max` whose forms
+//! differ are different functions. Only a difference involving `max` is undecided by
+//! the forms: [`decide`] then looks for a counterexample by evaluation and, with Z3
+//! (feature `z3`), proves or refutes the equality in real arithmetic with `max`
+//! defined by `ite`.
 //!
 //! `Sym`s are indices into a per-thread arena, so they are `Copy` like the
 //! specifications' other numbers; [`reset`] clears it between instances.

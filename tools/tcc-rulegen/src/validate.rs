@@ -198,7 +198,7 @@ fn eval<D: Domain>(t: &Term, env: &[D], slots: &Slots, ew: Elementwise) -> Optio
 /// tensors up to `n`x3x`m`x`m` (3x3x4x4 for axioms).
 pub fn small_shapes(n: usize, m: usize) -> Vec<Vec<usize>> {
     let mut out = vec![vec![]];
-    out.extend((1..=m).map(|n| vec![n]));
+    out.extend((1..=m).map(|len| vec![len]));
     for r in 1..=m {
         for c in 1..=m {
             out.push(vec![r, c]);
