@@ -29,6 +29,14 @@ use crate::validate::Fixed;
 /// The attributes of the generator's pools (`spec::Op::MaxPool`, `spec::Op::AvgPool`).
 pub const MAX_POOL: &str = ":kernel [3 3] :strides [1 1] :pads [1 1 1 1]";
 pub const AVG_POOL: &str = ":kernel [3 3] :strides [1 1] :pads [0 0 0 0]";
+/// The attributes of kernel enlargement (`spec::Op::Enlarge`): a 1x1 filter padded to 3x3.
+pub const ENLARGE: &str = ":low [0 0 1 1] :high [0 0 1 1]";
+
+/// The attributes of the generator's convolutions: "same" padding `p` (a kernel of
+/// `2p + 1`), stride 1.
+pub fn conv_attrs(p: i64) -> String {
+    format!(":strides [1 1] :pads [{p} {p} {p} {p}] :dilations [1 1] :groups 1")
+}
 
 /// Whether the rule from `src` over `inputs_used` is stated for any rank (`batched`): a
 /// rule of the matrix world over random inputs only whose source has a matrix op
@@ -88,12 +96,11 @@ pub fn render(world: &World, g: &Graph, m: &[Meta], shapes: &[Vec<usize>], v: us
         }
         Op::Conv | Op::ConvBias => {
             // "Same" padding for the filter's (odd, square) kernel.
-            let p = shapes[node.args[1]][2] / 2;
-            let operands = a.join(" ");
-            format!("(conv2d {operands} :strides [1 1] :pads [{p} {p} {p} {p}] :dilations [1 1] :groups 1)")
+            let p = shapes[node.args[1]][2] as i64 / 2;
+            format!("(conv2d {} {})", a.join(" "), conv_attrs(p))
         }
         Op::Bias => unreachable!("no world enumerates a bias alone"),
-        Op::Enlarge => format!("(pad {} :low [0 0 1 1] :high [0 0 1 1])", a[0]),
+        Op::Enlarge => format!("(pad {} {ENLARGE})", a[0]),
         Op::MaxPool => format!("(max_pool2d {} {MAX_POOL})", a[0]),
         Op::AvgPool => format!("(avg_pool2d {} {AVG_POOL})", a[0]),
     }

@@ -7,7 +7,7 @@
 use tcc::rules::ast::{Expr, Pattern, Rule};
 
 use crate::axioms::{Term, constant_operator, op_term};
-use crate::emit::{AVG_POOL, MAX_POOL};
+use crate::emit::{AVG_POOL, ENLARGE, MAX_POOL, conv_attrs};
 use crate::enumerate::{Graph, World};
 use crate::spec::Op;
 use crate::validate::Fixed;
@@ -154,6 +154,48 @@ fn swaps_matrix_axes(attrs: &[(String, Expr)]) -> bool {
     }
 }
 
+/// The (square) kernel size of a filter pattern, its last two extents: a variable's from
+/// its guards (`(= (dim ?w 2) K)` and `(= (dim ?w 3) K)`), an enlarged 1x1 filter's 3, a
+/// concatenation's, sum's or split part's that of its operands (which agree), and as
+/// the generator's ops change extents when a filter is computed like an image ("same"
+/// convolutions and max pools keep them, average pools take 2 off); `None` if the rule
+/// does not fix it.
+fn kernel_size(p: &Pattern, rule: &Rule) -> Option<i64> {
+    match p {
+        Pattern::Var(name, _) => {
+            let dim = |axis: i64| {
+                rule.guards.iter().find_map(|g| match g {
+                    Expr::Call(eq, args, _) if eq == "=" => match (&args[0], &args[1]) {
+                        (Expr::Call(f, fa, _), Expr::Int(n, _))
+                            if f == "dim"
+                                && matches!(&fa[..], [Expr::Var(v, _), Expr::Int(k, _)] if v == name && *k == axis) =>
+                        {
+                            Some(*n)
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                })
+            };
+            let (h, w) = (dim(2)?, dim(3)?);
+            (h == w).then_some(h)
+        }
+        Pattern::As(_, inner, _) | Pattern::Result(_, inner, _) => kernel_size(inner, rule),
+        Pattern::Op(o) if matches!(o.op.as_str(), "conv2d" | "relu" | "max_pool2d" | "split") => {
+            kernel_size(&o.operands[0], rule)
+        }
+        Pattern::Op(o) if o.op == "avg_pool2d" => kernel_size(&o.operands[0], rule).map(|k| k - 2),
+        Pattern::Op(o) if o.op == "pad" && attrs_text(&o.attrs) == ENLARGE => {
+            (kernel_size(&o.operands[0], rule)? == 1).then_some(3)
+        }
+        Pattern::Op(o) if o.op == "concat" || o.op == "add" => {
+            let sizes: Vec<i64> = o.operands.iter().map(|x| kernel_size(x, rule)).collect::<Option<_>>()?;
+            sizes.windows(2).all(|pair| pair[0] == pair[1]).then(|| sizes[0])
+        }
+        _ => None,
+    }
+}
+
 /// The term of a rule pattern; variables are numbered in `vars`.
 pub fn pattern_term(p: &Pattern, rule: &Rule, vars: &mut Vec<String>) -> Result<Term, String> {
     let err = |what: &str| format!("rule `{}`: {what} has no verifier operator", rule.name);
@@ -199,9 +241,18 @@ pub fn pattern_term(p: &Pattern, rule: &Rule, vars: &mut Vec<String>) -> Result<
                     Some(1) => "concat1",
                     _ => return Err(err("a concat along another axis")),
                 },
-                ("conv2d", 2) => "conv",
-                ("conv2d", 3) => return Ok(op_term(Op::ConvBias, args)),
-                ("pad", 1) => "enlarge",
+                // The verifier's convolutions are "same" at stride 1, of an odd kernel.
+                ("conv2d", 2 | 3) => {
+                    let k = kernel_size(&o.operands[1], rule).filter(|k| k % 2 == 1);
+                    if k.is_none_or(|k| attrs_text(&o.attrs) != conv_attrs((k - 1) / 2)) {
+                        return Err(err("a convolution that is not \"same\" at stride 1 (or of no known kernel)"));
+                    }
+                    if args.len() == 3 {
+                        return Ok(op_term(Op::ConvBias, args));
+                    }
+                    "conv"
+                }
+                ("pad", 1) if attrs_text(&o.attrs) == ENLARGE => "enlarge",
                 ("max_pool2d", 1) if attrs_text(&o.attrs) == MAX_POOL => "poolmax",
                 ("avg_pool2d", 1) if attrs_text(&o.attrs) == AVG_POOL => "poolavg",
                 (other, _) => return Err(err(&format!("`{other}`"))),
@@ -209,4 +260,39 @@ pub fn pattern_term(p: &Pattern, rule: &Rule, vars: &mut Vec<String>) -> Result<
             Term::App(op, args)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rule whose source is a convolution with `attrs`, its filter's kernel `k` x `k`.
+    fn conv_rule(attrs: &str, k: i64) -> Rule {
+        let text = format!(
+            "(rule r (conv2d ?x ?w ?b {attrs}) => ?x (if (= (dim ?w 2) {k}) (= (dim ?w 3) {k})) \
+             (by rulegen :fingerprint \"0\" :verified \"z3\"))"
+        );
+        tcc::rules::parse::parse_file("t.rules", &text).unwrap().rules.remove(0)
+    }
+
+    #[test]
+    fn convolutions_read_back_only_as_the_generator_states_them() {
+        let read = |r: &Rule| pattern_term(&r.source[0], r, &mut Vec::new());
+        let same = conv_rule(":strides [1 1] :pads [1 1 1 1] :dilations [1 1] :groups 1", 3);
+        assert_eq!(
+            read(&same).unwrap(),
+            Term::App("bias", vec![Term::App("conv", vec![Term::Var(0), Term::Var(1)]), Term::Var(2)])
+        );
+        // A 3x3 kernel without padding, padding for the wrong kernel, a stride, a
+        // dilation: not the verifier's convolution.
+        for (attrs, k) in [
+            (":strides [1 1] :pads [0 0 0 0] :dilations [1 1] :groups 1", 3),
+            (":strides [1 1] :pads [1 1 1 1] :dilations [1 1] :groups 1", 1),
+            (":strides [2 2] :pads [1 1 1 1] :dilations [1 1] :groups 1", 3),
+            (":strides [1 1] :pads [1 1 1 1] :dilations [2 2] :groups 1", 3),
+        ] {
+            let e = read(&conv_rule(attrs, k)).unwrap_err();
+            assert!(e.contains("not \"same\" at stride 1"), "{attrs} ({k}x{k}): {e}");
+        }
+    }
 }
