@@ -147,9 +147,9 @@ fn a_lora_adapter_becomes_one_matmul_by_equality_saturation() {
 /// A RepVGG block as it trains, `relu(bn(conv3x3(x)) + bn(conv1x1(x)))`: the batch
 /// norms fold into the convolutions' biases, and a generated rule of the image world
 /// (kernel enlargement and distributivity over addition, with biases) makes it one 3x3
-/// convolution with the 16 output channels of one branch, RepVGG's re-parameterization;
-/// with the search off, two convolutions remain. (`every_export_matches_pytorch` checks
-/// the result.)
+/// convolution with the 32 output channels of one branch (not a 64-channel merge split
+/// in two), RepVGG's re-parameterization; with the search off, two convolutions remain.
+/// (`every_export_matches_pytorch` checks the result.)
 #[test]
 fn a_repvgg_block_becomes_one_convolution() {
     let g = optimized_graph_with("repvgg_block", &[]);
