@@ -175,7 +175,7 @@ fn saturated_graphs_match_the_interpreter() {
                     .unwrap_or_else(|e| panic!("seed {seed}, {backend:?}: {e}\n{text}"));
                 let got = model.run(&[tcc::Tensor::from_slice(&input, &dims).unwrap()]);
                 let got = got.unwrap_or_else(|e| panic!("seed {seed}, {backend:?}: {e}"));
-                let got: Vec<f64> = got[0].as_slice::<f32>().unwrap().iter().map(|&v| v as f64).collect();
+                let got = got[0].to_f64s();
                 if let Some(why) = mismatch(&got, &want) {
                     panic!("seed {seed}, {backend:?}, {threads} thread(s): {why}\n{text}");
                 }

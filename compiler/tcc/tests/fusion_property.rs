@@ -292,7 +292,7 @@ fn fused_graphs_match_the_interpreter() {
             let model = model.unwrap_or_else(|e| panic!("seed {seed}, {backend:?}: {e}\n{text}"));
             let got = model.run(&[tcc::Tensor::from_slice(&input, &dims).unwrap()]);
             let got = got.unwrap_or_else(|e| panic!("seed {seed}, {backend:?}: {e}"));
-            let got: Vec<f64> = got[0].as_slice::<f32>().unwrap().iter().map(|&v| v as f64).collect();
+            let got = got[0].to_f64s();
             if let Some(i) = close(&got, &want) {
                 panic!(
                     "seed {seed}, {backend:?}, {threads} thread(s): element {i}: compiled {}, interpreter {}\n{text}\n{fused_text}",
@@ -371,7 +371,7 @@ fn long_rows_split_across_threads_match_the_interpreter() {
             for threads in [1, 2] {
                 let model = tcc::Runtime::builder().backend(backend).threads(threads).load_str(&text).unwrap();
                 let got = model.run(&[tcc::Tensor::from_slice(&input, &dims).unwrap()]).unwrap();
-                let got: Vec<f64> = got[0].as_slice::<f32>().unwrap().iter().map(|&v| v as f64).collect();
+                let got = got[0].to_f64s();
                 if let Some(i) = close(&got, &want) {
                     panic!(
                         "seed {seed} (kind {kind}, {rows}x{len}), {backend:?}, {threads} thread(s): element {i}: \
