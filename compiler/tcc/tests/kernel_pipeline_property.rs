@@ -222,8 +222,8 @@ fn group_padded_convolutions_match_the_interpreter() {
 
 /// The row template's tiles on rows of several vectors (whole ones and a last one moved
 /// back to end at the row's end, as the microkernels take them at stride 1), several
-/// output rows a task: narrow groups and channel multipliers, dilated or strided, with
-/// a bias and an activation, sometimes a residual.
+/// output rows a task: narrow groups and channel multipliers (odd ones too), dilated or
+/// strided, with a bias and an activation, sometimes a residual.
 #[test]
 fn row_template_tiles_match_the_interpreter() {
     for (seed, (groups, gin, gout, [h, w], stride, dilation)) in [
@@ -233,6 +233,10 @@ fn row_template_tiles_match_the_interpreter() {
         (5, 3, 3, [10, 33], 1, 1),
         (4, 1, 2, [8, 40], 2, 1),
         (3, 2, 5, [6, 17], 1, 1),
+        // Channel multipliers in the microkernels' shared-rows kernels: an odd
+        // multiplier (a channel pair and a single channel), rows not in whole blocks.
+        (5, 1, 3, [11, 45], 1, 1),
+        (7, 1, 2, [13, 30], 1, 1),
     ]
     .into_iter()
     .enumerate()
@@ -249,7 +253,11 @@ fn row_template_tiles_match_the_interpreter() {
         }
         let text =
             format!("func.func @main(%x: {}) -> {} {{\n{}  return {y} : {}\n}}\n", ty(&xs), ty(&ys), g.body, ty(&ys));
-        check(&text, &xs, seed as u64);
+        // Eight seeds a case: every microkernel level (`common::code_generators`) on 1
+        // and 2 threads.
+        for k in 0..8 {
+            check(&text, &xs, 8 * seed as u64 + k);
+        }
     }
 }
 

@@ -165,6 +165,8 @@ const MAX_VECTORS: i64 = 4;
 const MAX_ROWS: usize = 16;
 /// The most rows a window sub-tile has.
 const WINDOW_ROWS: usize = 8;
+/// The most output rows a shared-rows sub-tile has.
+const SHARED_ROWS: usize = 8;
 /// The most rows a square sub-tile has (16 spilled accumulators on AVX-512 and ran at
 /// two thirds of the speed of 8 or 12).
 const SQUARE_ROWS: usize = 12;
@@ -214,7 +216,10 @@ macro_rules! isa_tile {
             #[cfg(target_arch = "x86_64")]
             use std::arch::x86_64::*;
 
-            use super::{MAX_ROWS, MAX_VECTORS, SQUARE_ROWS, Tile, WINDOW_ROWS, balanced, balanced_runs, prefetch_l2};
+            use super::{
+                MAX_ROWS, MAX_VECTORS, SHARED_ROWS, SQUARE_ROWS, Tile, WINDOW_ROWS, balanced, balanced_runs,
+                prefetch_l2,
+            };
 
             const LANES: i64 = $lanes;
 
@@ -234,6 +239,7 @@ macro_rules! isa_tile {
 
             /// Offsets of a sub-tile's vectors: in the input (vector inputs), the
             /// weights, the output and the bias.
+            #[derive(Clone, Copy)]
             struct Offsets {
                 x: [isize; 4],
                 w: [isize; 4],

@@ -74,7 +74,23 @@ fn every_level_computes_its_definition() {
                 x_extent = levels[l].x * counts[l].max(1);
                 w_extent = levels[l].w * counts[l].max(1);
             }
-            let w_group = w_extent + rng.range(0, 5);
+            let mut w_group = w_extent + rng.range(0, 5);
+            // Some 3 x 3 windows whose kernel rows are as far apart in the input as the
+            // vector groups (output rows of the row template at stride 1: the
+            // shared-rows kernels) of one input channel, dilated or not.
+            let shared = case % 8 == 3 && inner > 0;
+            let (inner, w_step) = if shared { (3, rng.range(1, 2)) } else { (inner, w_step) };
+            if shared {
+                w_group = lanes * group_vectors + 2 * w_step + rng.range(0, 20);
+                levels[2] = Level { count: 1, x: rng.range(0, 3), w: rng.range(0, 3) };
+                levels[1] = Level { count: 3, x: 3 + rng.range(0, 3), w: w_group };
+                levels[0] = Level { count: 1, x: 3 * levels[1].x + rng.range(0, 3), w: (groups + 3) * w_group };
+                x_extent = levels[0].x * 2 + 1;
+            }
+            let x_row = if shared { x_extent + rng.range(0, 3) } else { x_row };
+            let x_extent = if shared { rows * x_row + x_extent } else { x_extent };
+            let w_extent = if shared { levels[0].w * 2 + w_group } else { 0 };
+            let counts = if shared { levels.map(|l| l.count) } else { counts };
             let o_row = rng.range(1, 2) * lanes * group_vectors;
             let o_group = rows * o_row + rng.range(0, 5);
             // Inputs include NaNs and zeros of both signs for the maximum.
@@ -85,7 +101,7 @@ fn every_level_computes_its_definition() {
                     _ => rng.value(),
                 })
                 .collect();
-            let w: Vec<f32> = (0..w_group * groups + 64).map(|_| rng.value()).collect();
+            let w: Vec<f32> = (0..(w_group * groups).max(w_extent) + 64).map(|_| rng.value()).collect();
             let o0: Vec<f32> = (0..o_group * groups + 64).map(|_| rng.value()).collect();
             let accumulate = case % 3 == 0;
             // Epilogue: a bias per channel, a residual laid out as the output, a clamp
@@ -195,6 +211,9 @@ fn every_level_computes_its_definition() {
             // Bitwise, so that NaNs compare equal and zeros keep their signs.
             let bits =
                 |v: &[f32]| v.iter().map(|x| if x.is_nan() { u32::MAX } else { x.to_bits() }).collect::<Vec<_>>();
+            if let Some(i) = (0..o.len()).find(|&i| bits(&o)[i] != bits(&expected)[i]) {
+                eprintln!("first difference at {i}: {} vs {}", o[i], expected[i]);
+            }
             assert_eq!(bits(&o), bits(&expected), "{isa}, case {case}: {tile:?}");
         }
     }

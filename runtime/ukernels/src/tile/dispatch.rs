@@ -64,6 +64,49 @@ macro_rules! tile_dispatch {
             ($registers as usize).saturating_sub(j + 1).clamp(1, WINDOW_ROWS)
         }
 
+        /// The shared-rows kernels (3 x 3 kernels), by channels (1 and 2) and output
+        /// rows.
+        static SHARED: [[Kernel; SHARED_ROWS]; 2] = [rows_1_to_8!(shared_rows, 1, 3), rows_1_to_8!(shared_rows, 2, 3)];
+
+        /// The most output rows of a shared-rows kernel of `channels` channels: its
+        /// accumulators, the channels' nine weights and an input vector fit the
+        /// registers with five to spare for the epilogue, and at most
+        /// [`SHARED_ROWS`]; 0 if fewer than 2 would. (Two channels in 4 rows on
+        /// AVX-512: 135-145 GFLOP/s alone in L1 on Zen 5, in 5 rows 107-112, in 6
+        /// rows, which spilled, 94-115; 1 channel in 8 rows 88.)
+        const fn shared_rows_most(channels: usize) -> usize {
+            let r = ($registers as usize).saturating_sub(6 + 9 * channels) / channels;
+            if r < 2 {
+                0
+            } else if r > SHARED_ROWS {
+                SHARED_ROWS
+            } else {
+                r
+            }
+        }
+
+        /// Whether `t` is a row template's tile that the shared-rows kernels compute:
+        /// broadcast weights over pixel vectors, one input channel (a channel
+        /// multiplier), a 3 x 3 kernel (three kernel rows around three steps), each
+        /// kernel row as far from the next in the input as each vector group (an
+        /// output row) from the next, several output rows. (Narrow groups of several
+        /// input channels stay with [`kernel`], whose rows reuse each pixel load for
+        /// more channels: 3 groups of 40 at 56 pixels ran at 72% of the 512-bit peak
+        /// there, at 50% here.)
+        fn shared_rows_plan(t: &Tile) -> bool {
+            let [l2, l1, l0] = t.levels;
+            let rows_apart = l1.w == t.w_group && t.group_vectors > 0 && t.vectors % t.group_vectors == 0;
+            !t.x_vector
+                && t.reduce == super::Reduce::Fma
+                && l2.count == 1
+                && l0.count == 1
+                && l1.count == 3
+                && t.inner == 3
+                && rows_apart
+                && t.vectors / t.group_vectors >= 2
+                && shared_rows_most(1) > 0
+        }
+
         /// By mode ([`BROADCAST`], [`VECTOR`], [`MAX`], [`SUM`],
         /// [`BROADCAST_UNIT`]), vectors and rows.
         static KERNELS: [[[Kernel; MAX_ROWS]; MAX_VECTORS as usize]; 5] = [
@@ -167,6 +210,36 @@ macro_rules! tile_dispatch {
                             let (x, o, rows_at) = sub_tile(t, r0);
                             SQUARES[j][stride][rs as usize - 1](t, x, t.w, o, rows_at, &at, chunks as usize);
                         }
+                    }
+                }
+                return;
+            }
+            // A row template's channels over several output rows: the shared-rows
+            // kernels, two channels (or one) and a vector at a time.
+            if shared_rows_plan(t) {
+                let groups = t.vectors / t.group_vectors;
+                let pair = if shared_rows_most(2) > 0 { 2 } else { 1 };
+                for q in 0..t.group_vectors as isize {
+                    let mut r0 = 0;
+                    while r0 < t.rows {
+                        let channels = (t.rows - r0).min(pair) as usize;
+                        for (g, rs, count) in balanced_runs(groups, shared_rows_most(channels) as i64) {
+                            let g = g as isize;
+                            let at = Offsets {
+                                x: [0; 4],
+                                w: [0; 4],
+                                o: [g * t.o_group as isize + q * lanes, 0, 0, 0],
+                                bias: [g * t.epilogue.bias_group as isize + q * lanes, 0, 0, 0],
+                            };
+                            let kernel = SHARED[channels - 1][rs as usize - 1];
+                            // SAFETY: the caller's contract; sub-tiles stay inside the tile.
+                            unsafe {
+                                let (x, o, rows_at) = sub_tile(t, r0);
+                                let w = t.w.offset(g * t.w_group as isize + q * lanes);
+                                kernel(t, x, w, o, rows_at, &at, count as usize);
+                            }
+                        }
+                        r0 += channels as i64;
                     }
                 }
                 return;

@@ -221,6 +221,98 @@ macro_rules! tile_kernels {
             }
         }
 
+        /// `RB` output rows of `CH` channels on one vector of pixels, over a `J x J`
+        /// kernel whose rows are as far apart in the input as the output rows' (the
+        /// row template's channel multipliers and narrow groups at stride 1,
+        /// [`shared_rows_plan`]): the channels' `CH * J * J` weights stay broadcast in
+        /// registers and each of the `RB + J - 1` input rows' `J` vectors is loaded
+        /// once for every (output row, kernel row) pair and channel that reads it. The
+        /// broadcast [`kernel`] loads each output row's inputs again and re-broadcasts
+        /// the weights per step (a multiplier of 2 at 28 pixels ran at 13% of the
+        /// 512-bit peak through it). `chunks` blocks of `RB` output rows, one after
+        /// another. `x`, `o` and `rows_at` are at the sub-tile's first channel, `w` at
+        /// its first output row's vector, whose place in the output and bias `at`
+        /// gives; each accumulator sees its steps in [`kernel`]'s order.
+        #[target_feature(enable = $feature)]
+        unsafe fn shared_rows<const RB: usize, const CH: usize, const J: usize>(
+            t: &Tile,
+            x: *const f32,
+            w: *const f32,
+            o: *mut f32,
+            rows_at: [*const f32; 2],
+            at: &Offsets,
+            chunks: usize,
+        ) {
+            let (x_row, o_row, o_group) = (t.x_row as isize, t.o_row as isize, t.o_group as isize);
+            let (w_group, w_step) = (t.w_group as isize, t.w_step as isize);
+            let [l2, l1, _] = t.levels;
+            // The channels' weights of input channel `i2`, broadcast.
+            let weights = |i2: isize| {
+                let mut wt = [[[$zero(); J]; J]; CH];
+                for c in 0..CH {
+                    for k in 0..J {
+                        for j in 0..J {
+                            let at = c as isize * x_row + i2 * l2.x as isize + k as isize * l1.x as isize + j as isize;
+                            // SAFETY: the tile's addresses are valid (the caller's contract).
+                            wt[c][k][j] = unsafe { $splat(*x.offset(at)) };
+                        }
+                    }
+                }
+                wt
+            };
+            // One input channel (a channel multiplier): its weights stay in registers
+            // for all the chunks.
+            let single = l2.count == 1;
+            let mut wt = if single { weights(0) } else { [[[$zero(); J]; J]; CH] };
+            // SAFETY: the tile's addresses are valid (the caller's contract).
+            unsafe {
+                for i in 0..chunks as isize {
+                    let first = i * RB as isize;
+                    let mut acc = [[$zero(); RB]; CH];
+                    if t.accumulate {
+                        for c in 0..CH {
+                            for r in 0..RB {
+                                let place = c as isize * o_row + at.o[0] + (first + r as isize) * o_group;
+                                acc[c][r] = $load(o.offset(place));
+                            }
+                        }
+                    }
+                    for i2 in 0..l2.count as isize {
+                        if !single {
+                            wt = weights(i2);
+                        }
+                        let wp = w.offset(first * w_group + i2 * l2.w as isize);
+                        // Input row `p` (of the chunk's first output row's kernel row
+                        // 0) is kernel row `p - r` of output row `r`. (Visiting kernel
+                        // rows outermost, loading each input row once per kernel row,
+                        // ran at three quarters of the speed.)
+                        for p in 0..RB + J - 1 {
+                            for j in 0..J {
+                                let v = $load(wp.offset(p as isize * w_group + j as isize * w_step));
+                                for r in 0..RB {
+                                    if p >= r && p - r < J {
+                                        for c in 0..CH {
+                                            acc[c][r] = $fma(wt[c][p - r][j], v, acc[c][r]);
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    for r in 0..RB {
+                        let mut a = [[$zero(); 1]; CH];
+                        for c in 0..CH {
+                            a[c][0] = acc[c][r];
+                        }
+                        let row = first + r as isize;
+                        let bias = at.bias[0] + row * t.epilogue.bias_group as isize;
+                        let place = Offsets { o: [at.o[0] + row * o_group, 0, 0, 0], bias: [bias, 0, 0, 0], ..*at };
+                        finish::<CH, 1>(t, a, o, o_row, rows_at, &place);
+                    }
+                }
+            }
+        }
+
         /// A whole `J x J` kernel at stride `S` on one vector (a depthwise
         /// convolution's interior rows: `levels` are one kernel row apart, `J` of
         /// them, the others single), over `chunks` sub-tiles: row `r` step `j` of
