@@ -1,6 +1,7 @@
 //! The broadcast tile's dispatch for one ISA level, as a macro that each level's module
 //! expands: the kernel tables by mode, vectors and rows, the plans that pick a kernel
-//! for a tile (square and window kernels for depthwise convolutions, the broadcast
+//! for a tile (square and window kernels for depthwise convolutions, shared-rows
+//! kernels for the row template's channel multipliers, the broadcast
 //! kernels with constant strides when rows are one vector apart), `run`, which splits a
 //! tile into balanced sub-tiles the register file holds, and the C entry point.
 
