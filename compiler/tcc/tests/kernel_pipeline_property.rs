@@ -237,6 +237,10 @@ fn row_template_tiles_match_the_interpreter() {
         // multiplier (a channel pair and a single channel), rows not in whole blocks.
         (5, 1, 3, [11, 45], 1, 1),
         (7, 1, 2, [13, 30], 1, 1),
+        // Rows narrower than a vector: two overlapping narrower vectors.
+        (4, 1, 2, [9, 14], 1, 1),
+        (3, 2, 2, [5, 10], 1, 1),
+        (2, 1, 3, [6, 6], 1, 1),
     ]
     .into_iter()
     .enumerate()

@@ -330,11 +330,12 @@ fn fits(run: &Run, col: i64, width: i64) -> bool {
 }
 
 /// Covers a run's columns: a loop over whole tiles of `vectors` vectors of the widest
-/// width, then the rest. When the run has at least one wide vector, the rest is wide
-/// vectors too, the last ending at the run's end and overlapping the columns before
-/// it (computed again, bit for bit the same, and stored again by the same task): a
-/// 28-pixel row in 16 lanes is two vectors, not a 16-, an 8- and a 4-lane one (58% of
-/// the lanes busy). Otherwise narrower vectors (and scalars) at compile-time columns.
+/// width the run holds, then the rest in vectors of that width too, the last ending at
+/// the run's end and overlapping the columns before it (computed again, bit for bit
+/// the same, and stored again by the same task): a 28-pixel row in 16 lanes is two
+/// vectors, not a 16-, an 8- and a 4-lane one (58% of the lanes busy), and a 14-pixel
+/// one two of 8 lanes, not an 8-, a 4-lane one and two scalars (a multiplier of 2 at
+/// 14x14: 15% of the peak). Runs narrower than 4 pixels take scalars.
 fn cover_run(b: &mut Builder, k: &Rows, row: &Row, run: &Run) {
     if let Some(plan) = &k.microkernel
         && run.len >= plan.isa.lanes() as i64
@@ -342,7 +343,18 @@ fn cover_run(b: &mut Builder, k: &Rows, row: &Row, run: &Run) {
         return microkernel::cover_run(b, k, plan, row, run);
     }
     let widths = widths(k);
-    let (wide, tile_cols) = (widths[0], widths[0] * k.vectors);
+    let Some(wide) = widths.iter().copied().find(|&w| w > 1 && w <= run.len) else {
+        let most = k.vectors * k.lanes as i64;
+        let mut col = run.start;
+        while col < run.start + run.len {
+            let count = (0..most).take_while(|&j| fits(run, col + j, 1)).count() as i64;
+            let ow0 = b.index(col);
+            tile(b, k, row, run, ow0, 1, &(0..count).collect::<Vec<i64>>());
+            col += count;
+        }
+        return;
+    };
+    let tile_cols = wide * k.vectors;
     let mut whole = 0;
     while fits(run, run.start + (whole + 1) * tile_cols - wide, wide) {
         whole += 1;
@@ -358,25 +370,14 @@ fn cover_run(b: &mut Builder, k: &Rows, row: &Row, run: &Run) {
         let ow0 = b.index(run.start);
         tile(b, k, row, run, ow0, wide, &spaced(k.vectors));
     }
-    let (mut col, end) = (run.start + whole * tile_cols, run.start + run.len);
-    if col < end && run.len >= wide {
+    let (col, end) = (run.start + whole * tile_cols, run.start + run.len);
+    if col < end {
         // The rest's vectors from `col`, the last one moved back to end at `end` (at or
-        // after the run's start, since the run holds a wide vector).
+        // after the run's start, since the run holds a vector).
         let mut offsets = spaced((end - col + wide - 1) / wide);
         *offsets.last_mut().expect("a vector") = end - wide - col;
         let ow0 = b.index(col);
         tile(b, k, row, run, ow0, wide, &offsets);
-        return;
-    }
-    while col < end {
-        let width = *widths.iter().find(|&&w| fits(run, col, w)).expect("a scalar always fits");
-        // As many vectors of that width as fit, up to the tile's (scalars: its columns).
-        let most = if width == 1 { k.vectors * k.lanes as i64 } else { k.vectors };
-        let count = (0..most).take_while(|&j| fits(run, col + j * width, width)).count() as i64;
-        let ow0 = b.index(col);
-        let offsets: Vec<i64> = (0..count).map(|j| j * width).collect();
-        tile(b, k, row, run, ow0, width, &offsets);
-        col += count * width;
     }
 }
 
