@@ -4,7 +4,8 @@ the share of the FMA peak their convolution kernel reaches in `tcc bench`.
 
 Each model is one `graph.conv2d` (random constant weights and bias, then a ReLU):
 grouped convolutions (2 to 32 groups, 4 to 64 channels per group), depthwise with a
-channel multiplier of 2 and 4, dilation 2, the stems of ResNet, VGG, EfficientNet and
+channel multiplier of 2 and 4 (one whose data fits L2, one on rows narrower than a 512-bit
+vector), dilation 2, the stems of ResNet, VGG, EfficientNet and
 ViT at 224x224, and a regular 3x3 convolution for reference. For each, `tcc bench
 --json` (one thread) gives the convolution kernels' time; the share of the peak is the
 convolution's FLOPs (as `tcc bench` counts them: the logical convolution, no padding)
@@ -60,7 +61,7 @@ def variants():
     for g, width, hw in [(2, 64, 56), (3, 40, 56), (4, 32, 56), (8, 16, 56), (32, 4, 56), (8, 8, 28), (4, 64, 28),
                          (16, 24, 28)]:
         v.append((f"grouped_g{g}_w{width}_{hw}", dict(c=g * width, o=g * width, hw=hw, k=3, groups=g)))
-    for c, m, hw in [(64, 2, 56), (32, 4, 56), (128, 2, 28)]:
+    for c, m, hw in [(64, 2, 56), (32, 4, 56), (128, 2, 28), (64, 2, 28), (128, 2, 14)]:
         v.append((f"dwmult_c{c}_m{m}_{hw}", dict(c=c, o=c * m, hw=hw, k=3, groups=c)))
     v.append(("depthwise_c128_56", dict(c=128, o=128, hw=56, k=3, groups=128)))
     v.append(("dilated2_c128_56", dict(c=128, o=128, hw=56, k=3, dil=2)))
