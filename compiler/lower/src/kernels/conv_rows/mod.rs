@@ -335,7 +335,8 @@ fn fits(run: &Run, col: i64, width: i64) -> bool {
 /// the same, and stored again by the same task): a 28-pixel row in 16 lanes is two
 /// vectors, not a 16-, an 8- and a 4-lane one (58% of the lanes busy), and a 14-pixel
 /// one two of 8 lanes, not an 8-, a 4-lane one and two scalars (a multiplier of 2 at
-/// 14x14: 15% of the peak). Runs narrower than 4 pixels take scalars.
+/// 14x14: 15% of the peak). Runs narrower than 4 pixels, and columns read at a stride
+/// beyond [`VECTOR_STRIDE`], take scalars.
 fn cover_run(b: &mut Builder, k: &Rows, row: &Row, run: &Run) {
     if let Some(plan) = &k.microkernel
         && run.len >= plan.isa.lanes() as i64
