@@ -222,10 +222,11 @@ macro_rules! tile_kernels {
             }
         }
 
-        /// `RB` output rows of `CH` channels of one input channel on one vector of
-        /// pixels, over a `J x J` kernel whose rows are as far apart in the input as
-        /// the output rows' (the row template's channel multipliers at stride 1,
-        /// [`shared_rows_plan`]): the channels' `CH * J * J` weights stay broadcast in
+        /// `RB` output rows of `CH` channels on one vector of pixels, over a `J x J`
+        /// kernel whose rows are as far apart in the input as the output rows' (the
+        /// row template's channel multipliers at stride 1, [`shared_rows_plan`]; the
+        /// kernel computes several input channels too): the channels' `CH * J * J`
+        /// weights stay broadcast in
         /// registers and each of the `RB + J - 1` input rows' `J` vectors is loaded
         /// once for every (output row, kernel row) pair and channel that reads it. The
         /// broadcast [`kernel`] loads each output row's inputs again and re-broadcasts
@@ -246,20 +247,30 @@ macro_rules! tile_kernels {
         ) {
             let (x_row, o_row, o_group) = (t.x_row as isize, t.o_row as isize, t.o_group as isize);
             let (w_group, w_step) = (t.w_group as isize, t.w_step as isize);
-            let l1 = t.levels[1];
-            // SAFETY: the tile's addresses are valid (the caller's contract).
-            unsafe {
-                // The channels' weights (of their one input channel), broadcast once for
-                // all the chunks.
+            let [l2, l1, _] = t.levels;
+            // The channels' weights of input channel `i2`, broadcast.
+            let weights = |i2: isize| {
                 let mut wt = [[[$zero(); J]; J]; CH];
                 for c in 0..CH {
                     for k in 0..J {
                         for j in 0..J {
-                            let at = c as isize * x_row + k as isize * l1.x as isize + j as isize;
-                            wt[c][k][j] = $splat(*x.offset(at));
+                            let at = c as isize * x_row + i2 * l2.x as isize + k as isize * l1.x as isize + j as isize;
+                            // SAFETY: the tile's addresses are valid (the caller's contract).
+                            wt[c][k][j] = unsafe { $splat(*x.offset(at)) };
                         }
                     }
                 }
+                wt
+            };
+            // One input channel (a channel multiplier, the only case the plan gives this
+            // kernel today): its weights stay in registers for all the chunks. (Written
+            // with the weights loaded once before the chunks and no loop over input
+            // channels, LLVM compiled the kernel so that multipliers ran at 18-26% of
+            // the 512-bit peak instead of 27-33%; this form is kept for that.)
+            let single = l2.count == 1;
+            let mut wt = if single { weights(0) } else { [[[$zero(); J]; J]; CH] };
+            // SAFETY: the tile's addresses are valid (the caller's contract).
+            unsafe {
                 for i in 0..chunks as isize {
                     let first = i * RB as isize;
                     let mut acc = [[$zero(); RB]; CH];
@@ -271,18 +282,23 @@ macro_rules! tile_kernels {
                             }
                         }
                     }
-                    let wp = w.offset(first * w_group);
-                    // Input row `p` (of the chunk's first output row's kernel row 0) is
-                    // kernel row `p - r` of output row `r`. (Visiting kernel rows
-                    // outermost, loading each input row once per kernel row, ran at
-                    // three quarters of the speed.)
-                    for p in 0..RB + J - 1 {
-                        for j in 0..J {
-                            let v = $load(wp.offset(p as isize * w_group + j as isize * w_step));
-                            for r in 0..RB {
-                                if p >= r && p - r < J {
-                                    for c in 0..CH {
-                                        acc[c][r] = $fma(wt[c][p - r][j], v, acc[c][r]);
+                    for i2 in 0..l2.count as isize {
+                        if !single {
+                            wt = weights(i2);
+                        }
+                        let wp = w.offset(first * w_group + i2 * l2.w as isize);
+                        // Input row `p` (of the chunk's first output row's kernel row
+                        // 0) is kernel row `p - r` of output row `r`. (Visiting kernel
+                        // rows outermost, loading each input row once per kernel row,
+                        // ran at three quarters of the speed.)
+                        for p in 0..RB + J - 1 {
+                            for j in 0..J {
+                                let v = $load(wp.offset(p as isize * w_group + j as isize * w_step));
+                                for r in 0..RB {
+                                    if p >= r && p - r < J {
+                                        for c in 0..CH {
+                                            acc[c][r] = $fma(wt[c][p - r][j], v, acc[c][r]);
+                                        }
                                     }
                                 }
                             }
