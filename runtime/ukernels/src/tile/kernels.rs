@@ -226,13 +226,12 @@ macro_rules! tile_kernels {
         /// kernel whose rows are as far apart in the input as the output rows' (the
         /// row template's channel multipliers at stride 1, [`shared_rows_plan`]; the
         /// kernel computes several input channels too): the channels' `CH * J * J`
-        /// weights stay broadcast in
-        /// registers and each of the `RB + J - 1` input rows' `J` vectors is loaded
-        /// once for every (output row, kernel row) pair and channel that reads it. The
-        /// broadcast [`kernel`] loads each output row's inputs again and re-broadcasts
-        /// the weights per step (a multiplier of 2 at 28 pixels ran at 13% of the
-        /// 512-bit peak through it). `chunks` blocks of `RB` output rows, one after
-        /// another. `x`, `o` and `rows_at` are at the sub-tile's first channel, `w` at
+        /// weights stay broadcast in registers and each of the `RB + J - 1` input
+        /// rows' `J` vectors is loaded once for every (output row, kernel row) pair
+        /// and channel that reads it. The broadcast [`kernel`] loads each output row's
+        /// inputs again and re-broadcasts the weights per step (a multiplier of 2 at
+        /// 28 pixels ran at 13% of the 512-bit peak through it). `chunks` blocks of
+        /// `RB` output rows, one after another. `x`, `o` and `rows_at` are at the sub-tile's first channel, `w` at
         /// its first output row's vector, whose place in the output and bias `at`
         /// gives; each accumulator sees its steps in [`kernel`]'s order.
         #[target_feature(enable = $feature)]
