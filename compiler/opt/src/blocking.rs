@@ -9,8 +9,11 @@
 //!   the first layer's 3 colours). Channel counts round up to whole blocks; the padded
 //!   filter and bias lanes are zero, and the epilogue zeroes the padded outputs (which
 //!   an infinite input would make NaN). Depthwise convolutions
-//!   keep one input channel per output channel (filter `OIHW1i{o}o`); other grouped
-//!   convolutions are blocked only when each group holds whole blocks, or with each
+//!   keep one input channel per output channel (filter `OIHW1i{o}o`), and so do those
+//!   with a channel multiplier `k` (a power of two below the lanes, on whole blocks of
+//!   input channels) where the target does not call microkernels, their filter blocks
+//!   reordered so that each holds one multiple of an input block's channels (the
+//!   depthwise template interleaves them); other grouped convolutions are blocked only when each group holds whole blocks, or with each
 //!   group's output channels padded to whole blocks when that wastes fewer lanes than
 //!   the row template. The others take blocks of one channel (`NCHW1c`, the same
 //!   memory as NCHW) for the row template, their padding moved into a `graph.pad` of
@@ -102,7 +105,10 @@ impl Pass for BlockLayouts {
                 if m.is(op, &g::CONV2D) {
                     let stride_w = m.attr_or_default(op, "strides").and_then(|a| a.as_i64_list()).map_or(1, |s| s[1]);
                     let lanes = self.target.kernel_target().f32_lanes();
-                    block_conv(m, op, lanes, self.row_speed(stride_w), self.target.bf16_dot);
+                    // The depthwise template computes channel multipliers in the
+                    // backend's own code, the row template in microkernels.
+                    let multipliers = self.target.ukernels.is_none();
+                    block_conv(m, op, lanes, self.row_speed(stride_w), self.target.bf16_dot, multipliers);
                 } else if m.is(op, &g::MAX_POOL2D) || m.is(op, &g::AVG_POOL2D) {
                     block_pool(m, op, self.target.kernel_target().f32_lanes());
                 } else if m.is(op, &g::MATMUL) {
@@ -155,13 +161,24 @@ fn ints(m: &Module, op: Op, name: &str) -> Vec<i64> {
     m.attr_or_default(op, name).and_then(|a| a.as_i64_list()).expect("verified attribute")
 }
 
-fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64, bf16_dot: bool) {
+fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64, bf16_dot: bool, multipliers: bool) {
     let (xs, ws, ys) = (shape(m, m.operand(op, 0)), shape(m, m.operand(op, 1)), shape(m, m.result(op, 0)));
     let groups = m.attr_or_default(op, "groups").and_then(|a| a.as_i64()).unwrap_or(1);
     let (c, o, per_group) = (xs[1], ws[0], ws[1]);
-    let depthwise = classify_conv(m, op) == Some(ConvClass::Depthwise);
+    let class = classify_conv(m, op);
+    let depthwise = class == Some(ConvClass::Depthwise);
+    // A channel multiplier the depthwise template computes: a power of two below the
+    // lanes, whose outputs it interleaves from one vector per multiple, on whole blocks
+    // of input channels (each makes whole output blocks, none of padding only).
+    let multiplier = Some(o / c).filter(|&k| {
+        multipliers
+            && class == Some(ConvClass::Multiplier)
+            && (k as u64).is_power_of_two()
+            && k < lanes
+            && c % lanes == 0
+    });
     // (input block, filter input block, output block, groups in padded channels)
-    let (ib, wib, ob, padded_groups) = if depthwise {
+    let (ib, wib, ob, padded_groups) = if depthwise || multiplier.is_some() {
         (lanes, 1, lanes, round_up(c, lanes))
     } else if groups == 1 {
         // Few input channels (an image's colours) stay unblocked, unless the input
@@ -199,7 +216,8 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64, bf16_dot: bool
     }
     // The input (padded above for the row template).
     let xs = shape(m, m.operand(op, 0));
-    let (cp, op_) = (round_up(c, ib), if depthwise { round_up(c, lanes) } else { round_up(o, ob) });
+    let cp = round_up(c, ib);
+    let op_ = if depthwise { cp } else { round_up(o, ob) };
     let (x, w) = (m.operand(op, 0), m.operand(op, 1));
     let bias = m.operands(op).get(2).copied();
     let mut strides = ints(m, op, "strides");
@@ -222,6 +240,12 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64, bf16_dot: bool
     };
     let xb = ins.layout(x, &Layout::nchw(), &Layout::nchwc(ib), vec![xs[0], cp / ib, xs[2], xs[3], ib]);
     let wshape = vec![op_ / ob, round_up(per_group, wib) / wib, ws[2], ws[3], wib, ob];
+    // A multiplier's filter in the order the template computes: the output channels of
+    // a block of input channels, one block per multiple.
+    let w = match multiplier {
+        Some(k) => multiplier_order(&mut ins, w, &ws, c, k, lanes),
+        None => w,
+    };
     let wb = if bf16_input.is_some() {
         let cast = ins.op(&g::CAST, &[w], AttrDict::new(), vec![tensor_type(ws.clone(), ScalarType::BF16)]);
         let w16 = ins.m.result(cast, 0);
@@ -256,6 +280,20 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64, bf16_dot: bool
     let yb = blocked_conv(&mut ins, op, operands, extra, attrs, raw);
     let y = ins.layout(yb, &Layout::nchwc(ob), &Layout::nchw(), ys);
     m.replace_op(op, &[y]);
+}
+
+/// The filter `w` (`[c * k, 1, kh, kw]`) of a convolution with channel multiplier `k` on
+/// `c` input channels (whole blocks of `lanes`), its output channels reordered for the
+/// depthwise template: block `b * k + j` of `lanes` channels holds output channels
+/// `(b * lanes + l) * k + j` for lanes `l`, so that input block `b` times filter block
+/// `b * k + j` is multiple `j` of its channels (the template interleaves the `k`
+/// products into the output's blocks).
+fn multiplier_order(ins: &mut Inserter, w: Value, ws: &[i64], c: i64, k: i64, lanes: i64) -> Value {
+    let taps = ws[2] * ws[3];
+    let split = ins.reshape(w, vec![c / lanes, lanes, k, taps]);
+    let attrs = AttrDict::new().with("perm", Attribute::i64_list(&[0, 2, 1, 3]));
+    let reordered = ins.inferred(&g::TRANSPOSE, &[split], attrs);
+    ins.reshape(reordered, vec![c * k, 1, ws[2], ws[3]])
 }
 
 /// Appends the epilogue step that zeroes padded output channels (`real(channel)` is

@@ -265,6 +265,50 @@ fn row_template_tiles_match_the_interpreter() {
     }
 }
 
+/// The depthwise template (where the code does not call microkernels: LLVM, and
+/// Cranelift without them): depthwise convolutions whose edge columns go in the row's
+/// first and last tiles, and channel multipliers of 2, 4 and 8 on whole blocks of input
+/// channels (one input block times a filter block per multiple, interleaved into the
+/// output's blocks; 20 channels are whole blocks of Cranelift's 4 lanes only, 5 of
+/// none: the row template), on rows of 1 to 45 columns, asymmetric padding, strides
+/// and dilations, with a bias and an activation, sometimes a residual.
+#[test]
+fn depthwise_template_tiles_match_the_interpreter() {
+    for (seed, (c, multiplier, [h, w], stride, dilation, pads)) in [
+        (16, 2, [9, 28], 1, 1, [1, 1, 1, 1]),
+        (32, 2, [6, 14], 1, 1, [1, 1, 1, 1]),
+        (16, 4, [7, 13], 1, 1, [0, 1, 2, 0]),
+        (16, 8, [5, 9], 1, 1, [1, 1, 1, 1]),
+        (48, 2, [10, 45], 2, 1, [1, 0, 1, 1]),
+        (32, 4, [8, 17], 1, 2, [2, 2, 2, 2]),
+        (16, 2, [4, 3], 1, 1, [1, 1, 1, 1]),
+        (20, 2, [3, 1], 1, 1, [1, 1, 1, 1]),
+        (5, 2, [6, 14], 1, 1, [1, 1, 1, 1]),
+        (24, 1, [6, 30], 1, 1, [1, 1, 1, 1]),
+        (13, 1, [5, 2], 1, 1, [1, 2, 1, 2]),
+        (40, 1, [9, 23], 2, 2, [2, 1, 0, 2]),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut g = Graph { body: String::new(), next: 0, r: Rng::new(seed as u64 + 300) };
+        let xs = vec![1, c, h, w];
+        let (y, ys) = g.conv("%x", &xs, c * multiplier, [3, 3], [stride, stride], pads, c, dilation).expect("valid");
+        let mut y = g.activation(&y, &ys);
+        if seed % 2 == 1 {
+            let (z, zs) = g.conv(&y, &ys, ys[1], [3, 3], [1, 1], [1; 4], ys[1], 1).expect("valid");
+            y = g.op("graph.add", &[(&z, &zs), (&y, &ys)], &zs);
+        }
+        let text =
+            format!("func.func @main(%x: {}) -> {} {{\n{}  return {y} : {}\n}}\n", ty(&xs), ty(&ys), g.body, ty(&ys));
+        // Eight seeds a case: every microkernel level (`common::code_generators`) on 1
+        // and 2 threads.
+        for k in 0..8 {
+            check(&text, &xs, 8 * seed as u64 + k);
+        }
+    }
+}
+
 /// Padded output channels are zeroed in the epilogue, so that an infinite input (0 x
 /// inf = NaN in a padded lane) does not reach the next convolution through its zero
 /// filter lanes: 1 -> 5 -> 1 channels, 1x1, positive weights (a bias of 1/2 before

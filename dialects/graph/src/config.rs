@@ -320,6 +320,10 @@ pub struct ConvGeometry {
 pub enum ConvClass {
     /// One input channel per output channel, as many groups as channels.
     Depthwise,
+    /// One input channel per group, as many groups as input channels, and several
+    /// output channels per group: a depthwise convolution with a channel multiplier
+    /// ([`ConvGeometry::multiplier`] outputs per input channel).
+    Multiplier,
     /// A 1x1 kernel at stride 1, without padding or dilation.
     Pointwise,
     /// Everything else.
@@ -354,13 +358,18 @@ impl ConvGeometry {
         })
     }
 
+    /// Output channels per input channel of a depthwise convolution (1) or one with a
+    /// channel multiplier.
+    pub fn multiplier(&self) -> i64 {
+        self.out_channels / self.in_channels.max(1)
+    }
+
     pub fn class(&self) -> ConvClass {
-        if self.groups > 1
-            && self.groups == self.in_channels
-            && self.per_group == 1
-            && self.out_channels == self.in_channels
-        {
+        let one_channel_groups = self.groups > 1 && self.groups == self.in_channels && self.per_group == 1;
+        if one_channel_groups && self.out_channels == self.in_channels {
             ConvClass::Depthwise
+        } else if one_channel_groups && self.out_channels % self.in_channels == 0 {
+            ConvClass::Multiplier
         } else if self.kernel == [1, 1] && self.strides == [1, 1] && self.dilations == [1, 1] && self.pads == [0; 4] {
             ConvClass::Pointwise
         } else {
@@ -460,8 +469,13 @@ mod tests {
             conv("1x8x6x6", "8x1x3x3", "1x8x6x6", "pads = [1, 1, 1, 1], groups = 8"),
             Some(ConvClass::Depthwise)
         );
-        // A channel multiplier (16 outputs from 8 channels in 8 groups) is not depthwise.
-        assert_eq!(conv("1x8x6x6", "16x1x3x3", "1x16x6x6", "pads = [1, 1, 1, 1], groups = 8"), Some(ConvClass::Direct));
+        // A channel multiplier: 16 outputs from 8 channels in 8 groups.
+        assert_eq!(
+            conv("1x8x6x6", "16x1x3x3", "1x16x6x6", "pads = [1, 1, 1, 1], groups = 8"),
+            Some(ConvClass::Multiplier)
+        );
+        // Groups of one input channel and 3 outputs, but two channels per group.
+        assert_eq!(conv("1x8x6x6", "12x2x3x3", "1x12x6x6", "pads = [1, 1, 1, 1], groups = 4"), Some(ConvClass::Direct));
         assert_eq!(conv("1x8x6x6", "4x8x1x1", "1x4x6x6", ""), Some(ConvClass::Pointwise));
         assert_eq!(conv("1x8x6x6", "4x8x1x1", "1x4x3x3", "strides = [2, 2]"), Some(ConvClass::Direct));
         assert_eq!(conv("1x8x6x6", "4x4x3x3", "1x4x4x4", "groups = 2"), Some(ConvClass::Direct));

@@ -13,7 +13,9 @@
 //! - **pointwise** (1x1, stride 1, no padding): the direct template on the flattened
 //!   `H x W` row, so tiles never stop at a row's end and there are no edges.
 //! - **depthwise** (one input channel per output channel): a tile of `tile_w` columns x
-//!   one block, multiplying input vectors by filter vectors lane by lane.
+//!   one block, multiplying input vectors by filter vectors lane by lane; with a channel
+//!   multiplier `k`, one input block by `k` filter blocks, interleaved into `k` output
+//!   blocks.
 //!
 //! With a target that calls microkernels, the direct, pointwise and depthwise tiles are
 //! calls ([`microkernel`]).
@@ -58,6 +60,9 @@ struct Conv {
     pad: [i64; 2],
     dilation: [i64; 2],
     groups: i64,
+    /// Depthwise template: output blocks per input block (a channel multiplier; 1 for
+    /// depthwise).
+    multiplier: i64,
     /// Vector width and vectors per output-channel block.
     width: u32,
     vectors: i64,
@@ -122,15 +127,24 @@ impl Conv {
         let width = vector_width(c.lanes, o[4])?;
         let (ib, wib, ob) = (x[4], w[4], w[5]);
         let class = classify_conv(c.g, c.op).expect("a convolution");
-        // The depthwise template reads input and output blocks of one width.
-        let depthwise = class == ConvClass::Depthwise && ib == ob;
+        // The depthwise template reads input and output blocks of one width; a channel
+        // multiplier's (a power of two up to the vector's lanes, blocks of one vector)
+        // `multiplier` output blocks per input block.
+        let multiplier = o[1] / x[1];
+        let depthwise = match class {
+            ConvClass::Depthwise => ib == ob,
+            ConvClass::Multiplier => {
+                ib == ob && o[4] == width as i64 && (multiplier as u64).is_power_of_two() && multiplier <= width as i64
+            }
+            _ => false,
+        };
         let template = match cfg.template {
             Some(ConvTemplate::Reference | ConvTemplate::Rows) => return None,
             Some(ConvTemplate::Depthwise) => Template::Depthwise,
             Some(ConvTemplate::Pointwise) => Template::Pointwise,
             Some(ConvTemplate::Direct) => Template::Direct,
             None => match class {
-                ConvClass::Depthwise => Template::Depthwise,
+                ConvClass::Depthwise | ConvClass::Multiplier => Template::Depthwise,
                 ConvClass::Pointwise => Template::Pointwise,
                 ConvClass::Direct => Template::Direct,
             },
@@ -162,6 +176,7 @@ impl Conv {
             pad: [p[0], p[1]],
             dilation: [d[0], d[1]],
             groups,
+            multiplier: if template == Template::Depthwise { multiplier } else { 1 },
             width,
             vectors: o[4] / width as i64,
             tile_w: cfg.tile_w(),
@@ -382,14 +397,6 @@ fn row_tile(b: &mut Builder, k: &Conv, n: Value, tg: Value, oh: Value) -> Tile {
 
 /// The tiles of one output row, or of its column chunk `chunk` of `chunks`.
 fn direct_row(b: &mut Builder, c: &OpLowering, k: &Conv, runs: &[Run], chunks: i64, chunk: Value, at: &Tile) {
-    let ow_n = k.o[3];
-    let taps_of = |col: i64| runs.iter().find(|r| (r.start..r.start + r.len).contains(&col)).expect("covered").taps;
-    // Tiles at compile-time positions, each column with its own taps.
-    let fixed_tile = |b: &mut Builder, first: i64, end: i64| {
-        let ow0 = b.index(first);
-        let taps: Vec<(i64, i64)> = (first..end).map(taps_of).collect();
-        direct_tile(b, c, k, at, ow0, &taps);
-    };
     if chunks == 1 && k.split_edges {
         // Each run of columns with the same taps on its own: uniform tiles only.
         for run in runs {
@@ -399,46 +406,13 @@ fn direct_row(b: &mut Builder, c: &OpLowering, k: &Conv, runs: &[Run], chunks: i
         return;
     }
     if chunks == 1 {
-        // Head tiles over the left edge, a loop over whole interior tiles, tail tiles
-        // over the rest (with the right edge); short rows are all head.
-        let interior = runs.iter().max_by_key(|r| r.len).filter(|r| r.len >= k.tile_w);
-        let (left, right) = match interior {
-            Some(r) if ow_n > 4 * k.tile_w => (r.start, ow_n - r.start - r.len),
-            _ => (ow_n, 0),
-        };
-        let head_end = ((left + k.tile_w - 1) / k.tile_w * k.tile_w).min(ow_n);
-        let mut whole = (ow_n - right - head_end).max(0) / k.tile_w;
-        // A short rest goes with the last interior tile (see `tile_widths`).
-        let rest = ow_n - head_end - whole * k.tile_w;
-        if whole > 0 && rest > 0 && 2 * rest < k.tile_w {
-            whole -= 1;
-        }
-        let mid_end = head_end + whole * k.tile_w;
-        let mut first = 0;
-        for width in tile_widths(head_end, k.tile_w) {
-            fixed_tile(b, first, first + width);
-            first += width;
-        }
         // With microkernels, the interior is one call that tiles it.
         let level = microkernel::level(c, k);
-        let interior = |b: &mut Builder| {
-            let (start, count) = (b.index(head_end), b.index(whole * k.tile_w));
-            level.is_some_and(|isa| microkernel::run(b, c, k, isa, at, start, count, taps_of(head_end)))
+        let interior = |b: &mut Builder, start: i64, count: i64, taps: (i64, i64)| {
+            let (start, count) = (b.index(start), b.index(count));
+            level.is_some_and(|isa| microkernel::run(b, c, k, isa, at, start, count, taps))
         };
-        if whole > 0 && !interior(b) {
-            let interior_taps = vec![taps_of(head_end); k.tile_w as usize];
-            let (lo, hi) = (b.index(0), b.index(whole));
-            b.range(lo, hi, |b, i| {
-                let start = b.index(head_end);
-                let ow0 = b.mul_add(i, k.tile_w, start);
-                direct_tile(b, c, k, at, ow0, &interior_taps);
-            });
-        }
-        let mut first = mid_end;
-        for width in tile_widths(ow_n - mid_end, k.tile_w) {
-            fixed_tile(b, first, first + width);
-            first += width;
-        }
+        edge_tiles(b, k.tile_w, runs, interior, |b, ow0, taps| direct_tile(b, c, k, at, ow0, taps));
         return;
     }
     // A chunk takes a share of the row's whole tiles; the last one also the tail.
@@ -472,6 +446,61 @@ fn direct_row(b: &mut Builder, c: &OpLowering, k: &Conv, runs: &[Run], chunks: i
             let ow0 = b.index(run.start + whole * k.tile_w);
             direct_tile(b, c, k, at, ow0, &vec![run.taps; tail as usize]);
         });
+    }
+}
+
+/// Covers an output row of `runs` with tiles of at most `tile_w` columns: head tiles
+/// over the left edge, a loop over whole interior tiles, tail tiles over the rest (with
+/// the right edge); short rows are all head. `tile(b, first_column, taps)` emits a tile
+/// whose column `i` reads kernel columns `taps[i]` (compile-time positions at the head
+/// and tail, each column with its own taps); `interior(b, start, columns, taps)` may
+/// take the whole interior at once instead of the loop (and says whether it did).
+fn edge_tiles(
+    b: &mut Builder,
+    tile_w: i64,
+    runs: &[Run],
+    interior: impl FnOnce(&mut Builder, i64, i64, (i64, i64)) -> bool,
+    mut tile: impl FnMut(&mut Builder, Value, &[(i64, i64)]),
+) {
+    let ow_n = runs.iter().map(|r| r.start + r.len).max().unwrap_or(0);
+    let taps_of = |col: i64| runs.iter().find(|r| (r.start..r.start + r.len).contains(&col)).expect("covered").taps;
+    let fixed_tile =
+        |b: &mut Builder, tile: &mut dyn FnMut(&mut Builder, Value, &[(i64, i64)]), first: i64, end: i64| {
+            let ow0 = b.index(first);
+            let taps: Vec<(i64, i64)> = (first..end).map(taps_of).collect();
+            tile(b, ow0, &taps);
+        };
+    let middle = runs.iter().max_by_key(|r| r.len).filter(|r| r.len >= tile_w);
+    let (left, right) = match middle {
+        Some(r) if ow_n > 4 * tile_w => (r.start, ow_n - r.start - r.len),
+        _ => (ow_n, 0),
+    };
+    let head_end = ((left + tile_w - 1) / tile_w * tile_w).min(ow_n);
+    let mut whole = (ow_n - right - head_end).max(0) / tile_w;
+    // A short rest goes with the last interior tile (see `tile_widths`).
+    let rest = ow_n - head_end - whole * tile_w;
+    if whole > 0 && rest > 0 && 2 * rest < tile_w {
+        whole -= 1;
+    }
+    let mid_end = head_end + whole * tile_w;
+    let mut first = 0;
+    for width in tile_widths(head_end, tile_w) {
+        fixed_tile(b, &mut tile, first, first + width);
+        first += width;
+    }
+    if whole > 0 && !interior(b, head_end, whole * tile_w, taps_of(head_end)) {
+        let interior_taps = vec![taps_of(head_end); tile_w as usize];
+        let (lo, hi) = (b.index(0), b.index(whole));
+        b.range(lo, hi, |b, i| {
+            let start = b.index(head_end);
+            let ow0 = b.mul_add(i, tile_w, start);
+            tile(b, ow0, &interior_taps);
+        });
+    }
+    let mut first = mid_end;
+    for width in tile_widths(ow_n - mid_end, tile_w) {
+        fixed_tile(b, &mut tile, first, first + width);
+        first += width;
     }
 }
 
