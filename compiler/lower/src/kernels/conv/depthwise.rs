@@ -2,7 +2,8 @@
 //! columns x one block, multiplying input vectors by filter vectors lane by lane; on a
 //! target that calls microkernels, their depthwise runs ([`super::microkernel`]). The
 //! edge columns go in the row's first and last tiles, each column with its own kernel
-//! columns (or, with `edges = "split"`, in tiles of their own).
+//! columns (or, with `edges = "split"`, in tiles of their own); the rows whose kernel
+//! rows all land inside the input are compiled apart, with those rows known.
 //!
 //! With a channel multiplier `k` (output channel `c * k + j` reads input channel `c`),
 //! a tile is `tile_w` columns of one input block: each input vector is multiplied by
@@ -10,6 +11,7 @@
 //! `b`'s channels (`block-layouts` packs it so), and the `k` products of a column are
 //! interleaved into the `k` output blocks they make up before the epilogue and store.
 
+use tcc_ir::scalar::{Compare, ScalarFn};
 use tcc_ir::{AttrDict, Attribute, Value};
 
 use super::{Conv, edge_tiles, kernel_rows, microkernel, reduce_range, row_runs, store_tile, tasks};
@@ -27,20 +29,52 @@ pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv) {
     let [_, _, kh_n, kw_n, _, _] = k.w;
     let [_, _, oh_n, ow_n, _] = k.o;
     let runs = row_runs(ow_n, w, kw_n, k.stride[1], k.dilation[1], k.pad[1]);
+    // Output rows whose kernel rows all land inside the input: their tiles are
+    // compiled with the kernel rows known (no bounds, every row unrolled), the others'
+    // with the in-bounds rows computed.
+    let (sh, dh, ph) = (k.stride[0], k.dilation[0], k.pad[0]);
+    let inner = ((ph + sh - 1) / sh, ((h - 1 - (kh_n - 1) * dh + ph).div_euclid(sh) + 1).min(oh_n));
     tasks(b, [n_n, ib_n, oh_n, 1], |b, [n, cb, oh, _]| {
-        let ohs = b.scale(oh, k.stride[0]);
-        let pt = b.index(k.pad[0]);
-        let (kh_lo, kh_hi) = kernel_rows(b, k, ohs, pt, h, kh_n);
-        let at = At { n, cb, oh, ih0: b.sub(ohs, pt), kh: (kh_lo, kh_hi) };
-        if k.split_edges {
-            for run in &runs {
-                let taps = run.taps;
-                for_each_tile(b, *run, k.tile_w, |b, ow0, cols| tile(b, c, k, &at, ow0, &vec![taps; cols as usize]));
+        let ohs = b.scale(oh, sh);
+        let pt = b.index(ph);
+        let ih0 = b.sub(ohs, pt);
+        let row = |b: &mut Builder, kh: (Value, Value)| {
+            let at = At { n, cb, oh, ih0, kh };
+            if k.split_edges {
+                for run in &runs {
+                    let taps = run.taps;
+                    for_each_tile(b, *run, k.tile_w, |b, ow0, cols| {
+                        tile(b, c, k, &at, ow0, &vec![taps; cols as usize])
+                    });
+                }
+            } else {
+                edge_tiles(b, k.tile_w, &runs, |_, _, _, _| false, |b, ow0, taps| tile(b, c, k, &at, ow0, taps));
             }
-        } else {
-            edge_tiles(b, k.tile_w, &runs, |_, _, _, _| false, |b, ow0, taps| tile(b, c, k, &at, ow0, taps));
+        };
+        let edge_rows = |b: &mut Builder| {
+            let kh = kernel_rows(b, k, ohs, pt, h, kh_n);
+            row(b, kh)
+        };
+        if inner.0 >= inner.1 || inner == (0, oh_n) {
+            return edge_rows(b);
         }
+        let (lo, hi) = (b.index(inner.0), b.index(inner.1));
+        let (above, below) = (b.cmp(Compare::Ge, oh, lo), b.cmp(Compare::Lt, oh, hi));
+        let inside = b.bin(ScalarFn::And, above, below);
+        once_if(b, inside, true, |b| {
+            let all = (b.index(0), b.index(kh_n));
+            row(b, all)
+        });
+        once_if(b, inside, false, edge_rows);
     });
+}
+
+/// Runs `body` once where `cond` is `when`, else not: a loop of one or zero
+/// iterations.
+fn once_if(b: &mut Builder, cond: Value, when: bool, body: impl FnOnce(&mut Builder)) {
+    let (zero, one) = (b.index(0), b.index(1));
+    let lo = if when { b.select(cond, zero, one) } else { b.select(cond, one, zero) };
+    b.range(lo, one, |b, _| body(b));
 }
 
 /// Where a task's tiles are: batch, input block, output row, the input row of kernel
