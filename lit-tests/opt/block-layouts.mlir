@@ -3,6 +3,7 @@
 // RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=128}' | FileCheck %s
 // RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=512}' | FileCheck %s --check-prefix=AVX512
 // RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=512 bf16-dot=true}' | FileCheck %s --check-prefix=BF16
+// RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=128 ukernels=sse}' | FileCheck %s --check-prefix=UKERNELS
 
 // Channels round up to whole blocks (6 -> 8, 5 -> 8), the logical ones recorded for FLOP counts; the filter is packed OIHW4i4o,
 // the bias becomes the epilogue's add; the epilogue then zeroes the 3 padded output
@@ -121,6 +122,30 @@ func.func @multiplier(%x: tensor<1x3x6x6xf32>) -> tensor<1x6x6x6xf32> {
   %b = graph.constant {value = dense<0.25> : tensor<6xf32>} : () -> tensor<6xf32>
   %0 = graph.conv2d %x, %w, %b {pads = [1, 1, 1, 1], groups = 3} : (tensor<1x3x6x6xf32>, tensor<6x1x3x3xf32>, tensor<6xf32>) -> tensor<1x6x6x6xf32>
   return %0 : tensor<1x6x6x6xf32>
+}
+
+// -----
+
+// A channel multiplier of 2 on whole blocks of input channels (8 = two blocks of 4),
+// where the code does not call microkernels: blocked like a depthwise convolution, its
+// filter's output channels reordered (reshape, transpose, reshape: a constant, folded
+// later) so that filter block i*2 + j holds multiple j of input block i's channels; the
+// depthwise template interleaves the two products into the output's blocks. With
+// microkernels, the row template's blocks of one channel.
+// CHECK-LABEL: func.func @multiplier_blocks
+// CHECK: %[[X:.*]] = graph.layout_transform %arg0 {dst = "NCHW4c", src = "NCHW"} : (tensor<1x8x6x6xf32>) -> tensor<1x2x6x6x4xf32>
+// CHECK: %[[S:.*]] = graph.reshape {{.*}} {shape = [2, 4, 2, 9]} : (tensor<16x1x3x3xf32>) -> tensor<2x4x2x9xf32>
+// CHECK: %[[T:.*]] = graph.transpose %[[S]] {perm = [0, 2, 1, 3]} : (tensor<2x4x2x9xf32>) -> tensor<2x2x4x9xf32>
+// CHECK: %[[R:.*]] = graph.reshape %[[T]] {shape = [16, 1, 3, 3]} : (tensor<2x2x4x9xf32>) -> tensor<16x1x3x3xf32>
+// CHECK: %[[W:.*]] = graph.layout_transform %[[R]] {dst = "OIHW1i4o", src = "OIHW"} : (tensor<16x1x3x3xf32>) -> tensor<4x1x3x3x1x4xf32>
+// CHECK: graph.conv2d_nchwc %[[X]], %[[W]], {{.*}} {dilations = [1, 1], groups = 8, logical_channels = [8, 16], pads = [1, 1, 1, 1], strides = [1, 1]} : (tensor<1x2x6x6x4xf32>, tensor<4x1x3x3x1x4xf32>, tensor<1x4x1x1x4xf32>) -> tensor<1x4x6x6x4xf32>
+// UKERNELS-LABEL: func.func @multiplier_blocks
+// UKERNELS: graph.conv2d_nchwc {{.*}} : (tensor<1x8x8x8x1xf32>, tensor<16x1x3x3x1x1xf32>, {{.*}}) -> tensor<1x16x6x6x1xf32>
+func.func @multiplier_blocks(%x: tensor<1x8x6x6xf32>) -> tensor<1x16x6x6xf32> {
+  %w = graph.constant {value = dense<0.5> : tensor<16x1x3x3xf32>} : () -> tensor<16x1x3x3xf32>
+  %b = graph.constant {value = dense<0.25> : tensor<16xf32>} : () -> tensor<16xf32>
+  %0 = graph.conv2d %x, %w, %b {pads = [1, 1, 1, 1], groups = 8} : (tensor<1x8x6x6xf32>, tensor<16x1x3x3xf32>, tensor<16xf32>) -> tensor<1x16x6x6xf32>
+  return %0 : tensor<1x16x6x6xf32>
 }
 
 // -----

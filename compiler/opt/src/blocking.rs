@@ -283,11 +283,9 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64, bf16_dot: bool
 }
 
 /// The filter `w` (`[c * k, 1, kh, kw]`) of a convolution with channel multiplier `k` on
-/// `c` input channels (whole blocks of `lanes`), its output channels reordered for the
-/// depthwise template: block `b * k + j` of `lanes` channels holds output channels
-/// `(b * lanes + l) * k + j` for lanes `l`, so that input block `b` times filter block
-/// `b * k + j` is multiple `j` of its channels (the template interleaves the `k`
-/// products into the output's blocks).
+/// `c` input channels (whole blocks of `lanes`), its output channels in the order of a
+/// blocked multiplier's packed filter (`ops::kernel::multiplier_blocks`): channel
+/// `(i * k + j) * lanes + l` is output channel `(i * lanes + l) * k + j`.
 fn multiplier_order(ins: &mut Inserter, w: Value, ws: &[i64], c: i64, k: i64, lanes: i64) -> Value {
     let taps = ws[2] * ws[3];
     let split = ins.reshape(w, vec![c / lanes, lanes, k, taps]);

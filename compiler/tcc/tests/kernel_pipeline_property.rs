@@ -306,6 +306,35 @@ fn depthwise_template_tiles_match_the_interpreter() {
         for k in 0..8 {
             check(&text, &xs, 8 * seed as u64 + k);
         }
+        // The blocked graph means what the template computes: its packed filter's
+        // channel order is part of `conv2d_nchwc`'s semantics.
+        for bits in [128, 512] {
+            blocked_graph_matches(&text, &xs, bits, seed as u64);
+        }
+    }
+}
+
+/// The interpreter gives the same result on `text` and on `text` blocked for vectors of
+/// `bits` (`block-layouts`, the packed filters folded).
+fn blocked_graph_matches(text: &str, xs: &[i64], bits: u32, seed: u64) {
+    let run = |m: &tcc::ir::Module| {
+        let n: i64 = xs.iter().product();
+        let input = Rng::new(seed ^ 0x5EED).values(n, 1000.0);
+        let x = ITensor::new(xs.iter().map(|&d| d as usize).collect(), Data::F32(input)).unwrap();
+        run_function(m, m.func("main").unwrap(), &[x]).unwrap_or_else(|e| panic!("{e}\n{text}"))[0].to_f64s()
+    };
+    let plain = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap();
+    let mut blocked = plain.clone();
+    let pipeline = format!("block-layouts{{vector-bits={bits}}},canonicalize");
+    for pass in tcc::pass_registry().parse_pipeline(&pipeline).unwrap() {
+        pass.run(&mut blocked).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+    let printed = tcc::ir::print_module(&blocked, tcc::ir::PrintOptions::default());
+    assert!(printed.contains("graph.conv2d_nchwc"), "not blocked at {bits} bits\n{printed}");
+    let (want, got) = (run(&plain), run(&blocked));
+    let scale = want.iter().fold(1e-3f64, |a, &v| a.max(v.abs()));
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert!((g - w).abs() <= 1e-4 * scale, "{bits} bits: element {i}: blocked {g}, plain {w}\n{printed}");
     }
 }
 

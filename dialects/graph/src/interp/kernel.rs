@@ -39,9 +39,31 @@ pub fn conv2d_nchwc(a: &EvalArgs) -> R {
     let (ib, (_, ob)) = (xs[4], ops::kernel::filter_blocks(&ws));
     let xp = relayout(x, &Layout::nchwc(ib), &Layout::nchw(), &ops::kernel::plain_activation(&xs))?;
     let wp = relayout(w, &ops::kernel::filter_layout(&ws), &Layout::oihw(), &ops::kernel::plain_filter(&ws))?;
+    let groups = a.sig.attrs.get("groups").and_then(|g| g.as_i64()).unwrap_or(1);
+    let wp = match ops::kernel::multiplier_blocks(&xs, &ws, groups) {
+        Some((k, b)) => by_channel(&wp, k, b),
+        None => wp,
+    };
     let out: Vec<i64> = out.iter().map(|&d| d as i64).collect();
     let y = plain(a, &ops::CONV2D, &[xp, wp], ops::kernel::plain_activation(&out))?;
     Ok(vec![relayout(&y, &Layout::nchw(), &Layout::nchwc(ob), &out)?])
+}
+
+/// A channel multiplier's unpacked filter `w` (`[O, 1, KH, KW]`, output channels by
+/// multiple within blocks of `b` input channels: [`ops::kernel::multiplier_blocks`]) in
+/// the plain order of its output channels.
+fn by_channel(w: &Tensor, k: i64, b: i64) -> Tensor {
+    let (o, taps) = (w.shape()[0], w.shape()[1..].iter().product::<usize>());
+    let (k, b) = (k as usize, b as usize);
+    let mut idx = Vec::with_capacity(w.numel());
+    for ch in 0..o {
+        // Output channel (i * b + l) * k + j is packed channel (i * k + j) * b + l.
+        let (block, j) = (ch / k, ch % k);
+        let (i, l) = (block / b, block % b);
+        let packed = (i * k + j) * b + l;
+        idx.extend((0..taps).map(|t| packed * taps + t));
+    }
+    w.gather_flat(w.shape().to_vec(), &idx)
 }
 
 fn pool_nchwc(a: &EvalArgs, def: &'static tcc_ir::OpDef) -> R {

@@ -193,6 +193,22 @@ pub fn filter_blocks(s: &[i64]) -> (i64, i64) {
     if s.len() == 7 { (s[4] * s[6], s[5]) } else { (s[4], s[5]) }
 }
 
+/// `(k, b)` for a blocked depthwise convolution with a channel multiplier `k > 1`
+/// (input `x` `[N, C/b, H, W, b]`, filter `w` `[k * C/b, 1, KH, KW, 1, b]`, `groups` =
+/// `C`) whose blocks are `b > 1` channels wide: its filter's output channels go by
+/// multiple within each input block, packed output channel `(i * k + j) * b + l` being
+/// output channel `(i * b + l) * k + j`, so that input block `i` times filter block
+/// `i * k + j` is multiple `j` of that block's channels (the depthwise template computes
+/// one such vector product per multiple and interleaves them into the output's blocks).
+/// `None` for every other convolution, whose packed filters keep the channel order.
+pub fn multiplier_blocks(x: &[i64], w: &[i64], groups: i64) -> Option<(i64, i64)> {
+    let b = *x.get(4)?;
+    let channels = x[1] * b;
+    let per_block = w.len() == 6 && w[4] == 1 && w[1] == 1 && w[5] == b;
+    let k = (w[0] * b) / channels.max(1);
+    (b > 1 && per_block && groups == channels && k > 1 && w[0] * b == k * channels).then_some((k, b))
+}
+
 /// The layout of a packed filter of shape `s` ([`filter_blocks`]).
 pub fn filter_layout(s: &[i64]) -> Layout {
     let (i, o) = filter_blocks(s);
@@ -252,7 +268,11 @@ pub static CONV2D_NCHWC: OpDef = OpDef {
     summary: "Convolution in the blocked NCHW[x]c layout with a pre-packed OIHW[x]i[y]o filter and an optional epilogue",
     description: "x: `[N, C/x, H, W, x]`, w: `[O/y, (C/groups)/x', KH, KW, x', y]`, result `[N, O/y, OH, OW, y]`; \
                   channels are the padded ones. With a bf16 input, w may be bf16 pairs `[O/y, (C/groups)/x', \
-                  KH, KW, x'/2, y, 2]` (`OIHW{x'/2}i{y}o2i`) and the result f32 (the bf16 dot kernels; bf16 where the epilogue ends by rounding it, `narrow-outputs`). Semantics: unpack, `graph.conv2d`, pack, then the epilogue. \
+                  KH, KW, x'/2, y, 2]` (`OIHW{x'/2}i{y}o2i`) and the result f32 (the bf16 dot kernels; bf16 where the epilogue ends by rounding it, `narrow-outputs`). \
+                  A depthwise convolution with a channel multiplier k on blocks x = y > 1 (groups = C, \
+                  w `[k*C/y, 1, KH, KW, 1, y]`) packs its filter's output channels by multiple within each \
+                  input block: packed output channel (i*k + j)*y + l is output channel (i*y + l)*k + j. \
+                  Semantics: unpack (and reorder such a filter's output channels), `graph.conv2d`, pack, then the epilogue. \
                   `config` configures the lowering: `template` (direct, pointwise, depthwise, rows: blocks of one \
                   channel, vectors along output rows; reference), \
                   `tile_w` (output pixels per register tile), `tile_oc` (output-channel blocks per tile), \

@@ -25,6 +25,7 @@
 //! block) use the scalar reference nest.
 
 use tcc_dialect_graph::config::{ConvClass, ConvConfig, ConvTemplate, Edges, classify_conv};
+use tcc_dialect_graph::ops::kernel::multiplier_blocks;
 use tcc_ir::Value;
 use tcc_target::BF16_DOT_LANES;
 
@@ -129,12 +130,15 @@ impl Conv {
         let class = classify_conv(c.g, c.op).expect("a convolution");
         // The depthwise template reads input and output blocks of one width; a channel
         // multiplier's (a power of two up to the vector's lanes, blocks of one vector)
-        // `multiplier` output blocks per input block.
-        let multiplier = o[1] / x[1];
+        // `multiplier` output blocks per input block, its filter packed by multiple.
+        let multiplier = multiplier_blocks(&x, &w, groups).map_or(1, |(k, _)| k);
         let depthwise = match class {
             ConvClass::Depthwise => ib == ob,
             ConvClass::Multiplier => {
-                ib == ob && o[4] == width as i64 && (multiplier as u64).is_power_of_two() && multiplier <= width as i64
+                multiplier > 1
+                    && o[4] == width as i64
+                    && (multiplier as u64).is_power_of_two()
+                    && multiplier <= width as i64
             }
             _ => false,
         };
