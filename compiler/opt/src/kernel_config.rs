@@ -24,8 +24,8 @@
 
 use tcc_dialect_graph::GraphOp;
 use tcc_dialect_graph::config::{
-    CONFIG_ATTR, ConfigSource, ConvClass, ConvConfig, ConvGeometry, ConvTemplate, KernelConfig, KernelKey,
-    MatmulConfig, PoolConfig, takes_config,
+    CONFIG_ATTR, CONFIG_SOURCE_ATTR, ConfigSource, ConvClass, ConvConfig, ConvGeometry, ConvTemplate, KernelConfig,
+    KernelKey, MatmulConfig, PoolConfig, takes_config,
 };
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
@@ -59,6 +59,9 @@ impl Pass for ConfigureKernels {
                     continue;
                 }
                 let tuned = self.source.as_ref().and_then(|s| s.lookup(&KernelKey::of(m, op)));
+                if tuned.is_some() {
+                    m.set_attr(op, CONFIG_SOURCE_ATTR, tcc_ir::Attribute::string("database"));
+                }
                 if let Some(config) = tuned.or_else(|| default_config(m, op, &self.target)) {
                     config.set_on(m, op);
                 }

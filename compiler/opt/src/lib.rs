@@ -16,7 +16,8 @@
 //! - [`epilogue_fusion`] (`fuse-epilogues`): elementwise ops consuming a kernel op's
 //!   result join its epilogue region (bias, scale, activation, residual add).
 //! - [`kernel_config`] (`configure-kernels`): each kernel op gets its register tile
-//!   from the target description when it has no `config` yet.
+//!   from a tuning database ([`tuning`]) or from the target description when it has no
+//!   `config` yet.
 //! - [`narrow_outputs`] (`narrow-outputs`): a bf16 dot kernel whose result is only
 //!   rounded to bf16 stores it rounded (its epilogue ends with the cast), so the
 //!   activation between two bf16 kernels is stored as bf16.
@@ -42,6 +43,7 @@ pub mod layout_propagation;
 pub mod narrow_outputs;
 pub mod padding;
 pub mod search;
+pub mod tuning;
 
 use tcc_dialect_graph::canonical::constant_value;
 use tcc_dialect_graph::layout::{Layout, transform_attrs};

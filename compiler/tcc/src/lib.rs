@@ -34,6 +34,7 @@ pub mod pipeline;
 pub mod runtime_lib;
 pub mod search;
 pub mod summary;
+pub mod tune;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -47,6 +48,7 @@ pub use tcc_codegen::{self as codegen, CompiledModel, Isa};
 pub use tcc_dialect_graph as graph;
 pub use tcc_dialect_loop as loop_dialect;
 pub use tcc_dialect_tosa as tosa;
+pub use tcc_graph_opt as graph_opt;
 pub use tcc_graph_opt::search::{
     DEFAULT_BUDGET as DEFAULT_SEARCH_BUDGET, DEFAULT_TIME_LIMIT as DEFAULT_SEARCH_TIME_LIMIT, Mode as SearchMode,
 };
@@ -210,6 +212,12 @@ pub struct Options {
     pub search_time_limit: Option<std::time::Duration>,
     /// The database of measured op costs (default [`search::default_cost_db`]).
     pub cost_db: Option<PathBuf>,
+    /// The tuning database, whose kernel configurations come before the analytic
+    /// defaults (default [`tune::default_tuning_db`]; see [`tune`]).
+    pub tuning_db: Option<PathBuf>,
+    /// Compile with the analytic default kernel configurations only (no tuning
+    /// database).
+    pub untuned: bool,
     /// Rank rewrites by the analytical estimate alone: nothing is measured.
     pub estimate_costs_only: bool,
     /// Cranelift backend: the ISA level of the microkernels the code calls (`avx512`,
@@ -274,9 +282,29 @@ impl RuntimeBuilder {
         self.options.precision = precision;
         self
     }
+    /// The tuning database (see [`Options::tuning_db`]).
+    pub fn tuning_db(mut self, path: impl Into<PathBuf>) -> Self {
+        self.options.tuning_db = Some(path.into());
+        self
+    }
+    /// The analytic default kernel configurations only (see [`Options::untuned`]).
+    pub fn untuned(mut self) -> Self {
+        self.options.untuned = true;
+        self
+    }
     pub fn options(mut self, options: Options) -> Self {
         self.options = options;
         self
+    }
+
+    /// Tunes the kernels of the model in `path` for this builder's options within
+    /// `budget` (see [`tune::tune`]), writing the tuning database that later loads with
+    /// the same options read.
+    pub fn tune(&self, path: impl AsRef<Path>, budget: std::time::Duration) -> Result<tune::TuneReport, Error> {
+        let path = path.as_ref();
+        let bytes = read_model_file(path).map_err(Error::Io)?;
+        let module = parse_model(&path.display().to_string(), bytes)?;
+        tune::tune(module, &self.options, budget, false, &mut |_| {})
     }
 
     pub fn load(self, path: impl AsRef<Path>) -> Result<Model, Error> {

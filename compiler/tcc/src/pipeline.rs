@@ -7,8 +7,9 @@
 //!                       of what it rewrote)
 //! (precision bf16)      reduce-precision, canonicalize
 //! kernels(target)       block-layouts, propagate-layouts, canonicalize,
-//!                       fuse-epilogues, configure-kernels, materialize-padding, cse,
-//!                       fuse-memory-bound
+//!                       fuse-epilogues (the kernel ops), configure-kernels (from the
+//!                       tuning database, else the default), narrow-outputs,
+//!                       materialize-padding, cse, fuse-memory-bound
 //! lowering(target)      convert-graph-to-loop, vectorize, expand-half, expand-math, cse
 //! ```
 //!
@@ -16,7 +17,10 @@
 //! passes are also registered by name for textual pipelines (`tcc-opt`), whose options
 //! parse into the same structs.
 
+use std::sync::Arc;
+
 use tcc_codegen::Target;
+use tcc_dialect_graph::config::ConfigSource;
 use tcc_graph_opt::blocking::BlockLayouts;
 use tcc_graph_opt::epilogue_fusion::FuseEpilogues;
 use tcc_graph_opt::fusion::FuseMemoryBound;
@@ -24,6 +28,7 @@ use tcc_graph_opt::kernel_config::ConfigureKernels;
 use tcc_graph_opt::layout_propagation::PropagateLayouts;
 use tcc_graph_opt::narrow_outputs::NarrowOutputs;
 use tcc_graph_opt::padding::MaterializePadding;
+use tcc_graph_opt::tuning::TuningDb;
 use tcc_ir::canonicalize::Canonicalize;
 use tcc_ir::cse::Cse;
 use tcc_ir::{Diagnostics, Module, Pass, PassManager, verify};
@@ -38,20 +43,24 @@ use tcc_lower::{ConvertGraphToLoop, register_passes};
 use crate::Options;
 use crate::backend::CodeGenerator;
 
-/// One compile: its options, and the backend and target they choose, resolved once.
+/// One compile: its options, the backend and target they choose, resolved once, and
+/// the tuning database's configurations for them.
 pub struct Session {
     pub options: Options,
     pub generator: CodeGenerator,
     pub target: Target,
+    pub tuned: Option<Arc<TuningDb>>,
 }
 
 impl Session {
     /// The session for `options`; an error when they choose a backend this build lacks
-    /// or options that do not apply to it.
+    /// or options that do not apply to it, or name a tuning database that cannot be
+    /// read.
     pub fn new(options: &Options) -> Result<Session, String> {
         let generator = CodeGenerator::new(options)?;
         let target = generator.target();
-        Ok(Session { options: options.clone(), generator, target })
+        let tuned = crate::tune::load_tuning_db(options, &target)?.map(Arc::new);
+        Ok(Session { options: options.clone(), generator, target, tuned })
     }
 
     /// [`Session::new`], its error located at the module.
@@ -83,17 +92,31 @@ pub fn rewrite(session: &Session) -> Passes {
     vec![Box::new(crate::search::rewrite_search(&session.options, &session.target))]
 }
 
-/// Kernel planning for `target`: blocked layouts with packed weights (folded by
-/// canonicalization), transforms moved to the boundaries, epilogues fused, kernel
-/// configurations chosen, bf16 kernels' results stored as bf16 where only read so, the
-/// memory-bound ops between kernels stitched into groups.
-pub fn kernels(target: &Target) -> Passes {
+/// Kernel planning for `target`: [`kernel_ops`], then [`kernel_configuration`].
+pub fn kernels(target: &Target, tuned: Option<Arc<TuningDb>>) -> Passes {
+    let mut passes = kernel_ops(target);
+    passes.extend(kernel_configuration(target, tuned));
+    passes
+}
+
+/// The kernel ops for `target`: blocked layouts with packed weights (folded by
+/// canonicalization), transforms moved to the boundaries, epilogues fused. (What the
+/// tuner measures.)
+pub fn kernel_ops(target: &Target) -> Passes {
     vec![
         Box::new(BlockLayouts { target: *target }),
         Box::new(PropagateLayouts),
         canonicalize(),
         Box::new(FuseEpilogues),
-        Box::new(ConfigureKernels { target: *target, source: None }),
+    ]
+}
+
+/// Kernel configurations chosen (from `tuned`, else the analytic default), bf16
+/// kernels' results stored as bf16 where only read so, the memory-bound ops between
+/// kernels stitched into groups.
+pub fn kernel_configuration(target: &Target, tuned: Option<Arc<TuningDb>>) -> Passes {
+    vec![
+        Box::new(ConfigureKernels { target: *target, source: tuned.map(|db| db as Arc<dyn ConfigSource>) }),
         Box::new(NarrowOutputs),
         Box::new(MaterializePadding),
         Box::new(Cse),
@@ -133,6 +156,12 @@ pub fn run(m: &mut Module, passes: Passes, options: &Options) -> Result<(), Diag
 /// Verifies and optimizes a graph-dialect module in place for the session: import and
 /// clean-up, the rewrite search, kernel planning.
 pub fn optimize_graph(m: &mut Module, session: &Session) -> Result<(), Diagnostics> {
+    to_kernel_ops(m, session)?;
+    run(m, kernel_configuration(&session.target, session.tuned.clone()), &session.options)
+}
+
+/// [`optimize_graph`] up to the kernel ops, unconfigured: what the tuner measures.
+pub fn to_kernel_ops(m: &mut Module, session: &Session) -> Result<(), Diagnostics> {
     verify(m)?;
     run(m, import_and_clean_up(), &session.options)?;
     // The import's output is verified in every build (debug builds verify after every
@@ -144,7 +173,7 @@ pub fn optimize_graph(m: &mut Module, session: &Session) -> Result<(), Diagnosti
         // (Canonicalization folds the rounded weights into constants again.)
         passes.extend([Box::new(ReducePrecision) as Box<dyn Pass>, canonicalize()]);
     }
-    passes.extend(kernels(&session.target));
+    passes.extend(kernel_ops(&session.target));
     run(m, passes, &session.options)
 }
 

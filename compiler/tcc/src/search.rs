@@ -36,8 +36,8 @@ fn machine_key(options: &Options) -> String {
 /// `op` of `m` alone: a module whose function takes its non-constant operands and
 /// returns its results, its constant operands copied with what computes them from
 /// constants (a concatenation of weights a merge built, which compiling folds), so
-/// weights are packed as in the model.
-fn standalone(m: &Module, op: Op) -> Module {
+/// weights are packed as in the model; and the copy of `op`.
+pub fn standalone(m: &Module, op: Op) -> (Module, Op) {
     let mut one = Module::new(Location::unknown());
     let operands = m.operands(op).to_vec();
     let folded = |v: Value| m.defining_op(v).is_some_and(|d| folds_to_constant(m, d));
@@ -57,18 +57,37 @@ fn standalone(m: &Module, op: Op) -> Module {
     let copy = copy_op(m, op, new_operands, &mut one, entry);
     let outs = one.results(copy).to_vec();
     create_return(&mut one, entry, &outs, Location::unknown());
-    one
+    (one, copy)
 }
 
-/// A copy of `op` with `operands`, appended to `entry` of `one`.
+/// A copy of `op` with `operands` (and its regions, which use only their own values: a
+/// kernel op's epilogue), appended to `entry` of `one`.
 fn copy_op(m: &Module, op: Op, operands: Vec<Value>, one: &mut Module, entry: Block) -> Op {
     let mut state = OperationState::new(m.def(op), m.loc(op).clone());
     state.operands = operands;
     state.attrs = m.attrs(op).clone();
     state.result_types = m.results(op).iter().map(|&r| m.value_type(r).clone()).collect();
+    state.regions = m.regions(op).iter().map(|&r| copy_region(m, r, one)).collect();
     let copy = one.create_op(state);
     one.append_op(entry, copy);
     copy
+}
+
+/// A detached copy in `one` of region `r` of `m`.
+fn copy_region(m: &Module, r: tcc_ir::Region, one: &mut Module) -> tcc_ir::Region {
+    let region = one.new_region();
+    let mut values: HashMap<Value, Value> = HashMap::new();
+    for &block in m.region_blocks(r) {
+        let types: Vec<Type> = m.block_args(block).iter().map(|&a| m.value_type(a).clone()).collect();
+        let copy = one.append_block(region, &types);
+        values.extend(m.block_args(block).iter().copied().zip(one.block_args(copy).to_vec()));
+        for inner in m.block_ops(block).collect::<Vec<_>>() {
+            let operands = m.operands(inner).iter().map(|v| *values.get(v).unwrap_or(v)).collect();
+            let c = copy_op(m, inner, operands, one, copy);
+            values.extend(m.results(inner).iter().copied().zip(one.results(c).to_vec()));
+        }
+    }
+    region
 }
 
 /// `v` of `m` in `one`: the ops computing it from constants copied (once each).
@@ -88,11 +107,18 @@ fn copy_producers(m: &Module, v: Value, one: &mut Module, entry: Block, copied: 
 /// Seconds one run of `op` alone takes, compiled with `options`; `None` if it does not
 /// compile or run.
 fn measure(m: &Module, op: Op, options: &Options) -> Option<f64> {
+    time_alone(standalone(m, op).0, options)
+}
+
+/// Seconds one run of `module` (one op, [`standalone`]) takes, compiled with `options`
+/// (the rewrite search off): the median of runs on zeros, at least 5 and at most 200 or
+/// 50 ms after a warm-up run; `None` if it does not compile or run.
+pub(crate) fn time_alone(module: Module, options: &Options) -> Option<f64> {
     let mut alone = options.clone();
     alone.rewrite_search = Mode::Off;
     alone.print_ir_after_all = false;
     alone.timing = false;
-    let model = crate::Model::compile(standalone(m, op), &alone).ok()?;
+    let model = crate::Model::compile(module, &alone).ok()?;
     let inputs: Vec<crate::Tensor> =
         model.inputs().iter().map(|s| crate::Tensor::zeros(s.dtype, &s.shape)).collect::<Result<_, _>>().ok()?;
     let _ = model.run(&inputs).ok()?;

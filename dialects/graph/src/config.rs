@@ -31,6 +31,17 @@ pub const CONFIG_SPEC: AttrSpec = AttrSpec::optional(
     "kernel configuration (typed by the graph dialect's `config` module)",
 );
 
+/// Where a kernel op's configuration came from, when not the analytic default:
+/// `"database"` (the tuning database, `tcc tune`). No effect on what is computed.
+pub const CONFIG_SOURCE_ATTR: &str = "config_source";
+
+pub const CONFIG_SOURCE_SPEC: AttrSpec = AttrSpec::optional(
+    CONFIG_SOURCE_ATTR,
+    AttrKind::String,
+    AttrDefault::Optional,
+    "where `config` came from when not the analytic default: \"database\" (the tuning database)",
+);
+
 /// A value a configuration field holds, read from and written to an attribute.
 pub trait FieldValue: Copy {
     fn to_attribute(self) -> Attribute;
@@ -289,6 +300,15 @@ impl KernelConfig {
         }
     }
 
+    /// The attribute dictionary of the fields that are set.
+    pub fn to_dict(&self) -> AttrDict {
+        match self {
+            KernelConfig::Conv(c) => c.to_dict(),
+            KernelConfig::Matmul(c) => c.to_dict(),
+            KernelConfig::Pool(c) => c.to_dict(),
+        }
+    }
+
     /// Writes this configuration on `op`.
     pub fn set_on(&self, m: &mut Module, op: Op) {
         match self {
@@ -384,7 +404,7 @@ pub fn classify_conv(m: &Module, op: Op) -> Option<ConvClass> {
 }
 
 /// What a tuning database is asked for: the kernel op's name, operand and result
-/// types and attributes (its configuration aside), printed.
+/// types and attributes (its configuration and where it came from aside), printed.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct KernelKey(pub String);
 
@@ -392,6 +412,7 @@ impl KernelKey {
     pub fn of(m: &Module, op: Op) -> KernelKey {
         let mut attrs = m.attrs(op).clone();
         attrs.remove(CONFIG_ATTR);
+        attrs.remove(CONFIG_SOURCE_ATTR);
         let types =
             |vs: &[tcc_ir::Value]| vs.iter().map(|&v| m.value_type(v).to_string()).collect::<Vec<_>>().join(", ");
         KernelKey(format!("{} {attrs} ({}) -> ({})", m.name(op), types(m.operands(op)), types(m.results(op))))

@@ -25,6 +25,7 @@
 
 mod npy;
 mod plot;
+mod tune;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -130,6 +131,14 @@ struct Common {
     /// target's ceilings): no op is compiled and timed.
     #[arg(long)]
     estimate_costs: bool,
+    /// The tuning database whose kernel configurations (`tcc tune`) come before the
+    /// analytic defaults (default: tuning.json in tcc's cache directory, ~/.cache/tcc).
+    #[arg(long, value_name = "FILE.json")]
+    tuning_db: Option<PathBuf>,
+    /// Compile with the analytic default kernel configurations only (no tuning
+    /// database).
+    #[arg(long, conflicts_with = "tuning_db")]
+    untuned: bool,
 }
 
 /// `--precision`: fp32 or bf16.
@@ -193,6 +202,42 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Tune a model's kernels on this machine: each distinct convolution, matmul and
+    /// pool compiled alone with each of its candidate configurations and timed; the
+    /// fastest go to the tuning database, which later compiles with the same backend,
+    /// microkernel level and threads read.
+    Tune {
+        /// The model (MLIR: graph dialect or TOSA).
+        model: PathBuf,
+        /// The time to spend, e.g. 90s, 5m or 1h (at least the defaults are measured).
+        #[arg(long, default_value = "5m", value_parser = parse_duration, allow_hyphen_values = true)]
+        budget: std::time::Duration,
+        /// Measure kernels the database already has again.
+        #[arg(long)]
+        again: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+/// `--budget`: a number of seconds, minutes or hours (`90s`, `5m`, `1h`; a bare number
+/// counts seconds).
+fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let t = text.trim();
+    let (number, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => (&t[..i], &t[i..]),
+        None => (t, "s"),
+    };
+    let scale = match unit {
+        "s" => 1.0,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        _ => return Err(format!("unknown unit `{unit}` (expected s, m or h)")),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(n) if n.is_finite() && n > 0.0 && n * scale <= 1e7 => Ok(std::time::Duration::from_secs_f64(n * scale)),
+        _ => Err(format!("`{text}` is not a positive duration such as 90s, 5m or 1h")),
+    }
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -250,6 +295,8 @@ fn options(c: &Common) -> Options {
         estimate_costs_only: c.estimate_costs,
         isa: c.isa.clone(),
         precision: c.precision,
+        tuning_db: c.tuning_db.clone(),
+        untuned: c.untuned,
     }
 }
 
@@ -325,6 +372,7 @@ fn command(cli: &Cli) -> Result<(), String> {
                 let _ = std::io::stdout().lock().write_all(text.as_bytes());
             })
         }
+        Some(Command::Tune { model, budget, again, common }) => tune::tune(model, *budget, *again, &options(common)),
         None => match &cli.model {
             Some(model) => match cli.emit {
                 Some(what) => {

@@ -36,7 +36,7 @@ use tcc_ir::{
     Signature, Syntax, Traits, Type,
 };
 
-use crate::config::{CONFIG_SPEC, KernelConfig};
+use crate::config::{CONFIG_SOURCE_SPEC, CONFIG_SPEC, KernelConfig};
 use crate::infer::{FLOATS, same_elem, tensor, tensor_of};
 use crate::interp::kernel as k;
 use crate::layout::{Layout, transform_sizes};
@@ -304,6 +304,7 @@ pub static CONV2D_NCHWC: OpDef = OpDef {
             "[in, out]: the channels before padding to whole blocks (what the convolution computes; for FLOP counts)",
         ),
         CONFIG_SPEC,
+        CONFIG_SOURCE_SPEC,
     ],
     traits: KERNEL.union(Traits::ISOLATED_FROM_ABOVE),
     infer: Some(infer_conv2d_nchwc),
@@ -343,6 +344,7 @@ pub static MAX_POOL2D_NCHWC: OpDef = OpDef {
         AttrSpec::required("strides", AttrKind::IntList, "[sh, sw]"),
         AttrSpec::optional("pads", AttrKind::IntList, AttrDefault::Ints(&[0, 0, 0, 0]), "[top, left, bottom, right]"),
         CONFIG_SPEC,
+        CONFIG_SOURCE_SPEC,
     ],
     traits: Traits::PURE,
     infer: Some(infer_pool_nchwc),
@@ -370,6 +372,7 @@ pub static AVG_POOL2D_NCHWC: OpDef = OpDef {
         AttrSpec::optional("pads", AttrKind::IntList, AttrDefault::Ints(&[0, 0, 0, 0]), "[top, left, bottom, right]"),
         AttrSpec::optional("count_include_pad", AttrKind::Bool, AttrDefault::Bool(false), "count padded cells"),
         CONFIG_SPEC,
+        CONFIG_SOURCE_SPEC,
     ],
     traits: Traits::PURE,
     infer: Some(infer_pool_nchwc),
@@ -436,7 +439,7 @@ pub static MATMUL_PACKED: OpDef = OpDef {
 ```",
     operands: Arity::AtLeast(2),
     regions: Arity::Between(0, 1),
-    attrs: &[CONFIG_SPEC],
+    attrs: &[CONFIG_SPEC, CONFIG_SOURCE_SPEC],
     traits: KERNEL.union(Traits::ISOLATED_FROM_ABOVE),
     verify: Some(verify_matmul_packed),
     syntax: Syntax::Functional,
@@ -481,7 +484,7 @@ pub static BATCH_MATMUL: OpDef = OpDef {
                   : (tensor<12x128x64xf32>, tensor<12x64x128xf32>) -> tensor<12x128x128xf32>\n```",
     operands: Arity::AtLeast(2),
     regions: Arity::Between(0, 1),
-    attrs: &[CONFIG_SPEC],
+    attrs: &[CONFIG_SPEC, CONFIG_SOURCE_SPEC],
     traits: KERNEL.union(Traits::ISOLATED_FROM_ABOVE),
     infer: Some(infer_batch_matmul),
     verify: Some(verify_batch_matmul),

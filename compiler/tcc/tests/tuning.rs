@@ -1,0 +1,177 @@
+//! Tuning: every configuration the tuner can emit computes what the interpreter
+//! computes, and `tcc::tune` writes a database that later compiles read.
+//!
+//! The first test takes each kernel of small models (direct, pointwise, depthwise,
+//! channel-multiplier and grouped convolutions with padding, strides and epilogues, a
+//! pool, a matmul), as the pipeline makes it for every code generator, and compiles it
+//! alone with candidates spread over all of its tuner's candidates
+//! (`graph_opt::tuning::candidates`), on 1 and 2 threads, against the interpreter on the
+//! same kernel op.
+
+use tcc::graph::{Data, Tensor as ITensor, run_function};
+use tcc::ir::{Module, Op};
+use tcc::{Backend, Options};
+
+mod common;
+
+use common::Rng;
+
+fn conv(x: [i64; 4], o: i64, k: i64, stride: i64, pad: i64, groups: i64, tail: &str) -> String {
+    let (oh, ow) = ((x[2] + 2 * pad - k) / stride + 1, (x[3] + 2 * pad - k) / stride + 1);
+    let xt = format!("tensor<{}x{}x{}x{}xf32>", x[0], x[1], x[2], x[3]);
+    let wt = format!("tensor<{o}x{}x{k}x{k}xf32>", x[1] / groups);
+    let yt = format!("tensor<{}x{o}x{oh}x{ow}xf32>", x[0]);
+    format!(
+        "func.func @main(%x: {xt}) -> {yt} {{\n\
+         %w = graph.constant {{value = dense<0.125> : {wt}}} : () -> {wt}\n\
+         %b = graph.constant {{value = dense<-0.5> : tensor<{o}xf32>}} : () -> tensor<{o}xf32>\n\
+         %y = graph.conv2d %x, %w, %b {{strides = [{stride}, {stride}], pads = [{pad}, {pad}, {pad}, {pad}], groups = {groups}}} : ({xt}, {wt}, tensor<{o}xf32>) -> {yt}\n\
+         %r = {tail} %y : ({yt}) -> {yt}\n\
+         return %r : {yt}\n}}\n"
+    )
+}
+
+fn models() -> Vec<String> {
+    let pool = "func.func @main(%x: tensor<1x32x9x11xf32>) -> tensor<1x32x4x5xf32> {\n\
+                %y = graph.max_pool2d %x {kernel = [3, 3], strides = [2, 2]} : (tensor<1x32x9x11xf32>) -> tensor<1x32x4x5xf32>\n\
+                return %y : tensor<1x32x4x5xf32>\n}\n";
+    let matmul = "func.func @main(%x: tensor<1x5x32xf32>) -> tensor<1x5x48xf32> {\n\
+                  %w = graph.constant {value = dense<0.25> : tensor<32x48xf32>} : () -> tensor<32x48xf32>\n\
+                  %y = graph.matmul %x, %w : (tensor<1x5x32xf32>, tensor<32x48xf32>) -> tensor<1x5x48xf32>\n\
+                  return %y : tensor<1x5x48xf32>\n}\n";
+    vec![
+        conv([1, 32, 9, 13], 32, 3, 1, 1, 1, "graph.relu"),
+        conv([1, 32, 7, 7], 48, 1, 1, 0, 1, "graph.sigmoid"),
+        conv([1, 32, 10, 11], 32, 3, 2, 1, 32, "graph.relu"),
+        conv([1, 16, 8, 9], 32, 3, 1, 1, 16, "graph.relu"),
+        conv([1, 32, 6, 10], 32, 3, 1, 1, 2, "graph.relu"),
+        pool.to_string(),
+        matmul.to_string(),
+    ]
+}
+
+/// The options of each code generator (Cranelift at a microkernel level chosen by
+/// `seed`), on 1 or 2 threads.
+fn generators(seed: u64) -> Vec<Options> {
+    let mut levels: Vec<&str> = tcc::Isa::ALL.iter().filter(|i| i.is_supported()).map(|i| i.name()).collect();
+    levels.push("none");
+    tcc::backend::compiled_backends()
+        .into_iter()
+        .map(|backend| Options {
+            backend,
+            threads: Some(1 + (seed % 2) as usize),
+            isa: (backend == Backend::Cranelift).then(|| levels[seed as usize % levels.len()].to_string()),
+            rewrite_search: tcc::SearchMode::Off,
+            untuned: true,
+            ..Options::default()
+        })
+        .collect()
+}
+
+/// The kernel ops of `text` as the pipeline of `options` makes them, unconfigured.
+fn kernels(text: &str, options: &Options) -> (Module, Vec<Op>) {
+    let mut m = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap();
+    let session = tcc::Session::new(options).unwrap();
+    tcc::pipeline::to_kernel_ops(&mut m, &session).unwrap();
+    let func = m.func("main").unwrap();
+    let entry = tcc::ir::builtin::func_entry(&m, func).unwrap();
+    let ops = m.block_ops(entry).filter(|&op| tcc::graph::config::takes_config(&m, op)).collect();
+    (m, ops)
+}
+
+#[test]
+fn tuner_candidates_match_the_interpreter() {
+    let mut seed = 0;
+    for text in models() {
+        seed += 1;
+        for options in generators(seed) {
+            let session = tcc::Session::new(&options).unwrap();
+            let (m, ops) = kernels(&text, &options);
+            assert!(!ops.is_empty(), "no kernel op\n{text}");
+            for op in ops {
+                let configs = tcc::graph_opt::tuning::candidates(&m, op, &session.target);
+                assert!(!configs.is_empty(), "no candidate for {}", m.name(op));
+                let step = configs.len().div_ceil(6);
+                for config in configs.iter().step_by(step) {
+                    let (mut one, copy) = tcc::search::standalone(&m, op);
+                    config.set_on(&mut one, copy);
+                    let what =
+                        format!("{:?} {:?}: {} with {}", options.backend, options.isa, m.name(op), config.to_dict());
+                    check(&one, &options, seed, &what);
+                }
+            }
+        }
+    }
+}
+
+/// Compiles `one` with `options` and compares its output on random inputs with the
+/// interpreter's on the same module.
+fn check(one: &Module, options: &Options, seed: u64, what: &str) {
+    let func = one.func("main").unwrap();
+    let entry = tcc::ir::builtin::func_entry(one, func).unwrap();
+    let mut rng = Rng::new(seed);
+    let mut interpreted = Vec::new();
+    let mut compiled = Vec::new();
+    for &arg in one.block_args(entry) {
+        let shape: Vec<usize> = one.value_type(arg).as_tensor().unwrap().shape().iter().map(|&d| d as usize).collect();
+        let values = rng.values(shape.iter().product::<usize>() as i64, 4.0);
+        compiled.push(tcc::Tensor::from_slice(&values, &shape).unwrap());
+        interpreted.push(ITensor::new(shape, Data::F32(values)).unwrap());
+    }
+    let want = run_function(one, func, &interpreted).unwrap_or_else(|e| panic!("{what}: {e}"))[0].to_f64s();
+    let model = tcc::Model::compile(one.clone(), options).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let got = model.run(&compiled).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let got = got[0].as_slice::<f32>().unwrap();
+    let scale = want.iter().fold(1e-3f64, |a, &v| a.max(v.abs()));
+    for (i, (&g, &w)) in got.iter().zip(&want).enumerate() {
+        assert!((g as f64 - w).abs() <= 1e-4 * scale, "{what}: element {i}: compiled {g}, interpreter {w}");
+    }
+}
+
+/// `tcc::tune` measures a model's kernels into the database; a compile with it takes
+/// the tuned configurations (marked in the graph); a second run finds them all there.
+#[test]
+fn tuning_writes_a_database_that_compiles_read() {
+    let dir = std::env::temp_dir().join(format!("tcc-tune-test-{}", std::process::id()));
+    let db = dir.join("tuning.json");
+    let text = conv([1, 16, 8, 9], 32, 3, 1, 1, 16, "graph.relu");
+    let options = Options {
+        threads: Some(1),
+        rewrite_search: tcc::SearchMode::Off,
+        tuning_db: Some(db.clone()),
+        ..Options::default()
+    };
+    let module = || tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap();
+    let mut seen = 0;
+    let first =
+        tcc::tune::tune(module(), &options, std::time::Duration::from_secs(3), false, &mut |_| seen += 1).unwrap();
+    assert!(seen > 0);
+    assert_eq!(first.kernels.len(), 1);
+    let kernel = &first.kernels[0];
+    assert!(kernel.measured >= 1 && kernel.best_seconds.is_some(), "{kernel:?}");
+    assert!(kernel.best_seconds <= kernel.default_seconds);
+    // Compiles read it: the configuration is marked as the database's.
+    let mut m = module();
+    let session = tcc::Session::new(&options).unwrap();
+    tcc::pipeline::optimize_graph(&mut m, &session).unwrap();
+    let printed = tcc::ir::print_module(&m, tcc::ir::PrintOptions::default());
+    assert!(printed.contains("config_source = \"database\""), "{printed}");
+    // Not with `untuned`, nor for another thread count.
+    for other in
+        [Options { untuned: true, tuning_db: None, ..options.clone() }, Options { threads: Some(2), ..options.clone() }]
+    {
+        let mut m = module();
+        tcc::pipeline::optimize_graph(&mut m, &tcc::Session::new(&other).unwrap()).unwrap();
+        assert!(!tcc::ir::print_module(&m, tcc::ir::PrintOptions::default()).contains("config_source"));
+    }
+    // A second run measures nothing.
+    let second = tcc::tune::tune(module(), &options, std::time::Duration::from_secs(3), false, &mut |_| {}).unwrap();
+    assert_eq!(second.kernels[0].measured, 0);
+    assert_eq!(second.kernels[0].config, kernel.config);
+    // A named database that is not one is an error, for compiles and for tuning.
+    std::fs::write(&db, "not json").unwrap();
+    let err = tcc::Session::new(&options).err().expect("an unreadable named database is an error");
+    assert!(err.contains("not a tuning database"), "{err}");
+    assert!(tcc::tune::tune(module(), &options, std::time::Duration::from_secs(1), false, &mut |_| {}).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
