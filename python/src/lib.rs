@@ -180,6 +180,61 @@ fn bench_settings(runs: usize, warmup: usize) -> PyResult<tcc_bench::Settings> {
     Ok(tcc_bench::Settings { runs, warmup, json: true })
 }
 
+/// `tcc tune` on a model given as for [`compile`] within `budget` seconds, into the
+/// tuning database `tuning_db` (default: tcc's cache): the report as JSON (each
+/// kernel's default and tuned seconds, configurations measured and the configuration).
+#[pyfunction(name = "tune")]
+#[pyo3(signature = (kind, source, budget, backend = "cranelift", threads = None, isa = None, precision = "fp32", rewrite_search = "taso", tuning_db = None))]
+#[allow(clippy::too_many_arguments)]
+fn tune_model(
+    py: Python<'_>,
+    kind: &str,
+    source: String,
+    budget: f64,
+    backend: &str,
+    threads: Option<usize>,
+    isa: Option<String>,
+    precision: &str,
+    rewrite_search: &str,
+    tuning_db: Option<String>,
+) -> PyResult<String> {
+    if !(budget.is_finite() && budget > 0.0 && budget <= 1e7) {
+        return Err(PyValueError::new_err(format!("budget must be a positive number of seconds, got {budget}")));
+    }
+    let mut options = options(backend, threads, None, isa, precision, rewrite_search)?;
+    options.tuning_db = tuning_db.map(std::path::PathBuf::from);
+    let (name, bytes) = source_of(kind, source)?;
+    let budget = std::time::Duration::from_secs_f64(budget);
+    let report = py
+        .detach(|| {
+            tcc::parse_model(&name, bytes)
+                .map_err(tcc::Error::from)
+                .and_then(|m| tcc::tune::tune(m, &options, budget, false, &mut |_| {}))
+        })
+        .map_err(to_python)?;
+    let kernels: Vec<serde_json::Value> = report
+        .kernels
+        .iter()
+        .map(|k| {
+            serde_json::json!({
+                "kernel": k.kernel,
+                "candidates": k.candidates,
+                "measured": k.measured,
+                "default_seconds": k.default_seconds,
+                "tuned_seconds": k.best_seconds,
+                "config": k.config,
+            })
+        })
+        .collect();
+    let json = serde_json::json!({
+        "database": report.database.display().to_string(),
+        "machine": report.machine,
+        "seconds": report.elapsed.as_secs_f64(),
+        "kernels": kernels,
+    });
+    Ok(json.to_string())
+}
+
 /// The code generators this build has (`cranelift`, and `llvm` if built with it).
 #[pyfunction]
 fn backends() -> Vec<&'static str> {
@@ -194,6 +249,7 @@ fn _tcc(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeModel>()?;
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_function(wrap_pyfunction!(bench_model, m)?)?;
+    m.add_function(wrap_pyfunction!(tune_model, m)?)?;
     m.add_function(wrap_pyfunction!(backends, m)?)?;
     Ok(())
 }

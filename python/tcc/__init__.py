@@ -20,7 +20,8 @@ import numpy as np
 from . import _tcc
 from ._tcc import CompileError, RunError, TccError, backends
 
-__all__ = ["Model", "TensorSpec", "compile", "from_torch", "backends", "TccError", "CompileError", "RunError"]
+__all__ = ["Model", "TensorSpec", "compile", "tune", "from_torch", "backends", "TccError", "CompileError",
+           "RunError"]
 
 # tcc's element type names and numpy's dtypes, both ways.
 _DTYPES = {
@@ -108,6 +109,18 @@ class Model:
         return f"Model(inputs={self.inputs}, outputs={self.outputs}, threads={self.threads})"
 
 
+def _source(model):
+    """("file", path) for a path (str or os.PathLike), ("text", text) for MLIR text."""
+    if isinstance(model, os.PathLike) or (isinstance(model, str) and "\n" not in model and "{" not in model):
+        path = os.fspath(model)
+        if not os.path.exists(path):
+            raise FileNotFoundError(errno.ENOENT, "no such model file", path)
+        return ("file", path)
+    if isinstance(model, str):
+        return ("text", model)
+    raise TypeError(f"expected a path or MLIR text, got {type(model).__name__}")
+
+
 def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None, precision="fp32",
             rewrite_search="taso"):
     """Compiles `model`: a path to an MLIR file (str or os.PathLike), or MLIR text.
@@ -124,17 +137,25 @@ def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None,
     their types); `rewrite_search` is the graph rewrite search: "taso" (the default:
     TASO's cost-based backtracking search with the generated and hand-written rules),
     "eqsat" (equality saturation), "greedy" or "off" (the graph as written)."""
-    if isinstance(model, os.PathLike) or (isinstance(model, str) and "\n" not in model and "{" not in model):
-        path = os.fspath(model)
-        if not os.path.exists(path):
-            raise FileNotFoundError(errno.ENOENT, "no such model file", path)
-        source = ("file", path)
-    elif isinstance(model, str):
-        source = ("text", model)
-    else:
-        raise TypeError(f"expected a path or MLIR text, got {type(model).__name__}")
+    source = _source(model)
     native = _tcc.compile(*source, backend, threads, max_memory, isa, precision, rewrite_search)
     return Model(native, source, backend, max_memory, isa, precision, rewrite_search)
+
+
+def tune(model, budget=300, backend="cranelift", threads=None, isa=None, precision="fp32", rewrite_search="taso",
+         tuning_db=None):
+    """Tunes `model` (a path or MLIR text, as for `compile`) on this machine within
+    `budget` seconds, as `tcc tune` does: each distinct convolution, matmul and pool is
+    compiled alone with each of its candidate configurations and timed, and the fastest
+    go to the tuning database (`tuning_db`, default tcc's cache), which later compiles
+    with the same backend, ISA level and threads read. Returns the report: a dict with
+    the database, the machine, the seconds spent and, per kernel, its default and tuned
+    seconds, the configurations measured (0: found in the database) and the
+    configuration chosen."""
+    source = _source(model)
+    if tuning_db is not None:
+        tuning_db = os.fspath(tuning_db)
+    return json.loads(_tcc.tune(*source, float(budget), backend, threads, isa, precision, rewrite_search, tuning_db))
 
 
 def from_torch(module, *example_inputs, backend="cranelift", threads=None, max_memory=None, isa=None,

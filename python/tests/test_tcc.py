@@ -329,6 +329,23 @@ def test_bench_reports_what_tcc_bench_json_reports():
         model.bench(runs=0)
 
 
+def test_tune_writes_a_database_later_compiles_read(tmp_path):
+    db = tmp_path / "tuning.json"
+    report = tcc.tune(SMALL / "resnet18.mlir", budget=3, threads=1, rewrite_search="off", tuning_db=db)
+    assert db.exists() and report["database"] == str(db)
+    kernels = report["kernels"]
+    assert kernels and all(k["kernel"].startswith("graph.") for k in kernels)
+    assert any(k["measured"] > 0 and k["tuned_seconds"] <= k["default_seconds"] for k in kernels)
+    # Again: what was measured comes from the database.
+    again = tcc.tune(SMALL / "resnet18.mlir", budget=3, threads=1, rewrite_search="off", tuning_db=db)
+    measured = {k["kernel"] for k in kernels if k["measured"] > 0}
+    assert all(k["measured"] == 0 for k in again["kernels"] if k["kernel"] in measured)
+    with pytest.raises(ValueError, match="budget"):
+        tcc.tune(SMALL / "resnet18.mlir", budget=0)
+    with pytest.raises(FileNotFoundError):
+        tcc.tune(tmp_path / "missing.mlir", budget=1)
+
+
 def test_the_readme_example_runs(monkeypatch, capsys):
     readme = (REPO / "README.md").read_text()
     section = readme[readme.index("## Python\n") :]
