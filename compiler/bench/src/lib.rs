@@ -293,7 +293,7 @@ pub fn bench_bytes(
                 out,
                 "{}{{\"name\": {}, \"loc\": {}, \"ms\": {:.4}, \"share\": {:.2}, \"flops\": {}, \"bytes\": {}, \
                  \"gflops_per_s\": {:.3}, \"peak_percent\": {:.2}, \"gb_per_s\": {:.3}, \"level\": {}, \
-                 \"bandwidth_percent\": {:.2}, \"naive\": {}, \"bf16\": {}}}",
+                 \"bandwidth_percent\": {:.2}, \"naive\": {}, \"bf16\": {}, \"tuned\": {}}}",
                 if n > 0 { ", " } else { "" },
                 json_string(&k.name),
                 json_string(&k.loc),
@@ -307,7 +307,8 @@ pub fn bench_bytes(
                 json_string(bandwidth.level_for(k.bytes).name),
                 100.0 * rate(k.bytes, t) / bandwidth.level_for(k.bytes).gb_per_s,
                 k.naive,
-                k.bf16
+                k.bf16,
+                k.tuned
             );
         }
         out += "]}\n";
@@ -412,6 +413,18 @@ pub fn bench_bytes(
         ms(kernel_sum),
         if mean.is_zero() { 0.0 } else { 100.0 * kernel_sum.as_secs_f64() / mean.as_secs_f64() },
         ms(mean)
+    );
+    // The compute kernels (convolutions and matmuls) and those whose configuration `tcc
+    // tune` chose.
+    let configurable: Vec<usize> = (0..kernels.len()).filter(|&i| kernels[i].flops > 0).collect();
+    let tuned: Vec<usize> = configurable.iter().copied().filter(|&i| kernels[i].tuned).collect();
+    let time = |ids: &[usize]| ids.iter().map(|&i| per_kernel[i].as_secs_f64()).sum::<f64>();
+    let _ = writeln!(
+        out,
+        "  tuned   {} of {} conv and matmul kernels configured by the tuning database ({:.1}% of their time)",
+        tuned.len(),
+        configurable.len(),
+        if configurable.is_empty() { 0.0 } else { 100.0 * time(&tuned) / time(&configurable).max(f64::MIN_POSITIVE) }
     );
     Ok(out)
 }

@@ -221,6 +221,7 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
                 naive: ctx.is_naive(),
                 // (Only the bf16 dot kernels compute on bf16 operands.)
                 bf16: flops > 0 && ctx.in_elem(0) == tcc_ir::ScalarType::BF16,
+                tuned: gm.attr(op, tcc_dialect_graph::config::CONFIG_SOURCE_ATTR).is_some(),
             });
         }
     }

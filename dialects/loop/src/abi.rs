@@ -25,6 +25,8 @@ pub struct KernelRecord {
     /// Its products are bf16 dot products (bf16 operands, the bf16 precision policy):
     /// `tcc bench` states it against the bf16 dot peak.
     pub bf16: bool,
+    /// Its configuration came from the tuning database (`tcc tune`).
+    pub tuned: bool,
 }
 
 impl KernelRecord {
@@ -36,7 +38,8 @@ impl KernelRecord {
                 .with("flops", Attribute::i64(self.flops as i64))
                 .with("bytes", Attribute::i64(self.bytes as i64))
                 .with("naive", Attribute::Bool(self.naive))
-                .with("bf16", Attribute::Bool(self.bf16)),
+                .with("bf16", Attribute::Bool(self.bf16))
+                .with("tuned", Attribute::Bool(self.tuned)),
         )
     }
 
@@ -49,6 +52,7 @@ impl KernelRecord {
             bytes: d.get("bytes").and_then(|b| b.as_i64()).unwrap_or(0) as u64,
             naive: d.get("naive").and_then(|b| b.as_bool()).unwrap_or(false),
             bf16: d.get("bf16").and_then(|b| b.as_bool()).unwrap_or(false),
+            tuned: d.get("tuned").and_then(|b| b.as_bool()).unwrap_or(false),
         })
     }
 }

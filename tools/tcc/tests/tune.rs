@@ -38,6 +38,19 @@ fn tune_writes_the_database_compiles_read() {
     };
     assert!(graph(&["--tuning-db", &db]).contains("config_source = \"database\""));
     assert!(!graph(&["--untuned"]).contains("config_source"));
+    // `tcc bench` counts the tuned kernels.
+    let bench = |extra: &[&str]| {
+        let mut c = tcc();
+        c.args(["bench", model.as_str(), "--runs", "2", "--threads", "1", "--rewrite-search", "off"]).args(extra);
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let table = bench(&["--tuning-db", &db]);
+    let line = table.lines().find(|l| l.trim_start().starts_with("tuned")).unwrap_or_else(|| panic!("{table}"));
+    assert!(!line.contains(" 0 of"), "{line}");
+    assert!(bench(&["--tuning-db", &db, "--json"]).contains("\"tuned\": true"));
+    assert!(bench(&["--untuned"]).contains("tuned   0 of"));
     // Again: every kernel from the database.
     let out = tcc()
         .args(["tune", &model, "--budget", "4s", "--threads", "1", "--rewrite-search", "off", "--tuning-db", &db])
