@@ -218,6 +218,7 @@ fn tune_model(
         .map(|k| {
             serde_json::json!({
                 "kernel": k.kernel,
+                "instances": k.instances,
                 "candidates": k.candidates,
                 "measured": k.measured,
                 "default_seconds": k.default_seconds,
@@ -230,6 +231,7 @@ fn tune_model(
         "database": report.database.display().to_string(),
         "machine": report.machine,
         "seconds": report.elapsed.as_secs_f64(),
+        "rounds": report.rounds,
         "kernels": kernels,
     });
     Ok(json.to_string())

@@ -1,26 +1,22 @@
 //! Tuning (`tcc tune`, NeoCPU's local search): each distinct kernel of a model (a
-//! convolution, matmul or pool with its shapes and attributes: a [`KernelKey`]) is
-//! compiled alone with each of its candidate configurations
-//! ([`tcc_graph_opt::tuning::candidates`]: the analytic default, register tiles around
-//! it, edge placement, task order) and timed on this machine, the three fastest then
-//! timed again against the default in alternating rounds; the fastest goes to the
-//! tuning database ([`TuningDb`]), which every later compile with the same backend,
-//! microkernel level and threads on this CPU reads before the default
-//! ([`load_tuning_db`]). The kernels are tuned largest first, each within an even share
-//! of what is left of the time budget; the database is written after each kernel, so an
-//! interrupted run keeps what it measured, and kernels already in it are not measured
-//! again (unless asked to).
+//! convolution, matmul or pool with its shapes and attributes: a [`KernelKey`]) has
+//! candidate configurations ([`tcc_graph_opt::tuning::candidates`]: the analytic
+//! default, register tiles around it, edge placement, task order), measured in rounds
+//! of the whole model ([`tune`]): the fastest goes to the tuning database
+//! ([`TuningDb`]), which every later compile with the same backend, microkernel level
+//! and threads on this CPU reads before the default ([`load_tuning_db`]). Kernels
+//! already in it are not measured again (unless asked to).
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use tcc_dialect_graph::config::{KernelConfig, KernelKey, takes_config};
+use tcc_dialect_graph::config::{CONFIG_ATTR, KernelConfig, KernelKey, takes_config};
 use tcc_graph_opt::tuning::{Tuned, TuningDb, candidates};
-use tcc_ir::Module;
 use tcc_ir::builtin::func_entry;
+use tcc_ir::{Module, Op};
 
 use crate::pipeline::{self, Session};
-use crate::search::{compile_alone, standalone, time_runs};
 use crate::{Error, Options};
 
 /// The default tuning database: `tuning.json` in tcc's cache directory.
@@ -55,73 +51,15 @@ pub(crate) fn load_tuning_db(options: &Options, target: &tcc_codegen::Target) ->
     }
 }
 
-/// `op` of `m` alone with `config`.
-fn candidate(m: &Module, op: tcc_ir::Op, config: &KernelConfig) -> Module {
-    let (mut one, copy) = standalone(m, op);
-    config.set_on(&mut one, copy);
-    one
-}
-
-/// Rounds of timing of the fastest candidates against each other and the default.
-const CONFIRM_ROUNDS: usize = 5;
-
-/// The fastest configuration of those `times` has (seconds, index into `configs`,
-/// each timed once, the default at index 0) and the default's seconds: the three
-/// fastest and the default are compiled again and timed in [`CONFIRM_ROUNDS`]
-/// alternating rounds, each keeping its median, so that one lucky timing does not
-/// decide (this machine's timings of a short kernel move by several percent from one
-/// run to the next).
-fn confirm(
-    m: &Module,
-    op: tcc_ir::Op,
-    configs: &[KernelConfig],
-    mut times: Vec<(f64, usize)>,
-    options: &Options,
-) -> (Option<(f64, usize)>, Option<f64>) {
-    let default = times.iter().find(|t| t.1 == 0).map(|t| t.0);
-    times.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut finalists: Vec<usize> = times.iter().take(3).map(|t| t.1).collect();
-    if default.is_some() && !finalists.contains(&0) {
-        finalists.push(0);
-    }
-    let compiled: Vec<_> =
-        finalists.iter().filter_map(|&i| Some((i, compile_alone(candidate(m, op, &configs[i]), options)?))).collect();
-    if compiled.len() < 2 {
-        return (times.first().copied(), default);
-    }
-    let mut rounds: Vec<Vec<f64>> = vec![Vec::new(); compiled.len()];
-    for _ in 0..CONFIRM_ROUNDS {
-        for (j, (_, c)) in compiled.iter().enumerate() {
-            if let Some(s) = time_runs(c, 0.02) {
-                rounds[j].push(s);
-            }
-        }
-    }
-    let medians: Vec<(f64, usize)> = compiled
-        .iter()
-        .zip(&mut rounds)
-        .filter(|(_, r)| !r.is_empty())
-        .map(|((i, _), r)| {
-            r.sort_by(f64::total_cmp);
-            (r[r.len() / 2], *i)
-        })
-        .collect();
-    let best = medians.iter().copied().min_by(|a, b| a.0.total_cmp(&b.0));
-    let default = medians.iter().find(|t| t.1 == 0).map(|t| t.0).or(default);
-    (best, default)
-}
-
-/// Where a tuning run is, for a progress display.
-pub struct Progress<'a> {
-    /// Kernels finished, of `total`.
-    pub done: usize,
-    pub total: usize,
-    /// The kernel being tuned (its op at its location).
-    pub kernel: &'a str,
-    /// Its configurations measured, of `candidates`.
-    pub measured: usize,
-    pub candidates: usize,
-    /// Seconds per run with its analytic default and with the best so far.
+/// Where a tuning run is, for a progress display: after each round.
+pub struct Progress {
+    /// Rounds done (each one compile and timing of the model), of `rounds`.
+    pub round: usize,
+    pub rounds: usize,
+    /// Kernels being tuned (the others come from the database).
+    pub kernels: usize,
+    /// Seconds per run of the tuned kernels, summed: with the defaults (the first
+    /// round), and with the best configuration of each so far.
     pub default_seconds: Option<f64>,
     pub best_seconds: Option<f64>,
     /// What is left of the budget.
@@ -131,14 +69,16 @@ pub struct Progress<'a> {
 /// One kernel's outcome.
 #[derive(Clone, Debug)]
 pub struct TunedKernel {
-    /// The op at its location.
+    /// The op at its (first) location.
     pub kernel: String,
     pub key: KernelKey,
+    /// Its ops in the model.
+    pub instances: usize,
     /// Configurations it has, and measured now (0: found in the database).
     pub candidates: usize,
     pub measured: usize,
-    /// Seconds per run, alone, with the analytic default and with the chosen
-    /// configuration (from the database when it was found there).
+    /// Seconds per run of all its instances in the model, with the analytic default and
+    /// with the chosen configuration (from the database when it was found there).
     pub default_seconds: Option<f64>,
     pub best_seconds: Option<f64>,
     /// The chosen configuration, printed (none when nothing could be measured).
@@ -151,14 +91,51 @@ pub struct TuneReport {
     pub database: PathBuf,
     pub machine: String,
     pub kernels: Vec<TunedKernel>,
+    /// Rounds run, of those the candidates called for.
+    pub rounds: usize,
+    pub rounds_wanted: usize,
     pub elapsed: Duration,
+}
+
+/// A distinct kernel of the model being tuned.
+struct Kernel {
+    key: KernelKey,
+    name: String,
+    ops: Vec<Op>,
+    configs: Vec<KernelConfig>,
+    /// The database's configuration (not measured).
+    found: Option<KernelConfig>,
+    /// Seconds per run of all its instances with each configuration measured.
+    times: Vec<Option<f64>>,
+}
+
+impl Kernel {
+    fn best(&self) -> Option<(f64, usize)> {
+        self.times.iter().enumerate().filter_map(|(i, t)| t.map(|t| (t, i))).min_by(|a, b| a.0.total_cmp(&b.0))
+    }
+
+    /// Its configuration in round `r`: the database's, else candidate `r`, else the
+    /// best measured so far.
+    fn config_in_round(&self, r: usize) -> &KernelConfig {
+        match &self.found {
+            Some(c) => c,
+            None if r < self.configs.len() => &self.configs[r],
+            None => &self.configs[self.best().map_or(0, |b| b.1)],
+        }
+    }
 }
 
 /// Tunes the kernels of `module` (graph dialect or TOSA) for `options` (backend,
 /// threads, microkernel level, precision) within `budget`, writing the configurations
 /// to the tuning database (`options.tuning_db`, else the default). With `again`,
-/// kernels the database has are measured anew. `progress` is told after every
-/// configuration measured.
+/// kernels the database has are measured anew. `progress` is told after each round.
+///
+/// Kernels are measured where they run: in round `r` every kernel takes its `r`-th
+/// candidate (the analytic default in round 0; a kernel out of candidates its best so
+/// far), the whole model is compiled with profiling and timed, and each kernel's time
+/// is read from the profile (summed over its instances). So a configuration is timed
+/// with its inputs coming from the kernels before it, in the caches they leave, not on
+/// a warm copy of its own.
 pub fn tune(
     mut module: Module,
     options: &Options,
@@ -169,7 +146,6 @@ pub fn tune(
     let start = Instant::now();
     let session = Session::for_module(&module, options)?;
     pipeline::to_kernel_ops(&mut module, &session)?;
-    let m = &module;
     let machine = machine_key(options, &session.target);
     let database = options.tuning_db.clone().unwrap_or_else(default_tuning_db);
     let mut db = match TuningDb::load(&database, &machine) {
@@ -180,84 +156,167 @@ pub fn tune(
             TuningDb::new(&machine)
         }
     };
-    // Distinct kernels, the most FLOPs first.
-    let mut kernels = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let (mut kernels, by_loc) = kernels_of(&module, &session, &db, again);
+    let mut round_options = options.clone();
+    round_options.untuned = true;
+    round_options.profile = true;
+    round_options.rewrite_search = tcc_graph_opt::search::Mode::Off;
+    round_options.print_ir_after_all = false;
+    round_options.timing = false;
+    let tuned: Vec<usize> = (0..kernels.len()).filter(|&k| kernels[k].found.is_none()).collect();
+    // As many rounds as the most candidates a kernel has (none when the database has
+    // every kernel).
+    let rounds_wanted = tuned.iter().map(|&k| kernels[k].configs.len().max(1)).max().unwrap_or(0);
+    let deadline = start + budget;
+    let mut rounds = 0;
+    for r in 0..rounds_wanted {
+        if r > 0 && Instant::now() >= deadline {
+            break;
+        }
+        let mut m = module.clone();
+        for k in &kernels {
+            let config = k.config_in_round(r).clone();
+            for &op in &k.ops {
+                config.set_on(&mut m, op);
+            }
+        }
+        let per_kernel = match time_in_model(m, &round_options, &by_loc, kernels.len()) {
+            Ok(t) => t,
+            // The defaults must compile; a candidate that does not is left unmeasured.
+            Err(e) if r == 0 => return Err(e),
+            Err(_) => vec![None; kernels.len()],
+        };
+        for (k, seconds) in kernels.iter_mut().zip(per_kernel) {
+            if k.found.is_none() && r < k.configs.len() {
+                k.times[r] = seconds;
+            }
+        }
+        rounds += 1;
+        let sum = |pick: &dyn Fn(&Kernel) -> Option<f64>| tuned.iter().map(|&k| pick(&kernels[k])).sum::<Option<f64>>();
+        progress(&Progress {
+            round: rounds,
+            rounds: rounds_wanted,
+            kernels: tuned.len(),
+            default_seconds: sum(&|k| k.times[0]),
+            best_seconds: sum(&|k| k.best().map(|b| b.0)),
+            left: deadline.saturating_duration_since(Instant::now()),
+        });
+    }
+    let mut report = Vec::new();
+    for k in kernels {
+        let measured = k.times.iter().filter(|t| t.is_some()).count();
+        let (default_seconds, best, config) = match (&k.found, k.best()) {
+            (Some(found), _) => {
+                let entry = &db.kernels[&k.key.0];
+                (Some(entry.default_seconds), Some(entry.seconds), Some(found.to_dict().to_string()))
+            }
+            (None, Some((seconds, i))) => {
+                let default = k.times[0];
+                if let Some(d) = default {
+                    db.kernels.insert(k.key.0.clone(), Tuned::new(&k.configs[i], seconds, d, measured));
+                }
+                (default, Some(seconds), Some(k.configs[i].to_dict().to_string()))
+            }
+            (None, None) => (None, None, None),
+        };
+        report.push(TunedKernel {
+            kernel: k.name,
+            key: k.key,
+            instances: k.ops.len(),
+            candidates: k.configs.len(),
+            measured: if k.found.is_some() { 0 } else { measured },
+            default_seconds,
+            best_seconds: best,
+            config,
+        });
+    }
+    db.save(&database).map_err(Error::Io)?;
+    Ok(TuneReport { database, machine, kernels: report, rounds, rounds_wanted, elapsed: start.elapsed() })
+}
+
+/// The distinct kernels of `m` (at the kernel-op stage), the most FLOPs first, with
+/// their candidates (or the database's configuration, unless `again`); and which
+/// kernel each profiled kernel (op name and location) belongs to, `None` where two
+/// kernels share a name and location.
+fn kernels_of(
+    m: &Module,
+    session: &Session,
+    db: &TuningDb,
+    again: bool,
+) -> (Vec<Kernel>, HashMap<(String, String), Option<usize>>) {
+    let mut kernels: Vec<Kernel> = Vec::new();
+    let mut index: HashMap<KernelKey, usize> = HashMap::new();
     for func in m.funcs() {
         let Some(entry) = func_entry(m, func) else { continue };
         for op in m.block_ops(entry) {
-            if takes_config(m, op) && m.attr(op, tcc_dialect_graph::config::CONFIG_ATTR).is_none() {
-                let key = KernelKey::of(m, op);
-                if seen.insert(key.clone()) {
-                    kernels.push((key, op));
+            if !takes_config(m, op) || m.attr(op, CONFIG_ATTR).is_some() {
+                continue;
+            }
+            let key = KernelKey::of(m, op);
+            match index.get(&key) {
+                Some(&k) => kernels[k].ops.push(op),
+                None => {
+                    let configs = candidates(m, op, &session.target);
+                    let found = db.kernels.get(&key.0).filter(|_| !again).and_then(|t| t.config_for(&key));
+                    index.insert(key.clone(), kernels.len());
+                    kernels.push(Kernel {
+                        name: format!("{} at {}", m.name(op), m.loc(op)),
+                        times: vec![None; configs.len()],
+                        key,
+                        ops: vec![op],
+                        configs,
+                        found,
+                    });
                 }
             }
         }
     }
-    kernels.sort_by_key(|&(_, op)| std::cmp::Reverse(tcc_dialect_graph::cost::flops(m, op)));
-    // Candidates are compiled alone without the database (each has its configuration).
-    let mut alone = options.clone();
-    alone.untuned = true;
-    let deadline = start + budget;
-    let total = kernels.len();
-    let mut report = Vec::new();
-    for (done, (key, op)) in kernels.into_iter().enumerate() {
-        let kernel = format!("{} at {}", m.name(op), m.loc(op));
-        let configs = candidates(m, op, &session.target);
-        if let Some(found) = db.kernels.get(&key.0).filter(|_| !again) {
-            report.push(TunedKernel {
-                kernel,
-                candidates: configs.len(),
-                measured: 0,
-                default_seconds: Some(found.default_seconds),
-                best_seconds: Some(found.seconds),
-                config: found.config_for(&key).map(|c| c.to_dict().to_string()),
-                key,
-            });
-            continue;
-        }
-        // An even share of what is left; the default is always measured.
-        let now = Instant::now();
-        let share = deadline.saturating_duration_since(now) / (total - done) as u32;
-        let kernel_deadline = now + share;
-        let (mut times, mut measured) = (Vec::new(), 0);
-        let mut best = None::<(f64, usize)>;
-        for (i, config) in configs.iter().enumerate() {
-            if i > 0 && Instant::now() >= kernel_deadline {
-                break;
+    let flops = |k: &Kernel| k.ops.iter().map(|&op| tcc_dialect_graph::cost::flops(m, op)).sum::<u64>();
+    kernels.sort_by_key(|k| std::cmp::Reverse(flops(k)));
+    let mut by_loc: HashMap<(String, String), Option<usize>> = HashMap::new();
+    for (k, kernel) in kernels.iter().enumerate() {
+        for &op in &kernel.ops {
+            let at = (m.name(op).to_string(), m.loc(op).to_string());
+            let slot = by_loc.entry(at).or_insert(Some(k));
+            if *slot != Some(k) {
+                *slot = None;
             }
-            let compiled = compile_alone(candidate(m, op, config), &alone);
-            let seconds = compiled.as_ref().and_then(|c| time_runs(c, 0.05));
-            measured += 1;
-            if let Some(s) = seconds {
-                times.push((s, i));
-                best = best.filter(|&(b, _)| b <= s).or(Some((s, i)));
-            }
-            progress(&Progress {
-                done,
-                total,
-                kernel: &kernel,
-                measured,
-                candidates: configs.len(),
-                default_seconds: times.first().filter(|t| t.1 == 0).map(|t| t.0),
-                best_seconds: best.map(|b| b.0),
-                left: deadline.saturating_duration_since(Instant::now()),
-            });
         }
-        let (best, default_seconds) = confirm(m, op, &configs, times, &alone);
-        if let (Some((seconds, i)), Some(default)) = (best, default_seconds) {
-            db.kernels.insert(key.0.clone(), Tuned::new(&configs[i], seconds, default, measured));
-            db.save(&database).map_err(Error::Io)?;
-        }
-        report.push(TunedKernel {
-            kernel,
-            key,
-            candidates: configs.len(),
-            measured,
-            default_seconds,
-            best_seconds: best.map(|b| b.0),
-            config: best.map(|(_, i)| configs[i].to_dict().to_string()),
-        });
     }
-    Ok(TuneReport { database, machine, kernels: report, elapsed: start.elapsed() })
+    (kernels, by_loc)
+}
+
+/// Compiles `m` (configured kernel ops) with `options` (profiling on) and times it:
+/// each kernel's seconds per run, summed over its instances, from the profile (`None`
+/// for a kernel the profile does not name unambiguously).
+fn time_in_model(
+    m: Module,
+    options: &Options,
+    by_loc: &HashMap<(String, String), Option<usize>>,
+    kernels: usize,
+) -> Result<Vec<Option<f64>>, Error> {
+    let model = crate::Model::compile(m, options)?;
+    let inputs: Vec<crate::Tensor> = model
+        .inputs()
+        .iter()
+        .map(|s| crate::Tensor::zeros(s.dtype, &s.shape))
+        .collect::<Result<_, _>>()
+        .map_err(|e| Error::Run(e.to_string()))?;
+    for _ in 0..2 {
+        model.run(&inputs)?;
+    }
+    tcc_runtime::profile::take();
+    let (mut runs, start) = (0u32, Instant::now());
+    while runs < 3 || (runs < 1000 && start.elapsed() < Duration::from_millis(300)) {
+        model.run(&inputs)?;
+        runs += 1;
+    }
+    let per_kernel = tcc_runtime::profile::take();
+    let mut seconds: Vec<Option<f64>> = vec![None; kernels];
+    for (record, time) in model.compiled().kernels.iter().zip(per_kernel) {
+        if let Some(Some(k)) = by_loc.get(&(record.name.clone(), record.loc.clone())) {
+            *seconds[*k].get_or_insert(0.0) += time.as_secs_f64() / runs as f64;
+        }
+    }
+    Ok(seconds)
 }

@@ -1,6 +1,6 @@
 //! `tcc tune`: tunes a model's kernels ([`tcc::tune`]) with a progress line on
-//! standard error (kernels done, the current one's configurations measured, its best
-//! against its default, time left) and a table of what was chosen at the end.
+//! standard error after each round (the kernels' time with their best configurations
+//! so far against the defaults, time left) and a table of what was chosen at the end.
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -12,16 +12,13 @@ use tcc::tune::{Progress, TuneReport};
 pub fn tune(model: &Path, budget: Duration, again: bool, options: &Options) -> Result<(), String> {
     let module = crate::parse(model)?;
     let terminal = std::io::stderr().is_terminal();
-    let mut last_kernel = String::new();
     let mut show = |p: &Progress| {
-        let ms = |s: Option<f64>| s.map_or("-".to_string(), |s| format!("{:.4} ms", s * 1e3));
+        let ms = |s: Option<f64>| s.map_or("-".to_string(), |s| format!("{:.3} ms", s * 1e3));
         let line = format!(
-            "[{}/{}] {}: {}/{} configurations, best {} (default {}), {} left",
-            p.done + 1,
-            p.total,
-            p.kernel,
-            p.measured,
-            p.candidates,
+            "round {}/{}: {} kernels, {} per run with their best configurations ({} with the defaults), {} left",
+            p.round,
+            p.rounds,
+            p.kernels,
             ms(p.best_seconds),
             ms(p.default_seconds),
             minutes(p.left)
@@ -29,11 +26,9 @@ pub fn tune(model: &Path, budget: Duration, again: bool, options: &Options) -> R
         let mut err = std::io::stderr().lock();
         if terminal {
             let _ = write!(err, "\r\x1b[2K{line}");
-        } else if last_kernel != p.kernel {
-            // Not a terminal: a line when a kernel starts.
-            let _ = writeln!(err, "[{}/{}] {}: {} configurations", p.done + 1, p.total, p.kernel, p.candidates);
+        } else {
+            let _ = writeln!(err, "{line}");
         }
-        last_kernel = p.kernel.to_string();
     };
     let report = tcc::tune::tune(module, options, budget, again, &mut show).map_err(|e| e.to_string())?;
     if terminal {
@@ -51,8 +46,14 @@ fn minutes(d: Duration) -> String {
 /// The report as a table: each kernel's default and chosen time, the configurations
 /// measured, the chosen configuration; then the totals.
 fn table(r: &TuneReport) -> String {
-    let mut out = format!("machine   {}\ndatabase  {}\n", r.machine, r.database.display());
-    out += "  default ms    tuned ms  speedup  measured  configuration, kernel\n";
+    let mut out = format!(
+        "machine   {}\ndatabase  {}\nrounds    {} of {} (the model compiled and timed with each kernel's next candidate)\n",
+        r.machine,
+        r.database.display(),
+        r.rounds,
+        r.rounds_wanted
+    );
+    out += "  default ms    tuned ms  speedup  measured  configuration, kernel (instances)\n";
     let (mut before, mut after) = (0.0, 0.0);
     for k in &r.kernels {
         let (d, b) = (k.default_seconds.unwrap_or(f64::NAN), k.best_seconds.unwrap_or(f64::NAN));
@@ -63,17 +64,18 @@ fn table(r: &TuneReport) -> String {
         let measured =
             if k.measured == 0 { "database".to_string() } else { format!("{}/{}", k.measured, k.candidates) };
         out += &format!(
-            "{:>12.4} {:>11.4} {:>7.2}x {:>9}  {} {}\n",
+            "{:>12.4} {:>11.4} {:>7.2}x {:>9}  {} {} (x{})\n",
             d * 1e3,
             b * 1e3,
             d / b,
             measured,
             k.config.as_deref().unwrap_or("(not measured)"),
-            k.kernel
+            k.kernel,
+            k.instances
         );
     }
     out += &format!(
-        "{} kernels in {:.1} s; the kernels alone, summed: {:.3} ms with the defaults, {:.3} ms tuned ({:.2}x)\n",
+        "{} kernels in {:.1} s; their time per run in the model, summed: {:.3} ms with the defaults, {:.3} ms tuned ({:.2}x)\n",
         r.kernels.len(),
         r.elapsed.as_secs_f64(),
         before * 1e3,

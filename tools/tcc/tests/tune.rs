@@ -25,8 +25,8 @@ fn tune_writes_the_database_compiles_read() {
         .unwrap();
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{stderr}");
-    // Progress (not a terminal: a line per kernel) and the table.
-    assert!(stderr.contains("[1/") && stderr.contains("configurations"), "{stderr}");
+    // Progress (not a terminal: a line per round) and the table.
+    assert!(stderr.contains("round 1/") && stderr.contains("with the defaults"), "{stderr}");
     assert!(stdout.contains("default ms") && stdout.contains("kernels in"), "{stdout}");
     assert!(std::fs::metadata(&db).is_ok());
     let graph = |extra: &[&str]| {
