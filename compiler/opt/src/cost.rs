@@ -13,7 +13,6 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
 use tcc_dialect_graph::{canonical, cost, ops as g};
 use tcc_ir::{EntityRef, Module, Op, Traits};
 
@@ -56,38 +55,6 @@ pub struct CostDb {
     pub costs: BTreeMap<String, f64>,
 }
 
-/// The most bytes a cost database file may hold (a few hundred bytes per measured op and
-/// machine; anything larger is not one).
-const COST_FILE_LIMIT: u64 = 64 << 20;
-
-/// The file: the databases of every machine measured.
-#[derive(Default, Serialize, Deserialize)]
-struct CostFile {
-    #[serde(default)]
-    version: u32,
-    machines: BTreeMap<String, BTreeMap<String, f64>>,
-}
-
-impl CostFile {
-    /// The file at `path`: empty if it does not exist or is of another version; an
-    /// error if it cannot be read or parsed.
-    fn read(path: &Path) -> Result<CostFile, String> {
-        let text = match tcc_ir::files::read_bounded_string(path, COST_FILE_LIMIT) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(CostFile::default()),
-            Err(e) => return Err(format!("{}: {e}", path.display())),
-        };
-        let version = serde_json::from_str::<serde_json::Value>(&text)
-            .map_err(|e| format!("{}: not a cost database: {e}", path.display()))?
-            .get("version")
-            .and_then(|v| v.as_u64());
-        if version != Some(COST_DB_VERSION as u64) {
-            return Ok(CostFile::default());
-        }
-        serde_json::from_str(&text).map_err(|e| format!("{}: not a cost database: {e}", path.display()))
-    }
-}
-
 impl CostDb {
     /// An empty database for `cpu`.
     pub fn new(cpu: &str) -> CostDb {
@@ -98,23 +65,14 @@ impl CostDb {
     /// holds no measurements for `cpu` or is of another version; an error if it cannot
     /// be read or parsed.
     pub fn load(path: &Path, cpu: &str) -> Result<CostDb, String> {
-        let mut file = CostFile::read(path)?;
-        Ok(CostDb { cpu: cpu.to_string(), costs: file.machines.remove(cpu).unwrap_or_default() })
+        let costs = crate::machine_tables::read(path, COST_DB_VERSION, "cost database", cpu)?;
+        Ok(CostDb { cpu: cpu.to_string(), costs })
     }
 
     /// Writes the database into the file `path`, next to the other machines' (through
     /// a temporary file, then a rename). A file that cannot be parsed is replaced.
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        let mut file = CostFile::read(path).unwrap_or_default();
-        file.version = COST_DB_VERSION;
-        file.machines.insert(self.cpu.clone(), self.costs.clone());
-        let text = serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?;
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+        crate::machine_tables::write(path, COST_DB_VERSION, &self.cpu, &self.costs)
     }
 }
 

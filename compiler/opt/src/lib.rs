@@ -40,6 +40,7 @@ pub mod eqsat;
 pub mod fusion;
 pub mod kernel_config;
 pub mod layout_propagation;
+mod machine_tables;
 pub mod narrow_outputs;
 pub mod padding;
 pub mod search;

@@ -28,9 +28,6 @@ use crate::kernel_config::default_config;
 /// The file format's version; files of another version read as empty.
 pub const TUNING_DB_VERSION: u32 = 1;
 
-/// The most bytes a tuning database file may hold.
-const TUNING_FILE_LIMIT: u64 = 64 << 20;
-
 /// A kernel's tuned configuration and what was measured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Tuned {
@@ -94,31 +91,6 @@ pub struct TuningDb {
     pub kernels: BTreeMap<String, Tuned>,
 }
 
-/// The file: the tables of every machine tuned on.
-#[derive(Default, Serialize, Deserialize)]
-struct TuningFile {
-    #[serde(default)]
-    version: u32,
-    machines: BTreeMap<String, BTreeMap<String, Tuned>>,
-}
-
-impl TuningFile {
-    fn read(path: &Path) -> Result<TuningFile, String> {
-        let text = match tcc_ir::files::read_bounded_string(path, TUNING_FILE_LIMIT) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(TuningFile::default()),
-            Err(e) => return Err(format!("{}: {e}", path.display())),
-        };
-        let not_one = |e: serde_json::Error| format!("{}: not a tuning database: {e}", path.display());
-        let version =
-            serde_json::from_str::<serde_json::Value>(&text).map_err(not_one)?.get("version").and_then(|v| v.as_u64());
-        if version != Some(TUNING_DB_VERSION as u64) {
-            return Ok(TuningFile::default());
-        }
-        serde_json::from_str(&text).map_err(not_one)
-    }
-}
-
 impl TuningDb {
     /// An empty table for `machine`.
     pub fn new(machine: &str) -> TuningDb {
@@ -129,23 +101,14 @@ impl TuningDb {
     /// has no table for it or is of another version; an error if it cannot be read or
     /// parsed.
     pub fn load(path: &Path, machine: &str) -> Result<TuningDb, String> {
-        let mut file = TuningFile::read(path)?;
-        Ok(TuningDb { machine: machine.to_string(), kernels: file.machines.remove(machine).unwrap_or_default() })
+        let kernels = crate::machine_tables::read(path, TUNING_DB_VERSION, "tuning database", machine)?;
+        Ok(TuningDb { machine: machine.to_string(), kernels })
     }
 
     /// Writes the table into the file `path`, next to the other machines' (through a
     /// temporary file, then a rename). A file that cannot be parsed is replaced.
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        let mut file = TuningFile::read(path).unwrap_or_default();
-        file.version = TUNING_DB_VERSION;
-        file.machines.insert(self.machine.clone(), self.kernels.clone());
-        let text = serde_json::to_string_pretty(&file).map_err(|e| e.to_string())?;
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
-        std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+        crate::machine_tables::write(path, TUNING_DB_VERSION, &self.machine, &self.kernels)
     }
 }
 

@@ -107,37 +107,19 @@ fn copy_producers(m: &Module, v: Value, one: &mut Module, entry: Block, copied: 
 /// Seconds one run of `op` alone takes, compiled with `options`; `None` if it does not
 /// compile or run.
 fn measure(m: &Module, op: Op, options: &Options) -> Option<f64> {
-    time_alone(standalone(m, op).0, options)
-}
-
-/// Seconds one run of `module` (one op, [`standalone`]) takes, compiled with `options`
-/// (the rewrite search off): [`time_runs`] of it; `None` if it does not compile or run.
-pub(crate) fn time_alone(module: Module, options: &Options) -> Option<f64> {
-    time_runs(&compile_alone(module, options)?, 0.05)
-}
-
-/// `module` (one op, [`standalone`]) compiled with `options`, the rewrite search off,
-/// with zeros for inputs.
-pub(crate) fn compile_alone(module: Module, options: &Options) -> Option<(crate::Model, Vec<crate::Tensor>)> {
     let mut alone = options.clone();
     alone.rewrite_search = Mode::Off;
     alone.print_ir_after_all = false;
     alone.timing = false;
-    let model = crate::Model::compile(module, &alone).ok()?;
+    let model = crate::Model::compile(standalone(m, op).0, &alone).ok()?;
     let inputs: Vec<crate::Tensor> =
         model.inputs().iter().map(|s| crate::Tensor::zeros(s.dtype, &s.shape)).collect::<Result<_, _>>().ok()?;
-    Some((model, inputs))
-}
-
-/// The median seconds of runs of a compiled model after a warm-up run: at least 5, and
-/// more (up to 200) while `seconds` have not passed.
-pub(crate) fn time_runs((model, inputs): &(crate::Model, Vec<crate::Tensor>), seconds: f64) -> Option<f64> {
-    let _ = model.run(inputs).ok()?;
+    let _ = model.run(&inputs).ok()?;
     let mut times = Vec::new();
     let start = Instant::now();
-    while times.len() < 5 || (times.len() < 200 && start.elapsed().as_secs_f64() < seconds) {
+    while times.len() < 5 || (times.len() < 200 && start.elapsed().as_secs_f64() < 0.05) {
         let t = Instant::now();
-        let _ = model.run(inputs).ok()?;
+        let _ = model.run(&inputs).ok()?;
         times.push(t.elapsed().as_secs_f64());
     }
     times.sort_by(f64::total_cmp);
