@@ -33,7 +33,8 @@ pub const TUNING_DB_VERSION: u32 = 1;
 pub struct Tuned {
     /// The configuration's fields (integers, booleans and names).
     pub config: BTreeMap<String, serde_json::Value>,
-    /// Seconds per run of the kernel alone with it, and with the analytic default.
+    /// Seconds per run of the kernel in the model (all its instances) with it, and with
+    /// the analytic default.
     pub seconds: f64,
     pub default_seconds: f64,
     /// Configurations measured.
@@ -121,7 +122,8 @@ impl ConfigSource for TuningDb {
 /// The configurations of kernel op `op` the tuner measures for `target`: the analytic
 /// default first, then the register tiles around it that fit the target's registers
 /// (and, for convolutions, the other placement of a row's edge columns and the other
-/// task order), each once.
+/// task order), each once, the tiles nearest the default's first (a budget that ends
+/// the search early has measured those).
 pub fn candidates(m: &Module, op: Op, target: &Target) -> Vec<KernelConfig> {
     let Some(default) = default_config(m, op, target) else { return Vec::new() };
     let registers = target.kernel_target().vector_registers as i64;
@@ -133,18 +135,25 @@ pub fn candidates(m: &Module, op: Op, target: &Target) -> Vec<KernelConfig> {
     };
     match (&default, tcc_dialect_graph::kind_of(m, op)) {
         (KernelConfig::Conv(d), Some(GraphOp::Conv2dNchwc)) => {
-            for c in conv_candidates(m, op, d, registers) {
+            let mut found = conv_candidates(m, op, d, registers);
+            let distance = |c: &ConvConfig| 4 * (c.tile_oc() - d.tile_oc()).abs() + (c.tile_w() - d.tile_w()).abs();
+            found.sort_by_key(distance);
+            for c in found {
                 push(KernelConfig::Conv(c));
             }
         }
         (KernelConfig::Matmul(d), _) => {
             let vectors = d.tile_n();
-            for tile_m in 1..=((registers - 2) / vectors.max(1) - 1).clamp(1, 16) {
+            let mut rows: Vec<i64> = (1..=((registers - 2) / vectors.max(1) - 1).clamp(1, 16)).collect();
+            rows.sort_by_key(|r| (r - d.tile_m()).abs());
+            for tile_m in rows {
                 push(KernelConfig::Matmul(MatmulConfig { tile_m: Some(tile_m), ..d.clone() }));
             }
         }
-        (KernelConfig::Pool(_), _) => {
-            for tile_w in 1..=8 {
+        (KernelConfig::Pool(d), _) => {
+            let mut widths: Vec<i64> = (1..=8).collect();
+            widths.sort_by_key(|w| (w - d.tile_w()).abs());
+            for tile_w in widths {
                 push(KernelConfig::Pool(PoolConfig { tile_w: Some(tile_w) }));
             }
         }

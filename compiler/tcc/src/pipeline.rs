@@ -6,10 +6,10 @@
 //! rewrite               rewrite-search (TASO, measured costs; canonicalize and cse
 //!                       of what it rewrote)
 //! (precision bf16)      reduce-precision, canonicalize
-//! kernels(target)       block-layouts, propagate-layouts, canonicalize,
-//!                       fuse-epilogues (the kernel ops), configure-kernels (from the
-//!                       tuning database, else the default), narrow-outputs,
-//!                       materialize-padding, cse, fuse-memory-bound
+//! kernel_ops(target)    block-layouts, propagate-layouts, canonicalize, fuse-epilogues
+//! kernel_configuration  configure-kernels (from the tuning database, else the
+//!                       default), narrow-outputs, materialize-padding, cse,
+//!                       fuse-memory-bound
 //! lowering(target)      convert-graph-to-loop, vectorize, expand-half, expand-math, cse
 //! ```
 //!
@@ -90,13 +90,6 @@ pub fn rewrite(session: &Session) -> Passes {
         return Vec::new();
     }
     vec![Box::new(crate::search::rewrite_search(&session.options, &session.target))]
-}
-
-/// Kernel planning for `target`: [`kernel_ops`], then [`kernel_configuration`].
-pub fn kernels(target: &Target, tuned: Option<Arc<TuningDb>>) -> Passes {
-    let mut passes = kernel_ops(target);
-    passes.extend(kernel_configuration(target, tuned));
-    passes
 }
 
 /// The kernel ops for `target`: blocked layouts with packed weights (folded by

@@ -111,13 +111,18 @@ pub fn for_each_tile(b: &mut Builder, run: Run, tile: i64, mut body: impl FnMut(
     }
 }
 
-/// Runs `body` only in the last of `chunks` column chunks (`chunk` is the task's): a
-/// loop of one or zero iterations, so the tail code is emitted once.
+/// Runs `body` only in the last of `chunks` column chunks (`chunk` is the task's), the
+/// tail code emitted once.
 pub fn in_last_chunk(b: &mut Builder, chunk: Value, chunks: i64, body: impl FnOnce(&mut Builder)) {
     let last = b.index(chunks - 1);
     let is_last = b.cmp(Compare::Eq, chunk, last);
+    once_if(b, is_last, true, body);
+}
+
+/// Runs `body` once where `cond` is `when`, else not: a loop of one or zero iterations.
+pub fn once_if(b: &mut Builder, cond: Value, when: bool, body: impl FnOnce(&mut Builder)) {
     let (zero, one) = (b.index(0), b.index(1));
-    let lo = b.select(is_last, zero, one);
+    let lo = if when { b.select(cond, zero, one) } else { b.select(cond, one, zero) };
     b.range(lo, one, |b, _| body(b));
 }
 

@@ -17,7 +17,7 @@ use tcc_ir::{AttrDict, Attribute, Value};
 use super::{Conv, edge_tiles, kernel_rows, microkernel, reduce_range, row_runs, store_tile, tasks};
 use crate::builder::Builder;
 use crate::emit::OpLowering;
-use crate::kernels::for_each_tile;
+use crate::kernels::{for_each_tile, once_if};
 
 pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv) {
     if k.multiplier == 1
@@ -67,14 +67,6 @@ pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv) {
         });
         once_if(b, inside, false, edge_rows);
     });
-}
-
-/// Runs `body` once where `cond` is `when`, else not: a loop of one or zero
-/// iterations.
-fn once_if(b: &mut Builder, cond: Value, when: bool, body: impl FnOnce(&mut Builder)) {
-    let (zero, one) = (b.index(0), b.index(1));
-    let lo = if when { b.select(cond, zero, one) } else { b.select(cond, one, zero) };
-    b.range(lo, one, |b, _| body(b));
 }
 
 /// Where a task's tiles are: batch, input block, output row, the input row of kernel
