@@ -209,7 +209,10 @@ fn tune_model(
         .detach(|| {
             tcc::parse_model(&name, bytes)
                 .map_err(tcc::Error::from)
-                .and_then(|m| tcc::tune::tune(m, &options, budget, false, &mut |_| {}))
+                .and_then(|m| {
+                    let settings = tcc::tune::TuneSettings { budget, ..Default::default() };
+                    tcc::tune::tune(m, &options, &settings, &mut |_| {})
+                })
         })
         .map_err(to_python)?;
     let kernels: Vec<serde_json::Value> = report
@@ -221,6 +224,7 @@ fn tune_model(
                 "instances": k.instances,
                 "candidates": k.candidates,
                 "measured": k.measured,
+                "pruned": k.pruned,
                 "default_seconds": k.default_seconds,
                 "tuned_seconds": k.best_seconds,
                 "config": k.config,

@@ -119,12 +119,73 @@ impl ConfigSource for TuningDb {
     }
 }
 
+/// How far above the register-level I/O bound ([`candidates`]) a register tile's loads
+/// per FMA may be for the tuner to measure it.
+pub const BOUND_FACTOR: f64 = 1.25;
+
+/// What the tuner measures of a kernel: its candidate configurations, and how many the
+/// I/O bound pruned.
+#[derive(Clone, Debug, Default)]
+pub struct Candidates {
+    pub configs: Vec<KernelConfig>,
+    pub pruned: usize,
+}
+
 /// The configurations of kernel op `op` the tuner measures for `target`: the analytic
 /// default first, then the register tiles around it that fit the target's registers
 /// (and, for convolutions, the other placement of a row's edge columns and the other
 /// task order), each once, the tiles nearest the default's first (a budget that ends
-/// the search early has measured those).
-pub fn candidates(m: &Module, op: Op, target: &Target) -> Vec<KernelConfig> {
+/// the search early has measured those). Unless `exhaustive`, the tiles are pruned by
+/// the register-level I/O bound (MACO's bound at the register file): a tile of `rows`
+/// broadcasts or input vectors by `cols` filter vectors does `rows x cols` FMAs per
+/// `rows + cols` loads; the best of the kernel's tiles sets the bound, and tiles whose
+/// loads per FMA exceed it by more than [`BOUND_FACTOR`] are not measured (the default
+/// always is; pools, which do no FMAs, are not pruned).
+pub fn candidates(m: &Module, op: Op, target: &Target, exhaustive: bool) -> Candidates {
+    let configs = all_candidates(m, op, target);
+    if exhaustive {
+        return Candidates { configs, pruned: 0 };
+    }
+    let loads_per_fma = |c: &KernelConfig| tile_shape(m, op, c, target).map(|(r, k)| 1.0 / r as f64 + 1.0 / k as f64);
+    let Some(bound) = configs.iter().filter_map(loads_per_fma).min_by(f64::total_cmp) else {
+        return Candidates { configs, pruned: 0 };
+    };
+    let total = configs.len();
+    let kept: Vec<KernelConfig> = configs
+        .into_iter()
+        .enumerate()
+        .filter(|(i, c)| *i == 0 || loads_per_fma(c).is_none_or(|l| l <= BOUND_FACTOR * bound))
+        .map(|(_, c)| c)
+        .collect();
+    Candidates { pruned: total - kept.len(), configs: kept }
+}
+
+/// The register tile `(rows, columns)` of configuration `c` of `op`: per reduction
+/// step, `rows` broadcasts (or input vectors) and `columns` filter (or weight) vectors
+/// are loaded for `rows x columns` FMAs. `None` for kernels without FMAs (pools) and
+/// the row template (which tiles itself).
+fn tile_shape(m: &Module, op: Op, c: &KernelConfig, target: &Target) -> Option<(i64, i64)> {
+    match c {
+        KernelConfig::Conv(conv) => {
+            let geometry = ConvGeometry::of(m, op)?;
+            let w = crate::shape(m, m.operand(op, 1));
+            let vectors = (w.get(5)? / target.kernel_target().f32_lanes()).max(1);
+            match conv.template {
+                Some(ConvTemplate::Depthwise) => {
+                    let multiples = if geometry.class() == ConvClass::Multiplier { geometry.multiplier() } else { 1 };
+                    Some((conv.tile_w(), multiples * vectors))
+                }
+                Some(ConvTemplate::Direct | ConvTemplate::Pointwise) => Some((conv.tile_w(), conv.tile_oc() * vectors)),
+                _ => None,
+            }
+        }
+        KernelConfig::Matmul(mm) => Some((mm.tile_m(), mm.tile_n())),
+        KernelConfig::Pool(_) => None,
+    }
+}
+
+/// Every candidate of [`candidates`], unpruned.
+fn all_candidates(m: &Module, op: Op, target: &Target) -> Vec<KernelConfig> {
     let Some(default) = default_config(m, op, target) else { return Vec::new() };
     let registers = target.kernel_target().vector_registers as i64;
     let mut out = vec![default.clone()];

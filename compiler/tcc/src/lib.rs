@@ -304,7 +304,8 @@ impl RuntimeBuilder {
         let path = path.as_ref();
         let bytes = read_model_file(path).map_err(Error::Io)?;
         let module = parse_model(&path.display().to_string(), bytes)?;
-        tune::tune(module, &self.options, budget, false, &mut |_| {})
+        let settings = tune::TuneSettings { budget, ..Default::default() };
+        tune::tune(module, &self.options, &settings, &mut |_| {})
     }
 
     pub fn load(self, path: impl AsRef<Path>) -> Result<Model, Error> {

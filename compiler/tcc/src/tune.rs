@@ -1,7 +1,8 @@
 //! Tuning (`tcc tune`, NeoCPU's local search): each distinct kernel of a model (a
 //! convolution, matmul or pool with its shapes and attributes: a [`KernelKey`]) has
 //! candidate configurations ([`tcc_graph_opt::tuning::candidates`]: the analytic
-//! default, register tiles around it, edge placement, task order), measured in rounds
+//! default, register tiles around it within a factor of the register-level I/O bound,
+//! edge placement, task order), measured in rounds
 //! of the whole model ([`tune`]): the fastest goes to the tuning database
 //! ([`TuningDb`]), which every later compile with the same backend, microkernel level
 //! and threads on this CPU reads before the default ([`load_tuning_db`]). Kernels
@@ -12,7 +13,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use tcc_dialect_graph::config::{CONFIG_ATTR, KernelConfig, KernelKey, takes_config};
-use tcc_graph_opt::tuning::{Tuned, TuningDb, candidates};
+use tcc_graph_opt::tuning::{Candidates, Tuned, TuningDb, candidates};
 use tcc_ir::builtin::func_entry;
 use tcc_ir::{Module, Op};
 
@@ -51,6 +52,23 @@ pub(crate) fn load_tuning_db(options: &Options, target: &tcc_codegen::Target) ->
     }
 }
 
+/// How a tuning run goes.
+#[derive(Clone, Debug)]
+pub struct TuneSettings {
+    /// The time to spend (the defaults' round always runs).
+    pub budget: Duration,
+    /// Measure kernels the database already has again.
+    pub again: bool,
+    /// Measure every candidate, none pruned by the I/O bound.
+    pub exhaustive: bool,
+}
+
+impl Default for TuneSettings {
+    fn default() -> TuneSettings {
+        TuneSettings { budget: Duration::from_secs(300), again: false, exhaustive: false }
+    }
+}
+
 /// Where a tuning run is, for a progress display: after each round.
 pub struct Progress {
     /// Rounds done (each one compile and timing of the model), of `rounds`.
@@ -74,9 +92,11 @@ pub struct TunedKernel {
     pub key: KernelKey,
     /// Its ops in the model.
     pub instances: usize,
-    /// Configurations it has, and measured now (0: found in the database).
+    /// Configurations it has, measured now (0: found in the database), and pruned by
+    /// the I/O bound.
     pub candidates: usize,
     pub measured: usize,
+    pub pruned: usize,
     /// Seconds per run of all its instances in the model, with the analytic default and
     /// with the chosen configuration (from the database when it was found there).
     pub default_seconds: Option<f64>,
@@ -103,6 +123,7 @@ struct Kernel {
     name: String,
     ops: Vec<Op>,
     configs: Vec<KernelConfig>,
+    pruned: usize,
     /// The database's configuration (not measured).
     found: Option<KernelConfig>,
     /// Seconds per run of all its instances with each configuration measured.
@@ -126,9 +147,9 @@ impl Kernel {
 }
 
 /// Tunes the kernels of `module` (graph dialect or TOSA) for `options` (backend,
-/// threads, microkernel level, precision) within `budget`, writing the configurations
-/// to the tuning database (`options.tuning_db`, else the default). With `again`,
-/// kernels the database has are measured anew. `progress` is told after each round.
+/// threads, microkernel level, precision) as `settings` say, writing the
+/// configurations to the tuning database (`options.tuning_db`, else the default).
+/// `progress` is told after each round.
 ///
 /// Kernels are measured where they run: in round `r` every kernel takes its `r`-th
 /// candidate (the analytic default in round 0; a kernel out of candidates its best so
@@ -139,8 +160,7 @@ impl Kernel {
 pub fn tune(
     mut module: Module,
     options: &Options,
-    budget: Duration,
-    again: bool,
+    settings: &TuneSettings,
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<TuneReport, Error> {
     let start = Instant::now();
@@ -156,7 +176,7 @@ pub fn tune(
             TuningDb::new(&machine)
         }
     };
-    let (mut kernels, by_loc) = kernels_of(&module, &session, &db, again);
+    let (mut kernels, by_loc) = kernels_of(&module, &session, &db, settings);
     let mut round_options = options.clone();
     round_options.untuned = true;
     round_options.profile = true;
@@ -167,7 +187,7 @@ pub fn tune(
     // As many rounds as the most candidates a kernel has (none when the database has
     // every kernel).
     let rounds_wanted = tuned.iter().map(|&k| kernels[k].configs.len().max(1)).max().unwrap_or(0);
-    let deadline = start + budget;
+    let deadline = start + settings.budget;
     let mut rounds = 0;
     for r in 0..rounds_wanted {
         if r > 0 && Instant::now() >= deadline {
@@ -223,8 +243,9 @@ pub fn tune(
             kernel: k.name,
             key: k.key,
             instances: k.ops.len(),
-            candidates: k.configs.len(),
+            candidates: k.configs.len() + k.pruned,
             measured: if k.found.is_some() { 0 } else { measured },
+            pruned: k.pruned,
             default_seconds,
             best_seconds: best,
             config,
@@ -235,14 +256,14 @@ pub fn tune(
 }
 
 /// The distinct kernels of `m` (at the kernel-op stage), the most FLOPs first, with
-/// their candidates (or the database's configuration, unless `again`); and which
+/// their candidates (or the database's configuration, unless `settings.again`); and which
 /// kernel each profiled kernel (op name and location) belongs to, `None` where two
 /// kernels share a name and location.
 fn kernels_of(
     m: &Module,
     session: &Session,
     db: &TuningDb,
-    again: bool,
+    settings: &TuneSettings,
 ) -> (Vec<Kernel>, HashMap<(String, String), Option<usize>>) {
     let mut kernels: Vec<Kernel> = Vec::new();
     let mut index: HashMap<KernelKey, usize> = HashMap::new();
@@ -256,8 +277,8 @@ fn kernels_of(
             match index.get(&key) {
                 Some(&k) => kernels[k].ops.push(op),
                 None => {
-                    let configs = candidates(m, op, &session.target);
-                    let found = db.kernels.get(&key.0).filter(|_| !again).and_then(|t| t.config_for(&key));
+                    let Candidates { configs, pruned } = candidates(m, op, &session.target, settings.exhaustive);
+                    let found = db.kernels.get(&key.0).filter(|_| !settings.again).and_then(|t| t.config_for(&key));
                     index.insert(key.clone(), kernels.len());
                     kernels.push(Kernel {
                         name: format!("{} at {}", m.name(op), m.loc(op)),
@@ -265,6 +286,7 @@ fn kernels_of(
                         key,
                         ops: vec![op],
                         configs,
+                        pruned,
                         found,
                     });
                 }

@@ -89,7 +89,8 @@ fn tuner_candidates_match_the_interpreter() {
             let (m, ops) = kernels(&text, &options);
             assert!(!ops.is_empty(), "no kernel op\n{text}");
             for op in ops {
-                let configs = tcc::graph_opt::tuning::candidates(&m, op, &session.target);
+                // Every candidate, the bound's pruned ones too.
+                let configs = tcc::graph_opt::tuning::candidates(&m, op, &session.target, true).configs;
                 assert!(!configs.is_empty(), "no candidate for {}", m.name(op));
                 let step = configs.len().div_ceil(6);
                 for config in configs.iter().step_by(step) {
@@ -101,6 +102,25 @@ fn tuner_candidates_match_the_interpreter() {
                 }
             }
         }
+    }
+}
+
+/// The I/O bound prunes candidates but never the default; what it keeps is a subset of
+/// every candidate, in the same order; it prunes most of a 3x3 convolution's tiles.
+#[test]
+fn the_io_bound_prunes_tiles_far_from_it() {
+    let options = generators(0).pop().unwrap();
+    let session = tcc::Session::new(&options).unwrap();
+    let (m, ops) = kernels(&models()[0], &options);
+    for op in ops {
+        let all = tcc::graph_opt::tuning::candidates(&m, op, &session.target, true);
+        let kept = tcc::graph_opt::tuning::candidates(&m, op, &session.target, false);
+        assert_eq!(all.pruned, 0);
+        assert_eq!(kept.configs.len() + kept.pruned, all.configs.len());
+        assert_eq!(kept.configs[0], all.configs[0], "the default is kept");
+        let mut rest = all.configs.iter();
+        assert!(kept.configs.iter().all(|c| rest.any(|a| a == c)), "a subset, in order");
+        assert!(kept.pruned * 2 > all.configs.len(), "{} of {} pruned", kept.pruned, all.configs.len());
     }
 }
 
@@ -128,6 +148,10 @@ fn check(one: &Module, options: &Options, seed: u64, what: &str) {
     }
 }
 
+fn settings(seconds: u64) -> tcc::tune::TuneSettings {
+    tcc::tune::TuneSettings { budget: std::time::Duration::from_secs(seconds), ..Default::default() }
+}
+
 /// `tcc::tune` measures a model's kernels into the database; a compile with it takes
 /// the tuned configurations (marked in the graph); a second run finds them all there.
 #[test]
@@ -143,8 +167,7 @@ fn tuning_writes_a_database_that_compiles_read() {
     };
     let module = || tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap();
     let mut seen = 0;
-    let first =
-        tcc::tune::tune(module(), &options, std::time::Duration::from_secs(3), false, &mut |_| seen += 1).unwrap();
+    let first = tcc::tune::tune(module(), &options, &settings(3), &mut |_| seen += 1).unwrap();
     assert!(seen > 0);
     assert_eq!(first.kernels.len(), 1);
     let kernel = &first.kernels[0];
@@ -165,13 +188,13 @@ fn tuning_writes_a_database_that_compiles_read() {
         assert!(!tcc::ir::print_module(&m, tcc::ir::PrintOptions::default()).contains("config_source"));
     }
     // A second run measures nothing.
-    let second = tcc::tune::tune(module(), &options, std::time::Duration::from_secs(3), false, &mut |_| {}).unwrap();
+    let second = tcc::tune::tune(module(), &options, &settings(3), &mut |_| {}).unwrap();
     assert_eq!(second.kernels[0].measured, 0);
     assert_eq!(second.kernels[0].config, kernel.config);
     // A named database that is not one is an error, for compiles and for tuning.
     std::fs::write(&db, "not json").unwrap();
     let err = tcc::Session::new(&options).err().expect("an unreadable named database is an error");
     assert!(err.contains("not a tuning database"), "{err}");
-    assert!(tcc::tune::tune(module(), &options, std::time::Duration::from_secs(1), false, &mut |_| {}).is_err());
+    assert!(tcc::tune::tune(module(), &options, &settings(1), &mut |_| {}).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }

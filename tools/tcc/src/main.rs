@@ -215,6 +215,9 @@ enum Command {
         /// Measure kernels the database already has again.
         #[arg(long)]
         again: bool,
+        /// Measure every candidate configuration, none pruned by the I/O bound.
+        #[arg(long)]
+        exhaustive: bool,
         #[command(flatten)]
         common: Common,
     },
@@ -372,7 +375,10 @@ fn command(cli: &Cli) -> Result<(), String> {
                 let _ = std::io::stdout().lock().write_all(text.as_bytes());
             })
         }
-        Some(Command::Tune { model, budget, again, common }) => tune::tune(model, *budget, *again, &options(common)),
+        Some(Command::Tune { model, budget, again, exhaustive, common }) => {
+            let settings = tcc::tune::TuneSettings { budget: *budget, again: *again, exhaustive: *exhaustive };
+            tune::tune(model, &settings, &options(common))
+        }
         None => match &cli.model {
             Some(model) => match cli.emit {
                 Some(what) => {

@@ -7,9 +7,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use tcc::Options;
-use tcc::tune::{Progress, TuneReport};
+use tcc::tune::{Progress, TuneReport, TuneSettings};
 
-pub fn tune(model: &Path, budget: Duration, again: bool, options: &Options) -> Result<(), String> {
+pub fn tune(model: &Path, settings: &TuneSettings, options: &Options) -> Result<(), String> {
     let module = crate::parse(model)?;
     let terminal = std::io::stderr().is_terminal();
     let mut show = |p: &Progress| {
@@ -30,7 +30,7 @@ pub fn tune(model: &Path, budget: Duration, again: bool, options: &Options) -> R
             let _ = writeln!(err, "{line}");
         }
     };
-    let report = tcc::tune::tune(module, options, budget, again, &mut show).map_err(|e| e.to_string())?;
+    let report = tcc::tune::tune(module, options, settings, &mut show).map_err(|e| e.to_string())?;
     if terminal {
         eprintln!();
     }
@@ -53,7 +53,7 @@ fn table(r: &TuneReport) -> String {
         r.rounds,
         r.rounds_wanted
     );
-    out += "  default ms    tuned ms  speedup  measured  configuration, kernel (instances)\n";
+    out += "  default ms    tuned ms  speedup  measured  pruned  configuration, kernel (instances)\n";
     let (mut before, mut after) = (0.0, 0.0);
     for k in &r.kernels {
         let (d, b) = (k.default_seconds.unwrap_or(f64::NAN), k.best_seconds.unwrap_or(f64::NAN));
@@ -64,16 +64,19 @@ fn table(r: &TuneReport) -> String {
         let measured =
             if k.measured == 0 { "database".to_string() } else { format!("{}/{}", k.measured, k.candidates) };
         out += &format!(
-            "{:>12.4} {:>11.4} {:>7.2}x {:>9}  {} {} (x{})\n",
+            "{:>12.4} {:>11.4} {:>7.2}x {:>9} {:>7}  {} {} (x{})\n",
             d * 1e3,
             b * 1e3,
             d / b,
             measured,
+            k.pruned,
             k.config.as_deref().unwrap_or("(not measured)"),
             k.kernel,
             k.instances
         );
     }
+    let (pruned, all) = r.kernels.iter().fold((0, 0), |(p, a), k| (p + k.pruned, a + k.candidates));
+    out += &format!("{pruned} of {all} configurations pruned by the I/O bound\n");
     out += &format!(
         "{} kernels in {:.1} s; their time per run in the model, summed: {:.3} ms with the defaults, {:.3} ms tuned ({:.2}x)\n",
         r.kernels.len(),

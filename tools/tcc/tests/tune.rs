@@ -28,6 +28,7 @@ fn tune_writes_the_database_compiles_read() {
     // Progress (not a terminal: a line per round) and the table.
     assert!(stderr.contains("round 1/") && stderr.contains("with the defaults"), "{stderr}");
     assert!(stdout.contains("default ms") && stdout.contains("kernels in"), "{stdout}");
+    assert!(stdout.contains("pruned by the I/O bound"), "{stdout}");
     assert!(std::fs::metadata(&db).is_ok());
     let graph = |extra: &[&str]| {
         let mut c = tcc();
