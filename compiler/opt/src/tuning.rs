@@ -121,7 +121,7 @@ impl ConfigSource for TuningDb {
 
 /// How far above the register-level I/O bound ([`candidates`]) a register tile's loads
 /// per FMA may be for the tuner to measure it.
-pub const BOUND_FACTOR: f64 = 1.25;
+pub const BOUND_FACTOR: f64 = 1.15;
 
 /// What the tuner measures of a kernel: its candidate configurations, and how many the
 /// I/O bound pruned.
