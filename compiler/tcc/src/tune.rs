@@ -3,7 +3,8 @@
 //! candidate configurations ([`tcc_graph_opt::tuning::candidates`]: the analytic
 //! default, register tiles around it within a factor of the register-level I/O bound,
 //! edge placement, task order), measured in rounds
-//! of the whole model ([`tune`]): the fastest goes to the tuning database
+//! of the whole model ([`tune`]), the fastest then confirmed against the default in
+//! alternating rounds ([`confirm`]); it goes to the tuning database
 //! ([`TuningDb`]), which every later compile with the same backend, microkernel level
 //! and threads on this CPU reads before the default ([`load_tuning_db`]). Kernels
 //! already in it are not measured again (unless asked to).
@@ -222,16 +223,26 @@ pub fn tune(
             left: deadline.saturating_duration_since(Instant::now()),
         });
     }
+    let confirmed = if rounds > 1 { confirm(&module, &kernels, &round_options, &by_loc) } else { None };
     let mut report = Vec::new();
-    for k in kernels {
+    for (index, k) in kernels.into_iter().enumerate() {
         let measured = k.times.iter().filter(|t| t.is_some()).count();
-        let (default_seconds, best, config) = match (&k.found, k.best()) {
+        // The confirmed medians decide where there are any: the best keeps its place
+        // only if it beats the default there.
+        let choice = match (k.best(), &confirmed) {
+            (Some((_, i)), Some((defaults, bests))) if i > 0 => match (defaults[index], bests[index]) {
+                (Some(d), Some(b)) if b < d => Some((b, i, Some(d))),
+                (Some(d), _) => Some((d, 0, Some(d))),
+                _ => k.best().map(|(s, i)| (s, i, k.times[0])),
+            },
+            (best, _) => best.map(|(s, i)| (s, i, k.times[0])),
+        };
+        let (default_seconds, best, config) = match (&k.found, choice) {
             (Some(found), _) => {
                 let entry = &db.kernels[&k.key.0];
                 (Some(entry.default_seconds), Some(entry.seconds), Some(found.to_dict().to_string()))
             }
-            (None, Some((seconds, i))) => {
-                let default = k.times[0];
+            (None, Some((seconds, i, default))) => {
                 if let Some(d) = default {
                     db.kernels.insert(k.key.0.clone(), Tuned::new(&k.configs[i], seconds, d, measured));
                 }
@@ -253,6 +264,48 @@ pub fn tune(
     }
     db.save(&database).map_err(Error::Io)?;
     Ok(TuneReport { database, machine, kernels: report, rounds, rounds_wanted, elapsed: start.elapsed() })
+}
+
+/// Alternating rounds of [`confirm`].
+const CONFIRM_ROUNDS: usize = 3;
+
+/// The best of many noisy timings is optimistic (and may be noise): the model is timed
+/// again with every kernel at its default and with every kernel at its best, in
+/// [`CONFIRM_ROUNDS`] alternating rounds; each kernel's medians there, `(defaults,
+/// bests)`. `None` if a model does not compile or run.
+fn confirm(
+    module: &Module,
+    kernels: &[Kernel],
+    options: &Options,
+    by_loc: &HashMap<(String, String), Option<usize>>,
+) -> Option<(Vec<Option<f64>>, Vec<Option<f64>>)> {
+    let with = |pick: &dyn Fn(&Kernel) -> &KernelConfig| {
+        let mut m = module.clone();
+        for k in kernels {
+            let config = pick(k).clone();
+            for &op in &k.ops {
+                config.set_on(&mut m, op);
+            }
+        }
+        m
+    };
+    let defaults = with(&|k| k.found.as_ref().unwrap_or(&k.configs[0]));
+    let bests = with(&|k| k.found.as_ref().unwrap_or_else(|| &k.configs[k.best().map_or(0, |b| b.1)]));
+    let mut samples = [vec![Vec::new(); kernels.len()], vec![Vec::new(); kernels.len()]];
+    for _ in 0..CONFIRM_ROUNDS {
+        for (side, m) in [&defaults, &bests].into_iter().enumerate() {
+            let times = time_in_model(m.clone(), options, by_loc, kernels.len()).ok()?;
+            for (k, t) in times.into_iter().enumerate() {
+                samples[side][k].extend(t);
+            }
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v.get(v.len() / 2).copied()
+    };
+    let [mut d, mut b] = samples;
+    Some((d.iter_mut().map(median).collect(), b.iter_mut().map(median).collect()))
 }
 
 /// The distinct kernels of `m` (at the kernel-op stage), the most FLOPs first, with
