@@ -11,8 +11,9 @@
 //! the interpreter.
 //!
 //! Shared here: splitting an output row into runs of columns with the same in-bounds
-//! window taps ([`row_runs`]), so interiors have no bounds checks; and applying an
-//! epilogue region to values in registers ([`apply_epilogue`]).
+//! window taps ([`row_runs`]), so interiors have no bounds checks, and covering it with
+//! tiles ([`for_each_tile`] per run, [`edge_tiles`] with the edges in the first and last
+//! tiles); and applying an epilogue region to values in registers ([`apply_epilogue`]).
 
 pub mod conv;
 pub mod conv_rows;
@@ -107,6 +108,61 @@ pub fn for_each_tile(b: &mut Builder, run: Run, tile: i64, mut body: impl FnMut(
     for &width in &widths[looped as usize..] {
         let at = b.index(first);
         body(b, at, width);
+        first += width;
+    }
+}
+
+/// Covers an output row of `runs` with tiles of at most `tile_w` columns: head tiles
+/// over the left edge, a loop over whole interior tiles, tail tiles over the rest (with
+/// the right edge); short rows are all head. `tile(b, first_column, taps)` emits a tile
+/// whose column `i` reads kernel columns `taps[i]` (compile-time positions at the head
+/// and tail, each column with its own taps); `interior(b, start, columns, taps)` may
+/// take the whole interior at once instead of the loop (and says whether it did).
+pub fn edge_tiles(
+    b: &mut Builder,
+    tile_w: i64,
+    runs: &[Run],
+    interior: impl FnOnce(&mut Builder, i64, i64, (i64, i64)) -> bool,
+    mut tile: impl FnMut(&mut Builder, Value, &[(i64, i64)]),
+) {
+    let ow_n = runs.iter().map(|r| r.start + r.len).max().unwrap_or(0);
+    let taps_of = |col: i64| runs.iter().find(|r| (r.start..r.start + r.len).contains(&col)).expect("covered").taps;
+    let fixed_tile =
+        |b: &mut Builder, tile: &mut dyn FnMut(&mut Builder, Value, &[(i64, i64)]), first: i64, end: i64| {
+            let ow0 = b.index(first);
+            let taps: Vec<(i64, i64)> = (first..end).map(taps_of).collect();
+            tile(b, ow0, &taps);
+        };
+    let middle = runs.iter().max_by_key(|r| r.len).filter(|r| r.len >= tile_w);
+    let (left, right) = match middle {
+        Some(r) if ow_n > 4 * tile_w => (r.start, ow_n - r.start - r.len),
+        _ => (ow_n, 0),
+    };
+    let head_end = ((left + tile_w - 1) / tile_w * tile_w).min(ow_n);
+    let mut whole = (ow_n - right - head_end).max(0) / tile_w;
+    // A short rest goes with the last interior tile (see `tile_widths`).
+    let rest = ow_n - head_end - whole * tile_w;
+    if whole > 0 && rest > 0 && 2 * rest < tile_w {
+        whole -= 1;
+    }
+    let mid_end = head_end + whole * tile_w;
+    let mut first = 0;
+    for width in tile_widths(head_end, tile_w) {
+        fixed_tile(b, &mut tile, first, first + width);
+        first += width;
+    }
+    if whole > 0 && !interior(b, head_end, whole * tile_w, taps_of(head_end)) {
+        let interior_taps = vec![taps_of(head_end); tile_w as usize];
+        let (lo, hi) = (b.index(0), b.index(whole));
+        b.range(lo, hi, |b, i| {
+            let start = b.index(head_end);
+            let ow0 = b.mul_add(i, tile_w, start);
+            tile(b, ow0, &interior_taps);
+        });
+    }
+    let mut first = mid_end;
+    for width in tile_widths(ow_n - mid_end, tile_w) {
+        fixed_tile(b, &mut tile, first, first + width);
         first += width;
     }
 }

@@ -14,10 +14,10 @@
 use tcc_ir::scalar::{Compare, ScalarFn};
 use tcc_ir::{AttrDict, Attribute, Value};
 
-use super::{Conv, edge_tiles, kernel_rows, microkernel, reduce_range, row_runs, store_tile, tasks};
+use super::{Conv, kernel_rows, microkernel, reduce_range, row_runs, store_tile, tasks};
 use crate::builder::Builder;
 use crate::emit::OpLowering;
-use crate::kernels::{for_each_tile, once_if};
+use crate::kernels::{edge_tiles, for_each_tile, once_if};
 
 pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv) {
     if k.multiplier == 1
