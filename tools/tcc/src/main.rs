@@ -202,10 +202,11 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
-    /// Tune a model's kernels on this machine: each distinct convolution, matmul and
-    /// pool compiled alone with each of its candidate configurations and timed; the
-    /// fastest go to the tuning database, which later compiles with the same backend,
-    /// microkernel level and threads read.
+    /// Tune a model's kernels on this machine: rounds of the whole model compiled and
+    /// timed with each distinct convolution, matmul and pool at its next candidate
+    /// configuration, each kernel's time read from the profile, its best confirmed
+    /// against its default; they go to the tuning database, which later compiles with
+    /// the same backend, microkernel level and threads read.
     Tune {
         /// The model (MLIR: graph dialect or TOSA).
         model: PathBuf,
