@@ -145,13 +145,14 @@ def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None,
 def tune(model, budget=300, backend="cranelift", threads=None, isa=None, precision="fp32", rewrite_search="taso",
          tuning_db=None):
     """Tunes `model` (a path or MLIR text, as for `compile`) on this machine within
-    `budget` seconds, as `tcc tune` does: each distinct convolution, matmul and pool is
-    compiled alone with each of its candidate configurations and timed, and the fastest
-    go to the tuning database (`tuning_db`, default tcc's cache), which later compiles
-    with the same backend, ISA level and threads read. Returns the report: a dict with
-    the database, the machine, the seconds spent and, per kernel, its default and tuned
-    seconds, the configurations measured (0: found in the database) and the
-    configuration chosen."""
+    `budget` seconds, as `tcc tune` does: the model is compiled and timed in rounds, each
+    distinct convolution, matmul and pool at its next candidate configuration, and each
+    kernel's best (confirmed against its default) goes to the tuning database
+    (`tuning_db`, default tcc's cache), which later compiles with the same backend, ISA
+    level and threads read. Returns the report: a dict with the database, the machine,
+    the seconds spent, the rounds and, per kernel, its instances, its default and tuned
+    seconds in the model, the configurations measured (0: found in the database) and
+    pruned, and the configuration chosen."""
     source = _source(model)
     if tuning_db is not None:
         tuning_db = os.fspath(tuning_db)
