@@ -34,6 +34,7 @@ use crate::builder::Builder;
 use crate::emit::OpLowering;
 use crate::emit::nn::inside_range;
 
+mod flat;
 mod microkernel;
 
 /// Largest stride the template vectorizes along a row (a stride-2 vector is two loads
@@ -262,9 +263,24 @@ pub fn emit(b: &mut Builder, c: &OpLowering) -> bool {
         return true;
     }
     let runs = row_runs(k.ow, k.w, k.kw, k.stride[1], k.dilation[1], k.pad[1]);
-    // Blocks of `tile_oh` rows; the last one ends at the last row, overlapping the one
-    // before it (its rows computed again, bit for bit the same).
-    let dims = [k.n, k.o / k.tile_oc, (k.oh + k.tile_oh - 1) / k.tile_oh];
+    // Flat rows from the first, then the rest as rows.
+    let flat = flat::plan(b, &k);
+    let first = flat.as_ref().map_or(0, |f| f.end());
+    if first < k.oh {
+        row_tasks(b, &k, &runs, all_rows_inside, (first, k.oh));
+    }
+    if let Some(f) = &flat {
+        flat::emit(b, &k, f);
+    }
+    true
+}
+
+/// The tasks of output rows `first..end`, in blocks of up to `tile_oh` rows; the last
+/// block ends at the last row, overlapping the one before it (its rows computed again,
+/// bit for bit the same).
+fn row_tasks(b: &mut Builder, k: &Rows, runs: &[Run], all_rows_inside: bool, (first, end): (i64, i64)) {
+    let (len, tile_oh) = (end - first, k.tile_oh.min(end - first));
+    let dims = [k.n, k.o / k.tile_oc, (len + tile_oh - 1) / tile_oh];
     b.parallel(dims.iter().product(), |b, flat| {
         let idx = b.unflatten(flat, &dims);
         let (n, tile, block) = (idx[0], idx[1], idx[2]);
@@ -272,13 +288,14 @@ pub fn emit(b: &mut Builder, c: &OpLowering) -> bool {
         let gout = b.index(k.gout);
         let group = b.div(oc0, gout);
         let ic0 = b.scale(group, k.gin);
-        let first = b.scale(block, k.tile_oh);
-        let first = if k.oh % k.tile_oh == 0 { first } else { b.min_const(first, k.oh - k.tile_oh) };
+        let start = b.index(first);
+        let block_first = b.mul_add(block, tile_oh, start);
+        let block_first = if len % tile_oh == 0 { block_first } else { b.min_const(block_first, end - tile_oh) };
         let pt = b.index(k.pad[0]);
-        let rows: Vec<(Value, Value)> = (0..k.tile_oh)
+        let rows: Vec<(Value, Value)> = (0..tile_oh)
             .map(|r| {
                 let rv = b.index(r);
-                let oh = b.add(first, rv);
+                let oh = b.add(block_first, rv);
                 let ohs = b.scale(oh, k.stride[0]);
                 (oh, b.sub(ohs, pt))
             })
@@ -286,15 +303,14 @@ pub fn emit(b: &mut Builder, c: &OpLowering) -> bool {
         let kh = if all_rows_inside {
             (b.index(0), b.index(k.kh))
         } else {
-            let ohs = b.scale(first, k.stride[0]);
+            let ohs = b.scale(block_first, k.stride[0]);
             inside_range(b, ohs, pt, k.h, k.dilation[0], k.kh)
         };
         let row = Row { n, oc0, ic0, rows, kh };
-        for run in &runs {
-            cover_run(b, &k, &row, run);
+        for run in runs {
+            cover_run(b, k, &row, run);
         }
     });
-    true
 }
 
 /// Where a task is: image, first output channel, the group's first input channel, each
