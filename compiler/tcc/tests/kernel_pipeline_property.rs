@@ -241,12 +241,14 @@ fn row_template_tiles_match_the_interpreter() {
         (4, 1, 2, [9, 14], 1, 1),
         (3, 2, 2, [5, 10], 1, 1),
         (2, 1, 3, [6, 6], 1, 1),
-        // Flat rows (rows that are no whole vectors, a cycle of them is): groups of 4 at
-        // 28 pixels (cycles of 4 rows, 2 rows left over), rows of 7 (each 16-lane
-        // vector in three rows), a dilated kernel on rows of 10.
-        (16, 4, 4, [10, 28], 1, 1),
-        (4, 2, 2, [19, 7], 1, 1),
-        (3, 8, 8, [20, 12], 1, 2),
+        // Flat rows (tiles of one row of several input channels; rows that are no
+        // whole vectors, a cycle of them is): groups of 8 at 28 pixels (cycles of 4
+        // rows, 2 rows left over), rows of 7 (a 16-lane vector in up to three rows), a
+        // dilated kernel on rows of 10, rows of 14 in 4 lanes.
+        (4, 8, 8, [10, 28], 1, 1),
+        (2, 2, 24, [19, 7], 1, 1),
+        (2, 3, 24, [20, 12], 1, 2),
+        (2, 4, 12, [9, 14], 1, 1),
     ]
     .into_iter()
     .enumerate()
