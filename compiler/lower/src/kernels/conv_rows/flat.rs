@@ -18,7 +18,7 @@
 
 use tcc_ir::{AttrDict, Attribute, ScalarType, Value};
 
-use super::Rows;
+use super::{Rows, tile_channels};
 use crate::builder::Builder;
 use crate::kernels::apply_epilogue;
 
@@ -101,10 +101,7 @@ pub(super) fn emit(b: &mut Builder, k: &Rows, f: &Flat) {
     b.parallel(dims.iter().product(), |b, flat| {
         let idx = b.unflatten(flat, &dims);
         let (n, tile, cycle) = (idx[0], idx[1], idx[2]);
-        let oc0 = b.scale(tile, k.tile_oc);
-        let gout = b.index(k.gout);
-        let group = b.div(oc0, gout);
-        let ic0 = b.scale(group, k.gin);
+        let (oc0, ic0) = tile_channels(b, k, tile);
         let row0 = b.scale(cycle, f.rows_per_cycle);
         let (x0, f0) = (b.scale(row0, k.w), b.scale(row0, k.ow));
         let at = Place { n, oc0, ic0, x0, f0, x, out };
