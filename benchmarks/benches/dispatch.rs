@@ -19,7 +19,7 @@ fn dispatch(c: &mut Criterion) {
     let pool = ThreadPool::new(threads);
     group.bench_function("tcc_pool", |b| {
         // SAFETY: `empty` touches nothing.
-        b.iter(|| unsafe { pool.parallel_for(empty, std::ptr::null(), black_box(threads as i64)) })
+        b.iter(|| unsafe { pool.parallel_for(empty, std::ptr::null(), black_box(threads as i64), 0) })
     });
 
     // A cold dispatch: the worker has stopped spinning and parked, so it must be woken.
@@ -30,7 +30,7 @@ fn dispatch(c: &mut Criterion) {
                 std::thread::sleep(std::time::Duration::from_millis(2));
                 let t = std::time::Instant::now();
                 // SAFETY: as above.
-                unsafe { pool.parallel_for(empty, std::ptr::null(), threads as i64) };
+                unsafe { pool.parallel_for(empty, std::ptr::null(), threads as i64, 0) };
                 total += t.elapsed();
             }
             total

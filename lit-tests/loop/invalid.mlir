@@ -622,6 +622,17 @@ func.func @for_iv_type(%n: index) {
 
 // -- loop.parallel -----------------------------------------------------------------------
 
+func.func @parallel_no_blocks(%n: index) {
+  %c0 = loop.const 0 : index
+  // expected-error@+1 {{'loop.parallel' op 'blocks' must be a positive integer}}
+  loop.parallel %i = %c0 to %n {
+    loop.yield
+  } attributes {blocks = 0}
+  return
+}
+
+// -----
+
 func.func @parallel_nested(%n: index) {
   %c0 = loop.const 0 : index
   loop.parallel %i = %c0 to %n {

@@ -19,7 +19,7 @@
 // scalars and vectors; workspace and constant buffers, loads and stores on buffers of
 // rank 0, 1 and 2 with default and explicit strides; loop.for without and with
 // several iter_args, with a non-constant bound and with an attribute dictionary, nested
-// for loops threading a carried value, loop.for inside loop.parallel, loop.assert.
+// for loops threading a carried value, loop.for inside loop.parallel (with its `blocks`), loop.assert.
 
 // GENERIC: "builtin.module"() ({
 // GENERIC: %0 = "loop.const"() {value = 4 : index} : () -> index
@@ -43,7 +43,7 @@
 // GENERIC-NEXT: ^bb0(%arg7: index):
 // GENERIC-NEXT: %12 = "loop.for"(%0, %3, %1, %5) ({
 // GENERIC: "loop.yield"() : () -> ()
-// GENERIC-NEXT: }) : (index, index) -> ()
+// GENERIC-NEXT: }) {blocks = 16} : (index, index) -> ()
 // GENERIC: }) {tcc.tag = "outer"} : (index, index, index, f32) -> f32
 
 // CHECK-LABEL: func.func @constants() -> (index, f32, f64, i32, i64, i1, i1, f32, f32, f32, i64, f64, f32) {
@@ -215,7 +215,7 @@ func.func @memory(%in: buffer<4x8xf32>, %strided: buffer<4x8xf32, [16, 1]>, %col
 // CHECK-NEXT: }
 // CHECK-NEXT: loop.store %12, %arg1[%arg7] : buffer<64xf32>
 // CHECK-NEXT: loop.yield
-// CHECK-NEXT: }
+// CHECK-NEXT: } attributes {blocks = 16}
 // CHECK-NEXT: %15 = loop.for %arg10 = %0 to %2 step %1 iter_args(%arg11 = %5) -> (f32) {
 // CHECK-NEXT: %16 = loop.for %arg12 = %0 to %2 step %1 iter_args(%arg13 = %arg11) -> (f32) {
 // CHECK-NEXT: loop.yield %arg13 : f32
@@ -249,7 +249,7 @@ func.func @control(%buf: buffer<64x16xf32>, %out: buffer<64xf32>, %n: index) -> 
     }
     loop.store %row, %out[%r] : buffer<64xf32>
     loop.yield
-  }
+  } attributes {blocks = 16}
   %v = loop.for %i = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (f32) {
     %inner = loop.for %j = %c0 to %c4 step %c1 iter_args(%acc2 = %acc) -> (f32) {
       loop.yield %acc2 : f32

@@ -1,7 +1,7 @@
 //! tcc's runtime: what compiled models need at run time, and nothing of the compiler.
 //!
 //! - [`pool`]: the thread pool behind `loop.parallel`, with the C entry point
-//!   `tcc_parallel_for` that generated code calls.
+//!   `tcc_parallel_for_blocks` that generated code calls.
 //! - [`tensor`]: tensors exchanged with callers (64-byte aligned storage).
 //! - [`Workspace`]: the per-model scratch arena whose offsets the compiler planned.
 //! - [`Signature`] / [`validate`]: input checks (count, dtype, shape) done before any
@@ -24,7 +24,7 @@ pub mod profile;
 pub mod tensor;
 pub mod threads;
 
-pub use pool::{TaskFn, ThreadPool, tcc_parallel_for};
+pub use pool::{TaskFn, ThreadPool, tcc_parallel_for_blocks};
 pub use tcc_runtime_abi::{AotError, BF16, DType, EntryFn, F16, PoolHandle, Signature, TensorSpec};
 pub use tcc_ukernels as ukernels;
 pub use tensor::{AlignedBuf, Element, Tensor};

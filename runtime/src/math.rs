@@ -41,7 +41,7 @@ pub extern "C" fn tcc_cos_f64(x: f64) -> f64 {
 /// the microkernels of every ISA level (`tcc-ukernels`).
 pub fn symbols() -> Vec<(&'static str, *const u8)> {
     let mut all = vec![
-        ("tcc_parallel_for", crate::pool::tcc_parallel_for as *const u8),
+        ("tcc_parallel_for_blocks", crate::pool::tcc_parallel_for_blocks as *const u8),
         ("tcc_aot_run", crate::aot::tcc_aot_run as *const u8),
         ("tcc_profile_mark", crate::profile::tcc_profile_mark as *const u8),
         ("tcc_exp_f64", tcc_exp_f64 as *const u8),

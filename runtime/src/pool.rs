@@ -251,7 +251,7 @@ pub struct ThreadPool {
 
 impl ThreadPool {
     /// This pool as compiled code receives it (the entry function's `pool` argument,
-    /// handed back to `tcc_parallel_for`).
+    /// handed back to `tcc_parallel_for_blocks`).
     pub fn handle(&self) -> *const PoolHandle {
         self as *const ThreadPool as *const PoolHandle
     }
@@ -270,12 +270,15 @@ impl ThreadPool {
     }
 
     /// Runs `func(ctx, begin, end)` over `0..n` split into contiguous blocks, a few per
-    /// thread, which the threads claim one at a time; returns when all are done.
+    /// thread or `min_blocks` if more (at most `n`), which the threads claim one at a
+    /// time; returns when all are done. Loops of few, long iterations (a convolution's
+    /// tiles) ask for more blocks: a thread that starts late or runs slower then leaves
+    /// less of the loop to wait for.
     ///
     /// # Safety
     /// `func` must be safe to call concurrently on disjoint ranges with `ctx`, and
     /// `ctx` must stay valid until this returns.
-    pub unsafe fn parallel_for(&self, func: TaskFn, ctx: *const u8, n: i64) {
+    pub unsafe fn parallel_for(&self, func: TaskFn, ctx: *const u8, n: i64, min_blocks: i64) {
         let workers = &*self.workers;
         if self.threads > 1 && workers.forked_away() {
             // A handle made before this process was forked: its workers are not here
@@ -283,7 +286,7 @@ impl ThreadPool {
             // this is the child's first parallel loop) run it instead.
             let here = process_workers().handle(self.threads);
             // SAFETY: forwarded from the caller's contract.
-            return unsafe { here.parallel_for(func, ctx, n) };
+            return unsafe { here.parallel_for(func, ctx, n, min_blocks) };
         }
         let threads = (self.threads as i64).min(n).max(0) as usize;
         let guard = if threads > 1 { workers.busy.try_lock().ok() } else { None };
@@ -299,7 +302,7 @@ impl ThreadPool {
         // it waits for, so nobody spins.
         let spin = self.threads <= workers.cores.len();
         let (spin_limit, caller_spin_limit) = if spin { (SPIN_LIMIT, CALLER_SPIN_LIMIT) } else { (0, 0) };
-        let blocks = (threads * BLOCKS_PER_THREAD).min(n as usize);
+        let blocks = (threads * BLOCKS_PER_THREAD).max(min_blocks.max(0) as usize).min(n as usize);
         let task = Task { func: Some(func), ctx, n, blocks, spin_limit };
         let shared = &*workers.shared;
         shared.next.0.store(0, Ordering::Relaxed);
@@ -460,19 +463,25 @@ pub(crate) fn shared_handle(threads: usize) -> Option<ThreadPool> {
     (threads > 1).then(|| process_workers().handle(threads))
 }
 
-/// The C entry point compiled code calls for `loop.parallel`. A null pool runs the
-/// loop on the calling thread.
+/// The C entry point compiled code calls for `loop.parallel` (with its `blocks`, or 0).
+/// A null pool runs the loop on the calling thread.
 ///
 /// # Safety
 /// `pool` is null or a live [`ThreadPool`]'s [`ThreadPool::handle`]; `func` and `ctx` follow
 /// [`ThreadPool::parallel_for`]'s contract.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn tcc_parallel_for(pool: *const PoolHandle, func: TaskFn, ctx: *const u8, n: i64) {
+pub unsafe extern "C" fn tcc_parallel_for_blocks(
+    pool: *const PoolHandle,
+    func: TaskFn,
+    ctx: *const u8,
+    n: i64,
+    min_blocks: i64,
+) {
     // SAFETY: forwarded from the caller's contract; a handle is a `ThreadPool` pointer
     // (`ThreadPool::handle`).
     unsafe {
         match (pool as *const ThreadPool).as_ref() {
-            Some(p) => p.parallel_for(func, ctx, n),
+            Some(p) => p.parallel_for(func, ctx, n, min_blocks),
             None if n > 0 => func(ctx, 0, n),
             None => {}
         }
@@ -495,7 +504,7 @@ mod tests {
     fn run(pool: &ThreadPool, n: usize) -> Vec<i64> {
         let counters: Vec<AtomicI64> = (0..n).map(|_| AtomicI64::new(0)).collect();
         // SAFETY: `mark` touches disjoint indices; `counters` outlives the call.
-        unsafe { pool.parallel_for(mark, &counters as *const _ as *const u8, n as i64) };
+        unsafe { pool.parallel_for(mark, &counters as *const _ as *const u8, n as i64, 0) };
         counters.iter().map(|c| c.load(Ordering::Relaxed)).collect()
     }
 
@@ -540,13 +549,18 @@ mod tests {
 
     /// Runs a loop of `n` on `pool`: (calls of the task, distinct threads that ran it).
     fn run_probe(pool: &ThreadPool, n: usize) -> (usize, usize) {
+        run_probe_in_blocks(pool, n, 0)
+    }
+
+    /// [`run_probe`] asking for at least `min_blocks` blocks.
+    fn run_probe_in_blocks(pool: &ThreadPool, n: usize, min_blocks: i64) -> (usize, usize) {
         let p = Probe {
             counters: (0..n).map(|_| AtomicI64::new(0)).collect(),
             calls: AtomicUsize::new(0),
             threads: Mutex::new(Default::default()),
         };
         // SAFETY: `probe` touches disjoint indices and synchronizes the rest; `p` outlives the call.
-        unsafe { pool.parallel_for(probe, &p as *const Probe as *const u8, n as i64) };
+        unsafe { pool.parallel_for(probe, &p as *const Probe as *const u8, n as i64, min_blocks) };
         assert!(p.counters.iter().all(|c| c.load(Ordering::Relaxed) == 1));
         (p.calls.into_inner(), p.threads.into_inner().unwrap().len())
     }
@@ -566,6 +580,17 @@ mod tests {
             assert!(threads <= 3, "{threads} threads ran a 3-thread loop");
         }
         assert_eq!(workers.started.load(Ordering::Relaxed), 7, "no worker is started or stopped");
+    }
+
+    #[test]
+    fn loops_of_long_iterations_ask_for_more_blocks() {
+        let workers = Arc::new(Workers::new(2));
+        let pool = workers.handle(2);
+        // Fewer blocks than the default count change nothing; more split the loop
+        // finer, at most one iteration a block; every iteration runs once.
+        assert_eq!(run_probe_in_blocks(&pool, 100, 3).0, 2 * BLOCKS_PER_THREAD);
+        assert_eq!(run_probe_in_blocks(&pool, 100, 27).0, 27);
+        assert_eq!(run_probe_in_blocks(&pool, 20, 27).0, 20);
     }
 
     #[test]

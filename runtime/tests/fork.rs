@@ -25,7 +25,7 @@ unsafe extern "C" fn mark(ctx: *const u8, begin: i64, end: i64) {
 fn runs_once(pool: &ThreadPool, n: usize) -> bool {
     let counters: Vec<AtomicI64> = (0..n).map(|_| AtomicI64::new(0)).collect();
     // SAFETY: `mark` touches disjoint indices; `counters` outlives the call.
-    unsafe { pool.parallel_for(mark, &counters as *const _ as *const u8, n as i64) };
+    unsafe { pool.parallel_for(mark, &counters as *const _ as *const u8, n as i64, 0) };
     counters.iter().all(|c| c.load(Ordering::Relaxed) == 1)
 }
 

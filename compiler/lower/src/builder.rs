@@ -404,6 +404,12 @@ impl<'m> Builder<'m> {
 
     /// `0..n` in parallel on the thread pool.
     pub fn parallel(&mut self, n: i64, body: impl FnOnce(&mut Builder, Value)) {
+        self.parallel_in_blocks(n, None, body);
+    }
+
+    /// `0..n` in parallel, split into at least `blocks` blocks when given (see
+    /// `loop.parallel`'s `blocks`).
+    pub fn parallel_in_blocks(&mut self, n: i64, blocks: Option<i64>, body: impl FnOnce(&mut Builder, Value)) {
         let region = self.m.new_region();
         let blk = self.m.append_block(region, &[index()]);
         let iv = self.m.block_args(blk)[0];
@@ -415,6 +421,9 @@ impl<'m> Builder<'m> {
         let mut st = OperationState::new(&lp::PARALLEL, self.loc.clone());
         st.operands = vec![lb, ub];
         st.regions.push(region);
+        if let Some(blocks) = blocks.filter(|&b| b > 1) {
+            st.attrs = AttrDict::new().with(lp::PARALLEL_BLOCKS, Attribute::i64(blocks));
+        }
         let op = self.m.create_op(st);
         self.place(op);
     }

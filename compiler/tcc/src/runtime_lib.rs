@@ -158,7 +158,7 @@ mod tests {
         let runtime = ArchiveFile::parse(RUNTIME_LIBRARY).unwrap();
         let symbols: Vec<Vec<u8>> =
             runtime.members().flat_map(|m| defined_symbols(m.unwrap().data(RUNTIME_LIBRARY).unwrap())).collect();
-        assert!(symbols.iter().any(|s| s == b"tcc_parallel_for"), "tcc_parallel_for not defined");
+        assert!(symbols.iter().any(|s| s == b"tcc_parallel_for_blocks"), "tcc_parallel_for_blocks not defined");
     }
 
     #[test]

@@ -19,8 +19,8 @@
 
 use tcc_ir::lexer::TokenKind;
 use tcc_ir::{
-    Arity, AttrKind, AttrSpec, Diagnostic, Location, Module, Op, OpDef, OperationState, Parser, Printer, ScalarType,
-    Syntax, Traits, Type,
+    Arity, AttrDefault, AttrKind, AttrSpec, Diagnostic, Location, Module, Op, OpDef, OperationState, Parser, Printer,
+    ScalarType, Syntax, Traits, Type,
 };
 
 use crate::LoopOp;
@@ -181,6 +181,9 @@ fn parse_parallel(p: &mut Parser<'_>, state: &mut OperationState) -> Result<(), 
     let region = p.parse_region(false, &[(iv, index(), loc)])?;
     state.regions.push(region);
     state.result_types.clear();
+    if p.consume_keyword("attributes")? {
+        p.parse_attr_dict_into(&mut state.attrs)?;
+    }
     Ok(())
 }
 
@@ -200,12 +203,21 @@ fn print_parallel(p: &mut Printer<'_>, op: Op) -> std::fmt::Result {
     p.print_value(m.operand(op, 1));
     p.write(" ");
     p.print_region(region, false);
+    if !m.attrs(op).is_empty() {
+        p.write(" attributes");
+        p.print_attr_dict(m.attrs(op), &[]);
+    }
     Ok(())
 }
 
 fn verify_parallel(m: &Module, op: Op) -> Result<(), String> {
     if m.operands(op).iter().any(|&v| *m.value_type(v) != index()) {
         return Err("bounds must be index values".into());
+    }
+    if let Some(blocks) = m.attr(op, PARALLEL_BLOCKS)
+        && blocks.as_i64().is_none_or(|b| b < 1)
+    {
+        return Err(format!("'{PARALLEL_BLOCKS}' must be a positive integer"));
     }
     let mut parent = m.parent_op(op);
     while let Some(p) = parent {
@@ -270,14 +282,29 @@ pub static FOR: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 
+/// `loop.parallel`'s optional attribute: the fewest blocks its iterations are split
+/// into (by default a few per thread), for loops of few, long iterations.
+pub const PARALLEL_BLOCKS: &str = "blocks";
+
 pub static PARALLEL: OpDef = OpDef {
     name: "loop.parallel",
     summary: "The outermost parallel loop: iterations lb..ub split across the thread pool",
     description: "Iterations may run in any order and must write disjoint memory. Code generation \
-                  outlines the body into `fn(ctx, begin, end)` dispatched by the runtime's `parallel_for`.",
+                  outlines the body into `fn(ctx, begin, end)` dispatched by the runtime's `parallel_for`, \
+                  which splits `lb..ub` into a few blocks per thread that the threads claim one at a time. \
+                  `attributes {blocks = N}` asks for at least `N` blocks (at most one per iteration), for \
+                  loops whose iterations are long (a convolution's tiles): finer blocks leave less of the \
+                  loop to a thread that started late.\n\n```mlir\nloop.parallel %t = %c0 to %c27 {\n  ...\n  \
+                  loop.yield\n} attributes {blocks = 27}\n```",
     operands: Arity::Exactly(2),
     results: Arity::Exactly(0),
     regions: Arity::Exactly(1),
+    attrs: &[AttrSpec::optional(
+        PARALLEL_BLOCKS,
+        AttrKind::Int,
+        AttrDefault::Optional,
+        "the fewest blocks the iterations are split into (a positive integer)",
+    )],
     verify: Some(verify_parallel),
     syntax: Syntax::Custom { parse: parse_parallel, print: print_parallel },
     dialect_data: Some(&LoopOp::Parallel),

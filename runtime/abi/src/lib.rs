@@ -150,9 +150,11 @@ pub struct PoolHandle {
 /// The runtime functions compiled code calls, by symbol name. (The f64 math routines
 /// are named by their functions: `tcc_ir::scalar::MathFn::f64_symbol`.)
 pub mod symbols {
-    /// `void tcc_parallel_for(const PoolHandle *pool, void (*body)(void *ctx, size_t begin,
-    /// size_t end), void *ctx, size_t n)`: runs a parallel loop's chunks on the pool.
-    pub const PARALLEL_FOR: &str = "tcc_parallel_for";
+    /// `void tcc_parallel_for_blocks(const PoolHandle *pool, void (*body)(void *ctx,
+    /// size_t begin, size_t end), void *ctx, size_t n, size_t min_blocks)`: runs a
+    /// parallel loop's chunks on the pool, in at least `min_blocks` blocks (0: the pool's
+    /// default) claimed one at a time.
+    pub const PARALLEL_FOR: &str = "tcc_parallel_for_blocks";
     /// `void tcc_profile_mark(int32_t kernel)`: a profiled run entering kernel `kernel`.
     pub const PROFILE_MARK: &str = "tcc_profile_mark";
     /// The entry point of ahead-of-time compiled models (see the runtime's `aot`).

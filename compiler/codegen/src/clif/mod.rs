@@ -4,7 +4,7 @@
 //! The ISA comes from `cranelift_native` (the host's CPU features, so `fma` is a real
 //! `vfmadd`); vectors are 128 bits wide, the most Cranelift's x86-64 backend supports.
 //! The model's entry function has the runtime's [`tcc_runtime::EntryFn`] ABI; each
-//! `loop.parallel` body becomes a local function called back by `tcc_parallel_for`.
+//! `loop.parallel` body becomes a local function called back by `tcc_parallel_for_blocks`.
 //! Constant buffers are referenced in place by the JIT (the compiled model keeps the
 //! IR's storage alive) and become read-only data objects in object files.
 
@@ -59,7 +59,9 @@ pub(crate) fn define_functions(
     for _ in 0..4 {
         sig4.params.push(AbiParam::new(ptr));
     }
-    let parallel_for = module.declare_function(symbols::PARALLEL_FOR, Linkage::Import, &sig4).map_err(backend_err)?;
+    let mut sig5 = sig4.clone();
+    sig5.params.push(AbiParam::new(ptr));
+    let parallel_for = module.declare_function(symbols::PARALLEL_FOR, Linkage::Import, &sig5).map_err(backend_err)?;
     let main_id = module.declare_function(entry_name, linkage, &sig4).map_err(backend_err)?;
     let mut shared = Shared {
         m: lm,

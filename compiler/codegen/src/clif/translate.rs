@@ -7,7 +7,7 @@
 //! stride * element size)`; strides are static. `loop.for` becomes header, body and exit
 //! blocks with the induction variable and carried values as block parameters.
 //! `loop.parallel` is outlined: the captured values go into a stack slot and the body
-//! becomes its own function `fn(ctx, begin, end)`, dispatched with `tcc_parallel_for`.
+//! becomes its own function `fn(ctx, begin, end)`, dispatched with `tcc_parallel_for_blocks`.
 
 use std::collections::HashMap;
 

@@ -1,5 +1,5 @@
 //! The entry function's loops outlined into functions of their own: a `loop.parallel`
-//! body becomes `fn(ctx, begin, end)` called back by `tcc_parallel_for`, and a
+//! body becomes `fn(ctx, begin, end)` called back by `tcc_parallel_for_blocks`, and a
 //! sequential loop nest `fn(ctx)` called directly (see [`OutlineKind`]). The values a
 //! loop captures go through a stack frame of 8-byte slots after the status pointer.
 
@@ -79,11 +79,13 @@ impl<'ctx> Translator<'_, 'ctx, '_> {
         let ub = self.value(m.operand(op, 1)).into_int_value();
         let n = self.b.build_int_sub(ub, lb, "")?;
         let ptr = self.shared.ptr();
-        let pf_ty = ctx.void_type().fn_type(&[ptr.into(), ptr.into(), ptr.into(), i64t.into()], false);
+        let pf_ty = ctx.void_type().fn_type(&[ptr.into(), ptr.into(), ptr.into(), i64t.into(), i64t.into()], false);
         let pf = self.shared.function(symbols::PARALLEL_FOR, pf_ty, false);
         let pool = self.pool.ok_or_else(|| CodegenError::Unsupported("nested parallel loops".into()))?;
         let fp = body.as_global_value().as_pointer_value();
-        self.b.build_call(pf, &[pool.into(), fp.into(), frame.into(), n.into()], "")?;
+        let blocks = m.attr(op, tcc_dialect_loop::PARALLEL_BLOCKS).and_then(|a| a.as_i64()).unwrap_or(0);
+        let blocks = i64t.const_int(blocks as u64, false);
+        self.b.build_call(pf, &[pool.into(), fp.into(), frame.into(), n.into(), blocks.into()], "")?;
         if new {
             self.shared.outlines.push(Outline { function: body, op, captures, kind: OutlineKind::ParallelBody });
         }

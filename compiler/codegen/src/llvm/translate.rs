@@ -69,7 +69,7 @@ pub struct Outline<'ctx> {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum OutlineKind {
     /// `fn(ctx, begin, end)`: iterations `begin..end` of a `loop.parallel`, called back by
-    /// `tcc_parallel_for`.
+    /// `tcc_parallel_for_blocks`.
     ParallelBody,
     /// `fn(ctx)`: a whole sequential loop nest of the entry function, called directly.
     /// The entry function stays a sequence of calls: LLVM's passes that grow faster than

@@ -23,7 +23,7 @@ use tcc_target::BF16_DOT_LANES;
 
 use super::{
     FusedEpilogue, MicrokernelEpilogue, MicrokernelTile, TileInput, apply_epilogue, epilogue_operands, in_last_chunk,
-    reference, vector_width,
+    reference, vector_width, work_blocks,
 };
 use crate::builder::Builder;
 use crate::emit::{OpLowering, numel};
@@ -152,7 +152,8 @@ pub fn emit(b: &mut Builder, c: &OpLowering) {
             continue;
         }
         let dims = [mm.batches, count, chunks];
-        b.parallel(numel(&dims), |b, flat| {
+        let flops = 2 * mm.batches * mm.rows * mm.k * (count * mm.nb).min(mm.n);
+        b.parallel_in_blocks(numel(&dims), work_blocks(flops), |b, flat| {
             let idx = b.unflatten(flat, &dims);
             let (batch, chunk) = (idx[0], idx[2]);
             let first = b.index(first_block);

@@ -101,7 +101,9 @@ impl Translator<'_, '_, '_> {
         let n = self.b.ins().isub(ub, lb);
         let pf = self.module.declare_func_in_func(self.shared.parallel_for, self.b.func);
         let pool = self.pool.ok_or_else(|| CodegenError::Unsupported("nested parallel loops".into()))?;
-        self.b.ins().call(pf, &[pool, fp, ctx, n]);
+        let blocks = m.attr(op, tcc_dialect_loop::PARALLEL_BLOCKS).and_then(|a| a.as_i64()).unwrap_or(0);
+        let blocks = self.b.ins().iconst(ptr, blocks);
+        self.b.ins().call(pf, &[pool, fp, ctx, n, blocks]);
         if new {
             self.shared.outlines.push(Outline { id, op, captures });
         }

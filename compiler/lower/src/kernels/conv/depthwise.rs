@@ -34,7 +34,7 @@ pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv) {
     // with the in-bounds rows computed.
     let (sh, dh, ph) = (k.stride[0], k.dilation[0], k.pad[0]);
     let inner = ((ph + sh - 1) / sh, ((h - 1 - (kh_n - 1) * dh + ph).div_euclid(sh) + 1).min(oh_n));
-    tasks(b, [n_n, ib_n, oh_n, 1], |b, [n, cb, oh, _]| {
+    tasks(b, k, [n_n, ib_n, oh_n, 1], |b, [n, cb, oh, _]| {
         let ohs = b.scale(oh, sh);
         let pt = b.index(ph);
         let ih0 = b.sub(ohs, pt);

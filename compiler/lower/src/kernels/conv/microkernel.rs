@@ -237,7 +237,7 @@ pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv, isa: Isa) {
     let group = (1..=cb_n).rev().find(|&g| cb_n % g == 0 && n_n * (cb_n / g) * oh_n >= 16).unwrap_or(1);
     let fused = fusable(c, k);
     let lanes = isa.lanes() as i64;
-    tasks(b, [n_n, cb_n / group, oh_n, 1], |b, [n, g, oh, _]| {
+    tasks(b, k, [n_n, cb_n / group, oh_n, 1], |b, [n, g, oh, _]| {
         let cb = b.scale(g, group);
         let ohs = b.scale(oh, sh);
         let pt = b.index(k.pad[0]);

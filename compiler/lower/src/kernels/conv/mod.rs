@@ -30,7 +30,8 @@ use tcc_ir::Value;
 use tcc_target::BF16_DOT_LANES;
 
 use super::{
-    Run, apply_epilogue, edge_tiles, epilogue_operands, for_each_tile, in_last_chunk, reference, row_runs, vector_width,
+    Run, apply_epilogue, edge_tiles, epilogue_operands, for_each_tile, in_last_chunk, reference, row_runs,
+    vector_width, work_blocks,
 };
 use crate::builder::Builder;
 use crate::emit::OpLowering;
@@ -302,15 +303,18 @@ fn const_index(b: &Builder, v: Value) -> Option<i64> {
     b.m.attr(op, "value")?.as_i64()
 }
 
-/// The parallel task loop over `dims`, outermost first.
-fn tasks(b: &mut Builder, dims: [i64; 4], body: impl FnOnce(&mut Builder, [Value; 4])) {
+/// The parallel task loop over `dims`, outermost first, of convolution `k`'s tiles (its
+/// blocks as [`work_blocks`] gives them for its FLOPs).
+fn tasks(b: &mut Builder, k: &Conv, dims: [i64; 4], body: impl FnOnce(&mut Builder, [Value; 4])) {
     let total: i64 = dims.iter().product();
     let run = |b: &mut Builder, flat: Value| {
         let idx = b.unflatten(flat, &dims);
         body(b, [idx[0], idx[1], idx[2], idx[3]]);
     };
     if total > 1 {
-        b.parallel(total, run);
+        let [_, icb, kh, kw, ib, _] = k.w;
+        let flops = 2 * k.o.iter().product::<i64>() * icb * kh * kw * ib;
+        b.parallel_in_blocks(total, work_blocks(flops), run);
     } else {
         let zero = b.index(0);
         run(b, zero);
@@ -327,7 +331,7 @@ fn direct(b: &mut Builder, c: &OpLowering, k: &Conv) {
     if chunk_ic < wicb {
         // Passes over input-channel blocks, each over all rows of the group.
         let passes = (wicb + chunk_ic - 1) / chunk_ic;
-        tasks(b, [n_n, groups_of_tiles, 1, 1], |b, [n, tg, _, _]| {
+        tasks(b, k, [n_n, groups_of_tiles, 1, 1], |b, [n, tg, _, _]| {
             let pass = |b: &mut Builder, lo: Value, hi: Value, first: bool, last: bool| {
                 let (zero, rows) = (b.index(0), b.index(oh_n));
                 b.range(zero, rows, |b, oh| {
@@ -370,9 +374,9 @@ fn direct(b: &mut Builder, c: &OpLowering, k: &Conv) {
         direct_row(b, c, k, &runs, chunks, chunk, &at);
     };
     if k.task_w.is_some() {
-        tasks(b, [n_n, oh_n, chunks, groups_of_tiles], |b, [n, oh, chunk, tg]| row(b, n, tg, oh, chunk));
+        tasks(b, k, [n_n, oh_n, chunks, groups_of_tiles], |b, [n, oh, chunk, tg]| row(b, n, tg, oh, chunk));
     } else {
-        tasks(b, [n_n, groups_of_tiles, oh_n, chunks], |b, [n, tg, oh, chunk]| row(b, n, tg, oh, chunk));
+        tasks(b, k, [n_n, groups_of_tiles, oh_n, chunks], |b, [n, tg, oh, chunk]| row(b, n, tg, oh, chunk));
     }
 }
 

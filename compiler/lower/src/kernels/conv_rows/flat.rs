@@ -20,7 +20,7 @@ use tcc_ir::{AttrDict, Attribute, ScalarType, Value};
 
 use super::{Rows, tile_channels};
 use crate::builder::Builder;
-use crate::kernels::apply_epilogue;
+use crate::kernels::{apply_epilogue, work_blocks};
 
 /// Vectors a cycle has at most (its code is unrolled: each vector of a cycle has its
 /// own blends).
@@ -98,7 +98,7 @@ pub(super) fn emit(b: &mut Builder, k: &Rows, f: &Flat) {
     let out = b.view(k.out, &[k.n, k.o, k.oh * k.ow]);
     let parts = (f.vectors + k.vectors - 1) / k.vectors;
     let dims = [k.n, k.o / k.tile_oc, f.cycles];
-    b.parallel(dims.iter().product(), |b, flat| {
+    b.parallel_in_blocks(dims.iter().product(), work_blocks(k.flops(f.end())), |b, flat| {
         let idx = b.unflatten(flat, &dims);
         let (n, tile, cycle) = (idx[0], idx[1], idx[2]);
         let (oc0, ic0) = tile_channels(b, k, tile);

@@ -29,7 +29,7 @@
 
 use tcc_ir::{AttrDict, Attribute, ScalarType, Value};
 
-use super::{Run, apply_epilogue, epilogue_operands, row_runs};
+use super::{Run, apply_epilogue, epilogue_operands, row_runs, work_blocks};
 use crate::builder::Builder;
 use crate::emit::OpLowering;
 use crate::emit::nn::inside_range;
@@ -281,7 +281,7 @@ pub fn emit(b: &mut Builder, c: &OpLowering) -> bool {
 fn row_tasks(b: &mut Builder, k: &Rows, runs: &[Run], all_rows_inside: bool, (first, end): (i64, i64)) {
     let (len, tile_oh) = (end - first, k.tile_oh.min(end - first));
     let dims = [k.n, k.o / k.tile_oc, (len + tile_oh - 1) / tile_oh];
-    b.parallel(dims.iter().product(), |b, flat| {
+    b.parallel_in_blocks(dims.iter().product(), work_blocks(k.flops(len)), |b, flat| {
         let idx = b.unflatten(flat, &dims);
         let (n, tile, block) = (idx[0], idx[1], idx[2]);
         let (oc0, ic0) = tile_channels(b, k, tile);
@@ -308,6 +308,13 @@ fn row_tasks(b: &mut Builder, k: &Rows, runs: &[Run], all_rows_inside: bool, (fi
             cover_run(b, k, &row, run);
         }
     });
+}
+
+impl Rows<'_, '_> {
+    /// The FLOPs of `rows` output rows.
+    fn flops(&self, rows: i64) -> i64 {
+        2 * self.n * self.o * rows * self.ow * self.gin * self.kh * self.kw
+    }
 }
 
 /// Tile of channels `tile`'s first output channel, and its group's first input channel.
