@@ -18,7 +18,7 @@
 
 use tcc_ir::{AttrDict, Attribute, ScalarType, Value};
 
-use super::{Rows, tile_channels};
+use super::{Rows, Tile, tile_channels, tile_shape};
 use crate::builder::Builder;
 use crate::kernels::{apply_epilogue, work_blocks};
 
@@ -33,6 +33,10 @@ pub(super) struct Flat {
     cycles: i64,
     /// Vectors a cycle covers.
     vectors: i64,
+    /// The register tile: output channels x at most `tile.vectors` of a cycle's vectors
+    /// (a cycle as one row: a 28-pixel row's tile holds two vectors, a cycle of seven
+    /// takes four).
+    tile: Tile,
     /// The epilogue's operands viewed over the flat map (`[N, O, OH * OW]`, or `[.., 1]`
     /// broadcast over it).
     epilogue: Vec<(Value, Vec<i64>)>,
@@ -50,10 +54,10 @@ fn gcd(a: i64, b: i64) -> i64 {
 }
 
 /// The flat rows of `k`, or `None` when the convolution is not flat: tiles of several
-/// rows, channel multipliers, a stride other than 1, padding of its own (not moved into its input), rows that are whole vectors
-/// (nothing to gain), tiles that are microkernel calls, cycles longer than
-/// [`MAX_CYCLE`] vectors, fewer rows than a cycle, or an epilogue operand broadcast
-/// along only one of the map's dimensions.
+/// rows, channel multipliers, a stride other than 1, padding of its own (not moved into
+/// its input), rows that are whole vectors (nothing to gain), tiles that are microkernel
+/// calls, cycles longer than [`MAX_CYCLE`] vectors, fewer rows than a cycle, or an
+/// epilogue operand broadcast along only one of the map's dimensions.
 pub(super) fn plan(b: &mut Builder, k: &Rows) -> Option<Flat> {
     let (lanes, ow) = (k.lanes as i64, k.ow);
     let unpadded = k.pad == [0, 0] && k.w == ow + (k.kw - 1) * k.dilation[1];
@@ -87,7 +91,8 @@ pub(super) fn plan(b: &mut Builder, k: &Rows) -> Option<Flat> {
         let shape = vec![n, o, flat];
         epilogue.push((b.view(*buf, &shape), shape));
     }
-    Some(Flat { rows_per_cycle, cycles, vectors, epilogue })
+    let tile = tile_shape(k.gout, [1, vectors * lanes], 1, [k.kh, k.kw], [1, k.dilation[0]], k.lanes, k.c.registers);
+    Some(Flat { rows_per_cycle, cycles, vectors, tile, epilogue })
 }
 
 /// Emits the flat rows' tasks: one per image, tile of output channels and cycle, whose
@@ -96,12 +101,12 @@ pub(super) fn emit(b: &mut Builder, k: &Rows, f: &Flat) {
     let channels_in = k.gin * (k.o / k.gout);
     let x = b.view(k.x, &[k.n, channels_in, k.h * k.w]);
     let out = b.view(k.out, &[k.n, k.o, k.oh * k.ow]);
-    let parts = (f.vectors + k.vectors - 1) / k.vectors;
-    let dims = [k.n, k.o / k.tile_oc, f.cycles];
+    let parts = (f.vectors + f.tile.vectors - 1) / f.tile.vectors;
+    let dims = [k.n, k.o / f.tile.channels, f.cycles];
     b.parallel_in_blocks(dims.iter().product(), work_blocks(k.flops(f.end())), |b, flat| {
         let idx = b.unflatten(flat, &dims);
         let (n, tile, cycle) = (idx[0], idx[1], idx[2]);
-        let (oc0, ic0) = tile_channels(b, k, tile);
+        let (oc0, ic0) = tile_channels(b, k, tile, f.tile.channels);
         let row0 = b.scale(cycle, f.rows_per_cycle);
         let (x0, f0) = (b.scale(row0, k.w), b.scale(row0, k.ow));
         let at = Place { n, oc0, ic0, x0, f0, x, out };
@@ -132,7 +137,7 @@ struct Place {
 /// epilogue and stored.
 fn flat_tile(b: &mut Builder, k: &Rows, f: &Flat, at: &Place, positions: Vec<i64>) {
     let lanes = k.lanes;
-    let (channels, count) = (k.tile_oc as usize, positions.len());
+    let (channels, count) = (f.tile.channels as usize, positions.len());
     let zero = b.scalar(ScalarType::F32, 0.0);
     let zero = b.splat(zero, lanes);
     let accs = vec![zero; channels * count];

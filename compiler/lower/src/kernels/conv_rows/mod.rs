@@ -284,7 +284,7 @@ fn row_tasks(b: &mut Builder, k: &Rows, runs: &[Run], all_rows_inside: bool, (fi
     b.parallel_in_blocks(dims.iter().product(), work_blocks(k.flops(len)), |b, flat| {
         let idx = b.unflatten(flat, &dims);
         let (n, tile, block) = (idx[0], idx[1], idx[2]);
-        let (oc0, ic0) = tile_channels(b, k, tile);
+        let (oc0, ic0) = tile_channels(b, k, tile, k.tile_oc);
         let start = b.index(first);
         let block_first = b.mul_add(block, tile_oh, start);
         let block_first = if len % tile_oh == 0 { block_first } else { b.min_const(block_first, end - tile_oh) };
@@ -317,9 +317,10 @@ impl Rows<'_, '_> {
     }
 }
 
-/// Tile of channels `tile`'s first output channel, and its group's first input channel.
-fn tile_channels(b: &mut Builder, k: &Rows, tile: Value) -> (Value, Value) {
-    let oc0 = b.scale(tile, k.tile_oc);
+/// Tile `tile`'s first output channel, for tiles of `channels` channels, and its group's
+/// first input channel.
+fn tile_channels(b: &mut Builder, k: &Rows, tile: Value, channels: i64) -> (Value, Value) {
+    let oc0 = b.scale(tile, channels);
     let gout = b.index(k.gout);
     let group = b.div(oc0, gout);
     (oc0, b.scale(group, k.gin))
