@@ -322,6 +322,37 @@ fn depthwise_template_tiles_match_the_interpreter() {
     }
 }
 
+/// Depthwise convolutions whose epilogue the microkernels cannot apply (a sigmoid, or
+/// EfficientNet's SiLU, after the bias): the microkernel stores the sums and generated
+/// code finishes each run of columns; 3x3 and 5x5 windows, strides 1 and 2, channels
+/// that fill blocks of 16, of 8 only and of 4 only, rows of 1 to 29 columns.
+#[test]
+fn depthwise_epilogues_in_generated_code_match_the_interpreter() {
+    for (seed, (c, [h, w], k, stride, silu)) in [
+        (32, [9, 29], 3, 1, true),
+        (48, [7, 12], 5, 2, true),
+        (16, [5, 1], 3, 1, false),
+        (24, [6, 17], 3, 2, true),
+        (20, [8, 9], 5, 1, false),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut g = Graph { body: String::new(), next: 0, r: Rng::new(seed as u64 + 500) };
+        let xs = vec![1, c, h, w];
+        let p = k / 2;
+        let (y, ys) = g.conv("%x", &xs, c, [k, k], [stride, stride], [p; 4], c, 1).expect("valid");
+        let s = g.op("graph.sigmoid", &[(&y, &ys)], &ys);
+        let y = if silu { g.op("graph.mul", &[(&y, &ys), (&s, &ys)], &ys) } else { s };
+        let text =
+            format!("func.func @main(%x: {}) -> {} {{\n{}  return {y} : {}\n}}\n", ty(&xs), ty(&ys), g.body, ty(&ys));
+        // Every microkernel level (`common::code_generators`) on 1 and 2 threads.
+        for k in 0..8 {
+            check(&text, &xs, 8 * seed as u64 + k);
+        }
+    }
+}
+
 /// The interpreter gives the same result on `text` and on `text` blocked for vectors of
 /// `bits` (`block-layouts`, the packed filters folded).
 fn blocked_graph_matches(text: &str, xs: &[i64], bits: u32, seed: u64) {
