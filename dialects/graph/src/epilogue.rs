@@ -11,8 +11,9 @@ use crate::semantics;
 
 /// An epilogue the microkernel applies in registers (`tcc_ukernels::Epilogue`): the
 /// sums plus a bias operand, zero where a mask operand is not above 0 (padded
-/// channels), plus a residual operand, clamped to `[lo, hi]`, then rounded to bf16
-/// (`narrow`), in that order (each step optional). The operands are indices into the
+/// channels), plus a residual operand, through a sigmoid or a SiLU (`activation`),
+/// clamped to `[lo, hi]`, then rounded to bf16 (`narrow`), in that order (each step
+/// optional). The operands are indices into the
 /// kernel op's epilogue operands; whether their shapes fit the microkernel's
 /// addressing is the template's to check.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,18 +23,30 @@ pub struct FusedEpilogue {
     pub residual: Option<usize>,
     pub lo: f32,
     pub hi: f32,
+    pub activation: Activation,
     /// The result is stored as bf16 (a cast from f32 ends the region): the bf16 dot
     /// tile's narrowed outputs.
     pub narrow: bool,
+}
+
+/// A [`FusedEpilogue`]'s activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    None,
+    /// `sigmoid(v)`.
+    Sigmoid,
+    /// `v * sigmoid(v)` (`mul` of the value and its `sigmoid`, either order).
+    Silu,
 }
 
 impl FusedEpilogue {
     /// The epilogue region of `op` as a [`FusedEpilogue`]: `add` of operands (the
     /// first one added is the bias when `is_bias` says its shape is a bias's, else the
     /// residual), `select(greater(mask, zero), value, zero)` with a per-channel mask
-    /// (`is_bias`'s shape) and a constant zero scalar, then at most one `relu` or
+    /// (`is_bias`'s shape) and a constant zero scalar, then at most one of: a `relu`, a
     /// `clamp` with bounds that are not NaN and an upper bound that is not zero
-    /// (`minps` with a zero bound would keep a zero of the wrong sign), then at most a
+    /// (`minps` with a zero bound would keep a zero of the wrong sign), a `sigmoid`, or
+    /// a `sigmoid` whose result is multiplied by its operand (SiLU); then at most a
     /// `cast` from f32 to bf16. The sums are f32. `None` for any other region; `Some`
     /// with no step for no region.
     pub fn of(m: &Module, op: Op, is_bias: impl Fn(usize) -> bool) -> Option<FusedEpilogue> {
@@ -43,6 +56,7 @@ impl FusedEpilogue {
             residual: None,
             lo: f32::NEG_INFINITY,
             hi: f32::INFINITY,
+            activation: Activation::None,
             narrow: false,
         };
         let Some(&region) = m.regions(op).first() else { return Some(fused) };
@@ -64,6 +78,8 @@ impl FusedEpilogue {
         };
         // The pending `greater(mask, zero)` and its mask operand.
         let mut compared: Option<(Value, usize)> = None;
+        // The last `sigmoid`'s operand (a `mul` of it and the sigmoid makes a SiLU).
+        let mut sigmoid_of: Option<Value> = None;
         for inner in m.block_ops(block) {
             let operands = m.operands(inner);
             if m.is(inner, &ops::YIELD) {
@@ -77,6 +93,14 @@ impl FusedEpilogue {
                 if !fused.narrow {
                     return None;
                 }
+                current = m.result(inner, 0);
+                continue;
+            }
+            if let Some(x) = sigmoid_of.take()
+                && m.is(inner, &ops::MUL)
+                && (operands == [x, current] || operands == [current, x])
+            {
+                fused.activation = Activation::Silu;
                 current = m.result(inner, 0);
                 continue;
             }
@@ -113,6 +137,8 @@ impl FusedEpilogue {
                 }
             } else if m.is(inner, &ops::RELU) && operands == [current] {
                 (fused.lo, fused.hi, clamped) = (0.0, f32::INFINITY, true);
+            } else if m.is(inner, &ops::SIGMOID) && operands == [current] {
+                (fused.activation, clamped, sigmoid_of) = (Activation::Sigmoid, true, Some(current));
             } else if m.is(inner, &ops::CLAMP) && operands == [current] {
                 let bound = |name: &str| m.attr(inner, name).and_then(|a| a.as_f64()).map(|x| x as f32);
                 let (lo, hi) = (bound("min")?, bound("max")?);
@@ -135,6 +161,7 @@ impl FusedEpilogue {
             && self.residual.is_none()
             && self.lo == f32::NEG_INFINITY
             && self.hi == f32::INFINITY
+            && self.activation == Activation::None
             && !self.narrow
     }
 }

@@ -455,11 +455,19 @@ pub const OUTPUT_ACCUMULATE: i64 = 1;
 /// even (the bf16 dot tile only, without [`OUTPUT_ACCUMULATE`]).
 pub const OUTPUT_BF16: i64 = 2;
 
+/// The epilogue takes the sigmoid of the value after bias, mask and residual, before
+/// the clamp.
+pub const OUTPUT_SIGMOID: i64 = 4;
+
+/// The epilogue multiplies the value after bias, mask and residual by its sigmoid
+/// (SiLU), before the clamp.
+pub const OUTPUT_SILU: i64 = 8;
+
 /// The arguments of the microkernels' C entry points `tcc_uk_tile_<isa>`, in order (the
 /// operands of the compiler's `loop.microkernel`): all 64-bit, pointers and integers,
 /// the clamp's bounds as f32 bits. `output` says how the tile meets its output: a sum
 /// of the [`OUTPUT_ACCUMULATE`] and [`OUTPUT_BF16`] bits (none: the tile overwrites f32
-/// values).
+/// values), and of [`OUTPUT_SIGMOID`] or [`OUTPUT_SILU`] for an activation.
 pub const TILE_ARGUMENTS: [&str; 35] = [
     "x",
     "w",

@@ -18,7 +18,7 @@
 //! this CPU has, the others the scalar loop (the compiler calls the dot tile only on
 //! AVX-512 targets; the others exist so that every level has the same symbols).
 
-use crate::tile::{Epilogue, Level};
+use crate::tile::{Activation, Epilogue, Level};
 
 /// A bf16 dot tile. Offsets and strides of `x` and `w` count bf16 elements, of `o`, the
 /// epilogue's operands and the groups' output stride elements (f32, or bf16 with
@@ -247,6 +247,11 @@ pub unsafe fn scalar(t: &DotTile) {
                     if !e.residual.is_null() {
                         acc += *e.residual.offset(r * t.o_row as isize + ov + l);
                     }
+                    match e.activation {
+                        Activation::None => {}
+                        Activation::Sigmoid => acc = crate::sigmoid::sigmoid(acc),
+                        Activation::Silu => acc *= crate::sigmoid::sigmoid(acc),
+                    }
                     let v = clamp(acc, e.lo, e.hi);
                     if t.narrow {
                         *t.o.cast::<u16>().offset(at) = narrow(v);
@@ -278,7 +283,7 @@ fn clamp(x: f32, lo: f32, hi: f32) -> f32 {
 mod x86 {
     use std::arch::x86_64::*;
 
-    use super::{DotTile, Epilogue, Level};
+    use super::{Activation, DotTile, Epilogue, Level};
 
     /// The most rows of a sub-tile of `c` vectors: the accumulators, the weights and
     /// every row's broadcast in 32 registers (LLVM loads all of a step's broadcasts
@@ -557,6 +562,11 @@ mod x86 {
                     }
                     if !e.residual.is_null() {
                         v = _mm512_add_ps(v, _mm512_loadu_ps(e.residual.offset(row * o_row + offsets[c].1)));
+                    }
+                    match e.activation {
+                        Activation::None => {}
+                        Activation::Sigmoid => v = crate::sigmoid::sigmoid512(v),
+                        Activation::Silu => v = _mm512_mul_ps(v, crate::sigmoid::sigmoid512(v)),
                     }
                     // max then min with the value as the second operand: NaN comes through.
                     let v = _mm512_min_ps(hi, _mm512_max_ps(lo, v));

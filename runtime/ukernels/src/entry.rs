@@ -51,7 +51,7 @@ macro_rules! entry_point {
             reduce: i64,
             divisor: i64,
         ) {
-            use $crate::tile::{Epilogue, Level, Reduce};
+            use $crate::tile::{Activation, Epilogue, Level, Reduce};
             // The bounds come as the bits of f32s in integer registers (every argument
             // of the generated call is an integer).
             let (lo, hi) = (f32::from_bits(lo as u32), f32::from_bits(hi as u32));
@@ -76,7 +76,16 @@ macro_rules! entry_point {
                     Level { count: n0, x: x0, w: w0 },
                 ],
                 prefetch,
-                epilogue: Epilogue { bias, bias_group, bias_row, mask, residual, lo, hi },
+                epilogue: Epilogue {
+                    bias,
+                    bias_group,
+                    bias_row,
+                    mask,
+                    residual,
+                    lo,
+                    hi,
+                    activation: Activation::from_output(output),
+                },
                 x_vector: x_vector != 0,
                 x_step,
                 x_group,

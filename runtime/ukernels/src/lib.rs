@@ -25,10 +25,11 @@
 pub mod dot;
 mod entry;
 pub mod peak;
+pub mod sigmoid;
 pub mod tile;
 
 pub use tcc_runtime_abi::Isa;
-pub use tile::{Epilogue, Level, Reduce, Tile};
+pub use tile::{Activation, Epilogue, Level, Reduce, Tile};
 
 /// The entry point of `isa`'s broadcast tile, for a JIT's symbol table.
 pub fn tile_entry(isa: Isa) -> *const u8 {

@@ -23,9 +23,9 @@ pub struct Level {
 
 /// What happens to the accumulators before they are stored, in this order: the bias
 /// vector of their channels is added, the channels whose mask is not above 0 are set
-/// to 0 (padded channels), the residual element at their place is added, then they are
-/// clamped to `[lo, hi]` (NaN stays NaN, `max(-0, +0)` is `+0`). A null pointer skips
-/// its step; `lo = -inf, hi = +inf` is no clamp.
+/// to 0 (padded channels), the residual element at their place is added, the
+/// activation applies, then they are clamped to `[lo, hi]` (NaN stays NaN, `max(-0,
+/// +0)` is `+0`). A null pointer skips its step; `lo = -inf, hi = +inf` is no clamp.
 #[derive(Copy, Clone, Debug)]
 pub struct Epilogue {
     /// Vector `v`'s bias at `bias[g * bias_group + q * L]` (as [`Tile`] numbers vectors),
@@ -40,6 +40,30 @@ pub struct Epilogue {
     pub residual: *const f32,
     pub lo: f32,
     pub hi: f32,
+    pub activation: Activation,
+}
+
+/// An epilogue's activation, after the residual and before the clamp.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Activation {
+    None,
+    /// `sigmoid(v)` ([`crate::sigmoid`]).
+    Sigmoid,
+    /// `v * sigmoid(v)`.
+    Silu,
+}
+
+impl Activation {
+    /// The activation the `output` argument's bits name (`tcc_runtime_abi::OUTPUT_*`).
+    pub fn from_output(output: i64) -> Activation {
+        if output & tcc_runtime_abi::OUTPUT_SILU != 0 {
+            Activation::Silu
+        } else if output & tcc_runtime_abi::OUTPUT_SIGMOID != 0 {
+            Activation::Sigmoid
+        } else {
+            Activation::None
+        }
+    }
 }
 
 impl Epilogue {
@@ -52,6 +76,7 @@ impl Epilogue {
         residual: std::ptr::null(),
         lo: f32::NEG_INFINITY,
         hi: f32::INFINITY,
+        activation: Activation::None,
     };
 }
 
@@ -210,7 +235,8 @@ macro_rules! isa_tile {
     (
         $isa:ident, $feature:literal, $lanes:expr, $registers:expr, $symbol:ident,
         $vec:ty, $zero:path, $load:path, $store:path, $splat:path, $fma:expr,
-        $add:path, $max:path, $min:path, $nan_max:path, $div:path, $keep_above_zero:path
+        $add:path, $max:path, $min:path, $nan_max:path, $div:path, $keep_above_zero:path, $mul:path,
+        $sigmoid:path
     ) => {
         pub mod $isa {
             //! The broadcast tile for this ISA level.
@@ -218,8 +244,8 @@ macro_rules! isa_tile {
             use std::arch::x86_64::*;
 
             use super::{
-                MAX_ROWS, MAX_VECTORS, SHARED_ROWS, SQUARE_ROWS, Tile, WINDOW_ROWS, balanced, balanced_runs,
-                prefetch_l2,
+                Activation, MAX_ROWS, MAX_VECTORS, SHARED_ROWS, SQUARE_ROWS, Tile, WINDOW_ROWS, balanced,
+                balanced_runs, prefetch_l2,
             };
 
             const LANES: i64 = $lanes;
@@ -264,7 +290,9 @@ macro_rules! isa_tile {
                 $min,
                 $nan_max,
                 $div,
-                $keep_above_zero
+                $keep_above_zero,
+                $mul,
+                $sigmoid
             );
             tile_dispatch!($registers, $symbol);
         }
@@ -391,7 +419,9 @@ isa_tile!(
     _mm512_min_ps,
     super::nan_max512,
     _mm512_div_ps,
-    super::keep_above_zero512
+    super::keep_above_zero512,
+    _mm512_mul_ps,
+    crate::sigmoid::sigmoid512
 );
 #[cfg(target_arch = "x86_64")]
 isa_tile!(
@@ -411,7 +441,9 @@ isa_tile!(
     _mm256_min_ps,
     super::nan_max256,
     _mm256_div_ps,
-    super::keep_above_zero256
+    super::keep_above_zero256,
+    _mm256_mul_ps,
+    crate::sigmoid::sigmoid256
 );
 #[cfg(target_arch = "x86_64")]
 isa_tile!(
@@ -431,5 +463,7 @@ isa_tile!(
     _mm_min_ps,
     super::nan_max128,
     _mm_div_ps,
-    super::keep_above_zero128
+    super::keep_above_zero128,
+    _mm_mul_ps,
+    crate::sigmoid::sigmoid128
 );

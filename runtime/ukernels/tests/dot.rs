@@ -8,7 +8,7 @@
 //! The C entry point of the AVX-512 level runs the same tiles.
 
 use tcc_ukernels::dot::{DotLevel, DotTile, LANES, narrow, run_dot, scalar};
-use tcc_ukernels::{Epilogue, Level};
+use tcc_ukernels::{Activation, Epilogue, Level};
 
 mod common;
 
@@ -77,6 +77,7 @@ fn check(level: DotLevel, seed: u64) {
     let with = |r: &mut Rng| r.range(0, 1) == 1;
     let (with_bias, with_mask, with_residual) = (with(&mut r), with(&mut r), with(&mut r));
     let (lo, hi) = if r.range(0, 1) == 1 { (-2.0, 3.0) } else { (f32::NEG_INFINITY, f32::INFINITY) };
+    let activation = [Activation::None, Activation::Sigmoid, Activation::Silu][r.range(0, 2) as usize];
     let prefetch_distance = if r.range(0, 1) == 1 { w_group } else { 0 };
     let pointer = |on: bool, v: &Vec<f32>| if on { v.as_ptr() } else { std::ptr::null() };
     let tile = |o: &mut Vec<f32>| DotTile {
@@ -105,6 +106,7 @@ fn check(level: DotLevel, seed: u64) {
             residual: pointer(with_residual, &residual),
             lo,
             hi,
+            activation,
         },
     };
     let (mut want, mut got) = (start.clone(), start.clone());
@@ -127,7 +129,13 @@ fn check(level: DotLevel, seed: u64) {
                 t.o,
                 t.rows,
                 t.vectors,
-                t.accumulate as i64 + 2 * t.narrow as i64,
+                t.accumulate as i64
+                    + 2 * t.narrow as i64
+                    + match e.activation {
+                        Activation::None => 0,
+                        Activation::Sigmoid => tcc_runtime_abi::OUTPUT_SIGMOID,
+                        Activation::Silu => tcc_runtime_abi::OUTPUT_SILU,
+                    },
                 t.x_row,
                 t.o_row,
                 t.group_vectors,

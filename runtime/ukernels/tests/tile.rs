@@ -4,7 +4,8 @@
 //! sums (pools, with NaNs and signed zeros) and divisors, accumulation
 //! into partial sums, epilogues (bias, residual, clamps) on NaNs and signed zeros.
 
-use tcc_ukernels::{Epilogue, Isa, Level, Reduce, Tile, run};
+use tcc_ukernels::sigmoid::sigmoid;
+use tcc_ukernels::{Activation, Epilogue, Isa, Level, Reduce, Tile, run};
 
 mod common;
 
@@ -125,6 +126,7 @@ fn every_level_computes_its_definition() {
             let with_residual = rng.range(0, 1) == 1;
             let (lo, hi) = [(f32::NEG_INFINITY, f32::INFINITY), (0.0, f32::MAX), (0.0, 6.0), (-0.5, 1.0)]
                 [rng.range(0, 3) as usize];
+            let activation = [Activation::None, Activation::Sigmoid, Activation::Silu][rng.range(0, 2) as usize];
             let bias_group = lanes * group_vectors;
             let mut expected = o0.clone();
             for r in 0..rows {
@@ -169,6 +171,11 @@ fn every_level_computes_its_definition() {
                         if with_residual {
                             sum += residual[at];
                         }
+                        match activation {
+                            Activation::None => {}
+                            Activation::Sigmoid => sum = sigmoid(sum),
+                            Activation::Silu => sum *= sigmoid(sum),
+                        }
                         expected[at] = ieee(ieee(sum, lo, true), hi, false);
                     }
                 }
@@ -205,6 +212,7 @@ fn every_level_computes_its_definition() {
                     residual: if with_residual { residual.as_ptr() } else { std::ptr::null() },
                     lo,
                     hi,
+                    activation,
                 },
             };
             // SAFETY: the level is supported; the buffers cover every offset above.

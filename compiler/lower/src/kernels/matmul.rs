@@ -335,6 +335,7 @@ fn microkernel_tile(
         residual: f.residual.map(|i| b.address(mm.epilogue[i].0, &[m0, col0])),
         lo: f.lo,
         hi: f.hi,
+        activation: f.activation,
         narrow: f.narrow,
     });
     MicrokernelTile {

@@ -196,7 +196,7 @@ pub fn once_if(b: &mut Builder, cond: Value, when: bool, body: impl FnOnce(&mut 
     b.range(lo, one, |b, _| body(b));
 }
 
-pub use tcc_dialect_graph::epilogue::FusedEpilogue;
+pub use tcc_dialect_graph::epilogue::{Activation, FusedEpilogue};
 
 /// One call of the broadcast-tile microkernel (`tcc_ukernels::Tile`, whose fields
 /// these are): `x`, `w` and `o` are element addresses (`Builder::address`), the
@@ -265,6 +265,7 @@ pub struct MicrokernelEpilogue {
     pub residual: Option<Value>,
     pub lo: f32,
     pub hi: f32,
+    pub activation: Activation,
     /// The output is bf16 (the dot tile rounds what it stores).
     pub narrow: bool,
 }
@@ -274,8 +275,14 @@ impl MicrokernelTile {
     pub fn call(&self, b: &mut Builder, isa: tcc_target::Isa) {
         let mut args = vec![self.x, self.w, self.o, self.rows];
         let narrow = self.epilogue.as_ref().is_some_and(|e| e.narrow);
+        let activation = match self.epilogue.as_ref().map_or(Activation::None, |e| e.activation) {
+            Activation::None => 0,
+            Activation::Sigmoid => tcc_target::OUTPUT_SIGMOID,
+            Activation::Silu => tcc_target::OUTPUT_SILU,
+        };
         let output = if self.accumulate { tcc_target::OUTPUT_ACCUMULATE } else { 0 }
-            + if narrow { tcc_target::OUTPUT_BF16 } else { 0 };
+            + if narrow { tcc_target::OUTPUT_BF16 } else { 0 }
+            + activation;
         for v in [
             self.vectors,
             output,
@@ -303,6 +310,7 @@ impl MicrokernelTile {
             residual: None,
             lo: f32::NEG_INFINITY,
             hi: f32::INFINITY,
+            activation: Activation::None,
             narrow: false,
         };
         let e = self.epilogue.as_ref().unwrap_or(&none);

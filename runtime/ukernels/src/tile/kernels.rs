@@ -10,7 +10,8 @@
 macro_rules! tile_kernels {
     (
         $feature:literal, $vec:ty, $zero:path, $load:path, $store:path, $splat:path, $fma:expr,
-        $add:path, $max:path, $min:path, $nan_max:path, $div:path, $keep_above_zero:path
+        $add:path, $max:path, $min:path, $nan_max:path, $div:path, $keep_above_zero:path, $mul:path,
+        $sigmoid:path
     ) => {
         /// Sub-tile `i`'s input, output, residual and row bias (each `i * R` rows past
         /// the first's).
@@ -425,6 +426,23 @@ macro_rules! tile_kernels {
                     for r in 0..R {
                         for c in 0..C {
                             acc[r][c] = $add(acc[r][c], $load(residual.offset(r as isize * o_row + oo[c])));
+                        }
+                    }
+                }
+                match e.activation {
+                    Activation::None => {}
+                    Activation::Sigmoid => {
+                        for r in 0..R {
+                            for c in 0..C {
+                                acc[r][c] = $sigmoid(acc[r][c]);
+                            }
+                        }
+                    }
+                    Activation::Silu => {
+                        for r in 0..R {
+                            for c in 0..C {
+                                acc[r][c] = $mul(acc[r][c], $sigmoid(acc[r][c]));
+                            }
                         }
                     }
                 }

@@ -194,7 +194,17 @@ fn call(
         let bias = f.bias.map(|i| per_channel(i, b));
         let mask = f.mask.map(|i| per_channel(i, b));
         let residual = f.residual.map(|i| b.address(k.epilogue[i].0, &[t.n, t.ob0, t.oh, ow, zero]));
-        MicrokernelEpilogue { bias, bias_group: ob, bias_row: 0, mask, residual, lo: f.lo, hi: f.hi, narrow: f.narrow }
+        MicrokernelEpilogue {
+            bias,
+            bias_group: ob,
+            bias_row: 0,
+            mask,
+            residual,
+            lo: f.lo,
+            hi: f.hi,
+            activation: f.activation,
+            narrow: f.narrow,
+        }
     });
     MicrokernelTile {
         x,
@@ -274,6 +284,7 @@ pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv, isa: Isa) {
                     residual,
                     lo: f.lo,
                     hi: f.hi,
+                    activation: f.activation,
                     narrow: f.narrow,
                 }
             });

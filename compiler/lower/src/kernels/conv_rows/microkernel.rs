@@ -6,12 +6,13 @@
 //! covers a run's whole vectors in all the task's output rows (a vector group per row)
 //! and a second one its last vector, moved back to end at the run's end (computed
 //! again, bit for bit the same); runs narrower than a vector stay generated code. The
-//! epilogue (a bias per channel, a residual, ReLU or clamp) runs in registers.
+//! epilogue (a bias per channel, a residual, a sigmoid or SiLU, ReLU or clamp) runs in
+//! registers.
 
 use tcc_ir::Value;
 use tcc_target::Isa;
 
-use super::super::{FusedEpilogue, MicrokernelEpilogue, MicrokernelTile, Run, TileInput};
+use super::super::{Activation, FusedEpilogue, MicrokernelEpilogue, MicrokernelTile, Run, TileInput};
 use super::{Row, Rows};
 use crate::builder::Builder;
 use crate::emit::OpLowering;
@@ -26,6 +27,7 @@ pub(super) struct Plan {
     residual: Option<usize>,
     lo: f32,
     hi: f32,
+    activation: Activation,
 }
 
 /// The plan for `c`, if the target calls microkernels, the columns are read at stride 1
@@ -62,7 +64,7 @@ pub(super) fn plan(
         Some(i) => Some(b.view(epilogue.get(i)?.0, &[channels])),
         None => bias,
     };
-    Some(Plan { isa, bias, residual: fused.residual, lo: fused.lo, hi: fused.hi })
+    Some(Plan { isa, bias, residual: fused.residual, lo: fused.lo, hi: fused.hi, activation: fused.activation })
 }
 
 /// Covers `run` (at least a vector wide) in every output row of the task `row`: its
@@ -102,6 +104,7 @@ fn call(b: &mut Builder, k: &Rows, plan: &Plan, row: &Row, run: &Run, ow0: i64, 
         residual: plan.residual.map(|i| b.address(k.epilogue[i].0, &[row.n, row.oc0, first_oh, ow])),
         lo: plan.lo,
         hi: plan.hi,
+        activation: plan.activation,
         narrow: false,
     };
     MicrokernelTile {
