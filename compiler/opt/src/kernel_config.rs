@@ -308,7 +308,14 @@ pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64, read
     // operand): a broadcast shared by several blocks costs a copy per extra block, so
     // the tile takes one block and more columns.
     let max_blocks = if regs >= 32 { 4 } else { 1 };
-    for c in (1..=max_blocks).filter(|c| blocks % c == 0) {
+    // Block counts that only 1 divides up to 4 (25: RegNet-X 400MF's 400 channels, 5:
+    // 80 channels) take 5 blocks a tile too: one block a tile re-reads the input per
+    // block (its 400 -> 400 pointwise convs at 7x7 80-81% of the peak in 30 x 1 tiles,
+    // 86-90% in 5 x 5, Zen 5). Not 7 (3x3 stride-2 convs of 7 blocks a group: 70% in 28 x
+    // 1 tiles, 55-58% in 3 x 7 and 2 x 7).
+    let five = max_blocks == 4 && blocks % 5 == 0 && (2..=4).all(|c| blocks % c != 0);
+    let candidates = (1..=max_blocks).chain(five.then_some(5));
+    for c in candidates.filter(|c| blocks % c == 0) {
         let accs_per_col = c * vectors;
         // The widest tile that fits: accumulators, filter vectors and a broadcast fill
         // the register file (with Cranelift's FMA the result takes the broadcast's
