@@ -67,9 +67,12 @@ fn bench_reports_and_kernels_add_up() {
             let ratio = kernels / mean;
             println!("{}: kernels {kernels:.4} ms, mean latency {mean:.4} ms, ratio {ratio:.3}", model.display());
             ratios.push(ratio);
-            // Within 10%, plus a microsecond for the per-run work outside the kernels
-            // (entry, argument checks), which dominates models that run in microseconds.
-            if (kernels - mean).abs() <= 0.1 * mean + 0.001 {
+            // Within 10%, plus 3 µs for the per-run work outside the kernels (entry,
+            // argument checks; unoptimized in the test build), which dominates models
+            // that run in microseconds: examples/cnn.mlir runs in 7 µs here, 1.8-2.0 µs
+            // of it outside its kernels (2026-11-28, Zen 5), and failed the 1 µs this
+            // allowed before in five of six runs.
+            if (kernels - mean).abs() <= 0.1 * mean + 0.003 {
                 break;
             }
             assert!(attempt < 2, "{}: kernels add up to {ratios:.3?} of the latency", model.display());
