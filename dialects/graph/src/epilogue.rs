@@ -13,9 +13,8 @@ use crate::semantics;
 /// sums plus a bias operand, zero where a mask operand is not above 0 (padded
 /// channels), plus a residual operand, through a sigmoid or a SiLU (`activation`),
 /// clamped to `[lo, hi]`, then rounded to bf16 (`narrow`), in that order (each step
-/// optional). The operands are indices into the
-/// kernel op's epilogue operands; whether their shapes fit the microkernel's
-/// addressing is the template's to check.
+/// optional). The operands are indices into the kernel op's epilogue operands; whether
+/// their shapes fit the microkernel's addressing is the template's to check.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FusedEpilogue {
     pub bias: Option<usize>,

@@ -1,12 +1,12 @@
 //! The logistic sigmoid `1 / (1 + exp(-x))` on each ISA level's vectors, for the
-//! epilogues that end in a sigmoid or a SiLU (`x * sigmoid(x)`: EfficientNet's,
-//! MobileNet-V3's, RegNet-Y's squeeze-and-excitation). `exp` is Cephes' `expf`: `-x`
-//! clamped to +-88.38 (so the sigmoid saturates at 1 and at a subnormal below 5e-39, and
-//! never overflows), split
-//! into `n ln 2 + r` with `|r| <= ln 2 / 2` (`n` rounded to nearest, `ln 2` in two parts),
-//! a degree-7 polynomial for `exp(r)` (relative error about 1e-7) scaled by `2^n` built
-//! in the exponent bits. A NaN stays a NaN: the clamps take the value as their second
-//! operand, which `minps` and `maxps` return when either is NaN.
+//! epilogues that end in a sigmoid or a SiLU (`x * sigmoid(x)`: EfficientNet's
+//! activations, the squeeze-and-excitation gates of EfficientNet and RegNet-Y). `exp`
+//! is Cephes' `expf`: `-x` clamped to +-88.38 (so the sigmoid saturates at 1 and at a
+//! subnormal below 5e-39, and never overflows), split into `n ln 2 + r` with `|r| <= ln
+//! 2 / 2` (`n` rounded to nearest, `ln 2` in two parts), a degree-7 polynomial for
+//! `exp(r)` (relative error about 1e-7) scaled by `2^n` built in the exponent bits. A
+//! NaN stays a NaN: the clamps take the value as their second operand, which `minps`
+//! and `maxps` return when either is NaN.
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::{__m128, __m256, __m512};

@@ -189,23 +189,7 @@ fn call(
     } else {
         b.index(0)
     };
-    let epilogue = fused.map(|f| {
-        let per_channel = |i: usize, b: &mut Builder| b.address(k.epilogue[i].0, &[zero, t.ob0, zero, zero, zero]);
-        let bias = f.bias.map(|i| per_channel(i, b));
-        let mask = f.mask.map(|i| per_channel(i, b));
-        let residual = f.residual.map(|i| b.address(k.epilogue[i].0, &[t.n, t.ob0, t.oh, ow, zero]));
-        MicrokernelEpilogue {
-            bias,
-            bias_group: ob,
-            bias_row: 0,
-            mask,
-            residual,
-            lo: f.lo,
-            hi: f.hi,
-            activation: f.activation,
-            narrow: f.narrow,
-        }
-    });
+    let epilogue = fused.map(|f| tile_epilogue(b, k, &f, [t.n, t.ob0, t.oh, ow]));
     MicrokernelTile {
         x,
         w: wp,
@@ -226,6 +210,28 @@ fn call(
         input: if k.pairs { TileInput::Pairs } else { TileInput::Broadcast },
     }
     .call(b, isa);
+}
+
+/// `f`'s operands for a microkernel tile whose first output vector is at `[image, block,
+/// row, column]`: the per-channel bias and mask at the tile's first block, the residual
+/// at its first vector.
+fn tile_epilogue(b: &mut Builder, k: &Conv, f: &FusedEpilogue, [n, ob0, oh, ow]: [Value; 4]) -> MicrokernelEpilogue {
+    let zero = b.index(0);
+    let per_channel = |i: usize, b: &mut Builder| b.address(k.epilogue[i].0, &[zero, ob0, zero, zero, zero]);
+    let bias = f.bias.map(|i| per_channel(i, b));
+    let mask = f.mask.map(|i| per_channel(i, b));
+    let residual = f.residual.map(|i| b.address(k.epilogue[i].0, &[n, ob0, oh, ow, zero]));
+    MicrokernelEpilogue {
+        bias,
+        bias_group: k.w[5],
+        bias_row: 0,
+        mask,
+        residual,
+        lo: f.lo,
+        hi: f.hi,
+        activation: f.activation,
+        narrow: f.narrow,
+    }
 }
 
 /// Whether [`depthwise`] can compute `k`: its epilogue runs in the microkernel, or in
@@ -271,23 +277,7 @@ pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv, isa: Isa) {
             let ow0 = b.index(run.start);
             let iw = b.index(run.start * sw + lo * dw - k.pad[1]);
             let lo_v = b.index(lo);
-            let epilogue = fused.map(|f| {
-                let per_channel = |i: usize, b: &mut Builder| b.address(k.epilogue[i].0, &[zero, cb, zero, zero, zero]);
-                let bias = f.bias.map(|i| per_channel(i, b));
-                let mask = f.mask.map(|i| per_channel(i, b));
-                let residual = f.residual.map(|i| b.address(k.epilogue[i].0, &[n, cb, oh, ow0, zero]));
-                MicrokernelEpilogue {
-                    bias,
-                    bias_group: ob,
-                    bias_row: 0,
-                    mask,
-                    residual,
-                    lo: f.lo,
-                    hi: f.hi,
-                    activation: f.activation,
-                    narrow: f.narrow,
-                }
-            });
+            let epilogue = fused.map(|f| tile_epilogue(b, k, &f, [n, cb, oh, ow0]));
             MicrokernelTile {
                 x: b.address(k.xb, &[n, cb, ih, iw, zero]),
                 w: b.address(k.wb, &[cb, zero, kh.0, lo_v, zero, zero]),
