@@ -175,8 +175,13 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
         let input_passes = pointwise && filter_bytes <= target.l2_bytes as i64;
         let [kw, sw, dw] = [geometry.kernel[1], geometry.strides[1], geometry.dilations[1]];
         let shared_broadcasts = x[4] == 1 && sw < (kw - 1) * dw + 1;
-        let (r, c) =
-            register_tile(target, cols, out[1] / groups, vectors, TileReads { input_passes, shared_broadcasts });
+        let (r, c) = register_tile(
+            target,
+            cols,
+            out[1] / groups,
+            vectors,
+            TileReads { input_passes, shared_broadcasts, partial_tiles: groups == 1 },
+        );
         let chunk_ic = input_channel_passes(target, &w, elem_bytes, &out, c);
         ConvConfig {
             template: Some(if pointwise { ConvTemplate::Pointwise } else { ConvTemplate::Direct }),
@@ -285,10 +290,14 @@ pub struct TileReads {
     /// Neighbouring columns broadcast some of the same input elements: an input block of
     /// one channel (a stem) read by kernel columns that overlap between output columns.
     pub shared_broadcasts: bool,
+    /// The template takes a partial last group of blocks (no channel groups): the tile's
+    /// block count need not divide the blocks.
+    pub partial_tiles: bool,
 }
 
 /// The register tile `(columns, channel blocks)` for a row of `cols` output columns,
-/// `blocks` output-channel blocks (the tile's block count must divide it) of `vectors`
+/// `blocks` output-channel blocks (the tile's block count divides it, unless `reads`
+/// allows partial tiles and no count from 2 up does) of `vectors`
 /// vectors each, reading its input as `reads` says.
 pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64, reads: TileReads) -> (i64, i64) {
     let regs = target.vector_registers as i64;
@@ -303,7 +312,6 @@ pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64, read
     // broadcasts fold into the FMA's memory operand; with 16 they are separate
     // instructions and the FMA's tied operand adds a move.
     let load_cost = if regs >= 32 { 0.25 } else { 0.5 };
-    let mut best = (1, 1, f64::MIN);
     // With 16 registers the broadcast is a register the FMA overwrites (no memory
     // operand): a broadcast shared by several blocks costs a copy per extra block, so
     // the tile takes one block and more columns.
@@ -314,8 +322,8 @@ pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64, read
     // 86-90% in 5 x 5, Zen 5). Not 7 (3x3 stride-2 convs of 7 blocks a group: 70% in 28 x
     // 1 tiles, 55-58% in 3 x 7 and 2 x 7).
     let five = max_blocks == 4 && blocks % 5 == 0 && (2..=4).all(|c| blocks % c != 0);
-    let candidates = (1..=max_blocks).chain(five.then_some(5));
-    for c in candidates.filter(|c| blocks % c == 0) {
+    // The tile `(columns, score)` of `c` blocks.
+    let tile = |c: i64| {
         let accs_per_col = c * vectors;
         // The widest tile that fits: accumulators, filter vectors and a broadcast fill
         // the register file (with Cranelift's FMA the result takes the broadcast's
@@ -324,7 +332,7 @@ pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64, read
         // evenly); the whole row when it is narrower; a slightly narrower tile when that
         // divides the row exactly.
         let fits = |r: i64| r * accs_per_col + accs_per_col < regs && r * accs_per_col <= max_accumulators;
-        let Some(widest) = (1..=32).rev().find(|&r| fits(r)) else { continue };
+        let widest = (1..=32).rev().find(|&r| fits(r))?;
         let r = if cols <= widest {
             cols.max(1)
         } else {
@@ -340,7 +348,22 @@ pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64, read
         // Each input element is read once per pass (ResNet-50's 256->64 1x1 conv at 56x56:
         // 75% of peak in 14 x 2 tiles, 88% in 4 x 4).
         let passes = if reads.input_passes { c as f64 / (c + 1) as f64 } else { 1.0 };
-        let score = share * reuse * passes * used.sqrt();
+        Some((r, share * reuse * passes * used.sqrt()))
+    };
+    // Block counts no tile of 2 or more divides (77: RegNet-Y 16GF's 1232 channels)
+    // take tiles that do not divide them where the template allows a partial last
+    // group, scored by the blocks each tile covers (its 1232 -> 1232 pointwise convs
+    // at 14x14: 74-76% of the peak in 28 x 1 tiles, 85-88% in 7 x 3 and 12 x 2).
+    let partial = reads.partial_tiles && !five && (2..=max_blocks).all(|c| blocks % c != 0);
+    let candidates = (1..=max_blocks).chain(five.then_some(5));
+    let mut best = (1, 1, f64::MIN);
+    for c in candidates.filter(|&c| blocks % c == 0 || (partial && c < blocks)) {
+        let Some((r, mut score)) = tile(c) else { continue };
+        let left = blocks % c;
+        if left > 0 {
+            let Some((_, tail)) = tile(left) else { continue };
+            score = (score * (blocks - left) as f64 + tail * left as f64) / blocks as f64;
+        }
         if score > best.2 + 1e-9 {
             best = (r, c, score);
         }
@@ -397,6 +420,15 @@ mod tests {
         // Block counts the tile cannot divide are not split.
         let (_, c) = register_tile(&target(512, 32), 56, 3, 1, TileReads::default());
         assert!(c == 1 || c == 3);
+        // Unless the template takes a partial last group and no tile of 2 or more
+        // divides them (77 blocks), but not where one does (6 blocks).
+        let partial = TileReads { partial_tiles: true, ..Default::default() };
+        assert_eq!(register_tile(&target(512, 32), 196, 77, 1, TileReads::default()).1, 1);
+        assert!(register_tile(&target(512, 32), 196, 77, 1, partial).1 > 1);
+        for blocks in [4, 6, 8, 12] {
+            let (_, c) = register_tile(&target(512, 32), 196, blocks, 1, partial);
+            assert_eq!(blocks % c, 0, "{blocks} blocks, tiles of {c}");
+        }
         // A pointwise conv's input passes favour more blocks per tile: 56 x 56 columns,
         // 4 blocks -> all 4 in one pass (4 columns, which divide the row) rather than 14 x 2.
         assert_eq!(

@@ -248,7 +248,10 @@ fn conv_draw(r: &mut Rng, square_depthwise: bool, bf16: bool) -> Option<Case> {
     } else {
         let g = if ib > 1 && r.chance(0.2) { r.int(2, 3) } else { 1 };
         let icb = g * r.int(1, 3);
-        (g, icb, g * r.int(1, 3), icb / g, ib)
+        // Without groups, block counts a tile of 2-4 blocks need not divide (a partial
+        // last group of tiles).
+        let ob_n = if g == 1 { r.int(1, 5) } else { g * r.int(1, 3) };
+        (g, icb, ob_n, icb / g, ib)
     };
     let (oh, ow) = (window(h, p[0], p[2], kh, s[0], d[0]), window(w, p[1], p[3], kw, s[1], d[1]));
     if oh < 1 || ow < 1 {
@@ -261,7 +264,7 @@ fn conv_draw(r: &mut Rng, square_depthwise: bool, bf16: bool) -> Option<Case> {
     } else {
         r.pick(&["direct", "direct", "direct", "reference"])
     };
-    let tile_oc = r.pick(&[1, 1, 2, 3]);
+    let tile_oc = r.pick(&[1, 1, 2, 3, 4]);
     // A bf16 result (the epilogue ends with a cast: `narrow-outputs`), which the dot
     // tile stores where each output tile is one call (no passes, an explicitly padded
     // input: drawn more often with it) and the reference nest elsewhere.

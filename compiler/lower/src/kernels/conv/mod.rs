@@ -27,10 +27,11 @@
 use tcc_dialect_graph::config::{ConvClass, ConvConfig, ConvTemplate, Edges, classify_conv};
 use tcc_dialect_graph::ops::kernel::multiplier_blocks;
 use tcc_ir::Value;
+use tcc_ir::scalar::Compare;
 use tcc_target::BF16_DOT_LANES;
 
 use super::{
-    Run, apply_epilogue, edge_tiles, epilogue_operands, for_each_tile, in_last_chunk, reference, row_runs,
+    Run, apply_epilogue, edge_tiles, epilogue_operands, for_each_tile, in_last_chunk, once_if, reference, row_runs,
     vector_width, work_blocks,
 };
 use crate::builder::Builder;
@@ -50,6 +51,7 @@ enum Template {
 }
 
 /// Everything a template needs, read once from the op.
+#[derive(Clone)]
 struct Conv {
     template: Template,
     /// Input `[N, ICB, H, W, ib]`, filter `[OB, WICB, KH, KW, wib, ob]`, output
@@ -68,6 +70,8 @@ struct Conv {
     width: u32,
     vectors: i64,
     tile_w: i64,
+    /// Output-channel blocks per tile. Without groups it need not divide the blocks:
+    /// the last group of tiles then takes the blocks left ([`Conv::tail`]).
     tile_oc: i64,
     unroll_kw: bool,
     unroll_ic: i64,
@@ -167,8 +171,8 @@ impl Conv {
         if !fits || (pairs && !dot) {
             return None;
         }
-        let mut tile_oc = cfg.tile_oc();
-        if template == Template::Depthwise || (o[1] / groups) % tile_oc != 0 {
+        let mut tile_oc = cfg.tile_oc().min(o[1] / groups);
+        if template == Template::Depthwise || (groups > 1 && (o[1] / groups) % tile_oc != 0) {
             tile_oc = 1;
         }
         let mut conv = Conv {
@@ -207,6 +211,20 @@ impl Conv {
         conv.xrow = b.view(conv.xb, &[n, icb, h, w_ * ib]);
         conv.wrow = b.view(conv.wb, &[w[0], w[1], w[2], w[3] * w[4], w[5]]);
         Some(conv)
+    }
+
+    /// Groups of `tile_oc` output-channel blocks, the last one partial when `tile_oc`
+    /// does not divide the blocks (no groups then).
+    fn groups_of_tiles(&self) -> i64 {
+        (self.o[1] + self.tile_oc - 1) / self.tile_oc
+    }
+
+    /// The plan of the last group of tiles when it is partial: tiles of the blocks
+    /// left (RegNet-Y 16GF's 1232 channels, 77 blocks: 19 groups of 4 and one of 1,
+    /// where only 1, 7 and 11 divide).
+    fn tail(&self) -> Option<Conv> {
+        let left = self.o[1] % self.tile_oc;
+        (left > 0).then(|| Conv { tile_oc: left, ..self.clone() })
     }
 
     /// Views the spatial dimensions of the input, output and epilogue operands as one
@@ -324,8 +342,9 @@ fn tasks(b: &mut Builder, k: &Conv, dims: [i64; 4], body: impl FnOnce(&mut Build
 fn direct(b: &mut Builder, c: &OpLowering, k: &Conv) {
     let [n_n, _, _, w, _] = k.x;
     let [_, wicb, _, kw_n, _, _] = k.w;
-    let [_, ob_n, oh_n, ow_n, _] = k.o;
-    let groups_of_tiles = ob_n / k.tile_oc;
+    let [_, _, oh_n, ow_n, _] = k.o;
+    let groups_of_tiles = k.groups_of_tiles();
+    let tail = k.tail();
     let runs = row_runs(ow_n, w, kw_n, k.stride[1], k.dilation[1], k.pad[1]);
     let chunk_ic = k.chunk_ic.unwrap_or(wicb).clamp(1, wicb);
     if chunk_ic < wicb {
@@ -337,7 +356,7 @@ fn direct(b: &mut Builder, c: &OpLowering, k: &Conv) {
                 b.range(zero, rows, |b, oh| {
                     let zero = b.index(0);
                     let at = Tile { icb: (lo, hi), first, last, ..row_tile(b, k, n, tg, oh) };
-                    direct_row(b, c, k, &runs, 1, zero, &at);
+                    with_tail(b, k, &tail, tg, |b, k| direct_row(b, c, k, &runs, 1, zero, &at));
                 });
             };
             let (lo, hi) = (b.index(0), b.index(chunk_ic));
@@ -371,13 +390,23 @@ fn direct(b: &mut Builder, c: &OpLowering, k: &Conv) {
         if k.prefetch_input {
             prefetch_next_rows(b, k, &at);
         }
-        direct_row(b, c, k, &runs, chunks, chunk, &at);
+        with_tail(b, k, &tail, tg, |b, k| direct_row(b, c, k, &runs, chunks, chunk, &at));
     };
     if k.task_w.is_some() {
         tasks(b, k, [n_n, oh_n, chunks, groups_of_tiles], |b, [n, oh, chunk, tg]| row(b, n, tg, oh, chunk));
     } else {
         tasks(b, k, [n_n, groups_of_tiles, oh_n, chunks], |b, [n, tg, oh, chunk]| row(b, n, tg, oh, chunk));
     }
+}
+
+/// Emits `body` with `k`, or, when the last group of tiles `tail` is partial, with `k`
+/// for every group but the last and with `tail` for the last.
+fn with_tail(b: &mut Builder, k: &Conv, tail: &Option<Conv>, tg: Value, body: impl Fn(&mut Builder, &Conv)) {
+    let Some(tail) = tail else { return body(b, k) };
+    let last = b.index(k.groups_of_tiles() - 1);
+    let is_last = b.cmp(Compare::Eq, tg, last);
+    once_if(b, is_last, false, |b| body(b, k));
+    once_if(b, is_last, true, |b| body(b, tail));
 }
 
 /// The tile position of output row `oh` of image `n` and output-channel group `tg`,
