@@ -180,7 +180,7 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
             cols,
             out[1] / groups,
             vectors,
-            TileReads { input_passes, shared_broadcasts, partial_tiles: groups == 1 },
+            TileReads { input_passes, shared_broadcasts, partial_tiles: true },
         );
         let chunk_ic = input_channel_passes(target, &w, elem_bytes, &out, c);
         ConvConfig {

@@ -242,9 +242,9 @@ fn conv_candidates(m: &Module, op: Op, d: &ConvConfig, registers: i64) -> Vec<Co
             }
         }
         Some(ConvTemplate::Direct | ConvTemplate::Pointwise) => {
-            // Without channel groups the last group of tiles may be partial.
+            // A channel group's last tile may be partial.
             let blocks = out[1] / geometry.groups.max(1);
-            for tile_oc in (1..=4.min(blocks)).filter(|c| geometry.groups == 1 || blocks % c == 0) {
+            for tile_oc in 1..=4.min(blocks) {
                 let most = (registers - tile_oc - 1) / tile_oc;
                 for tile_w in 1..=most.clamp(1, 28).min(cols) {
                     let tile = ConvConfig { tile_w: Some(tile_w), tile_oc: Some(tile_oc), ..d.clone() };

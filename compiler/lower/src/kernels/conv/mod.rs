@@ -171,10 +171,7 @@ impl Conv {
         if !fits || (pairs && !dot) {
             return None;
         }
-        let mut tile_oc = cfg.tile_oc().min(o[1] / groups);
-        if template == Template::Depthwise || (groups > 1 && (o[1] / groups) % tile_oc != 0) {
-            tile_oc = 1;
-        }
+        let tile_oc = if template == Template::Depthwise { 1 } else { cfg.tile_oc().min(o[1] / groups) };
         let mut conv = Conv {
             template,
             x,
@@ -213,17 +210,18 @@ impl Conv {
         Some(conv)
     }
 
-    /// Groups of `tile_oc` output-channel blocks, the last one partial when `tile_oc`
-    /// does not divide the blocks (no groups then).
-    fn groups_of_tiles(&self) -> i64 {
-        (self.o[1] + self.tile_oc - 1) / self.tile_oc
+    /// Tiles of `tile_oc` output-channel blocks per channel group, the last one
+    /// partial when `tile_oc` does not divide the group's blocks.
+    fn tiles_per_group(&self) -> i64 {
+        let blocks = self.o[1] / self.groups;
+        (blocks + self.tile_oc - 1) / self.tile_oc
     }
 
-    /// The plan of the last group of tiles when it is partial: tiles of the blocks
-    /// left (RegNet-Y 16GF's 1232 channels, 77 blocks: 19 groups of 4 and one of 1,
-    /// where only 1, 7 and 11 divide).
+    /// The plan of each channel group's last tile when it is partial: a tile of the
+    /// blocks left (RegNet-Y 16GF's 1232 channels, 77 blocks: 19 tiles of 4 and one of
+    /// 1, where only 1, 7 and 11 divide).
     fn tail(&self) -> Option<Conv> {
-        let left = self.o[1] % self.tile_oc;
+        let left = (self.o[1] / self.groups) % self.tile_oc;
         (left > 0).then(|| Conv { tile_oc: left, ..self.clone() })
     }
 
@@ -343,7 +341,7 @@ fn direct(b: &mut Builder, c: &OpLowering, k: &Conv) {
     let [n_n, _, _, w, _] = k.x;
     let [_, wicb, _, kw_n, _, _] = k.w;
     let [_, _, oh_n, ow_n, _] = k.o;
-    let groups_of_tiles = k.groups_of_tiles();
+    let groups_of_tiles = k.groups * k.tiles_per_group();
     let tail = k.tail();
     let runs = row_runs(ow_n, w, kw_n, k.stride[1], k.dilation[1], k.pad[1]);
     let chunk_ic = k.chunk_ic.unwrap_or(wicb).clamp(1, wicb);
@@ -399,12 +397,19 @@ fn direct(b: &mut Builder, c: &OpLowering, k: &Conv) {
     }
 }
 
-/// Emits `body` with `k`, or, when the last group of tiles `tail` is partial, with `k`
-/// for every group but the last and with `tail` for the last.
+/// Emits `body` for tile `tg` with `k`, or, when each channel group's last tile is
+/// partial (`tail`), with `k` for the others and with `tail` for the last.
 fn with_tail(b: &mut Builder, k: &Conv, tail: &Option<Conv>, tg: Value, body: impl Fn(&mut Builder, &Conv)) {
     let Some(tail) = tail else { return body(b, k) };
-    let last = b.index(k.groups_of_tiles() - 1);
-    let is_last = b.cmp(Compare::Eq, tg, last);
+    let tpg = k.tiles_per_group();
+    let within = if k.groups == 1 {
+        tg
+    } else {
+        let tpg = b.index(tpg);
+        b.rem(tg, tpg)
+    };
+    let last = b.index(tpg - 1);
+    let is_last = b.cmp(Compare::Eq, within, last);
     once_if(b, is_last, false, |b| body(b, k));
     once_if(b, is_last, true, |b| body(b, tail));
 }
@@ -418,15 +423,15 @@ fn row_tile(b: &mut Builder, k: &Conv, n: Value, tg: Value, oh: Value) -> Tile {
     let pt = b.index(k.pad[0]);
     let (kh_lo, kh_hi) = kernel_rows(b, k, ohs, pt, h, kh_n);
     let ih0 = b.sub(ohs, pt);
-    let icb_base = if k.groups == 1 {
-        b.index(0)
+    // Tile `tg` is tile `within` of channel group `group`.
+    let (icb_base, ob0) = if k.groups == 1 {
+        (b.index(0), b.scale(tg, k.tile_oc))
     } else {
-        let tiles_per_group = (k.o[1] / k.groups) / k.tile_oc;
-        let tpg = b.index(tiles_per_group);
-        let group = b.div(tg, tpg);
-        b.scale(group, wicb)
+        let tpg = b.index(k.tiles_per_group());
+        let (group, within) = (b.div(tg, tpg), b.rem(tg, tpg));
+        let first_block = b.scale(group, k.o[1] / k.groups);
+        (b.scale(group, wicb), b.mul_add(within, k.tile_oc, first_block))
     };
-    let ob0 = b.scale(tg, k.tile_oc);
     let all = (b.index(0), b.index(wicb));
     Tile { n, ob0, oh, ih0, kh: (kh_lo, kh_hi), icb_base, icb: all, first: true, last: true }
 }
