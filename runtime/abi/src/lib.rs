@@ -468,7 +468,9 @@ pub const OUTPUT_SILU: i64 = 8;
 /// the clamp's bounds as f32 bits. `output` says how the tile meets its output: a sum
 /// of the [`OUTPUT_ACCUMULATE`] and [`OUTPUT_BF16`] bits (none: the tile overwrites f32
 /// values), and of [`OUTPUT_SIGMOID`] or [`OUTPUT_SILU`] for an activation.
-pub const TILE_ARGUMENTS: [&str; 35] = [
+/// `out_rows` repeats the tile over that many output rows, `x_out_row` and `o_out_row`
+/// elements apart in the input and output (1: one; 0: none).
+pub const TILE_ARGUMENTS: [&str; 38] = [
     "x",
     "w",
     "o",
@@ -504,4 +506,7 @@ pub const TILE_ARGUMENTS: [&str; 35] = [
     "x_group",
     "reduce",
     "divisor",
+    "out_rows",
+    "x_out_row",
+    "o_out_row",
 ];

@@ -170,8 +170,10 @@ macro_rules! dot_entry {
             $symbol,
             u16,
             |t| {
-                // SAFETY: the caller's contract; the level runs on this CPU.
-                unsafe { run_dot($level, &DotTile::from(t)) }
+                for i in 0..t.out_rows {
+                    // SAFETY: the caller's contract; the level runs on this CPU.
+                    unsafe { run_dot($level, &DotTile::from(t.out_row(i))) }
+                }
             }
         );
     };

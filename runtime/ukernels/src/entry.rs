@@ -1,5 +1,5 @@
 //! The microkernels' C entry points, said once: every entry point (`tcc_uk_tile_<isa>`,
-//! `tcc_uk_dot_<isa>`) takes the 35 integer-register arguments that
+//! `tcc_uk_dot_<isa>`) takes the 38 integer-register arguments that
 //! `tcc_runtime_abi::TILE_ARGUMENTS` lists, in that order, which [`entry_point!`]
 //! declares and gathers into a [`crate::Tile`] (the levels and the epilogue as their
 //! structs, the clamp's bounds from their f32 bits, the reduction as its enum, the
@@ -50,6 +50,9 @@ macro_rules! entry_point {
             x_group: i64,
             reduce: i64,
             divisor: i64,
+            out_rows: i64,
+            x_out_row: i64,
+            o_out_row: i64,
         ) {
             use $crate::tile::{Activation, Epilogue, Level, Reduce};
             // The bounds come as the bits of f32s in integer registers (every argument
@@ -91,6 +94,9 @@ macro_rules! entry_point {
                 x_group,
                 reduce: Reduce::from_code(reduce).unwrap_or(Reduce::Fma),
                 divisor,
+                out_rows: out_rows.max(0),
+                x_out_row,
+                o_out_row,
             };
             $body
         }

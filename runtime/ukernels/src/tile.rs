@@ -147,6 +147,29 @@ pub struct Tile<T = f32> {
     /// that stream from L3 or memory).
     pub prefetch: i64,
     pub epilogue: Epilogue,
+    /// The tile is repeated over `out_rows` output rows (none for 0), output row `i`
+    /// reading `x + i * x_out_row` and writing `o + i * o_out_row` (its residual as
+    /// the output), with the same weights and epilogue: a depthwise convolution's
+    /// rows, one call for a plane.
+    pub out_rows: i64,
+    pub x_out_row: i64,
+    pub o_out_row: i64,
+}
+
+impl<T: Copy> Tile<T> {
+    /// Output row `i` of the tile, alone.
+    pub fn out_row(&self, i: i64) -> Tile<T> {
+        let (x, o) = (i * self.x_out_row, i * self.o_out_row);
+        let residual = self.epilogue.residual;
+        let residual = if residual.is_null() { residual } else { residual.wrapping_offset(o as isize) };
+        Tile {
+            x: self.x.wrapping_offset(x as isize),
+            o: self.o.wrapping_offset(o as isize),
+            epilogue: Epilogue { residual, ..self.epilogue },
+            out_rows: 1,
+            ..*self
+        }
+    }
 }
 
 /// Splits `n` into the fewest parts of at most `most`, as even as possible: the number
@@ -276,6 +299,9 @@ macro_rules! isa_tile {
 
             /// A sub-tile kernel, run on `chunks` sub-tiles of its rows one after another.
             type Kernel = unsafe fn(&Tile, *const f32, *const f32, *mut f32, [*const f32; 2], &Offsets, usize);
+            /// A square kernel, run on every vector of the tile and `chunks` sub-tiles
+            /// of its rows.
+            type SquareKernel = unsafe fn(&Tile, *const f32, *const f32, *mut f32, [*const f32; 2], usize);
 
             tile_kernels!(
                 $feature,

@@ -165,6 +165,10 @@ fn check(level: DotLevel, seed: u64) {
                 0,
                 0,
                 0,
+                // One output row.
+                1,
+                0,
+                0,
             );
         }
         let best = DotLevel::host_best();

@@ -2,7 +2,9 @@
 //! random tiles: rows and vectors past one sub-tile (so the splitting runs), groups of
 //! vectors, three strided levels, broadcast and vector (depthwise) inputs, maxima and
 //! sums (pools, with NaNs and signed zeros) and divisors, accumulation
-//! into partial sums, epilogues (bias, residual, clamps) on NaNs and signed zeros.
+//! into partial sums, epilogues (bias, residual, clamps) on NaNs and signed zeros,
+//! depthwise squares (whole 3x3 and 5x5 kernels at strides 1 and 2) and edge columns,
+//! tiles repeated over output rows.
 
 use tcc_ukernels::sigmoid::sigmoid;
 use tcc_ukernels::{Activation, Epilogue, Isa, Level, Reduce, Tile, run};
@@ -43,24 +45,38 @@ fn every_level_computes_its_definition() {
         let lanes = isa.lanes() as i64;
         for case in 0..300 {
             // No rows at all too (a task's empty share of a row): nothing is written.
-            let rows = rng.range(0, 33);
-            let group_vectors = rng.range(1, 3);
+            // Some single rows (a depthwise convolution's edge column).
+            let rows = if case % 9 == 4 { 1 } else { rng.range(0, 33) };
+            // Some depthwise squares: a whole `J x J` kernel at stride `S` on vectors
+            // one vector apart (the square kernels).
+            let square = case % 8 == 5;
+            let (square_j, square_s) = ([3, 5][rng.range(0, 1) as usize], rng.range(1, 2));
+            let group_vectors = if square { 1 } else { rng.range(1, 3) };
             let vectors = rng.range(1, 9);
             // Some vector inputs a step apart as rows are, over 3 or 5 steps (the window
             // kernels of depthwise convolutions at stride 1).
             let window = case % 8 == 1;
             let inner = if window { [3, 5][(case / 8 % 2) as usize] } else { rng.range(0, 7) };
-            let w_step = rng.range(1, 3) * lanes * group_vectors;
+            let inner = if square { square_j } else { inner };
+            let w_step = if square { lanes } else { rng.range(1, 3) * lanes * group_vectors };
             let counts = [rng.range(1, 3), rng.range(0, 3), rng.range(1, 2)];
-            let x_row = rng.range(1, 40);
+            let counts = if square { [1, 1, square_j] } else { counts };
+            let x_row = if square { square_s * lanes } else { rng.range(1, 40) };
             // Vector inputs (depthwise): each group's input at its own offset, steps of
             // any stride.
             // Pools: the maximum or the sum of vector inputs, sometimes divided.
             let reduce = [Reduce::Fma, Reduce::Fma, Reduce::Max, Reduce::Sum][(case % 8 / 2) as usize];
-            let x_vector = case % 4 == 1 || reduce != Reduce::Fma;
+            let reduce = if square { Reduce::Fma } else { reduce };
+            let x_vector = case % 4 == 1 || reduce != Reduce::Fma || square;
             let divisor = if case % 5 == 0 { rng.range(1, 9) } else { 0 };
             let (x_step, x_group) = (rng.range(1, 3 * lanes), rng.range(0, 50));
-            let x_step = if window { x_row } else { x_step };
+            let x_step = if window {
+                x_row
+            } else if square {
+                lanes
+            } else {
+                x_step
+            };
             let groups = (vectors + group_vectors - 1) / group_vectors;
             // Level strides: input levels past the rows' spans, weight levels past the steps.
             let mut x_extent = if x_vector {
@@ -72,6 +88,10 @@ fn every_level_computes_its_definition() {
             let mut levels = [Level::default(); 3];
             for l in (0..3).rev() {
                 levels[l] = Level { count: counts[l], x: x_extent + rng.range(0, 3), w: w_extent + rng.range(0, 3) };
+                // A square's kernel rows: the weights' `J` steps apart.
+                if square && l == 2 {
+                    levels[l].w = inner * lanes;
+                }
                 x_extent = levels[l].x * counts[l].max(1);
                 w_extent = levels[l].w * counts[l].max(1);
             }
@@ -93,8 +113,13 @@ fn every_level_computes_its_definition() {
             // The input the shared-rows tiles read, past the vector groups' spans.
             let shared_w_len = if shared { levels[0].w * 2 + w_group } else { 0 };
             let counts = if shared { levels.map(|l| l.count) } else { counts };
-            let o_row = rng.range(1, 2) * lanes * group_vectors;
+            let o_row = if square { lanes } else { rng.range(1, 2) * lanes * group_vectors };
             let o_group = rows * o_row + rng.range(0, 5);
+            // Some tiles over several output rows, each past the previous one's input
+            // and output.
+            let out_rows = if case % 3 == 1 { rng.range(2, 4) } else { 1 };
+            let (x_out_row, o_out_row) = (x_extent + rng.range(0, 40), o_group * groups + rng.range(0, 5));
+            let x_extent = x_extent + (out_rows - 1) * x_out_row;
             // Inputs include NaNs and zeros of both signs for the maximum.
             let x: Vec<f32> = (0..x_extent + 64)
                 .map(|_| match rng.range(0, 40) {
@@ -104,7 +129,7 @@ fn every_level_computes_its_definition() {
                 })
                 .collect();
             let w: Vec<f32> = (0..(w_group * groups).max(shared_w_len) + 64).map(|_| rng.value()).collect();
-            let o0: Vec<f32> = (0..o_group * groups + 64).map(|_| rng.value()).collect();
+            let o0: Vec<f32> = (0..o_group * groups + (out_rows - 1) * o_out_row + 64).map(|_| rng.value()).collect();
             let accumulate = case % 3 == 0;
             // Epilogue: a bias per channel, a residual laid out as the output, a clamp
             // (ReLU, ReLU6 or none); residual values include NaN and zeros of both signs.
@@ -129,11 +154,12 @@ fn every_level_computes_its_definition() {
             let activation = [Activation::None, Activation::Sigmoid, Activation::Silu][rng.range(0, 2) as usize];
             let bias_group = lanes * group_vectors;
             let mut expected = o0.clone();
-            for r in 0..rows {
+            for (out_row, r) in (0..out_rows).flat_map(|i| (0..rows).map(move |r| (i, r))) {
+                let (xr, or) = (out_row * x_out_row, out_row * o_out_row);
                 for v in 0..vectors {
                     let (g, q) = (v / group_vectors, v % group_vectors);
                     for lane in 0..lanes {
-                        let at = (r * o_row + g * o_group + q * lanes + lane) as usize;
+                        let at = (or + r * o_row + g * o_group + q * lanes + lane) as usize;
                         let start = if reduce == Reduce::Max { f32::NEG_INFINITY } else { 0.0 };
                         let mut sum = if accumulate { o0[at] } else { start };
                         for i2 in 0..counts[0] {
@@ -143,9 +169,10 @@ fn every_level_computes_its_definition() {
                                     let wo = i2 * levels[0].w + i1 * levels[1].w + i0 * levels[2].w;
                                     for j in 0..inner {
                                         let xv = if x_vector {
-                                            x[(r * x_row + g * x_group + q * lanes + xo + j * x_step + lane) as usize]
+                                            x[(xr + r * x_row + g * x_group + q * lanes + xo + j * x_step + lane)
+                                                as usize]
                                         } else {
-                                            x[(r * x_row + xo + j) as usize]
+                                            x[(xr + r * x_row + xo + j) as usize]
                                         };
                                         let wv = w[(g * w_group + q * lanes + wo + j * w_step + lane) as usize];
                                         sum = match reduce {
@@ -204,6 +231,9 @@ fn every_level_computes_its_definition() {
                 x_group,
                 reduce,
                 divisor,
+                out_rows,
+                x_out_row,
+                o_out_row,
                 epilogue: Epilogue {
                     bias: if with_bias { bias.as_ptr() } else { std::ptr::null() },
                     bias_group,

@@ -355,6 +355,7 @@ fn microkernel_tile(
         levels: [(one, 0, 0), (one, 0, 0), (one, 0, 0)],
         prefetch,
         epilogue,
+        out_rows: None,
         input: if mm.pairs { TileInput::Pairs } else { TileInput::Broadcast },
     }
     .call(b, isa);

@@ -227,6 +227,9 @@ pub struct MicrokernelTile {
     pub epilogue: Option<MicrokernelEpilogue>,
     /// How the input is read and combined.
     pub input: TileInput,
+    /// `(count, input stride, output stride)`: the tile repeated over output rows
+    /// (`tcc_ukernels::Tile::out_rows`); `None`: one.
+    pub out_rows: Option<(Value, i64, i64)>,
 }
 
 /// How a [`MicrokernelTile`] reads its input and combines it (`tcc_ukernels::Reduce`).
@@ -338,6 +341,8 @@ impl MicrokernelTile {
             args.push(b.index(v));
         }
         args.push(divisor.unwrap_or(null));
+        let (count, x_out_row, o_out_row) = self.out_rows.unwrap_or_else(|| (b.index(1), 0, 0));
+        args.extend([count, b.index(x_out_row), b.index(o_out_row)]);
         b.microkernel(isa, matches!(self.input, TileInput::Pairs), &args);
     }
 }

@@ -143,6 +143,7 @@ fn microkernel(b: &mut Builder, c: &OpLowering, is_max: bool, isa: tcc_target::I
                 levels: [(one, 0, 0), (one, 0, 0), (rows, w * cb, 0)],
                 prefetch: zero,
                 epilogue: None,
+                out_rows: None,
                 input: TileInput::Vectors {
                     step: cb,
                     group: h * w * cb,

@@ -44,7 +44,7 @@ macro_rules! tile_dispatch {
 
         /// The square kernels, by steps (3 and 5, as [`WINDOW_STEPS`]), stride (1
         /// and 2) and rows.
-        static SQUARES: [[[Kernel; SQUARE_ROWS]; 2]; 2] = [
+        static SQUARES: [[[SquareKernel; SQUARE_ROWS]; 2]; 2] = [
             [rows_1_to_12!(square, 3, 1), rows_1_to_12!(square, 3, 2)],
             [rows_1_to_12!(square, 5, 1), rows_1_to_12!(square, 5, 2)],
         ];
@@ -187,6 +187,9 @@ macro_rules! tile_dispatch {
         /// # Safety
         /// The CPU supports this level; the tile's addresses are valid.
         pub unsafe fn run(t: &Tile) {
+            if t.out_rows == 0 {
+                return;
+            }
             let lanes = LANES as isize;
             // Vector `v`'s group and place in it, counted along (a division per
             // vector cost more than a short reduction's FMAs).
@@ -194,24 +197,30 @@ macro_rules! tile_dispatch {
             // A depthwise convolution's interior: the square kernels, a vector at
             // a time.
             if let Some((j, stride, most)) = square_plan(t) {
-                for _ in 0..t.vectors {
-                    let at = Offsets {
-                        x: [g * t.x_group as isize + q * lanes, 0, 0, 0],
-                        w: [g * t.w_group as isize + q * lanes, 0, 0, 0],
-                        o: [g * t.o_group as isize + q * lanes, 0, 0, 0],
-                        bias: [g * t.epilogue.bias_group as isize + q * lanes, 0, 0, 0],
-                    };
-                    q += 1;
-                    if q == t.group_vectors as isize {
-                        (g, q) = (g + 1, 0);
+                for (r0, rs, chunks) in balanced_runs(t.rows, most as i64) {
+                    // SAFETY: as below.
+                    unsafe {
+                        let (x, o, rows_at) = sub_tile(t, r0);
+                        SQUARES[j][stride][rs as usize - 1](t, x, t.w, o, rows_at, chunks as usize);
                     }
-                    for (r0, rs, chunks) in balanced_runs(t.rows, most as i64) {
-                        // SAFETY: as below.
-                        unsafe {
-                            let (x, o, rows_at) = sub_tile(t, r0);
-                            SQUARES[j][stride][rs as usize - 1](t, x, t.w, o, rows_at, &at, chunks as usize);
-                        }
-                    }
+                }
+                return;
+            }
+            // One row of vector inputs over many vectors (a depthwise convolution's
+            // edge column): one call for all of them.
+            if t.rows == 1 && t.x_vector && t.reduce == super::Reduce::Fma && (t.vectors > MAX_VECTORS || t.out_rows > 1) {
+                // SAFETY: as below.
+                unsafe {
+                    let (x, o, rows_at) = sub_tile(t, 0);
+                    column(t, x, t.w, o, rows_at);
+                }
+                return;
+            }
+            // Other tiles one output row at a time.
+            if t.out_rows > 1 {
+                for i in 0..t.out_rows {
+                    // SAFETY: the caller's contract, for each output row.
+                    unsafe { run(&t.out_row(i)) };
                 }
                 return;
             }

@@ -35,6 +35,20 @@ macro_rules! tile_kernels {
             )
         }
 
+        /// Output row `i`'s input, output, residual and row bias ([`Tile::out_rows`]).
+        #[inline(always)]
+        fn out_row_at(
+            t: &Tile,
+            i: i64,
+            x: *const f32,
+            o: *mut f32,
+            [residual, row_bias]: [*const f32; 2],
+        ) -> (*const f32, *mut f32, [*const f32; 2]) {
+            let (xo, oo) = ((i * t.x_out_row) as isize, (i * t.o_out_row) as isize);
+            let residual = if residual.is_null() { residual } else { residual.wrapping_offset(oo) };
+            (x.wrapping_offset(xo), o.wrapping_offset(oo), [residual, row_bias])
+        }
+
         /// `R x C` accumulators over the whole reduction, through the epilogue into
         /// `o` (`rows_at` are the epilogue's residual and, with a bias per row, its
         /// bias, at the sub-tile's first row), for each of `chunks` sub-tiles.
@@ -142,6 +156,88 @@ macro_rules! tile_kernels {
                     }
                 }
                 finish::<R, C>(t, acc, o, o_row, [residual, row_bias], at);
+            }
+        }
+
+        /// One row of vector inputs (a depthwise convolution's edge column, whose
+        /// steps are a kernel row's taps inside the input) over the whole reduction,
+        /// for every vector of the tile and output row in one call, 4 vectors at a
+        /// time (their sums independent chains of FMAs: one at a time, each waited
+        /// for the latency of the one before). In [`kernel`]'s sub-tiles, each
+        /// call's setup took longer than its few FMAs (a 14x14 map's edge columns
+        /// were 40% of the convolution's time). Each accumulator sees its steps in
+        /// [`kernel`]'s order.
+        #[target_feature(enable = $feature)]
+        unsafe fn column(t: &Tile, x: *const f32, w: *const f32, o: *mut f32, rows_at: [*const f32; 2]) {
+            let lanes = LANES as isize;
+            // Vector `v`'s group and place in it, counted along.
+            let (mut g, mut q) = (0isize, 0isize);
+            let mut left = t.vectors;
+            while left > 0 {
+                let c = left.min(4) as usize;
+                let mut at = Offsets { x: [0; 4], w: [0; 4], o: [0; 4], bias: [0; 4] };
+                for i in 0..c {
+                    at.x[i] = g * t.x_group as isize + q * lanes;
+                    at.w[i] = g * t.w_group as isize + q * lanes;
+                    at.o[i] = g * t.o_group as isize + q * lanes;
+                    at.bias[i] = g * t.epilogue.bias_group as isize + q * lanes;
+                    q += 1;
+                    if q == t.group_vectors as isize {
+                        (g, q) = (g + 1, 0);
+                    }
+                }
+                // SAFETY: the caller's contract.
+                unsafe {
+                    match c {
+                        4 => column_vectors::<4>(t, x, w, o, rows_at, &at),
+                        3 => column_vectors::<3>(t, x, w, o, rows_at, &at),
+                        2 => column_vectors::<2>(t, x, w, o, rows_at, &at),
+                        _ => column_vectors::<1>(t, x, w, o, rows_at, &at),
+                    }
+                }
+                left -= c as i64;
+            }
+        }
+
+        /// [`column`] for `C` vectors at `at`, every output row.
+        #[target_feature(enable = $feature)]
+        #[inline]
+        unsafe fn column_vectors<const C: usize>(
+            t: &Tile,
+            x: *const f32,
+            w: *const f32,
+            o: *mut f32,
+            rows_at: [*const f32; 2],
+            at: &Offsets,
+        ) {
+            let [l2, l1, l0] = t.levels;
+            let (x_step, w_step) = (t.x_step as isize, t.w_step as isize);
+            for row in 0..t.out_rows {
+                let (x, o, rows_at) = out_row_at(t, row, x, o, rows_at);
+                // SAFETY: the tile's addresses are valid (the caller's contract).
+                unsafe {
+                    let mut acc = [[$zero(); C]; 1];
+                    if t.accumulate {
+                        for c in 0..C {
+                            acc[0][c] = $load(o.offset(at.o[c]));
+                        }
+                    }
+                    for i2 in 0..l2.count as isize {
+                        for i1 in 0..l1.count as isize {
+                            for i0 in 0..l0.count as isize {
+                                let xp = x.offset(i2 * l2.x as isize + i1 * l1.x as isize + i0 * l0.x as isize);
+                                let wp = w.offset(i2 * l2.w as isize + i1 * l1.w as isize + i0 * l0.w as isize);
+                                for j in 0..t.inner as isize {
+                                    for c in 0..C {
+                                        let v = $load(xp.offset(at.x[c] + j * x_step));
+                                        acc[0][c] = $fma(v, $load(wp.offset(at.w[c] + j * w_step)), acc[0][c]);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    finish::<1, C>(t, acc, o, t.o_row as isize, rows_at, at);
+                }
             }
         }
 
@@ -327,6 +423,10 @@ macro_rules! tile_kernels {
         /// offset from a kernel row's base (with the strides in registers, the
         /// address arithmetic took as long as the FMAs). Each accumulator sees its
         /// steps in [`kernel`]'s order.
+        ///
+        /// Every vector of the tile and every output row ([`Tile::out_rows`]) in one
+        /// call, a vector's rows one after another: each input row is read by the
+        /// output rows next to each other while it is in L1.
         #[target_feature(enable = $feature)]
         unsafe fn square<const R: usize, const J: usize, const S: usize>(
             t: &Tile,
@@ -334,39 +434,55 @@ macro_rules! tile_kernels {
             w: *const f32,
             o: *mut f32,
             rows_at: [*const f32; 2],
-            at: &Offsets,
             chunks: usize,
         ) {
             let l0 = t.levels[2];
             // The steps, weights' step and output rows are one vector apart
             // ([`square_plan`]): constant offsets.
             let (x_step, w_step, o_row) = (LANES as isize, LANES as isize, LANES as isize);
-            // SAFETY: the tile's addresses are valid (the caller's contract).
-            unsafe {
-                for i in 0..chunks {
-                    let (x, o, rows_at) = chunk::<R>(t, i, x, o, rows_at);
-                    let mut a = [[$zero(); 1]; R];
-                    if t.accumulate {
-                        for r in 0..R {
-                            a[r][0] = $load(o.offset(r as isize * o_row + at.o[0]));
-                        }
-                    }
-                    for k in 0..J {
-                        let xq = x.offset(at.x[0] + k as isize * l0.x as isize);
-                        let mut wv = [$zero(); J];
-                        for j in 0..J {
-                            wv[j] = $load(w.offset(at.w[0] + (k * J + j) as isize * w_step));
-                        }
-                        // (Loops without conditions, which LLVM unrolls; it then
-                        // loads each input vector once.)
-                        for r in 0..R {
-                            for j in 0..J {
-                                let v = $load(xq.offset((r * S + j) as isize * x_step));
-                                a[r][0] = $fma(v, wv[j], a[r][0]);
+            // Vector `v`'s group and place in it, counted along.
+            let (mut g, mut q) = (0isize, 0isize);
+            for _ in 0..t.vectors {
+                let at = &Offsets {
+                    x: [g * t.x_group as isize + q * x_step, 0, 0, 0],
+                    w: [g * t.w_group as isize + q * x_step, 0, 0, 0],
+                    o: [g * t.o_group as isize + q * x_step, 0, 0, 0],
+                    bias: [g * t.epilogue.bias_group as isize + q * x_step, 0, 0, 0],
+                };
+                q += 1;
+                if q == t.group_vectors as isize {
+                    (g, q) = (g + 1, 0);
+                }
+                // SAFETY: the tile's addresses are valid (the caller's contract).
+                unsafe {
+                    for row in 0..t.out_rows {
+                        let (x, o, rows_at) = out_row_at(t, row, x, o, rows_at);
+                        for i in 0..chunks {
+                            let (x, o, rows_at) = chunk::<R>(t, i, x, o, rows_at);
+                            let mut a = [[$zero(); 1]; R];
+                            if t.accumulate {
+                                for r in 0..R {
+                                    a[r][0] = $load(o.offset(r as isize * o_row + at.o[0]));
+                                }
                             }
+                            for k in 0..J {
+                                let xq = x.offset(at.x[0] + k as isize * l0.x as isize);
+                                let mut wv = [$zero(); J];
+                                for j in 0..J {
+                                    wv[j] = $load(w.offset(at.w[0] + (k * J + j) as isize * w_step));
+                                }
+                                // (Loops without conditions, which LLVM unrolls; it then
+                                // loads each input vector once.)
+                                for r in 0..R {
+                                    for j in 0..J {
+                                        let v = $load(xq.offset((r * S + j) as isize * x_step));
+                                        a[r][0] = $fma(v, wv[j], a[r][0]);
+                                    }
+                                }
+                            }
+                            finish::<R, 1>(t, a, o, o_row, rows_at, at);
                         }
                     }
-                    finish::<R, 1>(t, a, o, o_row, rows_at, at);
                 }
             }
         }

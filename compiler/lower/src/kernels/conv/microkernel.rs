@@ -207,6 +207,7 @@ fn call(
         levels: [(icbs, h * w * ib, kh_n * filter_row), (khs, dh * w * ib, filter_row), (kws, dw * ib, wib * ob)],
         prefetch,
         epilogue,
+        out_rows: None,
         input: if k.pairs { TileInput::Pairs } else { TileInput::Broadcast },
     }
     .call(b, isa);
@@ -242,72 +243,130 @@ pub(super) fn depthwise_fits(c: &OpLowering, k: &Conv) -> bool {
 }
 
 /// The depthwise template on `isa`'s microkernel: parallel over (image, group of
-/// channel blocks, output row); each run of columns with the same kernel taps is one
-/// call over all the group's blocks (vector inputs, a vector group per block), which
-/// tiles the columns itself. Groups are as large as leave 16 tasks or more, so that a
-/// narrow map's many channels (960 at 7x7) are a few calls, not one per block and run.
-/// An epilogue the microkernel cannot apply (EfficientNet's SiLU) runs in generated code
-/// over the run's stored sums while they are in L1: computed by the generated depthwise
-/// template instead, 16-channel blocks in Cranelift's 4-lane vectors spilled (5% of the
-/// 512-bit peak).
+/// channel blocks, part of the output rows); each run of columns with the same kernel
+/// taps is one call over all the group's blocks (vector inputs, a vector group per
+/// block), which tiles the columns itself, and over all the part's rows whose kernel
+/// rows land inside the input (`out_rows`; the microkernel runs a block's rows one
+/// after another, so each input row is read by the output rows next to it while it is
+/// in L1). Called per output row and over groups of 16 blocks, a 14x14 map with 512
+/// channels ran at 20% of the peak with AVX-512 microkernels: each call's setup was
+/// as long as its work, and each row's calls read 48 KiB of input rows of 16 blocks.
+/// An epilogue the microkernel cannot apply (EfficientNet's SiLU) runs in generated
+/// code over each row's stored sums while they are in L1 (one row per call then):
+/// computed by the generated depthwise template instead, 16-channel blocks in
+/// Cranelift's 4-lane vectors spilled (5% of the 512-bit peak).
 pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv, isa: Isa) {
-    let [n_n, _, h, w, ib] = k.x;
+    let [n_n, _, h, _, _] = k.x;
+    let [_, _, kh_n, _, _, _] = k.w;
+    let [_, cb_n, oh_n, _, _] = k.o;
+    let (sh, dh, ph) = (k.stride[0], k.dilation[0], k.pad[0]);
+    let post = fusable(c, k).is_none() && !c.g.regions(c.op).is_empty();
+    // Output rows whose kernel rows all land inside the input.
+    let inside = ((ph + sh - 1) / sh, ((h - 1 - (kh_n - 1) * dh + ph).div_euclid(sh) + 1).min(oh_n));
+    let (group, parts) = depthwise_tasks(n_n, cb_n, oh_n, post);
+    tasks(b, k, [n_n, cb_n / group, parts, 1], |b, [n, g, p, _]| {
+        let cb = b.scale(g, group);
+        let at = |b: &mut Builder, q: Value| {
+            let rows = b.scale(q, oh_n);
+            let parts = b.index(parts);
+            b.div(rows, parts)
+        };
+        let lo = at(b, p);
+        let one = b.index(1);
+        let next = b.add(p, one);
+        let hi = at(b, next);
+        let row_by_row = |b: &mut Builder, lo: Value, hi: Value| {
+            b.range(lo, hi, |b, oh| depthwise_calls(b, c, k, isa, [n, cb, oh], group, None));
+        };
+        if post || inside.0 >= inside.1 {
+            return row_by_row(b, lo, hi);
+        }
+        // Rows above the inside ones, the inside ones in one call per run, rows below.
+        let above = b.min_const(hi, inside.0);
+        row_by_row(b, lo, above);
+        let first = b.max_const(lo, inside.0);
+        let end = b.min_const(hi, inside.1);
+        let count = b.sub(end, first);
+        let count = b.max_const(count, 0);
+        depthwise_calls(b, c, k, isa, [n, cb, first], group, Some(count));
+        let below = b.max_const(lo, inside.1);
+        row_by_row(b, below, hi);
+    });
+}
+
+/// The depthwise tasks: `(blocks per group, parts of the rows)`. Groups of up to 8
+/// blocks, the rows in as many parts as leave 16 tasks or more (one row a part with a
+/// generated post-pass).
+fn depthwise_tasks(n: i64, blocks: i64, rows: i64, post: bool) -> (i64, i64) {
+    let group = (1..=blocks.min(8)).rev().find(|&g| blocks % g == 0).unwrap_or(1);
+    let parts = if post { rows } else { ((16 + n * (blocks / group) - 1) / (n * (blocks / group))).clamp(1, rows) };
+    (group, parts)
+}
+
+/// The calls of output row `oh` (`at = [image, first block, oh]`) of a group of `group`
+/// blocks, one per run of columns, or with `rows`, of that many rows from `oh`, every
+/// one with all its kernel rows inside the input.
+fn depthwise_calls(
+    b: &mut Builder,
+    c: &OpLowering,
+    k: &Conv,
+    isa: Isa,
+    at: [Value; 3],
+    group: i64,
+    rows: Option<Value>,
+) {
+    let [n, cb, oh] = at;
+    let [_, _, h, w, ib] = k.x;
     let [_, _, kh_n, kw_n, _, ob] = k.w;
-    let [_, cb_n, oh_n, ow_n, _] = k.o;
+    let [_, _, oh_n, ow_n, _] = k.o;
     let ([sh, sw], [dh, dw]) = (k.stride, k.dilation);
-    let runs = row_runs(ow_n, w, kw_n, sw, dw, k.pad[1]);
-    let group = (1..=cb_n).rev().find(|&g| cb_n % g == 0 && n_n * (cb_n / g) * oh_n >= 16).unwrap_or(1);
     let fused = fusable(c, k);
     let lanes = isa.lanes() as i64;
-    tasks(b, k, [n_n, cb_n / group, oh_n, 1], |b, [n, g, oh, _]| {
-        let cb = b.scale(g, group);
-        let ohs = b.scale(oh, sh);
-        let pt = b.index(k.pad[0]);
-        let kh = kernel_rows(b, k, ohs, pt, h, kh_n);
-        let ih0 = b.sub(ohs, pt);
-        let zero = b.index(0);
-        let ih = {
-            let d = b.scale(kh.0, dh);
-            b.add(ih0, d)
-        };
-        let khs = b.sub(kh.1, kh.0);
-        let one = b.index(1);
-        for run in &runs {
-            let (lo, hi) = run.taps;
-            let ow0 = b.index(run.start);
-            let iw = b.index(run.start * sw + lo * dw - k.pad[1]);
-            let lo_v = b.index(lo);
-            let epilogue = fused.map(|f| tile_epilogue(b, k, &f, [n, cb, oh, ow0]));
-            MicrokernelTile {
-                x: b.address(k.xb, &[n, cb, ih, iw, zero]),
-                w: b.address(k.wb, &[cb, zero, kh.0, lo_v, zero, zero]),
-                o: b.address(k.ob, &[n, cb, oh, ow0, zero]),
-                rows: b.index(run.len),
-                vectors: group * ob / lanes,
-                accumulate: false,
-                x_row: sw * ib,
-                o_row: ob,
-                group_vectors: ob / lanes,
-                w_group: kh_n * kw_n * ob,
-                o_group: oh_n * ow_n * ob,
-                inner: hi - lo,
-                w_step: ob,
-                levels: [(one, 0, 0), (one, 0, 0), (khs, dh * w * ib, kw_n * ob)],
-                prefetch: zero,
-                epilogue,
-                input: TileInput::Vectors {
-                    step: dw * ib,
-                    group: h * w * ib,
-                    reduce: VectorReduce::Fma,
-                    divisor: None,
-                },
-            }
-            .call(b, isa);
-            if fused.is_none() && !c.g.regions(c.op).is_empty() {
-                epilogue_over_run(b, c, k, [n, cb, oh, ow0], group, run.len);
-            }
+    let zero = b.index(0);
+    let ohs = b.scale(oh, sh);
+    let pt = b.index(k.pad[0]);
+    let kh = match rows {
+        Some(_) => (b.index(0), b.index(kh_n)),
+        None => kernel_rows(b, k, ohs, pt, h, kh_n),
+    };
+    let ih0 = b.sub(ohs, pt);
+    let ih = {
+        let d = b.scale(kh.0, dh);
+        b.add(ih0, d)
+    };
+    let khs = b.sub(kh.1, kh.0);
+    let one = b.index(1);
+    for run in &row_runs(ow_n, w, kw_n, sw, dw, k.pad[1]) {
+        let (lo, hi) = run.taps;
+        let ow0 = b.index(run.start);
+        let iw = b.index(run.start * sw + lo * dw - k.pad[1]);
+        let lo_v = b.index(lo);
+        let epilogue = fused.map(|f| tile_epilogue(b, k, &f, [n, cb, oh, ow0]));
+        MicrokernelTile {
+            x: b.address(k.xb, &[n, cb, ih, iw, zero]),
+            w: b.address(k.wb, &[cb, zero, kh.0, lo_v, zero, zero]),
+            o: b.address(k.ob, &[n, cb, oh, ow0, zero]),
+            rows: b.index(run.len),
+            vectors: group * ob / lanes,
+            accumulate: false,
+            x_row: sw * ib,
+            o_row: ob,
+            group_vectors: ob / lanes,
+            w_group: kh_n * kw_n * ob,
+            o_group: oh_n * ow_n * ob,
+            inner: hi - lo,
+            w_step: ob,
+            levels: [(one, 0, 0), (one, 0, 0), (khs, dh * w * ib, kw_n * ob)],
+            prefetch: zero,
+            epilogue,
+            out_rows: rows.map(|count| (count, sh * w * ib, ow_n * ob)),
+            input: TileInput::Vectors { step: dw * ib, group: h * w * ib, reduce: VectorReduce::Fma, divisor: None },
         }
-    });
+        .call(b, isa);
+        if rows.is_none() && fused.is_none() && !c.g.regions(c.op).is_empty() {
+            epilogue_over_run(b, c, k, [n, cb, oh, ow0], group, run.len);
+        }
+    }
 }
 
 /// `c`'s epilogue in generated code over the stored sums of `blocks` output blocks from

@@ -126,6 +126,7 @@ fn call(b: &mut Builder, k: &Rows, plan: &Plan, row: &Row, run: &Run, ow0: i64, 
         levels: [(gin, k.kh * k.kw, k.h * k.w), (kh_count, k.kw, dh * k.w), (one, 0, 0)],
         prefetch: zero,
         epilogue: Some(epilogue),
+        out_rows: None,
         input: TileInput::Broadcast,
     }
     .call(b, plan.isa);
