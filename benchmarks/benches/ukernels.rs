@@ -43,6 +43,9 @@ fn tiles(c: &mut Criterion) {
             divisor: 0,
             prefetch: 0,
             epilogue: Epilogue::NONE,
+            out_rows: 1,
+            x_out_row: 0,
+            o_out_row: 0,
         };
         group.throughput(Throughput::Elements((2 * rows * VECTORS * 16 * K) as u64));
         // SAFETY: the buffers cover the tile.
