@@ -782,14 +782,14 @@ func.func @address_not_index(%b: buffer<4xf32>, %c0: index) {
 
 func.func @microkernel_unknown_isa(%a: index) {
   // expected-error@+1 {{'loop.microkernel' op 'isa' must be avx512, avx2 or sse}}
-  loop.microkernel %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a {isa = "avx9"} : (index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index) -> ()
+  loop.microkernel %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a {isa = "avx9"} : (index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index) -> ()
   return
 }
 
 // -----
 
 func.func @microkernel_too_few(%a: index) {
-  // expected-error@+1 {{'loop.microkernel' op expects 35 operands, but has 2}}
+  // expected-error@+1 {{'loop.microkernel' op expects 38 operands, but has 2}}
   loop.microkernel %a, %a {isa = "sse"} : (index, index) -> ()
   return
 }
@@ -798,6 +798,6 @@ func.func @microkernel_too_few(%a: index) {
 
 func.func @microkernel_not_index(%a: index, %f: f32) {
   // expected-error@+1 {{'loop.microkernel' op operand 'vectors' must be an index, got f32}}
-  loop.microkernel %a, %a, %a, %a, %f, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a {isa = "sse"} : (index, index, index, index, f32, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index) -> ()
+  loop.microkernel %a, %a, %a, %a, %f, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a {isa = "sse"} : (index, index, index, index, f32, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index) -> ()
   return
 }
