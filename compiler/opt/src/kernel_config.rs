@@ -290,8 +290,9 @@ pub struct TileReads {
     /// Neighbouring columns broadcast some of the same input elements: an input block of
     /// one channel (a stem) read by kernel columns that overlap between output columns.
     pub shared_broadcasts: bool,
-    /// The template takes a partial last group of blocks (no channel groups): the tile's
-    /// block count need not divide the blocks.
+    /// The template takes a partial last tile of blocks (the convolution templates,
+    /// in every channel group; not a matmul's packed columns): the tile's block count
+    /// need not divide the blocks.
     pub partial_tiles: bool,
 }
 
@@ -350,10 +351,12 @@ pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64, read
         let passes = if reads.input_passes { c as f64 / (c + 1) as f64 } else { 1.0 };
         Some((r, share * reuse * passes * used.sqrt()))
     };
-    // Block counts no tile of 2 or more divides (77: RegNet-Y 16GF's 1232 channels)
-    // take tiles that do not divide them where the template allows a partial last
-    // group, scored by the blocks each tile covers (its 1232 -> 1232 pointwise convs
-    // at 14x14: 74-76% of the peak in 28 x 1 tiles, 85-88% in 7 x 3 and 12 x 2).
+    // Block counts no tile of 2 or more divides (77: RegNet-Y 16GF's 1232 channels; 7
+    // a group: its 112-channel groups) take tiles that do not divide them where the
+    // template allows a partial last tile, scored by the blocks each tile covers (the
+    // 1232 -> 1232 pointwise convs at 14x14: 74-76% of the peak in 28 x 1 tiles, 87-91%
+    // in 14 x 2; the grouped 3x3 convs at 56x56, stride 1 and 2: 5.82 and 6.43 ms in
+    // 28 x 1 tiles, 5.57 and 6.00 in 14 x 2, Zen 5).
     let partial = reads.partial_tiles && !five && (2..=max_blocks).all(|c| blocks % c != 0);
     let candidates = (1..=max_blocks).chain(five.then_some(5));
     let mut best = (1, 1, f64::MIN);
@@ -420,7 +423,7 @@ mod tests {
         // Block counts the tile cannot divide are not split.
         let (_, c) = register_tile(&target(512, 32), 56, 3, 1, TileReads::default());
         assert!(c == 1 || c == 3);
-        // Unless the template takes a partial last group and no tile of 2 or more
+        // Unless the template takes a partial last tile and no tile of 2 or more
         // divides them (77 blocks), but not where one does (6 blocks).
         let partial = TileReads { partial_tiles: true, ..Default::default() };
         assert_eq!(register_tile(&target(512, 32), 196, 77, 1, TileReads::default()).1, 1);

@@ -218,6 +218,23 @@ func.func @from_resource() -> tensor<2xf32> {
 // The blob is no longer referenced, so no resource section is printed.
 // CHECK-NOT: dialect_resources
 
+// Integer results (indices: a gather's, a mask's) fold up to 2^23 elements whatever
+// their inputs' size, since they are never weights: torch-mlir's bilinear upsampling
+// builds its gather indices from 224-element ranges. Larger ones stay, and floats
+// that grow stay too (@size_limit).
+// CHECK-LABEL: func.func @index_tensors()
+// CHECK-NEXT: %0 = graph.constant {value = dense<3> : tensor<1xi32>} : () -> tensor<1xi32>
+// CHECK-NEXT: %1 = graph.constant {value = dense<3> : tensor<1053696xi32>} : () -> tensor<1053696xi32>
+// CHECK-NEXT: %2 = graph.broadcast_to %0 {shape = [8388609]} : (tensor<1xi32>) -> tensor<8388609xi32>
+// CHECK-NEXT: return %1, %2 :
+// CHECK-NEXT: }
+func.func @index_tensors() -> (tensor<1053696xi32>, tensor<8388609xi32>) {
+  %s = graph.constant {value = dense<3> : tensor<1xi32>} : () -> tensor<1xi32>
+  %0 = graph.broadcast_to %s {shape = [1053696]} : (tensor<1xi32>) -> tensor<1053696xi32>
+  %1 = graph.broadcast_to %s {shape = [8388609]} : (tensor<1xi32>) -> tensor<8388609xi32>
+  return %0, %1 : tensor<1053696xi32>, tensor<8388609xi32>
+}
+
 {-#
   dialect_resources: {
     builtin: {

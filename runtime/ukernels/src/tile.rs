@@ -6,10 +6,13 @@
 //! (`tile/kernels.rs`: `kernel::<R, C, M>` keeps `R x C` accumulators in registers, the
 //! constants letting the compiler unroll both loops; `window` and `square` serve
 //! depthwise convolutions, loading each input vector once for all the accumulators that
-//! read it, and `shared_rows` the row template's channel multipliers, sharing each
-//! input row between the output rows and channels that read it) and the dispatch (`tile/dispatch.rs`: `run` splits a requested tile into
-//! sub-tiles the register file holds, balanced so that no sub-tile is much narrower
-//! than the others, and calls each kernel once for all its sub-tiles of one height).
+//! read it, `column` their edge columns over many vectors, and `shared_rows` the row
+//! template's channel multipliers, sharing each input row between the output rows and
+//! channels that read it) and the dispatch (`tile/dispatch.rs`: `run` splits a
+//! requested tile into sub-tiles the register file holds, balanced so that no sub-tile
+//! is much narrower than the others, and calls each kernel once for all its sub-tiles
+//! of one height). A tile may repeat over output rows (`out_rows`): the square and
+//! column kernels run them in one call, the others one row at a time.
 
 /// One strided level of the reduction: `count` iterations, each advancing the input by
 /// `x` and the weights by `w` elements.

@@ -2,7 +2,8 @@
 //! expands over its vector type and intrinsics: `kernel` keeps `R x C`
 //! accumulators in registers over a whole reduction (broadcast or vector inputs, FMA,
 //! max or sum), `window` and `square` load each input vector of a depthwise
-//! convolution's kernel row once for all the accumulators that read it, `shared_rows`
+//! convolution's kernel row once for all the accumulators that read it, `column` runs
+//! a depthwise convolution's edge columns over many vectors, `shared_rows`
 //! does the same for the row template's channel multipliers, and `finish`
 //! applies the divisor and the epilogue in registers and stores. Every kernel runs
 //! `chunks` sub-tiles of its rows, one after another, per call.

@@ -70,8 +70,8 @@ struct Conv {
     width: u32,
     vectors: i64,
     tile_w: i64,
-    /// Output-channel blocks per tile. Without groups it need not divide the blocks:
-    /// the last group of tiles then takes the blocks left ([`Conv::tail`]).
+    /// Output-channel blocks per tile. It need not divide a channel group's blocks:
+    /// each group's last tile then takes the blocks left ([`Conv::tail`]).
     tile_oc: i64,
     unroll_kw: bool,
     unroll_ic: i64,
