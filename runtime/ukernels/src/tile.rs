@@ -300,6 +300,37 @@ macro_rules! isa_tile {
                 bias: [isize; 4],
             }
 
+            /// The tile's vectors in order: vector `q` of group `g` is `g * group + q * L`
+            /// elements past the first in the input (vector inputs), the weights, the
+            /// output and the bias, counted along (a division per vector cost more than a
+            /// short reduction's FMAs).
+            #[derive(Default)]
+            struct VectorWalk {
+                g: isize,
+                q: isize,
+            }
+
+            impl VectorWalk {
+                /// The next `count` (at most 4) vectors' offsets.
+                #[inline(always)]
+                fn next(&mut self, t: &Tile, count: usize) -> Offsets {
+                    let lanes = LANES as isize;
+                    let mut at = Offsets { x: [0; 4], w: [0; 4], o: [0; 4], bias: [0; 4] };
+                    for i in 0..count {
+                        let (g, q) = (self.g, self.q);
+                        at.x[i] = g * t.x_group as isize + q * lanes;
+                        at.w[i] = g * t.w_group as isize + q * lanes;
+                        at.o[i] = g * t.o_group as isize + q * lanes;
+                        at.bias[i] = g * t.epilogue.bias_group as isize + q * lanes;
+                        self.q += 1;
+                        if self.q == t.group_vectors as isize {
+                            (self.g, self.q) = (g + 1, 0);
+                        }
+                    }
+                    at
+                }
+            }
+
             /// A sub-tile kernel, run on `chunks` sub-tiles of its rows one after another.
             type Kernel = unsafe fn(&Tile, *const f32, *const f32, *mut f32, [*const f32; 2], &Offsets, usize);
             /// A square kernel, run on every vector of the tile and `chunks` sub-tiles

@@ -190,10 +190,6 @@ macro_rules! tile_dispatch {
             if t.out_rows == 0 {
                 return;
             }
-            let lanes = LANES as isize;
-            // Vector `v`'s group and place in it, counted along (a division per
-            // vector cost more than a short reduction's FMAs).
-            let (mut g, mut q) = (0isize, 0isize);
             // A depthwise convolution's interior: the square kernels, a vector at
             // a time.
             if let Some((j, stride, most)) = square_plan(t) {
@@ -227,6 +223,7 @@ macro_rules! tile_dispatch {
             // A row template's channels over several output rows: the shared-rows
             // kernels, two channels (or one) and a vector at a time.
             if shared_rows_plan(t) {
+                let lanes = LANES as isize;
                 let groups = t.vectors / t.group_vectors;
                 let pair = if shared_rows_most(2) > 0 { 2 } else { 1 };
                 for q in 0..t.group_vectors as isize {
@@ -254,18 +251,9 @@ macro_rules! tile_dispatch {
                 }
                 return;
             }
+            let mut walk = VectorWalk::default();
             for (_, vs) in balanced(t.vectors, MAX_VECTORS) {
-                let mut at = Offsets { x: [0; 4], w: [0; 4], o: [0; 4], bias: [0; 4] };
-                for i in 0..vs as usize {
-                    at.x[i] = g * t.x_group as isize + q * lanes;
-                    at.w[i] = g * t.w_group as isize + q * lanes;
-                    at.o[i] = g * t.o_group as isize + q * lanes;
-                    at.bias[i] = g * t.epilogue.bias_group as isize + q * lanes;
-                    q += 1;
-                    if q == t.group_vectors as isize {
-                        (g, q) = (g + 1, 0);
-                    }
-                }
+                let at = walk.next(t, vs as usize);
                 // Vector inputs a step apart as rows are: the window kernels.
                 let window = (t.x_vector && t.reduce == super::Reduce::Fma && t.x_step == t.x_row)
                     .then(|| WINDOW_STEPS.iter().position(|&j| j == t.inner))

@@ -170,23 +170,11 @@ macro_rules! tile_kernels {
         /// [`kernel`]'s order.
         #[target_feature(enable = $feature)]
         unsafe fn column(t: &Tile, x: *const f32, w: *const f32, o: *mut f32, rows_at: [*const f32; 2]) {
-            let lanes = LANES as isize;
-            // Vector `v`'s group and place in it, counted along.
-            let (mut g, mut q) = (0isize, 0isize);
+            let mut walk = VectorWalk::default();
             let mut left = t.vectors;
             while left > 0 {
                 let c = left.min(4) as usize;
-                let mut at = Offsets { x: [0; 4], w: [0; 4], o: [0; 4], bias: [0; 4] };
-                for i in 0..c {
-                    at.x[i] = g * t.x_group as isize + q * lanes;
-                    at.w[i] = g * t.w_group as isize + q * lanes;
-                    at.o[i] = g * t.o_group as isize + q * lanes;
-                    at.bias[i] = g * t.epilogue.bias_group as isize + q * lanes;
-                    q += 1;
-                    if q == t.group_vectors as isize {
-                        (g, q) = (g + 1, 0);
-                    }
-                }
+                let at = walk.next(t, c);
                 // SAFETY: the caller's contract.
                 unsafe {
                     match c {
@@ -441,19 +429,9 @@ macro_rules! tile_kernels {
             // The steps, weights' step and output rows are one vector apart
             // ([`square_plan`]): constant offsets.
             let (x_step, w_step, o_row) = (LANES as isize, LANES as isize, LANES as isize);
-            // Vector `v`'s group and place in it, counted along.
-            let (mut g, mut q) = (0isize, 0isize);
+            let mut walk = VectorWalk::default();
             for _ in 0..t.vectors {
-                let at = &Offsets {
-                    x: [g * t.x_group as isize + q * x_step, 0, 0, 0],
-                    w: [g * t.w_group as isize + q * x_step, 0, 0, 0],
-                    o: [g * t.o_group as isize + q * x_step, 0, 0, 0],
-                    bias: [g * t.epilogue.bias_group as isize + q * x_step, 0, 0, 0],
-                };
-                q += 1;
-                if q == t.group_vectors as isize {
-                    (g, q) = (g + 1, 0);
-                }
+                let at = &walk.next(t, 1);
                 // SAFETY: the tile's addresses are valid (the caller's contract).
                 unsafe {
                     for row in 0..t.out_rows {
