@@ -414,8 +414,7 @@ macro_rules! tile_kernels {
         /// steps in [`kernel`]'s order.
         ///
         /// Every vector of the tile and every output row ([`Tile::out_rows`]) in one
-        /// call, a vector's rows one after another: each input row is read by the
-        /// output rows next to each other while it is in L1.
+        /// call, a vector's rows one after another (a block's plane in order).
         #[target_feature(enable = $feature)]
         unsafe fn square<const R: usize, const J: usize, const S: usize>(
             t: &Tile,
