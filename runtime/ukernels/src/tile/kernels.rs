@@ -14,6 +14,20 @@ macro_rules! tile_kernels {
         $add:path, $max:path, $min:path, $nan_max:path, $div:path, $keep_above_zero:path, $mul:path,
         $sigmoid:path
     ) => {
+        /// The input, output, residual and row bias `x`, `o` (the residual as the
+        /// output) and `bias` elements past `x`, `o` and `rows_at`.
+        #[inline(always)]
+        fn moved(
+            (x, o, bias): (isize, isize, isize),
+            xp: *const f32,
+            op: *mut f32,
+            [residual, row_bias]: [*const f32; 2],
+        ) -> (*const f32, *mut f32, [*const f32; 2]) {
+            // (A null residual stays null: it means none.)
+            let residual = if residual.is_null() { residual } else { residual.wrapping_offset(o) };
+            (xp.wrapping_offset(x), op.wrapping_offset(o), [residual, row_bias.wrapping_offset(bias)])
+        }
+
         /// Sub-tile `i`'s input, output, residual and row bias (each `i * R` rows past
         /// the first's).
         #[inline(always)]
@@ -22,18 +36,11 @@ macro_rules! tile_kernels {
             i: usize,
             x: *const f32,
             o: *mut f32,
-            [residual, row_bias]: [*const f32; 2],
+            rows_at: [*const f32; 2],
         ) -> (*const f32, *mut f32, [*const f32; 2]) {
             let rows = (i * R) as isize;
-            let o_rows = rows * t.o_row as isize;
-            let bias_rows = rows * t.epilogue.bias_row as isize;
-            // (A null residual stays null: it means none.)
-            let residual = if residual.is_null() { residual } else { residual.wrapping_offset(o_rows) };
-            (
-                x.wrapping_offset(rows * t.x_row as isize),
-                o.wrapping_offset(o_rows),
-                [residual, row_bias.wrapping_offset(bias_rows)],
-            )
+            let strides = (t.x_row as isize, t.o_row as isize, t.epilogue.bias_row as isize);
+            moved((rows * strides.0, rows * strides.1, rows * strides.2), x, o, rows_at)
         }
 
         /// Output row `i`'s input, output, residual and row bias ([`Tile::out_rows`]).
@@ -43,11 +50,9 @@ macro_rules! tile_kernels {
             i: i64,
             x: *const f32,
             o: *mut f32,
-            [residual, row_bias]: [*const f32; 2],
+            rows_at: [*const f32; 2],
         ) -> (*const f32, *mut f32, [*const f32; 2]) {
-            let (xo, oo) = ((i * t.x_out_row) as isize, (i * t.o_out_row) as isize);
-            let residual = if residual.is_null() { residual } else { residual.wrapping_offset(oo) };
-            (x.wrapping_offset(xo), o.wrapping_offset(oo), [residual, row_bias])
+            moved(((i * t.x_out_row) as isize, (i * t.o_out_row) as isize, 0), x, o, rows_at)
         }
 
         /// `R x C` accumulators over the whole reduction, through the epilogue into
