@@ -63,16 +63,19 @@ fn bench_reports_and_kernels_add_up() {
                 number(&json, key);
             }
             assert!(json.contains("\"kernels\": [{\"name\": \"graph."), "{json}");
-            let (kernels, mean) = (number(&json, "kernels_ms"), number(&json, "mean"));
-            let ratio = kernels / mean;
-            println!("{}: kernels {kernels:.4} ms, mean latency {mean:.4} ms, ratio {ratio:.3}", model.display());
-            ratios.push(ratio);
-            // Within 10%, plus 3 µs for the per-run work outside the kernels (entry,
-            // argument checks; unoptimized in the test build), which dominates models
-            // that run in microseconds: examples/cnn.mlir runs in 7 µs here, 1.8-2.0 µs
-            // of it outside its kernels (2026-11-28, Zen 5), and failed the 1 µs this
-            // allowed before in five of six runs.
-            if (kernels - mean).abs() <= 0.1 * mean + 0.003 {
+            let (kernels, mean, median) = (number(&json, "kernels_ms"), number(&json, "mean"), number(&json, "median"));
+            println!("{}: kernels {kernels:.4} ms, latency mean {mean:.4} ms, median {median:.4} ms", model.display());
+            ratios.push(kernels / mean);
+            // Within 10% of the mean or the median latency, plus 3 µs for the per-run work
+            // outside the kernels (entry, argument checks; unoptimized in the test build),
+            // which dominates models that run in microseconds: examples/cnn.mlir runs in 7
+            // µs here, 1.8-2.0 µs of it outside its kernels (2026-11-28, Zen 5). The median
+            // too, because one slow run of a 10 µs model moves its mean by more than that:
+            // with LLVM the kernels took 0.0105 ms of a 0.0109 ms median but of a 0.0151 ms
+            // mean, one of the 30 runs taking 0.13 ms (2026-11-28, Zen 5, in CI three
+            // attempts in a row).
+            let close = |latency: f64| (kernels - latency).abs() <= 0.1 * latency + 0.003;
+            if close(mean) || close(median) {
                 break;
             }
             assert!(attempt < 2, "{}: kernels add up to {ratios:.3?} of the latency", model.display());
