@@ -75,6 +75,7 @@ pub enum GraphOp {
     Matmul,
     Conv2d,
     Pool2d(Pool),
+    Resize,
     Reduce(Reduce),
     ArgMax,
     Softmax,

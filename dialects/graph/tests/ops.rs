@@ -354,6 +354,24 @@ fn data_movement() {
     assert_eq!(r.data(), &Data::I32(vec![0, 5, 0, 0]));
 }
 
+/// PyTorch's `F.interpolate(x, mode="bilinear")` of a 2x2 image, by hand: half-pixel
+/// source points `(o + 0.5) / 2 - 0.5` clamped at 0 (to 4x4), and with
+/// `align_corners` the corners kept (to 3x3).
+#[test]
+fn bilinear_resizing_by_hand() {
+    let x = f(&[1, 1, 2, 2], &[1., 2., 3., 4.]);
+    let r = eval("graph.resize_bilinear", "{size = [4, 4]}", &[x.clone()], "tensor<1x1x4x4xf32>");
+    let want = [1., 1.25, 1.75, 2., 1.5, 1.75, 2.25, 2.5, 2.5, 2.75, 3.25, 3.5, 3., 3.25, 3.75, 4.];
+    check(&r, &[1, 1, 4, 4], &want);
+    let r = eval("graph.resize_bilinear", "{size = [3, 3], align_corners = true}", &[x.clone()], "tensor<1x1x3x3xf32>");
+    check(&r, &[1, 1, 3, 3], &[1., 1.5, 2., 2., 2.5, 3., 3., 3.5, 4.]);
+    // Down to one pixel: the source point of the only output is the image's centre.
+    let r = eval("graph.resize_bilinear", "{size = [1, 1]}", &[x.clone()], "tensor<1x1x1x1xf32>");
+    check(&r, &[1, 1, 1, 1], &[2.5]);
+    let e = try_eval("graph.resize_bilinear", "{size = [0, 3]}", &[x], &["tensor<1x1x0x3xf32>"]).unwrap_err();
+    assert!(e.contains("size"), "{e}");
+}
+
 #[test]
 fn gather_indices() {
     let x = f(&[3, 2], &[1., 2., 3., 4., 5., 6.]);

@@ -12,6 +12,7 @@
 pub mod elementwise;
 pub mod fused;
 pub mod nn;
+pub mod resize;
 pub mod shape;
 pub mod stitched;
 
@@ -171,6 +172,7 @@ pub fn emitter(def: &OpDef) -> Option<EmitFn> {
         GraphOp::Matmul => nn::matmul,
         GraphOp::Conv2d => conv2d,
         GraphOp::Pool2d(_) => nn::pool2d,
+        GraphOp::Resize => resize::resize_bilinear,
         GraphOp::Reduce(_) => nn::reduce,
         GraphOp::ArgMax => nn::argmax,
         GraphOp::Softmax => nn::softmax,
@@ -194,7 +196,8 @@ pub fn emitter(def: &OpDef) -> Option<EmitFn> {
 
 /// Bytes of workspace an op's kernel needs while it runs, besides its operands and
 /// results, on `target`: a reduction or stitched group with few long rows splits them
-/// across the thread pool and keeps the chunks' partial results there.
+/// across the thread pool and keeps the chunks' partial results there; an upsampling
+/// keeps its input rows blended along W there.
 pub fn scratch_bytes(g: &Module, op: tcc_ir::Op, target: &tcc_target::Target) -> usize {
     if matches!(tcc_dialect_graph::kind_of(g, op), Some(GraphOp::Fused)) {
         let block = g.region_blocks(g.regions(op)[0])[0];
@@ -203,6 +206,9 @@ pub fn scratch_bytes(g: &Module, op: tcc_ir::Op, target: &tcc_target::Target) ->
     }
     if tcc_dialect_graph::ops::fused::is_group_reduction(g, op) {
         return stitched::split_scratch_bytes(g, &[op], g.operands(op), target.cores);
+    }
+    if matches!(tcc_dialect_graph::kind_of(g, op), Some(GraphOp::Resize)) {
+        return resize::scratch_bytes(&OpLowering::new(g, op, Vec::new(), Vec::new()));
     }
     0
 }

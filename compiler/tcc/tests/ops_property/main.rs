@@ -513,6 +513,23 @@ fn pooling() {
     }
 }
 
+/// Up- and downsampling (the scratch-row path and the four-pixel one), odd sizes, both
+/// coordinate conventions, every float type; a fifth of the draws large enough to run
+/// on the pool.
+#[test]
+fn bilinear_resizing() {
+    property("graph.resize_bilinear", |r| {
+        let large = r.chance(0.2);
+        let shape = [r.int(1, 2), r.int(1, 4), r.int(1, 9), r.int(1, 9)];
+        let most = if large { 160 } else { 24 };
+        let elem = r.pick(&[ScalarType::F32, ScalarType::F32, ScalarType::F64, ScalarType::F16, ScalarType::BF16]);
+        let x = tensor(r, elem, &shape, false);
+        Case::new(&g::RESIZE_BILINEAR, vec![x])
+            .ints("size", &[r.int(1, most), r.int(1, most)])
+            .attr("align_corners", Attribute::Bool(r.chance(0.5)))
+    });
+}
+
 #[test]
 fn reductions_and_softmax() {
     for def in [&g::REDUCE_SUM, &g::REDUCE_MEAN, &g::REDUCE_MAX, &g::REDUCE_MIN, &g::REDUCE_PROD] {

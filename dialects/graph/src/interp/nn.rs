@@ -4,7 +4,7 @@
 use super::EvalArgs;
 use super::elementwise::broadcast_map;
 use super::tensor::{Tensor, for_each_index, strides};
-use crate::ops::nn::reduction_axes;
+use crate::ops::nn::{bilinear_taps, reduction_axes};
 
 type R = Result<Vec<Tensor>, String>;
 
@@ -155,6 +155,34 @@ pub fn max_pool2d(a: &EvalArgs) -> R {
 pub fn avg_pool2d(a: &EvalArgs) -> R {
     let include_pad = a.sig.bool("count_include_pad")?;
     pool(a, |win, full| win.iter().sum::<f64>() / if include_pad { full } else { win.len() } as f64)
+}
+
+/// `graph.resize_bilinear`: along W, then along H, as `a + (b - a) * w` in f32 (f64 for
+/// f64 images), each step rounded as the exported blends round it.
+pub fn resize_bilinear(a: &EvalArgs) -> R {
+    let x = a.input(0);
+    let xs = x.shape();
+    let (h, w) = (xs[2], xs[3]);
+    let out_dims = a.result_dims(0);
+    let align = a.sig.bool("align_corners")?;
+    let (rows, cols) = (bilinear_taps(h, out_dims[2], align), bilinear_taps(w, out_dims[3], align));
+    let xv = x.to_f64s();
+    let mut out = Vec::with_capacity(out_dims.iter().product());
+    let wide = x.elem() == tcc_ir::ScalarType::F64;
+    let lerp = |p: f64, q: f64, t: f32| {
+        if wide { p + (q - p) * t as f64 } else { (p as f32 + (q as f32 - p as f32) * t) as f64 }
+    };
+    for plane in 0..xs[0] * xs[1] {
+        let at = |y: usize, x: usize| xv[(plane * h + y) * w + x];
+        for r in &rows {
+            for c in &cols {
+                let top = lerp(at(r.lo, c.lo), at(r.lo, c.hi), c.w);
+                let bottom = lerp(at(r.hi, c.lo), at(r.hi, c.hi), c.w);
+                out.push(lerp(top, bottom, r.w));
+            }
+        }
+    }
+    Ok(vec![Tensor::from_f64s(a.result_elem(0), out_dims, out)?])
 }
 
 /// Groups input elements by output position: for each input flat index, the flat index

@@ -1,5 +1,5 @@
-//! Compute-intensive and reduction graph ops: matmul, conv2d, pooling, reductions and
-//! softmax. Activations are NCHW, conv filters OIHW (PyTorch/ONNX conventions).
+//! Compute-intensive and reduction graph ops: matmul, conv2d, pooling, bilinear
+//! resizing, reductions and softmax. Activations are NCHW, conv filters OIHW (PyTorch/ONNX conventions).
 
 use tcc_ir::{Arity, AttrDefault, AttrKind, AttrSpec, OpDef, Signature, Syntax, Traits, Type};
 
@@ -273,6 +273,72 @@ pub static AVG_POOL2D: OpDef = OpDef {
     ..OpDef::DEFAULT
 };
 
+pub static RESIZE_BILINEAR: OpDef = OpDef {
+    name: "graph.resize_bilinear",
+    summary: "Bilinear resizing of NCHW images to `size` = [OH, OW] (PyTorch's `interpolate`)",
+    description: "Each output pixel blends the four input pixels around its source point, first \
+                  along W then along H, each blend `a + (b - a) * w` in f32 (f64 for f64 images). \
+                  Along an axis of `in` pixels resized to `out`, output position `o` has the source \
+                  point `s = max((o + 0.5) * in / out - 0.5, 0)`, or `s = o * (in - 1) / (out - 1)` \
+                  with `align_corners`, computed in f32 as PyTorch does, and blends the pixels \
+                  `floor(s)` and `min(floor(s) + 1, in - 1)` with weight `s - floor(s)` on the \
+                  second. torch-mlir exports it as four gathers and three blends, which \
+                  canonicalization recognizes.\n\n```mlir\n\
+                  %r = graph.resize_bilinear %x {size = [16, 16]} : (tensor<1x8x4x4xf32>) -> tensor<1x8x16x16xf32>\n```",
+    operands: Arity::Exactly(1),
+    attrs: &[
+        AttrSpec::required("size", AttrKind::IntList, "[OH, OW]"),
+        AttrSpec::optional("align_corners", AttrKind::Bool, AttrDefault::Bool(false), "corner pixels align"),
+    ],
+    traits: Traits::PURE,
+    infer: Some(infer_resize),
+    syntax: Syntax::Functional,
+    patterns: canonical::FOLD_ONLY,
+    dialect_data: Some(&GraphSemantics::new(GraphOp::Resize, LayoutClass::Dependent, k::resize_bilinear)),
+    ..OpDef::DEFAULT
+};
+
+fn infer_resize(sig: &Signature) -> Result<Vec<Type>, String> {
+    let x = tensor_of(sig, 0, FLOATS)?;
+    if x.rank() != 4 {
+        return Err(format!("resizing expects a 4-D input (NCHW), got {x}"));
+    }
+    let size = sig.ints_n("size", 2)?;
+    check_all("size", &size, 1)?;
+    let s = x.shape();
+    if s[2] == 0 || s[3] == 0 {
+        return Err(format!("cannot resize an empty image: {x}"));
+    }
+    Ok(vec![tensor(vec![s[0], s[1], size[0], size[1]], x.elem())?])
+}
+
+/// One output position's source along an axis: the input positions `lo` and `hi`
+/// (`hi = min(lo + 1, in - 1)`) blended with weight `w` on `hi`.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Tap {
+    pub lo: usize,
+    pub hi: usize,
+    pub w: f32,
+}
+
+/// The source positions and weights of bilinear resizing along an axis of `input`
+/// positions to `output` ones, computed in f32 as PyTorch (and torch-mlir's export of
+/// it) do.
+pub fn bilinear_taps(input: usize, output: usize, align_corners: bool) -> Vec<Tap> {
+    let scale = if align_corners {
+        if output > 1 { ((input - 1) as f64 / (output - 1) as f64) as f32 } else { 0.0 }
+    } else {
+        (input as f64 / output as f64) as f32
+    };
+    (0..output)
+        .map(|o| {
+            let src = if align_corners { o as f32 * scale } else { (o as f32 + 0.5) * scale - 0.5 }.max(0.0);
+            let lo = (src.floor() as usize).min(input - 1);
+            Tap { lo, hi: (lo + 1).min(input - 1), w: (src - lo as f32).clamp(0.0, 1.0) }
+        })
+        .collect()
+}
+
 const REDUCE_ATTRS: &[AttrSpec] = &[
     AttrSpec::required("axes", AttrKind::IntList, "dimensions to reduce (negative counts from the end)"),
     AttrSpec::optional("keepdims", AttrKind::Bool, AttrDefault::Bool(false), "keep reduced dimensions as 1"),
@@ -380,6 +446,7 @@ pub static NN_OPS: &[&OpDef] = &[
     &CONV2D,
     &MAX_POOL2D,
     &AVG_POOL2D,
+    &RESIZE_BILINEAR,
     &REDUCE_SUM,
     &REDUCE_MEAN,
     &REDUCE_MAX,
