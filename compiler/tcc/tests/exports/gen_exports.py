@@ -135,6 +135,18 @@ def cases():
          lambda: (torch.randn(3, 5).half() * 100, torch.randn(3, 5))),
         ("f16_flip_cat", lambda x, y: torch.cat([torch.flip(x, dims=[1]), y.t()], 0),
          lambda: (torch.randn(2, 3).half(), torch.randn(3, 4).half())),
+        # Bilinear resizing (F.interpolate), which torch-mlir exports as four gathers and
+        # three blends: up and down, odd sizes, both coordinate conventions, a batch.
+        ("resize_up_odd", lambda x: torch.nn.functional.interpolate(x, size=(11, 13), mode="bilinear"),
+         lambda: (torch.rand(2, 3, 5, 7),)),
+        ("resize_up_corners", lambda x: torch.nn.functional.interpolate(x, size=(9, 14), mode="bilinear", align_corners=True),
+         lambda: (torch.rand(1, 4, 5, 7),)),
+        ("resize_scale2", lambda x: torch.nn.functional.interpolate(x, scale_factor=2, mode="bilinear"),
+         lambda: (torch.rand(1, 5, 6, 6),)),
+        ("resize_down", lambda x: torch.nn.functional.interpolate(x, size=(4, 3), mode="bilinear"),
+         lambda: (torch.rand(1, 2, 9, 10),)),
+        ("resize_down_corners", lambda x: torch.nn.functional.interpolate(x, size=(3, 5), mode="bilinear", align_corners=True),
+         lambda: (torch.rand(1, 2, 7, 11),)),
         # bf16 end to end, as f16 above (PyTorch rounds each op's f32 result to bf16).
         ("bf16_add_mul", lambda x, y: (x + y) * x, lambda: (torch.randn(3, 37).bfloat16(), torch.randn(37).bfloat16())),
         ("bf16_softmax", lambda x: torch.softmax(x, dim=-1), lambda: (torch.randn(4, 33).bfloat16(),)),

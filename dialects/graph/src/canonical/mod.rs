@@ -43,6 +43,9 @@
 //!   (as torch-mlir exports it) back into one.
 //! - [`compare_cast`]: `compare-through-cast` compares the narrower floats when one side
 //!   is a widening cast and the other a constant exact in the narrower type.
+//! - [`resize`]: `bilinear-resize` recognizes torch-mlir's export of bilinear resizing
+//!   (four gathers and three blends) as one `graph.resize_bilinear`, checked on the
+//!   numbers of its indices and weights.
 //!
 //! Each op's `OpDef::patterns` lists the patterns that apply to it.
 
@@ -52,6 +55,7 @@ pub mod compare_cast;
 pub mod concat_merge;
 pub mod conv_fold;
 pub mod reshape_sinking;
+pub mod resize;
 pub mod transpose_hoist;
 
 use tcc_ir::{AttrDict, Attribute, Op, OpDef, OperationState, Pattern, Rewriter, Traits, Type, Value};
@@ -86,6 +90,7 @@ pub static ADD: &[Pattern] = &[
     rules::ADD_ZERO_RIGHT,
     rules::ADD_ZERO_LEFT,
     conv_fold::FOLD_INTO_CONV,
+    resize::BILINEAR_RESIZE,
     broadcast_motion::BROADCAST_INTO_ELEMENTWISE,
     reshape_sinking::RESHAPE_SINK,
 ];
