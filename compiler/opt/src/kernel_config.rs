@@ -182,7 +182,13 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
             vectors,
             TileReads { input_passes, shared_broadcasts, partial_tiles: true },
         );
-        let chunk_ic = input_channel_passes(target, &w, elem_bytes, &out, c);
+        // (Not dilated ones: the atrous convolutions of DeepLabV3, 2048 -> 256 channels
+        // at 28x28 with dilation 12 and 36, ran at 48% and 19% of the peak in passes
+        // against 100% in one, LLVM, Zen 5: most of their taps read padding, which passes
+        // on a padded input compute.)
+        let row_bytes = (geometry.dilations == [1, 1])
+            .then(|| geometry.kernel[0] * (x[3] + geometry.pads[1] + geometry.pads[3]) * x[4] * elem_bytes);
+        let chunk_ic = if pointwise { None } else { input_channel_passes(target, &w, elem_bytes, &out, c, row_bytes) };
         ConvConfig {
             template: Some(if pointwise { ConvTemplate::Pointwise } else { ConvTemplate::Direct }),
             tile_w: Some(r),
@@ -200,7 +206,12 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
             // costs about what the calls save).
             // A bf16 stem (its colours in two pairs, always on the dot tile) likewise:
             // ResNet-50's 0.92 -> 0.67 ms (Zen 5; the f32 stem 0.94).
-            pad_input: (((target.ukernels.is_some() && (chunk_ic.is_some() || x[4] == 1))
+            // Passes over many rows likewise, whatever the backend: FCN's 3x3 head
+            // convolution (2048 -> 512 channels at 28x28) in passes of 4 blocks, 81% ->
+            // 85-88% of peak with LLVM (Zen 5). Not LLVM's passes over few rows
+            // (ResNet's 512-channel 3x3 convs at 7x7: 100% -> 88%).
+            pad_input: (((chunk_ic.is_some() && (target.ukernels.is_some() || out[2] > 8))
+                || (target.ukernels.is_some() && x[4] == 1)
                 || (elem_bytes == 2 && x[4] < lanes))
                 && geometry.pads.iter().any(|&p| p > 0))
             .then_some(true),
@@ -238,26 +249,46 @@ fn from_caller(m: &Module, v: tcc_ir::Value) -> bool {
     }
 }
 
-/// Input-channel blocks per pass for a convolution whose filters do not stay in cache
-/// and are reused by few output rows: the filters of one task's output-channel group
-/// (`tile_oc` blocks of the blocked filter `w`) exceed half of L2 and the output has at
-/// most 8 rows, so each row's task would start with a burst of filter reads from L3 or
-/// memory that its little compute cannot hide (measured: ResNet-50's 512-channel 3x3
-/// convs at 7x7 gain 10 points of peak; VGG-11's at 14x14, 14 rows, gain nothing). In
-/// passes, each pass's share (a third of L1) is read once and serves all rows of the
+/// Input-channel blocks per pass for a convolution whose filters do not stay in cache:
+/// in passes, each pass's share of the filters of one task's output-channel group
+/// (`tile_oc` blocks of the blocked filter `w`) is read once and serves all rows of the
 /// group. `None`: one pass. (`w` is the packed filter's shape, `elem_bytes` its
-/// elements' size.)
-fn input_channel_passes(target: &Target, w: &[i64], elem_bytes: i64, out: &[i64], tile_oc: i64) -> Option<i64> {
+/// elements' size, `row_bytes` the input an output row reads per input-channel block:
+/// its kernel's rows, padded; `None` keeps a convolution with many rows in one pass.)
+///
+/// - Few output rows (at most 8), the group's filters over half of L2: each row's task
+///   would start with a burst of filter reads from L3 or memory that its little compute
+///   cannot hide (measured: ResNet-50's 512-channel 3x3 convs at 7x7 gain 10 points of
+///   peak; VGG-11's at 14x14, 14 rows, gain nothing). A pass's share is a third of L1
+///   (a quarter of L2 with microkernels).
+/// - More rows, the group's filters over all of L2: every row would stream them from L3.
+///   A pass is as many blocks as keep one row's input rows in half of L1: FCN's 3x3
+///   head convolution, 2048 -> 512 channels at 28x28 (2.4 MB of filters per group of two
+///   blocks), ran at 68% of peak in one pass, 81% in passes of 4 blocks, 74% of 8 and 62%
+///   of 32 (LLVM, Zen 5).
+fn input_channel_passes(
+    target: &Target,
+    w: &[i64],
+    elem_bytes: i64,
+    out: &[i64],
+    tile_oc: i64,
+    row_bytes: Option<i64>,
+) -> Option<i64> {
     let per_block = tile_oc * w[2] * w[3] * w[4] * w[5] * elem_bytes;
     let group_bytes = per_block * w[1];
-    // A microkernel call covers a pass's whole reduction: passes of a third of L1 made
-    // each call a few hundred FMAs and the calls' overhead a quarter of the time
-    // (ResNet-18's 512-channel 3x3 convs at 7x7, Zen 5: 1.13 ms, against 1.07 ms with
-    // a quarter of L2, which keeps a pass's filters in cache for all rows with calls 14
-    // times longer).
-    let share = if target.ukernels.is_some() { target.l2_bytes / 4 } else { target.l1_bytes / 3 };
-    let chunk = (share as i64 / per_block).max(1);
-    (group_bytes > target.l2_bytes as i64 / 2 && out[2] <= 8 && chunk < w[1]).then_some(chunk)
+    let chunk = if out[2] <= 8 {
+        // A microkernel call covers a pass's whole reduction: passes of a third of L1 made
+        // each call a few hundred FMAs and the calls' overhead a quarter of the time
+        // (ResNet-18's 512-channel 3x3 convs at 7x7, Zen 5: 1.13 ms, against 1.07 ms with
+        // a quarter of L2, which keeps a pass's filters in cache for all rows with calls 14
+        // times longer).
+        let share = if target.ukernels.is_some() { target.l2_bytes / 4 } else { target.l1_bytes / 3 };
+        (group_bytes > target.l2_bytes as i64 / 2).then_some(share as i64 / per_block)?
+    } else {
+        (group_bytes > target.l2_bytes as i64).then_some(target.l1_bytes as i64 / 2 / row_bytes?.max(1))?
+    };
+    let chunk = chunk.max(1);
+    (chunk < w[1]).then_some(chunk)
 }
 
 /// Output columns per task when the input is the larger operand: the tasks over the
@@ -486,17 +517,28 @@ mod tests {
     }
 
     #[test]
-    fn passes_only_for_filters_that_overflow_l2_on_few_rows() {
+    fn passes_for_filters_that_overflow_l2() {
         let t = target(512, 32); // L1 32 KiB, L2 1 MiB by default
+        // (One row's input of a 3x3 conv over 7 or 14 columns, padded: not read below 9 rows.)
+        const ROW: Option<i64> = Some(3 * 16 * 16 * 4);
         // 512 channels, 3x3, two blocks of 16 per task: 590 KB of filters, 7 rows.
-        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 4, &[1, 32, 7, 7, 16], 2), Some(1));
+        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 4, &[1, 32, 7, 7, 16], 2, ROW), Some(1));
         // The same at 14x14: enough rows to amortize the filter reads.
-        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 4, &[1, 32, 14, 14, 16], 2), None);
+        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 4, &[1, 32, 14, 14, 16], 2, ROW), None);
         // Filters that fit: 256 channels (295 KB per task).
-        assert_eq!(input_channel_passes(&t, &[16, 16, 3, 3, 16, 16], 4, &[1, 16, 7, 7, 16], 2), None);
+        assert_eq!(input_channel_passes(&t, &[16, 16, 3, 3, 16, 16], 4, &[1, 16, 7, 7, 16], 2, ROW), None);
         // In bf16, the 512-channel filters take 295 KB per task: they fit.
-        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 2, &[1, 32, 7, 7, 16], 2), None);
+        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 2, &[1, 32, 7, 7, 16], 2, ROW), None);
         // 1x1, 2048 -> 512: 256 KB per task.
-        assert_eq!(input_channel_passes(&t, &[32, 128, 1, 1, 16, 16], 4, &[1, 32, 7, 7, 16], 2), None);
+        assert_eq!(input_channel_passes(&t, &[32, 128, 1, 1, 16, 16], 4, &[1, 32, 7, 7, 16], 2, ROW), None);
+        // FCN's head, 3x3, 2048 -> 512 at 28x28: 2.4 MB per task, passes whose 3 input rows
+        // of 30 columns (5.6 KB a block) fit in half of L1.
+        let fcn_row = Some(3 * 30 * 16 * 4);
+        assert_eq!(input_channel_passes(&t, &[32, 128, 3, 3, 16, 16], 4, &[1, 32, 28, 28, 16], 2, fcn_row), Some(2));
+        let big_l1 = Target { l1_bytes: 48 << 10, ..t };
+        assert_eq!(
+            input_channel_passes(&big_l1, &[32, 128, 3, 3, 16, 16], 4, &[1, 32, 28, 28, 16], 2, fcn_row),
+            Some(4)
+        );
     }
 }
