@@ -182,12 +182,11 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
             vectors,
             TileReads { input_passes, shared_broadcasts, partial_tiles: true },
         );
-        // (Not dilated ones: the atrous convolutions of DeepLabV3, 2048 -> 256 channels
-        // at 28x28 with dilation 12 and 36, ran at 48% and 19% of the peak in passes
-        // against 100% in one, LLVM, Zen 5: most of their taps read padding, which passes
-        // on a padded input compute.)
-        let row_bytes = (geometry.dilations == [1, 1])
-            .then(|| geometry.kernel[0] * (x[3] + geometry.pads[1] + geometry.pads[3]) * x[4] * elem_bytes);
+        // (Not atrous convolutions, most of whose taps read padding: DeepLabV3's, 2048 ->
+        // 256 channels at 28x28 with dilation 12 and 36, took 23.3 and 3.84 ms in passes
+        // of 4 blocks against 26.1 and 3.73 in one, no clear gain (LLVM, Zen 5), and
+        // passes on a padded input computed the padding: 2.4 and 40 times as long.)
+        let row_bytes = (geometry.dilations == [1, 1]).then(|| geometry.kernel[0] * x[3] * x[4] * elem_bytes);
         let chunk_ic = if pointwise { None } else { input_channel_passes(target, &w, elem_bytes, &out, c, row_bytes) };
         ConvConfig {
             template: Some(if pointwise { ConvTemplate::Pointwise } else { ConvTemplate::Direct }),
@@ -253,8 +252,8 @@ fn from_caller(m: &Module, v: tcc_ir::Value) -> bool {
 /// in passes, each pass's share of the filters of one task's output-channel group
 /// (`tile_oc` blocks of the blocked filter `w`) is read once and serves all rows of the
 /// group. `None`: one pass. (`w` is the packed filter's shape, `elem_bytes` its
-/// elements' size, `row_bytes` the input an output row reads per input-channel block:
-/// its kernel's rows, padded; `None` keeps a convolution with many rows in one pass.)
+/// elements' size, `row_bytes` the input an output row reads per input-channel block,
+/// its kernel's rows; `None` keeps a convolution with many rows in one pass.)
 ///
 /// - Few output rows (at most 8), the group's filters over half of L2: each row's task
 ///   would start with a burst of filter reads from L3 or memory that its little compute
@@ -532,9 +531,9 @@ mod tests {
         // 1x1, 2048 -> 512: 256 KB per task.
         assert_eq!(input_channel_passes(&t, &[32, 128, 1, 1, 16, 16], 4, &[1, 32, 7, 7, 16], 2, ROW), None);
         // FCN's head, 3x3, 2048 -> 512 at 28x28: 2.4 MB per task, passes whose 3 input rows
-        // of 30 columns (5.6 KB a block) fit in half of L1.
-        let fcn_row = Some(3 * 30 * 16 * 4);
-        assert_eq!(input_channel_passes(&t, &[32, 128, 3, 3, 16, 16], 4, &[1, 32, 28, 28, 16], 2, fcn_row), Some(2));
+        // of 28 columns (5.25 KB a block) fit in half of L1.
+        let fcn_row = Some(3 * 28 * 16 * 4);
+        assert_eq!(input_channel_passes(&t, &[32, 128, 3, 3, 16, 16], 4, &[1, 32, 28, 28, 16], 2, fcn_row), Some(3));
         let big_l1 = Target { l1_bytes: 48 << 10, ..t };
         assert_eq!(
             input_channel_passes(&big_l1, &[32, 128, 3, 3, 16, 16], 4, &[1, 32, 28, 28, 16], 2, fcn_row),
