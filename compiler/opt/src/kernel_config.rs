@@ -182,12 +182,16 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
             vectors,
             TileReads { input_passes, shared_broadcasts, partial_tiles: true },
         );
-        // (Not atrous convolutions, most of whose taps read padding: DeepLabV3's, 2048 ->
-        // 256 channels at 28x28 with dilation 12 and 36, took 23.3 and 3.84 ms in passes
-        // of 4 blocks against 26.1 and 3.73 in one, no clear gain (LLVM, Zen 5), and
-        // passes on a padded input computed the padding: 2.4 and 40 times as long.)
-        let row_bytes = (geometry.dilations == [1, 1]).then(|| geometry.kernel[0] * x[3] * x[4] * elem_bytes);
-        let chunk_ic = if pointwise { None } else { input_channel_passes(target, &w, elem_bytes, &out, c, row_bytes) };
+        // The share of the filters a row reads: taps on padding read none (the atrous
+        // convolutions of DeepLabV3).
+        let image_share = tcc_dialect_graph::cost::image_taps(m, op)
+            .map_or(1.0, |(image, all)| if all == 0 { 1.0 } else { image as f64 / all as f64 });
+        let row_bytes = geometry.kernel[0] * x[3] * x[4] * elem_bytes;
+        let chunk_ic = if pointwise {
+            None
+        } else {
+            input_channel_passes(target, &w, elem_bytes, &out, c, row_bytes, image_share)
+        };
         ConvConfig {
             template: Some(if pointwise { ConvTemplate::Pointwise } else { ConvTemplate::Direct }),
             tile_w: Some(r),
@@ -209,7 +213,10 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
             // convolution (2048 -> 512 channels at 28x28) in passes of 4 blocks, 81% ->
             // 85-88% of peak with LLVM (Zen 5). Not LLVM's passes over few rows
             // (ResNet's 512-channel 3x3 convs at 7x7: 100% -> 88%).
-            pad_input: (((chunk_ic.is_some() && (target.ukernels.is_some() || out[2] > 8))
+            // Nor atrous convolutions, whose taps on padding a padded input computes:
+            // DeepLabV3's with dilation 12 and 36 took 2.4 and 40 times as long.
+            pad_input: (((chunk_ic.is_some()
+                && if out[2] <= 8 { target.ukernels.is_some() } else { geometry.dilations == [1, 1] })
                 || (target.ukernels.is_some() && x[4] == 1)
                 || (elem_bytes == 2 && x[4] < lanes))
                 && geometry.pads.iter().any(|&p| p > 0))
@@ -253,25 +260,30 @@ fn from_caller(m: &Module, v: tcc_ir::Value) -> bool {
 /// (`tile_oc` blocks of the blocked filter `w`) is read once and serves all rows of the
 /// group. `None`: one pass. (`w` is the packed filter's shape, `elem_bytes` its
 /// elements' size, `row_bytes` the input an output row reads per input-channel block,
-/// its kernel's rows; `None` keeps a convolution with many rows in one pass.)
+/// its kernel's rows, and `image_share` the share of the kernel's taps that read the
+/// image rather than padding.)
 ///
 /// - Few output rows (at most 8), the group's filters over half of L2: each row's task
 ///   would start with a burst of filter reads from L3 or memory that its little compute
 ///   cannot hide (measured: ResNet-50's 512-channel 3x3 convs at 7x7 gain 10 points of
 ///   peak; VGG-11's at 14x14, 14 rows, gain nothing). A pass's share is a third of L1
 ///   (a quarter of L2 with microkernels).
-/// - More rows, the group's filters over all of L2: every row would stream them from L3.
-///   A pass is as many blocks as keep one row's input rows in half of L1: FCN's 3x3
-///   head convolution, 2048 -> 512 channels at 28x28 (2.4 MB of filters per group of two
-///   blocks), ran at 68% of peak in one pass, 81% in passes of 4 blocks, 74% of 8 and 62%
-///   of 32 (LLVM, Zen 5).
+/// - More rows, the filters a row of the group reads (those of the taps on the image)
+///   over all of L2: every row would stream them from L3. A pass is as many blocks as
+///   keep one row's input rows in half of L1: FCN's 3x3 head convolution, 2048 -> 512
+///   channels at 28x28 (2.4 MB of filters per group of two blocks), ran at 68% of peak in
+///   one pass, 81% in passes of 4 blocks, 74% of 8 and 62% of 32; DeepLabV3's atrous
+///   one with dilation 12 (half its taps on the image) 20.7-22.7 ms in one pass,
+///   18.4-19.4 in passes of 4; with dilation 36 (one tap in nine) 3.43-3.69 ms in one,
+///   3.66-4.13 in passes (LLVM, Zen 5, alternating).
 fn input_channel_passes(
     target: &Target,
     w: &[i64],
     elem_bytes: i64,
     out: &[i64],
     tile_oc: i64,
-    row_bytes: Option<i64>,
+    row_bytes: i64,
+    image_share: f64,
 ) -> Option<i64> {
     let per_block = tile_oc * w[2] * w[3] * w[4] * w[5] * elem_bytes;
     let group_bytes = per_block * w[1];
@@ -284,7 +296,8 @@ fn input_channel_passes(
         let share = if target.ukernels.is_some() { target.l2_bytes / 4 } else { target.l1_bytes / 3 };
         (group_bytes > target.l2_bytes as i64 / 2).then_some(share as i64 / per_block)?
     } else {
-        (group_bytes > target.l2_bytes as i64).then_some(target.l1_bytes as i64 / 2 / row_bytes?.max(1))?
+        let read = group_bytes as f64 * image_share;
+        (read > target.l2_bytes as f64).then_some(target.l1_bytes as i64 / 2 / row_bytes.max(1))?
     };
     let chunk = chunk.max(1);
     (chunk < w[1]).then_some(chunk)
@@ -519,24 +532,27 @@ mod tests {
     fn passes_for_filters_that_overflow_l2() {
         let t = target(512, 32); // L1 32 KiB, L2 1 MiB by default
         // (One row's input of a 3x3 conv over 7 or 14 columns, padded: not read below 9 rows.)
-        const ROW: Option<i64> = Some(3 * 16 * 16 * 4);
+        const ROW: i64 = 3 * 16 * 16 * 4;
         // 512 channels, 3x3, two blocks of 16 per task: 590 KB of filters, 7 rows.
-        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 4, &[1, 32, 7, 7, 16], 2, ROW), Some(1));
+        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 4, &[1, 32, 7, 7, 16], 2, ROW, 1.0), Some(1));
         // The same at 14x14: enough rows to amortize the filter reads.
-        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 4, &[1, 32, 14, 14, 16], 2, ROW), None);
+        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 4, &[1, 32, 14, 14, 16], 2, ROW, 1.0), None);
         // Filters that fit: 256 channels (295 KB per task).
-        assert_eq!(input_channel_passes(&t, &[16, 16, 3, 3, 16, 16], 4, &[1, 16, 7, 7, 16], 2, ROW), None);
+        assert_eq!(input_channel_passes(&t, &[16, 16, 3, 3, 16, 16], 4, &[1, 16, 7, 7, 16], 2, ROW, 1.0), None);
         // In bf16, the 512-channel filters take 295 KB per task: they fit.
-        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 2, &[1, 32, 7, 7, 16], 2, ROW), None);
+        assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 2, &[1, 32, 7, 7, 16], 2, ROW, 1.0), None);
         // 1x1, 2048 -> 512: 256 KB per task.
-        assert_eq!(input_channel_passes(&t, &[32, 128, 1, 1, 16, 16], 4, &[1, 32, 7, 7, 16], 2, ROW), None);
+        assert_eq!(input_channel_passes(&t, &[32, 128, 1, 1, 16, 16], 4, &[1, 32, 7, 7, 16], 2, ROW, 1.0), None);
         // FCN's head, 3x3, 2048 -> 512 at 28x28: 2.4 MB per task, passes whose 3 input rows
         // of 28 columns (5.25 KB a block) fit in half of L1.
-        let fcn_row = Some(3 * 28 * 16 * 4);
-        assert_eq!(input_channel_passes(&t, &[32, 128, 3, 3, 16, 16], 4, &[1, 32, 28, 28, 16], 2, fcn_row), Some(3));
+        let fcn_row = 3 * 28 * 16 * 4;
+        assert_eq!(
+            input_channel_passes(&t, &[32, 128, 3, 3, 16, 16], 4, &[1, 32, 28, 28, 16], 2, fcn_row, 0.95),
+            Some(3)
+        );
         let big_l1 = Target { l1_bytes: 48 << 10, ..t };
         assert_eq!(
-            input_channel_passes(&big_l1, &[32, 128, 3, 3, 16, 16], 4, &[1, 32, 28, 28, 16], 2, fcn_row),
+            input_channel_passes(&big_l1, &[32, 128, 3, 3, 16, 16], 4, &[1, 32, 28, 28, 16], 2, fcn_row, 0.95),
             Some(4)
         );
     }

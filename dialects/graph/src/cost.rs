@@ -43,9 +43,27 @@ pub fn flops(m: &Module, op: Op) -> u64 {
 fn conv_flops(m: &Module, op: Op) -> Option<u64> {
     let g = ConvGeometry::of(m, op)?;
     let y = shape(m, m.result(op, 0));
+    let (pairs, _) = image_taps(m, op)?;
+    let logical = m.attr(op, LOGICAL_CHANNELS).and_then(|a| a.as_i64_list());
+    let (c, o) = match logical.as_deref() {
+        Some(&[c, o]) => (c, o),
+        _ => (g.in_channels, g.out_channels),
+    };
+    // A depthwise convolution's groups are its channels (padded, when blocked).
+    let groups = if g.class() == ConvClass::Depthwise { c } else { g.groups };
+    let per_group = c / groups.max(1);
+    Some(2 * numel(&[y[0], o, per_group]) * pairs)
+}
+
+/// The pairs of an output pixel and a kernel tap of convolution `op` that read the
+/// image, and all pairs: `(OH x OW x KH x KW` less those on padding`, OH x OW x KH x KW)`.
+/// Padding made explicit (a zero `graph.pad` of the input's rows and columns) counts as
+/// padding.
+pub fn image_taps(m: &Module, op: Op) -> Option<(u64, u64)> {
+    let g = ConvGeometry::of(m, op)?;
+    let y = shape(m, m.result(op, 0));
     let mut x = m.operand(op, 0);
     let mut pads = g.pads;
-    // Look through an explicit zero padding of the image's rows and columns.
     if let Some(pad) = m.defining_op(x).filter(|&p| m.is(p, &crate::ops::PAD)) {
         let ints = |name: &str| m.attr(pad, name).and_then(|a| a.as_i64_list()).unwrap_or_default();
         let (low, high) = (ints("low"), ints("high"));
@@ -57,26 +75,21 @@ fn conv_flops(m: &Module, op: Op) -> Option<u64> {
         }
     }
     let xs = shape(m, x);
+    if xs.len() < 4 || y.len() < 4 {
+        return None;
+    }
     let taps = |axis: usize| {
         let (extent, out) = (xs[2 + axis], y[2 + axis]);
-        let first = -(pads[axis]);
         (0..out)
             .map(|o| {
                 (0..g.kernel[axis])
-                    .filter(|&t| (0..extent).contains(&(first + o * g.strides[axis] + t * g.dilations[axis])))
+                    .filter(|&t| (0..extent).contains(&(o * g.strides[axis] - pads[axis] + t * g.dilations[axis])))
                     .count() as u64
             })
             .sum::<u64>()
     };
-    let logical = m.attr(op, LOGICAL_CHANNELS).and_then(|a| a.as_i64_list());
-    let (c, o) = match logical.as_deref() {
-        Some(&[c, o]) => (c, o),
-        _ => (g.in_channels, g.out_channels),
-    };
-    // A depthwise convolution's groups are its channels (padded, when blocked).
-    let groups = if g.class() == ConvClass::Depthwise { c } else { g.groups };
-    let per_group = c / groups.max(1);
-    Some(2 * numel(&[y[0], o, per_group]) * taps(0) * taps(1))
+    let all = numel(&[y[2], y[3], g.kernel[0], g.kernel[1]]);
+    Some((taps(0) * taps(1), all))
 }
 
 fn bytes(m: &Module, v: Value) -> u64 {
