@@ -531,7 +531,7 @@ mod tests {
     #[test]
     fn passes_for_filters_that_overflow_l2() {
         let t = target(512, 32); // L1 32 KiB, L2 1 MiB by default
-        // (One row's input of a 3x3 conv over 7 or 14 columns, padded: not read below 9 rows.)
+        // (The input a row reads per block: not read by the rule for 8 rows or fewer.)
         const ROW: i64 = 3 * 16 * 16 * 4;
         // 512 channels, 3x3, two blocks of 16 per task: 590 KB of filters, 7 rows.
         assert_eq!(input_channel_passes(&t, &[32, 32, 3, 3, 16, 16], 4, &[1, 32, 7, 7, 16], 2, ROW, 1.0), Some(1));

@@ -56,9 +56,8 @@ fn conv_flops(m: &Module, op: Op) -> Option<u64> {
 }
 
 /// The pairs of an output pixel and a kernel tap of convolution `op` that read the
-/// image, and all pairs: `(OH x OW x KH x KW` less those on padding`, OH x OW x KH x KW)`.
-/// Padding made explicit (a zero `graph.pad` of the input's rows and columns) counts as
-/// padding.
+/// image, and all pairs (`OH * OW * KH * KW`). Padding made explicit (a zero `graph.pad`
+/// of the input's rows and columns) counts as padding.
 pub fn image_taps(m: &Module, op: Op) -> Option<(u64, u64)> {
     let g = ConvGeometry::of(m, op)?;
     let y = shape(m, m.result(op, 0));
