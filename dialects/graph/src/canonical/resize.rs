@@ -46,7 +46,8 @@ fn try_bilinear_resize(rw: &mut Rewriter, op: Op) -> Option<()> {
         return None;
     }
     let xs = shape(rw, x)?;
-    if xs.len() != 4 || xs[..2] != out[..2] || rw.value_type(x).as_tensor()?.elem() != ScalarType::F32 {
+    let empty = xs.len() != 4 || xs[2] == 0 || xs[3] == 0;
+    if empty || xs[..2] != out[..2] || rw.value_type(x).as_tensor()?.elem() != ScalarType::F32 {
         return None;
     }
     // The weights: along W on the inner blends, along H on the outer one.
