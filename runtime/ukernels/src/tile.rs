@@ -229,6 +229,9 @@ macro_rules! by_rows {
     ($f:ident, $a:literal, $b:literal; $($r:literal)*) => {
         [$($f::<$r, $a, $b>),*]
     };
+    ($f:ident, $a:literal, $b:literal, $c:literal; $($r:literal)*) => {
+        [$($f::<$r, $a, $b, $c>),*]
+    };
 }
 
 /// [`by_rows!`] over 1 to 8 rows (the window kernels).
@@ -240,8 +243,8 @@ macro_rules! rows_1_to_8 {
 
 /// [`by_rows!`] over 1 to 12 rows (the square kernels).
 macro_rules! rows_1_to_12 {
-    ($f:ident, $a:literal, $b:literal) => {
-        by_rows!($f, $a, $b; 1 2 3 4 5 6 7 8 9 10 11 12)
+    ($f:ident, $a:literal, $b:literal, $c:literal) => {
+        by_rows!($f, $a, $b, $c; 1 2 3 4 5 6 7 8 9 10 11 12)
     };
 }
 

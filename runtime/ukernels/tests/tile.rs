@@ -2,7 +2,8 @@
 //! random tiles: rows and vectors past one sub-tile (so the splitting runs), groups of
 //! vectors, three strided levels, broadcast and vector (depthwise) inputs, maxima and
 //! sums (pools, with NaNs and signed zeros) and divisors, accumulation
-//! into partial sums, epilogues (bias, residual, clamps) on NaNs and signed zeros,
+//! into partial sums, epilogues (bias, residual, clamps) on NaNs and signed zeros (a
+//! third of them plain: a bias and the clamp, applied without conditions),
 //! depthwise squares (whole 3x3 and 5x5 kernels at strides 1 and 2) and edge columns,
 //! tiles repeated over output rows.
 
@@ -43,7 +44,7 @@ fn every_level_computes_its_definition() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for isa in Isa::ALL.into_iter().filter(|i| i.is_supported()) {
         let lanes = isa.lanes() as i64;
-        for case in 0..300 {
+        for case in 0..600 {
             // No rows at all too (a task's empty share of a row): nothing is written.
             // Some single rows (a depthwise convolution's edge column).
             let rows = if case % 9 == 4 { 1 } else { rng.range(0, 33) };
@@ -68,7 +69,10 @@ fn every_level_computes_its_definition() {
             let reduce = [Reduce::Fma, Reduce::Fma, Reduce::Max, Reduce::Sum][(case % 8 / 2) as usize];
             let reduce = if square { Reduce::Fma } else { reduce };
             let x_vector = case % 4 == 1 || reduce != Reduce::Fma || square;
-            let divisor = if case % 5 == 0 { rng.range(1, 9) } else { 0 };
+            // A third of the tiles with a plain epilogue (a bias per channel, then the
+            // clamp, on sums from zero), which the kernels apply without conditions.
+            let plain = rng.range(0, 2) == 0;
+            let divisor = if case % 5 == 0 && !plain { rng.range(1, 9) } else { 0 };
             let (x_step, x_group) = (rng.range(1, 3 * lanes), rng.range(0, 50));
             let x_step = if window {
                 x_row
@@ -130,13 +134,21 @@ fn every_level_computes_its_definition() {
                 .collect();
             let w: Vec<f32> = (0..(w_group * groups).max(shared_w_len) + 64).map(|_| rng.value()).collect();
             let o0: Vec<f32> = (0..o_group * groups + (out_rows - 1) * o_out_row + 64).map(|_| rng.value()).collect();
-            let accumulate = case % 3 == 0;
+            let accumulate = case % 3 == 0 && !plain;
             // Epilogue: a bias per channel, a residual laid out as the output, a clamp
             // (ReLU, ReLU6 or none); residual values include NaN and zeros of both signs.
             // Sometimes one bias value per row (rows are channels, vectors pixels).
-            let bias_row = if case % 7 == 3 { 1 + case % 3 } else { 0 };
+            let bias_row = if case % 7 == 3 && !plain { 1 + case % 3 } else { 0 };
             let bias_len = (groups * lanes * group_vectors).max(rows * bias_row);
-            let bias: Vec<f32> = (0..bias_len + 8).map(|_| rng.value()).collect();
+            // Zeros of both signs among the biases: a maximum of -0s plus -0 is -0, which
+            // a clamp at +0 makes +0.
+            let bias: Vec<f32> = (0..bias_len + 8)
+                .map(|_| match rng.range(0, 8) {
+                    0 => -0.0,
+                    1 => 0.0,
+                    _ => rng.value(),
+                })
+                .collect();
             let residual: Vec<f32> = (0..o0.len())
                 .map(|_| match rng.range(0, 12) {
                     0 => f32::NAN,
@@ -144,14 +156,15 @@ fn every_level_computes_its_definition() {
                     _ => rng.value(),
                 })
                 .collect();
-            let with_bias = rng.range(0, 1) == 1;
+            let with_bias = rng.range(0, 1) == 1 || plain;
             // A channel mask of 1s and 0s (padded channels).
             let mask: Vec<f32> = (0..bias.len()).map(|_| rng.range(0, 1) as f32).collect();
-            let with_mask = rng.range(0, 2) == 1;
-            let with_residual = rng.range(0, 1) == 1;
+            let with_mask = rng.range(0, 2) == 1 && !plain;
+            let with_residual = rng.range(0, 1) == 1 && !plain;
             let (lo, hi) = [(f32::NEG_INFINITY, f32::INFINITY), (0.0, f32::MAX), (0.0, 6.0), (-0.5, 1.0)]
                 [rng.range(0, 3) as usize];
             let activation = [Activation::None, Activation::Sigmoid, Activation::Silu][rng.range(0, 2) as usize];
+            let activation = if plain { Activation::None } else { activation };
             let bias_group = lanes * group_vectors;
             let mut expected = o0.clone();
             for (out_row, r) in (0..out_rows).flat_map(|i| (0..rows).map(move |r| (i, r))) {

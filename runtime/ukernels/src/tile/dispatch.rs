@@ -45,8 +45,13 @@ macro_rules! tile_dispatch {
         /// The square kernels, by steps (3 and 5, as [`WINDOW_STEPS`]), stride (1
         /// and 2) and rows.
         static SQUARES: [[[SquareKernel; SQUARE_ROWS]; 2]; 2] = [
-            [rows_1_to_12!(square, 3, 1), rows_1_to_12!(square, 3, 2)],
-            [rows_1_to_12!(square, 5, 1), rows_1_to_12!(square, 5, 2)],
+            [rows_1_to_12!(square, 3, 1, false), rows_1_to_12!(square, 3, 2, false)],
+            [rows_1_to_12!(square, 5, 1, false), rows_1_to_12!(square, 5, 2, false)],
+        ];
+        /// [`SQUARES`] for a plain epilogue ([`plain_epilogue`]).
+        static PLAIN_SQUARES: [[[SquareKernel; SQUARE_ROWS]; 2]; 2] = [
+            [rows_1_to_12!(square, 3, 1, true), rows_1_to_12!(square, 3, 2, true)],
+            [rows_1_to_12!(square, 5, 1, true), rows_1_to_12!(square, 5, 2, true)],
         ];
 
         /// The most rows of a square sub-tile over `j` steps: the accumulators, a
@@ -193,11 +198,12 @@ macro_rules! tile_dispatch {
             // A depthwise convolution's interior: the square kernels, a vector at
             // a time.
             if let Some((j, stride, most)) = square_plan(t) {
+                let squares = if plain_epilogue(t) { &PLAIN_SQUARES } else { &SQUARES };
                 for (r0, rs, chunks) in balanced_runs(t.rows, most as i64) {
                     // SAFETY: as below.
                     unsafe {
                         let (x, o, rows_at) = sub_tile(t, r0);
-                        SQUARES[j][stride][rs as usize - 1](t, x, t.w, o, rows_at, chunks as usize);
+                        squares[j][stride][rs as usize - 1](t, x, t.w, o, rows_at, chunks as usize);
                     }
                 }
                 return;

@@ -5,7 +5,9 @@
 //! convolution's kernel row once for all the accumulators that read it, `column` runs
 //! a depthwise convolution's edge columns over many vectors, `shared_rows`
 //! does the same for the row template's channel multipliers, and `finish`
-//! applies the divisor and the epilogue in registers and stores. Every kernel runs
+//! applies the divisor and the epilogue in registers and stores (`finish_plain` a
+//! plain epilogue, a bias and the clamp, with no condition between its steps: behind
+//! `finish`'s conditions the accumulators went through memory). Every kernel runs
 //! `chunks` sub-tiles of its rows, one after another, per call.
 
 macro_rules! tile_kernels {
@@ -161,7 +163,13 @@ macro_rules! tile_kernels {
                         }
                     }
                 }
-                finish::<R, C>(t, acc, o, o_row, [residual, row_bias], at);
+                // A plain epilogue apart: its path has no condition, so the
+                // accumulators stay in registers on it.
+                if plain_epilogue(t) {
+                    finish_plain::<R, C>(t, &acc, o, o_row, at);
+                } else {
+                    finish::<R, C>(t, acc, o, o_row, [residual, row_bias], at);
+                }
             }
         }
 
@@ -230,7 +238,11 @@ macro_rules! tile_kernels {
                             }
                         }
                     }
-                    finish::<1, C>(t, acc, o, t.o_row as isize, rows_at, at);
+                    if plain_epilogue(t) {
+                        finish_plain::<1, C>(t, &acc, o, t.o_row as isize, at);
+                    } else {
+                        finish::<1, C>(t, acc, o, t.o_row as isize, rows_at, at);
+                    }
                 }
             }
         }
@@ -420,8 +432,12 @@ macro_rules! tile_kernels {
         ///
         /// Every vector of the tile and every output row ([`Tile::out_rows`]) in one
         /// call, a vector's rows one after another (a block's plane in order).
+        ///
+        /// With `P` (a plain epilogue, [`plain_epilogue`]), the sums start at zero
+        /// and [`finish_plain`] stores them: no condition between the steps, so the
+        /// accumulators stay in registers from the first FMA to the store.
         #[target_feature(enable = $feature)]
-        unsafe fn square<const R: usize, const J: usize, const S: usize>(
+        unsafe fn square<const R: usize, const J: usize, const S: usize, const P: bool>(
             t: &Tile,
             x: *const f32,
             w: *const f32,
@@ -443,7 +459,7 @@ macro_rules! tile_kernels {
                         for i in 0..chunks {
                             let (x, o, rows_at) = chunk::<R>(t, i, x, o, rows_at);
                             let mut a = [[$zero(); 1]; R];
-                            if t.accumulate {
+                            if !P && t.accumulate {
                                 for r in 0..R {
                                     a[r][0] = $load(o.offset(r as isize * o_row + at.o[0]));
                                 }
@@ -463,8 +479,54 @@ macro_rules! tile_kernels {
                                     }
                                 }
                             }
-                            finish::<R, 1>(t, a, o, o_row, rows_at, at);
+                            if P {
+                                finish_plain::<R, 1>(t, &a, o, o_row, at);
+                            } else {
+                                finish::<R, 1>(t, a, o, o_row, rows_at, at);
+                            }
                         }
+                    }
+                }
+            }
+        }
+
+        /// Whether `t`'s epilogue is plain: a bias per vector, then the clamp (none is
+        /// `[-inf, +inf]`), on sums that start at zero; [`finish_plain`] applies it.
+        fn plain_epilogue(t: &Tile) -> bool {
+            let e = &t.epilogue;
+            !t.accumulate
+                && t.divisor == 0
+                && !e.bias.is_null()
+                && e.bias_row == 0
+                && e.mask.is_null()
+                && e.residual.is_null()
+                && e.activation == Activation::None
+        }
+
+        /// [`finish`] for a plain epilogue ([`plain_epilogue`]) on one vector's `R`
+        /// rows, without a condition: the bias, the clamp's two bounds and the sign of
+        /// zero are applied whatever they are (`max(-inf, v)`, `min(+inf, v)` and `v +
+        /// -0` are `v`, NaN included).
+        #[inline(always)]
+        unsafe fn finish_plain<const R: usize, const C: usize>(
+            t: &Tile,
+            acc: &[[$vec; C]; R],
+            o: *mut f32,
+            o_row: isize,
+            at: &Offsets,
+        ) {
+            let e = &t.epilogue;
+            // `maxps(lo, -0)` is -0 for `lo = +0`: adding +0 makes it +0; adding -0
+            // changes nothing.
+            let zero = if e.lo == 0.0 && e.lo.is_sign_positive() { 0.0 } else { -0.0 };
+            // SAFETY: the tile's addresses are valid (the caller's contract).
+            unsafe {
+                let (lo, hi, z) = ($splat(e.lo), $splat(e.hi), $splat(zero));
+                for c in 0..C {
+                    let b = $load(e.bias.offset(at.bias[c]));
+                    for r in 0..R {
+                        let v = $max(lo, $add(acc[r][c], b));
+                        $store(o.offset(r as isize * o_row + at.o[c]), $min(hi, $add(v, z)));
                     }
                 }
             }
