@@ -139,8 +139,9 @@ pub struct Candidates {
 /// the register-level I/O bound (MACO's bound at the register file): a tile of `rows`
 /// broadcasts or input vectors by `cols` filter vectors does `rows x cols` FMAs per
 /// `rows + cols` loads; the best of the kernel's tiles sets the bound, and tiles whose
-/// loads per FMA exceed it by more than [`BOUND_FACTOR`] are not measured (the default
-/// always is; pools, which do no FMAs, are not pruned).
+/// loads per FMA exceed it by more than [`BOUND_FACTOR`] are not measured (the default's
+/// tile always is, in every pass, edge and task variant; pools, which do no FMAs, are
+/// not pruned).
 pub fn candidates(m: &Module, op: Op, target: &Target, exhaustive: bool) -> Candidates {
     let configs = all_candidates(m, op, target);
     if exhaustive {
@@ -151,10 +152,17 @@ pub fn candidates(m: &Module, op: Op, target: &Target, exhaustive: bool) -> Cand
         return Candidates { configs, pruned: 0 };
     };
     let total = configs.len();
+    // The default's tile in other passes, edges or task orders: what the bound does
+    // not see, measured like the default.
+    let default_tile = configs.first().and_then(|c| tile_shape(m, op, c, target));
     let kept: Vec<KernelConfig> = configs
         .into_iter()
         .enumerate()
-        .filter(|(i, c)| *i == 0 || loads_per_fma(c).is_none_or(|l| l <= BOUND_FACTOR * bound))
+        .filter(|(i, c)| {
+            *i == 0
+                || tile_shape(m, op, c, target) == default_tile
+                || loads_per_fma(c).is_none_or(|l| l <= BOUND_FACTOR * bound)
+        })
         .map(|(_, c)| c)
         .collect();
     Candidates { pruned: total - kept.len(), configs: kept }
@@ -262,10 +270,33 @@ fn conv_candidates(m: &Module, op: Op, d: &ConvConfig, registers: i64) -> Vec<Co
                 None => Some(cols.min(256)),
             };
             found.push(ConvConfig { task_w, ..d.clone() });
+            if d.template == Some(ConvTemplate::Direct) {
+                found.extend(pass_candidates(m, op, d, &geometry));
+            }
         }
         _ => {}
     }
     found
+}
+
+/// A direct convolution's default tile in input-channel passes of every power of two
+/// of blocks below its blocks (or in one pass), each on its padded input and not
+/// (`pad_input`: when it has padding and no dilation, whose taps on padding a padded
+/// input would compute): the choices `configure-kernels` makes from the filters' size
+/// against the caches, measured instead.
+fn pass_candidates(m: &Module, op: Op, d: &ConvConfig, geometry: &ConvGeometry) -> Vec<ConvConfig> {
+    let blocks = crate::shape(m, m.operand(op, 1)).get(1).copied().unwrap_or(1);
+    let chunks = std::iter::once(None).chain((0..).map(|i| 1i64 << i).take_while(|&c| c < blocks).map(Some));
+    let pads: &[Option<bool>] = if geometry.pads.iter().any(|&p| p > 0) && geometry.dilations == [1, 1] {
+        &[None, Some(true)]
+    } else {
+        &[None]
+    };
+    chunks
+        .flat_map(|chunk_ic| pads.iter().map(move |&pad_input| (chunk_ic, pad_input)))
+        .filter(|&(chunk_ic, pad_input)| (chunk_ic, pad_input) != (d.chunk_ic, d.pad_input))
+        .map(|(chunk_ic, pad_input)| ConvConfig { chunk_ic, pad_input, ..d.clone() })
+        .collect()
 }
 
 #[cfg(test)]

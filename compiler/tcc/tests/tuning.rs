@@ -8,6 +8,7 @@
 //! (`graph_opt::tuning::candidates`), on 1 and 2 threads, against the interpreter on the
 //! same kernel op.
 
+use tcc::graph::config::KernelConfig;
 use tcc::graph::{Data, Tensor as ITensor, run_function};
 use tcc::ir::{Module, Op};
 use tcc::{Backend, Options};
@@ -93,7 +94,15 @@ fn tuner_candidates_match_the_interpreter() {
                 let configs = tcc::graph_opt::tuning::candidates(&m, op, &session.target, true).configs;
                 assert!(!configs.is_empty(), "no candidate for {}", m.name(op));
                 let step = configs.len().div_ceil(6);
-                for config in configs.iter().step_by(step) {
+                // A spread of them, and every pass and padding variant.
+                let variant = |c: &KernelConfig| match (c, &configs[0]) {
+                    (KernelConfig::Conv(c), KernelConfig::Conv(d)) => {
+                        (c.chunk_ic, c.pad_input) != (d.chunk_ic, d.pad_input)
+                    }
+                    _ => false,
+                };
+                let spread = configs.iter().step_by(step);
+                for config in spread.chain(configs.iter().filter(|&c| variant(c))) {
                     let (mut one, copy) = tcc::search::standalone(&m, op);
                     config.set_on(&mut one, copy);
                     let what =
@@ -121,6 +130,30 @@ fn the_io_bound_prunes_tiles_far_from_it() {
         let mut rest = all.configs.iter();
         assert!(kept.configs.iter().all(|c| rest.any(|a| a == c)), "a subset, in order");
         assert!(kept.pruned * 2 > all.configs.len(), "{} of {} pruned", kept.pruned, all.configs.len());
+    }
+}
+
+/// A padded 3x3 convolution's candidates include its default tile in input-channel
+/// passes and on a padded input, none of them pruned; a dilated one's are not padded.
+#[test]
+fn passes_and_padding_are_candidates() {
+    let options = generators(0).pop().unwrap();
+    let session = tcc::Session::new(&options).unwrap();
+    let dilated = models()[0].replace("pads = [1, 1, 1, 1]", "pads = [2, 2, 2, 2], dilations = [2, 2]");
+    for (text, padded) in [(models()[0].clone(), true), (dilated, false)] {
+        let (m, ops) = kernels(&text, &options);
+        let kept = tcc::graph_opt::tuning::candidates(&m, ops[0], &session.target, false).configs;
+        let convs: Vec<_> = kept
+            .iter()
+            .map(|c| match c {
+                KernelConfig::Conv(c) => c.clone(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        let d = &convs[0];
+        let same_tile = |c: &&tcc::graph::config::ConvConfig| (c.tile_w, c.tile_oc) == (d.tile_w, d.tile_oc);
+        assert!(convs.iter().filter(same_tile).any(|c| c.chunk_ic == Some(1)), "{convs:?}");
+        assert_eq!(convs.iter().any(|c| c.pad_input == Some(true)), padded, "{convs:?}");
     }
 }
 
