@@ -204,9 +204,13 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
             // explicitly padded input, reads them as one stream the hardware prefetches:
             // ResNet-18's 512-channel 3x3 convs at 7x7 1.28 -> 1.05-1.10 ms, the pad
             // 0.014 ms (Zen 5). A stem's edge tiles split into a call per kernel column
-            // too (7 for ResNet's): its 1.19 ms -> 1.00 ms, the pad 0.034 ms. Not where
-            // the filters stay in cache (ResNet-18's 14x14 to 56x56 convs: the copy
-            // costs about what the calls save).
+            // too (7 for ResNet's): its 1.19 ms -> 1.00 ms, the pad 0.034 ms. Now for
+            // every undilated padded direct convolution on microkernels: where the
+            // filters stay in cache the copy cost about what the calls saved until the
+            // plain epilogues made the calls cheaper; then SqueezeNet 1.0 7.88 -> 7.45
+            // ms, GoogLeNet 13.58 -> 13.24, ResNet-18 16.05 -> 15.87 (Cranelift, one
+            // thread, Zen 5; `tcc tune` had picked the pad for four of ResNet-18's nine
+            // direct convolutions, 1.04-1.14x each).
             // A bf16 stem (its colours in two pairs, always on the dot tile) likewise:
             // ResNet-50's 0.92 -> 0.67 ms (Zen 5; the f32 stem 0.94).
             // Passes over many rows likewise, whatever the backend: FCN's 3x3 head
@@ -217,7 +221,7 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
             // DeepLabV3's with dilation 12 and 36 took 2.4 and 40 times as long.
             pad_input: (((chunk_ic.is_some()
                 && if out[2] <= 8 { target.ukernels.is_some() } else { geometry.dilations == [1, 1] })
-                || (target.ukernels.is_some() && x[4] == 1)
+                || (target.ukernels.is_some() && (x[4] == 1 || geometry.dilations == [1, 1]))
                 || (elem_bytes == 2 && x[4] < lanes))
                 && geometry.pads.iter().any(|&p| p > 0))
             .then_some(true),
