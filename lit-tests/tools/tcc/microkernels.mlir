@@ -1,7 +1,7 @@
 // The Cranelift backend's microkernels: a level every x86-64 CPU runs (SSE) is called
 // for the convolution's tiles, with the layouts blocked for its 4 lanes, the input
-// padded explicitly (each row one call) and the bias and ReLU applied in the call; `--isa none` leaves generated code only; an unknown
-// level is an error.
+// padded explicitly (each row one call) and the bias and ReLU applied in the call;
+// `--isa none` leaves generated code only; an unknown level is an error.
 
 // RUN: %tcc %s --emit=loop --isa sse | FileCheck %s --check-prefix=SSE
 // SSE: func.func @main(%arg0: buffer<1x8x6x6xf32>, %arg1: buffer<1x16x6x6xf32>)
