@@ -1,8 +1,10 @@
 // `tcc bench --plot` draws the profile as a picture (an SVG file): a roofline of the
 // compute kernels, the memory-bound kernels against each level's bandwidth, and time
 // per kernel, the slowest numbered in all three (10 runs: with 2, one slow run of a
-// layout transform once made it the slowest). (The pictures were checked by eye,
-// rendered to PNG; this checks their parts are there.)
+// layout transform once made it the slowest; which kernel is slowest is not checked:
+// in some processes one small copy before a stride-2 convolution, a pad or a layout
+// transform, takes 20-50 us in every run). (The pictures were checked by eye, rendered
+// to PNG; this checks their parts are there.)
 
 // RUN: rm -f %t.svg
 // RUN: %tcc bench %S/../../../benchmarks/models/small/resnet18.mlir --runs 10 --warmup 3 --threads 1 --plot %t.svg | FileCheck %s --check-prefix=TABLE
@@ -18,7 +20,7 @@
 // SVG: Memory-bound kernels: bandwidth of compulsory traffic
 // SVG: L1 {{[0-9]+}} GB/s
 // SVG: Time per kernel ({{[0-9.]+}} ms per run in all)
-// SVG: #1  graph.conv2d_nchwc at resnet18.mlir:
+// SVG: #1  graph.{{[a-z0-9_]+}} at resnet18.mlir:
 // SVG: </svg>
 
 // A file that cannot be written is an error before the benchmark (no table), not a panic.
