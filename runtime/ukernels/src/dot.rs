@@ -20,6 +20,9 @@
 
 use crate::tile::{Activation, Epilogue, Level};
 
+#[cfg(target_arch = "x86_64")]
+pub mod amx;
+
 /// A bf16 dot tile. Offsets and strides of `x` and `w` count bf16 elements, of `o`, the
 /// epilogue's operands and the groups' output stride elements (f32, or bf16 with
 /// `narrow`).
@@ -103,9 +106,15 @@ impl DotTile {
 /// is the same on every level.
 pub const LANES: usize = 16;
 
+/// The fewest rows a tile runs on AMX tiles with (fewer run `vdpbf16ps`).
+pub const AMX_ROWS: i64 = 4;
+
 /// The code that runs a dot tile.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum DotLevel {
+    /// AMX-BF16's `tdpbf16ps` on tiles of up to 16 x 16 accumulators ([`amx`]), for
+    /// tiles of at least [`AMX_ROWS`] rows (the others run `vdpbf16ps`).
+    Amx,
     /// AVX512_BF16's `vdpbf16ps`.
     Avx512Bf16,
     /// AVX-512F: pairs widened to f32, two FMAs.
@@ -120,6 +129,9 @@ impl DotLevel {
         #[cfg(target_arch = "x86_64")]
         {
             if is_x86_feature_detected!("avx512bf16") && is_x86_feature_detected!("avx512f") {
+                if amx::available() {
+                    return DotLevel::Amx;
+                }
                 return DotLevel::Avx512Bf16;
             }
             if is_x86_feature_detected!("avx512f") {
@@ -134,7 +146,8 @@ impl DotLevel {
         match self {
             DotLevel::Scalar => true,
             DotLevel::Avx512 => DotLevel::host_best() != DotLevel::Scalar,
-            DotLevel::Avx512Bf16 => DotLevel::host_best() == DotLevel::Avx512Bf16,
+            DotLevel::Avx512Bf16 => matches!(DotLevel::host_best(), DotLevel::Amx | DotLevel::Avx512Bf16),
+            DotLevel::Amx => DotLevel::host_best() == DotLevel::Amx,
         }
     }
 }
@@ -149,7 +162,9 @@ pub unsafe fn run_dot(level: DotLevel, t: &DotTile) {
     unsafe {
         match level {
             #[cfg(target_arch = "x86_64")]
-            DotLevel::Avx512Bf16 => x86::run::<true>(t),
+            DotLevel::Amx if t.rows >= AMX_ROWS => amx::run(t),
+            #[cfg(target_arch = "x86_64")]
+            DotLevel::Avx512Bf16 | DotLevel::Amx => x86::run::<true>(t),
             #[cfg(target_arch = "x86_64")]
             DotLevel::Avx512 => x86::run::<false>(t),
             _ => scalar(t),
@@ -222,6 +237,33 @@ fn widen(h: u16) -> f32 {
 /// # Safety
 /// As [`run_dot`].
 pub unsafe fn scalar(t: &DotTile) {
+    // SAFETY: the caller's contract.
+    unsafe { definition(t, None) }
+}
+
+/// What AMX computes for `t` ([`amx`]): per iteration of the levels, the pairs in
+/// chunks of [`amx_chunk`]`(pairs)` (one `tdpbf16ps` each); in a chunk, the even
+/// elements' products summed in order from zero, the odd ones' likewise, then the
+/// accumulator plus (even sum + odd sum). The tests' reference for the AMX level.
+///
+/// # Safety
+/// As [`run_dot`].
+pub unsafe fn amx_definition(t: &DotTile) {
+    // SAFETY: the caller's contract.
+    unsafe { definition(t, Some(amx_chunk(t.pairs))) }
+}
+
+/// The pairs one `tdpbf16ps` takes of a reduction step of `pairs`: the largest divisor
+/// of `pairs` up to 16 (a chunk never straddles two iterations of the levels).
+pub fn amx_chunk(pairs: i64) -> i64 {
+    (1..=pairs.clamp(1, 16)).rev().find(|k| pairs % k == 0).unwrap_or(1)
+}
+
+/// The definition's sums in one order (`chunk`: None, or AMX's chunks).
+///
+/// # Safety
+/// As [`run_dot`].
+unsafe fn definition(t: &DotTile, chunk: Option<i64>) {
     let e = &t.epilogue;
     // SAFETY: the caller's contract.
     unsafe {
@@ -232,11 +274,21 @@ pub unsafe fn scalar(t: &DotTile) {
                     let at = r * t.o_row as isize + ov + l;
                     let mut acc = if t.accumulate { *t.o.offset(at) } else { 0.0 };
                     for (xl, wl) in level_offsets(&t.levels) {
+                        let (mut even, mut odd) = (0.0f32, 0.0f32);
                         for j in 0..t.pairs as isize {
                             let xi = t.x.offset(r * t.x_row as isize + xl + 2 * j);
                             let wi = t.w.offset(wv + wl + j * t.w_step as isize + 2 * l);
-                            acc += widen(*xi.add(1)) * widen(*wi.add(1));
-                            acc += widen(*xi) * widen(*wi);
+                            let Some(chunk) = chunk else {
+                                acc += widen(*xi.add(1)) * widen(*wi.add(1));
+                                acc += widen(*xi) * widen(*wi);
+                                continue;
+                            };
+                            even += widen(*xi) * widen(*wi);
+                            odd += widen(*xi.add(1)) * widen(*wi.add(1));
+                            if (j + 1) as i64 % chunk == 0 {
+                                acc += even + odd;
+                                (even, odd) = (0.0, 0.0);
+                            }
                         }
                     }
                     let channel = if e.bias_row != 0 { r * e.bias_row as isize } else { bv + l };
@@ -532,7 +584,7 @@ mod x86 {
     #[target_feature(enable = "avx512f")]
     #[inline(never)]
     #[allow(clippy::needless_range_loop)]
-    unsafe fn store<const R: usize, const C: usize>(
+    pub(super) unsafe fn store<const R: usize, const C: usize>(
         t: &DotTile,
         o: *mut f32,
         r0: isize,

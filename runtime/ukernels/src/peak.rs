@@ -69,7 +69,7 @@ pub fn fma_chains(isa: Isa, steps: i64) -> Option<f32> {
 /// to FMAs, whose ceiling is [`fma_chains`]'s).
 pub fn dot_chains(steps: i64) -> Option<f32> {
     #[cfg(target_arch = "x86_64")]
-    if crate::dot::DotLevel::host_best() == crate::dot::DotLevel::Avx512Bf16 {
+    if crate::dot::DotLevel::Avx512Bf16.is_supported() {
         // SAFETY: the CPU has AVX512_BF16 (and AVX-512F).
         return Some(unsafe { dot_chains_avx512bf16(steps) });
     }

@@ -7,7 +7,7 @@
 //! bf16 outputs (rounded to nearest even).
 //! The C entry point of the AVX-512 level runs the same tiles.
 
-use tcc_ukernels::dot::{DotLevel, DotTile, LANES, narrow, run_dot, scalar};
+use tcc_ukernels::dot::{AMX_ROWS, DotLevel, DotTile, LANES, amx_definition, narrow, run_dot, scalar};
 use tcc_ukernels::{Activation, Epilogue, Level};
 
 mod common;
@@ -35,7 +35,8 @@ fn check(level: DotLevel, seed: u64) {
     // Long reductions sometimes: their weights overflow the L1 share, so the outermost
     // level runs in chunks (partial sums through the output, the epilogue once).
     let pairs = if r.range(0, 3) == 0 { r.range(30, 70) } else { r.range(1, 9) };
-    let (rows, vectors) = (r.range(1, 20), r.range(1, 6));
+    let rows = if r.range(0, 4) == 0 { r.range(20, 70) } else { r.range(1, 20) };
+    let vectors = r.range(1, 6);
     let levels = [
         Level { count: r.range(1, 3), x: r.range(0, 40), w: 0 },
         Level { count: r.range(1, 3), x: r.range(0, 40), w: 0 },
@@ -112,10 +113,14 @@ fn check(level: DotLevel, seed: u64) {
     let (mut want, mut got) = (start.clone(), start.clone());
     // SAFETY: the buffers cover every offset the tile reaches (sized above).
     unsafe {
-        scalar(&tile(&mut want));
+        if level == DotLevel::Amx && rows >= AMX_ROWS {
+            amx_definition(&tile(&mut want));
+        } else {
+            scalar(&tile(&mut want));
+        }
         run_dot(level, &tile(&mut got));
     }
-    if level == DotLevel::Avx512 || level == DotLevel::Avx512Bf16 {
+    if level != DotLevel::Scalar {
         // The C entry point (the best level of this CPU) on the same tile.
         let mut entry = start.clone();
         let t = tile(&mut entry);
@@ -189,7 +194,7 @@ fn check(level: DotLevel, seed: u64) {
 #[test]
 fn every_level_matches_the_definition_bit_for_bit() {
     let levels: Vec<DotLevel> =
-        [DotLevel::Avx512Bf16, DotLevel::Avx512, DotLevel::Scalar].into_iter().filter(|l| l.is_supported()).collect();
+        [DotLevel::Amx, DotLevel::Avx512Bf16, DotLevel::Avx512, DotLevel::Scalar].into_iter().filter(|l| l.is_supported()).collect();
     println!("levels this CPU runs: {levels:?}");
     for level in levels {
         for seed in 0..300 {

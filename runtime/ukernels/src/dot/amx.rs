@@ -1,0 +1,260 @@
+//! The bf16 dot tile on AMX tiles (issue 29), for CPUs with AMX-BF16 (Intel Sapphire
+//! Rapids and later). One `tdpbf16ps` multiplies a tile of up to 16 rows x 16 pairs of
+//! bf16 inputs by a tile of 16 pairs x 16 lanes of pair-packed weights into a tile of
+//! 16 x 16 f32 accumulators: 8,192 products, against `vdpbf16ps`'s 32. The dot tile's
+//! layouts are already the ones AMX loads: a row's pairs are contiguous (rows `x_row`
+//! apart), and a step's 16 weight pairs of one vector are one 64-byte row (steps
+//! `w_step` apart).
+//!
+//! A sub-tile is up to 32 rows (two input tiles of at most 16) x 2 vectors (two weight
+//! tiles): four accumulator tiles, eight tile registers in all. The reduction runs in
+//! chunks of `kc` pairs, the largest divisor of `pairs` up to 16, so that a chunk never
+//! straddles two iterations of the levels (whose steps are not contiguous). The
+//! accumulators go to a scratch block and the epilogue runs on them with AVX-512, as
+//! the vector tile applies it.
+//!
+//! Linux gives a process AMX state only on request (`arch_prctl(ARCH_REQ_XCOMP_PERM)`);
+//! [`available`] asks once. `TCC_AMX=0` in the environment leaves AMX unused.
+//!
+//! `tdpbf16ps` sums a chunk's even and odd products separately, then adds both to the
+//! accumulator ([`super::amx_definition`], measured on a Xeon with AMX: every element
+//! of 51,200 matched it, none the other levels' order): results differ from the
+//! other levels within f32 rounding.
+
+use std::arch::asm;
+use std::arch::x86_64::__m512;
+use std::sync::OnceLock;
+
+use super::DotTile;
+
+/// Rows of an input or accumulator tile; lanes of a vector (and of a tile's row).
+const TILE_ROWS: usize = 16;
+
+/// Whether this process runs AMX-BF16: the CPU has it, Linux granted the process its
+/// tile state, and `TCC_AMX` is not `0`. Decided once.
+pub fn available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        if std::env::var("TCC_AMX").is_ok_and(|v| v == "0") {
+            return false;
+        }
+        // SAFETY: CPUID leaf 7 exists on every x86-64 CPU that runs AVX-512 code, and
+        // CPUID itself on every x86-64 CPU.
+        #[allow(unused_unsafe)]
+        let features = unsafe { std::arch::x86_64::__cpuid_count(7, 0) };
+        let (amx_bf16, amx_tile) = ((features.edx >> 22) & 1 == 1, (features.edx >> 24) & 1 == 1);
+        amx_bf16 && amx_tile && request_tile_state()
+    })
+}
+
+/// Asks Linux for this process's AMX tile data state; whether it was granted.
+#[cfg(target_os = "linux")]
+fn request_tile_state() -> bool {
+    const SYS_ARCH_PRCTL: i64 = 158;
+    const ARCH_REQ_XCOMP_PERM: i64 = 0x1023;
+    const XFEATURE_XTILEDATA: i64 = 18;
+    let ret: i64;
+    // SAFETY: a system call that only changes this process's permitted XSAVE features.
+    unsafe {
+        asm!(
+            "syscall",
+            inlateout("rax") SYS_ARCH_PRCTL => ret,
+            in("rdi") ARCH_REQ_XCOMP_PERM,
+            in("rsi") XFEATURE_XTILEDATA,
+            lateout("rcx") _,
+            lateout("r11") _,
+            options(nostack),
+        );
+    }
+    ret == 0
+}
+
+/// Other systems: not used (no x86 Mac has AMX; Windows is untested).
+#[cfg(not(target_os = "linux"))]
+fn request_tile_state() -> bool {
+    false
+}
+
+/// The tile configuration `ldtilecfg` reads (palette 1).
+#[repr(C, align(64))]
+struct Config {
+    palette: u8,
+    start_row: u8,
+    reserved: [u8; 14],
+    /// Bytes per row of each tile register.
+    colsb: [u16; 16],
+    rows: [u8; 16],
+}
+
+impl Config {
+    /// Accumulators `tmm0`, `tmm1` (input tile 0 with weights 0 and 1) of `m0` rows,
+    /// `tmm2`, `tmm3` (input tile 1) of `m1` rows; inputs `tmm4` (`m0` rows), `tmm5` (`m1`
+    /// rows) of `kc` pairs; weights `tmm6`, `tmm7` of `kc` pair rows. Tiles of no rows
+    /// stay unconfigured.
+    fn new(m0: usize, m1: usize, kc: usize) -> Config {
+        let mut c = Config { palette: 1, start_row: 0, reserved: [0; 14], colsb: [0; 16], rows: [0; 16] };
+        let tiles = [(0, m0, 64), (1, m0, 64), (2, m1, 64), (3, m1, 64), (4, m0, 4 * kc), (5, m1, 4 * kc)];
+        for (t, rows, colsb) in tiles.into_iter().chain([(6, kc, 64), (7, kc, 64)]) {
+            if rows > 0 {
+                c.rows[t] = rows as u8;
+                c.colsb[t] = colsb as u16;
+            }
+        }
+        c
+    }
+}
+
+/// `tileloadd tmmN, [p + stride]` (N a literal).
+macro_rules! load {
+    ($t:literal, $p:expr, $stride:expr) => {
+        asm!(concat!("tileloadd tmm", $t, ", [{p} + {s}]"), p = in(reg) $p, s = in(reg) $stride,
+            options(nostack, readonly))
+    };
+}
+
+/// `tilestored [p + stride], tmmN`.
+macro_rules! store {
+    ($t:literal, $p:expr, $stride:expr) => {
+        asm!(concat!("tilestored [{p} + {s}], tmm", $t), p = in(reg) $p, s = in(reg) $stride, options(nostack))
+    };
+}
+
+/// `tdpbf16ps tmmC, tmmA, tmmB`.
+macro_rules! dot {
+    ($c:literal, $a:literal, $b:literal) => {
+        asm!(concat!("tdpbf16ps tmm", $c, ", tmm", $a, ", tmm", $b), options(nostack, nomem))
+    };
+}
+
+/// `tilezero tmmN`.
+macro_rules! zero {
+    ($t:literal) => {
+        asm!(concat!("tilezero tmm", $t), options(nostack, nomem))
+    };
+}
+
+/// Accumulator tiles stored for the epilogue: four of 16 rows x 16 lanes.
+#[repr(C, align(64))]
+struct Scratch([f32; 4 * TILE_ROWS * TILE_ROWS]);
+
+/// Runs `t` on AMX tiles.
+///
+/// # Safety
+/// [`available`] is true; as [`super::run_dot`] otherwise.
+#[target_feature(enable = "avx512f")]
+pub unsafe fn run(t: &DotTile) {
+    let (rows, vectors) = (t.rows.max(0) as usize, t.vectors.max(0) as usize);
+    if rows == 0 || vectors == 0 {
+        return;
+    }
+    let kc = super::amx_chunk(t.pairs) as usize;
+    let chunks = rows.div_ceil(2 * TILE_ROWS);
+    let mut scratch = Scratch([0.0; 4 * TILE_ROWS * TILE_ROWS]);
+    let mut configured = None;
+    let mut r0 = 0;
+    for p in 0..chunks {
+        let n = rows / chunks + usize::from(p < rows % chunks);
+        let (m0, m1) = (n.div_ceil(2), n / 2);
+        if configured != Some((m0, m1)) {
+            let config = Config::new(m0, m1, kc);
+            // SAFETY: a valid palette-1 configuration; this process has tile state.
+            unsafe { asm!("ldtilecfg [{}]", in(reg) &config, options(nostack, readonly)) };
+            configured = Some((m0, m1));
+        }
+        for v in (0..vectors).step_by(2) {
+            // SAFETY: the caller's contract; the sub-tile stays inside the tile.
+            unsafe { sub_tile(t, r0, (m0, m1), v, v + 1 < vectors, kc, &mut scratch) };
+        }
+        r0 += n;
+    }
+    // SAFETY: releases the tile state this thread configured.
+    unsafe { asm!("tilerelease", options(nostack, nomem)) };
+}
+
+/// Rows `r0..r0 + m0 + m1` x vector `v` (and `v + 1` with `two`) over the whole
+/// reduction in chunks of `kc` pairs, then the epilogue.
+#[target_feature(enable = "avx512f")]
+unsafe fn sub_tile(t: &DotTile, r0: usize, (m0, m1): (usize, usize), v: usize, two: bool, kc: usize, scratch: &mut Scratch) {
+    let offsets = [t.vector_offsets(v as isize), t.vector_offsets(v as isize + usize::from(two) as isize)];
+    let (x_row, o_row, w_step) = (t.x_row as isize, t.o_row as isize, t.w_step as isize);
+    let (x_stride, w_stride, o_stride) = (2 * x_row, 2 * w_step, 4 * o_row);
+    let (r0, m0i) = (r0 as isize, m0 as isize);
+    // SAFETY: the tile's addresses are valid (the caller's contract); the tiles
+    // configured by `run` have these rows.
+    unsafe {
+        if t.accumulate {
+            let o = t.o.offset(r0 * o_row);
+            let o1 = o.offset(m0i * o_row);
+            load!(0, o.offset(offsets[0].1), o_stride);
+            if two {
+                load!(1, o.offset(offsets[1].1), o_stride);
+            }
+            if m1 > 0 {
+                load!(2, o1.offset(offsets[0].1), o_stride);
+                if two {
+                    load!(3, o1.offset(offsets[1].1), o_stride);
+                }
+            }
+        } else {
+            zero!(0);
+            zero!(1);
+            if m1 > 0 {
+                zero!(2);
+                zero!(3);
+            }
+        }
+        let x0 = t.x.offset(r0 * x_row);
+        let x1 = x0.offset(m0i * x_row);
+        let [l2, l1, l0] = t.levels;
+        for i2 in 0..l2.count as isize {
+            for i1 in 0..l1.count as isize {
+                for i0 in 0..l0.count as isize {
+                    let xl = i2 * l2.x as isize + i1 * l1.x as isize + i0 * l0.x as isize;
+                    let wl = i2 * l2.w as isize + i1 * l1.w as isize + i0 * l0.w as isize;
+                    let (w0, w1) = (t.w.offset(offsets[0].0 + wl), t.w.offset(offsets[1].0 + wl));
+                    for j in (0..t.pairs as isize).step_by(kc) {
+                        load!(4, x0.offset(xl + 2 * j), x_stride);
+                        load!(6, w0.offset(j * w_step), w_stride);
+                        dot!(0, 4, 6);
+                        if two {
+                            load!(7, w1.offset(j * w_step), w_stride);
+                            dot!(1, 4, 7);
+                        }
+                        if m1 > 0 {
+                            load!(5, x1.offset(xl + 2 * j), x_stride);
+                            dot!(2, 5, 6);
+                            if two {
+                                dot!(3, 5, 7);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let block = TILE_ROWS * TILE_ROWS;
+        let s = scratch.0.as_mut_ptr();
+        store!(0, s, 64);
+        if two {
+            store!(1, s.add(block), 64);
+        }
+        if m1 > 0 {
+            store!(2, s.add(2 * block), 64);
+            if two {
+                store!(3, s.add(3 * block), 64);
+            }
+        }
+        for r in 0..m0 + m1 {
+            let (tile, row) = if r < m0 { (0, r) } else { (2, r - m0) };
+            let sum = |c: usize| std::arch::x86_64::_mm512_load_ps(s.add((tile + c) * block + row * TILE_ROWS));
+            let at = r0 + r as isize;
+            // (Elements of the output's type: bf16 with `narrow`.)
+            let o = if t.narrow { t.o.cast::<u16>().offset(at * o_row).cast() } else { t.o.offset(at * o_row) };
+            if two {
+                let sums: [[__m512; 2]; 1] = [[sum(0), sum(1)]];
+                super::x86::store::<1, 2>(t, o, at, &offsets, &sums);
+            } else {
+                super::x86::store::<1, 1>(t, o, at, &[offsets[0]], &[[sum(0)]]);
+            }
+        }
+    }
+}
