@@ -108,7 +108,12 @@ impl Pass for BlockLayouts {
                     // The depthwise template computes channel multipliers in the
                     // backend's own code, the row template in microkernels.
                     let multipliers = self.target.ukernels.is_none();
-                    block_conv(m, op, lanes, self.row_speed(stride_w), self.target.bf16_dot, multipliers);
+                    let dot = match (self.target.bf16_dot, self.target.amx_bf16) {
+                        (false, _) => Dot::None,
+                        (true, false) => Dot::Vector,
+                        (true, true) => Dot::Amx,
+                    };
+                    block_conv(m, op, lanes, self.row_speed(stride_w), dot, multipliers);
                 } else if m.is(op, &g::MAX_POOL2D) || m.is(op, &g::AVG_POOL2D) {
                     block_pool(m, op, self.target.kernel_target().f32_lanes());
                 } else if m.is(op, &g::MATMUL) {
@@ -161,7 +166,16 @@ fn ints(m: &Module, op: Op, name: &str) -> Vec<i64> {
     m.attr_or_default(op, name).and_then(|a| a.as_i64_list()).expect("verified attribute")
 }
 
-fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64, bf16_dot: bool, multipliers: bool) {
+/// The bf16 dot microkernel a target has: none, on vectors, or on AMX tiles.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Dot {
+    None,
+    Vector,
+    Amx,
+}
+
+fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64, dot: Dot, multipliers: bool) {
+    let bf16_dot = dot != Dot::None;
     let (xs, ws, ys) = (shape(m, m.operand(op, 0)), shape(m, m.operand(op, 1)), shape(m, m.result(op, 0)));
     let groups = m.attr_or_default(op, "groups").and_then(|a| a.as_i64()).unwrap_or(1);
     let (c, o, per_group) = (xs[1], ws[0], ws[1]);
@@ -193,7 +207,16 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64, bf16_dot: bool
         } else {
             lanes
         };
-        (ib, ib, lanes, 1)
+        // On AMX tiles, blocks of two vectors of channels, where they divide the
+        // channels: one `tdpbf16ps` takes 16 pairs of a row's input channels, which
+        // blocks of 16 channels give only 8 of (a 1x1 convolution's step; 24 for a
+        // 3x3's kernel row, in chunks of 12) at the cost of 16.
+        let amx_blocks = dot == Dot::Amx
+            && c % (2 * lanes) == 0
+            && o % (2 * lanes) == 0
+            && widened_bf16(m, m.operand(op, 0)).is_some()
+            && holds_bf16_values(m, m.operand(op, 1));
+        if amx_blocks { (2 * lanes, 2 * lanes, 2 * lanes, 1) } else { (ib, ib, lanes, 1) }
     } else if per_group % lanes == 0 && (o / groups) % lanes == 0 {
         (lanes, lanes, lanes, groups)
     } else if group_padding_pays(o / groups, ys[3], lanes, row_speed) {
@@ -447,6 +470,8 @@ fn from_kernel(m: &Module, v: Value, lanes: i64) -> bool {
 
 fn block_pool(m: &mut Module, op: Op, lanes: i64) {
     let (xs, ys) = (shape(m, m.operand(op, 0)), shape(m, m.result(op, 0)));
+    // In the blocks of two vectors its input comes in from a kernel (AMX's convolutions).
+    let lanes = if xs[1] % (2 * lanes) == 0 && from_kernel(m, m.operand(op, 0), 2 * lanes) { 2 * lanes } else { lanes };
     let cp = round_up(xs[1], lanes);
     let def = if m.is(op, &g::MAX_POOL2D) { &g::MAX_POOL2D_NCHWC } else { &g::AVG_POOL2D_NCHWC };
     let attrs = m.attrs(op).clone();

@@ -102,8 +102,10 @@ pub fn default_config(m: &Module, op: Op, codegen: &Target) -> Option<KernelConf
                 // bf16 pairs: the bf16 dot microkernel's tiles (AVX-512's 32 registers
                 // holding the sums, a step's weight vectors and, as rustc's LLVM
                 // schedules it, every row's broadcast: `dot::max_rows`).
+                // On AMX tiles: two tiles of 16 rows.
                 let vectors = (nb / tcc_target::BF16_DOT_LANES).clamp(1, 4);
-                let r = ((32 - vectors) / (vectors + 1)).min(rows.max(1));
+                let most = if codegen.amx_bf16 { 32 } else { (32 - vectors) / (vectors + 1) };
+                let r = most.min(rows.max(1));
                 return Some(KernelConfig::Matmul(MatmulConfig {
                     tile_m: Some(r),
                     tile_n: Some(vectors),
@@ -182,6 +184,12 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
             vectors,
             TileReads { input_passes, shared_broadcasts, partial_tiles: true },
         );
+        // On AMX tiles (bf16 pairs of 16 or more input channels per block): calls of up
+        // to 32 columns (two tiles of 16 rows) and two blocks (a 32-channel block is
+        // two vectors), so that each weight tile loaded serves two input tiles and each
+        // input tile two weight tiles.
+        let amx = codegen.amx_bf16 && elem_bytes == 2 && x[4] >= 16;
+        let (r, c) = if amx { (cols.min(32), (out[1] / groups).min(if vectors > 1 { 2 } else { 4 })) } else { (r, c) };
         // The share of the filters a row reads: taps on padding read none (the atrous
         // convolutions of DeepLabV3).
         let image_share = tcc_dialect_graph::cost::image_taps(m, op)
@@ -222,7 +230,8 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
             pad_input: (((chunk_ic.is_some()
                 && if out[2] <= 8 { target.ukernels.is_some() } else { geometry.dilations == [1, 1] })
                 || (target.ukernels.is_some() && (x[4] == 1 || geometry.dilations == [1, 1]))
-                || (elem_bytes == 2 && x[4] < lanes))
+                || (elem_bytes == 2 && x[4] < lanes)
+                || (amx && geometry.dilations == [1, 1]))
                 && geometry.pads.iter().any(|&p| p > 0))
             .then_some(true),
             task_w: task_columns(target, &x, &w, cols, r, pointwise),

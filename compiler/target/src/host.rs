@@ -104,6 +104,24 @@ pub fn has_fma() -> bool {
     return false;
 }
 
+/// Whether this CPU has AMX tiles with bf16 dot products (AMX-TILE and AMX-BF16), and
+/// `TCC_AMX` is not `0` (the runtime's microkernels then run bf16 dot tiles on them,
+/// if Linux grants the process tile state).
+pub fn has_amx_bf16() -> bool {
+    if std::env::var("TCC_AMX").is_ok_and(|v| v == "0") {
+        return false;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: CPUID leaf 7 is defined on every x86-64 CPU (zeros where absent).
+        #[allow(unused_unsafe)]
+        let features = unsafe { std::arch::x86_64::__cpuid_count(7, 0) };
+        (features.edx >> 22) & 1 == 1 && (features.edx >> 24) & 1 == 1
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -51,6 +51,9 @@ pub struct Target {
     /// widening FMAs elsewhere); without it they widen to f32 kernels. Set for AVX-512
     /// targets.
     pub bf16_dot: bool,
+    /// Whether the bf16 dot microkernel runs on AMX tiles (`tdpbf16ps`, 16 x 16
+    /// accumulators): bf16 kernels are then planned in tiles of up to 32 rows.
+    pub amx_bf16: bool,
 }
 
 /// Lanes of the bf16 dot microkernel's vectors (its level is AVX-512's, 16 f32 lanes):
@@ -73,6 +76,7 @@ pub const PASS_OPTIONS: &[(&str, &str)] = &[
     ("prefetch", "the backend emits prefetch hints (default false)"),
     ("ukernels", "ISA level of the microkernels the code calls: avx512, avx2, sse or none (default none)"),
     ("bf16-dot", "bf16 matmuls call the AVX-512 bf16 dot microkernel (default false)"),
+    ("amx-bf16", "the bf16 dot microkernel runs on AMX tiles (default false)"),
 ];
 
 impl Default for Target {
@@ -89,6 +93,7 @@ impl Default for Target {
             prefetch: false,
             ukernels: None,
             bf16_dot: false,
+            amx_bf16: false,
         }
     }
 }
@@ -136,6 +141,7 @@ impl Target {
             prefetch: d.prefetch,
             ukernels: None,
             bf16_dot: false,
+            amx_bf16: host::has_amx_bf16(),
         }
     }
 
@@ -166,6 +172,7 @@ impl Target {
                 })?),
             },
             bf16_dot: parse(get("bf16-dot"), "bf16-dot", d.bf16_dot)?,
+            amx_bf16: parse(get("amx-bf16"), "amx-bf16", d.amx_bf16)?,
         };
         if !matches!(t.vector_bits, 128 | 256 | 512) {
             return Err(format!("vector-bits must be 128, 256 or 512, got {}", t.vector_bits));
@@ -194,6 +201,9 @@ impl fmt::Display for Target {
         }
         if self.bf16_dot {
             write!(f, ", bf16 dot microkernel")?;
+            if self.amx_bf16 {
+                write!(f, " on AMX tiles")?;
+            }
         }
         Ok(())
     }
@@ -216,6 +226,7 @@ mod tests {
             prefetch: true,
             ukernels: Some(Isa::Avx2),
             bf16_dot: true,
+            amx_bf16: true,
         };
         let map: std::collections::HashMap<&str, &str> = [
             ("vector-bits", "512"),
@@ -228,6 +239,7 @@ mod tests {
             ("prefetch", "true"),
             ("ukernels", "avx2"),
             ("bf16-dot", "true"),
+            ("amx-bf16", "true"),
         ]
         .into_iter()
         .collect();

@@ -224,11 +224,11 @@ fn square_depthwise_case(r: &mut Rng) -> Option<Case> {
 fn conv_draw(r: &mut Rng, square_depthwise: bool, bf16: bool) -> Option<Case> {
     let n = r.int(1, 2);
     let depthwise = !bf16 && (square_depthwise || r.chance(0.25));
-    let ob = if bf16 { r.pick(&[16, 16, 16, 8]) } else { r.pick(&[4, 8, 16]) };
+    let ob = if bf16 { r.pick(&[16, 16, 16, 8, 32]) } else { r.pick(&[4, 8, 16]) };
     let ib = if depthwise {
         ob
     } else if bf16 {
-        r.pick(&[16, 16, 4])
+        r.pick(&[16, 16, 4, 32])
     } else {
         r.pick(&[1, 4, 4, 8, 16])
     };

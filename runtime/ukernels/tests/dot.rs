@@ -193,8 +193,10 @@ fn check(level: DotLevel, seed: u64) {
 
 #[test]
 fn every_level_matches_the_definition_bit_for_bit() {
-    let levels: Vec<DotLevel> =
-        [DotLevel::Amx, DotLevel::Avx512Bf16, DotLevel::Avx512, DotLevel::Scalar].into_iter().filter(|l| l.is_supported()).collect();
+    let levels: Vec<DotLevel> = [DotLevel::Amx, DotLevel::Avx512Bf16, DotLevel::Avx512, DotLevel::Scalar]
+        .into_iter()
+        .filter(|l| l.is_supported())
+        .collect();
     println!("levels this CPU runs: {levels:?}");
     for level in levels {
         for seed in 0..300 {
