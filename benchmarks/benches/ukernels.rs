@@ -75,7 +75,11 @@ fn tiles(c: &mut Criterion) {
         epilogue: Epilogue::NONE,
     };
     group.throughput(Throughput::Elements((2 * rows * VECTORS * LANES as i64 * K) as u64));
-    for (name, level) in [("bf16_dot_10x2", DotLevel::Avx512Bf16), ("bf16_widened_10x2", DotLevel::Avx512)] {
+    for (name, level) in [
+        ("bf16_amx_10x2", DotLevel::Amx),
+        ("bf16_dot_10x2", DotLevel::Avx512Bf16),
+        ("bf16_widened_10x2", DotLevel::Avx512),
+    ] {
         if level.is_supported() {
             // SAFETY: the buffers cover the tile; the level runs on this CPU.
             group.bench_function(name, |b| b.iter(|| unsafe { run_dot(level, black_box(&tile)) }));
@@ -114,10 +118,45 @@ fn tiles(c: &mut Criterion) {
         epilogue: Epilogue::NONE,
     };
     group.throughput(Throughput::Elements((2 * cols * 2 * 16 * icb * 3 * 48) as u64));
-    if DotLevel::Avx512Bf16.is_supported() {
+    for (name, level) in
+        [("bf16_amx_conv3x3_row28x2", DotLevel::Amx), ("bf16_dot_conv3x3_row28x2", DotLevel::Avx512Bf16)]
+    {
+        if level.is_supported() {
+            // SAFETY: the buffers cover the tile; the level runs on this CPU.
+            group.bench_function(name, |b| b.iter(|| unsafe { run_dot(level, black_box(&conv)) }));
+        }
+    }
+    // The same row as AMX's blocks take it (`block-layouts` on AMX targets): 32-channel
+    // blocks (two vectors each), so a kernel row's 3 columns are 48 pairs; 4 vectors.
+    let x32 = vec![0x3f00u16; (icb / 2 * side * side * 32) as usize];
+    let w_group32 = icb / 2 * 3 * 3 * 32 * 32;
+    let w32 = vec![0x3e80u16; (2 * w_group32) as usize];
+    let mut o32 = vec![0f32; (cols * 2 * 32) as usize];
+    let amx = DotTile {
+        x: x32.as_ptr(),
+        w: w32.as_ptr(),
+        o: o32.as_mut_ptr(),
+        rows: cols,
+        vectors: 4,
+        x_row: 32,
+        o_row: 32,
+        group_vectors: 2,
+        w_group: w_group32,
+        o_group: cols * 32,
+        pairs: 48,
+        w_step: 64,
+        levels: [
+            Level { count: icb / 2, x: side * side * 32, w: 3 * 3 * 32 * 32 },
+            Level { count: 3, x: side * 32, w: 3 * 32 * 32 },
+            Level { count: 1, x: 0, w: 0 },
+        ],
+        ..conv
+    };
+    group.throughput(Throughput::Elements((2 * cols * 4 * 16 * icb * 3 * 48) as u64));
+    if DotLevel::Amx.is_supported() {
         // SAFETY: the buffers cover the tile; the level runs on this CPU.
-        group.bench_function("bf16_dot_conv3x3_row28x2", |b| {
-            b.iter(|| unsafe { run_dot(DotLevel::Avx512Bf16, black_box(&conv)) })
+        group.bench_function("bf16_amx_conv3x3_row28x4_blocks32", |b| {
+            b.iter(|| unsafe { run_dot(DotLevel::Amx, black_box(&amx)) })
         });
     }
     group.finish();

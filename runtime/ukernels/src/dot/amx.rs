@@ -87,18 +87,21 @@ struct Config {
 }
 
 impl Config {
-    /// Accumulators `tmm0`, `tmm1` (input tile 0 with weights 0 and 1) of `m0` rows,
-    /// `tmm2`, `tmm3` (input tile 1) of `m1` rows; inputs `tmm4` (`m0` rows), `tmm5` (`m1`
-    /// rows) of `kc` pairs; weights `tmm6`, `tmm7` of `kc` pair rows. Tiles of no rows
-    /// stay unconfigured.
+    /// Square (`m1 > 0`): accumulators `tmm0`, `tmm1` (input tile 0 with weights 0 and
+    /// 1) of `m0` rows, `tmm2`, `tmm3` (input tile 1) of `m1` rows; inputs `tmm4` (`m0`
+    /// rows), `tmm5` (`m1` rows) of `kc` pairs; weights `tmm6`, `tmm7` of `kc` pair rows.
+    /// Wide (`m1 = 0`): accumulators `tmm0`-`tmm3` of `m0` rows (input tile `tmm4` with
+    /// four weight tiles), weights in `tmm5`-`tmm7` in turn.
     fn new(m0: usize, m1: usize, kc: usize) -> Config {
         let mut c = Config { palette: 1, start_row: 0, reserved: [0; 14], colsb: [0; 16], rows: [0; 16] };
-        let tiles = [(0, m0, 64), (1, m0, 64), (2, m1, 64), (3, m1, 64), (4, m0, 4 * kc), (5, m1, 4 * kc)];
+        let tiles = if m1 > 0 {
+            [(0, m0, 64), (1, m0, 64), (2, m1, 64), (3, m1, 64), (4, m0, 4 * kc), (5, m1, 4 * kc)]
+        } else {
+            [(0, m0, 64), (1, m0, 64), (2, m0, 64), (3, m0, 64), (4, m0, 4 * kc), (5, kc, 64)]
+        };
         for (t, rows, colsb) in tiles.into_iter().chain([(6, kc, 64), (7, kc, 64)]) {
-            if rows > 0 {
-                c.rows[t] = rows as u8;
-                c.colsb[t] = colsb as u16;
-            }
+            c.rows[t] = rows as u8;
+            c.colsb[t] = colsb as u16;
         }
         c
     }
@@ -163,9 +166,16 @@ pub unsafe fn run(t: &DotTile) {
             unsafe { asm!("ldtilecfg [{}]", in(reg) &config, options(nostack, readonly)) };
             configured = Some((m0, m1));
         }
-        for v in (0..vectors).step_by(2) {
-            // SAFETY: the caller's contract; the sub-tile stays inside the tile.
-            unsafe { sub_tile(t, r0, (m0, m1), v, v + 1 < vectors, kc, &mut scratch) };
+        if m1 > 0 {
+            for v in (0..vectors).step_by(2) {
+                // SAFETY: the caller's contract; the sub-tile stays inside the tile.
+                unsafe { sub_tile(t, r0, (m0, m1), v, v + 1 < vectors, kc, &mut scratch) };
+            }
+        } else {
+            for v in (0..vectors).step_by(4) {
+                // SAFETY: as above.
+                unsafe { wide_sub_tile(t, r0, m0, v, (vectors - v).min(4), kc, &mut scratch) };
+            }
         }
         r0 += n;
     }
@@ -253,17 +263,107 @@ unsafe fn sub_tile(
                 store!(3, s.add(3 * block), 64isize);
             }
         }
-        for r in 0..m0 + m1 {
-            let (tile, row) = if r < m0 { (0, r) } else { (2, r - m0) };
-            let sum = |c: usize| std::arch::x86_64::_mm512_load_ps(s.add((tile + c) * block + row * TILE_ROWS));
+        let tile_of = |r: usize, c: usize| if r < m0 { (c, r) } else { (2 + c, r - m0) };
+        finish(t, r0, m0 + m1, &offsets[..1 + usize::from(two)], s, tile_of);
+    }
+}
+
+/// Rows `r0..r0 + m` (at most 16) x vectors `v..v + n` (`n` up to 4), one input tile
+/// with `n` weight tiles per step, over the whole reduction in chunks of `kc` pairs,
+/// then the epilogue.
+#[target_feature(enable = "avx512f")]
+unsafe fn wide_sub_tile(t: &DotTile, r0: usize, m: usize, v: usize, n: usize, kc: usize, scratch: &mut Scratch) {
+    let offsets: [(isize, isize, isize); 4] = std::array::from_fn(|c| t.vector_offsets((v + c.min(n - 1)) as isize));
+    let (x_row, o_row, w_step) = (t.x_row as isize, t.o_row as isize, t.w_step as isize);
+    let (x_stride, w_stride, o_stride) = (2 * x_row, 2 * w_step, 4 * o_row);
+    let r0 = r0 as isize;
+    // SAFETY: the tile's addresses are valid (the caller's contract); the tiles
+    // configured by `run` have these rows.
+    unsafe {
+        if t.accumulate {
+            let o = t.o.offset(r0 * o_row);
+            load!(0, o.offset(offsets[0].1), o_stride);
+            load!(1, o.offset(offsets[1].1), o_stride);
+            load!(2, o.offset(offsets[2].1), o_stride);
+            load!(3, o.offset(offsets[3].1), o_stride);
+        } else {
+            zero!(0);
+            zero!(1);
+            zero!(2);
+            zero!(3);
+        }
+        let x0 = t.x.offset(r0 * x_row);
+        let [l2, l1, l0] = t.levels;
+        for i2 in 0..l2.count as isize {
+            for i1 in 0..l1.count as isize {
+                for i0 in 0..l0.count as isize {
+                    let xl = i2 * l2.x as isize + i1 * l1.x as isize + i0 * l0.x as isize;
+                    let wl = i2 * l2.w as isize + i1 * l1.w as isize + i0 * l0.w as isize;
+                    let w: [*const u16; 4] = std::array::from_fn(|c| t.w.offset(offsets[c].0 + wl));
+                    for j in (0..t.pairs as isize).step_by(kc) {
+                        // (Weights in three registers in turn: a load waits for the
+                        // last product that read its register.)
+                        load!(4, x0.offset(xl + 2 * j), x_stride);
+                        load!(6, w[0].offset(j * w_step), w_stride);
+                        dot!(0, 4, 6);
+                        if n > 1 {
+                            load!(7, w[1].offset(j * w_step), w_stride);
+                            dot!(1, 4, 7);
+                        }
+                        if n > 2 {
+                            load!(5, w[2].offset(j * w_step), w_stride);
+                            dot!(2, 4, 5);
+                        }
+                        if n > 3 {
+                            load!(6, w[3].offset(j * w_step), w_stride);
+                            dot!(3, 4, 6);
+                        }
+                    }
+                }
+            }
+        }
+        let block = TILE_ROWS * TILE_ROWS;
+        let s = scratch.0.as_mut_ptr();
+        store!(0, s, 64isize);
+        store!(1, s.add(block), 64isize);
+        store!(2, s.add(2 * block), 64isize);
+        store!(3, s.add(3 * block), 64isize);
+        finish(t, r0, m, &offsets[..n], s, |r, c| (c, r));
+    }
+}
+
+/// The epilogue of `rows` rows from `r0` x the vectors `offsets` lists, their sums in
+/// the scratch tiles: row `r`, vector `c` in row `.1` of tile `.0` of `tile_of(r, c)`.
+#[target_feature(enable = "avx512f")]
+unsafe fn finish(
+    t: &DotTile,
+    r0: isize,
+    rows: usize,
+    offsets: &[(isize, isize, isize)],
+    s: *const f32,
+    tile_of: impl Fn(usize, usize) -> (usize, usize),
+) {
+    let o_row = t.o_row as isize;
+    for r in 0..rows {
+        // SAFETY: the scratch holds four tiles; the output rows are the tile's.
+        unsafe {
+            let sum = |c: usize| {
+                let (tile, row) = tile_of(r, c);
+                std::arch::x86_64::_mm512_load_ps(s.add((tile * TILE_ROWS + row) * TILE_ROWS))
+            };
             let at = r0 + r as isize;
             // (Elements of the output's type: bf16 with `narrow`.)
             let o = if t.narrow { t.o.cast::<u16>().offset(at * o_row).cast() } else { t.o.offset(at * o_row) };
-            if two {
-                let sums: [[__m512; 2]; 1] = [[sum(0), sum(1)]];
-                super::x86::store::<1, 2>(t, o, at, &offsets, &sums);
-            } else {
-                super::x86::store::<1, 1>(t, o, at, &[offsets[0]], &[[sum(0)]]);
+            let mut c = 0;
+            while c < offsets.len() {
+                if c + 1 < offsets.len() {
+                    let sums: [[__m512; 2]; 1] = [[sum(c), sum(c + 1)]];
+                    super::x86::store::<1, 2>(t, o, at, &[offsets[c], offsets[c + 1]], &sums);
+                    c += 2;
+                } else {
+                    super::x86::store::<1, 1>(t, o, at, &[offsets[c]], &[[sum(c)]]);
+                    c += 1;
+                }
             }
         }
     }
