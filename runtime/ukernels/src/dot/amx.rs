@@ -87,11 +87,12 @@ struct Config {
 }
 
 impl Config {
-    /// Square (`m1 > 0`): accumulators `tmm0`, `tmm1` (input tile 0 with weights 0 and
-    /// 1) of `m0` rows, `tmm2`, `tmm3` (input tile 1) of `m1` rows; inputs `tmm4` (`m0`
-    /// rows) and `tmm5` (`m1` rows) of `kc` pairs; weights `tmm6`, `tmm7` of `kc` pair
-    /// rows. Wide (`m1 = 0`): accumulators `tmm0` to `tmm3` of `m0` rows (input tile
-    /// `tmm4` with four weight tiles), the weights in `tmm5`, `tmm6` and `tmm7` in turn.
+    /// Square (`m1 > 0`): accumulators `tmm0`, `tmm1` (input tile 0 with weight tiles
+    /// 0 and 1) of `m0` rows, `tmm2`, `tmm3` (input tile 1) of `m1` rows; inputs `tmm4`
+    /// (`m0` rows) and `tmm5` (`m1` rows) of `kc` pairs; weights `tmm6`, `tmm7` of `kc`
+    /// pair rows. Wide (`m1 = 0`): accumulators `tmm0` to `tmm3` of `m0` rows (input
+    /// tile `tmm4` with four weight tiles), the weights in `tmm5`, `tmm6` and `tmm7` in
+    /// turn.
     fn new(m0: usize, m1: usize, kc: usize) -> Config {
         let mut c = Config { palette: 1, start_row: 0, reserved: [0; 14], colsb: [0; 16], rows: [0; 16] };
         let tiles = if m1 > 0 {
