@@ -33,6 +33,10 @@ use tcc::{Error, Model, Options};
 /// Iterations of the calibration loop per run.
 const STEPS: i64 = 1 << 21;
 
+/// Steps of the AMX calibration loop (four `tdpbf16ps` of 32,768 FLOPs each: about 4 ms
+/// at 2 TFLOP/s).
+const AMX_STEPS: i64 = 1 << 17;
+
 /// Timed runs of the calibration loop per round (each about 4 ms with 512-bit vectors).
 const RUNS: usize = 15;
 
@@ -106,24 +110,43 @@ pub fn fma_peak(options: &Options) -> Result<Peak, Error> {
 }
 
 /// The bf16 dot peak of one core (what the bf16 dot microkernel's instructions reach:
-/// `vdpbf16ps` on CPUs with AVX512_BF16, 4 FLOPs per lane; elsewhere the dot tile widens
-/// to AVX-512 FMAs, whose chains measure it), measured now or cached as [`fma_peak`];
+/// AMX's `tdpbf16ps` where the process runs AMX; `vdpbf16ps` on CPUs with AVX512_BF16,
+/// 4 FLOPs per lane; elsewhere the dot tile widens to AVX-512 FMAs, whose chains measure
+/// it), measured now or cached as [`fma_peak`];
 /// `None` when this CPU has no AVX-512 (bf16 kernels then are f32 kernels).
 pub fn dot_peak() -> Result<Option<Peak>, Error> {
     let isa = ukernels::Isa::Avx512;
     if !isa.is_supported() {
         return Ok(None);
     }
+    let has_amx = ukernels::peak::amx_chains(1).is_some();
     let has_dot = ukernels::peak::dot_chains(1).is_some();
     let chains = if has_dot { ukernels::peak::DOT_CHAINS } else { ukernels::peak::CHAINS } as i64;
-    let flops = if has_dot { 4.0 } else { 2.0 } * (STEPS * chains * isa.lanes() as i64) as f64;
+    let flops = if has_amx {
+        ukernels::peak::AMX_STEP_FLOPS * AMX_STEPS as f64
+    } else {
+        let per_lane = if has_dot { 4.0 } else { 2.0 };
+        per_lane * (STEPS * chains * isa.lanes() as i64) as f64
+    };
     let runs = timed_runs(flops, || {
-        let steps = std::hint::black_box(STEPS);
-        let sum = if has_dot { ukernels::peak::dot_chains(steps) } else { ukernels::peak::fma_chains(isa, steps) };
+        let sum = if has_amx {
+            ukernels::peak::amx_chains(std::hint::black_box(AMX_STEPS))
+        } else if has_dot {
+            ukernels::peak::dot_chains(std::hint::black_box(STEPS))
+        } else {
+            ukernels::peak::fma_chains(isa, std::hint::black_box(STEPS))
+        };
         std::hint::black_box(sum);
         Ok(())
     })?;
-    let key = format!("{}|{}", tcc::target::host::cpu_model(), if has_dot { "vdpbf16ps" } else { "avx512-fma" });
+    let instruction = if has_amx {
+        "tdpbf16ps"
+    } else if has_dot {
+        "vdpbf16ps"
+    } else {
+        "avx512-fma"
+    };
+    let key = format!("{}|{instruction}", tcc::target::host::cpu_model());
     let cached = || crate::cache::read("dot-peak", &key).and_then(|v| v.parse::<f64>().ok());
     let (gflops_per_core, note) = choose(&runs, cached);
     if note.is_none() {

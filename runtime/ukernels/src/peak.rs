@@ -1,7 +1,8 @@
 //! The FMA ceiling of each ISA level: independent chains of vector FMAs on registers,
 //! compiled like the microkernels, so that `tcc bench` states the microkernels'
 //! efficiency against what their own instructions reach on this core; and the bf16 dot
-//! ceiling ([`dot_chains`]: chains of `vdpbf16ps`), for the bf16 dot tile.
+//! ceiling ([`dot_chains`]: chains of `vdpbf16ps`; [`amx_chains`]: AMX's `tdpbf16ps`
+//! where the process runs AMX), for the bf16 dot tile.
 
 use crate::Isa;
 
@@ -76,6 +77,25 @@ pub fn dot_chains(steps: i64) -> Option<f32> {
     let _ = steps;
     None
 }
+
+/// Runs `steps` iterations of four AMX `tdpbf16ps` on whole tiles (`crate::dot::amx`:
+/// [`AMX_STEP_FLOPS`] FLOPs a step) and returns a sum of the results; `None` if this
+/// process does not run AMX (no AMX-BF16, tile state not granted, or `TCC_AMX=0`).
+pub fn amx_chains(steps: i64) -> Option<f32> {
+    #[cfg(target_arch = "x86_64")]
+    if crate::dot::DotLevel::Amx.is_supported() {
+        // SAFETY: AMX runs in this process.
+        return Some(unsafe { crate::dot::amx::chains(steps) });
+    }
+    let _ = steps;
+    None
+}
+
+/// FLOPs of one step of [`amx_chains`].
+#[cfg(target_arch = "x86_64")]
+pub const AMX_STEP_FLOPS: f64 = crate::dot::amx::TILE_FLOPS * crate::dot::amx::CHAIN_TILES as f64;
+#[cfg(not(target_arch = "x86_64"))]
+pub const AMX_STEP_FLOPS: f64 = 0.0;
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bf16")]

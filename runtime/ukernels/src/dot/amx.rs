@@ -369,3 +369,44 @@ unsafe fn finish(
         }
     }
 }
+
+/// `tdpbf16ps` instructions per step of [`chains`]: one per accumulator tile.
+pub const CHAIN_TILES: usize = 4;
+
+/// FLOPs of one `tdpbf16ps` on whole tiles: 16 x 16 accumulators, 16 pairs each.
+pub const TILE_FLOPS: f64 = (TILE_ROWS * TILE_ROWS * 16 * 4) as f64;
+
+/// Runs `steps` iterations of [`CHAIN_TILES`] `tdpbf16ps` on whole tiles, four
+/// accumulators from the same input and weight tiles (the AMX ceiling, with no loads:
+/// [`crate::peak::amx_chains`]), and returns a sum of one accumulator's elements.
+///
+/// # Safety
+/// [`available`] is true.
+pub unsafe fn chains(steps: i64) -> f32 {
+    let config = Config::new(TILE_ROWS, TILE_ROWS, 16);
+    // Small bf16 values (2^-7): the sums grow slowly.
+    let ones = [0x3c00u16; TILE_ROWS * 32];
+    let mut sums = Scratch([0.0; 4 * TILE_ROWS * TILE_ROWS]);
+    // SAFETY: a valid configuration; this process has tile state (the caller's
+    // contract); the loads read `ones`, the store writes one tile of `sums`.
+    unsafe {
+        asm!("ldtilecfg [{}]", in(reg) &config, options(nostack, readonly));
+        zero!(0);
+        zero!(1);
+        zero!(2);
+        zero!(3);
+        load!(4, ones.as_ptr(), 64isize);
+        load!(5, ones.as_ptr(), 64isize);
+        load!(6, ones.as_ptr(), 64isize);
+        load!(7, ones.as_ptr(), 64isize);
+        for _ in 0..steps {
+            dot!(0, 4, 6);
+            dot!(1, 4, 7);
+            dot!(2, 5, 6);
+            dot!(3, 5, 7);
+        }
+        store!(0, sums.0.as_mut_ptr(), 64isize);
+        asm!("tilerelease", options(nostack, nomem));
+    }
+    sums.0[..TILE_ROWS * TILE_ROWS].iter().sum()
+}
