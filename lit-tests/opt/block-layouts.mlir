@@ -3,6 +3,7 @@
 // RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=128}' | FileCheck %s
 // RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=512}' | FileCheck %s --check-prefix=AVX512
 // RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=512 bf16-dot=true}' | FileCheck %s --check-prefix=BF16
+// RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=512 bf16-dot=true amx-bf16=true}' | FileCheck %s --check-prefix=AMX
 // RUN: %tcc-opt %s --split-input-file --pass-pipeline='block-layouts{vector-bits=128 ukernels=sse}' | FileCheck %s --check-prefix=UKERNELS
 
 // Channels round up to whole blocks (6 -> 8, 5 -> 8), the logical ones recorded for FLOP counts; the filter is packed OIHW4i4o,
@@ -204,4 +205,27 @@ func.func @bf16_conv(%x: tensor<1x32x6x6xbf16>, %y: tensor<1x3x8x8xbf16>) -> (te
   %v = graph.constant {value = dense<0.5> : tensor<16x3x3x3xf32>} : () -> tensor<16x3x3x3xf32>
   %1 = graph.conv2d %c, %v, %b {pads = [1, 1, 1, 1]} : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<1x16x8x8xf32>
   return %0, %1 : tensor<1x16x6x6xf32>, tensor<1x16x8x8xf32>
+}
+
+// -----
+
+// On AMX tiles (`amx-bf16`), a bf16 convolution whose input and output channels fill
+// blocks of 32 takes blocks of 32 (one `tdpbf16ps` takes 16 pairs of a row's
+// channels), and a max pool of its result keeps them; with 16 input channels the
+// blocks stay 16 wide.
+// AMX-LABEL: func.func @amx_blocks
+// AMX: graph.layout_transform %arg0 {dst = "NCHW32c", src = "NCHW"} : (tensor<1x64x6x6xbf16>) -> tensor<1x2x6x6x32xbf16>
+// AMX: graph.layout_transform %{{.*}} {dst = "OIHW16i32o2i", src = "OIHW"} : (tensor<64x64x3x3xbf16>) -> tensor<2x2x3x3x16x32x2xbf16>
+// AMX: graph.conv2d_nchwc {{.*}} -> tensor<1x2x6x6x32xf32>
+// AMX: graph.max_pool2d_nchwc %{{.*}} : (tensor<1x2x6x6x32xf32>) -> tensor<1x2x3x3x32xf32>
+// AMX: graph.layout_transform %arg1 {dst = "NCHW16c", src = "NCHW"} : (tensor<1x16x6x6xbf16>) -> tensor<1x1x6x6x16xbf16>
+func.func @amx_blocks(%x: tensor<1x64x6x6xbf16>, %y: tensor<1x16x6x6xbf16>) -> (tensor<1x64x3x3xf32>, tensor<1x32x6x6xf32>) {
+  %a = graph.cast %x : (tensor<1x64x6x6xbf16>) -> tensor<1x64x6x6xf32>
+  %w = graph.constant {value = dense<0.5> : tensor<64x64x3x3xf32>} : () -> tensor<64x64x3x3xf32>
+  %0 = graph.conv2d %a, %w {pads = [1, 1, 1, 1]} : (tensor<1x64x6x6xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x6x6xf32>
+  %1 = graph.max_pool2d %0 {kernel = [2, 2], strides = [2, 2]} : (tensor<1x64x6x6xf32>) -> tensor<1x64x3x3xf32>
+  %c = graph.cast %y : (tensor<1x16x6x6xbf16>) -> tensor<1x16x6x6xf32>
+  %v = graph.constant {value = dense<0.5> : tensor<32x16x3x3xf32>} : () -> tensor<32x16x3x3xf32>
+  %2 = graph.conv2d %c, %v {pads = [1, 1, 1, 1]} : (tensor<1x16x6x6xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x6x6xf32>
+  return %1, %2 : tensor<1x64x3x3xf32>, tensor<1x32x6x6xf32>
 }

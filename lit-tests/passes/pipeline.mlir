@@ -160,6 +160,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST-NEXT: {{^}}    prefetch:
 // LIST-NEXT: {{^}}    ukernels: ISA level of the microkernels the code calls: avx512, avx2, sse or none (default none)
 // LIST-NEXT: {{^}}    bf16-dot: bf16 matmuls call the AVX-512 bf16 dot microkernel (default false)
+// LIST-NEXT: {{^}}    amx-bf16: the bf16 dot microkernel runs on AMX tiles (default false)
 // LIST-NEXT: {{^}}canonicalize {{ *}}Remove dead ops and apply each op's canonicalization patterns to a fixed point
 // LIST-NEXT: {{^}}    max-iterations: sweeps over the IR before stopping (default 10)
 // LIST-NEXT: {{^}}configure-kernels {{ *}}Give every kernel op without a `config` the default register tile for the target
