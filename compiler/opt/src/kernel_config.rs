@@ -542,6 +542,32 @@ mod tests {
     }
 
     #[test]
+    fn amx_tiles_take_32_rows_and_padded_inputs() {
+        // A bf16 3x3 convolution in AMX's 32-channel blocks (56 columns) and a bf16
+        // packed matmul of 128 rows.
+        let text = "func.func @main(%x: tensor<1x2x56x56x32xbf16>, %w: tensor<2x2x3x3x16x32x2xbf16>,\n\
+                      %a: tensor<128x64xbf16>, %b: tensor<2x32x48x2xbf16>)\n\
+                      -> (tensor<1x2x56x56x32xf32>, tensor<128x96xf32>) {\n\
+                      %0 = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1]} : (tensor<1x2x56x56x32xbf16>, \
+                      tensor<2x2x3x3x16x32x2xbf16>) -> tensor<1x2x56x56x32xf32>\n\
+                      %1 = graph.matmul_packed %a, %b : (tensor<128x64xbf16>, tensor<2x32x48x2xbf16>) -> tensor<128x96xf32>\n\
+                      return %0, %1 : tensor<1x2x56x56x32xf32>, tensor<128x96xf32>\n}";
+        let m = tcc_ir::parse_bytes("t.mlir", text.as_bytes(), &tcc_dialect_graph::registry()).unwrap();
+        let entry = func_entry(&m, m.func("main").unwrap()).unwrap();
+        let ops: Vec<Op> = m.block_ops(entry).collect();
+        let vector = Target { bf16_dot: true, ..target(512, 32) };
+        let amx = Target { amx_bf16: true, ..vector };
+        let Some(KernelConfig::Conv(conv)) = default_config(&m, ops[0], &amx) else { panic!() };
+        assert_eq!((conv.tile_w, conv.tile_oc, conv.pad_input), (Some(32), Some(2), Some(true)));
+        let Some(KernelConfig::Conv(conv)) = default_config(&m, ops[0], &vector) else { panic!() };
+        assert!(conv.tile_w.unwrap() < 32);
+        let Some(KernelConfig::Matmul(mm)) = default_config(&m, ops[1], &amx) else { panic!() };
+        assert_eq!((mm.tile_m, mm.tile_n), (Some(32), Some(3)));
+        let Some(KernelConfig::Matmul(mm)) = default_config(&m, ops[1], &vector) else { panic!() };
+        assert_eq!(mm.tile_m, Some(7));
+    }
+
+    #[test]
     fn passes_for_filters_that_overflow_l2() {
         let t = target(512, 32); // L1 32 KiB, L2 1 MiB by default
         // (The input a row reads per block: not read by the rule for 8 rows or fewer.)
