@@ -8,9 +8,11 @@
 //! by lane). Each lane adds the pair's odd product, then its even one, to its f32
 //! accumulator: bf16 products are exact in f32, so each addition is the only rounding,
 //! as in `vdpbf16ps` (which also treats subnormal inputs and results as zero: the same
-//! values for every input without subnormals). Three levels: `avx512bf16` (the dot
-//! instruction), `avx512` (the pairs widened to f32, two FMAs), and a portable scalar
-//! loop for every other CPU ([`run_dot`] picks the best this CPU runs).
+//! values for every input without subnormals). Four levels: AMX tiles ([`amx`]:
+//! `tdpbf16ps`, which sums each chunk's even and odd products apart first,
+//! [`amx_definition`]), `avx512bf16` (the dot instruction), `avx512` (the pairs widened
+//! to f32, two FMAs), and a portable scalar loop for every other CPU ([`run_dot`]
+//! picks the best this CPU runs).
 //!
 //! Generated code calls it through the C entry points `tcc_uk_dot_<isa>`, which take
 //! the broadcast tile's 35 arguments ([`crate::Tile`]'s fields; the input and weights

@@ -13,6 +13,8 @@
 //! accumulators go to a scratch block and the epilogue runs on them with AVX-512, as
 //! the vector tile applies it.
 //!
+//! The weights' prefetch hint is not used (a tile's weights stream from L2).
+//!
 //! Linux gives a process AMX state only on request (`arch_prctl(ARCH_REQ_XCOMP_PERM)`);
 //! [`available`] asks once. `TCC_AMX=0` in the environment leaves AMX unused.
 //!
