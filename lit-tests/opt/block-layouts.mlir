@@ -212,14 +212,21 @@ func.func @bf16_conv(%x: tensor<1x32x6x6xbf16>, %y: tensor<1x3x8x8xbf16>) -> (te
 // On AMX tiles (`amx-bf16`), a bf16 convolution whose input and output channels fill
 // blocks of 32 takes blocks of 32 (one `tdpbf16ps` takes 16 pairs of a row's
 // channels), and a max pool of its result keeps them; with 16 input channels the
-// blocks stay 16 wide.
+// input blocks stay 16 wide. An output a depthwise convolution reads (in blocks of 16)
+// stays in blocks of 16, and so does the input of a convolution that reads one.
 // AMX-LABEL: func.func @amx_blocks
 // AMX: graph.layout_transform %arg0 {dst = "NCHW32c", src = "NCHW"} : (tensor<1x64x6x6xbf16>) -> tensor<1x2x6x6x32xbf16>
 // AMX: graph.layout_transform %{{.*}} {dst = "OIHW16i32o2i", src = "OIHW"} : (tensor<64x64x3x3xbf16>) -> tensor<2x2x3x3x16x32x2xbf16>
 // AMX: graph.conv2d_nchwc {{.*}} -> tensor<1x2x6x6x32xf32>
 // AMX: graph.max_pool2d_nchwc %{{.*}} : (tensor<1x2x6x6x32xf32>) -> tensor<1x2x3x3x32xf32>
 // AMX: graph.layout_transform %arg1 {dst = "NCHW16c", src = "NCHW"} : (tensor<1x16x6x6xbf16>) -> tensor<1x1x6x6x16xbf16>
-func.func @amx_blocks(%x: tensor<1x64x6x6xbf16>, %y: tensor<1x16x6x6xbf16>) -> (tensor<1x64x3x3xf32>, tensor<1x32x6x6xf32>) {
+// AMX: graph.conv2d_nchwc {{.*}} -> tensor<1x1x6x6x32xf32>
+// AMX: graph.layout_transform %arg0 {dst = "NCHW32c", src = "NCHW"}
+// AMX: graph.conv2d_nchwc {{.*}} -> tensor<1x4x6x6x16xf32>
+// AMX: graph.conv2d_nchwc {{.*}} {{.*}}groups = 64{{.*}} -> tensor<1x4x6x6x16xf32>
+// AMX: graph.layout_transform %{{.*}} {dst = "NCHW16c", src = "NCHW"} : (tensor<1x64x6x6xbf16>)
+// AMX: graph.conv2d_nchwc {{.*}} : (tensor<1x4x6x6x16xbf16>, tensor<2x4x1x1x8x32x2xbf16>{{.*}} -> tensor<1x2x6x6x32xf32>
+func.func @amx_blocks(%x: tensor<1x64x6x6xbf16>, %y: tensor<1x16x6x6xbf16>) -> (tensor<1x64x3x3xf32>, tensor<1x32x6x6xf32>, tensor<1x64x6x6xf32>) {
   %a = graph.cast %x : (tensor<1x64x6x6xbf16>) -> tensor<1x64x6x6xf32>
   %w = graph.constant {value = dense<0.5> : tensor<64x64x3x3xf32>} : () -> tensor<64x64x3x3xf32>
   %0 = graph.conv2d %a, %w {pads = [1, 1, 1, 1]} : (tensor<1x64x6x6xf32>, tensor<64x64x3x3xf32>) -> tensor<1x64x6x6xf32>
@@ -227,5 +234,13 @@ func.func @amx_blocks(%x: tensor<1x64x6x6xbf16>, %y: tensor<1x16x6x6xbf16>) -> (
   %c = graph.cast %y : (tensor<1x16x6x6xbf16>) -> tensor<1x16x6x6xf32>
   %v = graph.constant {value = dense<0.5> : tensor<32x16x3x3xf32>} : () -> tensor<32x16x3x3xf32>
   %2 = graph.conv2d %c, %v {pads = [1, 1, 1, 1]} : (tensor<1x16x6x6xf32>, tensor<32x16x3x3xf32>) -> tensor<1x32x6x6xf32>
-  return %1, %2 : tensor<1x64x3x3xf32>, tensor<1x32x6x6xf32>
+  %u = graph.constant {value = dense<0.5> : tensor<64x64x1x1xf32>} : () -> tensor<64x64x1x1xf32>
+  %3 = graph.conv2d %a, %u : (tensor<1x64x6x6xf32>, tensor<64x64x1x1xf32>) -> tensor<1x64x6x6xf32>
+  %d = graph.constant {value = dense<0.5> : tensor<64x1x3x3xf32>} : () -> tensor<64x1x3x3xf32>
+  %4 = graph.conv2d %3, %d {pads = [1, 1, 1, 1], groups = 64} : (tensor<1x64x6x6xf32>, tensor<64x1x3x3xf32>) -> tensor<1x64x6x6xf32>
+  %5 = graph.cast %4 : (tensor<1x64x6x6xf32>) -> tensor<1x64x6x6xbf16>
+  %6 = graph.cast %5 : (tensor<1x64x6x6xbf16>) -> tensor<1x64x6x6xf32>
+  %t = graph.constant {value = dense<0.5> : tensor<64x64x1x1xf32>} : () -> tensor<64x64x1x1xf32>
+  %7 = graph.conv2d %6, %t : (tensor<1x64x6x6xf32>, tensor<64x64x1x1xf32>) -> tensor<1x64x6x6xf32>
+  return %1, %2, %7 : tensor<1x64x3x3xf32>, tensor<1x32x6x6xf32>, tensor<1x64x6x6xf32>
 }

@@ -213,13 +213,14 @@ fn block_conv(m: &mut Module, op: Op, lanes: i64, row_speed: f64, dot: Dot, mult
         // On AMX tiles, blocks of two vectors of channels, where they divide the
         // channels: one `tdpbf16ps` takes 16 pairs of a row's input channels, which
         // blocks of 16 channels give only 8 of (a 1x1 convolution's step; 24 for a
-        // 3x3's kernel row, in chunks of 12) at the cost of 16.
-        let amx_blocks = dot == Dot::Amx
-            && c % (2 * lanes) == 0
-            && o % (2 * lanes) == 0
-            && widened_bf16(m, m.operand(op, 0)).is_some()
-            && holds_bf16_values(m, m.operand(op, 1));
-        if amx_blocks { (2 * lanes, 2 * lanes, 2 * lanes, 1) } else { (ib, ib, lanes, 1) }
+        // 3x3's kernel row, in chunks of 12) at the cost of 16. Not where a layout
+        // transform would sit between this kernel and another: an input a kernel
+        // stores in blocks of 16, an output some kernel reads in blocks of 16.
+        let (x, y) = (m.operand(op, 0), m.result(op, 0));
+        let amx = dot == Dot::Amx && ib % 2 == 0 && amx_blocks(m, op);
+        let ib = if amx && c % (2 * lanes) == 0 && !from_kernel(m, x, lanes) { 2 * lanes } else { ib };
+        let ob = if amx && o % (2 * lanes) == 0 && feeds_amx_blocks(m, y, lanes, 0) { 2 * lanes } else { lanes };
+        (ib, ib, ob, 1)
     } else if per_group % lanes == 0 && (o / groups) % lanes == 0 {
         (lanes, lanes, lanes, groups)
     } else if group_padding_pays(o / groups, ys[3], lanes, row_speed) {
@@ -469,6 +470,35 @@ fn from_kernel(m: &Module, v: Value, lanes: i64) -> bool {
         v = m.operand(d, 0);
     }
     false
+}
+
+/// Whether convolution `op` may take AMX's blocks of two vectors of channels:
+/// ungrouped, on a widened bf16 input with a filter of bf16 values (the bf16 dot
+/// kernels' case).
+fn amx_blocks(m: &Module, op: Op) -> bool {
+    let groups = m.attr_or_default(op, "groups").and_then(|a| a.as_i64()).unwrap_or(1);
+    groups == 1 && widened_bf16(m, m.operand(op, 0)).is_some() && holds_bf16_values(m, m.operand(op, 1))
+}
+
+/// Whether every kernel that reads `v`, directly or through elementwise ops and pools
+/// (casts, activations, residual additions), takes blocks of `2 * lanes` channels on
+/// AMX: a convolution that [`amx_blocks`] allows, on whole blocks of them. Other ops
+/// take any block (a transform to their layout either way). Walks at most 64 ops deep.
+fn feeds_amx_blocks(m: &Module, v: Value, lanes: i64, depth: usize) -> bool {
+    depth < 64
+        && m.uses(v).iter().all(|u| {
+            let op = u.op;
+            if m.is(op, &g::CONV2D) {
+                u.index == 0 && amx_blocks(m, op) && shape(m, v)[1] % (2 * lanes) == 0
+            } else if m.has_trait(op, tcc_ir::Traits::ELEMENTWISE)
+                || m.is(op, &g::MAX_POOL2D)
+                || m.is(op, &g::AVG_POOL2D)
+            {
+                m.results(op).iter().all(|&r| feeds_amx_blocks(m, r, lanes, depth + 1))
+            } else {
+                true
+            }
+        })
 }
 
 fn block_pool(m: &mut Module, op: Op, lanes: i64) {
