@@ -25,8 +25,11 @@
 //!   blocks that split in pairs takes the bf16 input itself and the filter cast to bf16 and packed with
 //!   pairs of input channels side by side (`OIHW{i/2}i{o}o2i`), with an f32 result.
 //!   On targets whose dot microkernel runs on AMX tiles (`Target::amx_bf16`), such a
-//!   convolution takes blocks of two vectors (32 channels) where its input and output
-//!   channels fill them, and a pool reading them keeps them.
+//!   convolution takes blocks of two vectors (32 channels) for its input and its
+//!   output where the channels fill them and no layout transform would sit beside
+//!   them (an input some kernel stores in blocks of one vector; an output some kernel
+//!   reads in them, a depthwise or grouped convolution), and a pool reading them keeps
+//!   them.
 //! - `max_pool2d` / `avg_pool2d` become their `_nchwc` forms between transforms.
 //! - `matmul(a, B)` with a constant `B` of shape `[K, N]` (or with leading extents 1)
 //!   becomes `matmul_packed(a, layout_transform(B, KN -> NK{n}n))`, `n` the column block
