@@ -162,8 +162,9 @@ fn model(seed: u64) -> Option<(String, Vec<i64>)> {
 }
 
 /// Compiles `text` with every backend on 1 or 2 threads and compares its output on a
-/// random input of shape `xs` with the interpreter's.
-fn check(text: &str, xs: &[i64], seed: u64) {
+/// random input of shape `xs` with the interpreter's, within `tolerance` of the
+/// output's scale.
+fn check(text: &str, xs: &[i64], seed: u64, tolerance: f64) {
     let m = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let n: i64 = xs.iter().product();
     let input = Rng::new(seed ^ 0xABCD).values(n, 1000.0);
@@ -181,7 +182,7 @@ fn check(text: &str, xs: &[i64], seed: u64) {
         let got = got[0].as_slice::<f32>().unwrap();
         for (i, (&g, &w)) in got.iter().zip(&want).enumerate() {
             assert!(
-                (g as f64 - w).abs() <= 1e-4 * scale,
+                (g as f64 - w).abs() <= tolerance * scale,
                 "seed {seed}, {backend}, {threads} thread(s): element {i}: compiled {g}, interpreter {w}\n{text}"
             );
         }
@@ -195,7 +196,7 @@ fn kernel_pipeline_matches_the_interpreter() {
         seed += 1;
         assert!(seed < 1000, "too many invalid draws");
         let Some((text, xs)) = model(seed) else { continue };
-        check(&text, &xs, seed);
+        check(&text, &xs, seed, 1e-4);
         valid += 1;
     }
 }
@@ -216,7 +217,7 @@ fn group_padded_convolutions_match_the_interpreter() {
         let y = g.activation(&y, &ys);
         let text =
             format!("func.func @main(%x: {}) -> {} {{\n{}  return {y} : {}\n}}\n", ty(&xs), ty(&ys), g.body, ty(&ys));
-        check(&text, &xs, seed as u64);
+        check(&text, &xs, seed as u64, 1e-4);
     }
 }
 
@@ -268,7 +269,7 @@ fn row_template_tiles_match_the_interpreter() {
         // Eight seeds a case: every microkernel level (`common::code_generators`) on 1
         // and 2 threads.
         for k in 0..8 {
-            check(&text, &xs, 8 * seed as u64 + k);
+            check(&text, &xs, 8 * seed as u64 + k, 1e-4);
         }
     }
 }
@@ -312,7 +313,7 @@ fn depthwise_template_tiles_match_the_interpreter() {
         // Eight seeds a case: every microkernel level (`common::code_generators`) on 1
         // and 2 threads.
         for k in 0..8 {
-            check(&text, &xs, 8 * seed as u64 + k);
+            check(&text, &xs, 8 * seed as u64 + k, 1e-4);
         }
         // The blocked graph means what the template computes: its packed filter's
         // channel order is part of `conv2d_nchwc`'s semantics.
@@ -356,7 +357,7 @@ fn depthwise_epilogues_match_the_interpreter() {
             format!("func.func @main(%x: {}) -> {} {{\n{}  return {y} : {}\n}}\n", ty(&xs), ty(&ys), g.body, ty(&ys));
         // Every microkernel level (`common::code_generators`) on 1 and 2 threads.
         for k in 0..8 {
-            check(&text, &xs, 8 * seed as u64 + k);
+            check(&text, &xs, 8 * seed as u64 + k, 1e-4);
         }
     }
 }
@@ -441,7 +442,14 @@ fn bf16_policy_graphs_match_the_interpreter() {
         tcc::ir::verify(&m).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
         let rounded = tcc::ir::print_module(&m, tcc::ir::PrintOptions::default());
         assert!(rounded.contains("xbf16>"), "seed {seed}: nothing rounded\n{rounded}");
-        check(&rounded, &xs, seed);
+        // On AMX tiles the dot kernels sum in another order than the interpreter
+        // (`tcc_ukernels::dot::amx_definition`), which can round a value cast to bf16
+        // between two kernels to the neighbouring bf16 (2^-8 of it apart): up to one
+        // bf16 step of the output's scale then (seed 1004 moved by 6.3e-4 of it on a
+        // Xeon with AMX). The kernels themselves are checked bit for bit against AMX's
+        // order (`runtime/ukernels/tests/dot.rs`).
+        let tolerance = if tcc::target::host::has_amx_bf16() { 2f64.powi(-8) } else { 1e-4 };
+        check(&rounded, &xs, seed, tolerance);
 
         let n: i64 = xs.iter().product();
         let input = Rng::new(seed ^ 0xABCD).values(n, 1000.0);
