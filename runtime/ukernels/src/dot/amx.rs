@@ -230,28 +230,21 @@ unsafe fn sub_tile(
         }
         let x0 = t.x.offset(r0 * x_row);
         let x1 = x0.offset(m0i * x_row);
-        let [l2, l1, l0] = t.levels;
-        for i2 in 0..l2.count as isize {
-            for i1 in 0..l1.count as isize {
-                for i0 in 0..l0.count as isize {
-                    let xl = i2 * l2.x as isize + i1 * l1.x as isize + i0 * l0.x as isize;
-                    let wl = i2 * l2.w as isize + i1 * l1.w as isize + i0 * l0.w as isize;
-                    let (w0, w1) = (t.w.offset(offsets[0].0 + wl), t.w.offset(offsets[1].0 + wl));
-                    for j in (0..t.pairs as isize).step_by(kc) {
-                        load!(4, x0.offset(xl + 2 * j), x_stride);
-                        load!(6, w0.offset(j * w_step), w_stride);
-                        dot!(0, 4, 6);
-                        if two {
-                            load!(7, w1.offset(j * w_step), w_stride);
-                            dot!(1, 4, 7);
-                        }
-                        if m1 > 0 {
-                            load!(5, x1.offset(xl + 2 * j), x_stride);
-                            dot!(2, 5, 6);
-                            if two {
-                                dot!(3, 5, 7);
-                            }
-                        }
+        for (xl, wl) in super::level_offsets(&t.levels) {
+            let (w0, w1) = (t.w.offset(offsets[0].0 + wl), t.w.offset(offsets[1].0 + wl));
+            for j in (0..t.pairs as isize).step_by(kc) {
+                load!(4, x0.offset(xl + 2 * j), x_stride);
+                load!(6, w0.offset(j * w_step), w_stride);
+                dot!(0, 4, 6);
+                if two {
+                    load!(7, w1.offset(j * w_step), w_stride);
+                    dot!(1, 4, 7);
+                }
+                if m1 > 0 {
+                    load!(5, x1.offset(xl + 2 * j), x_stride);
+                    dot!(2, 5, 6);
+                    if two {
+                        dot!(3, 5, 7);
                     }
                 }
             }
@@ -298,32 +291,25 @@ unsafe fn wide_sub_tile(t: &DotTile, r0: usize, m: usize, v: usize, n: usize, kc
             zero!(3);
         }
         let x0 = t.x.offset(r0 * x_row);
-        let [l2, l1, l0] = t.levels;
-        for i2 in 0..l2.count as isize {
-            for i1 in 0..l1.count as isize {
-                for i0 in 0..l0.count as isize {
-                    let xl = i2 * l2.x as isize + i1 * l1.x as isize + i0 * l0.x as isize;
-                    let wl = i2 * l2.w as isize + i1 * l1.w as isize + i0 * l0.w as isize;
-                    let w: [*const u16; 4] = std::array::from_fn(|c| t.w.offset(offsets[c].0 + wl));
-                    for j in (0..t.pairs as isize).step_by(kc) {
-                        // (Weights in three registers in turn: a load waits for the
-                        // last product that read its register.)
-                        load!(4, x0.offset(xl + 2 * j), x_stride);
-                        load!(6, w[0].offset(j * w_step), w_stride);
-                        dot!(0, 4, 6);
-                        if n > 1 {
-                            load!(7, w[1].offset(j * w_step), w_stride);
-                            dot!(1, 4, 7);
-                        }
-                        if n > 2 {
-                            load!(5, w[2].offset(j * w_step), w_stride);
-                            dot!(2, 4, 5);
-                        }
-                        if n > 3 {
-                            load!(6, w[3].offset(j * w_step), w_stride);
-                            dot!(3, 4, 6);
-                        }
-                    }
+        for (xl, wl) in super::level_offsets(&t.levels) {
+            let w: [*const u16; 4] = std::array::from_fn(|c| t.w.offset(offsets[c].0 + wl));
+            for j in (0..t.pairs as isize).step_by(kc) {
+                // (Weights in three registers in turn: a load waits for the last
+                // product that read its register.)
+                load!(4, x0.offset(xl + 2 * j), x_stride);
+                load!(6, w[0].offset(j * w_step), w_stride);
+                dot!(0, 4, 6);
+                if n > 1 {
+                    load!(7, w[1].offset(j * w_step), w_stride);
+                    dot!(1, 4, 7);
+                }
+                if n > 2 {
+                    load!(5, w[2].offset(j * w_step), w_stride);
+                    dot!(2, 4, 5);
+                }
+                if n > 3 {
+                    load!(6, w[3].offset(j * w_step), w_stride);
+                    dot!(3, 4, 6);
                 }
             }
         }
