@@ -90,7 +90,37 @@ impl From<crate::Tile<u16>> for DotTile {
     }
 }
 
+/// A tile repeated over output rows ([`crate::Tile::out_rows`]): row `i` reads `x + i *
+/// x` and writes `o + i * o` (its residual as the output), strides counting elements as
+/// the tile's offsets do.
+#[derive(Copy, Clone, Debug)]
+pub struct OutRows {
+    pub count: i64,
+    pub x: i64,
+    pub o: i64,
+}
+
+impl OutRows {
+    /// One output row.
+    pub const ONE: OutRows = OutRows { count: 1, x: 0, o: 0 };
+}
+
 impl DotTile {
+    /// Output row `i` of `rows`, alone.
+    pub fn out_row(&self, rows: OutRows, i: i64) -> DotTile {
+        let o = (i * rows.o) as isize;
+        // (bf16 elements with `narrow`.)
+        let out = if self.narrow { self.o.cast::<u16>().wrapping_offset(o).cast() } else { self.o.wrapping_offset(o) };
+        let residual = self.epilogue.residual;
+        let residual = if residual.is_null() { residual } else { residual.wrapping_offset(o) };
+        DotTile {
+            x: self.x.wrapping_offset((i * rows.x) as isize),
+            o: out,
+            epilogue: Epilogue { residual, ..self.epilogue },
+            ..*self
+        }
+    }
+
     /// Vector `v`'s offsets: `(weights, output, bias and mask)`.
     fn vector_offsets(&self, v: isize) -> (isize, isize, isize) {
         let gv = self.group_vectors.max(1) as isize;
@@ -164,13 +194,30 @@ pub unsafe fn run_dot(level: DotLevel, t: &DotTile) {
     unsafe {
         match level {
             #[cfg(target_arch = "x86_64")]
-            DotLevel::Amx if t.rows >= AMX_ROWS => amx::run(t),
+            DotLevel::Amx if t.rows >= AMX_ROWS => amx::run(t, OutRows::ONE),
             #[cfg(target_arch = "x86_64")]
             DotLevel::Avx512Bf16 | DotLevel::Amx => x86::run::<true>(t),
             #[cfg(target_arch = "x86_64")]
             DotLevel::Avx512 => x86::run::<false>(t),
             _ => scalar(t),
         }
+    }
+}
+
+/// Runs `t` over `rows` with `level`: on AMX tiles as one sequence of positions where
+/// that fills tiles better ([`amx::spans_rows`]), else row by row.
+///
+/// # Safety
+/// As [`run_dot`], for every output row.
+pub unsafe fn run_dot_rows(level: DotLevel, t: &DotTile, rows: OutRows) {
+    #[cfg(target_arch = "x86_64")]
+    if level == DotLevel::Amx && amx::spans_rows(t, rows) {
+        // SAFETY: the caller's contract.
+        return unsafe { amx::run(t, rows) };
+    }
+    for i in 0..rows.count {
+        // SAFETY: the caller's contract.
+        unsafe { run_dot(level, &t.out_row(rows, i)) }
     }
 }
 
@@ -187,10 +234,9 @@ macro_rules! dot_entry {
             $symbol,
             u16,
             |t| {
-                for i in 0..t.out_rows {
-                    // SAFETY: the caller's contract; the level runs on this CPU.
-                    unsafe { run_dot($level, &DotTile::from(t.out_row(i))) }
-                }
+                let rows = OutRows { count: t.out_rows, x: t.x_out_row, o: t.o_out_row };
+                // SAFETY: the caller's contract; the level runs on this CPU.
+                unsafe { run_dot_rows($level, &DotTile::from(t), rows) }
             }
         );
     };

@@ -5,9 +5,11 @@
 //! `vdpbf16ps` would flush them), vectors in groups, reductions in L1-sized chunks, accumulation into partial sums,
 //! the epilogue: bias per channel or per row, channel mask, residual and clamps, and
 //! bf16 outputs (rounded to nearest even).
+//! Tiles repeated over output rows (a convolution's rows, which AMX runs as one sequence
+//! of positions where the rows are evenly spaced) against the definition row by row.
 //! The C entry point of the AVX-512 level runs the same tiles.
 
-use tcc_ukernels::dot::{AMX_ROWS, DotLevel, DotTile, LANES, amx_definition, narrow, run_dot, scalar};
+use tcc_ukernels::dot::{AMX_ROWS, DotLevel, DotTile, LANES, OutRows, amx_definition, narrow, run_dot_rows, scalar};
 use tcc_ukernels::{Activation, Epilogue, Level};
 
 mod common;
@@ -63,14 +65,26 @@ fn check(level: DotLevel, seed: u64) {
     let o_row = groups * o_group + r.range(0, 7);
     // Rows 16 elements apart (a blocked convolution's pixels) have kernels of their own.
     let x_row = if 2 * pairs <= 16 && r.range(0, 2) == 0 { 16 } else { 2 * pairs + r.range(0, 5) };
-    let x: Vec<u16> = (0..extent(&levels, |l| l.x, rows * x_row + 2 * pairs)).map(|_| bf16(&mut r)).collect();
+    // Some tiles repeat over output rows: the input rows `period` positions apart (or
+    // not a whole number of positions: row by row), the output rows one row's
+    // positions and some more apart.
+    let out_rows = if r.range(0, 2) == 0 {
+        let period = rows + r.range(0, 3);
+        let x = period * x_row + if r.range(0, 5) == 0 { 1 } else { 0 };
+        OutRows { count: r.range(2, 6), x, o: rows * o_row + r.range(0, 2) * o_row }
+    } else {
+        OutRows::ONE
+    };
+    let (x_rows, o_rows) = ((out_rows.count - 1) * out_rows.x, (out_rows.count - 1) * out_rows.o);
+    let x: Vec<u16> =
+        (0..extent(&levels, |l| l.x, x_rows + rows * x_row + 2 * pairs)).map(|_| bf16(&mut r)).collect();
     let w: Vec<u16> = (0..(groups * w_group + level_block) as usize).map(|_| bf16(&mut r)).collect();
     let bias_group = group_vectors * lanes + r.range(0, 2);
     let channels = (groups * bias_group + rows) as usize;
     let bias: Vec<f32> = (0..channels).map(|i| (i % 7) as f32 - 3.0).collect();
     let mask: Vec<f32> = (0..channels).map(|_| r.range(0, 1) as f32).collect();
-    let residual: Vec<f32> = (0..rows * o_row + lanes).map(|i| (i % 3) as f32 - 1.0).collect();
-    let start: Vec<f32> = (0..rows * o_row + lanes).map(|i| (i % 5) as f32 * 0.5).collect();
+    let residual: Vec<f32> = (0..o_rows + rows * o_row + lanes).map(|i| (i % 3) as f32 - 1.0).collect();
+    let start: Vec<f32> = (0..o_rows + rows * o_row + lanes).map(|i| (i % 5) as f32 * 0.5).collect();
     let accumulate = r.range(0, 1) == 1;
     // A bf16 output (into the same buffer, read as bf16 elements) when not accumulating.
     let narrow = !accumulate && r.range(0, 1) == 1;
@@ -113,12 +127,19 @@ fn check(level: DotLevel, seed: u64) {
     let (mut want, mut got) = (start.clone(), start.clone());
     // SAFETY: the buffers cover every offset the tile reaches (sized above).
     unsafe {
-        if level == DotLevel::Amx && rows >= AMX_ROWS {
-            amx_definition(&tile(&mut want));
-        } else {
-            scalar(&tile(&mut want));
+        let t = tile(&mut want);
+        #[cfg(target_arch = "x86_64")]
+        let spans = level == DotLevel::Amx && tcc_ukernels::dot::amx::spans_rows(&t, out_rows);
+        #[cfg(not(target_arch = "x86_64"))]
+        let spans = false;
+        for i in 0..out_rows.count {
+            if level == DotLevel::Amx && (rows >= AMX_ROWS || spans) {
+                amx_definition(&t.out_row(out_rows, i));
+            } else {
+                scalar(&t.out_row(out_rows, i));
+            }
         }
-        run_dot(level, &tile(&mut got));
+        run_dot_rows(level, &tile(&mut got), out_rows);
     }
     if level != DotLevel::Scalar {
         // The C entry point (the best level of this CPU) on the same tile.
@@ -170,10 +191,9 @@ fn check(level: DotLevel, seed: u64) {
                 0,
                 0,
                 0,
-                // One output row.
-                1,
-                0,
-                0,
+                out_rows.count,
+                out_rows.x,
+                out_rows.o,
             );
         }
         let best = DotLevel::host_best();
@@ -186,7 +206,7 @@ fn check(level: DotLevel, seed: u64) {
             g.to_bits(),
             w.to_bits(),
             "{level:?}, seed {seed}: element {i}: {g} against the definition's {w} \
-             ({rows} rows, {vectors} vectors, {pairs} pairs, levels {levels:?})"
+             ({rows} rows, {vectors} vectors, {pairs} pairs, levels {levels:?}, {out_rows:?})"
         );
     }
 }

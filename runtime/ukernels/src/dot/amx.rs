@@ -15,6 +15,17 @@
 //! contiguous). The accumulators go to a scratch block and the epilogue runs on them
 //! with AVX-512, as the vector tile applies it.
 //!
+//! A call over several output rows ([`OutRows`], a convolution's rows on a padded
+//! input) runs as one sequence of positions when the rows are evenly spaced in the
+//! input (`period` positions apart, the row's columns and then the columns of the
+//! padding): position `p` reads the input at `p * x_row` and is column `p % period` of
+//! row `p / period`; positions past a row's columns are computed and not stored (their
+//! inputs lie between two rows' inputs). A 7 x 7 map on a 9-wide padded input is then
+//! 63 positions, four tiles, where row by row it was seven tiles of 7 rows; and the
+//! weight tiles each serve 32 positions. Only where it takes no more input tiles than
+//! row by row ([`spans_rows`]: not for strided rows on wide maps, which would compute
+//! as many discarded positions as kept ones).
+//!
 //! The weights' prefetch hint is not used (a tile's weights stream from L2).
 //!
 //! Linux gives a process AMX state only on request (`arch_prctl(ARCH_REQ_XCOMP_PERM)`);
@@ -29,7 +40,7 @@ use std::arch::asm;
 use std::arch::x86_64::__m512;
 use std::sync::OnceLock;
 
-use super::DotTile;
+use super::{DotTile, OutRows};
 
 /// Rows of an input or accumulator tile; lanes of a vector (and of a tile's row).
 const TILE_ROWS: usize = 16;
@@ -145,13 +156,59 @@ macro_rules! zero {
 #[repr(C, align(64))]
 struct Scratch([f32; 4 * TILE_ROWS * TILE_ROWS]);
 
-/// Runs `t` on AMX tiles.
+/// Whether [`run`] takes `t`'s output `rows` as one sequence of positions: more than
+/// one row, evenly spaced in the input and the output, starting from zero, a
+/// per-channel bias (if any), and no more input tiles than row by row.
+pub fn spans_rows(t: &DotTile, rows: OutRows) -> bool {
+    if rows.count <= 1 || t.accumulate || t.epilogue.bias_row != 0 || t.rows <= 0 || t.x_row <= 0 || t.o_row <= 0 {
+        return false;
+    }
+    if rows.x % t.x_row != 0 || rows.o % t.o_row != 0 || rows.x / t.x_row < t.rows {
+        return false;
+    }
+    let positions = (rows.count - 1) * (rows.x / t.x_row) + t.rows;
+    let tiles = |n: i64| (n + TILE_ROWS as i64 - 1) / TILE_ROWS as i64;
+    positions >= super::AMX_ROWS && tiles(positions) <= rows.count * tiles(t.rows)
+}
+
+/// Positions of a call and where each is stored: position `p` is column `p % period`
+/// of output row `p / period`, stored when the column is one of the tile's `rows`, as
+/// output row index `row * per_row + column` (in `o_row`s).
+#[derive(Copy, Clone)]
+struct Positions {
+    count: usize,
+    period: usize,
+    rows: usize,
+    per_row: isize,
+}
+
+impl Positions {
+    fn of(t: &DotTile, rows: OutRows) -> Positions {
+        let r = t.rows.max(0) as usize;
+        if rows.count <= 1 {
+            return Positions { count: r * rows.count.max(0) as usize, period: r.max(1), rows: r, per_row: 0 };
+        }
+        let period = (rows.x / t.x_row) as usize;
+        let count = (rows.count as usize - 1) * period + r;
+        Positions { count, period, rows: r, per_row: (rows.o / t.o_row) as isize }
+    }
+
+    /// The output row index of position `p`, if it is stored.
+    fn stored(&self, p: usize) -> Option<isize> {
+        let (row, column) = (p / self.period, p % self.period);
+        (column < self.rows).then(|| row as isize * self.per_row + column as isize)
+    }
+}
+
+/// Runs `t` on AMX tiles, over output `rows`: [`OutRows::ONE`], or rows that
+/// [`spans_rows`] accepts.
 ///
 /// # Safety
-/// [`available`] is true; as [`super::run_dot`] otherwise.
+/// [`available`] is true; as [`super::run_dot`] otherwise, for every output row.
 #[target_feature(enable = "avx512f")]
-pub unsafe fn run(t: &DotTile) {
-    let (rows, vectors) = (t.rows.max(0) as usize, t.vectors.max(0) as usize);
+pub unsafe fn run(t: &DotTile, rows: OutRows) {
+    let positions = Positions::of(t, rows);
+    let (rows, vectors) = (positions.count, t.vectors.max(0) as usize);
     if rows == 0 || vectors == 0 {
         return;
     }
@@ -174,12 +231,12 @@ pub unsafe fn run(t: &DotTile) {
         if m1 > 0 {
             for v in (0..vectors).step_by(2) {
                 // SAFETY: the caller's contract; the sub-tile stays inside the tile.
-                unsafe { sub_tile(t, r0, (m0, m1), v, v + 1 < vectors, kc, &mut scratch) };
+                unsafe { sub_tile(t, &positions, r0, (m0, m1), v, v + 1 < vectors, kc, &mut scratch) };
             }
         } else {
             for v in (0..vectors).step_by(4) {
                 // SAFETY: as above.
-                unsafe { wide_sub_tile(t, r0, m0, v, (vectors - v).min(4), kc, &mut scratch) };
+                unsafe { wide_sub_tile(t, &positions, r0, m0, v, (vectors - v).min(4), kc, &mut scratch) };
             }
         }
         r0 += n;
@@ -188,11 +245,13 @@ pub unsafe fn run(t: &DotTile) {
     unsafe { asm!("tilerelease", options(nostack, nomem)) };
 }
 
-/// Rows `r0..r0 + m0 + m1` x vector `v` (and `v + 1` with `two`) over the whole
+/// Positions `r0..r0 + m0 + m1` x vector `v` (and `v + 1` with `two`) over the whole
 /// reduction in chunks of `kc` pairs, then the epilogue.
+#[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx512f")]
 unsafe fn sub_tile(
     t: &DotTile,
+    positions: &Positions,
     r0: usize,
     (m0, m1): (usize, usize),
     v: usize,
@@ -262,15 +321,25 @@ unsafe fn sub_tile(
             }
         }
         let tile_of = |r: usize, c: usize| if r < m0 { (c, r) } else { (2 + c, r - m0) };
-        finish(t, r0, m0 + m1, &offsets[..1 + usize::from(two)], s, tile_of);
+        finish(t, positions, r0 as usize, m0 + m1, &offsets[..1 + usize::from(two)], s, tile_of);
     }
 }
 
-/// Rows `r0..r0 + m` (at most 16) x vectors `v..v + n` (`n` up to 4), one input tile
-/// with `n` weight tiles per step, over the whole reduction in chunks of `kc` pairs,
-/// then the epilogue.
+/// Positions `r0..r0 + m` (at most 16) x vectors `v..v + n` (`n` up to 4), one input
+/// tile with `n` weight tiles per step, over the whole reduction in chunks of `kc`
+/// pairs, then the epilogue.
+#[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx512f")]
-unsafe fn wide_sub_tile(t: &DotTile, r0: usize, m: usize, v: usize, n: usize, kc: usize, scratch: &mut Scratch) {
+unsafe fn wide_sub_tile(
+    t: &DotTile,
+    positions: &Positions,
+    r0: usize,
+    m: usize,
+    v: usize,
+    n: usize,
+    kc: usize,
+    scratch: &mut Scratch,
+) {
     let offsets: [(isize, isize, isize); 4] = std::array::from_fn(|c| t.vector_offsets((v + c.min(n - 1)) as isize));
     let (x_row, o_row, w_step) = (t.x_row as isize, t.o_row as isize, t.w_step as isize);
     let (x_stride, w_stride, o_stride) = (2 * x_row, 2 * w_step, 4 * o_row);
@@ -319,16 +388,18 @@ unsafe fn wide_sub_tile(t: &DotTile, r0: usize, m: usize, v: usize, n: usize, kc
         store!(1, s.add(block), 64isize);
         store!(2, s.add(2 * block), 64isize);
         store!(3, s.add(3 * block), 64isize);
-        finish(t, r0, m, &offsets[..n], s, |r, c| (c, r));
+        finish(t, positions, r0 as usize, m, &offsets[..n], s, |r, c| (c, r));
     }
 }
 
-/// The epilogue of `rows` rows from `r0` x the vectors `offsets` lists, their sums in
-/// the scratch tiles: row `r`, vector `c` in row `.1` of tile `.0` of `tile_of(r, c)`.
+/// The epilogue of `rows` positions from `r0` x the vectors `offsets` lists (of the
+/// stored positions), their sums in the scratch tiles: position `r0 + r`, vector `c` in
+/// row `.1` of tile `.0` of `tile_of(r, c)`.
 #[target_feature(enable = "avx512f")]
 unsafe fn finish(
     t: &DotTile,
-    r0: isize,
+    positions: &Positions,
+    r0: usize,
     rows: usize,
     offsets: &[(isize, isize, isize)],
     s: *const f32,
@@ -336,13 +407,13 @@ unsafe fn finish(
 ) {
     let o_row = t.o_row as isize;
     for r in 0..rows {
+        let Some(at) = positions.stored(r0 + r) else { continue };
         // SAFETY: the scratch holds four tiles; the output rows are the tile's.
         unsafe {
             let sum = |c: usize| {
                 let (tile, row) = tile_of(r, c);
                 std::arch::x86_64::_mm512_load_ps(s.add((tile * TILE_ROWS + row) * TILE_ROWS))
             };
-            let at = r0 + r as isize;
             // (Elements of the output's type: bf16 with `narrow`.)
             let o = if t.narrow { t.o.cast::<u16>().offset(at * o_row).cast() } else { t.o.offset(at * o_row) };
             let mut c = 0;

@@ -45,7 +45,7 @@ pub(super) fn tile(
     let fused = if t.last { fusable(c, k) } else { None };
     if taps.iter().all(|&tp| tp == taps[0]) {
         let n = b.index(cols);
-        call(b, k, isa, t, ow0, (0, n), Some(taps[0]), !t.first, fused);
+        call(b, k, isa, t, ow0, (0, n), Some(taps[0]), !t.first, fused, None);
     } else {
         // Per kernel column: the run of columns that reach it, the widest first.
         let span = (taps.iter().map(|t| t.0).min().unwrap_or(0), taps.iter().map(|t| t.1).max().unwrap_or(0));
@@ -71,12 +71,12 @@ pub(super) fn tile(
         }
         for (kw, first, n) in calls {
             let n = b.index(n);
-            call(b, k, isa, t, ow0, (first, n), Some((kw, kw + 1)), accumulate, None);
+            call(b, k, isa, t, ow0, (first, n), Some((kw, kw + 1)), accumulate, None, None);
             accumulate = true;
         }
         if fused.is_some() {
             let n = b.index(cols);
-            call(b, k, isa, t, ow0, (0, n), None, true, fused);
+            call(b, k, isa, t, ow0, (0, n), None, true, fused, None);
         }
     }
     if has_epilogue && fused.is_none() {
@@ -87,8 +87,10 @@ pub(super) fn tile(
 }
 
 /// Columns `ow0..ow0 + count` (a run of whole tiles, its length known at run time) all
-/// reading kernel columns `taps`, as one call that tiles them itself; `false` (nothing
-/// emitted) when the epilogue needs generated code on tiles of known width.
+/// reading kernel columns `taps`, as one call that tiles them itself, for output row
+/// `t.oh` or, with `out_rows`, that many rows from it (every row's kernel rows the
+/// same); `false` (nothing emitted) when the epilogue needs generated code on tiles of
+/// known width.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run(
     b: &mut Builder,
@@ -96,16 +98,22 @@ pub(super) fn run(
     k: &Conv,
     isa: Isa,
     t: &Tile,
-    ow0: Value,
-    count: Value,
+    (ow0, count): (Value, Value),
     taps: (i64, i64),
+    out_rows: Option<Value>,
 ) -> bool {
-    let fused = if t.last { fusable(c, k) } else { None };
-    if t.last && !c.g.regions(c.op).is_empty() && fused.is_none() {
+    if t.last && !runs_whole(c, k) {
         return false;
     }
-    call(b, k, isa, t, ow0, (0, count), Some(taps), !t.first, fused);
+    let fused = if t.last { fusable(c, k) } else { None };
+    call(b, k, isa, t, ow0, (0, count), Some(taps), !t.first, fused, out_rows);
     true
+}
+
+/// Whether [`run`] computes a run of `k`'s tiles whole: the epilogue (if any) runs in
+/// the microkernel.
+pub(super) fn runs_whole(c: &OpLowering, k: &Conv) -> bool {
+    c.g.regions(c.op).is_empty() || fusable(c, k).is_some()
 }
 
 /// Whether the dot tile computes `k` with its bf16 output: every output tile one call
@@ -134,7 +142,8 @@ fn fusable(c: &OpLowering, k: &Conv) -> Option<FusedEpilogue> {
 
 /// One call: the tile's columns `first..first + count` (from `ow0`) over kernel columns
 /// `lo..hi` (no reduction without them: the stored tile is only finished), starting
-/// from the stored partial sums with `accumulate`, finished by `fused`.
+/// from the stored partial sums with `accumulate`, finished by `fused`; over `out_rows`
+/// output rows from `t.oh` if given.
 #[allow(clippy::too_many_arguments)]
 fn call(
     b: &mut Builder,
@@ -146,6 +155,7 @@ fn call(
     taps: Option<(i64, i64)>,
     accumulate: bool,
     fused: Option<FusedEpilogue>,
+    out_rows: Option<Value>,
 ) {
     let (lo, hi) = taps.unwrap_or((0, 0));
     let [_, _, h, w, ib] = k.x;
@@ -207,7 +217,7 @@ fn call(
         levels: [(icbs, h * w * ib, kh_n * filter_row), (khs, dh * w * ib, filter_row), (kws, dw * ib, wib * ob)],
         prefetch,
         epilogue,
-        out_rows: None,
+        out_rows: out_rows.map(|count| (count, k.stride[0] * w * ib, ow_n * ob)),
         input: if k.pairs { TileInput::Pairs } else { TileInput::Broadcast },
     }
     .call(b, isa);
