@@ -26,13 +26,6 @@
 //! row by row ([`spans_rows`]: not for strided rows on wide maps, which would compute
 //! as many discarded positions as kept ones).
 //!
-//! Long reductions (more than [`BLOCK_PAIRS`] pairs: a 3 x 3 convolution over 64
-//! channels or more) run in blocks of whole iterations of the levels, each block over
-//! every vector and row of the call: a block's weights for two vectors stay in L1 while
-//! the rows' inputs stream past them (row by row, both streamed from L2 for every 32
-//! rows); the f32 partial sums wait in memory between blocks (stored and loaded
-//! exactly: the sums are the same).
-//!
 //! The weights' prefetch hint is not used (a tile's weights stream from L2).
 //!
 //! Linux gives a process AMX state only on request (`arch_prctl(ARCH_REQ_XCOMP_PERM)`);
@@ -221,107 +214,39 @@ pub unsafe fn run(t: &DotTile, rows: OutRows) {
     }
     let kc = super::amx_chunk(t.pairs) as usize;
     let mut configured = None;
-    let mut configure = |m0: usize, m1: usize| {
+    let mut scratch = Scratch([0.0; 4 * TILE_ROWS * TILE_ROWS]);
+    // Whole tiles of 16 rows, two at a time, the last one with the rows left (one
+    // `tdpbf16ps` takes about as long on 4 rows as on 16: 14.4 against 16.2 ns, Xeon).
+    let mut r0 = 0;
+    while r0 < rows {
+        let m0 = (rows - r0).min(TILE_ROWS);
+        let m1 = (rows - r0 - m0).min(TILE_ROWS);
+        let n = m0 + m1;
         if configured != Some((m0, m1)) {
             let config = Config::new(m0, m1, kc);
             // SAFETY: a valid palette-1 configuration; this process has tile state.
             unsafe { asm!("ldtilecfg [{}]", in(reg) &config, options(nostack, readonly)) };
             configured = Some((m0, m1));
         }
-    };
-    let mut scratch = Scratch([0.0; 4 * TILE_ROWS * TILE_ROWS]);
-    // Whole tiles of 16 rows, two at a time, the last one with the rows left (one
-    // `tdpbf16ps` takes about as long on 4 rows as on 16: 14.4 against 16.2 ns, Xeon).
-    let blocks_of_rows = || {
-        (0..rows).step_by(2 * TILE_ROWS).map(move |r0| {
-            let m0 = (rows - r0).min(TILE_ROWS);
-            (r0, m0, (rows - r0 - m0).min(TILE_ROWS))
-        })
-    };
-    let steps = t.levels.iter().map(|l| l.count.max(0) as usize).product::<usize>();
-    let per_block = (BLOCK_PAIRS / t.pairs.max(1) as usize).max(1);
-    let from = if t.accumulate { Start::Output } else { Start::Zero };
-    let all = Reduction { first: 0, steps, from, partial: std::ptr::null_mut(), vector_stride: 0, keep: false };
-    if rows <= TILE_ROWS || steps <= per_block {
-        // The whole reduction at once, every vector of a block of rows in turn (the
-        // rows' inputs stay in L1).
-        for (r0, m0, m1) in blocks_of_rows() {
-            configure(m0, m1);
-            if m1 > 0 {
-                for v in (0..vectors).step_by(2) {
-                    // SAFETY: the caller's contract; the sub-tile stays inside the tile.
-                    unsafe { sub_tile(t, &positions, r0, (m0, m1), v, v + 1 < vectors, kc, all, &mut scratch) };
-                }
-            } else {
-                for v in (0..vectors).step_by(4) {
-                    // SAFETY: as above.
-                    unsafe { wide_sub_tile(t, &positions, r0, m0, v, (vectors - v).min(4), kc, &mut scratch) };
-                }
-            }
-        }
-    } else {
-        // Blocks of the reduction, each over every vector and block of rows: a block's
-        // weights for two vectors stay in L1 while the rows' inputs stream past them;
-        // the partial sums wait in memory (f32, exact) between blocks.
-        // (Vector `v`'s sums of row `r` at `(v * rows + r) * 16`.)
-        let mut partial = vec![0.0f32; vectors * rows * TILE_ROWS];
-        let blocks = steps.div_ceil(per_block);
-        for block in 0..blocks {
-            let first = block * per_block;
-            let from = if block > 0 { Start::Partial } else { from };
+        if m1 > 0 {
             for v in (0..vectors).step_by(2) {
-                for (r0, m0, m1) in blocks_of_rows() {
-                    configure(m0, m1);
-                    let part = Reduction {
-                        first,
-                        steps: per_block.min(steps - first),
-                        from,
-                        partial: partial.as_mut_ptr().wrapping_add((v * rows + r0) * TILE_ROWS),
-                        vector_stride: rows * TILE_ROWS,
-                        keep: block + 1 < blocks,
-                    };
-                    // SAFETY: as above; the partial sums hold every vector and row.
-                    unsafe { sub_tile(t, &positions, r0, (m0, m1), v, v + 1 < vectors, kc, part, &mut scratch) };
-                }
+                // SAFETY: the caller's contract; the sub-tile stays inside the tile.
+                unsafe { sub_tile(t, &positions, r0, (m0, m1), v, v + 1 < vectors, kc, &mut scratch) };
+            }
+        } else {
+            for v in (0..vectors).step_by(4) {
+                // SAFETY: as above.
+                unsafe { wide_sub_tile(t, &positions, r0, m0, v, (vectors - v).min(4), kc, &mut scratch) };
             }
         }
+        r0 += n;
     }
     // SAFETY: releases the tile state this thread configured.
     unsafe { asm!("tilerelease", options(nostack, nomem)) };
 }
 
-/// Pairs of a block of the reduction (whole iterations of the levels): 16 chunks of
-/// 16, whose weights for two vectors (32 KiB) stay in the L1 of every CPU with AMX
-/// (48 KiB) while the rows' inputs stream past them.
-const BLOCK_PAIRS: usize = 256;
-
-/// Where a sub-tile's sums start.
-#[derive(Copy, Clone, PartialEq, Eq)]
-enum Start {
-    Zero,
-    /// The output (the tile accumulates).
-    Output,
-    /// The partial sums of the reduction's earlier blocks.
-    Partial,
-}
-
-/// A part of the reduction: iterations `first..first + steps` of the levels, from
-/// `from`; the sums kept in the partial sums for the next block with `keep`, else
-/// finished by the epilogue. `partial`: the sub-tile's first vector's partial sums at
-/// its first row (16 floats a row), the next vector's `vector_stride` floats on.
-#[derive(Copy, Clone)]
-struct Reduction {
-    first: usize,
-    steps: usize,
-    from: Start,
-    partial: *mut f32,
-    vector_stride: usize,
-    keep: bool,
-}
-
-/// Positions `r0..r0 + m0 + m1` x vector `v` (and `v + 1` with `two`) over `part` of
-/// the reduction in chunks of `kc` pairs, then kept for the next part or finished by
-/// the epilogue.
+/// Positions `r0..r0 + m0 + m1` x vector `v` (and `v + 1` with `two`) over the whole
+/// reduction in chunks of `kc` pairs, then the epilogue.
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx512f")]
 unsafe fn sub_tile(
@@ -332,59 +257,39 @@ unsafe fn sub_tile(
     v: usize,
     two: bool,
     kc: usize,
-    part: Reduction,
     scratch: &mut Scratch,
 ) {
     let offsets = [t.vector_offsets(v as isize), t.vector_offsets(v as isize + usize::from(two) as isize)];
     let (x_row, o_row, w_step) = (t.x_row as isize, t.o_row as isize, t.w_step as isize);
     let (x_stride, w_stride, o_stride) = (2 * x_row, 2 * w_step, 4 * o_row);
     let (r0, m0i) = (r0 as isize, m0 as isize);
-    // The partial sums: vector `v`'s and the next one's, rows `m0` on.
-    let p = [part.partial, part.partial.wrapping_add(part.vector_stride)];
-    let p1 = [p[0].wrapping_add(m0 * TILE_ROWS), p[1].wrapping_add(m0 * TILE_ROWS)];
     // SAFETY: the tile's addresses are valid (the caller's contract); the tiles
-    // configured by `run` have these rows; the partial sums (used with blocks) hold the
-    // sub-tile.
+    // configured by `run` have these rows.
     unsafe {
-        match part.from {
-            Start::Output => {
-                let o = t.o.offset(r0 * o_row);
-                let o1 = o.offset(m0i * o_row);
-                load!(0, o.offset(offsets[0].1), o_stride);
+        if t.accumulate {
+            let o = t.o.offset(r0 * o_row);
+            let o1 = o.offset(m0i * o_row);
+            load!(0, o.offset(offsets[0].1), o_stride);
+            if two {
+                load!(1, o.offset(offsets[1].1), o_stride);
+            }
+            if m1 > 0 {
+                load!(2, o1.offset(offsets[0].1), o_stride);
                 if two {
-                    load!(1, o.offset(offsets[1].1), o_stride);
-                }
-                if m1 > 0 {
-                    load!(2, o1.offset(offsets[0].1), o_stride);
-                    if two {
-                        load!(3, o1.offset(offsets[1].1), o_stride);
-                    }
+                    load!(3, o1.offset(offsets[1].1), o_stride);
                 }
             }
-            Start::Partial => {
-                load!(0, p[0], 64isize);
-                if two {
-                    load!(1, p[1], 64isize);
-                }
-                if m1 > 0 {
-                    load!(2, p1[0], 64isize);
-                    if two {
-                        load!(3, p1[1], 64isize);
-                    }
-                }
-            }
-            Start::Zero => {
-                zero!(0);
-                zero!(1);
-                if m1 > 0 {
-                    zero!(2);
-                    zero!(3);
-                }
+        } else {
+            zero!(0);
+            zero!(1);
+            if m1 > 0 {
+                zero!(2);
+                zero!(3);
             }
         }
         let x0 = t.x.offset(r0 * x_row);
         let x1 = x0.offset(m0i * x_row);
-        for (xl, wl) in super::level_offsets(&t.levels).skip(part.first).take(part.steps) {
+        for (xl, wl) in super::level_offsets(&t.levels) {
             let (w0, w1) = (t.w.offset(offsets[0].0 + wl), t.w.offset(offsets[1].0 + wl));
             for j in (0..t.pairs as isize).step_by(kc) {
                 load!(4, x0.offset(xl + 2 * j), x_stride);
@@ -402,19 +307,6 @@ unsafe fn sub_tile(
                     }
                 }
             }
-        }
-        if part.keep {
-            store!(0, p[0], 64isize);
-            if two {
-                store!(1, p[1], 64isize);
-            }
-            if m1 > 0 {
-                store!(2, p1[0], 64isize);
-                if two {
-                    store!(3, p1[1], 64isize);
-                }
-            }
-            return;
         }
         let block = TILE_ROWS * TILE_ROWS;
         let s = scratch.0.as_mut_ptr();
