@@ -76,8 +76,7 @@ fn check(level: DotLevel, seed: u64) {
         OutRows::ONE
     };
     let (x_rows, o_rows) = ((out_rows.count - 1) * out_rows.x, (out_rows.count - 1) * out_rows.o);
-    let x: Vec<u16> =
-        (0..extent(&levels, |l| l.x, x_rows + rows * x_row + 2 * pairs)).map(|_| bf16(&mut r)).collect();
+    let x: Vec<u16> = (0..extent(&levels, |l| l.x, x_rows + rows * x_row + 2 * pairs)).map(|_| bf16(&mut r)).collect();
     let w: Vec<u16> = (0..(groups * w_group + level_block) as usize).map(|_| bf16(&mut r)).collect();
     let bias_group = group_vectors * lanes + r.range(0, 2);
     let channels = (groups * bias_group + rows) as usize;

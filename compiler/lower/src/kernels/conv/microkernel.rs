@@ -14,7 +14,7 @@ use tcc_ir::{ScalarType, Value};
 use tcc_target::Isa;
 
 use super::super::{FusedEpilogue, MicrokernelEpilogue, MicrokernelTile, TileInput, VectorReduce, apply_epilogue};
-use super::{Conv, Tile, kernel_rows, load_tile, row_runs, store_tile, tasks};
+use super::{Conv, Tile, kernel_rows, load_tile, part, row_runs, store_tile, tasks};
 use crate::builder::Builder;
 use crate::emit::OpLowering;
 
@@ -276,15 +276,7 @@ pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv, isa: Isa) {
     let (group, parts) = depthwise_tasks(n_n, cb_n, oh_n, post);
     tasks(b, k, [n_n, cb_n / group, parts, 1], |b, [n, g, p, _]| {
         let cb = b.scale(g, group);
-        let at = |b: &mut Builder, q: Value| {
-            let rows = b.scale(q, oh_n);
-            let parts = b.index(parts);
-            b.div(rows, parts)
-        };
-        let lo = at(b, p);
-        let one = b.index(1);
-        let next = b.add(p, one);
-        let hi = at(b, next);
+        let (lo, hi) = part(b, p, parts, oh_n);
         let row_by_row = |b: &mut Builder, lo: Value, hi: Value| {
             b.range(lo, hi, |b, oh| depthwise_calls(b, c, k, isa, [n, cb, oh], group, None));
         };
