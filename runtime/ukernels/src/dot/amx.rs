@@ -292,10 +292,6 @@ unsafe fn sub_tile(
         for (xl, wl) in super::level_offsets(&t.levels) {
             let (w0, w1) = (t.w.offset(offsets[0].0 + wl), t.w.offset(offsets[1].0 + wl));
             for j in (0..t.pairs as isize).step_by(kc) {
-                prefetch_weights(w0.offset(j * w_step), w_step, kc);
-                if two {
-                    prefetch_weights(w1.offset(j * w_step), w_step, kc);
-                }
                 load!(4, x0.offset(xl + 2 * j), x_stride);
                 load!(6, w0.offset(j * w_step), w_stride);
                 dot!(0, 4, 6);
@@ -393,22 +389,6 @@ unsafe fn wide_sub_tile(
         store!(2, s.add(2 * block), 64isize);
         store!(3, s.add(3 * block), 64isize);
         finish(t, positions, r0 as usize, m, &offsets[..n], s, |r, c| (c, r));
-    }
-}
-
-/// Chunks ahead that [`prefetch_weights`] asks for.
-const PREFETCH_CHUNKS: isize = 2;
-
-/// Asks for the weight rows [`PREFETCH_CHUNKS`] chunks of `kc` pairs past `w` (a
-/// vector's weights of a chunk, rows `w_step` apart) to be brought into L1: the weights
-/// stream from L2, and a tile load that waits on L2 stalls the tile unit.
-#[inline(always)]
-unsafe fn prefetch_weights(w: *const u16, w_step: isize, kc: usize) {
-    use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-    let ahead = w.wrapping_offset(PREFETCH_CHUNKS * kc as isize * w_step);
-    for r in 0..kc as isize {
-        // SAFETY: a prefetch never faults.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_offset(r * w_step).cast()) };
     }
 }
 
