@@ -7,7 +7,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tcc_ukernels::dot::{DotLevel, DotTile, LANES, run_dot};
+use tcc_ukernels::dot::{DotLevel, DotTile, LANES, OutRows, run_dot, run_dot_rows};
 use tcc_ukernels::{Epilogue, Isa, Level, Reduce, Tile, run};
 
 const K: i64 = 512;
@@ -157,6 +157,45 @@ fn tiles(c: &mut Criterion) {
         // SAFETY: the buffers cover the tile; the level runs on this CPU.
         group.bench_function("bf16_amx_conv3x3_row28x4_blocks32", |b| {
             b.iter(|| unsafe { run_dot(DotLevel::Amx, black_box(&amx)) })
+        });
+    }
+    // A whole 7 x 7 map as ResNet-50's last 3x3 convolutions call the dot tile on AMX
+    // (512 channels in 16 blocks of 32; a 9 x 9 padded input; two output blocks):
+    // row by row, seven calls of 7 rows, against one call over the 7 rows, which AMX
+    // runs as 63 positions of the padded rows (four input tiles instead of seven).
+    let (side, cols, icb) = (9i64, 7i64, 16i64);
+    let x7 = vec![0x3f00u16; (icb * side * side * 32) as usize];
+    let w_group7 = icb * 3 * 3 * 32 * 32;
+    let w7 = vec![0x3e80u16; (2 * w_group7) as usize];
+    let mut o7 = vec![0f32; (cols * cols * 2 * 32) as usize];
+    let map = DotTile {
+        x: x7.as_ptr(),
+        w: w7.as_ptr(),
+        o: o7.as_mut_ptr(),
+        rows: cols,
+        o_group: cols * cols * 32,
+        w_group: w_group7,
+        levels: [
+            Level { count: icb, x: side * side * 32, w: 3 * 3 * 32 * 32 },
+            Level { count: 3, x: side * 32, w: 3 * 32 * 32 },
+            Level { count: 1, x: 0, w: 0 },
+        ],
+        ..amx
+    };
+    let rows = OutRows { count: cols, x: side * 32, o: cols * 32 };
+    group.throughput(Throughput::Elements((2 * cols * cols * 4 * 16 * icb * 3 * 48) as u64));
+    if DotLevel::Amx.is_supported() {
+        group.bench_function("bf16_amx_conv3x3_map7x7x4_row_by_row", |b| {
+            b.iter(|| {
+                for i in 0..rows.count {
+                    // SAFETY: the buffers cover every row; the level runs on this CPU.
+                    unsafe { run_dot(DotLevel::Amx, black_box(&map.out_row(rows, i))) }
+                }
+            })
+        });
+        group.bench_function("bf16_amx_conv3x3_map7x7x4_one_call", |b| {
+            // SAFETY: as above.
+            b.iter(|| unsafe { run_dot_rows(DotLevel::Amx, black_box(&map), rows) })
         });
     }
     group.finish();
