@@ -4,7 +4,10 @@
 //! (input-channel blocks, in-bounds kernel rows, kernel columns and channels), which
 //! tiles the columns itself; a tile across a row's edge is one call per kernel column,
 //! each over the columns that reach it (a contiguous run), accumulating into the stored
-//! tile. Depthwise: one call per run over a group of channel blocks (vector inputs).
+//! tile. bf16 pairs on the dot tile, every column reading every kernel column (a padded
+//! input): one call per part of the output rows (`out_rows`), which AMX runs as one
+//! sequence of positions. Depthwise: one call per run over a group of channel blocks
+//! (vector inputs).
 //! The common epilogues (bias, padded-channel mask, residual, ReLU or clamp) run in the
 //! microkernel's registers: in a run's only call, or in a last call with no reduction
 //! that loads, finishes and stores the tile; others run in generated code on the
@@ -14,7 +17,7 @@ use tcc_ir::{ScalarType, Value};
 use tcc_target::Isa;
 
 use super::super::{FusedEpilogue, MicrokernelEpilogue, MicrokernelTile, TileInput, VectorReduce, apply_epilogue};
-use super::{Conv, Tile, kernel_rows, load_tile, part, row_runs, store_tile, tasks};
+use super::{Conv, Run, Tile, kernel_rows, load_tile, row_runs, row_tile, store_tile, tasks, with_tail};
 use crate::builder::Builder;
 use crate::emit::OpLowering;
 
@@ -114,6 +117,52 @@ pub(super) fn run(
 /// the microkernel.
 pub(super) fn runs_whole(c: &OpLowering, k: &Conv) -> bool {
     c.g.regions(c.op).is_empty() || fusable(c, k).is_some()
+}
+
+/// The direct template's tiles of bf16 pairs over parts of the rows, one call per part
+/// and tile of channel blocks (AMX runs a part as one sequence of positions: a 7 x 7
+/// map in four input tiles); `false` (nothing emitted) where [`row_parts`] says no.
+pub(super) fn direct_over_rows(b: &mut Builder, c: &OpLowering, k: &Conv, runs: &[Run], tail: &Option<Conv>) -> bool {
+    let (Some(parts), Some(isa)) = (row_parts(c, k, runs), level(c, k)) else { return false };
+    let (n_n, oh_n, columns) = (k.x[0], k.o[2], runs[0]);
+    let groups_of_tiles = k.groups * k.tiles_per_group();
+    tasks(b, k, [n_n, groups_of_tiles, parts, 1], |b, [n, tg, p, _]| {
+        let (lo, hi) = part(b, p, parts, oh_n);
+        let at = row_tile(b, k, n, tg, lo);
+        let rows = b.sub(hi, lo);
+        let (start, count) = (b.index(columns.start), b.index(columns.len));
+        with_tail(b, k, tail, tg, |b, k| {
+            run(b, c, k, isa, &at, (start, count), columns.taps, Some(rows));
+        });
+    });
+    true
+}
+
+/// Parts of the output rows for calls over several rows each, when `k` takes them: bf16
+/// pairs on the dot microkernel, one run of columns per row (every column reading the
+/// same kernel columns: a padded input), the same kernel rows for every row, and the
+/// epilogue in the microkernel. As many parts as make 8 tasks or more.
+pub(super) fn row_parts(c: &OpLowering, k: &Conv, runs: &[Run]) -> Option<i64> {
+    let [n_n, _, h, _, _] = k.x;
+    let [_, _, kh_n, _, _, _] = k.w;
+    let oh_n = k.o[2];
+    let same_kernel_rows = k.pad[0] == 0 && (oh_n - 1) * k.stride[0] + (kh_n - 1) * k.dilation[0] < h;
+    let fits = k.pairs && runs.len() == 1 && same_kernel_rows && oh_n > 1 && runs_whole(c, k);
+    let tiles = n_n * k.groups * k.tiles_per_group();
+    (fits && level(c, k).is_some()).then(|| ((8 + tiles - 1) / tiles).clamp(1, oh_n))
+}
+
+/// Rows `[lo, hi)` of part `p` of `parts` of `rows`, as even as possible.
+pub(super) fn part(b: &mut Builder, p: Value, parts: i64, rows: i64) -> (Value, Value) {
+    let at = |b: &mut Builder, q: Value| {
+        let scaled = b.scale(q, rows);
+        let parts = b.index(parts);
+        b.div(scaled, parts)
+    };
+    let lo = at(b, p);
+    let one = b.index(1);
+    let next = b.add(p, one);
+    (lo, at(b, next))
 }
 
 /// Whether the dot tile computes `k` with its bf16 output: every output tile one call

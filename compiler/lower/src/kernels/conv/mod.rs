@@ -373,20 +373,7 @@ fn direct(b: &mut Builder, c: &OpLowering, k: &Conv) {
         });
         return;
     }
-    if let Some(parts) = row_parts(c, k, &runs) {
-        // bf16 dot tiles: a part of the rows per call (AMX runs them as one sequence of
-        // positions: a 7 x 7 map in four input tiles).
-        let isa = microkernel::level(c, k).expect("row_parts checked the level");
-        let run = runs[0];
-        tasks(b, k, [n_n, groups_of_tiles, parts, 1], |b, [n, tg, p, _]| {
-            let (lo, hi) = part(b, p, parts, oh_n);
-            let at = row_tile(b, k, n, tg, lo);
-            let rows = b.sub(hi, lo);
-            let (start, count) = (b.index(run.start), b.index(run.len));
-            with_tail(b, k, &tail, tg, |b, k| {
-                microkernel::run(b, c, k, isa, &at, (start, count), run.taps, Some(rows));
-            });
-        });
+    if microkernel::direct_over_rows(b, c, k, &runs, &tail) {
         return;
     }
     // Long rows (pointwise) split into column chunks: enough tasks for every core, and
@@ -411,33 +398,6 @@ fn direct(b: &mut Builder, c: &OpLowering, k: &Conv) {
     } else {
         tasks(b, k, [n_n, groups_of_tiles, oh_n, chunks], |b, [n, tg, oh, chunk]| row(b, n, tg, oh, chunk));
     }
-}
-
-/// Parts of the output rows for calls over several rows each, when `k` takes them: bf16
-/// pairs on the dot microkernel, one run of columns per row (every column reading the
-/// same kernel columns: a padded input), the same kernel rows for every row, and the
-/// epilogue in the microkernel. As many parts as make 8 tasks or more.
-fn row_parts(c: &OpLowering, k: &Conv, runs: &[Run]) -> Option<i64> {
-    let [n_n, _, h, _, _] = k.x;
-    let [_, _, kh_n, _, _, _] = k.w;
-    let oh_n = k.o[2];
-    let same_kernel_rows = k.pad[0] == 0 && (oh_n - 1) * k.stride[0] + (kh_n - 1) * k.dilation[0] < h;
-    let fits = k.pairs && runs.len() == 1 && same_kernel_rows && oh_n > 1 && microkernel::runs_whole(c, k);
-    let tiles = n_n * k.groups * k.tiles_per_group();
-    (fits && microkernel::level(c, k).is_some()).then(|| ((8 + tiles - 1) / tiles).clamp(1, oh_n))
-}
-
-/// Rows `[lo, hi)` of part `p` of `parts` of `rows`, as even as possible.
-fn part(b: &mut Builder, p: Value, parts: i64, rows: i64) -> (Value, Value) {
-    let at = |b: &mut Builder, q: Value| {
-        let scaled = b.scale(q, rows);
-        let parts = b.index(parts);
-        b.div(scaled, parts)
-    };
-    let lo = at(b, p);
-    let one = b.index(1);
-    let next = b.add(p, one);
-    (lo, at(b, next))
 }
 
 /// Emits `body` for tile `tg` with `k`, or, when each channel group's last tile is
