@@ -153,7 +153,8 @@ pub struct Tile<T = f32> {
     /// The tile is repeated over `out_rows` output rows (none for 0), output row `i`
     /// reading `x + i * x_out_row` and writing `o + i * o_out_row` (its residual as
     /// the output), with the same weights and epilogue: a depthwise convolution's
-    /// rows, one call for a plane.
+    /// rows, one call for a plane; a bf16 convolution's rows on a padded input (which
+    /// AMX runs as one sequence of positions).
     pub out_rows: i64,
     pub x_out_row: i64,
     pub o_out_row: i64,
