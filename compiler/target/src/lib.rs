@@ -17,7 +17,9 @@
 
 use std::fmt;
 
-pub use tcc_runtime_abi::{Isa, OUTPUT_ACCUMULATE, OUTPUT_BF16, OUTPUT_SIGMOID, OUTPUT_SILU, TILE_ARGUMENTS};
+pub use tcc_runtime_abi::{
+    Isa, OUTPUT_ACCUMULATE, OUTPUT_BF16, OUTPUT_BF16_RESIDUAL, OUTPUT_SIGMOID, OUTPUT_SILU, TILE_ARGUMENTS,
+};
 
 pub mod host;
 

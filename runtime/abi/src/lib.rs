@@ -463,11 +463,16 @@ pub const OUTPUT_SIGMOID: i64 = 4;
 /// (SiLU), before the clamp.
 pub const OUTPUT_SILU: i64 = 8;
 
+/// The residual holds bf16 values, widened to f32 where the epilogue adds them (the bf16
+/// dot tile only).
+pub const OUTPUT_BF16_RESIDUAL: i64 = 16;
+
 /// The arguments of the microkernels' C entry points `tcc_uk_tile_<isa>`, in order (the
 /// operands of the compiler's `loop.microkernel`): all 64-bit, pointers and integers,
 /// the clamp's bounds as f32 bits. `output` says how the tile meets its output: a sum
 /// of the [`OUTPUT_ACCUMULATE`] and [`OUTPUT_BF16`] bits (none: the tile overwrites f32
-/// values), and of [`OUTPUT_SIGMOID`] or [`OUTPUT_SILU`] for an activation.
+/// values), of [`OUTPUT_SIGMOID`] or [`OUTPUT_SILU`] for an activation, and of
+/// [`OUTPUT_BF16_RESIDUAL`] for a bf16 residual.
 /// `out_rows` repeats the tile over that many output rows, `x_out_row` and `o_out_row`
 /// elements apart in the input and output (1: one; 0: none).
 pub const TILE_ARGUMENTS: [&str; 38] = [

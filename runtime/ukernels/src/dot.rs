@@ -49,6 +49,9 @@ pub struct DotTile {
     /// `o` holds bf16 values: the result, after the epilogue, is rounded to nearest even
     /// (as `graph.cast` rounds; never with `accumulate`).
     pub narrow: bool,
+    /// The epilogue's residual holds bf16 values, widened where they are added (laid
+    /// out as the output, its offsets counting bf16 elements).
+    pub bf16_residual: bool,
     pub x_row: i64,
     pub o_row: i64,
     pub group_vectors: i64,
@@ -76,6 +79,7 @@ impl From<crate::Tile<u16>> for DotTile {
             vectors: t.vectors,
             accumulate: t.accumulate,
             narrow: t.narrow,
+            bf16_residual: t.bf16_residual,
             x_row: t.x_row,
             o_row: t.o_row,
             group_vectors: t.group_vectors,
@@ -111,13 +115,39 @@ impl DotTile {
         let o = (i * rows.o) as isize;
         // (bf16 elements with `narrow`.)
         let out = if self.narrow { self.o.cast::<u16>().wrapping_offset(o).cast() } else { self.o.wrapping_offset(o) };
-        let residual = self.epilogue.residual;
-        let residual = if residual.is_null() { residual } else { residual.wrapping_offset(o) };
         DotTile {
             x: self.x.wrapping_offset((i * rows.x) as isize),
             o: out,
-            epilogue: Epilogue { residual, ..self.epilogue },
+            epilogue: Epilogue { residual: self.residual_at(o), ..self.epilogue },
             ..*self
+        }
+    }
+
+    /// The residual `offset` elements past the epilogue's (elements of its type; null
+    /// stays null: none).
+    fn residual_at(&self, offset: isize) -> *const f32 {
+        let residual = self.epilogue.residual;
+        if residual.is_null() {
+            residual
+        } else if self.bf16_residual {
+            residual.cast::<u16>().wrapping_offset(offset).cast()
+        } else {
+            residual.wrapping_offset(offset)
+        }
+    }
+
+    /// The residual's element `at`, as f32.
+    ///
+    /// # Safety
+    /// The residual is not null and holds element `at`.
+    unsafe fn residual(&self, at: isize) -> f32 {
+        // SAFETY: the caller's.
+        unsafe {
+            if self.bf16_residual {
+                widen(*self.epilogue.residual.cast::<u16>().offset(at))
+            } else {
+                *self.epilogue.residual.offset(at)
+            }
         }
     }
 
@@ -347,7 +377,7 @@ unsafe fn definition(t: &DotTile, chunk: Option<i64>) {
                         acc = 0.0;
                     }
                     if !e.residual.is_null() {
-                        acc += *e.residual.offset(r * t.o_row as isize + ov + l);
+                        acc += t.residual(r * t.o_row as isize + ov + l);
                     }
                     match e.activation {
                         Activation::None => {}
@@ -663,7 +693,14 @@ mod x86 {
                         v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask::<_CMP_GT_OQ>(m, zero), v);
                     }
                     if !e.residual.is_null() {
-                        v = _mm512_add_ps(v, _mm512_loadu_ps(e.residual.offset(row * o_row + offsets[c].1)));
+                        let at = row * o_row + offsets[c].1;
+                        let residual = if t.bf16_residual {
+                            let bits = _mm256_loadu_si256(e.residual.cast::<u16>().offset(at).cast());
+                            _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(bits)))
+                        } else {
+                            _mm512_loadu_ps(e.residual.offset(at))
+                        };
+                        v = _mm512_add_ps(v, residual);
                     }
                     match e.activation {
                         Activation::None => {}

@@ -66,6 +66,7 @@ macro_rules! entry_point {
                 vectors,
                 accumulate: output & tcc_runtime_abi::OUTPUT_ACCUMULATE != 0,
                 narrow: output & tcc_runtime_abi::OUTPUT_BF16 != 0,
+                bf16_residual: output & tcc_runtime_abi::OUTPUT_BF16_RESIDUAL != 0,
                 x_row,
                 o_row,
                 group_vectors: group_vectors.max(1),

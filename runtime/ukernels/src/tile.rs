@@ -124,6 +124,8 @@ pub struct Tile<T = f32> {
     pub accumulate: bool,
     /// `o` holds bf16 values (the bf16 dot tile only; the f32 tile never narrows).
     pub narrow: bool,
+    /// The epilogue's residual holds bf16 values (the bf16 dot tile only).
+    pub bf16_residual: bool,
     pub x_row: i64,
     pub o_row: i64,
     pub group_vectors: i64,

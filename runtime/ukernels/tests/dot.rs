@@ -90,6 +90,11 @@ fn check(level: DotLevel, seed: u64) {
     let bias_row = if r.range(0, 2) == 0 { 1 } else { 0 };
     let with = |r: &mut Rng| r.range(0, 1) == 1;
     let (with_bias, with_mask, with_residual) = (with(&mut r), with(&mut r), with(&mut r));
+    // Some residuals are bf16: the result must be the one of their values widened to an
+    // f32 residual.
+    let bf16_residual = with_residual && r.range(0, 1) == 1;
+    let residual16: Vec<u16> = (0..residual.len()).map(|_| bf16(&mut r)).collect();
+    let widened: Vec<f32> = residual16.iter().map(|&h| f32::from_bits((h as u32) << 16)).collect();
     let (lo, hi) = if r.range(0, 1) == 1 { (-2.0, 3.0) } else { (f32::NEG_INFINITY, f32::INFINITY) };
     let activation = [Activation::None, Activation::Sigmoid, Activation::Silu][r.range(0, 2) as usize];
     let prefetch_distance = if r.range(0, 1) == 1 { w_group } else { 0 };
@@ -102,6 +107,7 @@ fn check(level: DotLevel, seed: u64) {
         vectors,
         accumulate,
         narrow,
+        bf16_residual,
         x_row,
         o_row,
         group_vectors,
@@ -117,7 +123,7 @@ fn check(level: DotLevel, seed: u64) {
             bias_group,
             bias_row,
             mask: pointer(with_mask, &mask),
-            residual: pointer(with_residual, &residual),
+            residual: if bf16_residual { residual16.as_ptr().cast() } else { pointer(with_residual, &residual) },
             lo,
             hi,
             activation,
@@ -156,6 +162,7 @@ fn check(level: DotLevel, seed: u64) {
                 t.vectors,
                 t.accumulate as i64
                     + 2 * t.narrow as i64
+                    + tcc_runtime_abi::OUTPUT_BF16_RESIDUAL * t.bf16_residual as i64
                     + match e.activation {
                         Activation::None => 0,
                         Activation::Sigmoid => tcc_runtime_abi::OUTPUT_SIGMOID,
@@ -199,6 +206,17 @@ fn check(level: DotLevel, seed: u64) {
         if best == level {
             assert!(entry.iter().zip(&got).all(|(a, b)| a.to_bits() == b.to_bits()), "seed {seed}: the entry point");
         }
+    }
+    if bf16_residual {
+        let mut same = start.clone();
+        let t = tile(&mut same);
+        let t = DotTile { bf16_residual: false, epilogue: Epilogue { residual: widened.as_ptr(), ..t.epilogue }, ..t };
+        // SAFETY: as above (the widened residual has the bf16 one's elements).
+        unsafe { run_dot_rows(level, &t, out_rows) };
+        assert!(
+            same.iter().zip(&got).all(|(a, b)| a.to_bits() == b.to_bits()),
+            "{level:?}, seed {seed}: the bf16 residual against its values as f32"
+        );
     }
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(

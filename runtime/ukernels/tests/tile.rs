@@ -229,6 +229,7 @@ fn every_level_computes_its_definition() {
                 vectors,
                 accumulate,
                 narrow: false,
+                bf16_residual: false,
                 x_row,
                 o_row,
                 group_vectors,
