@@ -63,3 +63,52 @@ func.func @kept(%x: tensor<1x2x4x4x16xbf16>, %f: tensor<1x1x4x4x16xf32>) -> (ten
   %dn = graph.cast %d : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
   return %an, %bn, %b, %cn, %dn : tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xf32>, tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xbf16>
 }
+
+// The residual stream: a result read as the residual of another dot kernel (and cast
+// to bf16) is stored as bf16, and the reader widens it in its epilogue.
+// CHECK-LABEL: func.func @residual
+// CHECK: %[[A:.*]] = graph.conv2d_nchwc %arg0, %{{.*}} : ({{.*}}) -> tensor<1x1x4x4x16xbf16> ({
+// CHECK: %[[B:.*]] = graph.conv2d_nchwc %arg0, %{{.*}}, %[[A]] : ({{.*}}, tensor<1x1x4x4x16xbf16>) -> tensor<1x1x4x4x16xbf16> ({
+// CHECK-NEXT: ^bb0(%[[ACC:.*]]: tensor<1x1x4x4x16xf32>, %[[RES:.*]]: tensor<1x1x4x4x16xbf16>):
+// CHECK-NEXT: %[[W:.*]] = graph.cast %[[RES]] : (tensor<1x1x4x4x16xbf16>) -> tensor<1x1x4x4x16xf32>
+// CHECK-NEXT: %[[S:.*]] = graph.add %[[ACC]], %[[W]]
+// CHECK-NEXT: %[[N:.*]] = graph.cast %[[S]] : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+// CHECK-NEXT: graph.yield %[[N]]
+// CHECK: return %[[A]], %[[B]]
+func.func @residual(%x: tensor<1x2x4x4x16xbf16>) -> (tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xbf16>) {
+  %w = graph.constant {value = dense<1.0> : tensor<1x2x1x1x8x16x2xbf16>} : () -> tensor<1x2x1x1x8x16x2xbf16>
+  %a = graph.conv2d_nchwc %x, %w : (tensor<1x2x4x4x16xbf16>, tensor<1x2x1x1x8x16x2xbf16>) -> tensor<1x1x4x4x16xf32>
+  %b = graph.conv2d_nchwc %x, %w, %a : (tensor<1x2x4x4x16xbf16>, tensor<1x2x1x1x8x16x2xbf16>, tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xf32> ({
+  ^bb0(%acc: tensor<1x1x4x4x16xf32>, %res: tensor<1x1x4x4x16xf32>):
+    %s = graph.add %acc, %res : (tensor<1x1x4x4x16xf32>, tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xf32>
+    graph.yield %s : tensor<1x1x4x4x16xf32>
+  })
+  %an = graph.cast %a : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+  %bn = graph.cast %b : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+  return %an, %bn : tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xbf16>
+}
+
+// Kept f32: a residual also returned as f32, and one an f32 kernel adds.
+// CHECK-LABEL: func.func @residual_kept
+// CHECK: %[[A:.*]] = graph.conv2d_nchwc %arg0, %{{.*}} : ({{.*}}) -> tensor<1x1x4x4x16xf32>
+// CHECK: graph.conv2d_nchwc %arg0, %{{.*}}, %[[A]] : ({{.*}}, tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+// CHECK: %[[C:.*]] = graph.conv2d_nchwc %arg0, %{{.*}} : ({{.*}}) -> tensor<1x1x4x4x16xf32>
+// CHECK: graph.conv2d_nchwc %arg1, %{{.*}}, %[[C]] : ({{.*}}, tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xf32>
+func.func @residual_kept(%x: tensor<1x2x4x4x16xbf16>, %f: tensor<1x1x4x4x16xf32>) -> (tensor<1x1x4x4x16xf32>, tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xf32>) {
+  %w = graph.constant {value = dense<1.0> : tensor<1x2x1x1x8x16x2xbf16>} : () -> tensor<1x2x1x1x8x16x2xbf16>
+  %wf = graph.constant {value = dense<1.0> : tensor<1x1x1x1x16x16xf32>} : () -> tensor<1x1x1x1x16x16xf32>
+  %a = graph.conv2d_nchwc %x, %w : (tensor<1x2x4x4x16xbf16>, tensor<1x2x1x1x8x16x2xbf16>) -> tensor<1x1x4x4x16xf32>
+  %b = graph.conv2d_nchwc %x, %w, %a : (tensor<1x2x4x4x16xbf16>, tensor<1x2x1x1x8x16x2xbf16>, tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xf32> ({
+  ^bb0(%acc: tensor<1x1x4x4x16xf32>, %res: tensor<1x1x4x4x16xf32>):
+    %s = graph.add %acc, %res : (tensor<1x1x4x4x16xf32>, tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xf32>
+    graph.yield %s : tensor<1x1x4x4x16xf32>
+  })
+  %bn = graph.cast %b : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+  %c = graph.conv2d_nchwc %x, %w : (tensor<1x2x4x4x16xbf16>, tensor<1x2x1x1x8x16x2xbf16>) -> tensor<1x1x4x4x16xf32>
+  %d = graph.conv2d_nchwc %f, %wf, %c : (tensor<1x1x4x4x16xf32>, tensor<1x1x1x1x16x16xf32>, tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xf32> ({
+  ^bb0(%acc: tensor<1x1x4x4x16xf32>, %res: tensor<1x1x4x4x16xf32>):
+    %s = graph.add %acc, %res : (tensor<1x1x4x4x16xf32>, tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xf32>
+    graph.yield %s : tensor<1x1x4x4x16xf32>
+  })
+  return %a, %bn, %d : tensor<1x1x4x4x16xf32>, tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xf32>
+}

@@ -13,7 +13,7 @@ use crate::semantics;
 /// sums plus a bias operand, zero where a mask operand is not above 0 (padded
 /// channels), plus a residual operand, through a sigmoid or a SiLU (`activation`),
 /// clamped to `[lo, hi]`, then rounded to bf16 (`narrow`), in that order (each step
-/// optional). The operands are indices into the kernel op's epilogue operands; whether
+/// optional); a bf16 residual is widened to f32 where it is added (`bf16_residual`). The operands are indices into the kernel op's epilogue operands; whether
 /// their shapes fit the microkernel's addressing is the template's to check.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FusedEpilogue {
@@ -26,6 +26,9 @@ pub struct FusedEpilogue {
     /// The result is stored as bf16 (a cast from f32 ends the region): the bf16 dot
     /// tile's narrowed outputs.
     pub narrow: bool,
+    /// The residual operand is bf16 (a cast to f32 of the region's argument is what
+    /// the `add` reads): the residual stream of bf16 dot kernels (`narrow-outputs`).
+    pub bf16_residual: bool,
 }
 
 /// A [`FusedEpilogue`]'s activation.
@@ -46,7 +49,8 @@ impl FusedEpilogue {
     /// `clamp` with bounds that are not NaN and an upper bound that is not zero
     /// (`minps` with a zero bound would keep a zero of the wrong sign), a `sigmoid`, or
     /// a `sigmoid` whose result is multiplied by its operand (SiLU); then at most a
-    /// `cast` from f32 to bf16. The sums are f32. `None` for any other region; `Some`
+    /// `cast` from f32 to bf16. The residual may be a bf16 operand, added through a `cast`
+    /// of it to f32. The sums are f32. `None` for any other region; `Some`
     /// with no step for no region.
     pub fn of(m: &Module, op: Op, is_bias: impl Fn(usize) -> bool) -> Option<FusedEpilogue> {
         let mut fused = FusedEpilogue {
@@ -57,6 +61,7 @@ impl FusedEpilogue {
             hi: f32::INFINITY,
             activation: Activation::None,
             narrow: false,
+            bf16_residual: false,
         };
         let Some(&region) = m.regions(op).first() else { return Some(fused) };
         let block = m.region_blocks(region)[0];
@@ -79,6 +84,8 @@ impl FusedEpilogue {
         let mut compared: Option<(Value, usize)> = None;
         // The last `sigmoid`'s operand (a `mul` of it and the sigmoid makes a SiLU).
         let mut sigmoid_of: Option<Value> = None;
+        // A bf16 operand widened to f32, and its index.
+        let mut widened: Option<(Value, usize)> = None;
         for inner in m.block_ops(block) {
             let operands = m.operands(inner);
             if m.is(inner, &ops::YIELD) {
@@ -86,6 +93,17 @@ impl FusedEpilogue {
             }
             if fused.narrow {
                 return None;
+            }
+            if m.is(inner, &ops::CAST)
+                && let &[arg] = operands
+                && let Some(k) = operand(arg)
+            {
+                let widens = elem(arg) == Some(ScalarType::BF16) && elem(m.result(inner, 0)) == Some(ScalarType::F32);
+                if !widens || widened.is_some() {
+                    return None;
+                }
+                widened = Some((m.result(inner, 0), k));
+                continue;
             }
             if m.is(inner, &ops::CAST) && operands == [current] {
                 fused.narrow = elem(m.result(inner, 0)) == Some(ScalarType::BF16);
@@ -126,6 +144,16 @@ impl FusedEpilogue {
                     [a, b] if *b == current => *a,
                     _ => return None,
                 };
+                if let Some((w, k)) = widened
+                    && w == other
+                {
+                    if is_bias(k) || fused.residual.is_some() {
+                        return None;
+                    }
+                    (fused.residual, fused.bf16_residual) = (Some(k), true);
+                    current = m.result(inner, 0);
+                    continue;
+                }
                 let k = operand(other)?;
                 if is_bias(k) && fused.bias.is_none() && fused.mask.is_none() && fused.residual.is_none() {
                     fused.bias = Some(k);

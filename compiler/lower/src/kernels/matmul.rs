@@ -291,7 +291,7 @@ fn tile(b: &mut Builder, c: &OpLowering, mm: &Matmul, at: &Block, m0: Value, row
 /// columns (`[1, N]`) and its residual has the output's shape.
 fn fusable(c: &OpLowering, mm: &Matmul) -> Option<FusedEpilogue> {
     let bias_like = |i: usize| mm.epilogue[i].1 == [1, mm.n];
-    let fused = FusedEpilogue::of(c.g, c.op, bias_like).filter(|f| !f.narrow || mm.pairs)?;
+    let fused = FusedEpilogue::of(c.g, c.op, bias_like).filter(|f| !(f.narrow || f.bf16_residual) || mm.pairs)?;
     let residual_fits = fused.residual.is_none_or(|i| mm.epilogue[i].1 == [mm.batches * mm.rows, mm.n]);
     (!fused.is_none() && residual_fits).then_some(fused)
 }
@@ -337,6 +337,7 @@ fn microkernel_tile(
         hi: f.hi,
         activation: f.activation,
         narrow: f.narrow,
+        bf16_residual: f.bf16_residual,
     });
     MicrokernelTile {
         x: b.address(mm.a, &[m0, zero]),

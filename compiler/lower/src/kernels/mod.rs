@@ -271,6 +271,8 @@ pub struct MicrokernelEpilogue {
     pub activation: Activation,
     /// The output is bf16 (the dot tile rounds what it stores).
     pub narrow: bool,
+    /// The residual is bf16 (the dot tile widens what it adds).
+    pub bf16_residual: bool,
 }
 
 impl MicrokernelTile {
@@ -278,6 +280,7 @@ impl MicrokernelTile {
     pub fn call(&self, b: &mut Builder, isa: tcc_target::Isa) {
         let mut args = vec![self.x, self.w, self.o, self.rows];
         let narrow = self.epilogue.as_ref().is_some_and(|e| e.narrow);
+        let bf16_residual = self.epilogue.as_ref().is_some_and(|e| e.bf16_residual);
         let activation = match self.epilogue.as_ref().map_or(Activation::None, |e| e.activation) {
             Activation::None => 0,
             Activation::Sigmoid => tcc_target::OUTPUT_SIGMOID,
@@ -285,6 +288,7 @@ impl MicrokernelTile {
         };
         let output = if self.accumulate { tcc_target::OUTPUT_ACCUMULATE } else { 0 }
             + if narrow { tcc_target::OUTPUT_BF16 } else { 0 }
+            + if bf16_residual { tcc_target::OUTPUT_BF16_RESIDUAL } else { 0 }
             + activation;
         for v in [
             self.vectors,
@@ -315,6 +319,7 @@ impl MicrokernelTile {
             hi: f32::INFINITY,
             activation: Activation::None,
             narrow: false,
+            bf16_residual: false,
         };
         let e = self.epilogue.as_ref().unwrap_or(&none);
         let null = b.index(0);

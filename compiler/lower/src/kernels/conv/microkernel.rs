@@ -183,8 +183,8 @@ pub(super) fn narrows(c: &OpLowering, k: &Conv) -> bool {
 fn fusable(c: &OpLowering, k: &Conv) -> Option<FusedEpilogue> {
     let [_, ob_n, _, _, ob] = k.o;
     let bias_like = |i: usize| k.epilogue[i].1 == [1, ob_n, 1, 1, ob];
-    // (Only the bf16 dot tile stores bf16.)
-    let fused = FusedEpilogue::of(c.g, c.op, bias_like).filter(|f| !f.narrow || k.pairs)?;
+    // (Only the bf16 dot tile stores bf16 or reads a bf16 residual.)
+    let fused = FusedEpilogue::of(c.g, c.op, bias_like).filter(|f| !(f.narrow || f.bf16_residual) || k.pairs)?;
     let residual_fits = fused.residual.is_none_or(|i| k.epilogue[i].1 == k.o);
     (!fused.is_none() && residual_fits).then_some(fused)
 }
@@ -291,6 +291,7 @@ fn tile_epilogue(b: &mut Builder, k: &Conv, f: &FusedEpilogue, [n, ob0, oh, ow]:
         hi: f.hi,
         activation: f.activation,
         narrow: f.narrow,
+        bf16_residual: f.bf16_residual,
     }
 }
 

@@ -54,7 +54,7 @@ pub(super) fn plan(
             .is_some_and(|(_, s)| s.len() >= 3 && s[s.len() - 3] == channels && s.iter().product::<i64>() == channels)
     };
     let fused = FusedEpilogue::of(c.g, c.op, per_channel)?;
-    if fused.mask.is_some() || fused.narrow || (fused.bias.is_some() && bias.is_some()) {
+    if fused.mask.is_some() || fused.narrow || fused.bf16_residual || (fused.bias.is_some() && bias.is_some()) {
         return None;
     }
     if fused.residual.is_some_and(|i| epilogue.get(i).is_none_or(|(_, s)| s != out)) {
@@ -106,6 +106,7 @@ fn call(b: &mut Builder, k: &Rows, plan: &Plan, row: &Row, run: &Run, ow0: i64, 
         hi: plan.hi,
         activation: plan.activation,
         narrow: false,
+        bf16_residual: false,
     };
     MicrokernelTile {
         // Broadcast: the channels' weights; vectors: the input pixels.
