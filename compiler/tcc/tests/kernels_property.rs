@@ -10,7 +10,7 @@
 //! residual, relu/clamp/sigmoid), every template and the scalar reference nest,
 //! register tiles from 1 to 8 columns, bf16 packed matmuls (the bf16 dot
 //! microkernel) and convolutions, their results narrowed to bf16 in the epilogue
-//! (`narrow-outputs`), input-channel passes, filter and input prefetching,
+//! and their residuals read as bf16 (`narrow-outputs`), input-channel passes, filter and input prefetching,
 //! padding moved into the input (constant filters), tasks
 //! over column chunks (every channel group in turn), and batched matmuls of activations
 //! with columns that do not fill the last register block.
@@ -50,9 +50,19 @@ struct Case {
 
 /// An epilogue over result type `out` with operands drawn from `r`: returns the extra
 /// operand shapes and the region text (block argument names `%e0..`).
-fn epilogue(r: &mut Rng, out: &[i64], channel_dim: Option<usize>, narrow: bool) -> (Vec<Vec<i64>>, String) {
+/// An epilogue region for a kernel with result shape `out`: its extra operands' shapes,
+/// which of them are bf16, and the region. A bf16 dot kernel's (`dot`) residual is
+/// sometimes bf16, widened in the region (`narrow-outputs`' residual stream).
+fn epilogue(
+    r: &mut Rng,
+    out: &[i64],
+    channel_dim: Option<usize>,
+    narrow: bool,
+    dot: bool,
+) -> (Vec<Vec<i64>>, Vec<bool>, String) {
     let t = ty(out);
     let mut shapes = Vec::new();
+    let mut bf16 = Vec::new();
     let mut body = String::new();
     let mut cur = "%acc".to_string();
     let mut k = 0;
@@ -75,17 +85,25 @@ fn epilogue(r: &mut Rng, out: &[i64], channel_dim: Option<usize>, narrow: bool) 
         let op = if r.chance(0.7) { "add" } else { "mul" };
         step(&mut body, op, Some((&name, &s)), "");
         shapes.push(s);
+        bf16.push(false);
     }
     if r.chance(0.4) {
-        let name = format!("%e{}", shapes.len());
+        let mut name = format!("%e{}", shapes.len());
+        let widened = dot && r.chance(0.5);
+        if widened {
+            body += &format!("    %w = graph.cast {name} : ({}) -> {t}\n", t.replace("f32", "bf16"));
+            name = "%w".to_string();
+        }
         step(&mut body, "add", Some((&name, out)), "");
         shapes.push(out.to_vec());
+        bf16.push(widened);
     }
     if r.chance(0.3) {
         let name = format!("%e{}", shapes.len());
         let s = vec![1; out.len()];
         step(&mut body, "sub", Some((&name, &s)), "");
         shapes.push(s);
+        bf16.push(false);
     }
     match r.int(0, 4) {
         0 => step(&mut body, "relu", None, ""),
@@ -94,7 +112,7 @@ fn epilogue(r: &mut Rng, out: &[i64], channel_dim: Option<usize>, narrow: bool) 
         _ => {}
     }
     if shapes.is_empty() && body.is_empty() && !narrow {
-        return (shapes, String::new());
+        return (shapes, bf16, String::new());
     }
     // A narrowed result (`narrow-outputs`): the epilogue ends by rounding to bf16.
     let (cur, yielded) = if narrow {
@@ -105,9 +123,12 @@ fn epilogue(r: &mut Rng, out: &[i64], channel_dim: Option<usize>, narrow: bool) 
         (cur, t.clone())
     };
     let mut args = vec![format!("%acc: {t}")];
-    args.extend(shapes.iter().enumerate().map(|(i, s)| format!("%e{i}: {}", ty(s))));
+    args.extend(shapes.iter().zip(&bf16).enumerate().map(|(i, (s, &h))| {
+        let t = ty(s);
+        format!("%e{i}: {}", if h { t.replace("f32", "bf16") } else { t })
+    }));
     let region = format!(" ({{\n  ^bb0({}):\n{body}    graph.yield {cur} : {yielded}\n  }})", args.join(", "));
-    (shapes, region)
+    (shapes, bf16, region)
 }
 
 fn build(
@@ -153,9 +174,13 @@ fn build_typed(
     fuse: bool,
     narrow: bool,
 ) -> Case {
-    let (extra, region) =
-        if fuse || narrow { epilogue(r, &out, channel_dim, narrow) } else { (Vec::new(), String::new()) };
+    let (extra, extra_bf16, region) = if fuse || narrow {
+        epilogue(r, &out, channel_dim, narrow, bf16 > 0)
+    } else {
+        (Vec::new(), Vec::new(), String::new())
+    };
     let result = if narrow { ty(&out).replace("f32", "bf16") } else { ty(&out) };
+    let typed: Vec<bool> = (0..operands.len()).map(|i| i < bf16).chain(extra_bf16).collect();
     let all: Vec<Vec<i64>> = operands.into_iter().chain(extra).collect();
     let values: Vec<ITensor> = all
         .iter()
@@ -163,7 +188,7 @@ fn build_typed(
         .map(|(i, s)| {
             let t = r.tensor(s);
             let Data::F32(v) = t.data() else { unreachable!() };
-            if i >= bf16 {
+            if !typed[i] {
                 return t;
             }
             let halves = v.iter().map(|x| (x.to_bits() >> 16) as u16).collect();
@@ -171,7 +196,7 @@ fn build_typed(
         })
         .collect();
     let types: Vec<String> =
-        all.iter().enumerate().map(|(i, s)| if i < bf16 { ty(s).replace("f32", "bf16") } else { ty(s) }).collect();
+        all.iter().enumerate().map(|(i, s)| if typed[i] { ty(s).replace("f32", "bf16") } else { ty(s) }).collect();
     let names: Vec<String> = (0..all.len()).map(|i| format!("%a{i}")).collect();
     let args: Vec<String> =
         (0..all.len()).filter(|&i| Some(i) != constant).map(|i| format!("%a{i}: {}", types[i])).collect();
@@ -370,18 +395,21 @@ fn bf16_matmul_case(r: &mut Rng) -> Option<Case> {
     let fuse = r.chance(0.6);
     // A bf16 result (`narrow-outputs`): the epilogue ends with the cast.
     let narrow = r.chance(0.4);
-    let (extra, region) =
-        if fuse || narrow { epilogue(r, &out, Some(out.len() - 1), narrow) } else { (Vec::new(), String::new()) };
+    let (extra, extra_bf16, region) = if fuse || narrow {
+        epilogue(r, &out, Some(out.len() - 1), narrow, true)
+    } else {
+        (Vec::new(), Vec::new(), String::new())
+    };
     let bf16 = |r: &mut Rng, shape: &[i64]| {
         let v =
             (0..shape.iter().product::<i64>()).map(|_| ((r.int(-1000, 1000) as f32 / 500.0).to_bits() >> 16) as u16);
         ITensor::new(shape.iter().map(|&d| d as usize).collect(), Data::BF16(v.collect())).unwrap()
     };
     let mut inputs = vec![bf16(r, &a), bf16(r, &b)];
-    inputs.extend(extra.iter().map(|s| r.tensor(s)));
+    inputs.extend(extra.iter().zip(&extra_bf16).map(|(s, &h)| if h { bf16(r, s) } else { r.tensor(s) }));
     let types: Vec<String> = [ty(&a).replace("f32", "bf16"), ty(&b).replace("f32", "bf16")]
         .into_iter()
-        .chain(extra.iter().map(|s| ty(s)))
+        .chain(extra.iter().zip(&extra_bf16).map(|(s, &h)| if h { ty(s).replace("f32", "bf16") } else { ty(s) }))
         .collect();
     let args: Vec<String> = types.iter().enumerate().map(|(i, t)| format!("%a{i}: {t}")).collect();
     let names: Vec<String> = (0..types.len()).map(|i| format!("%a{i}")).collect();
