@@ -173,12 +173,15 @@ pub fn bench_bytes(
         compiled.run(&inputs).map_err(|e| e.to_string())?;
         times.push(t.elapsed());
     }
-    let mut per_kernel = tcc::runtime::profile::take();
+    let kernel_times = tcc::runtime::profile::take();
+    let mut per_kernel: Vec<Duration> = kernel_times.iter().map(|t| t.total).collect();
+    let mut fastest_run: Vec<Duration> = kernel_times.iter().map(|t| t.fastest).collect();
     let precision_error = match reference {
         Some(module) => Some(error_against_fp32(module, &options, &compiled, &inputs)?),
         None => None,
     };
     per_kernel.resize(kernels.len(), Duration::ZERO);
+    fastest_run.resize(kernels.len(), Duration::ZERO);
     let runs = s.runs.max(1) as u32;
     let mut sorted = times.clone();
     sorted.sort();
@@ -291,13 +294,14 @@ pub fn bench_bytes(
             let t = per_kernel[i] / runs;
             let _ = write!(
                 out,
-                "{}{{\"name\": {}, \"loc\": {}, \"ms\": {:.4}, \"share\": {:.2}, \"flops\": {}, \"bytes\": {}, \
+                "{}{{\"name\": {}, \"loc\": {}, \"ms\": {:.4}, \"min_ms\": {:.4}, \"share\": {:.2}, \"flops\": {}, \"bytes\": {}, \
                  \"gflops_per_s\": {:.3}, \"peak_percent\": {:.2}, \"gb_per_s\": {:.3}, \"level\": {}, \
                  \"bandwidth_percent\": {:.2}, \"naive\": {}, \"bf16\": {}, \"tuned\": {}}}",
                 if n > 0 { ", " } else { "" },
                 json_string(&k.name),
                 json_string(&k.loc),
                 ms(t),
+                ms(fastest_run[i]),
                 share(t),
                 k.flops,
                 k.bytes,

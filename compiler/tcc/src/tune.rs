@@ -390,7 +390,7 @@ fn time_in_model(
     let mut seconds: Vec<Option<f64>> = vec![None; kernels];
     for (record, time) in model.compiled().kernels.iter().zip(per_kernel) {
         if let Some(k) = owner(by_loc, &record.name, &record.loc) {
-            *seconds[k].get_or_insert(0.0) += time.as_secs_f64() / runs as f64;
+            *seconds[k].get_or_insert(0.0) += time.total.as_secs_f64() / runs as f64;
         }
     }
     Ok(seconds)
