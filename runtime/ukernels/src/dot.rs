@@ -669,53 +669,87 @@ mod x86 {
         offsets: &[(isize, isize, isize); C],
         sums: &[[__m512; C]; R],
     ) {
-        let e = &t.epilogue;
         let o_row = t.o_row as isize;
         // SAFETY: the tile's addresses are valid (the caller's contract).
         unsafe {
-            let (lo, hi) = (_mm512_set1_ps(e.lo), _mm512_set1_ps(e.hi));
-            let zero = _mm512_setzero_ps();
             for c in 0..C {
-                let per_channel =
-                    |p: *const f32| if p.is_null() { zero } else { _mm512_loadu_ps(p.offset(offsets[c].2)) };
-                let (bias, mask) = (per_channel(e.bias), per_channel(e.mask));
+                let channel = per_channel(t, offsets[c].2);
                 for r in 0..R {
-                    let mut v = sums[r][c];
-                    let row = r0 + r as isize;
-                    let per_row = |p: *const f32, lanes: __m512| {
-                        if e.bias_row != 0 { _mm512_set1_ps(*p.offset(row * e.bias_row as isize)) } else { lanes }
-                    };
-                    if !e.bias.is_null() {
-                        v = _mm512_add_ps(v, per_row(e.bias, bias));
-                    }
-                    if !e.mask.is_null() {
-                        let m = per_row(e.mask, mask);
-                        v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask::<_CMP_GT_OQ>(m, zero), v);
-                    }
-                    if !e.residual.is_null() {
-                        let at = row * o_row + offsets[c].1;
-                        let residual = if t.bf16_residual {
-                            let bits = _mm256_loadu_si256(e.residual.cast::<u16>().offset(at).cast());
-                            _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(bits)))
-                        } else {
-                            _mm512_loadu_ps(e.residual.offset(at))
-                        };
-                        v = _mm512_add_ps(v, residual);
-                    }
-                    match e.activation {
-                        Activation::None => {}
-                        Activation::Sigmoid => v = crate::sigmoid::sigmoid512(v),
-                        Activation::Silu => v = _mm512_mul_ps(v, crate::sigmoid::sigmoid512(v)),
-                    }
-                    // max then min with the value as the second operand: NaN comes through.
-                    let v = _mm512_min_ps(hi, _mm512_max_ps(lo, v));
                     let at = r as isize * o_row + offsets[c].1;
-                    if t.narrow {
-                        _mm256_storeu_si256(o.cast::<u16>().offset(at).cast(), narrow(v));
-                    } else {
-                        _mm512_storeu_ps(o.offset(at), v);
-                    }
+                    finish_vector(t, sums[r][c], r0 + r as isize, offsets[c].1, channel, o, at);
                 }
+            }
+        }
+    }
+
+    /// The epilogue's bias and mask vectors of the channels `at` elements past their
+    /// first (zeros without them).
+    ///
+    /// # Safety
+    /// The epilogue's pointers are valid there.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) unsafe fn per_channel(t: &DotTile, at: isize) -> [__m512; 2] {
+        let e = &t.epilogue;
+        let load = |p: *const f32| {
+            // SAFETY: the caller's.
+            if p.is_null() { _mm512_setzero_ps() } else { unsafe { _mm512_loadu_ps(p.offset(at)) } }
+        };
+        [load(e.bias), load(e.mask)]
+    }
+
+    /// Vector `v` of output row `row` (at `ov` in the row) through the epilogue, with
+    /// its channels' `[bias, mask]` ([`per_channel`]), stored at `o + at` (elements of
+    /// the output's type).
+    ///
+    /// # Safety
+    /// The tile's addresses are valid for the vector.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) unsafe fn finish_vector(
+        t: &DotTile,
+        mut v: __m512,
+        row: isize,
+        ov: isize,
+        [bias, mask]: [__m512; 2],
+        o: *mut f32,
+        at: isize,
+    ) {
+        let e = &t.epilogue;
+        // SAFETY: the caller's.
+        unsafe {
+            let zero = _mm512_setzero_ps();
+            let per_row = |p: *const f32, lanes: __m512| {
+                if e.bias_row != 0 { _mm512_set1_ps(*p.offset(row * e.bias_row as isize)) } else { lanes }
+            };
+            if !e.bias.is_null() {
+                v = _mm512_add_ps(v, per_row(e.bias, bias));
+            }
+            if !e.mask.is_null() {
+                let m = per_row(e.mask, mask);
+                v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask::<_CMP_GT_OQ>(m, zero), v);
+            }
+            if !e.residual.is_null() {
+                let at = row * t.o_row as isize + ov;
+                let residual = if t.bf16_residual {
+                    let bits = _mm256_loadu_si256(e.residual.cast::<u16>().offset(at).cast());
+                    _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(bits)))
+                } else {
+                    _mm512_loadu_ps(e.residual.offset(at))
+                };
+                v = _mm512_add_ps(v, residual);
+            }
+            match e.activation {
+                Activation::None => {}
+                Activation::Sigmoid => v = crate::sigmoid::sigmoid512(v),
+                Activation::Silu => v = _mm512_mul_ps(v, crate::sigmoid::sigmoid512(v)),
+            }
+            // max then min with the value as the second operand: NaN comes through.
+            let v = _mm512_min_ps(_mm512_set1_ps(e.hi), _mm512_max_ps(_mm512_set1_ps(e.lo), v));
+            if t.narrow {
+                _mm256_storeu_si256(o.cast::<u16>().offset(at).cast(), narrow(v));
+            } else {
+                _mm512_storeu_ps(o.offset(at), v);
             }
         }
     }

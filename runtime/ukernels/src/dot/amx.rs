@@ -192,12 +192,6 @@ impl Positions {
         let count = (rows.count as usize - 1) * period + r;
         Positions { count, period, rows: r, per_row: (rows.o / t.o_row) as isize }
     }
-
-    /// The output row index of position `p`, if it is stored.
-    fn stored(&self, p: usize) -> Option<isize> {
-        let (row, column) = (p / self.period, p % self.period);
-        (column < self.rows).then(|| row as isize * self.per_row + column as isize)
-    }
 }
 
 /// Runs `t` on AMX tiles, over output `rows`: [`OutRows::ONE`], or rows that
@@ -406,26 +400,26 @@ unsafe fn finish(
     tile_of: impl Fn(usize, usize) -> (usize, usize),
 ) {
     let o_row = t.o_row as isize;
-    for r in 0..rows {
-        let Some(at) = positions.stored(r0 + r) else { continue };
-        // SAFETY: the scratch holds four tiles; the output rows are the tile's.
-        unsafe {
-            let sum = |c: usize| {
-                let (tile, row) = tile_of(r, c);
-                std::arch::x86_64::_mm512_load_ps(s.add((tile * TILE_ROWS + row) * TILE_ROWS))
-            };
-            // (Elements of the output's type: bf16 with `narrow`.)
-            let o = if t.narrow { t.o.cast::<u16>().offset(at * o_row).cast() } else { t.o.offset(at * o_row) };
-            let mut c = 0;
-            while c < offsets.len() {
-                if c + 1 < offsets.len() {
-                    let sums: [[__m512; 2]; 1] = [[sum(c), sum(c + 1)]];
-                    super::x86::store::<1, 2>(t, o, at, &[offsets[c], offsets[c + 1]], &sums);
-                    c += 2;
-                } else {
-                    super::x86::store::<1, 1>(t, o, at, &[offsets[c]], &[[sum(c)]]);
-                    c += 1;
+    // SAFETY: the scratch holds four tiles; the output rows and channels are the tile's.
+    unsafe {
+        let mut channels: [[__m512; 2]; 4] = [[std::arch::x86_64::_mm512_setzero_ps(); 2]; 4];
+        for (c, offset) in offsets.iter().enumerate() {
+            channels[c] = super::x86::per_channel(t, offset.2);
+        }
+        // Position `r0 + r` is column `column` of row `row` (no division per position).
+        let (mut row, mut column) = (r0 / positions.period, r0 % positions.period);
+        for r in 0..rows {
+            if column < positions.rows {
+                let at = row as isize * positions.per_row + column as isize;
+                for (c, offset) in offsets.iter().enumerate() {
+                    let (tile, tile_row) = tile_of(r, c);
+                    let sum = std::arch::x86_64::_mm512_load_ps(s.add((tile * TILE_ROWS + tile_row) * TILE_ROWS));
+                    super::x86::finish_vector(t, sum, at, offset.1, channels[c], t.o, at * o_row + offset.1);
                 }
+            }
+            column += 1;
+            if column == positions.period {
+                (row, column) = (row + 1, 0);
             }
         }
     }
