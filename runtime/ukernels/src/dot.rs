@@ -698,6 +698,57 @@ mod x86 {
         [load(e.bias), load(e.mask)]
     }
 
+    /// Whether `t`'s epilogue is plain: no mask, no activation and a bias (if any) per
+    /// vector, so that [`finish_plain`] applies it.
+    pub(super) fn is_plain(t: &DotTile) -> bool {
+        let e = &t.epilogue;
+        e.mask.is_null() && e.activation == Activation::None && e.bias_row == 0
+    }
+
+    /// [`finish_vector`] for a plain epilogue ([`is_plain`]), with no condition between
+    /// its steps: `bias` (-0 without one, which changes nothing), the residual
+    /// (`RESIDUAL`: none, f32 or bf16, as [`NO_RESIDUAL`] and its siblings say), the
+    /// clamp (whatever its bounds: infinite ones change nothing), then stored as bf16
+    /// with `NARROW`.
+    ///
+    /// # Safety
+    /// As [`finish_vector`]'s.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    pub(super) unsafe fn finish_plain<const RESIDUAL: u8, const NARROW: bool>(
+        t: &DotTile,
+        v: __m512,
+        row: isize,
+        ov: isize,
+        bias: __m512,
+        o: *mut f32,
+        at: isize,
+    ) {
+        let e = &t.epilogue;
+        // SAFETY: the caller's.
+        unsafe {
+            let mut v = _mm512_add_ps(v, bias);
+            let residual_at = row * t.o_row as isize + ov;
+            if RESIDUAL == F32_RESIDUAL {
+                v = _mm512_add_ps(v, _mm512_loadu_ps(e.residual.offset(residual_at)));
+            } else if RESIDUAL == BF16_RESIDUAL {
+                let bits = _mm256_loadu_si256(e.residual.cast::<u16>().offset(residual_at).cast());
+                v = _mm512_add_ps(v, _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(bits))));
+            }
+            let v = _mm512_min_ps(_mm512_set1_ps(e.hi), _mm512_max_ps(_mm512_set1_ps(e.lo), v));
+            if NARROW {
+                _mm256_storeu_si256(o.cast::<u16>().offset(at).cast(), narrow(v));
+            } else {
+                _mm512_storeu_ps(o.offset(at), v);
+            }
+        }
+    }
+
+    /// [`finish_plain`]'s residuals.
+    pub(super) const NO_RESIDUAL: u8 = 0;
+    pub(super) const F32_RESIDUAL: u8 = 1;
+    pub(super) const BF16_RESIDUAL: u8 = 2;
+
     /// Vector `v` of output row `row` (at `ov` in the row) through the epilogue, with
     /// its channels' `[bias, mask]` ([`per_channel`]), stored at `o + at` (elements of
     /// the output's type).

@@ -388,7 +388,8 @@ unsafe fn wide_sub_tile(
 
 /// The epilogue of `rows` positions from `r0` x the vectors `offsets` lists (of the
 /// stored positions), their sums in the scratch tiles: position `r0 + r`, vector `c` in
-/// row `.1` of tile `.0` of `tile_of(r, c)`.
+/// row `.1` of tile `.0` of `tile_of(r, c)`. A plain epilogue runs without testing its
+/// steps' conditions for each vector ([`super::x86::finish_plain`]).
 #[target_feature(enable = "avx512f")]
 unsafe fn finish(
     t: &DotTile,
@@ -399,12 +400,44 @@ unsafe fn finish(
     s: *const f32,
     tile_of: impl Fn(usize, usize) -> (usize, usize),
 ) {
+    use super::x86::{BF16_RESIDUAL, F32_RESIDUAL, NO_RESIDUAL};
+    let at = (positions, r0, rows, offsets, s);
+    let residual = match (t.epilogue.residual.is_null(), t.bf16_residual) {
+        (true, _) => NO_RESIDUAL,
+        (false, false) => F32_RESIDUAL,
+        (false, true) => BF16_RESIDUAL,
+    };
+    // SAFETY: the caller's.
+    unsafe {
+        match (super::x86::is_plain(t), residual, t.narrow) {
+            (false, _, _) => finish_rows::<false, NO_RESIDUAL, false>(t, at, tile_of),
+            (true, NO_RESIDUAL, false) => finish_rows::<true, NO_RESIDUAL, false>(t, at, tile_of),
+            (true, NO_RESIDUAL, true) => finish_rows::<true, NO_RESIDUAL, true>(t, at, tile_of),
+            (true, F32_RESIDUAL, false) => finish_rows::<true, F32_RESIDUAL, false>(t, at, tile_of),
+            (true, F32_RESIDUAL, true) => finish_rows::<true, F32_RESIDUAL, true>(t, at, tile_of),
+            (true, _, false) => finish_rows::<true, BF16_RESIDUAL, false>(t, at, tile_of),
+            (true, _, true) => finish_rows::<true, BF16_RESIDUAL, true>(t, at, tile_of),
+        }
+    }
+}
+
+/// [`finish`], plain (`PLAIN`, with `RESIDUAL` and `NARROW`) or not.
+#[target_feature(enable = "avx512f")]
+unsafe fn finish_rows<const PLAIN: bool, const RESIDUAL: u8, const NARROW: bool>(
+    t: &DotTile,
+    (positions, r0, rows, offsets, s): (&Positions, usize, usize, &[(isize, isize, isize)], *const f32),
+    tile_of: impl Fn(usize, usize) -> (usize, usize),
+) {
     let o_row = t.o_row as isize;
     // SAFETY: the scratch holds four tiles; the output rows and channels are the tile's.
     unsafe {
         let mut channels: [[__m512; 2]; 4] = [[std::arch::x86_64::_mm512_setzero_ps(); 2]; 4];
         for (c, offset) in offsets.iter().enumerate() {
             channels[c] = super::x86::per_channel(t, offset.2);
+            if PLAIN && t.epilogue.bias.is_null() {
+                // (-0: adding it changes nothing, not even the sign of a zero.)
+                channels[c][0] = std::arch::x86_64::_mm512_set1_ps(-0.0);
+            }
         }
         // Position `r0 + r` is column `column` of row `row` (no division per position).
         let (mut row, mut column) = (r0 / positions.period, r0 % positions.period);
@@ -414,7 +447,12 @@ unsafe fn finish(
                 for (c, offset) in offsets.iter().enumerate() {
                     let (tile, tile_row) = tile_of(r, c);
                     let sum = std::arch::x86_64::_mm512_load_ps(s.add((tile * TILE_ROWS + tile_row) * TILE_ROWS));
-                    super::x86::finish_vector(t, sum, at, offset.1, channels[c], t.o, at * o_row + offset.1);
+                    let out = at * o_row + offset.1;
+                    if PLAIN {
+                        super::x86::finish_plain::<RESIDUAL, NARROW>(t, sum, at, offset.1, channels[c][0], t.o, out);
+                    } else {
+                        super::x86::finish_vector(t, sum, at, offset.1, channels[c], t.o, out);
+                    }
                 }
             }
             column += 1;
