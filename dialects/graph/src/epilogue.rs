@@ -13,8 +13,9 @@ use crate::semantics;
 /// sums plus a bias operand, zero where a mask operand is not above 0 (padded
 /// channels), plus a residual operand, through a sigmoid or a SiLU (`activation`),
 /// clamped to `[lo, hi]`, then rounded to bf16 (`narrow`), in that order (each step
-/// optional); a bf16 residual is widened to f32 where it is added (`bf16_residual`). The operands are indices into the kernel op's epilogue operands; whether
-/// their shapes fit the microkernel's addressing is the template's to check.
+/// optional); a bf16 residual is widened to f32 where it is added (`bf16_residual`).
+/// The operands are indices into the kernel op's epilogue operands; whether their
+/// shapes fit the microkernel's addressing is the template's to check.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FusedEpilogue {
     pub bias: Option<usize>,
@@ -49,9 +50,9 @@ impl FusedEpilogue {
     /// `clamp` with bounds that are not NaN and an upper bound that is not zero
     /// (`minps` with a zero bound would keep a zero of the wrong sign), a `sigmoid`, or
     /// a `sigmoid` whose result is multiplied by its operand (SiLU); then at most a
-    /// `cast` from f32 to bf16. The residual may be a bf16 operand, added through a `cast`
-    /// of it to f32. The sums are f32. `None` for any other region; `Some`
-    /// with no step for no region.
+    /// `cast` from f32 to bf16. The residual may be a bf16 operand, added through a
+    /// `cast` of it to f32. The sums are f32. `None` for any other region; `Some` with
+    /// no step for no region.
     pub fn of(m: &Module, op: Op, is_bias: impl Fn(usize) -> bool) -> Option<FusedEpilogue> {
         let mut fused = FusedEpilogue {
             bias: None,
