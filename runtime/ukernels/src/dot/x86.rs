@@ -319,19 +319,10 @@ pub(super) unsafe fn finish_plain<const RESIDUAL: u8, const NARROW: bool>(
     // SAFETY: the caller's.
     unsafe {
         let mut v = _mm512_add_ps(v, bias);
-        let residual_at = row * t.o_row as isize + ov;
-        if RESIDUAL == F32_RESIDUAL {
-            v = _mm512_add_ps(v, _mm512_loadu_ps(e.residual.offset(residual_at)));
-        } else if RESIDUAL == BF16_RESIDUAL {
-            let bits = _mm256_loadu_si256(e.residual.cast::<u16>().offset(residual_at).cast());
-            v = _mm512_add_ps(v, _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(bits))));
+        if RESIDUAL != NO_RESIDUAL {
+            v = _mm512_add_ps(v, residual(e, RESIDUAL == BF16_RESIDUAL, row * t.o_row as isize + ov));
         }
-        let v = _mm512_min_ps(_mm512_set1_ps(e.hi), _mm512_max_ps(_mm512_set1_ps(e.lo), v));
-        if NARROW {
-            _mm256_storeu_si256(o.cast::<u16>().offset(at).cast(), narrow(v));
-        } else {
-            _mm512_storeu_ps(o.offset(at), v);
-        }
+        clamp_and_store(e, v, NARROW, o, at);
     }
 }
 
@@ -372,23 +363,48 @@ pub(super) unsafe fn finish_vector(
             v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask::<_CMP_GT_OQ>(m, zero), v);
         }
         if !e.residual.is_null() {
-            let at = row * t.o_row as isize + ov;
-            let residual = if t.bf16_residual {
-                let bits = _mm256_loadu_si256(e.residual.cast::<u16>().offset(at).cast());
-                _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(bits)))
-            } else {
-                _mm512_loadu_ps(e.residual.offset(at))
-            };
-            v = _mm512_add_ps(v, residual);
+            v = _mm512_add_ps(v, residual(e, t.bf16_residual, row * t.o_row as isize + ov));
         }
         match e.activation {
             Activation::None => {}
             Activation::Sigmoid => v = crate::sigmoid::sigmoid512(v),
             Activation::Silu => v = _mm512_mul_ps(v, crate::sigmoid::sigmoid512(v)),
         }
-        // max then min with the value as the second operand: NaN comes through.
-        let v = _mm512_min_ps(_mm512_set1_ps(e.hi), _mm512_max_ps(_mm512_set1_ps(e.lo), v));
-        if t.narrow {
+        clamp_and_store(e, v, t.narrow, o, at);
+    }
+}
+
+/// The residual's 16 values from element `at` (bf16 ones widened with `bf16`).
+///
+/// # Safety
+/// The residual holds them.
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn residual(e: &Epilogue, bf16: bool, at: isize) -> __m512 {
+    // SAFETY: the caller's.
+    unsafe {
+        if bf16 {
+            let bits = _mm256_loadu_si256(e.residual.cast::<u16>().offset(at).cast());
+            _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(bits)))
+        } else {
+            _mm512_loadu_ps(e.residual.offset(at))
+        }
+    }
+}
+
+/// `v` clamped to the epilogue's bounds and stored at `o + at` (rounded to bf16, in bf16
+/// elements, with `narrow`).
+///
+/// # Safety
+/// `o + at` holds a vector of the output's type.
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn clamp_and_store(e: &Epilogue, v: __m512, narrow_output: bool, o: *mut f32, at: isize) {
+    // max then min with the value as the second operand: NaN comes through.
+    let v = _mm512_min_ps(_mm512_set1_ps(e.hi), _mm512_max_ps(_mm512_set1_ps(e.lo), v));
+    // SAFETY: the caller's.
+    unsafe {
+        if narrow_output {
             _mm256_storeu_si256(o.cast::<u16>().offset(at).cast(), narrow(v));
         } else {
             _mm512_storeu_ps(o.offset(at), v);
