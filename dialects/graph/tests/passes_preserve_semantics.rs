@@ -62,10 +62,11 @@ fn add_random_op(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Value>)
     let ints = Attribute::i64_list;
     let (def, operands, attrs): (&'static OpDef, Vec<Value>, AttrDict) = match rng.below(21) {
         20 => {
-            return match rng.below(4) {
+            return match rng.below(6) {
                 0 => blocked_group_norm(m, b, rng, vals, x),
                 1 => moveless_view(m, b, rng, vals, x),
                 2 => widened_comparison(m, b, rng, vals, x),
+                3 | 4 => cast_whole_and_sliced(m, b, rng, vals, x),
                 _ => regrouped_broadcast(m, b, rng, vals, x),
             };
         }
@@ -422,6 +423,45 @@ fn widened_comparison(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Va
     cast(&mut bd, mask, ScalarType::F32)
 }
 
+/// x cast whole to bf16 and a (maybe strided) slice of x cast to bf16 (or, a near miss,
+/// to f64), each cast back: the slice's cast is the whole cast's slice when the types
+/// agree.
+fn cast_whole_and_sliced(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Value>, x: Value) -> Option<Value> {
+    let s = shape_of(m, x);
+    let mut bd = Builder { m, b, vals };
+    let cast = |bd: &mut Builder, v: Value, elem: ScalarType| -> Option<Value> {
+        let mut state = OperationState::new(&ops::CAST, Location::unknown());
+        state.operands = vec![v];
+        state.result_types = vec![Type::tensor(shape_of(bd.m, v), elem).ok()?];
+        let op = bd.m.create_op(state);
+        bd.m.append_op(bd.b, op);
+        let r = bd.m.result(op, 0);
+        bd.vals.push(r);
+        Some(r)
+    };
+    // (Not f64 for the whole: `cast-of-widening` removes the round trip through it.)
+    let to_whole = ScalarType::BF16;
+    let to_part = if rng.below(4) == 0 { ScalarType::F64 } else { to_whole };
+    let mut starts = vec![0i64; s.len()];
+    let mut sizes = s.clone();
+    let mut steps = vec![1i64; s.len()];
+    let d = rng.below(s.len());
+    if s[d] > 2 {
+        starts[d] = rng.below(2) as i64;
+        steps[d] = 1 + rng.below(2) as i64;
+        sizes[d] = (s[d] - starts[d] + steps[d] - 1) / steps[d];
+    }
+    let ints = Attribute::i64_list;
+    let attrs = AttrDict::new().with("starts", ints(&starts)).with("sizes", ints(&sizes)).with("steps", ints(&steps));
+    let whole = cast(&mut bd, x, to_whole)?;
+    let whole = cast(&mut bd, whole, ScalarType::F32)?;
+    let whole_sliced = bd.op(&ops::SLICE, &[whole], attrs.clone())?;
+    let part = bd.op(&ops::SLICE, &[x], attrs)?;
+    let part = cast(&mut bd, part, to_part)?;
+    let part = cast(&mut bd, part, ScalarType::F32)?;
+    bd.op(&ops::ADD, &[whole_sliced, part], AttrDict::new())
+}
+
 /// Views that move no element, and near misses: a gather with the indices `0..n`
 /// (shaped `[n]`, `[1, n]` or `[n, 1]`, i32 or i64, maybe written as negative indices,
 /// maybe along a negative axis) or reversed; x's elements seen as NCHW relaid out to
@@ -700,6 +740,7 @@ fn the_random_graphs_exercise_every_pattern() {
         "broadcast-into-elementwise",
         "reshape-hoist",
         "compare-through-cast",
+        "cast-through-slice",
     ] {
         assert!(applied.get(p).copied().unwrap_or(0) >= 10, "pattern {p} applied fewer than 10 times: {applied:?}");
     }

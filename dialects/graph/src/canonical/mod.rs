@@ -41,6 +41,8 @@
 //! - [`concat_merge`]: `concat-of-transposes` moves equal transposes below a concat,
 //!   and `concat-of-convs` merges the per-group convolutions of a grouped convolution
 //!   (as torch-mlir exports it) back into one.
+//! - [`cast_through_slice`]: `cast-through-slice` casts the operand of a slice instead
+//!   of the slice when the operand is cast whole to the same type anyway.
 //! - [`compare_cast`]: `compare-through-cast` compares the narrower floats when one side
 //!   is a widening cast and the other a constant exact in the narrower type.
 //! - [`resize`]: `bilinear-resize` recognizes torch-mlir's export of bilinear resizing
@@ -51,6 +53,7 @@
 
 pub mod as_reshape;
 pub mod broadcast_motion;
+pub mod cast_through_slice;
 pub mod compare_cast;
 pub mod concat_merge;
 pub mod conv_fold;
@@ -127,8 +130,13 @@ pub static COMPARE: &[Pattern] = &[
     reshape_sinking::RESHAPE_SINK,
 ];
 pub static CLAMP: &[Pattern] = &[CONSTANT_FOLD, rules::CLAMP_OF_CLAMP, reshape_sinking::RESHAPE_SINK];
-pub static CAST: &[Pattern] =
-    &[CONSTANT_FOLD, rules::CAST_IDENTITY, rules::CAST_OF_WIDENING, reshape_sinking::RESHAPE_SINK];
+pub static CAST: &[Pattern] = &[
+    CONSTANT_FOLD,
+    rules::CAST_IDENTITY,
+    rules::CAST_OF_WIDENING,
+    reshape_sinking::RESHAPE_SINK,
+    cast_through_slice::CAST_THROUGH_SLICE,
+];
 pub static REDUCE: &[Pattern] = &[CONSTANT_FOLD, reshape_sinking::REDUCE_OF_REDUCE, reshape_sinking::REDUCE_OF_RESHAPE];
 pub static RESHAPE: &[Pattern] = &[
     CONSTANT_FOLD,
