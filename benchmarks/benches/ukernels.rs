@@ -204,5 +204,60 @@ fn tiles(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, tiles);
+/// A pointwise convolution's residual block as its AMX calls see it: 64 input channels
+/// (32 pairs), 64 output channels (four vectors) of 3,136 pixels (a 56 x 56 map) in
+/// calls of 32 pixels, with a bias, a bf16 residual, the ReLU clamp and bf16 output
+/// (ResNet's last pointwise convolution of a block under `--precision bf16`). Inputs,
+/// residual and output (400 KiB each) stay in L2. Throughput in outputs.
+fn pointwise_residual(c: &mut Criterion) {
+    if !DotLevel::Amx.is_supported() {
+        return;
+    }
+    let mut group = c.benchmark_group("pointwise_residual_l2");
+    let (pixels, channels, k, rows) = (3136i64, 64i64, 64i64, 32i64);
+    let x = vec![0x3f00u16; (pixels * k) as usize];
+    let w = vec![0x3e80u16; (k * channels) as usize];
+    let bias = vec![0.25f32; channels as usize];
+    let residual = vec![0xbf00u16; (pixels * channels) as usize];
+    let mut o = vec![0u16; (pixels * channels) as usize];
+    let tile = |chunk: i64| DotTile {
+        // SAFETY (of the offsets): `chunk` < pixels / rows.
+        x: unsafe { x.as_ptr().offset((chunk * rows * k) as isize) },
+        w: w.as_ptr(),
+        o: unsafe { o.as_mut_ptr().offset((chunk * rows * channels) as isize) }.cast(),
+        rows,
+        vectors: channels / LANES as i64,
+        accumulate: false,
+        narrow: true,
+        bf16_residual: true,
+        x_row: k,
+        o_row: channels,
+        group_vectors: channels / LANES as i64,
+        w_group: 0,
+        o_group: 0,
+        pairs: k / 2,
+        w_step: channels * 2,
+        levels: [Level { count: 1, x: 0, w: 0 }; 3],
+        prefetch: 0,
+        epilogue: Epilogue {
+            bias: bias.as_ptr(),
+            residual: unsafe { residual.as_ptr().offset((chunk * rows * channels) as isize) }.cast(),
+            lo: 0.0,
+            ..Epilogue::NONE
+        },
+    };
+    let tiles: Vec<DotTile> = (0..pixels / rows).map(tile).collect();
+    group.throughput(Throughput::Elements((pixels * channels) as u64));
+    group.bench_function("bf16_amx_pointwise_k64_residual_bf16", |b| {
+        b.iter(|| {
+            for t in &tiles {
+                // SAFETY: each tile's buffers cover its 32 pixels; AMX runs on this CPU.
+                unsafe { run_dot(DotLevel::Amx, black_box(t)) }
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, tiles, pointwise_residual);
 criterion_main!(benches);

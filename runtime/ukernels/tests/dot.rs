@@ -257,3 +257,88 @@ fn narrowing_rounds_to_nearest_even_and_keeps_nans() {
     assert_eq!(narrow(f32::from_bits(0x7f80_0001)), 0x7fc0);
     assert_eq!(narrow(f32::from_bits(0xffc1_2345)), 0xffc1);
 }
+
+/// The plain epilogue on every level narrows what the random tiles never reach as the
+/// definition does: subnormal results (which `vcvtneps2bf16`, AMX's rounding, would
+/// flush to zero), NaNs, infinities, ties and signed zeros, next to ordinary values in
+/// the same vectors, with and without an upper bound. The products are zero (zero
+/// weights), so each output is its channel's bias, clamped and rounded.
+#[test]
+fn the_plain_epilogue_narrows_subnormals_nans_and_ties_as_defined() {
+    let special: [u32; 12] = [
+        0x0001_8000, // subnormal, a tie between two subnormal bf16s
+        0x0000_0001, // the least subnormal: rounds to +0
+        0x8040_8001, // negative subnormal, above a tie
+        0x007f_ffff, // the largest subnormal: rounds up to the least normal
+        0x7f80_0001, // signalling NaN
+        0xffc1_2345, // negative quiet NaN
+        0x7f80_0000, // infinity
+        0x8000_0000, // -0
+        0x3f80_8000, // a tie: to even
+        0x3f81_8000, // a tie: up to even
+        0x7f7f_ffff, // the largest finite: to infinity
+        0x4040_0000, // 3.0
+    ];
+    let (rows, vectors, pairs) = (32i64, 2i64, 16i64);
+    let channels = (vectors * LANES as i64) as usize;
+    let x = vec![0u16; (rows * pairs * 2) as usize];
+    let w = vec![0u16; (pairs * 2) as usize * channels];
+    let bias: Vec<f32> = (0..channels).map(|c| f32::from_bits(special[c % special.len()])).collect();
+    let levels: Vec<DotLevel> = [DotLevel::Amx, DotLevel::Avx512Bf16, DotLevel::Avx512, DotLevel::Scalar]
+        .into_iter()
+        .filter(|l| l.is_supported())
+        .collect();
+    for hi in [f32::INFINITY, 2.5] {
+        let want: Vec<u16> = (0..rows as usize * channels)
+            .map(|i| {
+                // (The sums are +0, so -0 comes out as +0.)
+                let v = 0.0 + bias[i % channels];
+                // (max then min with the value second: NaN comes through.)
+                let v = if v.is_nan() { v } else { v.max(f32::NEG_INFINITY).min(hi) };
+                narrow(v)
+            })
+            .collect();
+        for &level in &levels {
+            let mut o = vec![0x5555u16; rows as usize * channels];
+            let tile = DotTile {
+                x: x.as_ptr(),
+                w: w.as_ptr(),
+                o: o.as_mut_ptr().cast(),
+                rows,
+                vectors,
+                accumulate: false,
+                narrow: true,
+                bf16_residual: false,
+                x_row: pairs * 2,
+                o_row: channels as i64,
+                group_vectors: vectors,
+                w_group: 0,
+                o_group: 0,
+                pairs,
+                w_step: channels as i64 * 2,
+                levels: [Level { count: 1, x: 0, w: 0 }; 3],
+                prefetch: 0,
+                epilogue: Epilogue {
+                    bias: bias.as_ptr(),
+                    bias_group: 0,
+                    bias_row: 0,
+                    mask: std::ptr::null(),
+                    residual: std::ptr::null(),
+                    lo: f32::NEG_INFINITY,
+                    hi,
+                    activation: Activation::None,
+                },
+            };
+            // SAFETY: the buffers cover the tile; the level runs on this CPU.
+            unsafe { run_dot_rows(level, &tile, OutRows::ONE) };
+            for (i, (&g, &w)) in o.iter().zip(&want).enumerate() {
+                assert_eq!(
+                    g,
+                    w,
+                    "{level:?}, upper bound {hi}: element {i} (bias {:#010x})",
+                    bias[i % channels].to_bits()
+                );
+            }
+        }
+    }
+}

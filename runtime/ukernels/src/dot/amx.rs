@@ -58,7 +58,10 @@ pub fn available() -> bool {
         #[allow(unused_unsafe)]
         let features = unsafe { std::arch::x86_64::__cpuid_count(7, 0) };
         let (amx_bf16, amx_tile) = ((features.edx >> 22) & 1 == 1, (features.edx >> 24) & 1 == 1);
-        amx_bf16 && amx_tile && request_tile_state()
+        // (The epilogue rounds with AVX512_BF16 and tests for subnormals with AVX512DQ,
+        // which every CPU with AMX has.)
+        let epilogue = is_x86_feature_detected!("avx512bf16") && is_x86_feature_detected!("avx512dq");
+        amx_bf16 && amx_tile && epilogue && request_tile_state()
     })
 }
 
@@ -199,7 +202,7 @@ impl Positions {
 ///
 /// # Safety
 /// [`available`] is true; as [`super::run_dot`] otherwise, for every output row.
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512bf16,avx512dq")]
 pub unsafe fn run(t: &DotTile, rows: OutRows) {
     let positions = Positions::of(t, rows);
     let (rows, vectors) = (positions.count, t.vectors.max(0) as usize);
@@ -242,7 +245,7 @@ pub unsafe fn run(t: &DotTile, rows: OutRows) {
 /// Positions `r0..r0 + m0 + m1` x vector `v` (and `v + 1` with `two`) over the whole
 /// reduction in chunks of `kc` pairs, then the epilogue.
 #[allow(clippy::too_many_arguments)]
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512bf16,avx512dq")]
 unsafe fn sub_tile(
     t: &DotTile,
     positions: &Positions,
@@ -323,7 +326,7 @@ unsafe fn sub_tile(
 /// tile with `n` weight tiles per step, over the whole reduction in chunks of `kc`
 /// pairs, then the epilogue.
 #[allow(clippy::too_many_arguments)]
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512bf16,avx512dq")]
 unsafe fn wide_sub_tile(
     t: &DotTile,
     positions: &Positions,
@@ -390,7 +393,7 @@ unsafe fn wide_sub_tile(
 /// stored positions), their sums in the scratch tiles: position `r0 + r`, vector `c` in
 /// row `.1` of tile `.0` of `tile_of(r, c)`. A plain epilogue runs without testing its
 /// steps' conditions for each vector ([`super::x86::finish_plain`]).
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512bf16,avx512dq")]
 unsafe fn finish(
     t: &DotTile,
     positions: &Positions,
@@ -422,7 +425,7 @@ unsafe fn finish(
 }
 
 /// [`finish`], plain (`PLAIN`, with `RESIDUAL` and `NARROW`) or not.
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512bf16,avx512dq")]
 unsafe fn finish_rows<const PLAIN: bool, const RESIDUAL: u8, const NARROW: bool>(
     t: &DotTile,
     (positions, r0, rows, offsets, s): (&Positions, usize, usize, &[(isize, isize, isize)], *const f32),
@@ -439,6 +442,9 @@ unsafe fn finish_rows<const PLAIN: bool, const RESIDUAL: u8, const NARROW: bool>
                 channels[c][0] = std::arch::x86_64::_mm512_set1_ps(-0.0);
             }
         }
+        let e = &t.epilogue;
+        let lo = std::arch::x86_64::_mm512_set1_ps(e.lo);
+        let hi = (e.hi < f32::INFINITY).then(|| std::arch::x86_64::_mm512_set1_ps(e.hi));
         // Position `r0 + r` is column `column` of row `row` (no division per position).
         let (mut row, mut column) = (r0 / positions.period, r0 % positions.period);
         for r in 0..rows {
@@ -449,7 +455,8 @@ unsafe fn finish_rows<const PLAIN: bool, const RESIDUAL: u8, const NARROW: bool>
                     let sum = std::arch::x86_64::_mm512_load_ps(s.add((tile * TILE_ROWS + tile_row) * TILE_ROWS));
                     let out = at * o_row + offset.1;
                     if PLAIN {
-                        super::x86::finish_plain::<RESIDUAL, NARROW>(t, sum, at, offset.1, channels[c][0], t.o, out);
+                        let (bias, bounds) = (channels[c][0], (lo, hi));
+                        super::x86::finish_plain::<RESIDUAL, NARROW>(t, sum, at, offset.1, bias, bounds, t.o, out);
                     } else {
                         super::x86::finish_vector(t, sum, at, offset.1, channels[c], t.o, out);
                     }
