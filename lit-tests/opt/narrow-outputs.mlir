@@ -5,6 +5,7 @@
 // f32 too, f32 kernels and epilogues the microkernel does not apply keep the cast.
 // RUN: %tcc-opt %s --pass-pipeline='narrow-outputs' | FileCheck %s
 // RUN: %tcc-opt %s --pass-pipeline='narrow-outputs,materialize-padding' | FileCheck %s --check-prefix=PAD
+// RUN: %tcc-opt %s --pass-pipeline='narrow-outputs{depthwise=true}' | FileCheck %s --check-prefix=DW
 
 // CHECK-LABEL: func.func @conv
 // CHECK: %[[Y:.*]] = graph.conv2d_nchwc %arg0, %{{.*}}, %arg1 {config = {pad_input = true, tile_w = 3}, pads = [1, 1, 1, 1]} : ({{.*}}) -> tensor<1x1x4x4x16xbf16> ({
@@ -111,4 +112,32 @@ func.func @residual_kept(%x: tensor<1x2x4x4x16xbf16>, %f: tensor<1x1x4x4x16xf32>
     graph.yield %s : tensor<1x1x4x4x16xf32>
   })
   return %a, %bn, %d : tensor<1x1x4x4x16xf32>, tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xf32>
+}
+
+// A depthwise convolution (f32, its template generated code) read only by a cast to
+// bf16: narrowed with `depthwise`, as the dot kernels are; kept by default, and kept
+// when its result is also read as f32.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: graph.conv2d_nchwc {{.*}} -> tensor<1x1x4x4x16xf32>
+// CHECK: graph.cast %{{.*}} : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+// DW-LABEL: func.func @depthwise
+// DW: %[[Y:.*]] = graph.conv2d_nchwc {{.*}} -> tensor<1x1x4x4x16xbf16> ({
+// DW-NEXT: ^bb0(%[[ACC:.*]]: tensor<1x1x4x4x16xf32>):
+// DW-NEXT: %[[C:.*]] = graph.clamp %[[ACC]]
+// DW-NEXT: %[[N:.*]] = graph.cast %[[C]] : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+// DW-NEXT: graph.yield %[[N]] : tensor<1x1x4x4x16xbf16>
+// DW: %[[K:.*]] = graph.conv2d_nchwc {{.*}} -> tensor<1x1x4x4x16xf32>
+// DW: %[[KN:.*]] = graph.cast %[[K]] : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+// DW: return %[[Y]], %[[KN]], %[[K]]
+func.func @depthwise(%x: tensor<1x1x4x4x16xf32>) -> (tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xf32>) {
+  %w = graph.constant {value = dense<0.5> : tensor<1x1x3x3x1x16xf32>} : () -> tensor<1x1x3x3x1x16xf32>
+  %y = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1], groups = 16, config = {template = "depthwise", tile_w = 4}} : (tensor<1x1x4x4x16xf32>, tensor<1x1x3x3x1x16xf32>) -> tensor<1x1x4x4x16xf32> ({
+  ^bb0(%acc: tensor<1x1x4x4x16xf32>):
+    %c = graph.clamp %acc {min = 0.0, max = 6.0} : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xf32>
+    graph.yield %c : tensor<1x1x4x4x16xf32>
+  })
+  %n = graph.cast %y : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+  %k = graph.conv2d_nchwc %x, %w {pads = [1, 1, 1, 1], groups = 16, config = {template = "depthwise", tile_w = 4}} : (tensor<1x1x4x4x16xf32>, tensor<1x1x3x3x1x16xf32>) -> tensor<1x1x4x4x16xf32>
+  %kn = graph.cast %k : (tensor<1x1x4x4x16xf32>) -> tensor<1x1x4x4x16xbf16>
+  return %n, %kn, %k : tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xbf16>, tensor<1x1x4x4x16xf32>
 }

@@ -15,10 +15,15 @@
 //! blocks, and every column of a row reading every kernel column, for which a padded
 //! convolution is configured to get its padding as an explicit `graph.pad`
 //! (`materialize-padding` runs next). Elsewhere the casts stay kernels of their own.
+//!
+//! With `depthwise` (targets whose depthwise template is generated code), a depthwise
+//! convolution read only by casts to bf16 (MobileNet's, feeding the projecting
+//! pointwise convolution) likewise stores its result rounded: its epilogue ends with
+//! the cast, which the template applies before its only store.
 
 use std::collections::HashMap;
 
-use tcc_dialect_graph::config::{ConvConfig, KernelConfig};
+use tcc_dialect_graph::config::{ConvConfig, ConvTemplate, KernelConfig};
 use tcc_dialect_graph::epilogue::FusedEpilogue;
 use tcc_dialect_graph::ops as g;
 use tcc_dialect_graph::ops::kernel::takes_bf16_pairs;
@@ -30,12 +35,17 @@ use crate::epilogue_fusion::{append_copy, fuse, new_epilogue};
 
 pub static NARROW_OUTPUTS: PassInfo = PassInfo {
     name: "narrow-outputs",
-    summary: "Store the results of bf16 dot kernels read only as bf16 (casts, residuals of dot kernels) rounded",
-    options: &[],
-    create: |_| Ok(Box::new(NarrowOutputs)),
+    summary: "Store the results of bf16 dot kernels (and depthwise convolutions) read only as bf16 rounded",
+    options: &[("depthwise", "narrow depthwise convolutions' results too (default false)")],
+    create: |opts| Ok(Box::new(NarrowOutputs { depthwise: opts.parse_or("depthwise", false)? })),
 };
 
-pub struct NarrowOutputs;
+pub struct NarrowOutputs {
+    /// Depthwise convolutions read only by casts to bf16 store their results rounded
+    /// too: where their template is generated code (no microkernels, whose f32 tile
+    /// does not round), which applies the whole epilogue before its only store.
+    pub depthwise: bool,
+}
 
 impl Pass for NarrowOutputs {
     fn name(&self) -> &'static str {
@@ -59,28 +69,47 @@ impl Pass for NarrowOutputs {
                         KernelConfig::Conv(ConvConfig { pad_input: Some(true), ..config }).set_on(m, op);
                     }
                 }
-                // One cast right after the kernel takes the place of every cast, then
-                // joins its epilogue.
-                let r = m.result(op, 0);
-                let mut st = OperationState::new(&g::CAST, m.loc(op).clone());
-                st.operands = vec![r];
-                st.result_types = vec![with_elem(m.value_type(r), ScalarType::BF16)];
-                let cast = m.create_op(st);
-                m.insert_op_after(op, cast);
-                let narrowed = m.result(cast, 0);
-                for old in readers.casts {
-                    m.replace_all_uses(m.result(old, 0), narrowed);
-                    m.erase_op(old);
+                narrow(m, op, readers, &mut rebuilt);
+            }
+            if self.depthwise {
+                let depthwise: Vec<Op> = m.block_ops(entry).filter(|&op| is_depthwise(m, op)).collect();
+                for op in depthwise {
+                    let Some(readers) = readers(m, op).filter(|r| r.residuals.is_empty()) else { continue };
+                    narrow(m, op, readers, &mut rebuilt);
                 }
-                for (user, k) in readers.residuals {
-                    let new = take_bf16_residual(m, user, k, narrowed);
-                    rebuilt.insert(user, new);
-                }
-                fuse(m, op, &[cast]);
             }
         }
         Ok(())
     }
+}
+
+/// One cast right after `op` takes the place of its `readers`' casts (and of the f32
+/// residuals they read, `rebuilt` recording the kernels replaced), then joins its
+/// epilogue.
+fn narrow(m: &mut Module, op: Op, readers: Readers, rebuilt: &mut HashMap<Op, Op>) {
+    let r = m.result(op, 0);
+    let mut st = OperationState::new(&g::CAST, m.loc(op).clone());
+    st.operands = vec![r];
+    st.result_types = vec![with_elem(m.value_type(r), ScalarType::BF16)];
+    let cast = m.create_op(st);
+    m.insert_op_after(op, cast);
+    let narrowed = m.result(cast, 0);
+    for old in readers.casts {
+        m.replace_all_uses(m.result(old, 0), narrowed);
+        m.erase_op(old);
+    }
+    for (user, k) in readers.residuals {
+        let new = take_bf16_residual(m, user, k, narrowed);
+        rebuilt.insert(user, new);
+    }
+    fuse(m, op, &[cast]);
+}
+
+/// A convolution the depthwise template computes, with its f32 result not yet narrowed.
+fn is_depthwise(m: &Module, op: Op) -> bool {
+    m.is(op, &g::CONV2D_NCHWC)
+        && ConvConfig::of(m, op).template == Some(ConvTemplate::Depthwise)
+        && elem(m, m.result(op, 0)) == Some(ScalarType::F32)
 }
 
 /// A kernel the bf16 dot tile computes (bf16 operands, pair-packed weights), with its

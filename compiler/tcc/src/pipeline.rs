@@ -110,7 +110,7 @@ pub fn kernel_ops(target: &Target) -> Passes {
 pub fn kernel_configuration(target: &Target, tuned: Option<Arc<TuningDb>>) -> Passes {
     vec![
         Box::new(ConfigureKernels { target: *target, source: tuned.map(|db| db as Arc<dyn ConfigSource>) }),
-        Box::new(NarrowOutputs),
+        Box::new(NarrowOutputs { depthwise: target.ukernels.is_none() }),
         Box::new(MaterializePadding),
         Box::new(Cse),
         Box::new(FuseMemoryBound),

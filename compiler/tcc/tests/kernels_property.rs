@@ -9,7 +9,7 @@
 //! 1 (the NCHW first layer), 4, 8 and 16 lanes, fused epilogues (bias, scale,
 //! residual, relu/clamp/sigmoid), every template and the scalar reference nest,
 //! register tiles from 1 to 8 columns, bf16 packed matmuls (the bf16 dot
-//! microkernel) and convolutions, their results narrowed to bf16 in the epilogue
+//! microkernel) and convolutions, their results (and depthwise ones') narrowed to bf16 in the epilogue
 //! and their residuals read as bf16 (`narrow-outputs`), input-channel passes, filter and input prefetching,
 //! padding moved into the input (constant filters), tasks
 //! over column chunks (every channel group in turn), and batched matmuls of activations
@@ -292,8 +292,9 @@ fn conv_draw(r: &mut Rng, square_depthwise: bool, bf16: bool) -> Option<Case> {
     let tile_oc = r.pick(&[1, 1, 2, 3, 4]);
     // A bf16 result (the epilogue ends with a cast: `narrow-outputs`), which the dot
     // tile stores where each output tile is one call (no passes, an explicitly padded
-    // input: drawn more often with it) and the reference nest elsewhere.
-    let narrow = bf16 && r.chance(0.5);
+    // input: drawn more often with it), the generated depthwise template after its
+    // epilogue, and the reference nest elsewhere.
+    let narrow = (bf16 || depthwise) && r.chance(0.5);
     let whole_tiles = narrow && r.chance(0.6);
     // Input-channel passes (partial sums through the output): 1-3 blocks per pass; and
     // prefetching of the next group's filters (no effect on values, but addresses must
