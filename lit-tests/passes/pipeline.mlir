@@ -175,7 +175,8 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST-NEXT: {{^}}fuse-epilogues {{ *}}Fuse elementwise consumers of kernel ops
 // LIST-NEXT: {{^}}fuse-memory-bound {{ *}}Stitch memory-bound ops into fusion groups
 // LIST-NEXT: {{^}}materialize-padding {{ *}}Move the padding of convolutions configured with `pad_input`
-// LIST-NEXT: {{^}}narrow-outputs {{ *}}Store the results of bf16 dot kernels read only as bf16 (casts, residuals of dot kernels) rounded
+// LIST-NEXT: {{^}}narrow-outputs {{ *}}Store the results of bf16 dot kernels (and depthwise convolutions) read only as bf16 rounded
+// LIST-NEXT: {{^}}    depthwise: narrow depthwise convolutions' results too
 // LIST-NEXT: {{^}}propagate-layouts {{ *}}Move NCHW[x]c -> NCHW transforms past layout-oblivious ops
 // LIST-NEXT: {{^}}reduce-precision {{ *}}Round the inputs and weights of f32 convolutions and matmuls to bf16
 // LIST-NEXT: {{^}}rewrite-search {{ *}}Applies the search rules where the cost model says they pay
