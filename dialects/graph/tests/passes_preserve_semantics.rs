@@ -292,6 +292,18 @@ impl Builder<'_> {
         Some(r)
     }
 
+    /// A `graph.cast` of `v` to `elem` (its result type is written, not inferred).
+    fn cast(&mut self, v: Value, elem: ScalarType) -> Option<Value> {
+        let mut state = OperationState::new(&ops::CAST, Location::unknown());
+        state.operands = vec![v];
+        state.result_types = vec![Type::tensor(shape_of(self.m, v), elem).ok()?];
+        let op = self.m.create_op(state);
+        self.m.append_op(self.b, op);
+        let r = self.m.result(op, 0);
+        self.vals.push(r);
+        Some(r)
+    }
+
     fn constant(&mut self, rng: &mut Rng, shape: &[i64]) -> Value {
         constant(self.m, self.b, rng, shape)
     }
@@ -392,24 +404,14 @@ fn blocked_group_norm(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Va
 fn widened_comparison(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Value>, x: Value) -> Option<Value> {
     let s = shape_of(m, x);
     let mut bd = Builder { m, b, vals };
-    let cast = |bd: &mut Builder, v: Value, elem: ScalarType| -> Option<Value> {
-        let mut state = OperationState::new(&ops::CAST, Location::unknown());
-        state.operands = vec![v];
-        state.result_types = vec![Type::tensor(shape_of(bd.m, v), elem).ok()?];
-        let op = bd.m.create_op(state);
-        bd.m.append_op(bd.b, op);
-        let r = bd.m.result(op, 0);
-        bd.vals.push(r);
-        Some(r)
-    };
-    let wide = cast(&mut bd, x, ScalarType::F64)?;
+    let wide = bd.cast(x, ScalarType::F64)?;
     let other = if rng.below(4) == 0 {
         let y = *bd
             .vals
             .iter()
             .rev()
             .find(|&&v| shape_of(bd.m, v) == s && bd.m.value_type(v).elem() == Some(ScalarType::F32))?;
-        cast(&mut bd, y, ScalarType::F64)?
+        bd.cast(y, ScalarType::F64)?
     } else {
         let cs = broadcastable(rng, &s);
         let ty = TensorType::new(cs.clone(), ScalarType::F64).unwrap();
@@ -420,7 +422,7 @@ fn widened_comparison(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Va
     let def = rng.pick(&[&ops::EQUAL, &ops::GREATER, &ops::LESS]);
     let operands = if rng.below(2) == 0 { [wide, other] } else { [other, wide] };
     let mask = bd.op(def, &operands, AttrDict::new())?;
-    cast(&mut bd, mask, ScalarType::F32)
+    bd.cast(mask, ScalarType::F32)
 }
 
 /// x cast whole to bf16 and a (maybe strided) slice of x cast to bf16 (or, a near miss,
@@ -429,16 +431,6 @@ fn widened_comparison(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Va
 fn cast_whole_and_sliced(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec<Value>, x: Value) -> Option<Value> {
     let s = shape_of(m, x);
     let mut bd = Builder { m, b, vals };
-    let cast = |bd: &mut Builder, v: Value, elem: ScalarType| -> Option<Value> {
-        let mut state = OperationState::new(&ops::CAST, Location::unknown());
-        state.operands = vec![v];
-        state.result_types = vec![Type::tensor(shape_of(bd.m, v), elem).ok()?];
-        let op = bd.m.create_op(state);
-        bd.m.append_op(bd.b, op);
-        let r = bd.m.result(op, 0);
-        bd.vals.push(r);
-        Some(r)
-    };
     // (Not f64 for the whole: `cast-of-widening` removes the round trip through it.)
     let to_whole = ScalarType::BF16;
     let to_part = if rng.below(4) == 0 { ScalarType::F64 } else { to_whole };
@@ -453,12 +445,12 @@ fn cast_whole_and_sliced(m: &mut Module, b: Block, rng: &mut Rng, vals: &mut Vec
     }
     let ints = Attribute::i64_list;
     let attrs = AttrDict::new().with("starts", ints(&starts)).with("sizes", ints(&sizes)).with("steps", ints(&steps));
-    let whole = cast(&mut bd, x, to_whole)?;
-    let whole = cast(&mut bd, whole, ScalarType::F32)?;
+    let whole = bd.cast(x, to_whole)?;
+    let whole = bd.cast(whole, ScalarType::F32)?;
     let whole_sliced = bd.op(&ops::SLICE, &[whole], attrs.clone())?;
     let part = bd.op(&ops::SLICE, &[x], attrs)?;
-    let part = cast(&mut bd, part, to_part)?;
-    let part = cast(&mut bd, part, ScalarType::F32)?;
+    let part = bd.cast(part, to_part)?;
+    let part = bd.cast(part, ScalarType::F32)?;
     bd.op(&ops::ADD, &[whole_sliced, part], AttrDict::new())
 }
 
