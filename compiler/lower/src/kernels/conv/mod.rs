@@ -259,10 +259,8 @@ impl Conv {
 
 pub fn emit(b: &mut Builder, c: &OpLowering) {
     if c.out_elem(0) == tcc_ir::ScalarType::BF16 {
-        // A narrowed output (`narrow-outputs`): the dot tile stores bf16 where each output
-        // tile is one call over the whole reduction; the generated depthwise template
-        // applies the whole epilogue, its rounding included, before its only store
-        // (with microkernels, whose f32 tile does not narrow, in generated code too).
+        // A narrowed output (`narrow-outputs`): the dot tile where each output tile is one
+        // call; the generated depthwise template (one store, after the whole epilogue).
         match Conv::new(b, c) {
             Some(conv) if microkernel::narrows(c, &conv) => direct(b, c, &conv),
             Some(conv) if conv.template == Template::Depthwise => depthwise(b, c, &conv),
