@@ -374,7 +374,8 @@ fn reverse_matches_reversal_by_index() {
     let bad = "func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {\n  \
                %0 = tosa.reverse %x {axis = 2 : i32} : (tensor<2x3xf32>) -> tensor<2x3xf32>\n  \
                return %0 : tensor<2x3xf32>\n}\n";
-    let err = Runtime::builder().load_str(bad).err().expect("an axis out of range is refused").to_string();
+    let Err(err) = Runtime::builder().load_str(bad) else { panic!("an axis out of range is refused") };
+    let err = err.to_string();
     assert!(err.contains("axis 2 is out of range"), "{err}");
 }
 
