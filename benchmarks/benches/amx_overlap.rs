@@ -17,24 +17,23 @@ mod lab {
     use std::arch::asm;
     use std::arch::x86_64::*;
 
-    /// Palette 1, all eight tiles 16 rows x 64 bytes.
+    /// A 64-byte tile configuration (`ldtilecfg`'s operand).
     #[repr(C, align(64))]
-    struct Config {
-        palette: u8,
-        start_row: u8,
-        reserved: [u8; 14],
-        colsb: [u16; 16],
-        rows: [u8; 16],
-    }
+    struct Config([u8; 64]);
 
     /// Configures the tiles and fills the input ones with small bf16 values.
     ///
     /// # Safety
     /// The process has AMX tile state (`tcc_ukernels::dot::amx::available`).
     pub unsafe fn configure() {
-        let mut c = Config { palette: 1, start_row: 0, reserved: [0; 14], colsb: [0; 16], rows: [0; 16] };
-        c.colsb[..8].fill(64);
-        c.rows[..8].fill(16);
+        // Palette 1; tiles 0-7 of 64 bytes per row (bytes 16-31, two each) and 16 rows
+        // (bytes 48-55).
+        let mut c = Config([0; 64]);
+        c.0[0] = 1;
+        for t in 0..8 {
+            c.0[16 + 2 * t] = 64;
+            c.0[48 + t] = 16;
+        }
         let ones = [0x3c00u16; 16 * 32];
         // SAFETY: a valid configuration and 1 KiB tiles read from `ones` (the caller's
         // contract for the tile state).
