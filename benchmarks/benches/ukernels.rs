@@ -2,7 +2,10 @@
 //! vectors, what the conv and matmul templates call) against the bf16 dot tile (10 x 2,
 //! with `vdpbf16ps` and with widening FMAs), each over a reduction of 512 elements (256
 //! pairs). Throughput in FLOPs (two per multiply-add); compare with the FMA and bf16
-//! dot peaks of `../shared/tools/roofline/run.sh`. Results in benchmarks/RESULTS.md.
+//! dot peaks of `../shared/tools/roofline/run.sh`. Then, on CPUs with AMX, pointwise
+//! convolutions as whole sequences of AMX calls: one residual block in L2
+//! (`pointwise_residual_l2`) and ResNet-50's in the models' own layouts
+//! (`pointwise_resnet50_bf16`). Results in benchmarks/RESULTS.md.
 
 use std::hint::black_box;
 
@@ -259,5 +262,90 @@ fn pointwise_residual(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, tiles, pointwise_residual);
+/// ResNet-50's pointwise convolutions as the conv lowering calls the AMX tile under
+/// `--precision bf16`, in the models' own layouts: inputs and outputs in 32-channel
+/// blocks (`NCHW32c`, a pixel's block 64 contiguous bytes), filters
+/// `[output block][input block][16 pairs][32][2]`, calls of 32 pixels x two output
+/// blocks (four vectors), every input block a level of the reduction; a bias, the ReLU
+/// clamp, bf16 output and, where ResNet has one, a bf16 residual. One run is the whole
+/// convolution on one thread; throughput in FLOPs (compare with `tcc bench`'s kernel
+/// rows and the AMX chains' peak).
+fn pointwise_resnet(c: &mut Criterion) {
+    if !DotLevel::Amx.is_supported() {
+        return;
+    }
+    let mut group = c.benchmark_group("pointwise_resnet50_bf16");
+    // (name, input channels, output channels, pixels, residual)
+    let shapes = [
+        ("layer1_reduce_256_64_56x56", 256, 64, 3136, false),
+        ("layer1_expand_64_256_56x56_residual", 64, 256, 3136, true),
+        ("layer2_reduce_256_128_56x56", 256, 128, 3136, false),
+        ("layer3_expand_256_1024_14x14_residual", 256, 1024, 196, true),
+        ("layer4_reduce_2048_512_7x7", 2048, 512, 49, false),
+    ];
+    for (name, k, oc, hw, with_residual) in shapes {
+        let (icb, ocb) = (k / 32, oc / 32);
+        let x = vec![0x3f00u16; (icb * hw * 32) as usize];
+        let w = vec![0x3e80u16; (ocb * icb * 1024) as usize];
+        let bias = vec![0.25f32; oc as usize];
+        let residual = vec![0xbf00u16; (ocb * hw * 32) as usize];
+        let mut o = vec![0u16; (ocb * hw * 32) as usize];
+        let op = o.as_mut_ptr();
+        let mut tiles = Vec::new();
+        for g in (0..ocb).step_by(2) {
+            for p in (0..hw).step_by(32) {
+                // Of pixel `p` of block group `g` in the outputs and residuals (inside
+                // the buffers, as the other offsets: the SAFETY of each `offset` below).
+                let at = (g * hw * 32 + p * 32) as isize;
+                tiles.push(DotTile {
+                    x: unsafe { x.as_ptr().offset((p * 32) as isize) },
+                    w: unsafe { w.as_ptr().offset((g * icb * 1024) as isize) },
+                    o: unsafe { op.offset(at) }.cast(),
+                    rows: (hw - p).min(32),
+                    vectors: (ocb - g).min(2) * 2,
+                    accumulate: false,
+                    narrow: true,
+                    bf16_residual: true,
+                    x_row: 32,
+                    o_row: 32,
+                    group_vectors: 2,
+                    w_group: icb * 1024,
+                    o_group: hw * 32,
+                    pairs: 16,
+                    w_step: 64,
+                    levels: [
+                        Level { count: icb, x: hw * 32, w: 1024 },
+                        Level { count: 1, x: 0, w: 0 },
+                        Level { count: 1, x: 0, w: 0 },
+                    ],
+                    prefetch: 0,
+                    epilogue: Epilogue {
+                        bias: unsafe { bias.as_ptr().offset((g * 32) as isize) },
+                        bias_group: 32,
+                        residual: if with_residual {
+                            unsafe { residual.as_ptr().offset(at) }.cast()
+                        } else {
+                            std::ptr::null()
+                        },
+                        lo: 0.0,
+                        ..Epilogue::NONE
+                    },
+                });
+            }
+        }
+        group.throughput(Throughput::Elements((2 * k * oc * hw) as u64));
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                for t in &tiles {
+                    // SAFETY: each call's buffers cover its pixels and blocks; AMX runs
+                    // on this CPU.
+                    unsafe { run_dot(DotLevel::Amx, black_box(t)) }
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, tiles, pointwise_residual, pointwise_resnet);
 criterion_main!(benches);
