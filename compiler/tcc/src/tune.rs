@@ -4,7 +4,7 @@
 //! default, register tiles around it within a factor of the register-level I/O bound,
 //! edge placement, task order), measured in rounds
 //! of the whole model ([`tune`]), the fastest then confirmed against the default in
-//! alternating rounds ([`confirm`]); it goes to the tuning database
+//! pairs of timings back to back ([`confirm`]); it goes to the tuning database
 //! ([`TuningDb`]), which every later compile with the same backend, microkernel level
 //! and threads on this CPU reads before the default ([`load_tuning_db`]). Kernels
 //! already in it are not measured again (unless asked to).
@@ -227,13 +227,13 @@ pub fn tune(
     let mut report = Vec::new();
     for (index, k) in kernels.into_iter().enumerate() {
         let measured = k.times.iter().filter(|t| t.is_some()).count();
-        // The confirmed medians decide where there are any: the best keeps its place
-        // only if it beats the default there.
+        // The confirmation decides where it measured the kernel: the best keeps its
+        // place only if its paired timings beat the default's by the margin.
         let choice = match (k.best(), &confirmed) {
-            (Some((_, i)), Some((defaults, bests))) if i > 0 => match (defaults[index], bests[index]) {
-                (Some(d), Some(b)) if b < d => Some((b, i, Some(d))),
-                (Some(d), _) => Some((d, 0, Some(d))),
-                _ => k.best().map(|(s, i)| (s, i, k.times[0])),
+            (Some((_, i)), Some(confirmed)) if i > 0 => match confirmed[index] {
+                Some((d, ratio)) if ratio < 1.0 - CONFIRM_MARGIN => Some((d * ratio, i, Some(d))),
+                Some((d, _)) => Some((d, 0, Some(d))),
+                None => k.best().map(|(s, i)| (s, i, k.times[0])),
             },
             (best, _) => best.map(|(s, i)| (s, i, k.times[0])),
         };
@@ -266,19 +266,27 @@ pub fn tune(
     Ok(TuneReport { database, machine, kernels: report, rounds, rounds_wanted, elapsed: start.elapsed() })
 }
 
-/// Alternating rounds of [`confirm`].
-const CONFIRM_ROUNDS: usize = 3;
+/// Pairs of timings of [`confirm`].
+const CONFIRM_PAIRS: usize = 8;
 
-/// The best of many noisy timings is optimistic (and may be noise): the model is timed
-/// again with every kernel at its default and with every kernel at its best, in
-/// [`CONFIRM_ROUNDS`] alternating rounds; each kernel's medians there, `(defaults,
-/// bests)`. `None` if a model does not compile or run.
+/// How much faster than the default a kernel's best must confirm (the median of its
+/// paired ratios) to be kept: less is within the timings' noise.
+const CONFIRM_MARGIN: f64 = 0.02;
+
+/// The best of many noisy timings is optimistic (and may be noise, or a phase of the
+/// machine: a shared core runs at half speed for seconds to minutes, so timings minutes
+/// apart do not compare): the model is compiled once with every kernel at its default
+/// and once with every kernel at its best, and the two are timed back to back in
+/// [`CONFIRM_PAIRS`] pairs (each pair's order the previous one's reversed, so a drift
+/// favours neither). Per kernel: the median of its default's timings and the median of
+/// its pairs' ratios, best / default ([`paired_ratio`]). `None` if a model does not
+/// compile or run.
 fn confirm(
     module: &Module,
     kernels: &[Kernel],
     options: &Options,
     by_loc: &HashMap<(String, String), Option<usize>>,
-) -> Option<(Vec<Option<f64>>, Vec<Option<f64>>)> {
+) -> Option<Vec<Option<(f64, f64)>>> {
     let with = |pick: &dyn Fn(&Kernel) -> &KernelConfig| {
         let mut m = module.clone();
         for k in kernels {
@@ -289,23 +297,39 @@ fn confirm(
         }
         m
     };
-    let defaults = with(&|k| k.found.as_ref().unwrap_or(&k.configs[0]));
-    let bests = with(&|k| k.found.as_ref().unwrap_or_else(|| &k.configs[k.best().map_or(0, |b| b.1)]));
-    let mut samples = [vec![Vec::new(); kernels.len()], vec![Vec::new(); kernels.len()]];
-    for _ in 0..CONFIRM_ROUNDS {
-        for (side, m) in [&defaults, &bests].into_iter().enumerate() {
-            let times = time_in_model(m.clone(), options, by_loc, kernels.len()).ok()?;
-            for (k, t) in times.into_iter().enumerate() {
-                samples[side][k].extend(t);
+    let defaults = Timed::compile(with(&|k| k.found.as_ref().unwrap_or(&k.configs[0])), options).ok()?;
+    let bests =
+        Timed::compile(with(&|k| k.found.as_ref().unwrap_or_else(|| &k.configs[k.best().map_or(0, |b| b.1)])), options)
+            .ok()?;
+    let mut pairs: Vec<Vec<(f64, f64)>> = vec![Vec::new(); kernels.len()];
+    for p in 0..CONFIRM_PAIRS {
+        let (d, b) = if p % 2 == 0 {
+            let d = defaults.per_kernel(by_loc, kernels.len()).ok()?;
+            (d, bests.per_kernel(by_loc, kernels.len()).ok()?)
+        } else {
+            let b = bests.per_kernel(by_loc, kernels.len()).ok()?;
+            (defaults.per_kernel(by_loc, kernels.len()).ok()?, b)
+        };
+        for (k, (d, b)) in d.into_iter().zip(b).enumerate() {
+            if let (Some(d), Some(b)) = (d, b) {
+                pairs[k].push((d, b));
             }
         }
     }
-    let median = |v: &mut Vec<f64>| {
+    Some(pairs.iter().map(|p| paired_ratio(p)).collect())
+}
+
+/// The median of the defaults' seconds and the median of the ratios best / default of
+/// `pairs` (each a default and a best timed back to back): a phase of the machine that
+/// slows one or two pairs moves neither. `None` without pairs.
+fn paired_ratio(pairs: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let median = |mut v: Vec<f64>| {
         v.sort_by(f64::total_cmp);
         v.get(v.len() / 2).copied()
     };
-    let [mut d, mut b] = samples;
-    Some((d.iter_mut().map(median).collect(), b.iter_mut().map(median).collect()))
+    let default = median(pairs.iter().map(|p| p.0).collect())?;
+    let ratio = median(pairs.iter().filter(|p| p.0 > 0.0).map(|p| p.1 / p.0).collect())?;
+    Some((default, ratio))
 }
 
 /// The distinct kernels of `m` (at the kernel-op stage), the most FLOPs first, with
@@ -370,30 +394,52 @@ fn time_in_model(
     by_loc: &HashMap<(String, String), Option<usize>>,
     kernels: usize,
 ) -> Result<Vec<Option<f64>>, Error> {
-    let model = crate::Model::compile(m, options)?;
-    let inputs: Vec<crate::Tensor> = model
-        .inputs()
-        .iter()
-        .map(|s| crate::Tensor::zeros(s.dtype, &s.shape))
-        .collect::<Result<_, _>>()
-        .map_err(|e| Error::Run(e.to_string()))?;
-    for _ in 0..2 {
-        model.run(&inputs)?;
-    }
-    tcc_runtime::profile::take();
-    let (mut runs, start) = (0u32, Instant::now());
-    while runs < 3 || (runs < 1000 && start.elapsed() < Duration::from_millis(300)) {
-        model.run(&inputs)?;
-        runs += 1;
-    }
-    let per_kernel = tcc_runtime::profile::take();
-    let mut seconds: Vec<Option<f64>> = vec![None; kernels];
-    for (record, time) in model.compiled().kernels.iter().zip(per_kernel) {
-        if let Some(k) = owner(by_loc, &record.name, &record.loc) {
-            *seconds[k].get_or_insert(0.0) += time.total.as_secs_f64() / runs as f64;
+    Timed::compile(m, options)?.per_kernel(by_loc, kernels)
+}
+
+/// A model compiled with profiling, warmed up, with zero inputs: timed once per round,
+/// or again and again ([`confirm`]).
+struct Timed {
+    model: crate::Model,
+    inputs: Vec<crate::Tensor>,
+}
+
+impl Timed {
+    fn compile(m: Module, options: &Options) -> Result<Timed, Error> {
+        let model = crate::Model::compile(m, options)?;
+        let inputs: Vec<crate::Tensor> = model
+            .inputs()
+            .iter()
+            .map(|s| crate::Tensor::zeros(s.dtype, &s.shape))
+            .collect::<Result<_, _>>()
+            .map_err(|e| Error::Run(e.to_string()))?;
+        for _ in 0..2 {
+            model.run(&inputs)?;
         }
+        Ok(Timed { model, inputs })
     }
-    Ok(seconds)
+
+    /// Each kernel's seconds per run over about 300 ms of runs (at least three).
+    fn per_kernel(
+        &self,
+        by_loc: &HashMap<(String, String), Option<usize>>,
+        kernels: usize,
+    ) -> Result<Vec<Option<f64>>, Error> {
+        tcc_runtime::profile::take();
+        let (mut runs, start) = (0u32, Instant::now());
+        while runs < 3 || (runs < 1000 && start.elapsed() < Duration::from_millis(300)) {
+            self.model.run(&self.inputs)?;
+            runs += 1;
+        }
+        let per_kernel = tcc_runtime::profile::take();
+        let mut seconds: Vec<Option<f64>> = vec![None; kernels];
+        for (record, time) in self.model.compiled().kernels.iter().zip(per_kernel) {
+            if let Some(k) = owner(by_loc, &record.name, &record.loc) {
+                *seconds[k].get_or_insert(0.0) += time.total.as_secs_f64() / runs as f64;
+            }
+        }
+        Ok(seconds)
+    }
 }
 
 /// The tuned kernel whose time a profiled kernel `name` at `loc` counts for: the one
@@ -407,6 +453,24 @@ fn owner(by_loc: &HashMap<(String, String), Option<usize>>, name: &str, loc: &st
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paired_timings_see_through_the_machines_phases() {
+        // No gain: the machine slows to half speed from the fourth pair on (and in the
+        // middle of the third, between its default and its best). Medians of each side
+        // would see 1.0 against 2.0 from the fourth pair on and a 25% gain from the third.
+        let pairs = [(1.0, 1.0), (1.01, 0.99), (1.0, 2.0), (2.0, 2.01), (2.02, 2.0), (1.99, 2.0)];
+        let (default, ratio) = paired_ratio(&pairs).unwrap();
+        assert_eq!(default, 1.99);
+        assert!((ratio - 1.0).abs() < CONFIRM_MARGIN, "{ratio}");
+        // A real 10% gain through the same phases, one pair disturbed.
+        let pairs = [(1.0, 0.9), (1.0, 0.91), (2.0, 0.9), (2.0, 1.8), (2.0, 1.79), (2.0, 1.81)];
+        let (_, ratio) = paired_ratio(&pairs).unwrap();
+        assert!(ratio < 1.0 - CONFIRM_MARGIN && ratio > 0.85, "{ratio}");
+        // A slower best stays slower; no pairs, no verdict.
+        assert!(paired_ratio(&[(1.0, 1.2), (1.0, 1.1), (2.0, 2.3)]).unwrap().1 > 1.0);
+        assert_eq!(paired_ratio(&[]), None);
+    }
 
     #[test]
     fn a_pad_counts_for_the_convolution_at_its_location() {
