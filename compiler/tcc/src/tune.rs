@@ -2,8 +2,8 @@
 //! convolution, matmul or pool with its shapes and attributes: a [`KernelKey`]) has
 //! candidate configurations ([`tcc_graph_opt::tuning::candidates`]: the analytic
 //! default, register tiles around it within a factor of the register-level I/O bound,
-//! edge placement, task order), measured in rounds
-//! of the whole model ([`tune`]), the fastest then confirmed against the default in
+//! edge placement, task order), measured in rounds of the whole model, each timed
+//! back to back with the defaults' ([`tune`], [`time_round`]), the fastest then confirmed against the default in
 //! pairs of timings back to back ([`confirm`]); it goes to the tuning database
 //! ([`TuningDb`]), which every later compile with the same backend, microkernel level
 //! and threads on this CPU reads before the default ([`load_tuning_db`]). Kernels
@@ -190,6 +190,7 @@ pub fn tune(
     let rounds_wanted = tuned.iter().map(|&k| kernels[k].configs.len().max(1)).max().unwrap_or(0);
     let deadline = start + settings.budget;
     let mut rounds = 0;
+    let mut defaults = None;
     for r in 0..rounds_wanted {
         if r > 0 && Instant::now() >= deadline {
             break;
@@ -201,7 +202,7 @@ pub fn tune(
                 config.set_on(&mut m, op);
             }
         }
-        let per_kernel = match time_in_model(m, &round_options, &by_loc, kernels.len()) {
+        let per_kernel = match time_round(m, r, &mut defaults, &round_options, &by_loc, kernels.len()) {
             Ok(t) => t,
             // The defaults must compile; a candidate that does not is left unmeasured.
             Err(e) if r == 0 => return Err(e),
@@ -303,7 +304,7 @@ fn confirm(
             .ok()?;
     let mut pairs: Vec<Vec<(f64, f64)>> = vec![Vec::new(); kernels.len()];
     for p in 0..CONFIRM_PAIRS {
-        let (d, b) = if p % 2 == 0 {
+        let (d, b) = if p.is_multiple_of(2) {
             let d = defaults.per_kernel(by_loc, kernels.len()).ok()?;
             (d, bests.per_kernel(by_loc, kernels.len()).ok()?)
         } else {
@@ -385,16 +386,49 @@ fn kernels_of(
     (kernels, by_loc)
 }
 
-/// Compiles `m` (configured kernel ops) with `options` (profiling on) and times it:
-/// each kernel's seconds per run, summed over its instances, from the profile (`None`
-/// for a kernel the profile does not name unambiguously).
-fn time_in_model(
+/// Round `r`'s model `m` (configured kernel ops) compiled with `options` (profiling
+/// on) and timed: each kernel's seconds per run, summed over its instances, from the
+/// profile (`None` for a kernel the profile does not name unambiguously). The first
+/// round's model (the defaults) stays compiled in `defaults` with its times; every later
+/// round's is timed back to back with it (in turn before and after it), and each
+/// kernel's time is scaled by its default's time in the first round over its default's
+/// time now: a candidate measured while the machine runs slower than in the first
+/// round (a shared core, for seconds to minutes) is not penalized for it, nor one
+/// measured in a faster phase favoured.
+fn time_round(
     m: Module,
+    r: usize,
+    defaults: &mut Option<(Timed, Vec<Option<f64>>)>,
     options: &Options,
     by_loc: &HashMap<(String, String), Option<usize>>,
     kernels: usize,
 ) -> Result<Vec<Option<f64>>, Error> {
-    Timed::compile(m, options)?.per_kernel(by_loc, kernels)
+    let timed = Timed::compile(m, options)?;
+    let Some((reference, first)) = defaults.as_ref() else {
+        let first = timed.per_kernel(by_loc, kernels)?;
+        *defaults = Some((timed, first.clone()));
+        return Ok(first);
+    };
+    let (now, reference_now) = if r.is_multiple_of(2) {
+        let now = timed.per_kernel(by_loc, kernels)?;
+        (now, reference.per_kernel(by_loc, kernels)?)
+    } else {
+        let reference_now = reference.per_kernel(by_loc, kernels)?;
+        (timed.per_kernel(by_loc, kernels)?, reference_now)
+    };
+    Ok(rescaled(&now, &reference_now, first))
+}
+
+/// `now`'s times scaled by `first / reference_now` kernel by kernel (unscaled where a
+/// reference time is missing or zero).
+fn rescaled(now: &[Option<f64>], reference_now: &[Option<f64>], first: &[Option<f64>]) -> Vec<Option<f64>> {
+    now.iter()
+        .zip(reference_now.iter().zip(first))
+        .map(|(&t, (&d, &f))| match (t, d, f) {
+            (Some(t), Some(d), Some(f)) if d > 0.0 => Some(t * f / d),
+            _ => t,
+        })
+        .collect()
 }
 
 /// A model compiled with profiling, warmed up, with zero inputs: timed once per round,
@@ -470,6 +504,18 @@ mod tests {
         // A slower best stays slower; no pairs, no verdict.
         assert!(paired_ratio(&[(1.0, 1.2), (1.0, 1.1), (2.0, 2.3)]).unwrap().1 > 1.0);
         assert_eq!(paired_ratio(&[]), None);
+    }
+
+    #[test]
+    fn a_round_is_rescaled_by_its_defaults_timed_beside_it() {
+        // The machine at half speed in this round: the defaults take twice their first
+        // round's time, so the candidates' times are halved; a kernel without a
+        // reference time keeps its own.
+        let first = [Some(1.0), Some(4.0), None];
+        let reference_now = [Some(2.0), Some(8.0), Some(3.0)];
+        let now = [Some(1.8), Some(8.4), Some(5.0)];
+        assert_eq!(rescaled(&now, &reference_now, &first), vec![Some(0.9), Some(4.2), Some(5.0)]);
+        assert_eq!(rescaled(&[None], &[Some(1.0)], &[Some(1.0)]), vec![None]);
     }
 
     #[test]
