@@ -2,12 +2,13 @@
 //! convolution, matmul or pool with its shapes and attributes: a [`KernelKey`]) has
 //! candidate configurations ([`tcc_graph_opt::tuning::candidates`]: the analytic
 //! default, register tiles around it within a factor of the register-level I/O bound,
-//! edge placement, task order), measured in rounds of the whole model, each timed
-//! back to back with the defaults' ([`tune`], [`time_round`]), the fastest then confirmed against the default in
-//! pairs of timings back to back ([`confirm`]); it goes to the tuning database
-//! ([`TuningDb`]), which every later compile with the same backend, microkernel level
-//! and threads on this CPU reads before the default ([`load_tuning_db`]). Kernels
-//! already in it are not measured again (unless asked to).
+//! edge placement, task order), measured in rounds of the whole model, each timed back
+//! to back with the defaults' ([`tune`], [`time_round`]); its three fastest are then
+//! confirmed against the default in rounds of timings one after another ([`confirm`]),
+//! and the fastest there goes to the tuning database ([`TuningDb`]), which every later
+//! compile with the same backend, microkernel level and threads on this CPU reads
+//! before the default ([`load_tuning_db`]). Kernels already in it are not measured
+//! again (unless asked to).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -136,6 +137,15 @@ impl Kernel {
         self.times.iter().enumerate().filter_map(|(i, t)| t.map(|t| (t, i))).min_by(|a, b| a.0.total_cmp(&b.0))
     }
 
+    /// Its `n`-th fastest measured candidate other than the default (its index), if it
+    /// has that many.
+    fn ranked(&self, n: usize) -> Option<usize> {
+        let mut measured: Vec<(f64, usize)> =
+            self.times.iter().enumerate().skip(1).filter_map(|(i, t)| t.map(|t| (t, i))).collect();
+        measured.sort_by(|a, b| a.0.total_cmp(&b.0));
+        measured.get(n).map(|m| m.1)
+    }
+
     /// Its configuration in round `r`: the database's, else candidate `r`, else the
     /// best measured so far.
     fn config_in_round(&self, r: usize) -> &KernelConfig {
@@ -228,15 +238,18 @@ pub fn tune(
     let mut report = Vec::new();
     for (index, k) in kernels.into_iter().enumerate() {
         let measured = k.times.iter().filter(|t| t.is_some()).count();
-        // The confirmation decides where it measured the kernel: the best keeps its
-        // place only if its paired timings beat the default's by the margin.
-        let choice = match (k.best(), &confirmed) {
-            (Some((_, i)), Some(confirmed)) if i > 0 => match confirmed[index] {
-                Some((d, ratio)) if ratio < 1.0 - CONFIRM_MARGIN => Some((d * ratio, i, Some(d))),
-                Some((d, _)) => Some((d, 0, Some(d))),
+        // The confirmation decides where it measured the kernel: of its fastest
+        // candidates, the one whose paired timings beat the default's most, by the
+        // margin, else the default.
+        let choice = match &confirmed {
+            Some(confirmed) if k.ranked(0).is_some() => match &confirmed[index] {
+                Some(Confirmed { default, ratio, candidate }) if *ratio < 1.0 - CONFIRM_MARGIN => {
+                    Some((default * ratio, *candidate, Some(*default)))
+                }
+                Some(Confirmed { default, .. }) => Some((*default, 0, Some(*default))),
                 None => k.best().map(|(s, i)| (s, i, k.times[0])),
             },
-            (best, _) => best.map(|(s, i)| (s, i, k.times[0])),
+            _ => k.best().map(|(s, i)| (s, i, k.times[0])),
         };
         let (default_seconds, best, config) = match (&k.found, choice) {
             (Some(found), _) => {
@@ -267,62 +280,98 @@ pub fn tune(
     Ok(TuneReport { database, machine, kernels: report, rounds, rounds_wanted, elapsed: start.elapsed() })
 }
 
-/// Pairs of timings of [`confirm`].
-const CONFIRM_PAIRS: usize = 8;
+/// Rounds of timings of [`confirm`].
+const CONFIRM_ROUNDS: usize = 8;
 
-/// How much faster than the default a kernel's best must confirm (the median of its
+/// How many of each kernel's fastest candidates [`confirm`] times against its default:
+/// the fastest of many noisy timings is often not the fastest candidate.
+const CONFIRM_CANDIDATES: usize = 3;
+
+/// How much faster than the default a kernel's candidate must confirm (the median of its
 /// paired ratios) to be kept: less is within the timings' noise.
 const CONFIRM_MARGIN: f64 = 0.02;
+
+/// A kernel's confirmation: the median of its default's seconds, and the candidate
+/// (index) with the lowest median ratio to the default, that ratio.
+#[derive(Clone, Debug, PartialEq)]
+struct Confirmed {
+    default: f64,
+    ratio: f64,
+    candidate: usize,
+}
 
 /// The best of many noisy timings is optimistic (and may be noise, or a phase of the
 /// machine: a shared core runs at half speed for seconds to minutes, so timings minutes
 /// apart do not compare): the model is compiled once with every kernel at its default
-/// and once with every kernel at its best, and the two are timed back to back in
-/// [`CONFIRM_PAIRS`] pairs (each pair's order the previous one's reversed, so a drift
-/// favours neither). Per kernel: the median of its default's timings and the median of
-/// its pairs' ratios, best / default ([`paired_ratio`]). `None` if a model does not
-/// compile or run.
+/// and once with every kernel at its `n`-th fastest candidate, for each `n` below
+/// [`CONFIRM_CANDIDATES`] (a kernel with fewer at its default), and the models are timed
+/// one after another in [`CONFIRM_ROUNDS`] rounds, each round's order the previous one's
+/// rotated (so a drift favours none). Per kernel: its default's median, and its
+/// candidate with the lowest median ratio to the default timed in the same round
+/// ([`paired_ratio`]). `None` if a model does not compile or run.
 fn confirm(
     module: &Module,
     kernels: &[Kernel],
     options: &Options,
     by_loc: &HashMap<(String, String), Option<usize>>,
-) -> Option<Vec<Option<(f64, f64)>>> {
-    let with = |pick: &dyn Fn(&Kernel) -> &KernelConfig| {
+) -> Option<Vec<Option<Confirmed>>> {
+    // Model 0 the defaults, model `n + 1` every kernel at its `n`-th candidate.
+    let pick = |k: &Kernel, model: usize| match &k.found {
+        Some(found) => found.clone(),
+        None if model == 0 => k.configs[0].clone(),
+        None => k.configs[k.ranked(model - 1).unwrap_or(0)].clone(),
+    };
+    let mut models = Vec::new();
+    for model in 0..=CONFIRM_CANDIDATES {
+        if model > 0 && kernels.iter().all(|k| k.found.is_some() || k.ranked(model - 1).is_none()) {
+            break;
+        }
         let mut m = module.clone();
         for k in kernels {
-            let config = pick(k).clone();
+            let config = pick(k, model);
             for &op in &k.ops {
                 config.set_on(&mut m, op);
             }
         }
-        m
-    };
-    let defaults = Timed::compile(with(&|k| k.found.as_ref().unwrap_or(&k.configs[0])), options).ok()?;
-    let bests =
-        Timed::compile(with(&|k| k.found.as_ref().unwrap_or_else(|| &k.configs[k.best().map_or(0, |b| b.1)])), options)
-            .ok()?;
-    let mut pairs: Vec<Vec<(f64, f64)>> = vec![Vec::new(); kernels.len()];
-    for p in 0..CONFIRM_PAIRS {
-        let (d, b) = if p.is_multiple_of(2) {
-            let d = defaults.per_kernel(by_loc, kernels.len()).ok()?;
-            (d, bests.per_kernel(by_loc, kernels.len()).ok()?)
-        } else {
-            let b = bests.per_kernel(by_loc, kernels.len()).ok()?;
-            (defaults.per_kernel(by_loc, kernels.len()).ok()?, b)
-        };
-        for (k, (d, b)) in d.into_iter().zip(b).enumerate() {
-            if let (Some(d), Some(b)) = (d, b) {
-                pairs[k].push((d, b));
+        models.push(Timed::compile(m, options).ok()?);
+    }
+    // pairs[model - 1][kernel]: (default, candidate) timed in the same round.
+    let mut pairs: Vec<Vec<Vec<(f64, f64)>>> = vec![vec![Vec::new(); kernels.len()]; models.len() - 1];
+    for round in 0..CONFIRM_ROUNDS {
+        let mut times = vec![Vec::new(); models.len()];
+        for turn in 0..models.len() {
+            let model = (turn + round) % models.len();
+            times[model] = models[model].per_kernel(by_loc, kernels.len()).ok()?;
+        }
+        for (model, candidate_times) in times.iter().enumerate().skip(1) {
+            for (k, (&d, &c)) in times[0].iter().zip(candidate_times).enumerate() {
+                if let (Some(d), Some(c)) = (d, c) {
+                    pairs[model - 1][k].push((d, c));
+                }
             }
         }
     }
-    Some(pairs.iter().map(|p| paired_ratio(p)).collect())
+    Some(
+        (0..kernels.len())
+            .map(|k| {
+                let mut best: Option<Confirmed> = None;
+                for (n, model_pairs) in pairs.iter().enumerate() {
+                    let Some(candidate) = kernels[k].ranked(n) else { continue };
+                    let Some((default, ratio)) = paired_ratio(&model_pairs[k]) else { continue };
+                    if best.as_ref().is_none_or(|b| ratio < b.ratio) {
+                        best = Some(Confirmed { default, ratio, candidate });
+                    }
+                }
+                best
+            })
+            .collect(),
+    )
 }
 
-/// The median of the defaults' seconds and the median of the ratios best / default of
-/// `pairs` (each a default and a best timed back to back): a phase of the machine that
-/// slows one or two pairs moves neither. `None` without pairs.
+/// The median of the defaults' seconds and the median of the ratios candidate /
+/// default of `pairs` (each a default and a candidate timed in the same round): a
+/// phase of the machine that slows one or two rounds moves neither. `None` without
+/// pairs.
 fn paired_ratio(pairs: &[(f64, f64)]) -> Option<(f64, f64)> {
     let median = |mut v: Vec<f64>| {
         v.sort_by(f64::total_cmp);
@@ -516,6 +565,21 @@ mod tests {
         let now = [Some(1.8), Some(8.4), Some(5.0)];
         assert_eq!(rescaled(&now, &reference_now, &first), vec![Some(0.9), Some(4.2), Some(5.0)]);
         assert_eq!(rescaled(&[None], &[Some(1.0)], &[Some(1.0)]), vec![None]);
+    }
+
+    #[test]
+    fn candidates_rank_by_their_times_without_the_default() {
+        let k = Kernel {
+            key: KernelKey(String::new()),
+            name: String::new(),
+            ops: Vec::new(),
+            configs: Vec::new(),
+            pruned: 0,
+            found: None,
+            times: vec![Some(1.0), Some(3.0), None, Some(0.5), Some(2.0)],
+        };
+        assert_eq!((k.ranked(0), k.ranked(1), k.ranked(2), k.ranked(3)), (Some(3), Some(4), Some(1), None));
+        assert_eq!(k.best(), Some((0.5, 3)));
     }
 
     #[test]
