@@ -83,7 +83,8 @@ impl NativeModel {
 /// not a compile error pointing into the model), threads, the memory budget and the
 /// microkernels' ISA level (a level this CPU runs, or "none"; else `ValueError`), the
 /// precision policy ("fp32" or "bf16"; else `ValueError`) and the rewrite search
-/// ("off", "greedy", "taso" or "eqsat"; else `ValueError`).
+/// ("off", "greedy", "taso" or "eqsat"; else `ValueError`) and the Winograd policy
+/// ("off", "2x2" or "4x4", with fp32 only; else `ValueError`).
 fn options(
     backend: &str,
     threads: Option<usize>,
@@ -91,6 +92,7 @@ fn options(
     isa: Option<String>,
     precision: &str,
     rewrite_search: &str,
+    winograd: &str,
 ) -> PyResult<tcc::Options> {
     let backend: tcc::Backend = backend.parse().map_err(PyValueError::new_err)?;
     if !tcc::backend::compiled_backends().contains(&backend) {
@@ -108,7 +110,11 @@ fn options(
     }
     let precision: tcc::Precision = precision.parse().map_err(PyValueError::new_err)?;
     let rewrite_search: tcc::SearchMode = rewrite_search.parse().map_err(PyValueError::new_err)?;
-    Ok(tcc::Options { backend, threads, max_memory, isa, precision, rewrite_search, ..Default::default() })
+    let winograd: tcc::Winograd = winograd.parse().map_err(PyValueError::new_err)?;
+    if winograd != tcc::Winograd::Off && precision != tcc::Precision::Fp32 {
+        return Err(PyValueError::new_err(format!("winograd=\"{winograd}\" needs precision=\"fp32\"")));
+    }
+    Ok(tcc::Options { backend, threads, max_memory, isa, precision, rewrite_search, winograd, ..Default::default() })
 }
 
 /// A model's source: a file (`kind` "file") or MLIR text (`kind` "text").
@@ -125,7 +131,7 @@ fn source_of(kind: &str, source: String) -> PyResult<(String, tcc::ModelBytes)> 
 
 /// Compiles a model: `source` is a path (`kind` "file") or MLIR text (`kind` "text").
 #[pyfunction]
-#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, max_memory = None, isa = None, precision = "fp32", rewrite_search = "taso"))]
+#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, max_memory = None, isa = None, precision = "fp32", rewrite_search = "taso", winograd = "off"))]
 #[allow(clippy::too_many_arguments)]
 fn compile(
     py: Python<'_>,
@@ -137,8 +143,9 @@ fn compile(
     isa: Option<String>,
     precision: &str,
     rewrite_search: &str,
+    winograd: &str,
 ) -> PyResult<NativeModel> {
-    let options = options(backend, threads, max_memory, isa, precision, rewrite_search)?;
+    let options = options(backend, threads, max_memory, isa, precision, rewrite_search, winograd)?;
     let (name, bytes) = source_of(kind, source)?;
     let model = py
         .detach(|| {
@@ -151,7 +158,7 @@ fn compile(
 /// `tcc bench --json` on a model given as for [`compile`] (compiled again, with
 /// profiling).
 #[pyfunction(name = "bench")]
-#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, runs = 20, warmup = 3, max_memory = None, isa = None, precision = "fp32", rewrite_search = "taso"))]
+#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, runs = 20, warmup = 3, max_memory = None, isa = None, precision = "fp32", rewrite_search = "taso", winograd = "off"))]
 #[allow(clippy::too_many_arguments)]
 fn bench_model(
     py: Python<'_>,
@@ -165,8 +172,9 @@ fn bench_model(
     isa: Option<String>,
     precision: &str,
     rewrite_search: &str,
+    winograd: &str,
 ) -> PyResult<String> {
-    let options = options(backend, threads, max_memory, isa, precision, rewrite_search)?;
+    let options = options(backend, threads, max_memory, isa, precision, rewrite_search, winograd)?;
     let settings = bench_settings(runs, warmup)?;
     let start = std::time::Instant::now();
     let (name, bytes) = source_of(kind, source)?;
@@ -184,7 +192,7 @@ fn bench_settings(runs: usize, warmup: usize) -> PyResult<tcc_bench::Settings> {
 /// tuning database `tuning_db` (default: tcc's cache): the report as JSON (each
 /// kernel's default and tuned seconds, configurations measured and the configuration).
 #[pyfunction(name = "tune")]
-#[pyo3(signature = (kind, source, budget, backend = "cranelift", threads = None, isa = None, precision = "fp32", rewrite_search = "taso", tuning_db = None))]
+#[pyo3(signature = (kind, source, budget, backend = "cranelift", threads = None, isa = None, precision = "fp32", rewrite_search = "taso", tuning_db = None, winograd = "off"))]
 #[allow(clippy::too_many_arguments)]
 fn tune_model(
     py: Python<'_>,
@@ -197,11 +205,12 @@ fn tune_model(
     precision: &str,
     rewrite_search: &str,
     tuning_db: Option<String>,
+    winograd: &str,
 ) -> PyResult<String> {
     if !(budget.is_finite() && budget > 0.0 && budget <= 1e7) {
         return Err(PyValueError::new_err(format!("budget must be a positive number of seconds, got {budget}")));
     }
-    let mut options = options(backend, threads, None, isa, precision, rewrite_search)?;
+    let mut options = options(backend, threads, None, isa, precision, rewrite_search, winograd)?;
     options.tuning_db = tuning_db.map(std::path::PathBuf::from);
     let (name, bytes) = source_of(kind, source)?;
     let budget = std::time::Duration::from_secs_f64(budget);

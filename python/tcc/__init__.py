@@ -63,7 +63,8 @@ class TensorSpec:
 class Model:
     """A compiled model: `model(*arrays)` or `model.run(*arrays)` runs it."""
 
-    def __init__(self, native, source, backend, max_memory, isa=None, precision="fp32", rewrite_search="taso"):
+    def __init__(self, native, source, backend, max_memory, isa=None, precision="fp32", rewrite_search="taso",
+                 winograd="off"):
         self._native = native
         self._source = source
         self._backend = backend
@@ -71,6 +72,7 @@ class Model:
         self._isa = isa
         self._precision = precision
         self._rewrite_search = rewrite_search
+        self._winograd = winograd
         self.inputs = [TensorSpec(d, s) for d, s in native.inputs()]
         self.outputs = [TensorSpec(d, s) for d, s in native.outputs()]
         self.threads = native.threads()
@@ -102,7 +104,7 @@ class Model:
         kind, value = self._source
         return json.loads(
             _tcc.bench(kind, value, self._backend, self.threads, runs, warmup, self._max_memory, self._isa,
-                       self._precision, self._rewrite_search)
+                       self._precision, self._rewrite_search, self._winograd)
         )
 
     def __repr__(self):
@@ -122,7 +124,7 @@ def _source(model):
 
 
 def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None, precision="fp32",
-            rewrite_search="taso"):
+            rewrite_search="taso", winograd="off"):
     """Compiles `model`: a path to an MLIR file (str or os.PathLike), or MLIR text.
 
     `backend` is "cranelift" (always built) or "llvm" (if this build has it, see
@@ -136,14 +138,17 @@ def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None,
     (their inputs and weights rounded to bf16, sums in f32; inputs and outputs keep
     their types); `rewrite_search` is the graph rewrite search: "taso" (the default:
     TASO's cost-based backtracking search with the generated and hand-written rules),
-    "eqsat" (equality saturation), "greedy" or "off" (the graph as written)."""
+    "eqsat" (equality saturation), "greedy" or "off" (the graph as written);
+    `winograd` computes stride-1 3x3 convolutions of 64 channels or more as Winograd
+    convolutions where they pay: "off" (the default: direct), "2x2" (F(2x2,3x3), relative
+    error ~2e-6) or "4x4" (F(4x4,3x3), fewer products, relative error ~2e-5); fp32 only."""
     source = _source(model)
-    native = _tcc.compile(*source, backend, threads, max_memory, isa, precision, rewrite_search)
-    return Model(native, source, backend, max_memory, isa, precision, rewrite_search)
+    native = _tcc.compile(*source, backend, threads, max_memory, isa, precision, rewrite_search, winograd)
+    return Model(native, source, backend, max_memory, isa, precision, rewrite_search, winograd)
 
 
 def tune(model, budget=300, backend="cranelift", threads=None, isa=None, precision="fp32", rewrite_search="taso",
-         tuning_db=None):
+         tuning_db=None, winograd="off"):
     """Tunes `model` (a path or MLIR text, as for `compile`) on this machine within
     `budget` seconds, as `tcc tune` does: the model is compiled and timed in rounds, each
     distinct convolution, matmul and pool at its next candidate configuration, and each
@@ -156,11 +161,12 @@ def tune(model, budget=300, backend="cranelift", threads=None, isa=None, precisi
     source = _source(model)
     if tuning_db is not None:
         tuning_db = os.fspath(tuning_db)
-    return json.loads(_tcc.tune(*source, float(budget), backend, threads, isa, precision, rewrite_search, tuning_db))
+    return json.loads(_tcc.tune(*source, float(budget), backend, threads, isa, precision, rewrite_search, tuning_db,
+                                winograd))
 
 
 def from_torch(module, *example_inputs, backend="cranelift", threads=None, max_memory=None, isa=None,
-               precision="fp32", rewrite_search="taso"):
+               precision="fp32", rewrite_search="taso", winograd="off"):
     """Exports a PyTorch module with torch-mlir (as TOSA, at the example inputs'
     shapes) and compiles it."""
     try:
@@ -172,4 +178,4 @@ def from_torch(module, *example_inputs, backend="cranelift", threads=None, max_m
         ) from e
     exported = fx.export_and_import(module.eval(), *example_inputs, output_type="tosa", func_name="main")
     return compile(str(exported), backend=backend, threads=threads, max_memory=max_memory, isa=isa,
-                   precision=precision, rewrite_search=rewrite_search)
+                   precision=precision, rewrite_search=rewrite_search, winograd=winograd)

@@ -127,7 +127,8 @@ fn error_against_fp32(
     compiled: &tcc::Model,
     inputs: &[Tensor],
 ) -> Result<f64, String> {
-    let fp32 = Options { precision: tcc::Precision::Fp32, profile: false, ..options.clone() };
+    let fp32 =
+        Options { precision: tcc::Precision::Fp32, winograd: tcc::Winograd::Off, profile: false, ..options.clone() };
     let exact = tcc::Model::compile(module, &fp32).map_err(|e| e.to_string())?;
     let (want, got) = (exact.run(inputs).map_err(|e| e.to_string())?, compiled.run(inputs).map_err(|e| e.to_string())?);
     let mut worst = 0.0f64;
@@ -153,8 +154,10 @@ pub fn bench_bytes(
     let model = Path::new(name);
     options.profile = true;
     let module = tcc::parse_model(name, bytes).map_err(|d| d.to_string())?;
-    // Under a reduced precision, the same model in fp32 gives the reference outputs.
-    let reference = (options.precision != tcc::Precision::Fp32).then(|| module.clone());
+    // Under a reduced precision or Winograd, the same model in fp32, direct, gives the
+    // reference outputs.
+    let inexact = options.precision != tcc::Precision::Fp32 || options.winograd != tcc::Winograd::Off;
+    let reference = inexact.then(|| module.clone());
     let compiled = tcc::Model::compile(module, &options).map_err(|e| e.to_string())?;
     let compile_time = start.elapsed();
     let target = tcc::backend::CodeGenerator::new(&options)?.describe();

@@ -5,6 +5,8 @@
 //! - [`search`] (`rewrite-search`): the rules only worth applying where they pay
 //!   (merging parallel matmuls or convolutions) are applied by a cost-based search over
 //!   rewritten graphs, with the costs of [`cost`].
+//! - [`winograd`] (`winograd-convolutions`, under `--winograd`): stride-1 3x3
+//!   convolutions as Winograd input transforms, batched matmuls and output transforms.
 //! - [`blocking`] (`block-layouts`): convolutions and pools to their `NCHW[x]c` kernel
 //!   ops between layout transforms, filters packed `OIHW[x]i[y]o`, and matmuls with a
 //!   constant right operand to `matmul_packed`; the packing is a `layout_transform` of a
@@ -45,6 +47,7 @@ pub mod narrow_outputs;
 pub mod padding;
 pub mod search;
 pub mod tuning;
+pub mod winograd;
 
 use tcc_dialect_graph::canonical::constant_value;
 use tcc_dialect_graph::layout::{Layout, transform_attrs};
@@ -54,6 +57,7 @@ use tcc_ir::{AttrDict, Attribute, Location, Module, Op, OpDef, OperationState, P
 /// Registers this crate's passes.
 pub fn register_passes(r: &mut PassRegistry) {
     r.register(&search::REWRITE_SEARCH);
+    r.register(&winograd::WINOGRAD_CONVOLUTIONS);
     r.register(&blocking::BLOCK_LAYOUTS);
     r.register(&layout_propagation::PROPAGATE_LAYOUTS);
     r.register(&epilogue_fusion::FUSE_EPILOGUES);

@@ -52,6 +52,7 @@ pub use tcc_graph_opt as graph_opt;
 pub use tcc_graph_opt::search::{
     DEFAULT_BUDGET as DEFAULT_SEARCH_BUDGET, DEFAULT_TIME_LIMIT as DEFAULT_SEARCH_TIME_LIMIT, Mode as SearchMode,
 };
+pub use tcc_graph_opt::winograd::Winograd;
 pub use tcc_ir as ir;
 pub use tcc_lower as lower;
 pub use tcc_lower::reduce_precision::Precision;
@@ -228,6 +229,9 @@ pub struct Options {
     /// default, exact) or bf16 (inputs and weights rounded to bf16, sums in f32).
     /// Model inputs and outputs keep their types either way.
     pub precision: Precision,
+    /// Which stride-1 3x3 convolutions become Winograd convolutions, with which tile
+    /// (see [`Winograd`]): off (the default), 2x2 or 4x4; fp32 only.
+    pub winograd: Winograd,
 }
 
 /// Entry points for loading models.
@@ -280,6 +284,11 @@ impl RuntimeBuilder {
     /// The precision policy (see [`Options::precision`]).
     pub fn precision(mut self, precision: Precision) -> Self {
         self.options.precision = precision;
+        self
+    }
+    /// The Winograd policy (see [`Options::winograd`]).
+    pub fn winograd(mut self, winograd: Winograd) -> Self {
+        self.options.winograd = winograd;
         self
     }
     /// The tuning database (see [`Options::tuning_db`]).

@@ -5,6 +5,7 @@
 //! import_and_clean_up   convert-tosa-to-graph, widen-half, canonicalize, cse
 //! rewrite               rewrite-search (TASO, measured costs; canonicalize and cse
 //!                       of what it rewrote)
+//! (--winograd 2x2|4x4)  winograd-convolutions, canonicalize
 //! (precision bf16)      reduce-precision, canonicalize
 //! kernel_ops(target)    block-layouts, propagate-layouts, canonicalize, fuse-epilogues
 //! kernel_configuration  configure-kernels (from the tuning database, else the
@@ -29,6 +30,7 @@ use tcc_graph_opt::layout_propagation::PropagateLayouts;
 use tcc_graph_opt::narrow_outputs::NarrowOutputs;
 use tcc_graph_opt::padding::MaterializePadding;
 use tcc_graph_opt::tuning::TuningDb;
+use tcc_graph_opt::winograd::{Winograd, WinogradConvolutions};
 use tcc_ir::canonicalize::Canonicalize;
 use tcc_ir::cse::Cse;
 use tcc_ir::{Diagnostics, Module, Pass, PassManager, verify};
@@ -57,6 +59,12 @@ impl Session {
     /// or options that do not apply to it, or name a tuning database that cannot be
     /// read.
     pub fn new(options: &Options) -> Result<Session, String> {
+        if options.winograd != Winograd::Off && options.precision != Precision::Fp32 {
+            return Err(format!(
+                "--winograd {} needs --precision fp32 (Winograd's transforms would amplify {}'s rounding)",
+                options.winograd, options.precision
+            ));
+        }
         let generator = CodeGenerator::new(options)?;
         let target = generator.target();
         let tuned = crate::tune::load_tuning_db(options, &target)?.map(Arc::new);
@@ -162,6 +170,10 @@ pub fn to_kernel_ops(m: &mut Module, session: &Session) -> Result<(), Diagnostic
     // element type it lacks) is a located error here, not a failure further down.
     verify(m)?;
     let mut passes = rewrite(session);
+    if session.options.winograd != Winograd::Off {
+        let policy = session.options.winograd;
+        passes.extend([Box::new(WinogradConvolutions { policy, all: false }) as Box<dyn Pass>, canonicalize()]);
+    }
     if session.options.precision == Precision::Bf16 {
         // (Canonicalization folds the rounded weights into constants again.)
         passes.extend([Box::new(ReducePrecision) as Box<dyn Pass>, canonicalize()]);
