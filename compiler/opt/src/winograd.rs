@@ -7,10 +7,11 @@
 //! tile `d` of (m + 2) x (m + 2) pixels and each 3x3 filter `g`: per tile and channel
 //! pair, (m + 2)^2 products instead of 9 m^2 (4x fewer for F(4x4), 2.25x for F(2x2)).
 //! As graph ops, for an input of C channels and O filters:
-//! 1. the input transform `B^T d B` of every tile is a depthwise convolution with a
-//!    channel multiplier of (m + 2)^2, a (m + 2) x (m + 2) kernel and stride m (the
-//!    padding grown to whole tiles): `[N, C (m+2)^2, th, tw]`;
-//! 2. transposed to `[(m+2)^2, C, N th tw]`, it is multiplied by the transformed
+//! 1. the input, padded to whole tiles, is gathered by (m + 2)^2 strided slices (each
+//!    tile's pixel (u, v) of every channel and tile) into `[(m+2)^2, C N th tw]`, and
+//!    the input transform `B^T d B` of every tile is one matmul by the `[(m+2)^2,
+//!    (m+2)^2]` matrix `B^T (x) B^T`;
+//! 2. viewed as `[(m+2)^2, C, N th tw]`, the result is multiplied by the transformed
 //!    filters `U = G g G^T`, `[(m+2)^2, O, C]` (computed here, in f64, and rounded
 //!    once): a batch of (m + 2)^2 matmuls, where the work is;
 //! 3. the output transform `A^T M A` is one matmul of the `[m^2, (m+2)^2]` matrix by
@@ -227,21 +228,10 @@ impl Transforms {
         Transforms { m, a: m + 2, bt, g, at }
     }
 
-    /// The input transform as depthwise filters `[C a^2, 1, a, a]`: output `i a + j` of
-    /// each channel is `sum_uv BT[i][u] d[u][v] BT[j][v]`.
-    fn input_filters(&self, channels: usize) -> Vec<f32> {
-        let a = self.a;
-        let mut one = Vec::with_capacity(a * a * a * a);
-        for i in 0..a {
-            for j in 0..a {
-                for u in 0..a {
-                    for v in 0..a {
-                        one.push((self.bt[i * a + u] * self.bt[j * a + v]) as f32);
-                    }
-                }
-            }
-        }
-        one.repeat(channels)
+    /// The input transform `[a^2, a^2]`: output `i a + j` of a tile `d` is
+    /// `sum_uv BT[i][u] d[u][v] BT[j][v]`.
+    fn input_matrix(&self) -> Vec<f32> {
+        kron(&self.bt, self.a, self.a)
     }
 
     /// The transformed filters `[a^2, O, C]`: `G g G^T` of each filter `g` of
@@ -273,19 +263,24 @@ impl Transforms {
     /// The output transform `[m^2, a^2]`: output `k m + l` of a tile is
     /// `sum_ij AT[k][i] M[i][j] AT[l][j]`.
     fn output_matrix(&self) -> Vec<f32> {
-        let (m, a) = (self.m, self.a);
-        let mut out = Vec::with_capacity(m * m * a * a);
-        for k in 0..m {
-            for l in 0..m {
-                for i in 0..a {
-                    for j in 0..a {
-                        out.push((self.at[k * a + i] * self.at[l * a + j]) as f32);
-                    }
+        kron(&self.at, self.m, self.a)
+    }
+}
+
+/// The Kronecker product of the `rows x cols` matrix `x` with itself, `[rows^2,
+/// cols^2]`: entry `(k rows + l, i cols + j)` is `x[k][i] x[l][j]`.
+fn kron(x: &[f64], rows: usize, cols: usize) -> Vec<f32> {
+    let mut out = Vec::with_capacity(rows * rows * cols * cols);
+    for k in 0..rows {
+        for l in 0..rows {
+            for i in 0..cols {
+                for j in 0..cols {
+                    out.push((x[k * cols + i] * x[l * cols + j]) as f32);
                 }
             }
         }
-        out
     }
+    out
 }
 
 /// Replaces convolution `op` (filters `filters`) by its Winograd form.
@@ -300,22 +295,38 @@ fn rewrite(m: &mut Module, op: Op, filters: &[f32], t: &Transforms) {
     let [top, left, _, _] = geometry.pads;
     // Padding grown at the bottom and right to whole tiles: their extra outputs are
     // sliced off.
-    let (bottom, right) = (tile * th + 2 - input[2] - top, tile * tw + 2 - input[3] - left);
+    let (rows, cols) = (tile * th + 2, tile * tw + 2);
+    let (bottom, right) = (rows - input[2] - top, cols - input[3] - left);
     let ints = |v: &[i64]| Attribute::i64_list(v);
     let constant = |ins: &mut Inserter, dims: Vec<i64>, values: Vec<f32>| {
         let ty = TensorType::new(dims, ScalarType::F32).expect("valid shape");
         ins.constant(DenseElements::from_f32_vec(ty, values).expect("as many values as elements"))
     };
     let mut ins = Inserter::before(m, op);
-    let input_filters = constant(&mut ins, vec![c * a * a, 1, a, a], t.input_filters(c as usize));
-    let conv_attrs = AttrDict::new()
-        .with("strides", ints(&[tile, tile]))
-        .with("pads", ints(&[top, left, bottom, right]))
-        .with("dilations", ints(&[1, 1]))
-        .with("groups", Attribute::i64(c));
-    let v = ins.inferred(&g::CONV2D, &[x, input_filters], conv_attrs);
-    let v = ins.reshape(v, vec![n, c, a * a, th * tw]);
-    let v = ins.inferred(&g::TRANSPOSE, &[v], AttrDict::new().with("perm", ints(&[2, 1, 0, 3])));
+    let padded = if [top, left, bottom, right] == [0; 4] {
+        x
+    } else {
+        let pads = AttrDict::new().with("low", ints(&[0, 0, top, left])).with("high", ints(&[0, 0, bottom, right]));
+        ins.inferred(&g::PAD, &[x], pads)
+    };
+    // Each tile's pixel (u, v) of every channel and tile: `[a^2, C N th tw]`.
+    let mut pixels = Vec::new();
+    for u in 0..a {
+        for v in 0..a {
+            let attrs = AttrDict::new()
+                .with("starts", ints(&[0, 0, u, v]))
+                .with("sizes", ints(&[n, c, th, tw]))
+                .with("steps", ints(&[1, 1, tile, tile]));
+            let mut pixel = ins.inferred(&g::SLICE, &[padded], attrs);
+            if n > 1 {
+                pixel = ins.inferred(&g::TRANSPOSE, &[pixel], AttrDict::new().with("perm", ints(&[1, 0, 2, 3])));
+            }
+            pixels.push(ins.reshape(pixel, vec![1, c * n * th * tw]));
+        }
+    }
+    let tiles = ins.inferred(&g::CONCAT, &pixels, AttrDict::new().with("axis", Attribute::i64(0)));
+    let bt = constant(&mut ins, vec![a * a, a * a], t.input_matrix());
+    let v = ins.inferred(&g::MATMUL, &[bt, tiles], AttrDict::new());
     let v = ins.reshape(v, vec![a * a, c, n * th * tw]);
     let u = constant(&mut ins, vec![a * a, o, c], t.filters(filters, o as usize, c as usize));
     let products = ins.inferred(&g::MATMUL, &[u, v], AttrDict::new());
