@@ -19,7 +19,8 @@ repository):
         --only resnet50 --threads 1,2 --backend llvm --rounds 5 --runs 10
 
 `--backend cranelift,llvm` times both backends in every round (with ratios of the
-second to the first). `--precision bf16` passes tcc's precision policy; `--openvino
+second to the first); a backend written `llvm:4x4` (or `:2x2`) is timed with Winograd
+convolutions (`--winograd 4x4`). `--precision bf16` passes tcc's precision policy; `--openvino
 default` (its own precision: bf16 on CPUs with AVX512_BF16) or `--openvino f32` times
 OpenVINO (a Python with openvino) in every round too, with the ratio tcc / OpenVINO.
 """
@@ -93,9 +94,12 @@ def ort_median(run, runs, warmup):
 
 
 def tcc_bench(tcc, model, threads, backend, runs, warmup, precision):
+    """`tcc bench --json`; `backend` is a backend's name, or `NAME:TILE` for Winograd
+    convolutions with that tile (`--winograd TILE`)."""
+    backend, _, winograd = backend.partition(":")
     out = subprocess.run(
         [tcc, "bench", model, "--threads", str(threads), "--backend", backend, "--runs", str(runs),
-         "--warmup", str(warmup), "--precision", precision, "--json"],
+         "--warmup", str(warmup), "--precision", precision, "--winograd", winograd or "off", "--json"],
         check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 
@@ -107,7 +111,8 @@ def main():
     p.add_argument("--only", help="comma-separated model names (default: the CNNs)")
     p.add_argument("--threads", default="1,2", help="comma-separated thread counts")
     p.add_argument("--backend", default="llvm",
-                   help="tcc backend, or a comma-separated list timed in turn in every round (ratios to the first)")
+                   help="tcc backend, or a comma-separated list timed in turn in every round (ratios to the first); "
+                        "NAME:TILE adds --winograd TILE")
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--runs", type=int, default=10)
     p.add_argument("--warmup", type=int, default=3)

@@ -119,8 +119,9 @@ pub fn bench(
     bench_bytes(&model.display().to_string(), bytes, start, options, s, on_profile)
 }
 
-/// The largest output error of `compiled` (a reduced precision) against the same
-/// model compiled in fp32, on `inputs`: per output max |y - y_fp32| / max |y_fp32|.
+/// The largest output error of `compiled` (a reduced precision, or Winograd
+/// convolutions) against the same model compiled exactly (fp32, direct convolutions),
+/// on `inputs`: per output max |y - y_fp32| / max |y_fp32|.
 fn error_against_fp32(
     module: tcc::ir::Module,
     options: &Options,
@@ -264,6 +265,7 @@ pub fn bench_bytes(
         let _ = write!(out, "\"backend\": {}, ", json_string(options.backend.name()));
         let _ = write!(out, "\"target\": {}, ", json_string(&target));
         let _ = write!(out, "\"precision\": {}, ", json_string(options.precision.name()));
+        let _ = write!(out, "\"winograd\": {}, ", json_string(options.winograd.name()));
         if let Some(e) = precision_error {
             let _ = write!(out, "\"error_vs_fp32\": {e:.3e}, ");
         }
@@ -324,18 +326,19 @@ pub fn bench_bytes(
     let _ = writeln!(out, "model     {}", model.display());
     let _ = writeln!(
         out,
-        "backend   {}, {} thread(s), precision {}",
+        "backend   {}, {} thread(s), precision {}{}",
         options.backend.name(),
         compiled.threads(),
-        options.precision
+        options.precision,
+        if options.winograd == tcc::Winograd::Off { String::new() } else { format!(", Winograd {}", options.winograd) }
     );
     let _ = writeln!(out, "target    {target}");
     let _ = writeln!(out, "compile   {:.1} ms", ms(compile_time));
     if let Some(e) = precision_error {
         let _ = writeln!(
             out,
-            "error     {e:.3e} of the output's scale against an fp32 compile (max |y - y_fp32| / max |y_fp32| over \
-             the outputs, on the same inputs)"
+            "error     {e:.3e} of the output's scale against an exact compile (fp32, direct convolutions; max |y - \
+             y_fp32| / max |y_fp32| over the outputs, on the same inputs)"
         );
     }
     let _ = writeln!(

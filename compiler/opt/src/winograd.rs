@@ -24,11 +24,10 @@
 //! convolutions of 64-512 channels; its transforms' larger coefficients amplify
 //! rounding), so neither is the default.
 //!
-//! Only convolutions where the batched matmuls pay are rewritten (see [`pays`]):
-//! constant f32 filters (the filter transform is done once, here) of at least
-//! [`MIN_CHANNELS`] input and output channels, and enough tiles per filter that the
-//! transformed filters, (m + 2)^2 / 9 times the direct filters' size, are not read for
-//! a handful of tiles each.
+//! Only convolutions with constant f32 filters (the filter transform is done once,
+//! here) are rewritten, and only where the batched matmuls pay (see [`pays`]): enough
+//! channels, and enough tiles per image that the transformed filters, (m + 2)^2 / 9
+//! times the direct filters' size, are not read for a handful of tiles each.
 
 use tcc_dialect_graph::canonical::constant_value;
 use tcc_dialect_graph::config::ConvGeometry;
@@ -137,21 +136,42 @@ impl Pass for WinogradConvolutions {
 }
 
 /// Input and output channels below which a convolution stays direct: its batched
-/// matmuls would be too small to run near peak.
+/// matmuls would be too small to run near peak (and a 3-channel stem's transforms cost
+/// more than its products: 0.17x as F(4x4) in VGG-11).
 pub const MIN_CHANNELS: i64 = 64;
 
-/// Output tiles per image below which a convolution stays direct: each transformed
-/// filter would be read for too few tiles (ResNet's 7x7 maps, measured 2x slower as
-/// F(4x4) at 512 channels, are 4 tiles).
-pub const MIN_TILES: i64 = 16;
+/// Where Winograd pays, per output tile side m: at least `tiles` output tiles per image
+/// (each transformed filter, (m + 2)^2 / 9 times the direct filter's size, is read for
+/// every tile: too few tiles and the filters' traffic outweighs the products saved),
+/// and at least `products` input x output channels (the transforms' memory traffic
+/// grows with C + O, the products saved with C x O). Measured in the model, LLVM, one
+/// thread, each layer's kernels summed (RESULTS.md, 2026-11-30): F(4x4) 1.29-1.78x on
+/// VGG-11's and ResNet-18's layers of 28x28 and 56x56 maps of 64 x 128 channels or
+/// more, 0.78-0.84x at 14x14 (16 tiles) and 256 channels, 0.85-0.98x at 64 x 64;
+/// F(2x2) 1.13-1.34x only from 128 x 256 channels at 28x28 up, 0.64-0.98x below.
+pub struct Threshold {
+    pub tiles: i64,
+    pub products: i64,
+}
 
-/// Whether convolution `op` is worth rewriting with output tiles of `tile` pixels.
+/// [`Threshold`] of F(m x m, 3 x 3).
+pub fn threshold(tile: usize) -> Threshold {
+    match tile {
+        2 => Threshold { tiles: 64, products: 128 * 256 },
+        _ => Threshold { tiles: 32, products: 64 * 128 },
+    }
+}
+
+/// Whether convolution `op` is worth rewriting with output tiles of `tile` pixels
+/// ([`MIN_CHANNELS`], [`threshold`]).
 pub fn pays(m: &Module, op: Op, tile: usize) -> bool {
     let Some(geometry) = ConvGeometry::of(m, op) else { return false };
     let out = shape(m, m.result(op, 0));
+    let threshold = threshold(tile);
     let tile = tile as i64;
     let tiles = ((out[2] + tile - 1) / tile) * ((out[3] + tile - 1) / tile);
-    geometry.in_channels >= MIN_CHANNELS && geometry.out_channels >= MIN_CHANNELS && tiles >= MIN_TILES
+    let (c, o) = (geometry.in_channels, geometry.out_channels);
+    c.min(o) >= MIN_CHANNELS && tiles >= threshold.tiles && c * o >= threshold.products
 }
 
 /// The filters `[O, C, 3, 3]` of `op` if it is a convolution Winograd computes: 3x3,

@@ -129,19 +129,19 @@ fn winograd_graphs_match_the_interpreter() {
     }
 }
 
-/// 64 channels on an 8x8 map: 16 tiles of 2x2 (rewritten under `2x2`), 4 of 4x4 (too few
-/// for the transformed filters to pay: left direct under `4x4`).
+/// 128 -> 256 channels on a 16x16 map: 64 tiles of 2x2 (rewritten under `2x2`), 16 of
+/// 4x4 (too few for the transformed filters to pay: left direct under `4x4`).
 #[test]
 fn the_policy_rewrites_where_it_pays() {
     let mut r = Rng::new(7);
-    let (c, hw) = (64, 8);
-    let t = ty(&[1, c, hw, hw]);
-    let ws = ty(&[c, c, 3, 3]);
+    let (c, o, hw) = (128, 256, 16);
+    let (xt, yt) = (ty(&[1, c, hw, hw]), ty(&[1, o, hw, hw]));
+    let ws = ty(&[o, c, 3, 3]);
     let text = format!(
-        "func.func @main(%x: {t}) -> {t} {{\n  %w = graph.constant {{value = dense<\"0x{}\"> : {ws}}} : () -> {ws}\n  \
-         %y = graph.conv2d %x, %w {{dilations = [1, 1], groups = 1, pads = [1, 1, 1, 1], strides = [1, 1]}} : ({t}, \
-         {ws}) -> {t}\n  return %y : {t}\n}}\n",
-        hex(&r.values(c * c * 9, 1000.0))
+        "func.func @main(%x: {xt}) -> {yt} {{\n  %w = graph.constant {{value = dense<\"0x{}\"> : {ws}}} : () -> \
+         {ws}\n  %y = graph.conv2d %x, %w {{dilations = [1, 1], groups = 1, pads = [1, 1, 1, 1], strides = [1, 1]}} : \
+         ({xt}, {ws}) -> {yt}\n  return %y : {yt}\n}}\n",
+        hex(&r.values(o * c * 9, 1000.0))
     );
     let (values, x) = input(&[1, c, hw, hw], 7);
     let exact = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap();

@@ -95,8 +95,8 @@ struct Common {
     /// CPU has them; every other op stays f32, and so do the model's inputs and outputs).
     #[arg(long, value_name = "P", default_value = "fp32", value_parser = parse_precision)]
     precision: tcc::Precision,
-    /// Stride-1 3x3 convolutions of 64 channels or more, on maps of 16 output tiles or
-    /// more, as Winograd convolutions (fp32 only): off (direct, the default), 2x2
+    /// Stride-1 3x3 convolutions as Winograd convolutions where they pay (64 channels or
+    /// more, maps of 32 output tiles or more; fp32 only): off (direct, the default), 2x2
     /// (F(2x2,3x3): 2.25x fewer products, relative error ~2e-6) or 4x4 (F(4x4,3x3): 4x
     /// fewer, relative error ~2e-5).
     #[arg(long, value_name = "TILE", default_value = "off", value_parser = parse_winograd)]
