@@ -224,28 +224,30 @@ fn tune_model(
                 })
         })
         .map_err(to_python)?;
-    let kernels: Vec<serde_json::Value> = report
-        .kernels
-        .iter()
-        .map(|k| {
-            serde_json::json!({
-                "kernel": k.kernel,
-                "instances": k.instances,
-                "candidates": k.candidates,
-                "measured": k.measured,
-                "pruned": k.pruned,
-                "default_seconds": k.default_seconds,
-                "tuned_seconds": k.best_seconds,
-                "config": k.config,
+    let entries = |kernels: &[tcc::tune::TunedKernel]| -> Vec<serde_json::Value> {
+        kernels
+            .iter()
+            .map(|k| {
+                serde_json::json!({
+                    "kernel": k.kernel,
+                    "instances": k.instances,
+                    "candidates": k.candidates,
+                    "measured": k.measured,
+                    "pruned": k.pruned,
+                    "default_seconds": k.default_seconds,
+                    "tuned_seconds": k.best_seconds,
+                    "config": k.config,
+                })
             })
-        })
-        .collect();
+            .collect()
+    };
     let json = serde_json::json!({
         "database": report.database.display().to_string(),
         "machine": report.machine,
         "seconds": report.elapsed.as_secs_f64(),
         "rounds": report.rounds,
-        "kernels": kernels,
+        "winograd": entries(&report.winograd),
+        "kernels": entries(&report.kernels),
     });
     Ok(json.to_string())
 }

@@ -2,7 +2,9 @@
 //! measured fastest there, which `configure-kernels` takes before the analytic default
 //! ([`TuningDb`] is its [`ConfigSource`]). And the candidates the tuner measures: the
 //! configurations around a kernel's default that its template accepts
-//! ([`candidates`]).
+//! ([`candidates`]). The database also holds, for each stride-1 3x3 convolution tuned
+//! under a Winograd policy, whether it ran faster as a Winograd convolution
+//! ([`winograd_key`]).
 //!
 //! The file (`tuning.json` in tcc's cache directory by default) holds one table per
 //! machine, keyed like the cost database by what the measurements are valid for (CPU
@@ -59,6 +61,13 @@ impl Tuned {
         Tuned { config: fields, seconds, default_seconds, candidates }
     }
 
+    /// The entry for a convolution's Winograd choice ([`winograd_key`]): as a Winograd
+    /// convolution or direct, and the seconds measured each way.
+    pub fn winograd(winograd: bool, seconds: f64, direct_seconds: f64) -> Tuned {
+        let config = BTreeMap::from([("winograd".to_string(), serde_json::Value::from(winograd))]);
+        Tuned { config, seconds, default_seconds: direct_seconds, candidates: 2 }
+    }
+
     /// The configuration, read as the kind of kernel `key` names; `None` if it does not
     /// spell one (a file edited by hand, or written by another version).
     pub fn config_for(&self, key: &KernelKey) -> Option<KernelConfig> {
@@ -111,6 +120,19 @@ impl TuningDb {
     pub fn save(&self, path: &Path) -> Result<(), String> {
         crate::machine_tables::write(path, TUNING_DB_VERSION, &self.machine, &self.kernels)
     }
+}
+
+impl TuningDb {
+    /// The measured Winograd choice of a convolution ([`winograd_key`]), if any.
+    pub fn winograd(&self, key: &KernelKey) -> Option<bool> {
+        self.kernels.get(&key.0)?.config.get("winograd")?.as_bool()
+    }
+}
+
+/// The key of graph convolution `op`'s Winograd choice with output tiles of `tile`
+/// (`2x2` or `4x4`): its kernel key, prefixed.
+pub fn winograd_key(m: &Module, op: Op, tile: &str) -> KernelKey {
+    KernelKey(format!("winograd {tile} {}", KernelKey::of(m, op).0))
 }
 
 impl ConfigSource for TuningDb {

@@ -25,9 +25,13 @@
 //! rounding), so neither is the default.
 //!
 //! Only convolutions with constant f32 filters (the filter transform is done once,
-//! here) are rewritten, and only where the batched matmuls pay (see [`pays`]): enough
-//! channels, and enough tiles per image that the transformed filters, (m + 2)^2 / 9
-//! times the direct filters' size, are not read for a handful of tiles each.
+//! here) are rewritten ([`eligible`]), and only those `tcc tune` measured faster so
+//! (the tuning database's choice), or else where the batched matmuls should pay (see
+//! [`pays`]): enough channels, and enough tiles per image that the transformed
+//! filters, (m + 2)^2 / 9 times the direct filters' size, are not read for a handful
+//! of tiles each.
+
+use std::sync::Arc;
 
 use tcc_dialect_graph::canonical::constant_value;
 use tcc_dialect_graph::config::ConvGeometry;
@@ -37,6 +41,7 @@ use tcc_ir::{
     AttrDict, Attribute, DenseElements, Diagnostics, Module, Op, Pass, PassInfo, ScalarType, TensorType, Value,
 };
 
+use crate::tuning::{TuningDb, winograd_key};
 use crate::{Inserter, shape};
 
 /// The Winograd policy of a compile: which stride-1 3x3 convolutions become Winograd
@@ -103,7 +108,7 @@ pub static WINOGRAD_CONVOLUTIONS: PassInfo = PassInfo {
         if policy == Winograd::Off {
             return Err("winograd-convolutions: tile must be 2x2 or 4x4".into());
         }
-        Ok(Box::new(WinogradConvolutions { policy, all: opts.parse_or("all", false)? }))
+        Ok(Box::new(WinogradConvolutions { policy, all: opts.parse_or("all", false)?, measured: None }))
     },
 };
 
@@ -111,6 +116,17 @@ pub struct WinogradConvolutions {
     pub policy: Winograd,
     /// Every eligible convolution, not only those where [`pays`] (for tests).
     pub all: bool,
+    /// The choices `tcc tune` measured ([`TuningDb::winograd`]), which come before
+    /// [`pays`].
+    pub measured: Option<Arc<TuningDb>>,
+}
+
+impl WinogradConvolutions {
+    /// Whether eligible convolution `op` becomes a Winograd convolution.
+    fn chosen(&self, m: &Module, op: Op, tile: usize) -> bool {
+        let measured = || self.measured.as_ref()?.winograd(&winograd_key(m, op, self.policy.name()));
+        self.all || measured().unwrap_or_else(|| pays(m, op, tile))
+    }
 }
 
 impl Pass for WinogradConvolutions {
@@ -124,8 +140,8 @@ impl Pass for WinogradConvolutions {
             let Some(entry) = func_entry(m, func) else { continue };
             let convs: Vec<Op> = m.block_ops(entry).filter(|&op| m.is(op, &g::CONV2D)).collect();
             for op in convs {
-                if let Some(filters) = eligible(m, op)
-                    && (self.all || pays(m, op, tile))
+                if let Some(filters) = eligible_filters(m, op)
+                    && self.chosen(m, op, tile)
                 {
                     rewrite(m, op, &filters, &transforms);
                 }
@@ -174,9 +190,14 @@ pub fn pays(m: &Module, op: Op, tile: usize) -> bool {
     c.min(o) >= MIN_CHANNELS && tiles >= threshold.tiles && c * o >= threshold.products
 }
 
-/// The filters `[O, C, 3, 3]` of `op` if it is a convolution Winograd computes: 3x3,
-/// stride 1, no dilation, one group, f32, NCHW, with constant filters.
-fn eligible(m: &Module, op: Op) -> Option<Vec<f32>> {
+/// Whether `op` is a convolution Winograd computes: 3x3, stride 1, no dilation, one
+/// group, f32, NCHW, with constant filters.
+pub fn eligible(m: &Module, op: Op) -> bool {
+    m.is(op, &g::CONV2D) && eligible_filters(m, op).is_some()
+}
+
+/// The filters `[O, C, 3, 3]` of `op` if it is [`eligible`].
+fn eligible_filters(m: &Module, op: Op) -> Option<Vec<f32>> {
     let geometry = ConvGeometry::of(m, op)?;
     let f32_tensor = |v: Value| m.value_type(v).as_tensor().is_some_and(|t| t.elem() == ScalarType::F32);
     if geometry.kernel != [3, 3] || geometry.strides != [1, 1] || geometry.dilations != [1, 1] || geometry.groups != 1 {

@@ -163,23 +163,45 @@ pub fn optimize_graph(m: &mut Module, session: &Session) -> Result<(), Diagnosti
 
 /// [`optimize_graph`] up to the kernel ops, unconfigured: what the tuner measures.
 pub fn to_kernel_ops(m: &mut Module, session: &Session) -> Result<(), Diagnostics> {
+    import(m, session)?;
+    let mut passes = rewrite(session);
+    passes.extend(graph_to_kernel_ops(session));
+    run(m, passes, &session.options)
+}
+
+/// The graph imported, cleaned up and rewritten by the search: the graph whose
+/// convolutions the Winograd policy chooses among (then [`graph_to_kernel_ops`]).
+pub fn to_rewritten_graph(m: &mut Module, session: &Session) -> Result<(), Diagnostics> {
+    import(m, session)?;
+    run(m, rewrite(session), &session.options)
+}
+
+/// Verifies `m`, imports it to the graph dialect and cleans it up.
+fn import(m: &mut Module, session: &Session) -> Result<(), Diagnostics> {
     verify(m)?;
     run(m, import_and_clean_up(), &session.options)?;
     // The import's output is verified in every build (debug builds verify after every
     // pass): what it produced from valid TOSA but the graph dialect does not accept (an
     // element type it lacks) is a located error here, not a failure further down.
-    verify(m)?;
-    let mut passes = rewrite(session);
+    verify(m)
+}
+
+/// After the rewrite search, to the kernel ops: Winograd convolutions (the tuning
+/// database's choices, else where they should pay), the precision policy, the blocked
+/// layouts.
+pub fn graph_to_kernel_ops(session: &Session) -> Passes {
+    let mut passes = Vec::new();
     if session.options.winograd != Winograd::Off {
-        let policy = session.options.winograd;
-        passes.extend([Box::new(WinogradConvolutions { policy, all: false }) as Box<dyn Pass>, canonicalize()]);
+        let winograd =
+            WinogradConvolutions { policy: session.options.winograd, all: false, measured: session.tuned.clone() };
+        passes.extend([Box::new(winograd) as Box<dyn Pass>, canonicalize()]);
     }
     if session.options.precision == Precision::Bf16 {
         // (Canonicalization folds the rounded weights into constants again.)
         passes.extend([Box::new(ReducePrecision) as Box<dyn Pass>, canonicalize()]);
     }
     passes.extend(kernel_ops(&session.target));
-    run(m, passes, &session.options)
+    passes
 }
 
 /// Lowers an optimized graph module to the loop (and vector) dialects.

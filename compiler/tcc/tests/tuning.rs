@@ -231,3 +231,52 @@ fn tuning_writes_a_database_that_compiles_read() {
     assert!(tcc::tune::tune(module(), &options, &settings(1), &mut |_| {}).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Under a Winograd policy, `tcc::tune` times each eligible convolution direct and as a
+/// Winograd convolution and records the choice; a compile follows the database's choice
+/// over the analytic rule (here one that rejects so small a convolution), and a second
+/// run measures nothing.
+#[test]
+fn tuning_chooses_winograd_convolutions_that_compiles_follow() {
+    let dir = std::env::temp_dir().join(format!("tcc-tune-winograd-{}", std::process::id()));
+    let db = dir.join("tuning.json");
+    let text = conv([1, 8, 10, 10], 8, 3, 1, 1, 1, "graph.relu");
+    let options = Options {
+        threads: Some(1),
+        rewrite_search: tcc::SearchMode::Off,
+        tuning_db: Some(db.clone()),
+        winograd: tcc::Winograd::F4,
+        ..Options::default()
+    };
+    let module = || tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap();
+    let first = tcc::tune::tune(module(), &options, &settings(2), &mut |_| {}).unwrap();
+    assert_eq!(first.winograd.len(), 1, "{:?}", first.winograd);
+    let choice = &first.winograd[0];
+    assert_eq!(choice.measured, 2, "{choice:?}");
+    assert!(choice.key.0.starts_with("winograd 4x4 graph.conv2d"), "{choice:?}");
+    assert!(choice.default_seconds.is_some_and(|s| s > 0.0), "{choice:?}");
+    // A second run finds the choice.
+    let second = tcc::tune::tune(module(), &options, &settings(2), &mut |_| {}).unwrap();
+    assert_eq!((second.winograd[0].measured, &second.winograd[0].config), (0, &choice.config));
+    // Compiles follow the database, whichever way it says.
+    let machine = tcc::tune::machine_key(&options, &tcc::Session::new(&options).unwrap().target);
+    for winograd in [true, false] {
+        let mut table = tcc::graph_opt::tuning::TuningDb::load(&db, &machine).unwrap();
+        table.kernels.insert(choice.key.0.clone(), tcc::graph_opt::tuning::Tuned::winograd(winograd, 1.0, 1.0));
+        table.save(&db).unwrap();
+        let mut m = module();
+        tcc::pipeline::to_kernel_ops(&mut m, &tcc::Session::new(&options).unwrap()).unwrap();
+        let printed = tcc::ir::print_module(&m, tcc::ir::PrintOptions::default());
+        assert_eq!(printed.contains("graph.conv2d_nchwc"), !winograd, "{printed}");
+        let compiled = tcc::Runtime::builder().options(options.clone()).load_str(&text).unwrap();
+        let x = tcc::Tensor::from_slice(&Rng::new(3).values(800, 100.0), &[1, 8, 10, 10]).unwrap();
+        let (got, want) = (compiled.run(std::slice::from_ref(&x)).unwrap(), {
+            let direct = Options { winograd: tcc::Winograd::Off, ..options.clone() };
+            tcc::Runtime::builder().options(direct).load_str(&text).unwrap().run(&[x]).unwrap()
+        });
+        let (got, want) = (got[0].as_slice::<f32>().unwrap(), want[0].as_slice::<f32>().unwrap());
+        let scale = want.iter().fold(1e-3f32, |a, v| a.max(v.abs()));
+        assert!(got.iter().zip(want).all(|(g, w)| (g - w).abs() <= 1e-5 * scale), "winograd {winograd}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

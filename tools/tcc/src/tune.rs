@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use tcc::Options;
-use tcc::tune::{Progress, TuneReport, TuneSettings};
+use tcc::tune::{Progress, TuneReport, TuneSettings, TunedKernel};
 
 pub fn tune(model: &Path, settings: &TuneSettings, options: &Options) -> Result<(), String> {
     let module = crate::parse(model)?;
@@ -38,6 +38,17 @@ pub fn tune(model: &Path, settings: &TuneSettings, options: &Options) -> Result<
     Ok(())
 }
 
+/// How many of a kernel's configurations were measured now: "database" when it was
+/// found there, "-" when it could not be measured (its time not told apart from another
+/// kernel's at its location).
+fn measured(k: &TunedKernel) -> String {
+    match (k.measured, &k.config) {
+        (0, Some(_)) => "database".to_string(),
+        (0, None) => "-".to_string(),
+        (n, _) => format!("{n}/{}", k.candidates),
+    }
+}
+
 fn minutes(d: Duration) -> String {
     let s = d.as_secs();
     format!("{}:{:02}", s / 60, s % 60)
@@ -53,6 +64,34 @@ fn table(r: &TuneReport) -> String {
         r.rounds,
         r.rounds_wanted
     );
+    if !r.winograd.is_empty() {
+        out += "   direct ms   chosen ms  speedup  measured  choice, convolution (instances)\n";
+        let (mut before, mut after) = (0.0, 0.0);
+        for k in &r.winograd {
+            let (d, b) = (k.default_seconds.unwrap_or(f64::NAN), k.best_seconds.unwrap_or(f64::NAN));
+            if d.is_finite() && b.is_finite() {
+                before += d;
+                after += b;
+            }
+            out += &format!(
+                "{:>12.4} {:>11.4} {:>7.2}x {:>9}  {} {} (x{})\n",
+                d * 1e3,
+                b * 1e3,
+                d / b,
+                measured(k),
+                k.config.as_deref().unwrap_or("(not measured)"),
+                k.kernel,
+                k.instances
+            );
+        }
+        out += &format!(
+            "{} convolutions: {:.3} ms per run direct, {:.3} ms as chosen ({:.2}x); their kernels follow\n",
+            r.winograd.len(),
+            before * 1e3,
+            after * 1e3,
+            before / after
+        );
+    }
     out += "  default ms    tuned ms  speedup  measured  pruned  configuration, kernel (instances)\n";
     let (mut before, mut after) = (0.0, 0.0);
     for k in &r.kernels {
@@ -61,14 +100,12 @@ fn table(r: &TuneReport) -> String {
             before += d;
             after += b;
         }
-        let measured =
-            if k.measured == 0 { "database".to_string() } else { format!("{}/{}", k.measured, k.candidates) };
         out += &format!(
             "{:>12.4} {:>11.4} {:>7.2}x {:>9} {:>7}  {} {} (x{})\n",
             d * 1e3,
             b * 1e3,
             d / b,
-            measured,
+            measured(k),
             k.pruned,
             k.config.as_deref().unwrap_or("(not measured)"),
             k.kernel,

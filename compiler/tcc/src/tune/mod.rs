@@ -8,10 +8,14 @@
 //! and the fastest there goes to the tuning database ([`TuningDb`]), which every later
 //! compile with the same backend, microkernel level and threads on this CPU reads
 //! before the default ([`load_tuning_db`]). Kernels already in it are not measured
-//! again (unless asked to).
+//! again (unless asked to). Under a Winograd policy, which convolutions become Winograd
+//! convolutions is measured first ([`winograd`]).
+
+mod winograd;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tcc_dialect_graph::config::{CONFIG_ATTR, KernelConfig, KernelKey, takes_config};
@@ -20,7 +24,7 @@ use tcc_ir::builtin::func_entry;
 use tcc_ir::{Module, Op};
 
 use crate::pipeline::{self, Session};
-use crate::{Error, Options};
+use crate::{Error, Options, Winograd};
 
 /// The default tuning database: `tuning.json` in tcc's cache directory.
 pub fn default_tuning_db() -> PathBuf {
@@ -112,6 +116,9 @@ pub struct TunedKernel {
 pub struct TuneReport {
     pub database: PathBuf,
     pub machine: String,
+    /// Under a Winograd policy, each eligible convolution's choice: its time direct
+    /// (`default_seconds`) and as chosen (`best_seconds`), `{winograd = true|false}`.
+    pub winograd: Vec<TunedKernel>,
     pub kernels: Vec<TunedKernel>,
     /// Rounds run, of those the candidates called for.
     pub rounds: usize,
@@ -175,8 +182,7 @@ pub fn tune(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<TuneReport, Error> {
     let start = Instant::now();
-    let session = Session::for_module(&module, options)?;
-    pipeline::to_kernel_ops(&mut module, &session)?;
+    let mut session = Session::for_module(&module, options)?;
     let machine = machine_key(options, &session.target);
     let database = options.tuning_db.clone().unwrap_or_else(default_tuning_db);
     let mut db = match TuningDb::load(&database, &machine) {
@@ -187,7 +193,16 @@ pub fn tune(
             TuningDb::new(&machine)
         }
     };
-    let (mut kernels, by_loc) = kernels_of(&module, &session, &db, settings);
+    pipeline::to_rewritten_graph(&mut module, &session)?;
+    // Which convolutions are Winograd convolutions comes first: it decides which
+    // kernels there are.
+    let mut winograd = Vec::new();
+    if options.winograd != Winograd::Off {
+        winograd = winograd::choose(&module, options, &mut db, settings.again)?;
+        session.tuned = Some(Arc::new(db.clone()));
+    }
+    pipeline::run(&mut module, pipeline::graph_to_kernel_ops(&session), options)?;
+    let (mut kernels, owners) = kernels_of(&module, &session, &db, settings);
     let mut round_options = options.clone();
     round_options.untuned = true;
     round_options.profile = true;
@@ -212,7 +227,7 @@ pub fn tune(
                 config.set_on(&mut m, op);
             }
         }
-        let per_kernel = match time_round(m, r, &mut defaults, &round_options, &by_loc, kernels.len()) {
+        let per_kernel = match time_round(m, r, &mut defaults, &round_options, &owners, kernels.len()) {
             Ok(t) => t,
             // The defaults must compile; a candidate that does not is left unmeasured.
             Err(e) if r == 0 => return Err(e),
@@ -234,7 +249,7 @@ pub fn tune(
             left: deadline.saturating_duration_since(Instant::now()),
         });
     }
-    let confirmed = if rounds > 1 { confirm(&module, &kernels, &round_options, &by_loc) } else { None };
+    let confirmed = if rounds > 1 { confirm(&module, &kernels, &round_options, &owners) } else { None };
     let mut report = Vec::new();
     for (index, k) in kernels.into_iter().enumerate() {
         let measured = k.times.iter().filter(|t| t.is_some()).count();
@@ -277,7 +292,7 @@ pub fn tune(
         });
     }
     db.save(&database).map_err(Error::Io)?;
-    Ok(TuneReport { database, machine, kernels: report, rounds, rounds_wanted, elapsed: start.elapsed() })
+    Ok(TuneReport { database, machine, winograd, kernels: report, rounds, rounds_wanted, elapsed: start.elapsed() })
 }
 
 /// Rounds of timings of [`confirm`].
@@ -309,12 +324,7 @@ struct Confirmed {
 /// rotated (so a drift favours none). Per kernel: its default's median, and its
 /// candidate with the lowest median ratio to the default timed in the same round
 /// ([`paired_ratio`]). `None` if a model does not compile or run.
-fn confirm(
-    module: &Module,
-    kernels: &[Kernel],
-    options: &Options,
-    by_loc: &HashMap<(String, String), Option<usize>>,
-) -> Option<Vec<Option<Confirmed>>> {
+fn confirm(module: &Module, kernels: &[Kernel], options: &Options, owners: &Owners) -> Option<Vec<Option<Confirmed>>> {
     // Model 0 the defaults, model `n + 1` every kernel at its `n`-th candidate.
     let pick = |k: &Kernel, model: usize| match &k.found {
         Some(found) => found.clone(),
@@ -341,7 +351,7 @@ fn confirm(
         let mut times = vec![Vec::new(); models.len()];
         for turn in 0..models.len() {
             let model = (turn + round) % models.len();
-            times[model] = models[model].per_kernel(by_loc, kernels.len()).ok()?;
+            times[model] = models[model].per_kernel(owners, kernels.len()).ok()?;
         }
         for (model, candidate_times) in times.iter().enumerate().skip(1) {
             for (k, (&d, &c)) in times[0].iter().zip(candidate_times).enumerate() {
@@ -382,22 +392,30 @@ fn paired_ratio(pairs: &[(f64, f64)]) -> Option<(f64, f64)> {
     Some((default, ratio))
 }
 
+/// Which tuned kernel a profiled kernel counts for, by its op's name, its location and
+/// its ordinal among the kernels of that name at that location in program order (a
+/// Winograd convolution's three matmuls share its location).
+type Owners = HashMap<(String, String, usize), usize>;
+
 /// The distinct kernels of `m` (at the kernel-op stage), the most FLOPs first, with
 /// their candidates (or the database's configuration, unless `settings.again`); and which
-/// kernel each profiled kernel (op name and location) belongs to, `None` where two
-/// kernels share a name and location.
-fn kernels_of(
-    m: &Module,
-    session: &Session,
-    db: &TuningDb,
-    settings: &TuneSettings,
-) -> (Vec<Kernel>, HashMap<(String, String), Option<usize>>) {
+/// kernel each profiled kernel belongs to.
+fn kernels_of(m: &Module, session: &Session, db: &TuningDb, settings: &TuneSettings) -> (Vec<Kernel>, Owners) {
     let mut kernels: Vec<Kernel> = Vec::new();
     let mut index: HashMap<KernelKey, usize> = HashMap::new();
+    let mut ordinals: HashMap<(String, String), usize> = HashMap::new();
+    let mut places: HashMap<Op, (String, String, usize)> = HashMap::new();
     for func in m.funcs() {
         let Some(entry) = func_entry(m, func) else { continue };
         for op in m.block_ops(entry) {
-            if !takes_config(m, op) || m.attr(op, CONFIG_ATTR).is_some() {
+            if !takes_config(m, op) {
+                continue;
+            }
+            let (name, loc) = (m.name(op).to_string(), m.loc(op).to_string());
+            let ordinal = ordinals.entry((name.clone(), loc.clone())).or_default();
+            places.insert(op, (name, loc, *ordinal));
+            *ordinal += 1;
+            if m.attr(op, CONFIG_ATTR).is_some() {
                 continue;
             }
             let key = KernelKey::of(m, op);
@@ -422,17 +440,13 @@ fn kernels_of(
     }
     let flops = |k: &Kernel| k.ops.iter().map(|&op| tcc_dialect_graph::cost::flops(m, op)).sum::<u64>();
     kernels.sort_by_key(|k| std::cmp::Reverse(flops(k)));
-    let mut by_loc: HashMap<(String, String), Option<usize>> = HashMap::new();
+    let mut owners = Owners::new();
     for (k, kernel) in kernels.iter().enumerate() {
-        for &op in &kernel.ops {
-            let at = (m.name(op).to_string(), m.loc(op).to_string());
-            let slot = by_loc.entry(at).or_insert(Some(k));
-            if *slot != Some(k) {
-                *slot = None;
-            }
+        for op in &kernel.ops {
+            owners.insert(places.remove(op).expect("every kernel op has its place"), k);
         }
     }
-    (kernels, by_loc)
+    (kernels, owners)
 }
 
 /// Round `r`'s model `m` (configured kernel ops) compiled with `options` (profiling
@@ -449,21 +463,21 @@ fn time_round(
     r: usize,
     defaults: &mut Option<(Timed, Vec<Option<f64>>)>,
     options: &Options,
-    by_loc: &HashMap<(String, String), Option<usize>>,
+    owners: &Owners,
     kernels: usize,
 ) -> Result<Vec<Option<f64>>, Error> {
     let timed = Timed::compile(m, options)?;
     let Some((reference, first)) = defaults.as_ref() else {
-        let first = timed.per_kernel(by_loc, kernels)?;
+        let first = timed.per_kernel(owners, kernels)?;
         *defaults = Some((timed, first.clone()));
         return Ok(first);
     };
     let (now, reference_now) = if r.is_multiple_of(2) {
-        let now = timed.per_kernel(by_loc, kernels)?;
-        (now, reference.per_kernel(by_loc, kernels)?)
+        let now = timed.per_kernel(owners, kernels)?;
+        (now, reference.per_kernel(owners, kernels)?)
     } else {
-        let reference_now = reference.per_kernel(by_loc, kernels)?;
-        (timed.per_kernel(by_loc, kernels)?, reference_now)
+        let reference_now = reference.per_kernel(owners, kernels)?;
+        (timed.per_kernel(owners, kernels)?, reference_now)
     };
     Ok(rescaled(&now, &reference_now, first))
 }
@@ -502,35 +516,47 @@ impl Timed {
         Ok(Timed { model, inputs })
     }
 
-    /// Each kernel's seconds per run over about 300 ms of runs (at least three).
-    fn per_kernel(
-        &self,
-        by_loc: &HashMap<(String, String), Option<usize>>,
-        kernels: usize,
-    ) -> Result<Vec<Option<f64>>, Error> {
+    /// Each profiled kernel's seconds per run over about 300 ms of runs (at least
+    /// three), with its name and location.
+    fn profile(&self) -> Result<Vec<(&str, &str, f64)>, Error> {
         tcc_runtime::profile::take();
         let (mut runs, start) = (0u32, Instant::now());
         while runs < 3 || (runs < 1000 && start.elapsed() < Duration::from_millis(300)) {
             self.model.run(&self.inputs)?;
             runs += 1;
         }
-        let per_kernel = tcc_runtime::profile::take();
+        let times = tcc_runtime::profile::take();
+        let records = self.model.compiled().kernels.iter();
+        Ok(records
+            .zip(times)
+            .map(|(r, t)| (r.name.as_str(), r.loc.as_str(), t.total.as_secs_f64() / runs as f64))
+            .collect())
+    }
+
+    /// Each tuned kernel's seconds per run ([`Timed::profile`], summed over its
+    /// instances).
+    fn per_kernel(&self, owners: &Owners, kernels: usize) -> Result<Vec<Option<f64>>, Error> {
         let mut seconds: Vec<Option<f64>> = vec![None; kernels];
-        for (record, time) in self.model.compiled().kernels.iter().zip(per_kernel) {
-            if let Some(k) = owner(by_loc, &record.name, &record.loc) {
-                *seconds[k].get_or_insert(0.0) += time.total.as_secs_f64() / runs as f64;
+        let mut ordinals: HashMap<(&str, &str), usize> = HashMap::new();
+        for (name, loc, time) in self.profile()? {
+            let ordinal = ordinals.entry((name, loc)).or_default();
+            if let Some(k) = owner(owners, name, loc, *ordinal) {
+                *seconds[k].get_or_insert(0.0) += time;
             }
+            *ordinal += 1;
         }
         Ok(seconds)
     }
 }
 
-/// The tuned kernel whose time a profiled kernel `name` at `loc` counts for: the one
-/// of that name and location, and for a pad, the convolution at its location (one
-/// configured with `pad_input` pays for the pad `materialize-padding` puts there).
-fn owner(by_loc: &HashMap<(String, String), Option<usize>>, name: &str, loc: &str) -> Option<usize> {
+/// The tuned kernel whose time the `ordinal`-th profiled kernel `name` at `loc` counts
+/// for: the `ordinal`-th of that name at that location, and for a pad, the
+/// convolution of its ordinal there (one configured with `pad_input` pays for the pad
+/// `materialize-padding` puts before it; a location with several convolutions, only
+/// some of them padded, would pair them wrongly).
+fn owner(owners: &Owners, name: &str, loc: &str, ordinal: usize) -> Option<usize> {
     let name = if name == "graph.pad" { "graph.conv2d_nchwc" } else { name };
-    by_loc.get(&(name.to_string(), loc.to_string())).copied().flatten()
+    owners.get(&(name.to_string(), loc.to_string(), ordinal)).copied()
 }
 
 #[cfg(test)]
@@ -584,18 +610,22 @@ mod tests {
 
     #[test]
     fn a_pad_counts_for_the_convolution_at_its_location() {
-        let at = |name: &str, loc: &str| (name.to_string(), loc.to_string());
-        let by_loc = HashMap::from([
-            (at("graph.conv2d_nchwc", "m.mlir:4:8"), Some(0)),
-            (at("graph.matmul_packed", "m.mlir:5:8"), Some(1)),
-            (at("graph.conv2d_nchwc", "m.mlir:6:8"), None),
+        let at = |name: &str, loc: &str, ordinal| (name.to_string(), loc.to_string(), ordinal);
+        let owners = Owners::from([
+            (at("graph.conv2d_nchwc", "m.mlir:4:8", 0), 0),
+            (at("graph.matmul_packed", "m.mlir:5:8", 0), 1),
+            (at("graph.batch_matmul", "m.mlir:6:8", 0), 2),
+            (at("graph.batch_matmul", "m.mlir:6:8", 1), 3),
         ]);
-        assert_eq!(owner(&by_loc, "graph.conv2d_nchwc", "m.mlir:4:8"), Some(0));
-        assert_eq!(owner(&by_loc, "graph.pad", "m.mlir:4:8"), Some(0));
-        assert_eq!(owner(&by_loc, "graph.matmul_packed", "m.mlir:5:8"), Some(1));
-        // Not at another location, nor where two kernels share one.
-        assert_eq!(owner(&by_loc, "graph.pad", "m.mlir:5:8"), None);
-        assert_eq!(owner(&by_loc, "graph.pad", "m.mlir:6:8"), None);
-        assert_eq!(owner(&by_loc, "graph.add", "m.mlir:4:8"), None);
+        assert_eq!(owner(&owners, "graph.conv2d_nchwc", "m.mlir:4:8", 0), Some(0));
+        assert_eq!(owner(&owners, "graph.pad", "m.mlir:4:8", 0), Some(0));
+        assert_eq!(owner(&owners, "graph.matmul_packed", "m.mlir:5:8", 0), Some(1));
+        // Kernels of one name at one location, told apart by their order.
+        assert_eq!(owner(&owners, "graph.batch_matmul", "m.mlir:6:8", 0), Some(2));
+        assert_eq!(owner(&owners, "graph.batch_matmul", "m.mlir:6:8", 1), Some(3));
+        // Not at another location, nor past the kernels there.
+        assert_eq!(owner(&owners, "graph.pad", "m.mlir:5:8", 0), None);
+        assert_eq!(owner(&owners, "graph.batch_matmul", "m.mlir:6:8", 2), None);
+        assert_eq!(owner(&owners, "graph.add", "m.mlir:4:8", 0), None);
     }
 }
