@@ -142,6 +142,35 @@ def test_bf16_precision_rounds_convolutions_within_bf16_of_fp32():
         tcc.compile(ADD_ONE, precision="fp16")
 
 
+def conv3x3_model(rng, c, o, hw):
+    """A stride-1 3x3 convolution of `c` -> `o` channels on a `hw` x `hw` map, as MLIR."""
+    w = (rng.standard_normal((o, c, 3, 3)) / np.sqrt(9 * c)).astype("<f4")
+    x, y, wt = f"tensor<1x{c}x{hw}x{hw}xf32>", f"tensor<1x{o}x{hw}x{hw}xf32>", f"tensor<{o}x{c}x3x3xf32>"
+    return (f"func.func @main(%x: {x}) -> {y} {{\n"
+            f'  %w = graph.constant {{value = dense<"0x{w.tobytes().hex().upper()}"> : {wt}}} : () -> {wt}\n'
+            f"  %y = graph.conv2d %x, %w {{dilations = [1, 1], groups = 1, pads = [1, 1, 1, 1], strides = [1, 1]}}"
+            f" : ({x}, {wt}) -> {y}\n  return %y : {y}\n}}\n")
+
+
+def test_winograd_convolutions_are_an_option():
+    # winograd="2x2" computes a convolution large enough to pay as F(2x2, 3x3): within
+    # 1e-5 of the direct result's scale, and bench() says so and reports the error. An
+    # unknown tile, or Winograd with bf16, is a bad option.
+    rng = np.random.default_rng(0)
+    text = conv3x3_model(rng, 128, 256, 16)
+    x = rng.standard_normal((1, 128, 16, 16)).astype(np.float32)
+    (want,) = tcc.compile(text)(x)
+    model = tcc.compile(text, winograd="2x2")
+    (y,) = model(x)
+    assert 0 < relative_error(y, want) <= 1e-5
+    report = model.bench(runs=1, warmup=0)
+    assert report["winograd"] == "2x2" and report["error_vs_fp32"] <= 1e-5
+    with pytest.raises(ValueError, match="unknown Winograd tile '3x3'"):
+        tcc.compile(ADD_ONE, winograd="3x3")
+    with pytest.raises(ValueError, match="needs precision"):
+        tcc.compile(ADD_ONE, winograd="4x4", precision="bf16")
+
+
 def test_the_rewrite_search_is_an_option():
     # A LoRA adapter beside its weight, x @ W + (x @ A) @ B: equality saturation merges
     # it into one matmul (fewer FLOPs per run than the graph as written), and both
