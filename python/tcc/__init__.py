@@ -141,7 +141,7 @@ def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None,
     "eqsat" (equality saturation), "greedy" or "off" (the graph as written);
     `winograd` computes stride-1 3x3 convolutions of 64 channels or more as Winograd
     convolutions where they pay: "off" (the default: direct), "2x2" (F(2x2,3x3), relative
-    error ~2e-6) or "4x4" (F(4x4,3x3), fewer products, relative error ~2e-5); fp32 only."""
+    error ~3e-6) or "4x4" (F(4x4,3x3), fewer products, relative error ~6e-6); fp32 only."""
     source = _source(model)
     native = _tcc.compile(*source, backend, threads, max_memory, isa, precision, rewrite_search, winograd)
     return Model(native, source, backend, max_memory, isa, precision, rewrite_search, winograd)
