@@ -138,7 +138,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // TIMING-NOVERIFY-NEXT: print
 // TIMING-NOVERIFY-NEXT: Total
 
-// UNKNOWN: tcc-opt: error: unknown pass 'bogus' (known passes: block-layouts, canonicalize, configure-kernels, convert-graph-to-loop, convert-tosa-to-graph, cse, expand-half, expand-math, fuse-epilogues, fuse-memory-bound, materialize-padding, narrow-outputs, propagate-layouts, reduce-precision, rewrite-search, vectorize, widen-half)
+// UNKNOWN: tcc-opt: error: unknown pass 'bogus' (known passes: block-layouts, canonicalize, configure-kernels, convert-graph-to-loop, convert-tosa-to-graph, cse, expand-half, expand-math, fuse-epilogues, fuse-memory-bound, materialize-padding, narrow-outputs, propagate-layouts, reduce-precision, rewrite-search, vectorize, widen-half, winograd-convolutions)
 // UNKNOWN-NOT: module
 // BADOPT: tcc-opt: error: pass 'canonicalize' has no option 'foo'
 // CSEOPT: tcc-opt: error: pass 'cse' has no option 'max-iterations'
@@ -184,3 +184,6 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST:      {{^}}vectorize {{ *}}Turn innermost unit-stride loops into vector loops
 // LIST-NEXT: {{^}}    vector-bits: SIMD register width in bits (default 128)
 // LIST-NEXT: {{^}}widen-half {{ *}}Compute every f16 and bf16 graph op in f32 between casts
+// LIST-NEXT: {{^}}winograd-convolutions {{ *}}Rewrite stride-1 3x3 convolutions as Winograd F(m x m, 3 x 3) transforms
+// LIST-NEXT: {{^}}    tile: the output tile: 2x2 or 4x4 (default 4x4)
+// LIST-NEXT: {{^}}    all: rewrite every eligible convolution, not only those where it pays (default false)
