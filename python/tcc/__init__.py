@@ -157,7 +157,9 @@ def tune(model, budget=300, backend="cranelift", threads=None, isa=None, precisi
     level and threads read. Returns the report: a dict with the database, the machine,
     the seconds spent, the rounds and, per kernel, its instances, its default and tuned
     seconds in the model, the configurations measured (0: found in the database) and
-    pruned, and the configuration chosen."""
+    pruned, and the configuration chosen. With `winograd="2x2"` or `"4x4"`, each
+    eligible convolution is first timed direct and as a Winograd convolution, and the
+    report's "winograd" list gives, per convolution, both times and the choice."""
     source = _source(model)
     if tuning_db is not None:
         tuning_db = os.fspath(tuning_db)

@@ -192,8 +192,13 @@ pub fn pays(m: &Module, op: Op, tile: usize) -> bool {
     c.min(o) >= MIN_CHANNELS && tiles >= threshold.tiles && c * o >= threshold.products
 }
 
+/// The most elements the transformed filters of one convolution may have (1 GiB of
+/// f32; 4x the direct filters' for F(4x4)): they are computed at compile time.
+pub const MAX_FILTER_ELEMENTS: i64 = 1 << 28;
+
 /// Whether `op` is a convolution Winograd computes: 3x3, stride 1, no dilation, one
-/// group, f32, NCHW, with constant filters.
+/// group, f32, NCHW, with constant filters whose transform is at most
+/// [`MAX_FILTER_ELEMENTS`] (for F(4x4)).
 pub fn eligible(m: &Module, op: Op) -> bool {
     m.is(op, &g::CONV2D) && eligible_filters(m, op).is_some()
 }
@@ -206,6 +211,9 @@ fn eligible_filters(m: &Module, op: Op) -> Option<Vec<f32>> {
         return None;
     }
     if !m.operands(op).iter().all(|&v| f32_tensor(v)) || !f32_tensor(m.result(op, 0)) {
+        return None;
+    }
+    if 36 * geometry.in_channels * geometry.out_channels > MAX_FILTER_ELEMENTS {
         return None;
     }
     constant_value(m, m.operand(op, 1))?.to_f32s()

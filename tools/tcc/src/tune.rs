@@ -38,6 +38,31 @@ pub fn tune(model: &Path, settings: &TuneSettings, options: &Options) -> Result<
     Ok(())
 }
 
+/// One line per kernel (with the pruned column or not) appended to `out`; returns the
+/// kernels' default and chosen seconds, summed where both are known.
+fn rows(out: &mut String, kernels: &[TunedKernel], with_pruned: bool) -> (f64, f64) {
+    let (mut before, mut after) = (0.0, 0.0);
+    for k in kernels {
+        let (d, b) = (k.default_seconds.unwrap_or(f64::NAN), k.best_seconds.unwrap_or(f64::NAN));
+        if d.is_finite() && b.is_finite() {
+            before += d;
+            after += b;
+        }
+        let pruned = if with_pruned { format!(" {:>7}", k.pruned) } else { String::new() };
+        *out += &format!(
+            "{:>12.4} {:>11.4} {:>7.2}x {:>9}{pruned}  {} {} (x{})\n",
+            d * 1e3,
+            b * 1e3,
+            d / b,
+            measured(k),
+            k.config.as_deref().unwrap_or("(not measured)"),
+            k.kernel,
+            k.instances
+        );
+    }
+    (before, after)
+}
+
 /// How many of a kernel's configurations were measured now: "database" when it was
 /// found there, "-" when it could not be measured (its time not told apart from another
 /// kernel's at its location).
@@ -66,26 +91,9 @@ fn table(r: &TuneReport) -> String {
     );
     if !r.winograd.is_empty() {
         out += "   direct ms   chosen ms  speedup  measured  choice, convolution (instances)\n";
-        let (mut before, mut after) = (0.0, 0.0);
-        for k in &r.winograd {
-            let (d, b) = (k.default_seconds.unwrap_or(f64::NAN), k.best_seconds.unwrap_or(f64::NAN));
-            if d.is_finite() && b.is_finite() {
-                before += d;
-                after += b;
-            }
-            out += &format!(
-                "{:>12.4} {:>11.4} {:>7.2}x {:>9}  {} {} (x{})\n",
-                d * 1e3,
-                b * 1e3,
-                d / b,
-                measured(k),
-                k.config.as_deref().unwrap_or("(not measured)"),
-                k.kernel,
-                k.instances
-            );
-        }
+        let (before, after) = rows(&mut out, &r.winograd, false);
         out += &format!(
-            "{} convolutions: {:.3} ms per run direct, {:.3} ms as chosen ({:.2}x); their kernels follow\n",
+            "{} convolution(s): {:.3} ms per run direct, {:.3} ms as chosen ({:.2}x); their kernels follow\n",
             r.winograd.len(),
             before * 1e3,
             after * 1e3,
@@ -93,25 +101,7 @@ fn table(r: &TuneReport) -> String {
         );
     }
     out += "  default ms    tuned ms  speedup  measured  pruned  configuration, kernel (instances)\n";
-    let (mut before, mut after) = (0.0, 0.0);
-    for k in &r.kernels {
-        let (d, b) = (k.default_seconds.unwrap_or(f64::NAN), k.best_seconds.unwrap_or(f64::NAN));
-        if d.is_finite() && b.is_finite() {
-            before += d;
-            after += b;
-        }
-        out += &format!(
-            "{:>12.4} {:>11.4} {:>7.2}x {:>9} {:>7}  {} {} (x{})\n",
-            d * 1e3,
-            b * 1e3,
-            d / b,
-            measured(k),
-            k.pruned,
-            k.config.as_deref().unwrap_or("(not measured)"),
-            k.kernel,
-            k.instances
-        );
-    }
+    let (before, after) = rows(&mut out, &r.kernels, true);
     let (pruned, all) = r.kernels.iter().fold((0, 0), |(p, a), k| (p + k.pruned, a + k.candidates));
     out += &format!("{pruned} of {all} configurations pruned by the I/O bound\n");
     out += &format!(
