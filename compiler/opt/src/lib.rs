@@ -19,7 +19,8 @@
 //!   result join its epilogue region (bias, scale, activation, residual add).
 //! - [`kernel_config`] (`configure-kernels`): each kernel op gets its register tile
 //!   from a tuning database ([`tuning`]) or from the target description when it has no
-//!   `config` yet.
+//!   `config` yet; the tuner's candidates are pruned by MACO's I/O bound
+//!   ([`io_bound`]).
 //! - [`narrow_outputs`] (`narrow-outputs`): a bf16 dot kernel whose result is only
 //!   rounded to bf16 stores it rounded (its epilogue ends with the cast), so the
 //!   activation between two bf16 kernels is stored as bf16.
@@ -40,6 +41,7 @@ pub mod egraph;
 pub mod epilogue_fusion;
 pub mod eqsat;
 pub mod fusion;
+pub mod io_bound;
 pub mod kernel_config;
 pub mod layout_propagation;
 mod machine_tables;

@@ -141,8 +141,8 @@ impl ConfigSource for TuningDb {
     }
 }
 
-/// How far above the register-level I/O bound ([`candidates`]) a register tile's loads
-/// per FMA may be for the tuner to measure it.
+/// How far above the best candidate's I/O bound ([`crate::io_bound`]) a candidate's
+/// may be for the tuner to measure it.
 pub const BOUND_FACTOR: f64 = 1.15;
 
 /// What the tuner measures of a kernel: its candidate configurations, and how many the
@@ -155,62 +155,43 @@ pub struct Candidates {
 
 /// The configurations of kernel op `op` the tuner measures for `target`: the analytic
 /// default first, then the register tiles around it that fit the target's registers
-/// (and, for convolutions, the other placement of a row's edge columns and the other
-/// task order), each once, the tiles nearest the default's first (a budget that ends
-/// the search early has measured those). Unless `exhaustive`, the tiles are pruned by
-/// the register-level I/O bound (MACO's bound at the register file): a tile of `rows`
-/// broadcasts or input vectors by `cols` filter vectors does `rows x cols` FMAs per
-/// `rows + cols` loads; the best of the kernel's tiles sets the bound, and tiles whose
-/// loads per FMA exceed it by more than [`BOUND_FACTOR`] are not measured (the default's
-/// tile always is, in every pass, edge and task variant; pools, which do no FMAs, are
-/// not pruned).
+/// (and, for convolutions, the other placement of a row's edge columns, the other
+/// task order, input-channel passes and the padded input), each once, the tiles
+/// nearest the default's first (a budget that ends the search early has measured
+/// those). Unless `exhaustive`, they are pruned by MACO's I/O bound
+/// ([`crate::io_bound::loads_per_fma`]: at the register file and the level-1 cache):
+/// the best of the kernel's candidates sets the bound, and those whose own exceeds it
+/// by more than [`BOUND_FACTOR`] are not measured. The default always is, and so are
+/// its variants the bound cannot tell apart from it (edges, padding, task order);
+/// pools, which do no FMAs, are not pruned.
 pub fn candidates(m: &Module, op: Op, target: &Target, exhaustive: bool) -> Candidates {
     let configs = all_candidates(m, op, target);
     if exhaustive {
         return Candidates { configs, pruned: 0 };
     }
-    let loads_per_fma = |c: &KernelConfig| tile_shape(m, op, c, target).map(|(r, k)| 1.0 / r as f64 + 1.0 / k as f64);
-    let Some(bound) = configs.iter().filter_map(loads_per_fma).min_by(f64::total_cmp) else {
+    let bound = |c: &KernelConfig| crate::io_bound::loads_per_fma(m, op, c, target);
+    let Some(best) = configs.iter().filter_map(bound).min_by(f64::total_cmp) else {
         return Candidates { configs, pruned: 0 };
     };
     let total = configs.len();
-    // The default's tile in other passes, edges or task orders: what the bound does
-    // not see, measured like the default.
-    let default_tile = configs.first().and_then(|c| tile_shape(m, op, c, target));
+    let default = configs[0].clone();
     let kept: Vec<KernelConfig> = configs
         .into_iter()
         .enumerate()
-        .filter(|(i, c)| {
-            *i == 0
-                || tile_shape(m, op, c, target) == default_tile
-                || loads_per_fma(c).is_none_or(|l| l <= BOUND_FACTOR * bound)
-        })
+        .filter(|(i, c)| *i == 0 || unseen_variant(c, &default) || bound(c).is_none_or(|l| l <= BOUND_FACTOR * best))
         .map(|(_, c)| c)
         .collect();
     Candidates { pruned: total - kept.len(), configs: kept }
 }
 
-/// The register tile `(rows, columns)` of configuration `c` of `op`: per reduction
-/// step, `rows` broadcasts (or input vectors) and `columns` filter (or weight) vectors
-/// are loaded for `rows x columns` FMAs. `None` for kernels without FMAs (pools) and
-/// the row template (which tiles itself).
-fn tile_shape(m: &Module, op: Op, c: &KernelConfig, target: &Target) -> Option<(i64, i64)> {
-    match c {
-        KernelConfig::Conv(conv) => {
-            let geometry = ConvGeometry::of(m, op)?;
-            let w = crate::shape(m, m.operand(op, 1));
-            let vectors = (w.get(5)? / target.kernel_target().f32_lanes()).max(1);
-            match conv.template {
-                Some(ConvTemplate::Depthwise) => {
-                    let multiples = if geometry.class() == ConvClass::Multiplier { geometry.multiplier() } else { 1 };
-                    Some((conv.tile_w(), multiples * vectors))
-                }
-                Some(ConvTemplate::Direct | ConvTemplate::Pointwise) => Some((conv.tile_w(), conv.tile_oc() * vectors)),
-                _ => None,
-            }
+/// Whether `c` is `default` but for what the I/O bound cannot see: where a row's edge
+/// columns go, whether the input is padded explicitly, the task order.
+fn unseen_variant(c: &KernelConfig, default: &KernelConfig) -> bool {
+    match (c, default) {
+        (KernelConfig::Conv(c), KernelConfig::Conv(d)) => {
+            ConvConfig { edges: d.edges, pad_input: d.pad_input, task_w: d.task_w, ..c.clone() } == *d
         }
-        KernelConfig::Matmul(mm) => Some((mm.tile_m(), mm.tile_n())),
-        KernelConfig::Pool(_) => None,
+        _ => false,
     }
 }
 
