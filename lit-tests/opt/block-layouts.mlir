@@ -61,14 +61,19 @@ func.func @stem_and_depthwise(%x: tensor<1x3x8x8xf32>) -> tensor<1x6x4x4xf32> {
 // CHECK: graph.layout_transform {{.*}} {dst = "NK{{[0-9]+}}n", src = "KN"} : (tensor<16x10xf32>)
 // CHECK: graph.matmul_packed
 // CHECK: graph.batch_matmul %arg1, %arg2 : (tensor<2x3x5xf32>, tensor<2x5x7xf32>) -> tensor<2x3x7xf32>
-func.func @pool_and_matmuls(%x: tensor<1x4x4x4xf32>, %a: tensor<2x3x5xf32>, %b: tensor<2x5x7xf32>) -> (tensor<1x4x2x2xf32>, tensor<1x10xf32>, tensor<2x3x7xf32>) {
+// So is one by a batch of constants (a Winograd convolution's filters).
+// CHECK: %[[U:.*]] = graph.constant {{.*}} tensor<2x5x7xf32>
+// CHECK: graph.batch_matmul %arg1, %[[U]] : (tensor<2x3x5xf32>, tensor<2x5x7xf32>) -> tensor<2x3x7xf32>
+func.func @pool_and_matmuls(%x: tensor<1x4x4x4xf32>, %a: tensor<2x3x5xf32>, %b: tensor<2x5x7xf32>) -> (tensor<1x4x2x2xf32>, tensor<1x10xf32>, tensor<2x3x7xf32>, tensor<2x3x7xf32>) {
   %p = graph.max_pool2d %x {kernel = [2, 2], strides = [2, 2]} : (tensor<1x4x4x4xf32>) -> tensor<1x4x2x2xf32>
   %f = graph.reshape %x {shape = [4, 16]} : (tensor<1x4x4x4xf32>) -> tensor<4x16xf32>
   %r = graph.slice %f {starts = [0, 0], sizes = [1, 16]} : (tensor<4x16xf32>) -> tensor<1x16xf32>
   %w = graph.constant {value = dense<0.5> : tensor<16x10xf32>} : () -> tensor<16x10xf32>
   %m = graph.matmul %r, %w : (tensor<1x16xf32>, tensor<16x10xf32>) -> tensor<1x10xf32>
   %q = graph.matmul %a, %b : (tensor<2x3x5xf32>, tensor<2x5x7xf32>) -> tensor<2x3x7xf32>
-  return %p, %m, %q : tensor<1x4x2x2xf32>, tensor<1x10xf32>, tensor<2x3x7xf32>
+  %u = graph.constant {value = dense<0.25> : tensor<2x5x7xf32>} : () -> tensor<2x5x7xf32>
+  %c = graph.matmul %a, %u : (tensor<2x3x5xf32>, tensor<2x5x7xf32>) -> tensor<2x3x7xf32>
+  return %p, %m, %q, %c : tensor<1x4x2x2xf32>, tensor<1x10xf32>, tensor<2x3x7xf32>, tensor<2x3x7xf32>
 }
 
 // -----

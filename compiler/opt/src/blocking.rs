@@ -526,12 +526,10 @@ fn pack_matmul(m: &mut Module, op: Op, target: &Target) {
         return;
     }
     let packable = sb[..sb.len() - 2].iter().all(|&d| d == 1);
-    if !packable && constant_value(m, b).is_some() {
-        return;
-    }
-    if constant_value(m, b).is_none() {
-        // Two activations with the same batch dimensions (attention): the batched
-        // kernel reads the right operand as it is.
+    if !packable || constant_value(m, b).is_none() {
+        // Two activations with the same batch dimensions (attention), or a batch of
+        // constant right operands (a Winograd convolution's transformed filters): the
+        // batched kernel reads the right operand as it is.
         if sa.len() == sb.len() && sa[..sa.len() - 2] == sb[..sb.len() - 2] {
             let mut ins = Inserter::before(m, op);
             let y = ins.inferred(&g::BATCH_MATMUL, &[a, b], AttrDict::new());

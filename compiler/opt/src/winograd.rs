@@ -7,13 +7,14 @@
 //! tile `d` of (m + 2) x (m + 2) pixels and each 3x3 filter `g`: per tile and channel
 //! pair, (m + 2)^2 products instead of 9 m^2 (4x fewer for F(4x4), 2.25x for F(2x2)).
 //! As graph ops, for an input of C channels and O filters:
-//! 1. the input, padded to whole tiles, is gathered by (m + 2)^2 strided slices (each
-//!    tile's pixel (u, v) of every channel and tile) into `[(m+2)^2, C N th tw]`, and
-//!    the input transform `B^T d B` of every tile is one matmul by the `[(m+2)^2,
-//!    (m+2)^2]` matrix `B^T (x) B^T`;
-//! 2. viewed as `[(m+2)^2, C, N th tw]`, the result is multiplied by the transformed
-//!    filters `U = G g G^T`, `[(m+2)^2, O, C]` (computed here, in f64, and rounded
-//!    once): a batch of (m + 2)^2 matmuls, where the work is;
+//! 1. the input, channels last and padded to whole tiles, is gathered by (m + 2)^2
+//!    strided slices (each tile's pixel (u, v) of every tile and channel) into
+//!    `[(m+2)^2, N th tw C]`, and the input transform `B^T d B` of every tile is one
+//!    matmul by the `[(m+2)^2, (m+2)^2]` matrix `B^T (x) B^T`;
+//! 2. viewed as `[(m+2)^2, N th tw, C]`, the result is multiplied by the transformed
+//!    filters `U = G g G^T`, `[(m+2)^2, C, O]` (computed here, in f64, and rounded
+//!    once): a batch of (m + 2)^2 matmuls, where the work is, whose columns are the
+//!    output channels;
 //! 3. the output transform `A^T M A` is one matmul of the `[m^2, (m+2)^2]` matrix by
 //!    all tiles; its result is transposed back to `[N, O, m th, m tw]`, sliced to the
 //!    output's size, and the bias added.
@@ -289,7 +290,7 @@ impl Transforms {
         kron(&self.bt, self.a, self.a)
     }
 
-    /// The transformed filters `[a^2, O, C]`: `G g G^T` of each filter `g` of
+    /// The transformed filters `[a^2, C, O]`: `G g G^T` of each filter `g` of
     /// `filters` (`[O, C, 3, 3]`), summed in f64 and rounded once.
     fn filters(&self, filters: &[f32], out_channels: usize, in_channels: usize) -> Vec<f32> {
         let a = self.a;
@@ -307,7 +308,7 @@ impl Transforms {
                 for i in 0..a {
                     for j in 0..a {
                         let x: f64 = (0..3).map(|v| gw[i * 3 + v] * self.g[j * 3 + v]).sum();
-                        u[((i * a + j) * out_channels + o) * in_channels + c] = x as f32;
+                        u[((i * a + j) * in_channels + c) * out_channels + o] = x as f32;
                     }
                 }
             }
@@ -358,38 +359,42 @@ fn rewrite(m: &mut Module, op: Op, filters: &[f32], t: &Transforms) {
         ins.constant(DenseElements::from_f32_vec(ty, values).expect("as many values as elements"))
     };
     let mut ins = Inserter::before(m, op);
+    // Channels last (`[N, H, W, C]`), so that each tile's pixel is a run of channels and
+    // the transformed tiles come out by channels: the products' columns are then the
+    // output channels (whole vector blocks in every real network, which the
+    // microkernels compute; tiles as columns left a partial block that Cranelift's
+    // generated code computed at a few GFLOP/s) and the filters their constant right
+    // operand.
+    let nhwc = ins.inferred(&g::TRANSPOSE, &[x], AttrDict::new().with("perm", ints(&[0, 2, 3, 1])));
     let padded = if [top, left, bottom, right] == [0; 4] {
-        x
+        nhwc
     } else {
-        let pads = AttrDict::new().with("low", ints(&[0, 0, top, left])).with("high", ints(&[0, 0, bottom, right]));
-        ins.inferred(&g::PAD, &[x], pads)
+        let pads = AttrDict::new().with("low", ints(&[0, top, left, 0])).with("high", ints(&[0, bottom, right, 0]));
+        ins.inferred(&g::PAD, &[nhwc], pads)
     };
-    // Each tile's pixel (u, v) of every channel and tile: `[a^2, C N th tw]`.
+    // Each tile's pixel (u, v) of every tile and channel: `[a^2, N th tw C]`.
     let mut pixels = Vec::new();
     for u in 0..a {
         for v in 0..a {
             let attrs = AttrDict::new()
-                .with("starts", ints(&[0, 0, u, v]))
-                .with("sizes", ints(&[n, c, th, tw]))
-                .with("steps", ints(&[1, 1, tile, tile]));
-            let mut pixel = ins.inferred(&g::SLICE, &[padded], attrs);
-            if n > 1 {
-                pixel = ins.inferred(&g::TRANSPOSE, &[pixel], AttrDict::new().with("perm", ints(&[1, 0, 2, 3])));
-            }
-            pixels.push(ins.reshape(pixel, vec![1, c * n * th * tw]));
+                .with("starts", ints(&[0, u, v, 0]))
+                .with("sizes", ints(&[n, th, tw, c]))
+                .with("steps", ints(&[1, tile, tile, 1]));
+            let pixel = ins.inferred(&g::SLICE, &[padded], attrs);
+            pixels.push(ins.reshape(pixel, vec![1, n * th * tw * c]));
         }
     }
     let tiles = ins.inferred(&g::CONCAT, &pixels, AttrDict::new().with("axis", Attribute::i64(0)));
     let bt = constant(&mut ins, vec![a * a, a * a], t.input_matrix());
     let v = ins.inferred(&g::MATMUL, &[bt, tiles], AttrDict::new());
-    let v = ins.reshape(v, vec![a * a, c, n * th * tw]);
-    let u = constant(&mut ins, vec![a * a, o, c], t.filters(filters, o as usize, c as usize));
-    let products = ins.inferred(&g::MATMUL, &[u, v], AttrDict::new());
-    let products = ins.reshape(products, vec![a * a, o * n * th * tw]);
+    let v = ins.reshape(v, vec![a * a, n * th * tw, c]);
+    let u = constant(&mut ins, vec![a * a, c, o], t.filters(filters, o as usize, c as usize));
+    let products = ins.inferred(&g::MATMUL, &[v, u], AttrDict::new());
+    let products = ins.reshape(products, vec![a * a, n * th * tw * o]);
     let at = constant(&mut ins, vec![tile * tile, a * a], t.output_matrix());
     let y = ins.inferred(&g::MATMUL, &[at, products], AttrDict::new());
-    let y = ins.reshape(y, vec![tile, tile, o, n, th, tw]);
-    let y = ins.inferred(&g::TRANSPOSE, &[y], AttrDict::new().with("perm", ints(&[3, 2, 4, 0, 5, 1])));
+    let y = ins.reshape(y, vec![tile, tile, n, th, tw, o]);
+    let y = ins.inferred(&g::TRANSPOSE, &[y], AttrDict::new().with("perm", ints(&[2, 5, 3, 0, 4, 1])));
     let mut y = ins.reshape(y, vec![n, o, tile * th, tile * tw]);
     if tile * th != out[2] || tile * tw != out[3] {
         let attrs = AttrDict::new().with("starts", ints(&[0, 0, 0, 0])).with("sizes", ints(&out));
