@@ -1,8 +1,9 @@
 // winograd-convolutions: a stride-1 3x3 convolution with constant filters becomes
-// strided slices of its input, channels last and padded (one per pixel of a tile),
-// the input transform as one matmul, the batched matmul by the transformed filters,
-// the output transform as one matmul, a transpose back to NCHW, a slice to the
-// output's size and the bias.
+// strided slices of its input, channels last (`NCHW{C}c`) and padded (one per pixel
+// of a tile), the input transform as one matmul, the batched matmul by the
+// transformed filters, the output transform as one matmul, a transpose back to
+// channels last and a layout transform to NCHW, a slice to the output's size and the
+// bias.
 // RUN: %tcc-opt %s --pass-pipeline='winograd-convolutions{tile=2x2 all=true}' | FileCheck %s
 // RUN: %tcc-opt %s --pass-pipeline='winograd-convolutions{tile=4x4}' | FileCheck %s --check-prefix=PAYS
 // RUN: not %tcc-opt %s --pass-pipeline='winograd-convolutions{tile=3x3}' 2>&1 | FileCheck %s --check-prefix=BAD
@@ -10,14 +11,15 @@
 // F(2x2): 4x4 input tiles, 3x3 tiles for a 5x5 output: the padding grows to 3 * 2 + 2 = 8
 // rows and columns.
 // CHECK-LABEL: func.func @rewritten
-// CHECK: %[[T:.*]] = graph.transpose %arg0 {perm = [0, 2, 3, 1]} : (tensor<1x2x5x5xf32>) -> tensor<1x5x5x2xf32>
-// CHECK: %[[P:.*]] = graph.pad %[[T]] {high = [0, 2, 2, 0], low = [0, 1, 1, 0]} : (tensor<1x5x5x2xf32>) -> tensor<1x8x8x2xf32>
+// CHECK: graph.layout_transform %arg0 {dst = "NCHW2c", src = "NCHW"} : (tensor<1x2x5x5xf32>) -> tensor<1x1x5x5x2xf32>
+// CHECK: %[[P:.*]] = graph.pad {{.*}} {high = [0, 2, 2, 0], low = [0, 1, 1, 0]} : (tensor<1x5x5x2xf32>) -> tensor<1x8x8x2xf32>
 // CHECK-COUNT-16: graph.slice %[[P]] {{.*}}steps = [1, 2, 2, 1]{{.*}} -> tensor<1x3x3x2xf32>
 // CHECK: graph.concat {{.*}} -> tensor<16x18xf32>
 // CHECK: graph.matmul {{.*}} : (tensor<16x16xf32>, tensor<16x18xf32>) -> tensor<16x18xf32>
 // CHECK: graph.matmul {{.*}} : (tensor<16x9x2xf32>, tensor<16x2x3xf32>) -> tensor<16x9x3xf32>
 // CHECK: graph.matmul {{.*}} : (tensor<4x16xf32>, tensor<16x27xf32>) -> tensor<4x27xf32>
-// CHECK: graph.transpose {{.*}} {perm = [2, 5, 3, 0, 4, 1]} : (tensor<2x2x1x3x3x3xf32>) -> tensor<1x3x3x2x3x2xf32>
+// CHECK: graph.transpose {{.*}} {perm = [2, 3, 0, 4, 1, 5]} : (tensor<2x2x1x3x3x3xf32>) -> tensor<1x3x2x3x2x3xf32>
+// CHECK: graph.layout_transform {{.*}} {dst = "NCHW", src = "NCHW3c"} : (tensor<1x1x6x6x3xf32>) -> tensor<1x3x6x6xf32>
 // CHECK: graph.slice {{.*}} : (tensor<1x3x6x6xf32>) -> tensor<1x3x5x5xf32>
 // CHECK: graph.add
 // CHECK-NOT: graph.conv2d

@@ -38,6 +38,7 @@ use std::sync::Arc;
 
 use tcc_dialect_graph::canonical::constant_value;
 use tcc_dialect_graph::config::ConvGeometry;
+use tcc_dialect_graph::layout::Layout;
 use tcc_dialect_graph::ops as g;
 use tcc_ir::builtin::func_entry;
 use tcc_ir::{
@@ -365,7 +366,11 @@ fn rewrite(m: &mut Module, op: Op, filters: &[f32], t: &Transforms) {
     // microkernels compute; tiles as columns left a partial block that Cranelift's
     // generated code computed at a few GFLOP/s) and the filters their constant right
     // operand.
-    let nhwc = ins.inferred(&g::TRANSPOSE, &[x], AttrDict::new().with("perm", ints(&[0, 2, 3, 1])));
+    // (As the layout `NCHW{C}c`, one block of every channel, which the lowering
+    // transposes in vector registers where C is a multiple of the vector width.)
+    let (h, w) = (input[2], input[3]);
+    let nhwc = ins.layout(x, &Layout::nchw(), &Layout::nchwc(c), vec![n, 1, h, w, c]);
+    let nhwc = ins.reshape(nhwc, vec![n, h, w, c]);
     let padded = if [top, left, bottom, right] == [0; 4] {
         nhwc
     } else {
@@ -393,9 +398,13 @@ fn rewrite(m: &mut Module, op: Op, filters: &[f32], t: &Transforms) {
     let products = ins.reshape(products, vec![a * a, n * th * tw * o]);
     let at = constant(&mut ins, vec![tile * tile, a * a], t.output_matrix());
     let y = ins.inferred(&g::MATMUL, &[at, products], AttrDict::new());
+    // Back to channels last, each pixel a run of channels (a copy of runs), then to NCHW
+    // as the layout transform from `NCHW{O}c`.
     let y = ins.reshape(y, vec![tile, tile, n, th, tw, o]);
-    let y = ins.inferred(&g::TRANSPOSE, &[y], AttrDict::new().with("perm", ints(&[2, 5, 3, 0, 4, 1])));
-    let mut y = ins.reshape(y, vec![n, o, tile * th, tile * tw]);
+    let y = ins.inferred(&g::TRANSPOSE, &[y], AttrDict::new().with("perm", ints(&[2, 3, 0, 4, 1, 5])));
+    let (out_rows, out_cols) = (tile * th, tile * tw);
+    let y = ins.reshape(y, vec![n, 1, out_rows, out_cols, o]);
+    let mut y = ins.layout(y, &Layout::nchwc(o), &Layout::nchw(), vec![n, o, out_rows, out_cols]);
     if tile * th != out[2] || tile * tw != out[3] {
         let attrs = AttrDict::new().with("starts", ints(&[0, 0, 0, 0])).with("sizes", ints(&out));
         y = ins.inferred(&g::SLICE, &[y], attrs);
