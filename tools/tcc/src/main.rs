@@ -98,7 +98,7 @@ struct Common {
     /// Stride-1 3x3 convolutions as Winograd convolutions where they pay (64 channels or
     /// more, maps of 32 output tiles or more; fp32 only): off (direct, the default), 2x2
     /// (F(2x2,3x3): 2.25x fewer products, relative error ~3e-6) or 4x4 (F(4x4,3x3): 4x
-    /// fewer, relative error ~6e-6). With LLVM: Cranelift's batched matmuls are slow.
+    /// fewer, relative error ~6e-6).
     #[arg(long, value_name = "TILE", default_value = "off", value_parser = parse_winograd)]
     winograd: tcc::Winograd,
     /// Threads for parallel loops, 1 to 256 (default: TCC_NUM_THREADS if set, else one
