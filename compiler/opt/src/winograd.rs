@@ -16,8 +16,8 @@
 //!    once): a batch of (m + 2)^2 matmuls, where the work is, whose columns are the
 //!    output channels;
 //! 3. the output transform `A^T M A` is one matmul of the `[m^2, (m+2)^2]` matrix by
-//!    all tiles; its result is transposed back to `[N, O, m th, m tw]`, sliced to the
-//!    output's size, and the bias added.
+//!    all tiles; its result is transposed to channels last, `[N, m th, m tw, O]`, then
+//!    laid out as NCHW, sliced to the output's size, and the bias added.
 //!
 //! The interpreter runs the rewritten graph like any other, so it is its own oracle.
 //! Winograd's products reassociate the sums: F(2x2) stays within 2.7e-6 of the direct
@@ -366,9 +366,9 @@ fn rewrite(m: &mut Module, op: Op, filters: &[f32], t: &Transforms) {
     // output channels (whole vector blocks in every real network, which the
     // microkernels compute; tiles as columns left a partial block that Cranelift's
     // generated code computed at a few GFLOP/s) and the filters their constant right
-    // operand.
-    // (As the layout `NCHW{C}c`, one block of every channel, which the lowering
-    // transposes in vector registers where C is a multiple of the vector width.)
+    // operand. Channels last is the layout `NCHW{C}c` (one block of every channel),
+    // which the lowering transposes in vector registers where C is a multiple of the
+    // vector width.
     let (h, w) = (input[2], input[3]);
     let nhwc = ins.layout(x, &Layout::nchw(), &Layout::nchwc(c), vec![n, 1, h, w, c]);
     let nhwc = ins.reshape(nhwc, vec![n, h, w, c]);
