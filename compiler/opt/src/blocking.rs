@@ -35,7 +35,8 @@
 //!   becomes `matmul_packed(a, layout_transform(B, KN -> NK{n}n))`, `n` the column block
 //!   the kernel configuration chooses (or the matmul's `rhs_block`, a layout the rewrite
 //!   search chose); a matmul of two activations with equal batch
-//!   dimensions (attention) becomes `batch_matmul`. On targets with the bf16 dot
+//!   dimensions (attention), or of an activation by a batch of constants (a Winograd
+//!   convolution's transformed filters), becomes `batch_matmul`. On targets with the bf16 dot
 //!   microkernel (`Target::bf16_dot`), a matmul whose left operand is a widened bf16
 //!   value (the bf16 precision policy rounds it so) takes that bf16 value itself and
 //!   `B` cast to bf16 and packed in pairs of rows, `NK{n}n2k`, with an f32 result,
