@@ -6,8 +6,9 @@
 //! filter (or weight) vectors does `rows x cols` vector FMAs per `rows + cols` vector
 //! loads. At the level-1 cache, a tile over one pass of its reduction reads its slice
 //! of the filters, its input window and writes (with passes: reads and writes) its
-//! outputs; the filters stay in L1 across the tiles of a row only when the slice and
-//! the input window fit in it together, else every tile reads them again from L2. A
+//! outputs; the filters stay in L1 across the tiles of a row only when the slice fits
+//! in it beside the input windows and outputs streaming through, else every tile reads
+//! them again from L2. A
 //! tile too wide for L1 thus pays at the cache level what it saves at the registers:
 //! ResNet-50's 256 -> 64 pointwise convolution at 56x56 ran 1.21x faster in 6 x 2
 //! tiles, whose 32 KiB of filters stay in a 48 KiB L1, than in 4 x 4, whose 64 KiB do
@@ -65,9 +66,9 @@ pub fn register_tile(m: &Module, op: Op, c: &KernelConfig, target: &Target) -> O
 /// Bytes a direct or pointwise convolution's tile reads from L2 (and writes) per
 /// scalar FMA: its filter slice for one pass of `chunk_ic` input blocks (once per row
 /// of tiles, with passes once per channel group, when it fits L1 beside the input
-/// windows and outputs streaming through; else once per tile), its
-/// input window, and its outputs (read back and written again by every pass after the
-/// first). `None` for other templates.
+/// windows and outputs streaming through; else once per tile), its input window, and
+/// its outputs (read back and written again by every pass after the first). `None` for
+/// other templates.
 fn conv_l2_bytes_per_fma(m: &Module, op: Op, conv: &ConvConfig, target: &Target) -> Option<f64> {
     if !matches!(conv.template, Some(ConvTemplate::Direct | ConvTemplate::Pointwise)) {
         return None;
