@@ -30,7 +30,7 @@ const L2_READ_COST: f64 = 2.0;
 /// per vector FMA (lower is better), or `None` for kernels without FMAs (pools) and
 /// the row template (which tiles itself).
 pub fn loads_per_fma(m: &Module, op: Op, c: &KernelConfig, target: &Target) -> Option<f64> {
-    let (rows, cols) = register_tile(m, op, c, target)?;
+    let (rows, cols) = tile_shape(m, op, c, target)?;
     let registers = 1.0 / rows as f64 + 1.0 / cols as f64;
     let cache = match c {
         KernelConfig::Conv(conv) => conv_l2_bytes_per_fma(m, op, conv, target).unwrap_or(0.0),
@@ -43,7 +43,7 @@ pub fn loads_per_fma(m: &Module, op: Op, c: &KernelConfig, target: &Target) -> O
 /// The register tile `(rows, columns)` of configuration `c` of `op`: per reduction
 /// step, `rows` broadcasts (or input vectors) and `columns` filter (or weight) vectors
 /// are loaded for `rows x columns` FMAs.
-pub fn register_tile(m: &Module, op: Op, c: &KernelConfig, target: &Target) -> Option<(i64, i64)> {
+fn tile_shape(m: &Module, op: Op, c: &KernelConfig, target: &Target) -> Option<(i64, i64)> {
     match c {
         KernelConfig::Conv(conv) => {
             let geometry = ConvGeometry::of(m, op)?;
@@ -154,7 +154,7 @@ mod tests {
         let l2 = (32768.0 / 523.0 + 6144.0 + 768.0) / fmas;
         let want = 1.0 / 6.0 + 1.0 / 2.0 + L2_READ_COST * l2 / 4.0;
         assert!((loads_per_fma(&m, ops[0], &c, &t).unwrap() - want).abs() < 1e-12);
-        assert_eq!(register_tile(&m, ops[0], &c, &t), Some((6, 2)));
+        assert_eq!(tile_shape(&m, ops[0], &c, &t), Some((6, 2)));
         // A matmul's tile: loads per FMA at the registers only.
         let mm = KernelConfig::Matmul(MatmulConfig { tile_m: Some(4), tile_n: Some(2), ..Default::default() });
         assert_eq!(loads_per_fma(&m, ops[0], &mm, &t), Some(0.75));
