@@ -1,5 +1,5 @@
 //! MACO's I/O lower bound for a kernel configuration, the measure by which the tuner
-//! prunes candidates ([`crate::tuning::candidates`]): what a register tile must move
+//! prunes candidates ([`crate::candidates::candidates`]): what a register tile must move
 //! per FMA, at the register file and at the level-1 cache.
 //!
 //! At the register file, a tile of `rows` broadcasts (or input vectors) by `cols`
@@ -31,7 +31,12 @@ const L2_READ_COST: f64 = 2.0;
 /// the row template (which tiles itself).
 pub fn loads_per_fma(m: &Module, op: Op, c: &KernelConfig, target: &Target) -> Option<f64> {
     let (rows, cols) = tile_shape(m, op, c, target)?;
-    let registers = 1.0 / rows as f64 + 1.0 / cols as f64;
+    let (all_rows, all_cols) = tiled_extent(m, op, c, target)?;
+    // A dimension of `n` in tiles of `t` has ceil(n / t) tiles, each loading its `t`
+    // (the last its remainder) for FMAs with every vector of the other dimension: so
+    // ceil(n / t) / n loads per FMA, 1 / t when `t` divides `n`.
+    let per_fma = |t: i64, n: i64| ((n + t - 1) / t) as f64 / n as f64;
+    let registers = per_fma(rows, all_rows) + per_fma(cols, all_cols);
     let cache = match c {
         KernelConfig::Conv(conv) => conv_l2_bytes_per_fma(m, op, conv, target).unwrap_or(0.0),
         _ => 0.0,
@@ -59,6 +64,33 @@ fn tile_shape(m: &Module, op: Op, c: &KernelConfig, target: &Target) -> Option<(
             }
         }
         KernelConfig::Matmul(mm) => Some((mm.tile_m(), mm.tile_n())),
+        KernelConfig::Pool(_) => None,
+    }
+}
+
+/// What configuration `c` of `op` tiles by [`tile_shape`]'s `(rows, columns)`: the
+/// columns of an output row (of all rows for pointwise convolutions and matmuls) and
+/// the output vectors of a channel group (a matmul's columns, in vectors).
+fn tiled_extent(m: &Module, op: Op, c: &KernelConfig, target: &Target) -> Option<(i64, i64)> {
+    let out = crate::shape(m, *m.results(op).first()?);
+    let lanes = target.kernel_target().f32_lanes();
+    match c {
+        KernelConfig::Conv(conv) => {
+            let geometry = ConvGeometry::of(m, op)?;
+            let (_, vectors) = tile_shape(m, op, c, target)?;
+            let cols = if conv.template == Some(ConvTemplate::Pointwise) { out[2] * out[3] } else { out[3] };
+            let blocks = match conv.template {
+                // One tile spans the channels a depthwise step makes.
+                Some(ConvTemplate::Depthwise) => return Some((cols, vectors)),
+                _ => out[1] / geometry.groups.max(1),
+            };
+            let per_block = vectors / conv.tile_oc().max(1);
+            Some((cols, (blocks * per_block).max(1)))
+        }
+        KernelConfig::Matmul(_) => {
+            let [.., rows, cols] = out[..] else { return None };
+            Some((rows.max(1), ((cols + lanes - 1) / lanes).max(1)))
+        }
         KernelConfig::Pool(_) => None,
     }
 }
@@ -112,16 +144,19 @@ mod tests {
     use tcc_ir::builtin::func_entry;
 
     /// ResNet-50's 256 -> 64 pointwise convolution at 56x56 and a 3x3 one, 64 -> 64 at
-    /// 14x14, in 16-channel blocks; the kernel ops and the module.
+    /// 14x14, in 16-channel blocks, and an 8 x 16 by 16 x 64 packed matmul; the kernel
+    /// ops and the module.
     fn convs() -> (Module, Vec<Op>) {
         let text = "func.func @main(%x: tensor<1x16x56x56x16xf32>, %w: tensor<4x16x1x1x16x16xf32>,\n\
-                      %y: tensor<1x4x14x14x16xf32>, %v: tensor<4x4x3x3x16x16xf32>)\n\
-                      -> (tensor<1x4x56x56x16xf32>, tensor<1x4x14x14x16xf32>) {\n\
+                      %y: tensor<1x4x14x14x16xf32>, %v: tensor<4x4x3x3x16x16xf32>,\n\
+                      %a: tensor<8x16xf32>, %b: tensor<4x16x16xf32>)\n\
+                      -> (tensor<1x4x56x56x16xf32>, tensor<1x4x14x14x16xf32>, tensor<8x64xf32>) {\n\
                       %0 = graph.conv2d_nchwc %x, %w : (tensor<1x16x56x56x16xf32>, tensor<4x16x1x1x16x16xf32>) \
                       -> tensor<1x4x56x56x16xf32>\n\
                       %1 = graph.conv2d_nchwc %y, %v {pads = [1, 1, 1, 1]} : (tensor<1x4x14x14x16xf32>, \
                       tensor<4x4x3x3x16x16xf32>) -> tensor<1x4x14x14x16xf32>\n\
-                      return %0, %1 : tensor<1x4x56x56x16xf32>, tensor<1x4x14x14x16xf32>\n}";
+                      %2 = graph.matmul_packed %a, %b : (tensor<8x16xf32>, tensor<4x16x16xf32>) -> tensor<8x64xf32>\n\
+                      return %0, %1, %2 : tensor<1x4x56x56x16xf32>, tensor<1x4x14x14x16xf32>, tensor<8x64xf32>\n}";
         let m = tcc_ir::parse_bytes("t.mlir", text.as_bytes(), &tcc_dialect_graph::registry()).unwrap();
         let entry = func_entry(&m, m.func("main").unwrap()).unwrap();
         let ops = m.block_ops(entry).collect();
@@ -152,12 +187,40 @@ mod tests {
         let c = conv(ConvTemplate::Pointwise, 6, 2, None);
         let fmas = 6.0 * 32.0 * 256.0;
         let l2 = (32768.0 / 523.0 + 6144.0 + 768.0) / fmas;
-        let want = 1.0 / 6.0 + 1.0 / 2.0 + L2_READ_COST * l2 / 4.0;
+        // 3136 columns in 523 tiles of 6 (the last of 4); 4 blocks in tiles of 2.
+        let want = 523.0 / 3136.0 + 1.0 / 2.0 + L2_READ_COST * l2 / 4.0;
         assert!((loads_per_fma(&m, ops[0], &c, &t).unwrap() - want).abs() < 1e-12);
         assert_eq!(tile_shape(&m, ops[0], &c, &t), Some((6, 2)));
-        // A matmul's tile: loads per FMA at the registers only.
-        let mm = KernelConfig::Matmul(MatmulConfig { tile_m: Some(4), tile_n: Some(2), ..Default::default() });
-        assert_eq!(loads_per_fma(&m, ops[0], &mm, &t), Some(0.75));
+        // A matmul's tile: loads per FMA at the registers only; 8 x 4 vectors in tiles of
+        // 4 x 2, then 3 x 3 (three tiles of rows, two of vectors).
+        let mm = |tile_m, tile_n| {
+            KernelConfig::Matmul(MatmulConfig { tile_m: Some(tile_m), tile_n: Some(tile_n), ..Default::default() })
+        };
+        assert_eq!(loads_per_fma(&m, ops[2], &mm(4, 2), &t), Some(0.75));
+        assert_eq!(loads_per_fma(&m, ops[2], &mm(3, 3), &t), Some(3.0 / 8.0 + 2.0 / 4.0));
+    }
+
+    #[test]
+    fn partial_tiles_load_as_much_as_whole_ones() {
+        let (m, ops) = convs();
+        let t = avx512(48);
+        let registers = |tile_w, tile_oc| {
+            let c = conv(ConvTemplate::Direct, tile_w, tile_oc, Some(1));
+            let l2 = L2_READ_COST * conv_l2_bytes_per_fma(&m, ops[1], conv_config(&c), &t).unwrap() / 4.0;
+            loads_per_fma(&m, ops[1], &c, &t).unwrap() - l2
+        };
+        // 14 columns: tiles of 7 load once per 7 columns, tiles of 8 twice per 14.
+        assert!((registers(7, 2) - (1.0 / 7.0 + 0.5)).abs() < 1e-12);
+        assert!((registers(8, 2) - (2.0 / 14.0 + 0.5)).abs() < 1e-12);
+        // 4 blocks in tiles of 3: two tiles, as many loads as tiles of 2.
+        assert!((registers(7, 3) - registers(7, 2)).abs() < 1e-12);
+    }
+
+    fn conv_config(c: &KernelConfig) -> &ConvConfig {
+        match c {
+            KernelConfig::Conv(c) => c,
+            _ => unreachable!(),
+        }
     }
 
     #[test]
