@@ -1,7 +1,31 @@
-// configure-kernels: the default register tile fills the target's vector registers.
-// RUN: %tcc-opt %s --pass-pipeline='configure-kernels{vector-bits=128 vector-registers=16}' | FileCheck %s --check-prefix=XMM
-// RUN: %tcc-opt %s --pass-pipeline='configure-kernels{vector-bits=512 vector-registers=32 prefetch=true}' | FileCheck %s --check-prefix=ZMM
+// configure-kernels: the analytic default register tile fills the target's vector
+// registers (the XMM and ZMM runs, with `io-bound=false`; UK, tiles that microkernels
+// compute, which always take it); with the I/O bound (BOUND), the f32 direct and
+// pointwise convolutions of the backend's own code take the candidate with the lowest
+// bound.
+// RUN: %tcc-opt %s --pass-pipeline='configure-kernels{io-bound=false vector-bits=128 vector-registers=16}' | FileCheck %s --check-prefix=XMM
+// RUN: %tcc-opt %s --pass-pipeline='configure-kernels{io-bound=false vector-bits=512 vector-registers=32 prefetch=true}' | FileCheck %s --check-prefix=ZMM
 // RUN: %tcc-opt %s --pass-pipeline='configure-kernels{vector-bits=128 vector-registers=16 ukernels=avx512}' | FileCheck %s --check-prefix=UK
+// RUN: %tcc-opt %s --pass-pipeline='configure-kernels{vector-bits=512 vector-registers=32 prefetch=true}' | FileCheck %s --check-prefix=BOUND
+
+// With the bound (a 32 KiB L1 by default): the 3x3 conv's filters for a tile of two
+// output blocks (74 KB in one pass) leave L1 at every tile; in passes of one input
+// block (18 KB) they stay for the whole row and serve every row. The pointwise one
+// takes 6 x 4 tiles (29 of the 32 registers): 2048-column tasks, 16 KB of filters in
+// L1. Depthwise convolutions, stems and hand-written configurations are not the
+// bound's.
+// BOUND-LABEL: func.func @main
+// BOUND: config = {chunk_ic = 1, prefetch_input = true, task_w = 56, template = "direct", tile_oc = 2, tile_w = 14}, config_source = "bound"
+// BOUND: config = {task_w = 2048, template = "pointwise", tile_oc = 4, tile_w = 6}, config_source = "bound"
+// BOUND-NOT: config_source
+// BOUND: config = {template = "depthwise"
+// BOUND-NOT: config_source
+// BOUND: config = {tile_w = 3}
+// BOUND-NOT: config_source
+// BOUND: return
+// BOUND-LABEL: func.func @stems
+// BOUND-NOT: config_source
+// BOUND: return
 
 // 56-wide rows, 4 blocks of 16 output channels: 14 columns x 2 blocks = 28 zmm
 // accumulators with AVX-512. The same row in blocks of 4 channels with Cranelift's 16

@@ -428,7 +428,8 @@ pub fn bench_bytes(
     // tune` chose.
     let configurable: Vec<usize> = (0..kernels.len()).filter(|&i| kernels[i].flops > 0).collect();
     let tuned: Vec<usize> = configurable.iter().copied().filter(|&i| kernels[i].tuned).collect();
-    let time = |ids: &[usize]| ids.iter().map(|&i| per_kernel[i].as_secs_f64()).sum::<f64>();
+    // (A float sum starts at -0.0: an empty one printed "-0.0%".)
+    let time = |ids: &[usize]| ids.iter().map(|&i| per_kernel[i].as_secs_f64()).fold(0.0, |a, b| a + b);
     let _ = writeln!(
         out,
         "  tuned   {} of {} conv and matmul kernels configured by the tuning database ({:.1}% of their time)",

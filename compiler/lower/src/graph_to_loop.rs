@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tcc_dialect_graph::{GraphOp, kind_of};
+use tcc_dialect_graph::{GraphOp, config, kind_of};
 use tcc_dialect_loop as lp;
 use tcc_dialect_loop::abi::{self, KernelRecord};
 use tcc_ir::builtin::{create_func, create_return, func_entry, func_type};
@@ -221,7 +221,7 @@ pub fn convert(gm: &Module, profile: bool, target: &tcc_target::Target) -> Resul
                 naive: ctx.is_naive(),
                 // (Only the bf16 dot kernels compute on bf16 operands.)
                 bf16: flops > 0 && ctx.in_elem(0) == tcc_ir::ScalarType::BF16,
-                tuned: gm.attr(op, tcc_dialect_graph::config::CONFIG_SOURCE_ATTR).is_some(),
+                tuned: gm.attr(op, config::CONFIG_SOURCE_ATTR).and_then(|a| a.as_str()) == Some(config::FROM_DATABASE),
             });
         }
     }

@@ -1,5 +1,6 @@
-//! `configure-kernels`: the untuned default kernel configuration of every kernel op
-//! that has none, derived from the target description.
+//! The analytic default kernel configuration of a kernel op, derived from the target
+//! description: what `configure-kernels` gives kernels the I/O bound does not rank, and
+//! where the candidates the bound ranks and the tuner measures start from.
 //!
 //! A register tile of `R` columns x `C` vectors of output channels needs `R * C`
 //! accumulators, `C` filter vectors and one broadcast register; it should fill the
@@ -24,52 +25,11 @@
 
 use tcc_dialect_graph::GraphOp;
 use tcc_dialect_graph::config::{
-    CONFIG_ATTR, CONFIG_SOURCE_ATTR, ConfigSource, ConvClass, ConvConfig, ConvGeometry, ConvTemplate, KernelConfig,
-    KernelKey, MatmulConfig, PoolConfig, takes_config,
+    ConvClass, ConvConfig, ConvGeometry, ConvTemplate, KernelConfig, MatmulConfig, PoolConfig,
 };
 use tcc_dialect_graph::ops as g;
-use tcc_ir::builtin::func_entry;
-use tcc_ir::{Diagnostics, Module, Op, Pass, PassInfo};
+use tcc_ir::{Module, Op};
 use tcc_target::Target;
-
-pub static CONFIGURE_KERNELS: PassInfo = PassInfo {
-    name: "configure-kernels",
-    summary: "Give every kernel op without a `config` the default register tile for the target",
-    options: tcc_target::PASS_OPTIONS,
-    create: |opts| Ok(Box::new(ConfigureKernels { target: crate::target_from(opts)?, source: None })),
-};
-
-/// Configures the kernel ops that have no configuration: from `source` (a tuning
-/// database) when it knows the kernel, else the analytic default for `target`.
-pub struct ConfigureKernels {
-    pub target: Target,
-    pub source: Option<std::sync::Arc<dyn ConfigSource>>,
-}
-
-impl Pass for ConfigureKernels {
-    fn name(&self) -> &'static str {
-        "configure-kernels"
-    }
-    fn run(&self, m: &mut Module) -> Result<(), Diagnostics> {
-        for func in m.funcs() {
-            let Some(entry) = func_entry(m, func) else { continue };
-            let ops: Vec<Op> = m.block_ops(entry).collect();
-            for op in ops {
-                if !takes_config(m, op) || m.attr(op, CONFIG_ATTR).is_some() {
-                    continue;
-                }
-                let tuned = self.source.as_ref().and_then(|s| s.lookup(&KernelKey::of(m, op)));
-                if tuned.is_some() {
-                    m.set_attr(op, CONFIG_SOURCE_ATTR, tcc_ir::Attribute::string("database"));
-                }
-                if let Some(config) = tuned.or_else(|| default_config(m, op, &self.target)) {
-                    config.set_on(m, op);
-                }
-            }
-        }
-        Ok(())
-    }
-}
 
 /// The analytic default configuration of kernel op `op`, or `None` if it is not one.
 pub fn default_config(m: &Module, op: Op, codegen: &Target) -> Option<KernelConfig> {
@@ -461,6 +421,7 @@ pub fn matmul_block_choices(target: &Target, n: i64) -> Vec<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tcc_ir::builtin::func_entry;
 
     fn target(bits: u32, regs: u32) -> Target {
         Target { vector_bits: bits, vector_registers: regs, ..Target::default() }
@@ -506,39 +467,6 @@ mod tests {
         );
         assert_eq!(matmul_block(&target(512, 32), 128, 3072) % 16, 0);
         assert_eq!(matmul_block(&target(128, 16), 1, 10), 4 * (matmul_block(&target(128, 16), 1, 10) / 4));
-    }
-
-    /// A tuning database that knows one kernel.
-    struct OneKernel(KernelKey, KernelConfig);
-
-    impl ConfigSource for OneKernel {
-        fn lookup(&self, key: &KernelKey) -> Option<KernelConfig> {
-            (*key == self.0).then(|| self.1.clone())
-        }
-    }
-
-    #[test]
-    fn a_tuning_database_answers_before_the_default() {
-        let text = "func.func @main(%a: tensor<8x16xf32>, %b: tensor<3x16x4xf32>, %c: tensor<4x16xf32>)\n\
-                      -> (tensor<8x10xf32>, tensor<4x10xf32>) {\n\
-                      %0 = graph.matmul_packed %a, %b : (tensor<8x16xf32>, tensor<3x16x4xf32>) -> tensor<8x10xf32>\n\
-                      %1 = graph.matmul_packed %c, %b : (tensor<4x16xf32>, tensor<3x16x4xf32>) -> tensor<4x10xf32>\n\
-                      return %0, %1 : tensor<8x10xf32>, tensor<4x10xf32>\n}";
-        let mut m = tcc_ir::parse_bytes("t.mlir", text.as_bytes(), &tcc_dialect_graph::registry()).unwrap();
-        let entry = func_entry(&m, m.func("main").unwrap()).unwrap();
-        let ops: Vec<Op> = m.block_ops(entry).collect();
-        let tuned = KernelConfig::Matmul(MatmulConfig { tile_m: Some(2), unroll_k: Some(4), ..Default::default() });
-        let source = OneKernel(KernelKey::of(&m, ops[0]), tuned);
-        let pass = ConfigureKernels { target: target(128, 16), source: Some(std::sync::Arc::new(source)) };
-        pass.run(&mut m).unwrap();
-        assert_eq!(
-            MatmulConfig::of(&m, ops[0]),
-            MatmulConfig { tile_m: Some(2), unroll_k: Some(4), ..Default::default() }
-        );
-        // The other kernel (another shape) gets the analytic default.
-        let KernelConfig::Matmul(default) = default_config(&m, ops[1], &target(128, 16)).unwrap() else { panic!() };
-        assert_eq!(MatmulConfig::of(&m, ops[1]), default);
-        assert_ne!(default.tile_m, Some(2));
     }
 
     #[test]

@@ -36,6 +36,8 @@
 //! into a padded blocked layout only if it maps zeros to zeros.
 
 pub mod blocking;
+pub mod candidates;
+pub mod configure_kernels;
 pub mod cost;
 pub mod egraph;
 pub mod epilogue_fusion;
@@ -56,6 +58,26 @@ use tcc_dialect_graph::layout::{Layout, transform_attrs};
 use tcc_dialect_graph::ops as g;
 use tcc_ir::{AttrDict, Attribute, Location, Module, Op, OpDef, OperationState, PassRegistry, TensorType, Type, Value};
 
+/// A pass's option list: its own options (a `static` slice), then the target's
+/// ([`tcc_target::PASS_OPTIONS`]), as one array for its `PassInfo`.
+macro_rules! with_target_options {
+    ($own:expr) => {{
+        const OWN: &[(&str, &str)] = $own;
+        const ALL: usize = OWN.len() + tcc_target::PASS_OPTIONS.len();
+        const OPTIONS: [(&str, &str); ALL] = {
+            let mut all = [("", ""); ALL];
+            let mut i = 0;
+            while i < ALL {
+                all[i] = if i < OWN.len() { OWN[i] } else { tcc_target::PASS_OPTIONS[i - OWN.len()] };
+                i += 1;
+            }
+            all
+        };
+        &OPTIONS
+    }};
+}
+pub(crate) use with_target_options;
+
 /// Registers this crate's passes.
 pub fn register_passes(r: &mut PassRegistry) {
     r.register(&search::REWRITE_SEARCH);
@@ -63,7 +85,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&blocking::BLOCK_LAYOUTS);
     r.register(&layout_propagation::PROPAGATE_LAYOUTS);
     r.register(&epilogue_fusion::FUSE_EPILOGUES);
-    r.register(&kernel_config::CONFIGURE_KERNELS);
+    r.register(&configure_kernels::CONFIGURE_KERNELS);
     r.register(&narrow_outputs::NARROW_OUTPUTS);
     r.register(&padding::MATERIALIZE_PADDING);
     r.register(&fusion::FUSE_MEMORY_BOUND);

@@ -552,25 +552,11 @@ const SEARCH_OPTIONS: [(&str, &str); 10] = [
     ("verbose", "print the search's statistics on stderr (default false)"),
 ];
 
-/// The search's options, then the target's (whose layouts it tries).
-static OPTIONS: [(&str, &str); SEARCH_OPTIONS.len() + tcc_target::PASS_OPTIONS.len()] = {
-    let mut all = [("", ""); SEARCH_OPTIONS.len() + tcc_target::PASS_OPTIONS.len()];
-    let mut i = 0;
-    while i < all.len() {
-        all[i] = if i < SEARCH_OPTIONS.len() {
-            SEARCH_OPTIONS[i]
-        } else {
-            tcc_target::PASS_OPTIONS[i - SEARCH_OPTIONS.len()]
-        };
-        i += 1;
-    }
-    all
-};
-
 pub static REWRITE_SEARCH: PassInfo = PassInfo {
     name: "rewrite-search",
     summary: "Applies the search rules where the cost model says they pay (TASO's backtracking search)",
-    options: &OPTIONS,
+    // The search's options, then the target's (whose layouts it tries).
+    options: crate::with_target_options!(&SEARCH_OPTIONS),
     create: |o| Ok(Box::new(RewriteSearch::from_options(o)?)),
 };
 

@@ -216,8 +216,8 @@ pub struct Options {
     /// The tuning database, whose kernel configurations come before the analytic
     /// defaults (default [`tune::default_tuning_db`]; see [`tune`]).
     pub tuning_db: Option<PathBuf>,
-    /// Compile with the analytic default kernel configurations only (no tuning
-    /// database).
+    /// Compile with the untuned kernel configurations only (the I/O bound's optimum or
+    /// the analytic default; no tuning database).
     pub untuned: bool,
     /// Rank rewrites by the analytical estimate alone: nothing is measured.
     pub estimate_costs_only: bool,
@@ -296,7 +296,7 @@ impl RuntimeBuilder {
         self.options.tuning_db = Some(path.into());
         self
     }
-    /// The analytic default kernel configurations only (see [`Options::untuned`]).
+    /// The untuned kernel configurations only (see [`Options::untuned`]).
     pub fn untuned(mut self) -> Self {
         self.options.untuned = true;
         self

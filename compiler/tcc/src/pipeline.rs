@@ -23,9 +23,9 @@ use std::sync::Arc;
 use tcc_codegen::Target;
 use tcc_dialect_graph::config::ConfigSource;
 use tcc_graph_opt::blocking::BlockLayouts;
+use tcc_graph_opt::configure_kernels::ConfigureKernels;
 use tcc_graph_opt::epilogue_fusion::FuseEpilogues;
 use tcc_graph_opt::fusion::FuseMemoryBound;
-use tcc_graph_opt::kernel_config::ConfigureKernels;
 use tcc_graph_opt::layout_propagation::PropagateLayouts;
 use tcc_graph_opt::narrow_outputs::NarrowOutputs;
 use tcc_graph_opt::padding::MaterializePadding;
@@ -112,12 +112,17 @@ pub fn kernel_ops(target: &Target) -> Passes {
     ]
 }
 
-/// Kernel configurations chosen (from `tuned`, else the analytic default), bf16
+/// Kernel configurations chosen (from `tuned`, else the untuned choice: the I/O
+/// bound's optimum or the analytic default), bf16
 /// kernels' results stored as bf16 where only read so, the memory-bound ops between
 /// kernels stitched into groups.
 pub fn kernel_configuration(target: &Target, tuned: Option<Arc<TuningDb>>) -> Passes {
     vec![
-        Box::new(ConfigureKernels { target: *target, source: tuned.map(|db| db as Arc<dyn ConfigSource>) }),
+        Box::new(ConfigureKernels {
+            target: *target,
+            source: tuned.map(|db| db as Arc<dyn ConfigSource>),
+            io_bound: true,
+        }),
         Box::new(NarrowOutputs { depthwise: target.ukernels.is_none() }),
         Box::new(MaterializePadding),
         Box::new(Cse),

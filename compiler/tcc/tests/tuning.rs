@@ -5,7 +5,7 @@
 //! channel-multiplier and grouped convolutions with padding, strides and epilogues, a
 //! pool, a matmul), as the pipeline makes it for every code generator, and compiles it
 //! alone with candidates spread over all of its tuner's candidates
-//! (`graph_opt::tuning::candidates`), on 1 and 2 threads, against the interpreter on the
+//! (`graph_opt::candidates::candidates`), on 1 and 2 threads, against the interpreter on the
 //! same kernel op.
 
 use tcc::graph::config::KernelConfig;
@@ -91,7 +91,7 @@ fn tuner_candidates_match_the_interpreter() {
             assert!(!ops.is_empty(), "no kernel op\n{text}");
             for op in ops {
                 // Every candidate, the bound's pruned ones too.
-                let configs = tcc::graph_opt::tuning::candidates(&m, op, &session.target, true).configs;
+                let configs = tcc::graph_opt::candidates::candidates(&m, op, &session.target, true).configs;
                 assert!(!configs.is_empty(), "no candidate for {}", m.name(op));
                 let step = configs.len().div_ceil(6);
                 // A spread of them, and every pass and padding variant.
@@ -114,7 +114,7 @@ fn tuner_candidates_match_the_interpreter() {
     }
 }
 
-/// The I/O bound prunes candidates but never the default; what it keeps is a subset of
+/// The I/O bound prunes candidates but never the untuned one; what it keeps is a subset of
 /// every candidate, in the same order; it prunes most of a 3x3 convolution's tiles.
 #[test]
 fn the_io_bound_prunes_tiles_far_from_it() {
@@ -122,11 +122,11 @@ fn the_io_bound_prunes_tiles_far_from_it() {
     let session = tcc::Session::new(&options).unwrap();
     let (m, ops) = kernels(&models()[0], &options);
     for op in ops {
-        let all = tcc::graph_opt::tuning::candidates(&m, op, &session.target, true);
-        let kept = tcc::graph_opt::tuning::candidates(&m, op, &session.target, false);
+        let all = tcc::graph_opt::candidates::candidates(&m, op, &session.target, true);
+        let kept = tcc::graph_opt::candidates::candidates(&m, op, &session.target, false);
         assert_eq!(all.pruned, 0);
         assert_eq!(kept.configs.len() + kept.pruned, all.configs.len());
-        assert_eq!(kept.configs[0], all.configs[0], "the default is kept");
+        assert_eq!(kept.configs[0], all.configs[0], "the untuned configuration is kept");
         let mut rest = all.configs.iter();
         assert!(kept.configs.iter().all(|c| rest.any(|a| a == c)), "a subset, in order");
         assert!(kept.pruned * 2 > all.configs.len(), "{} of {} pruned", kept.pruned, all.configs.len());
@@ -134,13 +134,13 @@ fn the_io_bound_prunes_tiles_far_from_it() {
 }
 
 /// A padded 3x3 convolution whose filters leave L1 in one pass (256 input channels)
-/// has its default tile in input-channel passes of one block among its candidates,
-/// whose filters stay in L1 (a lower bound than one pass's), kept where that bound is
-/// within the factor of the best; its default tile on a padded input (which the bound
-/// cannot see) is always kept. A dilated one's are not padded.
+/// has its analytic default tile in input-channel passes of one block among its
+/// candidates, whose filters stay in L1 (a lower bound than one pass's), kept where
+/// that bound is within the factor of the best; its untuned tile on a padded input
+/// (which the bound cannot see) is always kept. A dilated one's are not padded.
 #[test]
 fn passes_and_padding_are_candidates() {
-    use tcc::graph_opt::{io_bound, tuning};
+    use tcc::graph_opt::{candidates, io_bound, kernel_config};
     let options = generators(0).pop().unwrap();
     let session = tcc::Session::new(&options).unwrap();
     let wide = conv([1, 256, 9, 13], 32, 3, 1, 1, 1, "graph.relu");
@@ -152,9 +152,10 @@ fn passes_and_padding_are_candidates() {
             KernelConfig::Conv(c) => c.clone(),
             other => panic!("{other:?}"),
         };
-        let all = tuning::candidates(&m, ops[0], &session.target, true).configs;
-        let kept = tuning::candidates(&m, ops[0], &session.target, false).configs;
-        let d = conv(&all[0]);
+        let all = candidates::candidates(&m, ops[0], &session.target, true).configs;
+        let kept = candidates::candidates(&m, ops[0], &session.target, false).configs;
+        let default = kernel_config::default_config(&m, ops[0], &session.target).unwrap();
+        let d = conv(&default);
         let passes = all
             .iter()
             .find(|c| {
@@ -162,9 +163,9 @@ fn passes_and_padding_are_candidates() {
                 (c.tile_w, c.tile_oc, c.chunk_ic, c.pad_input) == (d.tile_w, d.tile_oc, Some(1), d.pad_input)
             })
             .unwrap_or_else(|| panic!("no candidate in passes of one block: {all:?}"));
-        assert!(bound(passes) < bound(&all[0]), "{} {}", bound(passes), bound(&all[0]));
+        assert!(bound(passes) < bound(&default), "{} {}", bound(passes), bound(&default));
         let best = all.iter().map(bound).fold(f64::INFINITY, f64::min);
-        assert_eq!(kept.contains(passes), bound(passes) <= tuning::BOUND_FACTOR * best);
+        assert_eq!(kept.contains(passes), bound(passes) <= candidates::BOUND_FACTOR * best);
         assert_eq!(kept.iter().any(|c| conv(c).pad_input == Some(true)), padded, "{kept:?}");
     }
 }

@@ -32,14 +32,19 @@ pub const CONFIG_SPEC: AttrSpec = AttrSpec::optional(
 );
 
 /// Where a kernel op's configuration came from, when not the analytic default:
-/// `"database"` (the tuning database, `tcc tune`). No effect on what is computed.
+/// `"database"` (the tuning database, `tcc tune`) or `"bound"` (the candidate with the
+/// lowest I/O bound). No effect on what is computed.
 pub const CONFIG_SOURCE_ATTR: &str = "config_source";
+/// The [`CONFIG_SOURCE_ATTR`] of a configuration from the tuning database.
+pub const FROM_DATABASE: &str = "database";
+/// The [`CONFIG_SOURCE_ATTR`] of the candidate with the lowest I/O bound.
+pub const FROM_BOUND: &str = "bound";
 
 pub const CONFIG_SOURCE_SPEC: AttrSpec = AttrSpec::optional(
     CONFIG_SOURCE_ATTR,
     AttrKind::String,
     AttrDefault::Optional,
-    "where `config` came from when not the analytic default: \"database\" (the tuning database)",
+    "where `config` came from when not the analytic default: \"database\" (the tuning database) or \"bound\" (the I/O bound's optimum)",
 );
 
 /// A value a configuration field holds, read from and written to an attribute.

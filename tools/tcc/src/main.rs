@@ -138,11 +138,11 @@ struct Common {
     #[arg(long)]
     estimate_costs: bool,
     /// The tuning database whose kernel configurations (`tcc tune`) come before the
-    /// analytic defaults (default: tuning.json in tcc's cache directory, ~/.cache/tcc).
+    /// untuned ones (default: tuning.json in tcc's cache directory, ~/.cache/tcc).
     #[arg(long, value_name = "FILE.json")]
     tuning_db: Option<PathBuf>,
-    /// Compile with the analytic default kernel configurations only (no tuning
-    /// database).
+    /// Compile with the untuned kernel configurations only (the I/O bound's optimum or
+    /// the analytic default; no tuning database).
     #[arg(long, conflicts_with = "tuning_db")]
     untuned: bool,
 }

@@ -1,9 +1,10 @@
 //! Tuning (`tcc tune`, NeoCPU's local search): each distinct kernel of a model (a
 //! convolution, matmul or pool with its shapes and attributes: a [`KernelKey`]) has
-//! candidate configurations ([`tcc_graph_opt::tuning::candidates`]: the analytic
-//! default, register tiles around it within a factor of the register-level I/O bound,
-//! edge placement, task order), measured in rounds of the whole model, each timed back
-//! to back with the defaults' ([`tune`], [`time_round`]); its three fastest are then
+//! candidate configurations ([`tcc_graph_opt::candidates::candidates`]: the untuned
+//! one (the "default": the I/O bound's optimum or the analytic default), register
+//! tiles around it within a factor of the I/O bound's best, edge placement, task order,
+//! passes, padding), measured in rounds of the whole model, each timed back to back
+//! with the defaults' ([`tune`], [`time_round`]); its three fastest are then
 //! confirmed against the default in rounds of timings one after another ([`confirm`]),
 //! and the fastest there goes to the tuning database ([`TuningDb`]), which every later
 //! compile with the same backend, microkernel level and threads on this CPU reads
@@ -19,7 +20,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tcc_dialect_graph::config::{CONFIG_ATTR, KernelConfig, KernelKey, takes_config};
-use tcc_graph_opt::tuning::{Candidates, Tuned, TuningDb, candidates};
+use tcc_graph_opt::candidates::{Candidates, candidates};
+use tcc_graph_opt::tuning::{Tuned, TuningDb};
 use tcc_ir::builtin::func_entry;
 use tcc_ir::{Module, Op};
 
@@ -103,7 +105,7 @@ pub struct TunedKernel {
     pub candidates: usize,
     pub measured: usize,
     pub pruned: usize,
-    /// Seconds per run of all its instances in the model, with the analytic default and
+    /// Seconds per run of all its instances in the model, with the untuned configuration and
     /// with the chosen configuration (from the database when it was found there).
     pub default_seconds: Option<f64>,
     pub best_seconds: Option<f64>,
@@ -170,7 +172,7 @@ impl Kernel {
 /// `progress` is told after each round.
 ///
 /// Kernels are measured where they run: in round `r` every kernel takes its `r`-th
-/// candidate (the analytic default in round 0; a kernel out of candidates its best so
+/// candidate (the untuned one in round 0; a kernel out of candidates its best so
 /// far), the whole model is compiled with profiling and timed, and each kernel's time
 /// is read from the profile (summed over its instances). So a configuration is timed
 /// with its inputs coming from the kernels before it, in the caches they leave, not on
