@@ -24,17 +24,17 @@ pub struct Candidates {
 }
 
 /// The configurations of kernel op `op` the tuner measures for `target`: the untuned
-/// one first ([`untuned_config`]), then the analytic default and the register tiles around it that fit the target's registers
-/// (and, for convolutions, the other placement of a row's edge columns, the other
-/// task order, input-channel passes and the padded input), each once, the tiles
+/// one first ([`untuned_config`]), then the analytic default and the register tiles
+/// around it that fit the target's registers (and, for convolutions, the other
+/// placement of a row's edge columns, the other task order, input-channel passes and
+/// the padded input, of the default and of the untuned one), each once, the tiles
 /// nearest the default's first (a budget that ends the search early has measured
 /// those). Unless `exhaustive`, they are pruned by MACO's I/O bound
 /// ([`crate::io_bound::loads_per_fma`]: at the register file and the level-1 cache):
 /// the best of the kernel's candidates sets the bound, and those whose own exceeds it
 /// by more than [`BOUND_FACTOR`] are not measured. The untuned configuration always
 /// is, and so are its variants the bound cannot tell apart from it (edges, padding,
-/// task order);
-/// pools, which do no FMAs, are not pruned.
+/// task order); pools, which do no FMAs, are not pruned.
 pub fn candidates(m: &Module, op: Op, target: &Target, exhaustive: bool) -> Candidates {
     let mut configs = all_candidates(m, op, target);
     // The untuned configuration first (the one the tuned ones must beat), with its
