@@ -87,9 +87,9 @@ pub enum Origin {
 /// wider tiles), matmuls, pools, bf16 kernels, and tiles computed by microkernels,
 /// whose cost per call the bound does not see. Measured on an Intel Xeon, one thread,
 /// whole models: the bound's tiles made ResNet-18, ResNet-50, GoogLeNet and SqueezeNet
-/// 5-14% slower with microkernels and SqueezeNet's stem 1.4x slower; as chosen here,
-/// with LLVM, ResNet-18, ResNet-50 and DenseNet-121 6-10% faster, four other models
-/// within 2% (`benchmarks/RESULTS.md`).
+/// 5-14% slower with microkernels and SqueezeNet's stem 1.4x slower; with LLVM,
+/// ResNet-18, ResNet-50 and DenseNet-121 6-10% faster, four other models within 2%
+/// (`benchmarks/RESULTS.md`; with the passes [`bound_optimum`] now leaves out).
 pub fn untuned_config(m: &Module, op: Op, target: &Target) -> Option<(KernelConfig, Origin)> {
     let default = default_config(m, op, target)?;
     let counted = match &default {
@@ -109,11 +109,23 @@ pub fn untuned_config(m: &Module, op: Op, target: &Target) -> Option<(KernelConf
 }
 
 /// The candidate of kernel op `op` with the lowest I/O bound (of equal bounds the one
-/// nearest the analytic default, which comes first), or `None` if none has a bound.
+/// nearest the analytic default, which comes first) among those in the default's
+/// input-channel passes, or `None` if none has a bound. Passes stay the default's: with
+/// passes a task covers every row of its channel group, so there are as few tasks as
+/// groups, and the configuration does not know how many threads will share them
+/// (measured, Intel Xeon, LLVM: the bound's passes made ResNet-50 and DenseNet-121
+/// about 4% faster on one thread, 3-8% slower on two, SqueezeNet 15% slower on two).
 pub fn bound_optimum(m: &Module, op: Op, target: &Target) -> Option<KernelConfig> {
     let bound = |c: &KernelConfig| crate::io_bound::loads_per_fma(m, op, c, target);
-    all_candidates(m, op, target)
+    let candidates = all_candidates(m, op, target);
+    let passes = |c: &KernelConfig| match c {
+        KernelConfig::Conv(c) => c.chunk_ic,
+        _ => None,
+    };
+    let default_passes = passes(candidates.first()?);
+    candidates
         .into_iter()
+        .filter(|c| passes(c) == default_passes)
         .filter_map(|c| Some((bound(&c)?, c)))
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
