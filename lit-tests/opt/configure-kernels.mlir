@@ -7,15 +7,19 @@
 // RUN: %tcc-opt %s --pass-pipeline='configure-kernels{io-bound=false vector-bits=512 vector-registers=32 prefetch=true}' | FileCheck %s --check-prefix=ZMM
 // RUN: %tcc-opt %s --pass-pipeline='configure-kernels{vector-bits=128 vector-registers=16 ukernels=avx512}' | FileCheck %s --check-prefix=UK
 // RUN: %tcc-opt %s --pass-pipeline='configure-kernels{vector-bits=512 vector-registers=32 prefetch=true}' | FileCheck %s --check-prefix=BOUND
+// RUN: %tcc-opt %s --pass-pipeline='configure-kernels{threads=2 vector-bits=512 vector-registers=32 prefetch=true}' | FileCheck %s --check-prefix=TWO
 
 // With the bound (a 32 KiB L1 by default): the 3x3 conv keeps the default's 14 x 2
-// tile, the lowest bound in one pass (passes stay the default's: the configuration
-// does not know how many threads share a channel group's tasks). The pointwise one
+// tile, in passes of one input-channel block on one thread (the lowest bound); on two
+// threads in one pass, the default's (with passes, a task is a tile's channel group:
+// two tasks here, where one thread needs 8). The pointwise one
 // takes 6 x 4 tiles (29 of the 32 registers): 2048-column tasks, 16 KB of filters in
 // L1. Depthwise convolutions, stems and hand-written configurations are not the
 // bound's.
 // BOUND-LABEL: func.func @main
-// BOUND: config = {prefetch_input = true, task_w = 56, template = "direct", tile_oc = 2, tile_w = 14}, config_source = "bound"
+// BOUND: config = {chunk_ic = 1, prefetch_input = true, task_w = 56, template = "direct", tile_oc = 2, tile_w = 14}, config_source = "bound"
+// TWO-LABEL: func.func @main
+// TWO: config = {prefetch_input = true, task_w = 56, template = "direct", tile_oc = 2, tile_w = 14}, config_source = "bound"
 // BOUND: config = {task_w = 2048, template = "pointwise", tile_oc = 4, tile_w = 6}, config_source = "bound"
 // BOUND-NOT: config_source
 // BOUND: config = {template = "depthwise"

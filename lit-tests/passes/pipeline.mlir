@@ -165,6 +165,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST-NEXT: {{^}}    max-iterations: sweeps over the IR before stopping (default 10)
 // LIST-NEXT: {{^}}configure-kernels {{ *}}Give every kernel op without a `config` its configuration: tuned, else the I/O bound's optimum or the analytic default for the target
 // LIST-NEXT: {{^}}    io-bound: untuned kernels the I/O bound ranks take its optimum; false: the analytic default (default true)
+// LIST-NEXT: {{^}}    threads: threads the code will run on (default: the target's cores)
 // LIST-NEXT: {{^}}    vector-bits: SIMD register width in bits (default 128)
 // LIST:      {{^}}convert-graph-to-loop {{ *}}Lower the graph dialect to loop nests
 // LIST-NEXT: {{^}}    profile: insert loop.kernel markers for the profiler (default false)

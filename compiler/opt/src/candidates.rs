@@ -34,12 +34,13 @@ pub struct Candidates {
 /// the best of the kernel's candidates sets the bound, and those whose own exceeds it
 /// by more than [`BOUND_FACTOR`] are not measured. The untuned configuration always
 /// is, and so are its variants the bound cannot tell apart from it (edges, padding,
-/// task order); pools, which do no FMAs, are not pruned.
-pub fn candidates(m: &Module, op: Op, target: &Target, exhaustive: bool) -> Candidates {
+/// task order); pools, which do no FMAs, are not pruned. `threads`: those the code will
+/// run on, which the untuned configuration depends on.
+pub fn candidates(m: &Module, op: Op, target: &Target, threads: u32, exhaustive: bool) -> Candidates {
     let mut configs = all_candidates(m, op, target);
     // The untuned configuration first (the one the tuned ones must beat), with its
     // variants in task order, passes and padding.
-    if let Some((KernelConfig::Conv(untuned), Origin::Bound)) = untuned_config(m, op, target)
+    if let Some((KernelConfig::Conv(untuned), Origin::Bound)) = untuned_config(m, op, target, threads)
         && let Some(i) = configs.iter().position(|c| *c == KernelConfig::Conv(untuned.clone()))
     {
         let c = configs.remove(i);
@@ -89,8 +90,9 @@ pub enum Origin {
 /// whole models: the bound's tiles made ResNet-18, ResNet-50, GoogLeNet and SqueezeNet
 /// 5-14% slower with microkernels and SqueezeNet's stem 1.4x slower; with LLVM,
 /// ResNet-18, ResNet-50 and DenseNet-121 6-10% faster, four other models within 2%
-/// (`benchmarks/RESULTS.md`; with the passes [`bound_optimum`] now leaves out).
-pub fn untuned_config(m: &Module, op: Op, target: &Target) -> Option<(KernelConfig, Origin)> {
+/// (`benchmarks/RESULTS.md`; with input-channel passes, which [`bound_optimum`] chooses
+/// freely for one thread and within limits for more, `threads`).
+pub fn untuned_config(m: &Module, op: Op, target: &Target, threads: u32) -> Option<(KernelConfig, Origin)> {
     let default = default_config(m, op, target)?;
     let counted = match &default {
         KernelConfig::Conv(c) => {
@@ -105,17 +107,20 @@ pub fn untuned_config(m: &Module, op: Op, target: &Target) -> Option<(KernelConf
     if !counted {
         return Some((default, Origin::Default));
     }
-    Some((bound_optimum(m, op, target)?, Origin::Bound))
+    Some((bound_optimum(m, op, target, threads)?, Origin::Bound))
 }
 
 /// The candidate of kernel op `op` with the lowest I/O bound (of equal bounds the one
-/// nearest the analytic default, which comes first) among those in the default's
-/// input-channel passes, or `None` if none has a bound. Passes stay the default's: with
-/// passes a task covers every row of its channel group, so there are as few tasks as
-/// groups, and the configuration does not know how many threads will share them
-/// (measured, Intel Xeon, LLVM: the bound's passes made ResNet-50 and DenseNet-121
-/// about 4% faster on one thread, 3-8% slower on two, SqueezeNet 15% slower on two).
-pub fn bound_optimum(m: &Module, op: Op, target: &Target) -> Option<KernelConfig> {
+/// nearest the analytic default, which comes first), or `None` if none has a bound,
+/// for code that runs on `threads` threads. With input-channel passes a task covers
+/// every row of its channel group, so there are only as many tasks as groups: on more
+/// than one thread the optimum keeps the default's passes unless its own leave at least
+/// [`PASS_TASKS_PER_THREAD`] tasks a thread. Measured on an Intel Xeon with LLVM: the
+/// bound's passes made ResNet-50 and DenseNet-121 about 4% faster on one thread and
+/// 3-8% slower on two, SqueezeNet 15% slower on two (2 to 8 tasks a convolution);
+/// ResNet-50's 512-channel 3x3 convolution at 7x7 in passes of one block (16 tasks)
+/// 1.4x faster on one thread and on two.
+pub fn bound_optimum(m: &Module, op: Op, target: &Target, threads: u32) -> Option<KernelConfig> {
     let bound = |c: &KernelConfig| crate::io_bound::loads_per_fma(m, op, c, target);
     let candidates = all_candidates(m, op, target);
     let passes = |c: &KernelConfig| match c {
@@ -123,12 +128,28 @@ pub fn bound_optimum(m: &Module, op: Op, target: &Target) -> Option<KernelConfig
         _ => None,
     };
     let default_passes = passes(candidates.first()?);
+    let enough_tasks = |c: &KernelConfig| match c {
+        KernelConfig::Conv(c) => pass_tasks(m, op, c) >= PASS_TASKS_PER_THREAD * i64::from(threads),
+        _ => false,
+    };
     candidates
         .into_iter()
-        .filter(|c| passes(c) == default_passes)
+        .filter(|c| threads <= 1 || passes(c) == default_passes || (passes(c).is_some() && enough_tasks(c)))
         .filter_map(|c| Some((bound(&c)?, c)))
         .min_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
+}
+
+/// How many tasks a thread needs for [`bound_optimum`] to give a convolution on
+/// several threads input-channel passes of its own choosing.
+pub const PASS_TASKS_PER_THREAD: i64 = 8;
+
+/// The parallel tasks of convolution `op` in input-channel passes with configuration
+/// `c`: one per image and tile of output-channel blocks in each channel group.
+fn pass_tasks(m: &Module, op: Op, c: &ConvConfig) -> i64 {
+    let (out, groups) = (crate::shape(m, m.result(op, 0)), ConvGeometry::of(m, op).map_or(1, |g| g.groups.max(1)));
+    let blocks = out[1] / groups;
+    out[0] * groups * ((blocks + c.tile_oc() - 1) / c.tile_oc().max(1))
 }
 
 /// Whether `c` is `default` but for what the I/O bound cannot see: where a row's edge

@@ -45,12 +45,13 @@ use tcc_lower::{ConvertGraphToLoop, register_passes};
 use crate::Options;
 use crate::backend::CodeGenerator;
 
-/// One compile: its options, the backend and target they choose, resolved once, and
-/// the tuning database's configurations for them.
+/// One compile: its options, the backend and target they choose, resolved once, the
+/// threads the code will run on, and the tuning database's configurations for them.
 pub struct Session {
     pub options: Options,
     pub generator: CodeGenerator,
     pub target: Target,
+    pub threads: u32,
     pub tuned: Option<Arc<TuningDb>>,
 }
 
@@ -67,8 +68,9 @@ impl Session {
         }
         let generator = CodeGenerator::new(options)?;
         let target = generator.target();
+        let threads = crate::resolve_threads(options).map_err(|e| e.to_string())? as u32;
         let tuned = crate::tune::load_tuning_db(options, &target)?.map(Arc::new);
-        Ok(Session { options: options.clone(), generator, target, tuned })
+        Ok(Session { options: options.clone(), generator, target, threads, tuned })
     }
 
     /// [`Session::new`], its error located at the module.
@@ -116,12 +118,13 @@ pub fn kernel_ops(target: &Target) -> Passes {
 /// bound's optimum or the analytic default), bf16
 /// kernels' results stored as bf16 where only read so, the memory-bound ops between
 /// kernels stitched into groups.
-pub fn kernel_configuration(target: &Target, tuned: Option<Arc<TuningDb>>) -> Passes {
+pub fn kernel_configuration(target: &Target, tuned: Option<Arc<TuningDb>>, threads: u32) -> Passes {
     vec![
         Box::new(ConfigureKernels {
             target: *target,
             source: tuned.map(|db| db as Arc<dyn ConfigSource>),
             io_bound: true,
+            threads,
         }),
         Box::new(NarrowOutputs { depthwise: target.ukernels.is_none() }),
         Box::new(MaterializePadding),
@@ -163,7 +166,7 @@ pub fn run(m: &mut Module, passes: Passes, options: &Options) -> Result<(), Diag
 /// clean-up, the rewrite search, kernel planning.
 pub fn optimize_graph(m: &mut Module, session: &Session) -> Result<(), Diagnostics> {
     to_kernel_ops(m, session)?;
-    run(m, kernel_configuration(&session.target, session.tuned.clone()), &session.options)
+    run(m, kernel_configuration(&session.target, session.tuned.clone(), session.threads), &session.options)
 }
 
 /// [`optimize_graph`] up to the kernel ops, unconfigured: what the tuner measures.

@@ -91,7 +91,8 @@ fn tuner_candidates_match_the_interpreter() {
             assert!(!ops.is_empty(), "no kernel op\n{text}");
             for op in ops {
                 // Every candidate, the bound's pruned ones too.
-                let configs = tcc::graph_opt::candidates::candidates(&m, op, &session.target, true).configs;
+                let configs =
+                    tcc::graph_opt::candidates::candidates(&m, op, &session.target, session.threads, true).configs;
                 assert!(!configs.is_empty(), "no candidate for {}", m.name(op));
                 let step = configs.len().div_ceil(6);
                 // A spread of them, and every pass and padding variant.
@@ -122,8 +123,8 @@ fn the_io_bound_prunes_tiles_far_from_it() {
     let session = tcc::Session::new(&options).unwrap();
     let (m, ops) = kernels(&models()[0], &options);
     for op in ops {
-        let all = tcc::graph_opt::candidates::candidates(&m, op, &session.target, true);
-        let kept = tcc::graph_opt::candidates::candidates(&m, op, &session.target, false);
+        let all = tcc::graph_opt::candidates::candidates(&m, op, &session.target, session.threads, true);
+        let kept = tcc::graph_opt::candidates::candidates(&m, op, &session.target, session.threads, false);
         assert_eq!(all.pruned, 0);
         assert_eq!(kept.configs.len() + kept.pruned, all.configs.len());
         assert_eq!(kept.configs[0], all.configs[0], "the untuned configuration is kept");
@@ -152,8 +153,8 @@ fn passes_and_padding_are_candidates() {
             KernelConfig::Conv(c) => c.clone(),
             other => panic!("{other:?}"),
         };
-        let all = candidates::candidates(&m, ops[0], &session.target, true).configs;
-        let kept = candidates::candidates(&m, ops[0], &session.target, false).configs;
+        let all = candidates::candidates(&m, ops[0], &session.target, session.threads, true).configs;
+        let kept = candidates::candidates(&m, ops[0], &session.target, session.threads, false).configs;
         let default = kernel_config::default_config(&m, ops[0], &session.target).unwrap();
         let d = conv(&default);
         let passes = all

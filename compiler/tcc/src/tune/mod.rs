@@ -424,7 +424,8 @@ fn kernels_of(m: &Module, session: &Session, db: &TuningDb, settings: &TuneSetti
             match index.get(&key) {
                 Some(&k) => kernels[k].ops.push(op),
                 None => {
-                    let Candidates { configs, pruned } = candidates(m, op, &session.target, settings.exhaustive);
+                    let Candidates { configs, pruned } =
+                        candidates(m, op, &session.target, session.threads, settings.exhaustive);
                     let found = db.kernels.get(&key.0).filter(|_| !settings.again).and_then(|t| t.config_for(&key));
                     index.insert(key.clone(), kernels.len());
                     kernels.push(Kernel {
