@@ -68,7 +68,9 @@ impl Session {
         }
         let generator = CodeGenerator::new(options)?;
         let target = generator.target();
-        let threads = crate::resolve_threads(options).map_err(|e| e.to_string())? as u32;
+        // An invalid count is the run's error to report, not the compile's (an object
+        // file runs on the threads its caller asks for).
+        let threads = crate::resolve_threads(options).map_or(1, |t| t as u32);
         let tuned = crate::tune::load_tuning_db(options, &target)?.map(Arc::new);
         Ok(Session { options: options.clone(), generator, target, threads, tuned })
     }
