@@ -19,8 +19,8 @@ repository):
         --only resnet50 --threads 1,2 --backend llvm --rounds 5 --runs 10
 
 `--backend cranelift,llvm` times both backends in every round (with ratios of the
-second to the first); a backend written `llvm:4x4` (or `:2x2`) is timed with Winograd
-convolutions (`--winograd 4x4`). `--precision bf16` passes tcc's precision policy; `--openvino
+second to the first); a backend written `llvm:4x4` (or `:2x2`, `:off`) is timed with
+that Winograd policy (`--winograd 4x4`), a plain one with tcc's default (`auto`). `--precision bf16` passes tcc's precision policy; `--openvino
 default` (its own precision: bf16 on CPUs with AVX512_BF16) or `--openvino f32` times
 OpenVINO (a Python with openvino) in every round too, with the ratio tcc / OpenVINO.
 """
@@ -94,12 +94,12 @@ def ort_median(run, runs, warmup):
 
 
 def tcc_bench(tcc, model, threads, backend, runs, warmup, precision):
-    """`tcc bench --json`; `backend` is a backend's name, or `NAME:TILE` for Winograd
-    convolutions with that tile (`--winograd TILE`)."""
+    """`tcc bench --json`; `backend` is a backend's name, or `NAME:POLICY` for that
+    Winograd policy (`--winograd POLICY`; else tcc's default, `auto`)."""
     backend, _, winograd = backend.partition(":")
     out = subprocess.run(
         [tcc, "bench", model, "--threads", str(threads), "--backend", backend, "--runs", str(runs),
-         "--warmup", str(warmup), "--precision", precision, "--winograd", winograd or "off", "--json"],
+         "--warmup", str(warmup), "--precision", precision, "--winograd", winograd or "auto", "--json"],
         check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 

@@ -84,7 +84,7 @@ impl NativeModel {
 /// microkernels' ISA level (a level this CPU runs, or "none"; else `ValueError`), the
 /// precision policy ("fp32" or "bf16"; else `ValueError`) and the rewrite search
 /// ("off", "greedy", "taso" or "eqsat"; else `ValueError`) and the Winograd policy
-/// ("off", "2x2" or "4x4", with fp32 only; else `ValueError`).
+/// ("auto", "off", "2x2" or "4x4", the last two with fp32 only; else `ValueError`).
 fn options(
     backend: &str,
     threads: Option<usize>,
@@ -111,7 +111,7 @@ fn options(
     let precision: tcc::Precision = precision.parse().map_err(PyValueError::new_err)?;
     let rewrite_search: tcc::SearchMode = rewrite_search.parse().map_err(PyValueError::new_err)?;
     let winograd: tcc::Winograd = winograd.parse().map_err(PyValueError::new_err)?;
-    if winograd != tcc::Winograd::Off && precision != tcc::Precision::Fp32 {
+    if matches!(winograd, tcc::Winograd::F2 | tcc::Winograd::F4) && precision != tcc::Precision::Fp32 {
         return Err(PyValueError::new_err(format!("winograd=\"{winograd}\" needs precision=\"fp32\"")));
     }
     Ok(tcc::Options { backend, threads, max_memory, isa, precision, rewrite_search, winograd, ..Default::default() })
@@ -131,7 +131,7 @@ fn source_of(kind: &str, source: String) -> PyResult<(String, tcc::ModelBytes)> 
 
 /// Compiles a model: `source` is a path (`kind` "file") or MLIR text (`kind` "text").
 #[pyfunction]
-#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, max_memory = None, isa = None, precision = "fp32", rewrite_search = "taso", winograd = "off"))]
+#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, max_memory = None, isa = None, precision = "fp32", rewrite_search = "taso", winograd = "auto"))]
 #[allow(clippy::too_many_arguments)]
 fn compile(
     py: Python<'_>,
@@ -158,7 +158,7 @@ fn compile(
 /// `tcc bench --json` on a model given as for [`compile`] (compiled again, with
 /// profiling).
 #[pyfunction(name = "bench")]
-#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, runs = 20, warmup = 3, max_memory = None, isa = None, precision = "fp32", rewrite_search = "taso", winograd = "off"))]
+#[pyo3(signature = (kind, source, backend = "cranelift", threads = None, runs = 20, warmup = 3, max_memory = None, isa = None, precision = "fp32", rewrite_search = "taso", winograd = "auto"))]
 #[allow(clippy::too_many_arguments)]
 fn bench_model(
     py: Python<'_>,
@@ -192,7 +192,7 @@ fn bench_settings(runs: usize, warmup: usize) -> PyResult<tcc_bench::Settings> {
 /// tuning database `tuning_db` (default: tcc's cache): the report as JSON (each
 /// kernel's default and tuned seconds, configurations measured and the configuration).
 #[pyfunction(name = "tune")]
-#[pyo3(signature = (kind, source, budget, backend = "cranelift", threads = None, isa = None, precision = "fp32", rewrite_search = "taso", tuning_db = None, winograd = "off"))]
+#[pyo3(signature = (kind, source, budget, backend = "cranelift", threads = None, isa = None, precision = "fp32", rewrite_search = "taso", tuning_db = None, winograd = "auto"))]
 #[allow(clippy::too_many_arguments)]
 fn tune_model(
     py: Python<'_>,

@@ -64,7 +64,7 @@ class Model:
     """A compiled model: `model(*arrays)` or `model.run(*arrays)` runs it."""
 
     def __init__(self, native, source, backend, max_memory, isa=None, precision="fp32", rewrite_search="taso",
-                 winograd="off"):
+                 winograd="auto"):
         self._native = native
         self._source = source
         self._backend = backend
@@ -124,7 +124,7 @@ def _source(model):
 
 
 def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None, precision="fp32",
-            rewrite_search="taso", winograd="off"):
+            rewrite_search="taso", winograd="auto"):
     """Compiles `model`: a path to an MLIR file (str or os.PathLike), or MLIR text.
 
     `backend` is "cranelift" (always built) or "llvm" (if this build has it, see
@@ -140,15 +140,16 @@ def compile(model, backend="cranelift", threads=None, max_memory=None, isa=None,
     TASO's cost-based backtracking search with the generated and hand-written rules),
     "eqsat" (equality saturation), "greedy" or "off" (the graph as written);
     `winograd` computes stride-1 3x3 convolutions of 64 channels or more as Winograd
-    convolutions where they pay: "off" (the default: direct), "2x2" (F(2x2,3x3), relative
-    error ~3e-6) or "4x4" (F(4x4,3x3), fewer products, relative error ~6e-6); fp32 only."""
+    convolutions where they pay: "auto" (the default: "4x4" under fp32, direct under
+    bf16), "off" (direct), "2x2" (F(2x2,3x3), relative error ~3e-6) or "4x4"
+    (F(4x4,3x3), fewer products, relative error ~6e-6); the last two fp32 only."""
     source = _source(model)
     native = _tcc.compile(*source, backend, threads, max_memory, isa, precision, rewrite_search, winograd)
     return Model(native, source, backend, max_memory, isa, precision, rewrite_search, winograd)
 
 
 def tune(model, budget=300, backend="cranelift", threads=None, isa=None, precision="fp32", rewrite_search="taso",
-         tuning_db=None, winograd="off"):
+         tuning_db=None, winograd="auto"):
     """Tunes `model` (a path or MLIR text, as for `compile`) on this machine within
     `budget` seconds, as `tcc tune` does: the model is compiled and timed in rounds, each
     distinct convolution, matmul and pool at its next candidate configuration, and each
@@ -157,7 +158,7 @@ def tune(model, budget=300, backend="cranelift", threads=None, isa=None, precisi
     level and threads read. Returns the report: a dict with the database, the machine,
     the seconds spent, the rounds and, per kernel, its instances, its default and tuned
     seconds in the model, the configurations measured (0: found in the database) and
-    pruned, and the configuration chosen. With `winograd="2x2"` or `"4x4"`, each
+    pruned, and the configuration chosen. Unless `winograd="off"` (or under bf16), each
     eligible convolution is first timed direct and as a Winograd convolution, and the
     report's "winograd" list gives, per convolution, both times and the choice."""
     source = _source(model)
@@ -168,7 +169,7 @@ def tune(model, budget=300, backend="cranelift", threads=None, isa=None, precisi
 
 
 def from_torch(module, *example_inputs, backend="cranelift", threads=None, max_memory=None, isa=None,
-               precision="fp32", rewrite_search="taso", winograd="off"):
+               precision="fp32", rewrite_search="taso", winograd="auto"):
     """Exports a PyTorch module with torch-mlir (as TOSA, at the example inputs'
     shapes) and compiles it."""
     try:

@@ -1,7 +1,8 @@
 //! `winograd-convolutions`: stride-1 3x3 convolutions as Winograd's minimal filtering
 //! F(m x m, 3 x 3) (Lavin and Gray, "Fast Algorithms for Convolutional Neural
 //! Networks", CVPR 2016), built from graph ops the rest of the pipeline already runs
-//! at speed, under the policy `--winograd` (off by default).
+//! at speed, under the policy `--winograd` (by default F(4x4) where it pays, under the
+//! fp32 precision policy).
 //!
 //! Each output tile of m x m pixels is `A^T [(G g G^T) . (B^T d B)] A` of its input
 //! tile `d` of (m + 2) x (m + 2) pixels and each 3x3 filter `g`: per tile and channel
@@ -23,8 +24,8 @@
 //! Winograd's products reassociate the sums: F(2x2) stays within 2.7e-6 of the direct
 //! result relative to its scale, F(4x4) within 6.3e-6 with the interpolation points of
 //! [`Transforms`] (1.6e-5 with the usual ones; measured on random 3x3 convolutions of
-//! 64-512 channels), both within fp32's fidelity bar of 1e-5. Neither is the default
-//! yet. With the output channels as the products' columns, every block of them is a
+//! 64-512 channels), both within fp32's fidelity bar of 1e-5, so F(4x4) is the
+//! default ([`Winograd::Auto`]). With the output channels as the products' columns, every block of them is a
 //! microkernel call on Cranelift: VGG-11 runs in 0.80x of its direct time there, where
 //! the tiles as columns took 1.69x (Intel Xeon, one thread, `benchmarks/RESULTS.md`).
 //!
@@ -53,8 +54,12 @@ use crate::{Inserter, shape};
 /// convolutions, and with which output tile.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Winograd {
-    /// Every convolution direct (exact up to the order of its sums).
+    /// F(4x4, 3x3) where it pays when the convolutions compute in f32 (its error is
+    /// within fp32's fidelity bar), direct under a reduced precision (whose rounding
+    /// the transforms would amplify): the default.
     #[default]
+    Auto,
+    /// Every convolution direct (exact up to the order of its sums).
     Off,
     /// F(2x2, 3x3) where it pays: 2.25x fewer products, error within fp32's fidelity.
     F2,
@@ -63,20 +68,33 @@ pub enum Winograd {
 }
 
 impl Winograd {
-    pub const NAMES: &'static str = "off, 2x2 or 4x4";
+    pub const NAMES: &'static str = "auto, off, 2x2 or 4x4";
 
     pub fn name(self) -> &'static str {
         match self {
+            Winograd::Auto => "auto",
             Winograd::Off => "off",
             Winograd::F2 => "2x2",
             Winograd::F4 => "4x4",
         }
     }
 
-    /// The output tile's side m, `None` when off.
+    /// The policy for convolutions that compute in f32 (`f32`) or in a reduced
+    /// precision: [`Winograd::Auto`] made F(4x4) or off, the others as they are.
+    pub fn resolve(self, f32: bool) -> Winograd {
+        match self {
+            Winograd::Auto if f32 => Winograd::F4,
+            Winograd::Auto => Winograd::Off,
+            policy => policy,
+        }
+    }
+
+    /// The output tile's side m, `None` when off ([`Winograd::Auto`]: F(4x4)'s, as
+    /// [`Winograd::resolve`] makes it in f32).
     pub fn tile(self) -> Option<usize> {
         match self {
             Winograd::Off => None,
+            Winograd::Auto => Some(4),
             Winograd::F2 => Some(2),
             Winograd::F4 => Some(4),
         }
@@ -87,6 +105,7 @@ impl std::str::FromStr for Winograd {
     type Err = String;
     fn from_str(text: &str) -> Result<Winograd, String> {
         match text {
+            "auto" => Ok(Winograd::Auto),
             "off" => Ok(Winograd::Off),
             "2x2" | "2" | "f2" => Ok(Winograd::F2),
             "4x4" | "4" | "f4" => Ok(Winograd::F4),
@@ -109,7 +128,7 @@ pub static WINOGRAD_CONVOLUTIONS: PassInfo = PassInfo {
         ("all", "rewrite every eligible convolution, not only those where it pays (default false)"),
     ],
     create: |opts| {
-        let policy: Winograd = opts.parse_or("tile", Winograd::F4)?;
+        let policy = opts.parse_or("tile", Winograd::F4)?.resolve(true);
         if policy == Winograd::Off {
             return Err("winograd-convolutions: tile must be 2x2 or 4x4".into());
         }

@@ -230,8 +230,17 @@ pub struct Options {
     /// Model inputs and outputs keep their types either way.
     pub precision: Precision,
     /// Which stride-1 3x3 convolutions become Winograd convolutions, with which tile
-    /// (see [`Winograd`]): off (the default), 2x2 or 4x4; fp32 only.
+    /// (see [`Winograd`]): auto (the default: 4x4 where it pays under fp32, none under
+    /// bf16), off, 2x2 or 4x4 (these two fp32 only).
     pub winograd: Winograd,
+}
+
+impl Options {
+    /// The Winograd policy these options make: [`Options::winograd`] resolved for
+    /// their precision ([`Winograd::resolve`]).
+    pub fn winograd_policy(&self) -> Winograd {
+        self.winograd.resolve(self.precision == Precision::Fp32)
+    }
 }
 
 /// Entry points for loading models.

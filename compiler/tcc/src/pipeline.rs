@@ -60,7 +60,7 @@ impl Session {
     /// or options that do not apply to it, or name a tuning database that cannot be
     /// read.
     pub fn new(options: &Options) -> Result<Session, String> {
-        if options.winograd != Winograd::Off && options.precision != Precision::Fp32 {
+        if matches!(options.winograd, Winograd::F2 | Winograd::F4) && options.precision != Precision::Fp32 {
             return Err(format!(
                 "--winograd {} needs --precision fp32 (Winograd's transforms would amplify {}'s rounding)",
                 options.winograd, options.precision
@@ -201,9 +201,9 @@ fn import(m: &mut Module, session: &Session) -> Result<(), Diagnostics> {
 /// layouts.
 pub fn graph_to_kernel_ops(session: &Session) -> Passes {
     let mut passes = Vec::new();
-    if session.options.winograd != Winograd::Off {
-        let winograd =
-            WinogradConvolutions { policy: session.options.winograd, all: false, measured: session.tuned.clone() };
+    let policy = session.options.winograd_policy();
+    if policy != Winograd::Off {
+        let winograd = WinogradConvolutions { policy, all: false, measured: session.tuned.clone() };
         passes.extend([Box::new(winograd) as Box<dyn Pass>, canonicalize()]);
     }
     if session.options.precision == Precision::Bf16 {

@@ -130,7 +130,8 @@ fn winograd_graphs_match_the_interpreter() {
 }
 
 /// 128 -> 256 channels on a 16x16 map: 64 tiles of 2x2 (rewritten under `2x2`), 16 of
-/// 4x4 (too few for the transformed filters to pay: left direct under `4x4`).
+/// 4x4 (too few for the transformed filters to pay: left direct under `4x4` and the
+/// default `auto`).
 #[test]
 fn the_policy_rewrites_where_it_pays() {
     let mut r = Rng::new(7);
@@ -146,7 +147,13 @@ fn the_policy_rewrites_where_it_pays() {
     let (values, x) = input(&[1, c, hw, hw], 7);
     let exact = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap();
     let want = interpret(&exact, &x);
-    for (policy, rewritten) in [(tcc::Winograd::F2, true), (tcc::Winograd::F4, false), (tcc::Winograd::Off, false)] {
+    let policies = [
+        (tcc::Winograd::F2, true),
+        (tcc::Winograd::F4, false),
+        (tcc::Winograd::Auto, false),
+        (tcc::Winograd::Off, false),
+    ];
+    for (policy, rewritten) in policies {
         let options = tcc::Options { winograd: policy, ..Default::default() };
         let mut m = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap();
         let session = tcc::pipeline::Session::for_module(&m, &options).unwrap();
@@ -164,4 +171,10 @@ fn the_policy_rewrites_where_it_pays() {
     let options = tcc::Options { winograd: tcc::Winograd::F2, precision: tcc::Precision::Bf16, ..Default::default() };
     let err = tcc::pipeline::Session::new(&options).err().unwrap();
     assert!(err.contains("needs --precision fp32"), "{err}");
+    // The default policy is F(4x4) under fp32 and direct under bf16, which it accepts.
+    let default = tcc::Options::default();
+    assert_eq!((default.winograd, default.winograd_policy()), (tcc::Winograd::Auto, tcc::Winograd::F4));
+    let bf16 = tcc::Options { precision: tcc::Precision::Bf16, ..Default::default() };
+    assert_eq!(bf16.winograd_policy(), tcc::Winograd::Off);
+    assert!(tcc::pipeline::Session::new(&bf16).is_ok());
 }

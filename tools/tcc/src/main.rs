@@ -96,10 +96,10 @@ struct Common {
     #[arg(long, value_name = "P", default_value = "fp32", value_parser = parse_precision)]
     precision: tcc::Precision,
     /// Stride-1 3x3 convolutions as Winograd convolutions where they pay (64 channels or
-    /// more, maps of 32 output tiles or more; fp32 only): off (direct, the default), 2x2
-    /// (F(2x2,3x3): 2.25x fewer products, relative error ~3e-6) or 4x4 (F(4x4,3x3): 4x
-    /// fewer, relative error ~6e-6).
-    #[arg(long, value_name = "TILE", default_value = "off", value_parser = parse_winograd)]
+    /// more, maps of 32 output tiles or more): auto (the default: 4x4 under fp32, direct
+    /// under bf16), off (direct), 2x2 (F(2x2,3x3): 2.25x fewer products, relative error
+    /// ~3e-6; fp32 only) or 4x4 (F(4x4,3x3): 4x fewer, relative error ~6e-6; fp32 only).
+    #[arg(long, value_name = "TILE", default_value = "auto", value_parser = parse_winograd)]
     winograd: tcc::Winograd,
     /// Threads for parallel loops, 1 to 256 (default: TCC_NUM_THREADS if set, else one
     /// per physical core).
@@ -152,7 +152,7 @@ fn parse_precision(text: &str) -> Result<tcc::Precision, String> {
     text.parse()
 }
 
-/// `--winograd`: off, 2x2 or 4x4.
+/// `--winograd`: auto, off, 2x2 or 4x4.
 fn parse_winograd(text: &str) -> Result<tcc::Winograd, String> {
     text.parse()
 }

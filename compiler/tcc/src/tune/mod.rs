@@ -199,7 +199,7 @@ pub fn tune(
     // Which convolutions are Winograd convolutions comes first: it decides which
     // kernels there are.
     let mut winograd = Vec::new();
-    if options.winograd != Winograd::Off {
+    if options.winograd_policy() != Winograd::Off {
         winograd = winograd::choose(&module, options, &mut db, settings.again)?;
         session.tuned = Some(Arc::new(db.clone()));
     }

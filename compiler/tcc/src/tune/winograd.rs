@@ -47,7 +47,7 @@ pub(super) fn choose(
     db: &mut TuningDb,
     again: bool,
 ) -> Result<Vec<TunedKernel>, Error> {
-    let convolutions = convolutions(graph, options.winograd);
+    let convolutions = convolutions(graph, options.winograd_policy());
     let undecided: Vec<usize> =
         (0..convolutions.len()).filter(|&i| again || db.winograd(&convolutions[i].key).is_none()).collect();
     if !undecided.is_empty() {
@@ -126,7 +126,8 @@ fn measure(
             choices.kernels.insert(convolutions[i].key.0.clone(), Tuned::winograd(winograd, 0.0, 0.0));
         }
         let mut m = graph.clone();
-        let pass = WinogradConvolutions { policy: options.winograd, all: false, measured: Some(Arc::new(choices)) };
+        let pass =
+            WinogradConvolutions { policy: options.winograd_policy(), all: false, measured: Some(Arc::new(choices)) };
         pass.run(&mut m)?;
         // The graph is rewritten already: compiled as it is, with the default kernel
         // configurations (as the kernels' tuning rounds are).
