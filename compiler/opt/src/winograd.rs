@@ -25,9 +25,10 @@
 //! result relative to its scale, F(4x4) within 6.3e-6 with the interpolation points of
 //! [`Transforms`] (1.6e-5 with the usual ones; measured on random 3x3 convolutions of
 //! 64-512 channels), both within fp32's fidelity bar of 1e-5, so F(4x4) is the
-//! default ([`Winograd::Auto`]). With the output channels as the products' columns, every block of them is a
-//! microkernel call on Cranelift: VGG-11 runs in 0.80x of its direct time there, where
-//! the tiles as columns took 1.69x (Intel Xeon, one thread, `benchmarks/RESULTS.md`).
+//! default ([`Winograd::Auto`]). With the output channels as the products' columns,
+//! every block of them is a microkernel call on Cranelift: VGG-11 runs in 0.79-0.80x
+//! of its direct time on either backend, where the tiles as columns took 1.69x on
+//! Cranelift (Intel Xeon, one thread, `benchmarks/RESULTS.md`).
 //!
 //! Only convolutions with constant f32 filters (the filter transform is done once,
 //! here) are rewritten ([`eligible`]), and only those `tcc tune` measured faster so
