@@ -119,7 +119,7 @@ pub fn untuned_config(m: &Module, op: Op, target: &Target, threads: u32) -> Opti
 /// bound's passes made ResNet-50 and DenseNet-121 about 4% faster on one thread and
 /// 3-8% slower on two, SqueezeNet 15% slower on two (2 to 8 tasks a convolution);
 /// ResNet-50's 512-channel 3x3 convolution at 7x7 in passes of one block (16 tasks)
-/// 1.4x faster on one thread and on two.
+/// 1.4x faster on one thread, about 1.3x on two.
 pub fn bound_optimum(m: &Module, op: Op, target: &Target, threads: u32) -> Option<KernelConfig> {
     let bound = |c: &KernelConfig| crate::io_bound::loads_per_fma(m, op, c, target);
     let candidates = all_candidates(m, op, target);
