@@ -299,6 +299,36 @@ func.func @widen_narrow(%a: buffer<16xf32>, %acc: buffer<16xf64>, %out: buffer<1
 
 // -----
 
+// f32 arithmetic before the widening (a bias added to a group norm's input, then summed
+// per channel in f64): half-width f32 vectors computed on lane by lane.
+// CHECK-LABEL: func.func @narrow_arithmetic(
+// CHECK: [[X:%[0-9]+]] = vector.load %arg0[{{%[0-9a-z]+}}] : buffer<16xf32>, vector<2xf32>
+// CHECK: [[B:%[0-9]+]] = vector.load %arg1[{{%[0-9a-z]+}}] : buffer<16xf32>, vector<2xf32>
+// CHECK-NEXT: [[S:%[0-9]+]] = loop.add [[X]], [[B]] : vector<2xf32>
+// CHECK-NEXT: [[M:%[0-9]+]] = loop.mul [[S]], [[S]] : vector<2xf32>
+// CHECK-NEXT: [[W:%[0-9]+]] = loop.cast [[M]] : (vector<2xf32>) -> vector<2xf64>
+// CHECK: loop.add {{%[0-9a-z]+}}, [[W]] : vector<2xf64>
+// CHECK: vector.store {{%[0-9]+}}, %arg2[{{%[0-9a-z]+}}] : buffer<16xf64>, vector<2xf64>
+func.func @narrow_arithmetic(%a: buffer<16xf32>, %bias: buffer<16xf32>, %acc: buffer<16xf64>) {
+  %c0 = loop.const 0 : index
+  %c1 = loop.const 1 : index
+  %c16 = loop.const 16 : index
+  loop.for %i = %c0 to %c16 step %c1 {
+    %x = loop.load %a[%i] : buffer<16xf32>
+    %b = loop.load %bias[%i] : buffer<16xf32>
+    %s = loop.add %x, %b : f32
+    %m = loop.mul %s, %s : f32
+    %w = loop.cast %m : (f32) -> f64
+    %old = loop.load %acc[%i] : buffer<16xf64>
+    %new = loop.add %old, %w : f64
+    loop.store %new, %acc[%i] : buffer<16xf64>
+    loop.yield
+  }
+  return
+}
+
+// -----
+
 // -- loops that must not vectorize -------------------------------------------------------
 
 // Step 2.
@@ -545,18 +575,20 @@ func.func @widths(%out: buffer<16xf64>, %ia: buffer<16xi64>) {
 
 // -----
 
-// f32 values computed on (not only widened) next to f64 ones: two widths where the
-// narrow one is arithmetic stay scalar.
-// CHECK-LABEL: func.func @narrow_arithmetic(
+// f32 values compared next to f64 ones: two widths where a narrow value makes a mask
+// (whose lanes would be as wide as the f32 ones) stay scalar.
+// CHECK-LABEL: func.func @narrow_compare(
 // CHECK-NOT: vector.
 // CHECK: return
-func.func @narrow_arithmetic(%a: buffer<16xf32>, %out: buffer<16xf64>) {
+func.func @narrow_compare(%a: buffer<16xf32>, %out: buffer<16xf64>) {
   %c0 = loop.const 0 : index
   %c1 = loop.const 1 : index
   %c16 = loop.const 16 : index
+  %zero = loop.const 0.0 : f32
   loop.for %i = %c0 to %c16 step %c1 {
     %x = loop.load %a[%i] : buffer<16xf32>
-    %y = loop.mul %x, %x : f32
+    %p = loop.cmp %x, %zero {pred = "gt"} : (f32, f32) -> i1
+    %y = loop.select %p, %x, %zero : (i1, f32, f32) -> f32
     %w = loop.cast %y : (f32) -> f64
     loop.store %w, %out[%i] : buffer<16xf64>
     loop.yield

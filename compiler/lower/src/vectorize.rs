@@ -10,8 +10,9 @@
 //!   (so lanes never depend on each other) and never uniformly;
 //! - carried values are reductions `acc' = op(acc, x)` with `op` in add, mul, max, min;
 //! - all vector values have elements of one width (masks from `cmp` aside), or of two
-//!   where the narrow ones are only loaded and widened, or narrowed and stored (f32
-//!   data summed in f64: then lanes are as many as the wide type has), no `i1` buffer
+//!   where the narrow ones are floats only loaded, narrowed, stored, widened or used in
+//!   plain arithmetic (f32 data summed in f64: then lanes are as many as the wide type
+//!   has), no `i1` buffer
 //!   is accessed, no f64 math remains (it is a runtime call), and no 64-bit
 //!   float <-> integer conversion is needed (Cranelift has no vector form of it).
 //!
@@ -284,40 +285,51 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Vectorization> {
     (lanes >= 2).then_some(Vectorization { lanes, vector, uniform_loads, reductions })
 }
 
-/// Whether every vector value narrower than `wide_bits` is loaded and only widened, or
-/// narrowed and only stored or widened again (`f32` data summed in `f64`, f16 data
-/// computed in f32): the one use of half-width vectors every backend supports.
+/// Whether every vector value narrower than `wide_bits` is a float that is loaded,
+/// narrowed from the wide type, or computed lane-wise from such values by plain
+/// arithmetic, and is only widened, stored, or used by such arithmetic (`f32` data
+/// summed in `f64`, a bias added in f32 first; f16 data computed in f32, where only f32
+/// arithmetic under f64 is taken, as no backend computes in f16 lanes): half-width
+/// vectors, which every backend supports for these uses (Cranelift keeps them in the
+/// low half of a register).
 fn narrow_values_only_convert(m: &Module, ops: &[Op], vector: &HashSet<Value>, wide_bits: u32) -> bool {
     let bits = |v: Value| lp::elem_of(m.value_type(v)).map_or(0, |e| e.byte_size() as u32 * 8);
     let float = |v: Value| lp::elem_of(m.value_type(v)).is_some_and(|e| e.is_float());
+    let narrow_arith = |op: Op| {
+        matches!(
+            kind(m, op),
+            Some(LoopOp::Arith(
+                ScalarFn::Add
+                    | ScalarFn::Sub
+                    | ScalarFn::Mul
+                    | ScalarFn::Div
+                    | ScalarFn::Min
+                    | ScalarFn::Max
+                    | ScalarFn::Neg
+                    | ScalarFn::Abs
+                    | ScalarFn::Fma
+            ))
+        ) && m.results(op).iter().all(|&r| lp::elem_of(m.value_type(r)) == Some(ScalarType::F32) && wide_bits == 64)
+    };
     for &op in ops {
         for &r in m.results(op) {
             if !vector.contains(&r) || bits(r) == wide_bits {
                 continue;
             }
-            let uses = m.uses(r);
-            let ok = match kind(m, op) {
-                Some(LoopOp::Load) => uses.iter().all(|u| {
-                    kind(m, u.op) == Some(LoopOp::Cast)
-                        && float(r)
-                        && float(m.result(u.op, 0))
-                        && bits(m.result(u.op, 0)) == wide_bits
-                }),
-                // Stored, or widened again (an f16 op's result rounded inside a group).
+            let made = match kind(m, op) {
+                Some(LoopOp::Load) => true,
                 Some(LoopOp::Cast) => {
                     let from = m.operand(op, 0);
-                    float(from)
-                        && float(r)
-                        && bits(from) == wide_bits
-                        && uses.iter().all(|u| match kind(m, u.op) {
-                            Some(LoopOp::Store) => u.index == 0,
-                            Some(LoopOp::Cast) => float(m.result(u.op, 0)) && bits(m.result(u.op, 0)) == wide_bits,
-                            _ => false,
-                        })
+                    float(from) && bits(from) == wide_bits
                 }
-                _ => false,
+                _ => narrow_arith(op),
             };
-            if !ok {
+            let used = m.uses(r).iter().all(|u| match kind(m, u.op) {
+                Some(LoopOp::Store) => u.index == 0,
+                Some(LoopOp::Cast) => float(m.result(u.op, 0)) && bits(m.result(u.op, 0)) == wide_bits,
+                _ => narrow_arith(u.op),
+            });
+            if !(made && used && float(r)) {
                 return false;
             }
         }

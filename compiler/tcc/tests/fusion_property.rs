@@ -383,3 +383,60 @@ fn long_rows_split_across_threads_match_the_interpreter() {
         }
     }
 }
+
+/// A group norm's statistics as torch-mlir exports them: per-channel sums over the
+/// pixels (the channels innermost, kept) of f32 data with a bias added in f32, then
+/// widened to f64 (and sometimes centred and squared in f64), on maps large enough
+/// that the channel chunks are the parallel tasks, channel counts whole vectors or
+/// not; compiled on every backend with 1 and 2 threads, against the interpreter.
+#[test]
+fn channel_sums_in_f64_after_f32_arithmetic_match_the_interpreter() {
+    for seed in 1..=10u64 {
+        let mut r = Rng::new(seed ^ 0xC4A2);
+        let (h, w) = (r.int(12, 48), r.int(12, 48));
+        let c = [16, 32, 64, 128, 24, 20, 9][r.int(0, 6) as usize];
+        let s = vec![1, h, w, c];
+        let mut g = Graph { body: String::new(), values: vec![("%x".into(), s.clone())], r, extra: Rng::new(seed) };
+        let bias = g.constant(&[c]);
+        let op = ["graph.add", "graph.sub", "graph.mul", "graph.max"][g.r.int(0, 3) as usize];
+        let biased = g.add(op, &[0, bias], s.clone());
+        let (t32, t64) = (ty(&s), ty(&s).replace("f32", "f64"));
+        let (o32, o64) = (ty(&[1, 1, 1, c]), ty(&[1, 1, 1, c]).replace("f32", "f64"));
+        let name = g.values[biased].0.clone();
+        let centred = g.r.int(0, 1) == 1;
+        let summed = if centred {
+            format!(
+                "  %c = graph.constant {{value = dense<0.25> : tensor<1xf64>}} : () -> tensor<1xf64>\n  \
+                 %d = graph.sub %w, %c : ({t64}, tensor<1xf64>) -> {t64}\n  \
+                 %s = graph.mul %d, %d : ({t64}, {t64}) -> {t64}\n"
+            )
+        } else {
+            format!("  %s = graph.add %w, %w : ({t64}, {t64}) -> {t64}\n")
+        };
+        let text = format!(
+            "func.func @main(%x: {t32}) -> {o32} {{\n{}  %w = graph.cast {name} : ({t32}) -> {t64}\n{summed}  \
+             %r = graph.reduce_sum %s {{axes = [1, 2], keepdims = true}} : ({t64}) -> {o64}\n  \
+             %y = graph.cast %r : ({o64}) -> {o32}\n  return %y : {o32}\n}}\n",
+            g.body
+        );
+        let m = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let input = Rng::new(seed ^ 0xABCD).values(h * w * c, 3.0);
+        let dims = [1, h as usize, w as usize, c as usize];
+        let x = ITensor::new(dims.to_vec(), Data::F32(input.clone())).unwrap();
+        let want = run_function(&m, m.func("main").unwrap(), &[x]).unwrap()[0].to_f64s();
+        for backend in tcc::backend::compiled_backends() {
+            for threads in [1, 2] {
+                let model = tcc::Runtime::builder().backend(backend).threads(threads).load_str(&text).unwrap();
+                let got = model.run(&[tcc::Tensor::from_slice(&input, &dims).unwrap()]).unwrap();
+                let got = got[0].to_f64s();
+                if let Some(i) = close(&got, &want) {
+                    panic!(
+                        "seed {seed} ({h}x{w}x{c}), {backend:?}, {threads} thread(s): element {i}: \
+                         compiled {}, interpreter {}\n{text}",
+                        got[i], want[i]
+                    );
+                }
+            }
+        }
+    }
+}

@@ -110,15 +110,10 @@ impl Group<'_> {
         let in_memory = |v: &Value| self.inputs.contains_key(v) || Some(*v) == result;
         let f64_math =
             |v: &Value| self.elem(*v) == Some(ScalarType::F64) && gm.defining_op(*v).is_some_and(|o| uses_math(gm, o));
-        // A narrow float input only widened (f32 data summed in f64) is loaded as a
-        // half-width vector (as `vectorize` makes them).
-        let only_widened = |v: &Value, e: ScalarType| {
-            self.inputs.contains_key(v)
-                && gm.uses(*v).iter().all(|u| {
-                    gm.is(u.op, &g::CAST)
-                        && self.elem(gm.result(u.op, 0)).is_some_and(|t| t.is_float() && t.byte_size() > e.byte_size())
-                })
-        };
+        // A narrow float input only widened (f32 data summed in f64), directly or after
+        // plain arithmetic among narrow values, is a half-width vector (as `vectorize`
+        // makes them).
+        let only_widened = |v: &Value, _: ScalarType| self.half_width(*v);
         // An integer made from a mask (0 or 1: a masked softmax's all-minus-infinity
         // test, reduced with min), as wide as the floats compared: lanes of the same
         // vectors.
@@ -139,6 +134,31 @@ impl Group<'_> {
             None => false,
         };
         (lanes >= 2 && values.iter().all(fits)).then_some(lanes as u32)
+    }
+
+    /// Whether `v` is a float input of the group only widened (f32 data summed in f64,
+    /// f16 data computed in f32), or an f32 input or plain arithmetic (add, sub, mul,
+    /// div, max, min) on such values that is only widened to f64 or used by such
+    /// arithmetic: a value that half-width vectors can carry (the narrow lanes of a
+    /// group with two float widths), which every backend computes lane by lane.
+    fn half_width(&self, v: Value) -> bool {
+        let gm = self.c.g;
+        let Some(e) = self.elem(v).filter(|e| e.is_float()) else { return false };
+        let arith = |op: Op| {
+            e == ScalarType::F32
+                && self.body.contains(&op)
+                && [&g::ADD, &g::SUB, &g::MUL, &g::DIV, &g::MAX, &g::MIN].iter().any(|d| gm.is(op, d))
+        };
+        let made = self.inputs.contains_key(&v) || gm.defining_op(v).is_some_and(arith);
+        made && gm.uses(v).iter().all(|u| {
+            // (The group's result is the yield's operand: kept narrow.)
+            let Some(&r) = gm.results(u.op).first() else { return false };
+            if gm.is(u.op, &g::CAST) {
+                self.elem(r).is_some_and(|t| t.is_float() && t.byte_size() > e.byte_size())
+            } else {
+                arith(u.op) && self.half_width(r)
+            }
+        })
     }
 
     /// The factors of `v` when the group computes it as a product (a reduction of it
