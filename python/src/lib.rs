@@ -111,7 +111,7 @@ fn options(
     let precision: tcc::Precision = precision.parse().map_err(PyValueError::new_err)?;
     let rewrite_search: tcc::SearchMode = rewrite_search.parse().map_err(PyValueError::new_err)?;
     let winograd: tcc::Winograd = winograd.parse().map_err(PyValueError::new_err)?;
-    if matches!(winograd, tcc::Winograd::F2 | tcc::Winograd::F4) && precision != tcc::Precision::Fp32 {
+    if winograd.is_explicit() && precision != tcc::Precision::Fp32 {
         return Err(PyValueError::new_err(format!("winograd=\"{winograd}\" needs precision=\"fp32\"")));
     }
     Ok(tcc::Options { backend, threads, max_memory, isa, precision, rewrite_search, winograd, ..Default::default() })

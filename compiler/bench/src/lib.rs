@@ -158,8 +158,7 @@ pub fn bench_bytes(
     // Under a reduced precision or Winograd asked for, the same model in fp32, direct,
     // gives the reference outputs (not for the default Winograd policy, whose error is
     // within fp32's fidelity bar).
-    let inexact =
-        options.precision != tcc::Precision::Fp32 || matches!(options.winograd, tcc::Winograd::F2 | tcc::Winograd::F4);
+    let inexact = options.precision != tcc::Precision::Fp32 || options.winograd.is_explicit();
     let reference = inexact.then(|| module.clone());
     let compiled = tcc::Model::compile(module, &options).map_err(|e| e.to_string())?;
     let compile_time = start.elapsed();

@@ -90,6 +90,12 @@ impl Winograd {
         }
     }
 
+    /// Whether the user asked for Winograd by name (`2x2` or `4x4`): then only f32
+    /// convolutions may take it, and its error is measured against direct ones.
+    pub fn is_explicit(self) -> bool {
+        matches!(self, Winograd::F2 | Winograd::F4)
+    }
+
     /// The output tile's side m, `None` when off ([`Winograd::Auto`]: F(4x4)'s, as
     /// [`Winograd::resolve`] makes it in f32).
     pub fn tile(self) -> Option<usize> {

@@ -60,7 +60,7 @@ impl Session {
     /// or options that do not apply to it, or name a tuning database that cannot be
     /// read.
     pub fn new(options: &Options) -> Result<Session, String> {
-        if matches!(options.winograd, Winograd::F2 | Winograd::F4) && options.precision != Precision::Fp32 {
+        if options.winograd.is_explicit() && options.precision != Precision::Fp32 {
             return Err(format!(
                 "--winograd {} needs --precision fp32 (Winograd's transforms would amplify {}'s rounding)",
                 options.winograd, options.precision
