@@ -3,9 +3,12 @@
 // loop as the scalar remainder (seeded with the reduced vector accumulators). Loops
 // that are not safe or not possible to vectorize are left exactly as they are.
 //
-// The output must be valid IR: it is printed, parsed and verified again.
-// RUN: %tcc-opt %s --split-input-file --pass-pipeline=vectorize | %tcc-opt --split-input-file | FileCheck %s
-// RUN: %tcc-opt %s --split-input-file --pass-pipeline='vectorize{vector-bits=256}' | FileCheck %s --check-prefix=V256
+// The output must be valid IR: it is printed, parsed and verified again. The vector
+// loops are checked as loops (`unroll-iterations=0`); the UNROLL prefix checks a short
+// loop with constant bounds emitted without one (the default).
+// RUN: %tcc-opt %s --split-input-file --pass-pipeline='vectorize{unroll-iterations=0}' | %tcc-opt --split-input-file | FileCheck %s
+// RUN: %tcc-opt %s --split-input-file --pass-pipeline='vectorize{vector-bits=256 unroll-iterations=0}' | FileCheck %s --check-prefix=V256
+// RUN: %tcc-opt %s --split-input-file --pass-pipeline=vectorize | %tcc-opt --split-input-file | FileCheck %s --check-prefix=UNROLL
 // 32-bit vectors hold a single f32: nothing is vectorized.
 // RUN: %tcc-opt %s --split-input-file --pass-pipeline='vectorize{vector-bits=32}' | FileCheck %s --check-prefix=V32
 // V32-NOT: vector.
@@ -39,6 +42,30 @@
 // CHECK-NEXT: loop.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: return
+// By default those 4 vector iterations (constant bounds) are 4 copies of the body at
+// columns 0, 4, 8 and 12, then the scalar remainder from 16.
+// UNROLL-LABEL: func.func @elementwise(
+// UNROLL-DAG: [[C0:%[0-9]+]] = loop.const 0 : index
+// UNROLL-DAG: [[C4:%[0-9]+]] = loop.const 4 : index
+// UNROLL-DAG: [[C8:%[0-9]+]] = loop.const 8 : index
+// UNROLL-DAG: [[C12:%[0-9]+]] = loop.const 12 : index
+// UNROLL-DAG: [[C16:%[0-9]+]] = loop.const 16 : index
+// UNROLL: loop.for [[I:%arg[0-9]+]] =
+// UNROLL-NEXT: vector.splat %arg3
+// UNROLL-NEXT: vector.load %arg0{{\[}}[[I]], [[C0]]]
+// UNROLL-NOT: loop.for
+// UNROLL: vector.store {{%[0-9]+}}, %arg2{{\[}}[[I]], [[C0]]]
+// UNROLL-NEXT: vector.load %arg0{{\[}}[[I]], [[C4]]]
+// UNROLL-NOT: loop.for
+// UNROLL: vector.store {{%[0-9]+}}, %arg2{{\[}}[[I]], [[C4]]]
+// UNROLL-NEXT: vector.load %arg0{{\[}}[[I]], [[C8]]]
+// UNROLL-NOT: loop.for
+// UNROLL: vector.store {{%[0-9]+}}, %arg2{{\[}}[[I]], [[C8]]]
+// UNROLL-NEXT: vector.load %arg0{{\[}}[[I]], [[C12]]]
+// UNROLL-NOT: loop.for
+// UNROLL: vector.store {{%[0-9]+}}, %arg2{{\[}}[[I]], [[C12]]]
+// UNROLL-NEXT: loop.for {{%arg[0-9]+}} = [[C16]] to
+// UNROLL: loop.load %arg0
 // With 256-bit vectors: 8 lanes, 2 vector iterations over [0, 16).
 // V256-LABEL: func.func @elementwise(
 // V256-DAG: [[C8:%[0-9]+]] = loop.const 8 : index
@@ -126,6 +153,18 @@ func.func @dynamic_bounds(%a: buffer<64xf32>, %b: buffer<64xf32>, %lo: index, %h
 // CHECK-NEXT: loop.yield [[A2]], [[B2]] : f32, f32
 // CHECK-NEXT: }
 // CHECK-NEXT: return [[T]]#0, [[T]]#1 : f32, f32
+// Unrolled (2 constant vector iterations), the accumulators chain through the copies.
+// UNROLL-LABEL: func.func @reduction(
+// UNROLL: [[X0:%[0-9]+]] = vector.load %arg0
+// UNROLL-NEXT: [[SQ0:%[0-9]+]] = loop.mul [[X0]], [[X0]] : vector<4xf32>
+// UNROLL-NEXT: [[S0:%[0-9]+]] = loop.add {{%[0-9]+}}, [[SQ0]] : vector<4xf32>
+// UNROLL-NEXT: [[M0:%[0-9]+]] = loop.max {{%[0-9]+}}, [[X0]] : vector<4xf32>
+// UNROLL-NEXT: [[X1:%[0-9]+]] = vector.load %arg0
+// UNROLL-NEXT: [[SQ1:%[0-9]+]] = loop.mul [[X1]], [[X1]] : vector<4xf32>
+// UNROLL-NEXT: [[S1:%[0-9]+]] = loop.add [[S0]], [[SQ1]] : vector<4xf32>
+// UNROLL-NEXT: [[M1:%[0-9]+]] = loop.max [[M0]], [[X1]] : vector<4xf32>
+// UNROLL-NEXT: vector.reduce [[S1]] {kind = "add"}
+// UNROLL: vector.reduce [[M1]] {kind = "max"}
 func.func @reduction(%a: buffer<10xf32>) -> (f32, f32) {
   %c0 = loop.const 0 : index
   %c1 = loop.const 1 : index

@@ -186,6 +186,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST-NEXT: {{^}}    mode: off, greedy, taso or eqsat (default taso)
 // LIST:      {{^}}vectorize {{ *}}Turn innermost unit-stride loops into vector loops
 // LIST-NEXT: {{^}}    vector-bits: SIMD register width in bits (default 128)
+// LIST-NEXT: {{^}}    unroll-iterations: vector loops with constant bounds of at most this many iterations are emitted without a loop (default 4)
 // LIST-NEXT: {{^}}widen-half {{ *}}Compute every f16 and bf16 graph op in f32 between casts
 // LIST-NEXT: {{^}}winograd-convolutions {{ *}}Rewrite stride-1 3x3 convolutions as Winograd F(m x m, 3 x 3) transforms
 // LIST-NEXT: {{^}}    tile: the output tile: 2x2 or 4x4 (default 4x4)

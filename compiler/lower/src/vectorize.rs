@@ -18,7 +18,9 @@
 //!
 //! The loop then becomes a vector loop over the largest multiple of the lane count,
 //! followed by the original loop as the scalar remainder, seeded with the vector
-//! loop's horizontally reduced accumulators. Lane counts come from the target's
+//! loop's horizontally reduced accumulators. A vector loop of a few iterations known at
+//! compile time (`unroll-iterations`: a 16-channel block in 4-lane vectors) is emitted
+//! as that many copies of its body, whose addresses are then constant offsets. Lane counts come from the target's
 //! vector width (`vector-bits`, 128 for Cranelift). Reductions are reassociated (lane
 //! partial sums), as every vectorizing compiler does.
 
@@ -35,12 +37,26 @@ use crate::builder::Builder;
 pub static VECTORIZE: PassInfo = PassInfo {
     name: "vectorize",
     summary: "Turn innermost unit-stride loops into vector loops with a scalar remainder",
-    options: &[("vector-bits", "SIMD register width in bits (default 128)")],
-    create: |opts| Ok(Box::new(Vectorize { vector_bits: opts.parse_or("vector-bits", 128u32)? })),
+    options: &[
+        ("vector-bits", "SIMD register width in bits (default 128)"),
+        (
+            "unroll-iterations",
+            "vector loops with constant bounds of at most this many iterations are emitted without a loop (default 4)",
+        ),
+    ],
+    create: |opts| {
+        Ok(Box::new(Vectorize {
+            vector_bits: opts.parse_or("vector-bits", 128u32)?,
+            unroll_iterations: opts.parse_or("unroll-iterations", UNROLL_ITERATIONS)?,
+        }))
+    },
 };
 
 pub struct Vectorize {
     pub vector_bits: u32,
+    /// Vector loops with constant bounds of at most this many iterations are emitted
+    /// without a loop.
+    pub unroll_iterations: i64,
 }
 
 impl Pass for Vectorize {
@@ -48,20 +64,20 @@ impl Pass for Vectorize {
         "vectorize"
     }
     fn run(&self, m: &mut Module) -> Result<(), Diagnostics> {
-        vectorize(m, self.vector_bits);
+        vectorize(m, self.vector_bits, self.unroll_iterations);
         Ok(())
     }
 }
 
 /// Vectorizes every eligible loop; returns how many were vectorized.
-pub fn vectorize(m: &mut Module, vector_bits: u32) -> usize {
+pub fn vectorize(m: &mut Module, vector_bits: u32, unroll_iterations: i64) -> usize {
     let mut count = 0;
     for func in m.funcs() {
         let Some(entry) = func_entry(m, func) else { continue };
         let loops: Vec<Op> = m.walk(func).into_iter().filter(|&op| kind(m, op) == Some(LoopOp::For)).collect();
         for l in loops {
             if let Some(plan) = analyze(m, l, vector_bits) {
-                rewrite(m, l, entry, &plan);
+                rewrite(m, l, entry, &plan, unroll_iterations);
                 count += 1;
             }
         }
@@ -337,6 +353,16 @@ fn narrow_values_only_convert(m: &Module, ops: &[Op], vector: &HashSet<Value>, w
     true
 }
 
+/// The most vector iterations of a loop with constant bounds that are emitted without
+/// a loop, by default.
+pub const UNROLL_ITERATIONS: i64 = 4;
+
+/// The value of `v` when it is an index constant.
+fn const_index(m: &Module, v: Value) -> Option<i64> {
+    let d = m.defining_op(v).filter(|&d| kind(m, d) == Some(LoopOp::Const))?;
+    m.attr(d, "value")?.as_i64()
+}
+
 fn vector_of(t: &Type, lanes: u32) -> Type {
     let elem = lp::elem_of(t).expect("scalar type");
     Type::Vector(VectorType { lanes, elem })
@@ -350,7 +376,7 @@ fn identity(b: &mut Builder, combine: ScalarFn, elem: ScalarType) -> Value {
     }
 }
 
-fn rewrite(m: &mut Module, l: Op, entry: Block, plan: &Vectorization) {
+fn rewrite(m: &mut Module, l: Op, entry: Block, plan: &Vectorization, unroll_iterations: i64) {
     let ops = m.operands(l).to_vec();
     let (lb, ub) = (ops[0], ops[1]);
     let inits = ops[3..].to_vec();
@@ -397,8 +423,7 @@ fn rewrite(m: &mut Module, l: Op, entry: Block, plan: &Vectorization) {
         }
     }
 
-    let step = b.index(lanes as i64);
-    let results = b.for_loop(lb, vub, step, &vinits, |b, viv, vaccs| {
+    let body = |b: &mut Builder, viv: Value, vaccs: &[Value]| -> Vec<Value> {
         let mut map: HashMap<Value, Value> = HashMap::new();
         map.insert(args[0], viv);
         for (&a, &v) in args[1..].iter().zip(vaccs) {
@@ -457,7 +482,23 @@ fn rewrite(m: &mut Module, l: Op, entry: Block, plan: &Vectorization) {
             }
         }
         yielded
-    });
+    };
+    // A few vector iterations known at compile time (a 16-channel block in 4-lane
+    // vectors) are emitted one after another: no loop control, constant offsets.
+    let results = match (const_index(b.m, lb), const_index(b.m, ub)) {
+        (Some(lo), Some(hi)) if (hi - lo).max(0) / lanes as i64 <= unroll_iterations => {
+            let mut accs = vinits.clone();
+            for k in 0..(hi - lo).max(0) / lanes as i64 {
+                let viv = b.index(lo + k * lanes as i64);
+                accs = body(&mut b, viv, &accs);
+            }
+            accs
+        }
+        _ => {
+            let step = b.index(lanes as i64);
+            b.for_loop(lb, vub, step, &vinits, body)
+        }
+    };
 
     // Seed the scalar remainder with the reduced vector accumulators.
     let mut new_inits = Vec::new();

@@ -38,7 +38,7 @@ use tcc_lower::expand_half::ExpandHalf;
 use tcc_lower::expand_math::ExpandMath;
 use tcc_lower::reduce_precision::{Precision, ReducePrecision};
 use tcc_lower::tosa_to_graph::ConvertTosaToGraph;
-use tcc_lower::vectorize::Vectorize;
+use tcc_lower::vectorize::{UNROLL_ITERATIONS, Vectorize};
 use tcc_lower::widen_half::WidenHalf;
 use tcc_lower::{ConvertGraphToLoop, register_passes};
 
@@ -145,7 +145,7 @@ pub fn to_loops(target: &Target, profile: bool) -> Passes {
 /// vectorized for `target`, with the f16 conversions and the f32 math expanded.
 pub fn lowering(target: &Target, profile: bool) -> Passes {
     let mut passes = to_loops(target, profile);
-    passes.push(Box::new(Vectorize { vector_bits: target.vector_bits }));
+    passes.push(Box::new(Vectorize { vector_bits: target.vector_bits, unroll_iterations: UNROLL_ITERATIONS }));
     passes.push(Box::new(ExpandHalf));
     passes.push(Box::new(ExpandMath { ldexp: target.ldexp }));
     passes.push(Box::new(Cse));
