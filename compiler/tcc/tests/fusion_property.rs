@@ -362,25 +362,13 @@ fn long_rows_split_across_threads_match_the_interpreter() {
             g.values[out].0,
             ty(&out_shape)
         );
-        let m = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let input = Rng::new(seed ^ 0xABCD).values(rows * len, 3.0);
-        let dims = [rows as usize, len as usize];
-        let x = ITensor::new(dims.to_vec(), Data::F32(input.clone())).unwrap();
-        let want = run_function(&m, m.func("main").unwrap(), &[x]).unwrap()[0].to_f64s();
-        for backend in tcc::backend::compiled_backends() {
-            for threads in [1, 2] {
-                let model = tcc::Runtime::builder().backend(backend).threads(threads).load_str(&text).unwrap();
-                let got = model.run(&[tcc::Tensor::from_slice(&input, &dims).unwrap()]).unwrap();
-                let got = got[0].to_f64s();
-                if let Some(i) = close(&got, &want) {
-                    panic!(
-                        "seed {seed} (kind {kind}, {rows}x{len}), {backend:?}, {threads} thread(s): element {i}: \
-                         compiled {}, interpreter {}",
-                        got[i], want[i]
-                    );
-                }
-            }
-        }
+        compiled_matches_interpreter(
+            &text,
+            &input,
+            &[rows as usize, len as usize],
+            &format!("seed {seed} (kind {kind})"),
+        );
     }
 }
 
@@ -419,23 +407,28 @@ fn channel_sums_in_f64_after_f32_arithmetic_match_the_interpreter() {
              %y = graph.cast %r : ({o64}) -> {o32}\n  return %y : {o32}\n}}\n",
             g.body
         );
-        let m = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let input = Rng::new(seed ^ 0xABCD).values(h * w * c, 3.0);
         let dims = [1, h as usize, w as usize, c as usize];
-        let x = ITensor::new(dims.to_vec(), Data::F32(input.clone())).unwrap();
-        let want = run_function(&m, m.func("main").unwrap(), &[x]).unwrap()[0].to_f64s();
-        for backend in tcc::backend::compiled_backends() {
-            for threads in [1, 2] {
-                let model = tcc::Runtime::builder().backend(backend).threads(threads).load_str(&text).unwrap();
-                let got = model.run(&[tcc::Tensor::from_slice(&input, &dims).unwrap()]).unwrap();
-                let got = got[0].to_f64s();
-                if let Some(i) = close(&got, &want) {
-                    panic!(
-                        "seed {seed} ({h}x{w}x{c}), {backend:?}, {threads} thread(s): element {i}: \
-                         compiled {}, interpreter {}\n{text}",
-                        got[i], want[i]
-                    );
-                }
+        compiled_matches_interpreter(&text, &input, &dims, &format!("seed {seed}"));
+    }
+}
+
+/// Model `text` (one f32 input of shape `dims`) compiled on every backend, on 1 and 2
+/// threads, gives the interpreter's result on `input`; panics naming `case` otherwise.
+fn compiled_matches_interpreter(text: &str, input: &[f32], dims: &[usize], case: &str) {
+    let m = tcc::parse_model("<case>", text.as_bytes().to_vec()).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let x = ITensor::new(dims.to_vec(), Data::F32(input.to_vec())).unwrap();
+    let want = run_function(&m, m.func("main").unwrap(), &[x]).unwrap()[0].to_f64s();
+    for backend in tcc::backend::compiled_backends() {
+        for threads in [1, 2] {
+            let model = tcc::Runtime::builder().backend(backend).threads(threads).load_str(text).unwrap();
+            let got = model.run(&[tcc::Tensor::from_slice(input, dims).unwrap()]).unwrap();
+            let got = got[0].to_f64s();
+            if let Some(i) = close(&got, &want) {
+                panic!(
+                    "{case} {dims:?}, {backend:?}, {threads} thread(s): element {i}: compiled {}, interpreter {}\n{text}",
+                    got[i], want[i]
+                );
             }
         }
     }
