@@ -12,17 +12,17 @@
 //! - all vector values have elements of one width (masks from `cmp` aside), or of two
 //!   where the narrow ones are floats only loaded, narrowed, stored, widened or used in
 //!   plain arithmetic (f32 data summed in f64: then lanes are as many as the wide type
-//!   has), no `i1` buffer
-//!   is accessed, no f64 math remains (it is a runtime call), and no 64-bit
-//!   float <-> integer conversion is needed (Cranelift has no vector form of it).
+//!   has), no `i1` buffer is accessed, no f64 math remains (it is a runtime call), and
+//!   no 64-bit float <-> integer conversion is needed (Cranelift has no vector form of
+//!   it).
 //!
 //! The loop then becomes a vector loop over the largest multiple of the lane count,
 //! followed by the original loop as the scalar remainder, seeded with the vector
 //! loop's horizontally reduced accumulators. A vector loop of a few iterations known at
 //! compile time (`unroll-iterations`: a 16-channel block in 4-lane vectors) is emitted
-//! as that many copies of its body, whose addresses are then constant offsets. Lane counts come from the target's
-//! vector width (`vector-bits`, 128 for Cranelift). Reductions are reassociated (lane
-//! partial sums), as every vectorizing compiler does.
+//! as that many copies of its body, whose addresses are then constant offsets. Lane
+//! counts come from the target's vector width (`vector-bits`, 128 for Cranelift).
+//! Reductions are reassociated (lane partial sums), as every vectorizing compiler does.
 
 use std::collections::{HashMap, HashSet};
 
