@@ -267,6 +267,32 @@ func.func @uniform(%a: buffer<16xf32>, %s: buffer<2xf32>, %out: buffer<16xf32>, 
 
 // -----
 
+// Index arithmetic inside the loop on invariant values only (a strided slice's
+// `start + row * step` of an outer dimension) is uniform: it stays scalar, and the
+// accesses it addresses are still contiguous in the loop's index.
+// CHECK-LABEL: func.func @uniform_index(
+// CHECK: loop.for [[J:%arg[0-9]+]] =
+// CHECK-NEXT: [[R:%[0-9]+]] = loop.mul %arg2, {{%[0-9]+}} : index
+// CHECK-NEXT: [[RS:%[0-9]+]] = loop.add [[R]], {{%[0-9]+}} : index
+// CHECK-NEXT: [[X:%[0-9]+]] = vector.load %arg0{{\[}}[[RS]], [[J]]] : buffer<9x16xf32>, vector<4xf32>
+// CHECK-NEXT: vector.store [[X]], %arg1{{\[}}%arg2, [[J]]] : buffer<4x16xf32>, vector<4xf32>
+func.func @uniform_index(%a: buffer<9x16xf32>, %out: buffer<4x16xf32>, %row: index) {
+  %c0 = loop.const 0 : index
+  %c1 = loop.const 1 : index
+  %c2 = loop.const 2 : index
+  %c16 = loop.const 16 : index
+  loop.for %j = %c0 to %c16 step %c1 {
+    %r = loop.mul %row, %c2 : index
+    %rs = loop.add %r, %c1 : index
+    %x = loop.load %a[%rs, %j] : buffer<9x16xf32>
+    loop.store %x, %out[%row, %j] : buffer<4x16xf32>
+    loop.yield
+  }
+  return
+}
+
+// -----
+
 // Comparisons give lane masks for select; an i32 shift takes a splatted amount; f64
 // arithmetic (not math) vectorizes with 2 lanes.
 // CHECK-LABEL: func.func @masks_shifts_f64(

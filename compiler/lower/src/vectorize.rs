@@ -130,7 +130,10 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Vectorization> {
         }
         s
     };
-    let invariant = |v: Value| !inside.contains(&v);
+    // Index values computed inside the loop from invariant ones only (a slice's
+    // `start + i * step` of an outer dimension) are invariant too.
+    let mut uniform: HashSet<Value> = HashSet::new();
+    let invariant = |v: Value, uniform: &HashSet<Value>| !inside.contains(&v) || uniform.contains(&v);
 
     // Index values: affine in iv (`iv + c`) or invariant.
     let mut affine: HashSet<Value> = HashSet::from([iv]);
@@ -164,11 +167,13 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Vectorization> {
                 return None;
             }
             let uses_iv: Vec<bool> = operands.iter().map(|v| affine.contains(v)).collect();
-            let any_varying = operands.iter().any(|&v| !invariant(v) && !affine.contains(&v));
+            let any_varying = operands.iter().any(|&v| !invariant(v, &uniform) && !affine.contains(&v));
             if any_varying {
                 return None;
             }
-            if uses_iv.iter().any(|&u| u) {
+            if !uses_iv.iter().any(|&u| u) {
+                uniform.insert(m.result(op, 0));
+            } else {
                 let ok = match op_kind {
                     Some(LoopOp::Arith(ScalarFn::Add)) => uses_iv.iter().filter(|&&u| u).count() == 1,
                     Some(LoopOp::Arith(ScalarFn::Sub)) => uses_iv[0] && !uses_iv[1],
@@ -188,7 +193,7 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Vectorization> {
             _ => usize::MAX,
         };
         for (k, &v) in operands.iter().enumerate() {
-            if *m.value_type(v) == index_ty() && k < first_addr && !invariant(v) {
+            if *m.value_type(v) == index_ty() && k < first_addr && !invariant(v, &uniform) {
                 return None;
             }
         }
@@ -200,11 +205,11 @@ fn analyze(m: &Module, l: Op, vector_bits: u32) -> Option<Vectorization> {
                 return None;
             }
             let (last_idx, rest) = idx.split_last()?;
-            if rest.iter().any(|&v| !invariant(v)) {
+            if rest.iter().any(|&v| !invariant(v, &uniform)) {
                 return None;
             }
             let contiguous = affine.contains(last_idx);
-            if !contiguous && !invariant(*last_idx) {
+            if !contiguous && !invariant(*last_idx, &uniform) {
                 return None;
             }
             if contiguous && bt.strides().last() != Some(&1) {
