@@ -4,23 +4,36 @@
 /// Logical CPUs this process may run on, one per physical core (SMT siblings are
 /// skipped), in increasing order.
 pub fn usable_physical_cores() -> Vec<usize> {
+    usable_cores_by_cpu().0
+}
+
+/// The usable physical cores (as [`usable_physical_cores`]), and for every logical CPU
+/// this process may run on, the position of its core in that list.
+pub fn usable_cores_by_cpu() -> (Vec<usize>, Vec<(usize, usize)>) {
     let allowed = allowed_cpus();
-    let mut seen_cores = std::collections::BTreeSet::new();
-    let mut out = Vec::new();
+    let mut core_keys: Vec<String> = Vec::new();
+    let (mut cores, mut by_cpu) = (Vec::new(), Vec::new());
     for cpu in allowed {
         let core_key =
             std::fs::read_to_string(format!("/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list"))
                 .map(|s| s.trim().to_string())
                 .unwrap_or_else(|_| cpu.to_string());
-        if seen_cores.insert(core_key) {
-            out.push(cpu);
-        }
+        let index = match core_keys.iter().position(|k| *k == core_key) {
+            Some(i) => i,
+            None => {
+                core_keys.push(core_key);
+                cores.push(cpu);
+                cores.len() - 1
+            }
+        };
+        by_cpu.push((cpu, index));
     }
-    if out.is_empty() {
+    if cores.is_empty() {
         let n = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        out = (0..n).collect();
+        cores = (0..n).collect();
+        by_cpu = (0..n).map(|c| (c, c)).collect();
     }
-    out
+    (cores, by_cpu)
 }
 
 #[cfg(target_os = "linux")]

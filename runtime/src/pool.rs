@@ -2,6 +2,11 @@
 //!
 //! - A run on `threads` threads (by default one per physical core) uses `threads - 1`
 //!   worker threads, each pinned to a core other than the caller's, plus the caller.
+//!   The caller is not pinned and may move: each loop tells every worker the core to
+//!   run on, counted from the caller's core of the moment, and a worker whose core
+//!   changed moves before it starts (else the caller could share a core with a worker
+//!   while another core idles, halving the loop's speed; measured from Python, where
+//!   the calling thread moves between cores from one run to the next).
 //! - Each worker has a single-slot mailbox: the caller writes a task and bumps the
 //!   slot's sequence number (release); the worker sees the new number (acquire), runs
 //!   the task and decrements the shared `pending` counter. No locks, no allocation.
@@ -69,6 +74,8 @@ struct Task {
     blocks: usize,
     /// Spins of a worker waiting for its next task, after this one, before it parks.
     spin_limit: u32,
+    /// The core the worker runs this task on (see [`Workers::core_for`]).
+    core: Option<usize>,
 }
 
 impl Task {
@@ -129,8 +136,10 @@ struct Workers {
     started: AtomicUsize,
     /// The started workers' join handles; the lock also serializes growth.
     handles: Mutex<Vec<JoinHandle<()>>>,
-    /// Where worker `w` is pinned: `cores[w % cores.len()]` (when there are several).
+    /// The usable physical cores, in increasing order (see [`Workers::core_for`]).
     cores: Vec<usize>,
+    /// For every logical CPU the process may use, the position of its core in `cores`.
+    core_of_cpu: Vec<(usize, usize)>,
     /// Held by the caller of `parallel_for` for the duration of a loop.
     busy: Mutex<()>,
     /// The [`fork_generation`] these workers were started in. In a child forked since,
@@ -140,23 +149,22 @@ struct Workers {
 
 impl Workers {
     /// Room for `capacity` threads in total (the caller counts as one, and `capacity`
-    /// is clamped to `1..=MAX_THREADS`); no worker is started yet. Workers will be
-    /// pinned as [`ThreadPool::new`] says, relative to the creating thread's core.
+    /// is clamped to `1..=MAX_THREADS`); no worker is started yet.
     fn new(capacity: usize) -> Workers {
         watch_forks();
         let capacity = capacity.clamp(1, MAX_THREADS);
-        let mut cores = crate::cpu::usable_physical_cores();
-        if let Some(caller) = crate::cpu::current_cpu()
-            && let Some(i) = cores.iter().position(|&c| c == caller)
-        {
-            // The caller's core last, so workers take the others first.
-            let own = cores.remove(i);
-            cores.push(own);
-        }
+        let (cores, core_of_cpu) = crate::cpu::usable_cores_by_cpu();
         let slots: Box<[Slot]> = (1..capacity)
             .map(|_| Slot {
                 seq: AtomicU64::new(0),
-                task: UnsafeCell::new(Task { func: None, ctx: std::ptr::null(), n: 0, blocks: 0, spin_limit: 0 }),
+                task: UnsafeCell::new(Task {
+                    func: None,
+                    ctx: std::ptr::null(),
+                    n: 0,
+                    blocks: 0,
+                    spin_limit: 0,
+                    core: None,
+                }),
                 sleeping: AtomicBool::new(false),
                 thread: Mutex::new(None),
             })
@@ -172,6 +180,7 @@ impl Workers {
             started: AtomicUsize::new(0),
             handles: Mutex::new(Vec::new()),
             cores,
+            core_of_cpu,
             busy: Mutex::new(()),
             generation: fork_generation(),
         }
@@ -189,10 +198,11 @@ impl Workers {
         // A new worker spins before its first task only if a run of this size has a
         // core per thread (see `ThreadPool::parallel_for`).
         let spin_limit = if wanted < self.cores.len() { SPIN_LIMIT } else { 0 };
+        let caller = crate::cpu::current_cpu();
         while handles.len() < wanted {
             let w = handles.len();
             let shared = self.shared.clone();
-            let core = (self.cores.len() > 1).then(|| self.cores[w % self.cores.len()]);
+            let core = self.core_for(w, caller);
             let spawned = thread::Builder::new()
                 .name(format!("tcc-worker-{}", w + 1))
                 .spawn(move || worker_loop(&shared, w, core, spin_limit));
@@ -203,6 +213,19 @@ impl Workers {
         }
         self.started.store(handles.len(), Ordering::Release);
         handles.len().min(wanted) + 1
+    }
+
+    /// The core worker `w` runs on while the caller is on CPU `caller`: the usable
+    /// cores in turn, starting after the caller's, so that the caller's core comes
+    /// last (taken only when threads outnumber cores). None with a single core.
+    fn core_for(&self, w: usize, caller: Option<usize>) -> Option<usize> {
+        let n = self.cores.len();
+        if n < 2 {
+            return None;
+        }
+        let own =
+            caller.and_then(|c| self.core_of_cpu.iter().find(|&&(cpu, _)| cpu == c)).map_or(n - 1, |&(_, core)| core);
+        Some(self.cores[(own + 1 + w) % n])
     }
 
     /// A handle running loops on `threads` threads (see [`Workers::grow`]).
@@ -259,8 +282,8 @@ impl ThreadPool {
     /// A private pool using `threads` threads in total (the caller counts as one;
     /// clamped to `1..=MAX_THREADS`, and fewer if the OS refuses to start a thread).
     /// Workers are pinned to the usable physical cores other than the one the calling
-    /// thread runs on (the caller is not pinned: a worker pinned to its core would share
-    /// that core with it while another one idles, halving the speed of every loop).
+    /// thread runs on when a loop starts (the caller is not pinned: see the module
+    /// comment).
     pub fn new(threads: usize) -> ThreadPool {
         Arc::new(Workers::new(threads)).handle(threads)
     }
@@ -303,16 +326,17 @@ impl ThreadPool {
         let spin = self.threads <= workers.cores.len();
         let (spin_limit, caller_spin_limit) = if spin { (SPIN_LIMIT, CALLER_SPIN_LIMIT) } else { (0, 0) };
         let blocks = (threads * BLOCKS_PER_THREAD).max(min_blocks.max(0) as usize).min(n as usize);
-        let task = Task { func: Some(func), ctx, n, blocks, spin_limit };
+        let task = Task { func: Some(func), ctx, n, blocks, spin_limit, core: None };
         let shared = &*workers.shared;
         shared.next.0.store(0, Ordering::Relaxed);
         shared.pending.0.store(threads - 1, Ordering::Relaxed);
+        let caller = crate::cpu::current_cpu();
         // `threads - 1` workers are started: `self.threads` never exceeds them plus one.
-        for slot in &shared.slots[..threads - 1] {
+        for (w, slot) in shared.slots[..threads - 1].iter().enumerate() {
             // SAFETY: the worker is idle (pending was 0 before this loop and we hold
             // `busy`), so nobody reads `task` until `seq` is bumped below, which also
             // publishes the stores above.
-            unsafe { *slot.task.get() = task };
+            unsafe { *slot.task.get() = Task { core: workers.core_for(w, caller), ..task } };
             slot.seq.fetch_add(1, Ordering::SeqCst);
             if slot.sleeping.swap(false, Ordering::SeqCst)
                 && let Some(t) = slot.thread.lock().unwrap_or_else(|e| e.into_inner()).as_ref()
@@ -338,9 +362,9 @@ impl ThreadPool {
 }
 
 /// Worker `index`'s life: wait for a task in its slot (spinning `spin_limit` times,
-/// then parked; each task sets the spin limit for the wait after it), run its blocks,
-/// repeat until shutdown.
-fn worker_loop(shared: &Shared, index: usize, core: Option<usize>, mut spin_limit: u32) {
+/// then parked; each task sets the spin limit for the wait after it), move to the
+/// task's core if that changed, run its blocks, repeat until shutdown.
+fn worker_loop(shared: &Shared, index: usize, mut core: Option<usize>, mut spin_limit: u32) {
     if let Some(c) = core {
         crate::cpu::pin_current_thread(c);
     }
@@ -373,6 +397,12 @@ fn worker_loop(shared: &Shared, index: usize, core: Option<usize>, mut spin_limi
         // SAFETY: the caller wrote the task before bumping `seq`, which we observed.
         let task = unsafe { *slot.task.get() };
         spin_limit = task.spin_limit;
+        if task.core != core
+            && let Some(c) = task.core
+        {
+            crate::cpu::pin_current_thread(c);
+            core = task.core;
+        }
         // SAFETY: the parallel_for contract covers concurrent calls on disjoint ranges.
         unsafe { task.run_blocks(&shared.next.0) };
         shared.pending.0.fetch_sub(1, Ordering::Release);
@@ -643,5 +673,24 @@ mod tests {
             })
             .collect();
         assert!(handles.into_iter().all(|h| h.join().unwrap()));
+    }
+
+    #[test]
+    fn workers_take_the_cores_after_the_callers() {
+        // Cores 0, 2, 4, 6 (CPUs 1, 3, 5, 7 their SMT siblings).
+        let mut w = Workers::new(1);
+        w.cores = vec![0, 2, 4, 6];
+        w.core_of_cpu = (0..8).map(|cpu| (cpu, cpu / 2)).collect();
+        let placed = |caller: Option<usize>| (0..4).map(|k| w.core_for(k, caller)).collect::<Vec<_>>();
+        // The caller's core (or its sibling's) comes last.
+        assert_eq!(placed(Some(4)), vec![Some(6), Some(0), Some(2), Some(4)]);
+        assert_eq!(placed(Some(5)), vec![Some(6), Some(0), Some(2), Some(4)]);
+        assert_eq!(placed(Some(0)), vec![Some(2), Some(4), Some(6), Some(0)]);
+        // A caller on a CPU the process may not use: the cores in order.
+        assert_eq!(placed(Some(9)), vec![Some(0), Some(2), Some(4), Some(6)]);
+        assert_eq!(placed(None), vec![Some(0), Some(2), Some(4), Some(6)]);
+        // One core: nobody is pinned.
+        w.cores = vec![0];
+        assert_eq!(w.core_for(0, Some(0)), None);
     }
 }
