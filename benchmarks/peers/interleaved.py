@@ -24,6 +24,11 @@ both on tcc's thread count.
         --tcc llvm=libM-llvm.so --tcc cranelift=libM-cranelift.so --peer ort \\
         --threads 2 --pairs 300
 
+Without a peer (`--peer none`), tcc builds alone, A/B: `--shape 12x128x128` gives the
+(single, f32) input's shape and `--out-numel` the output's size; ratios are to the
+first build. A kernel's change measured this way repeats within a few percent where
+separate `tcc bench` processes minutes apart differ by tens of percent.
+
 Between two inferences the process sleeps `--gap-ms` (default 100 ms), so that a
 runtime whose idle workers spin for a while after an inference does not take the cores
 from the side after it: ONNX Runtime's do for longer than 25 ms (ResNet-18 on two
@@ -91,9 +96,11 @@ def main():
                    help="a tcc build: its label and the model as a shared library (see above); repeatable")
     p.add_argument("--lib", help="the same as --tcc tcc=LIB")
     p.add_argument("--name", required=True, help="the model's name in the libraries (--name of tcc)")
-    p.add_argument("--onnx", required=True, help="the same model as ONNX, for the peers")
-    p.add_argument("--peer", action="append", choices=["ort", "ov"],
-                   help="ONNX Runtime (ort) or OpenVINO (ov); repeatable (default: ov)")
+    p.add_argument("--onnx", help="the same model as ONNX, for the peers")
+    p.add_argument("--peer", action="append", choices=["ort", "ov", "none"],
+                   help="ONNX Runtime (ort), OpenVINO (ov) or none; repeatable (default: ov)")
+    p.add_argument("--shape", help="without a peer: the input's shape, e.g. 1x3x224x224")
+    p.add_argument("--out-numel", type=int, help="without a peer: the output's number of elements")
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--pairs", type=int, default=300, help="rounds (one inference of every side each)")
     p.add_argument("--warmup", type=int, default=10)
@@ -105,7 +112,14 @@ def main():
     if not builds or any(len(b) != 2 for b in builds):
         raise SystemExit("give at least one --tcc LABEL=LIB (or --lib LIB)")
     sides, shape, out_numel = {}, None, None
-    for peer in a.peer or ["ov"]:
+    peer_names = [p for p in a.peer or ["ov"] if p != "none"]
+    if peer_names and not a.onnx:
+        raise SystemExit("a peer needs --onnx")
+    if not peer_names:
+        if not a.shape or not a.out_numel:
+            raise SystemExit("without a peer, give --shape and --out-numel")
+        shape, out_numel = [int(d) for d in a.shape.split("x")], a.out_numel
+    for peer in peer_names:
         if peer == "ort":
             sides["ORT"], shape, out_numel = ort_side(a.onnx, a.threads)
         else:

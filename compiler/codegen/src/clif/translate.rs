@@ -136,11 +136,14 @@ pub struct Translator<'t, 'm, 'f> {
     anchored: HashMap<(cl::Type, i64), cl::Value>,
     /// Vector constants, each kept in a stack slot the entry block fills (see
     /// [`Translator::vector_constant`]), by type and scalar bits.
-    vector_constants: HashMap<(cl::Type, u64), cl::StackSlot>,
+    vector_constants: HashMap<(cl::Type, u64), u32>,
+    /// The stack slot holding every vector constant, 16 bytes each (grown as they come).
+    constant_slot: Option<cl::StackSlot>,
     /// IR values that are splats of constants, read at each use from their slot.
-    splat_constants: HashMap<Value, (cl::Type, cl::StackSlot)>,
-    /// How many `loop.for`s enclose the op being translated.
-    loop_depth: usize,
+    splat_constants: HashMap<Value, (cl::Type, u32)>,
+    /// The induction variables of the `loop.for`s enclosing the op being translated,
+    /// innermost last.
+    loop_ivs: Vec<cl::Value>,
 }
 
 impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
@@ -165,8 +168,9 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
             anchor_slot: None,
             anchored: HashMap::new(),
             vector_constants: HashMap::new(),
+            constant_slot: None,
             splat_constants: HashMap::new(),
-            loop_depth: 0,
+            loop_ivs: Vec::new(),
         }
     }
 
@@ -206,8 +210,8 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
     /// The Cranelift value of `v` at the current position: a vector constant is read
     /// afresh at each use (see [`Translator::vector_constant`]).
     fn get(&mut self, v: Value) -> cl::Value {
-        if let Some(&(ty, slot)) = self.splat_constants.get(&v) {
-            return self.b.ins().stack_load(cl::types::I64, ty, slot, 0);
+        if let Some(&(ty, at)) = self.splat_constants.get(&v) {
+            return self.vector_constant_load(ty, at);
         }
         *self.vals.get(&v).expect("operands are translated before their uses (the module verified)")
     }
@@ -238,7 +242,7 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 return Ok(Vec::new());
             }
             self.op(op)?;
-            if self.loop_depth == 0 {
+            if self.loop_ivs.is_empty() {
                 self.anchor_results(op);
             }
         }
@@ -502,8 +506,8 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                         } else {
                             bits
                         };
-                        let slot = self.vector_constant(ty, x, bits);
-                        self.splat_constants.insert(m.result(op, 0), (ty, slot));
+                        let at = self.vector_constant(ty, x, bits);
+                        self.splat_constants.insert(m.result(op, 0), (ty, at));
                     }
                     None => {
                         // An i1 (a byte, 0 or 1) into a mask: lanes of all ones or zeros.

@@ -1,8 +1,9 @@
 //! Vector constants and the ops Cranelift compiles better when one operand is one.
 //!
-//! A vector constant lives in a stack slot the entry block fills and is loaded at each
-//! use ([`Translator::vector_constant`]): Cranelift would otherwise hoist the splat out
-//! of every loop and keep it in a register across kernel loops. `max`/`min` with a
+//! Vector constants live in a stack slot the entry block fills and are loaded at each
+//! use ([`Translator::vector_constant`], [`Translator::vector_constant_load`]):
+//! Cranelift would otherwise hoist the splat out of every loop and keep it in a
+//! register across kernel loops. `max`/`min` with a
 //! constant bound become one `maxps`/`minps` ([`Translator::extremum_with_constant`]).
 
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
@@ -14,35 +15,69 @@ use tcc_ir::{Op, ScalarType, Type, Value};
 use super::{CodegenError, Translator, clif_type};
 
 impl Translator<'_, '_, '_> {
-    /// The vector of type `ty` with every lane `scalar` (a constant of bits `bits`), read
-    /// where it is used from a stack slot that the entry block fills.
+    /// The vector of type `ty` with every lane `scalar` (a constant of bits `bits`): its
+    /// offset in the function's constant slot, which the entry block fills, to be read
+    /// where it is used ([`Translator::vector_constant_load`]).
     ///
     /// A `splat` of a constant is pure, so Cranelift hoists it out of every loop around
     /// its use, and its register allocator neither rematerializes it nor spills it around
     /// the inner loops: a kernel epilogue's constants (a ReLU's bounds) held registers
     /// across the FMA loop and pushed accumulators to the stack (ResNet-50's 1x1 convs at
-    /// 43-51% of peak). A load at each use (`get` emits one per use) stays there and
-    /// folds into its user as a memory operand, as LLVM's constant-pool operands do.
-    pub(super) fn vector_constant(&mut self, ty: cl::Type, scalar: cl::Value, bits: u64) -> cl::StackSlot {
-        match self.vector_constants.get(&(ty, bits)) {
-            Some(&slot) => slot,
+    /// 43-51% of peak). A load at each use stays there and folds into its user as a
+    /// memory operand, as LLVM's constant-pool operands do.
+    pub(super) fn vector_constant(&mut self, ty: cl::Type, scalar: cl::Value, bits: u64) -> u32 {
+        if let Some(&at) = self.vector_constants.get(&(ty, bits)) {
+            return at;
+        }
+        let slot = match self.constant_slot {
+            Some(slot) => slot,
             None => {
-                let slot =
-                    self.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, ty.bytes(), 4));
-                let scalar_ty = self.b.func.dfg.value_type(scalar);
-                let mut pos = FuncCursor::new(self.b.func).at_first_insertion_point(self.entry);
-                let k = match scalar_ty {
-                    t if t == cl::types::F32 => pos.ins().f32const(f32::from_bits(bits as u32)),
-                    t if t == cl::types::F64 => pos.ins().f64const(f64::from_bits(bits)),
-                    // The lane type: a mask's lanes are wider than the i1 byte splatted.
-                    _ => pos.ins().iconst(ty.lane_type(), bits as i64),
-                };
-                let v = pos.ins().splat(ty, k);
-                pos.ins().stack_store(cl::types::I64, v, slot, 0);
-                self.vector_constants.insert((ty, bits), slot);
+                let slot = self.b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 0, 4));
+                self.constant_slot = Some(slot);
                 slot
             }
-        }
+        };
+        let at = self.b.func.sized_stack_slots[slot].size;
+        self.b.func.sized_stack_slots[slot].size += 16;
+        let scalar_ty = self.b.func.dfg.value_type(scalar);
+        let mut pos = FuncCursor::new(self.b.func).at_first_insertion_point(self.entry);
+        let k = match scalar_ty {
+            t if t == cl::types::F32 => pos.ins().f32const(f32::from_bits(bits as u32)),
+            t if t == cl::types::F64 => pos.ins().f64const(f64::from_bits(bits)),
+            // The lane type: a mask's lanes are wider than the i1 byte splatted.
+            _ => pos.ins().iconst(ty.lane_type(), bits as i64),
+        };
+        let v = pos.ins().splat(ty, k);
+        pos.ins().stack_store(cl::types::I64, v, slot, at as i32);
+        self.vector_constants.insert((ty, bits), at);
+        at
+    }
+
+    /// A read of the vector constant at offset `at` of the constant slot, at the
+    /// current position.
+    ///
+    /// In a loop, the load is pure for Cranelift (readonly, cannot trap, may move) and
+    /// its address depends on the innermost loop's induction variable (the slot's
+    /// address or `iv >> 63`, zero for the non-negative indices loops run over, which
+    /// Cranelift cannot know): so it is neither hoisted out of the loop nor pinned where
+    /// the loop's IR had it, but placed right before its user like the pure arithmetic
+    /// around it, where it folds into that user as a memory operand, every constant at
+    /// its offset from one register. A plain load stayed at its place in the block
+    /// while the e-graph moved the arithmetic after all of them: a softmax's or an
+    /// erf's twenty-odd constants all live at once, spilled and reloaded every
+    /// iteration. Outside loops, a plain load.
+    pub(super) fn vector_constant_load(&mut self, ty: cl::Type, at: u32) -> cl::Value {
+        let slot = self.constant_slot.expect("a vector constant was made");
+        let Some(&iv) = self.loop_ivs.last() else {
+            return self.b.ins().stack_load(cl::types::I64, ty, slot, at as i32);
+        };
+        let zero = self.b.ins().ushr_imm_u(iv, 63);
+        let base = self.b.ins().stack_addr(cl::types::I64, slot, 0);
+        // (`bor`, not `iadd`: an added index would become the address's index
+        // register, and an indexed memory operand costs Intel cores an extra uop.)
+        let base = self.b.ins().bor(base, zero);
+        let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+        self.b.ins().load(ty, flags, base, at as i32)
     }
 
     /// `max`/`min` (NaN-propagating, -0 < +0) of a float vector and a splat constant
@@ -102,8 +137,8 @@ impl Translator<'_, '_, '_> {
         };
         Ok(if let Type::Vector(_) = ty {
             let ty = clif_type(ty)?;
-            let slot = self.vector_constant(ty, s, bits);
-            self.b.ins().stack_load(cl::types::I64, ty, slot, 0)
+            let at = self.vector_constant(ty, s, bits);
+            self.vector_constant_load(ty, at)
         } else {
             s
         })

@@ -43,9 +43,9 @@ impl Translator<'_, '_, '_> {
         for (&a, &c) in bargs[1..].iter().zip(&carried) {
             self.bind(a, c);
         }
-        self.loop_depth += 1;
+        self.loop_ivs.push(iv);
         let yielded = self.block(region_block);
-        self.loop_depth -= 1;
+        self.loop_ivs.pop();
         let yielded = yielded?;
         let next = self.b.ins().iadd(iv, step);
         let mut back = vec![next];
