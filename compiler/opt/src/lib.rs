@@ -112,18 +112,26 @@ pub fn shape(m: &Module, v: Value) -> Vec<i64> {
 /// filters: the padding's zeros are then multiplied where the convolution skips the
 /// taps, which an infinite weight would make NaN.
 pub fn pad_input(m: &mut Module, op: Op) {
+    pad_input_dims(m, op, true);
+}
+
+/// [`pad_input`], of the columns only without `rows`: the rows' padding stays the
+/// convolution's (its edge rows then skip the kernel rows outside the input).
+pub fn pad_input_dims(m: &mut Module, op: Op, rows: bool) {
     let pads = conv_pads(m, op);
-    if pads.iter().all(|&p| p == 0) || !paddable(m, op) {
+    let moved = if rows { pads.clone() } else { vec![0, pads[1], 0, pads[3]] };
+    if moved.iter().all(|&p| p == 0) || !paddable(m, op) {
         return;
     }
     let x = m.operand(op, 0);
     let rank = shape(m, x).len();
     let (mut low, mut high) = (vec![0; rank], vec![0; rank]);
-    (low[2], low[3], high[2], high[3]) = (pads[0], pads[1], pads[2], pads[3]);
+    (low[2], low[3], high[2], high[3]) = (moved[0], moved[1], moved[2], moved[3]);
     let attrs = AttrDict::new().with("low", Attribute::i64_list(&low)).with("high", Attribute::i64_list(&high));
     let padded = Inserter::before(m, op).inferred(&g::PAD, &[x], attrs);
     m.set_operand(op, 0, padded);
-    m.set_attr(op, "pads", Attribute::i64_list(&[0, 0, 0, 0]));
+    let kept: Vec<i64> = pads.iter().zip(&moved).map(|(p, q)| p - q).collect();
+    m.set_attr(op, "pads", Attribute::i64_list(&kept));
 }
 
 /// A convolution's `pads` (top, left, bottom, right).
