@@ -138,8 +138,9 @@ struct Workers {
     handles: Mutex<Vec<JoinHandle<()>>>,
     /// The usable physical cores, in increasing order (see [`Workers::core_for`]).
     cores: Vec<usize>,
-    /// For every logical CPU the process may use, the position of its core in `cores`.
-    core_of_cpu: Vec<(usize, usize)>,
+    /// By logical CPU, the position of its core in `cores` (for the CPUs the process
+    /// may use).
+    core_of_cpu: Vec<Option<usize>>,
     /// Held by the caller of `parallel_for` for the duration of a loop.
     busy: Mutex<()>,
     /// The [`fork_generation`] these workers were started in. In a child forked since,
@@ -153,7 +154,11 @@ impl Workers {
     fn new(capacity: usize) -> Workers {
         watch_forks();
         let capacity = capacity.clamp(1, MAX_THREADS);
-        let (cores, core_of_cpu) = crate::cpu::usable_cores_by_cpu();
+        let (cores, by_cpu) = crate::cpu::usable_cores_by_cpu();
+        let mut core_of_cpu = vec![None; by_cpu.iter().map(|&(cpu, _)| cpu + 1).max().unwrap_or(0)];
+        for (cpu, core) in by_cpu {
+            core_of_cpu[cpu] = Some(core);
+        }
         let slots: Box<[Slot]> = (1..capacity)
             .map(|_| Slot {
                 seq: AtomicU64::new(0),
@@ -198,7 +203,7 @@ impl Workers {
         // A new worker spins before its first task only if a run of this size has a
         // core per thread (see `ThreadPool::parallel_for`).
         let spin_limit = if wanted < self.cores.len() { SPIN_LIMIT } else { 0 };
-        let caller = crate::cpu::current_cpu();
+        let caller = self.caller_core(crate::cpu::current_cpu());
         while handles.len() < wanted {
             let w = handles.len();
             let shared = self.shared.clone();
@@ -215,17 +220,19 @@ impl Workers {
         handles.len().min(wanted) + 1
     }
 
-    /// The core worker `w` runs on while the caller is on CPU `caller`: the usable
-    /// cores in turn, starting after the caller's, so that the caller's core comes
-    /// last (taken only when threads outnumber cores). None with a single core.
-    fn core_for(&self, w: usize, caller: Option<usize>) -> Option<usize> {
+    /// The position in `cores` of the core of CPU `cpu` (the caller's), or of the last
+    /// core if the process may not use it or the OS does not say.
+    fn caller_core(&self, cpu: Option<usize>) -> usize {
+        cpu.and_then(|c| self.core_of_cpu.get(c).copied().flatten()).unwrap_or(self.cores.len().saturating_sub(1))
+    }
+
+    /// The core worker `w` runs on while the caller is on core `caller` (a position in
+    /// `cores`, [`Workers::caller_core`]): the usable cores in turn, starting after the
+    /// caller's, so that the caller's comes last (taken only when threads outnumber
+    /// cores). None with a single core.
+    fn core_for(&self, w: usize, caller: usize) -> Option<usize> {
         let n = self.cores.len();
-        if n < 2 {
-            return None;
-        }
-        let own =
-            caller.and_then(|c| self.core_of_cpu.iter().find(|&&(cpu, _)| cpu == c)).map_or(n - 1, |&(_, core)| core);
-        Some(self.cores[(own + 1 + w) % n])
+        (n >= 2).then(|| self.cores[(caller + 1 + w) % n])
     }
 
     /// A handle running loops on `threads` threads (see [`Workers::grow`]).
@@ -330,7 +337,7 @@ impl ThreadPool {
         let shared = &*workers.shared;
         shared.next.0.store(0, Ordering::Relaxed);
         shared.pending.0.store(threads - 1, Ordering::Relaxed);
-        let caller = crate::cpu::current_cpu();
+        let caller = workers.caller_core(crate::cpu::current_cpu());
         // `threads - 1` workers are started: `self.threads` never exceeds them plus one.
         for (w, slot) in shared.slots[..threads - 1].iter().enumerate() {
             // SAFETY: the worker is idle (pending was 0 before this loop and we hold
@@ -680,8 +687,8 @@ mod tests {
         // Cores 0, 2, 4, 6 (CPUs 1, 3, 5, 7 their SMT siblings).
         let mut w = Workers::new(1);
         w.cores = vec![0, 2, 4, 6];
-        w.core_of_cpu = (0..8).map(|cpu| (cpu, cpu / 2)).collect();
-        let placed = |caller: Option<usize>| (0..4).map(|k| w.core_for(k, caller)).collect::<Vec<_>>();
+        w.core_of_cpu = (0..8).map(|cpu| Some(cpu / 2)).collect();
+        let placed = |cpu: Option<usize>| (0..4).map(|k| w.core_for(k, w.caller_core(cpu))).collect::<Vec<_>>();
         // The caller's core (or its sibling's) comes last.
         assert_eq!(placed(Some(4)), vec![Some(6), Some(0), Some(2), Some(4)]);
         assert_eq!(placed(Some(5)), vec![Some(6), Some(0), Some(2), Some(4)]);
@@ -691,6 +698,6 @@ mod tests {
         assert_eq!(placed(None), vec![Some(0), Some(2), Some(4), Some(6)]);
         // One core: nobody is pinned.
         w.cores = vec![0];
-        assert_eq!(w.core_for(0, Some(0)), None);
+        assert_eq!(w.core_for(0, w.caller_core(Some(0))), None);
     }
 }

@@ -2,8 +2,9 @@
 //! input (`pad_input`, chosen by `configure-kernels`) gets its padding as an explicit
 //! `graph.pad` of the input, so that every column of an output row reads every kernel
 //! tap (a microkernel call then covers a whole row's window); it keeps the padding of
-//! its rows unless its input is bf16. The flag is dropped once applied. Only for constant, finite filters (see
-//! [`crate::pad_input`]): elsewhere the convolution keeps its padding.
+//! its rows unless its input is bf16. The flag is dropped once applied. Only for
+//! constant, finite filters (see [`crate::pad_input`]): elsewhere the convolution keeps
+//! its padding.
 
 use tcc_dialect_graph::config::{ConvConfig, KernelConfig};
 use tcc_dialect_graph::ops as g;

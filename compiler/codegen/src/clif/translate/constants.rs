@@ -3,8 +3,8 @@
 //! Vector constants live in a stack slot the entry block fills and are loaded at each
 //! use ([`Translator::vector_constant`], [`Translator::vector_constant_load`]):
 //! Cranelift would otherwise hoist the splat out of every loop and keep it in a
-//! register across kernel loops. `max`/`min` with a
-//! constant bound become one `maxps`/`minps` ([`Translator::extremum_with_constant`]).
+//! register across kernel loops. `max`/`min` with a constant bound become one
+//! `maxps`/`minps` ([`Translator::extremum_with_constant`]).
 
 use cranelift_codegen::cursor::{Cursor, FuncCursor};
 use cranelift_codegen::ir::condcodes::FloatCC;
