@@ -40,6 +40,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models"))
 import export  # noqa: E402  (the corpus definition)
+import interleaved  # noqa: E402  (the ONNX Runtime session, alike in both; this directory)
 
 
 def ort_session(name, threads, path):
@@ -56,13 +57,7 @@ def ort_session(name, threads, path):
 def ort_runner(path, threads):
     """A function running the ONNX model at `path` with ONNX Runtime on `threads` threads
     (all graph optimizations, one inter-op thread) on a random input."""
-    import onnxruntime as ort
-
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.inter_op_num_threads = 1
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    session = ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
+    session = interleaved.ort_session(path, threads)
     shape = [d if isinstance(d, int) else 1 for d in session.get_inputs()[0].shape]
     feed = {session.get_inputs()[0].name: torch.rand(shape).numpy()}
     return lambda: session.run(None, feed)

@@ -62,14 +62,20 @@ def tcc_side(path, name, x, out_numel, threads):
     return infer
 
 
-def ort_side(onnx, threads):
+def ort_session(onnx, threads):
+    """ONNX Runtime's session of the model at `onnx` on `threads` threads (all graph
+    optimizations, one inter-op thread), as every peer script here runs it."""
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    session = ort.InferenceSession(onnx, opts, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(onnx, opts, providers=["CPUExecutionProvider"])
+
+
+def ort_side(onnx, threads):
+    session = ort_session(onnx, threads)
     shape = [d if isinstance(d, int) else 1 for d in session.get_inputs()[0].shape]
     out = session.get_outputs()[0].shape
     feed = {session.get_inputs()[0].name: np.random.rand(*shape).astype(np.float32)}
