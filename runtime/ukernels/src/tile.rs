@@ -226,35 +226,38 @@ const SHARED_ROWS: usize = 8;
 /// two thirds of the speed of 8 or 12).
 const SQUARE_ROWS: usize = 12;
 
-/// `[f::<r, a, b>, ..]` over the listed row counts `r`: a kernel table's instantiations
-/// for one vector count and mode.
+/// `[f::<r, a, b>, ..]` over the listed row counts `r` up to `most` (a constant
+/// expression): a kernel table's instantiations for one vector count and mode. Rows past
+/// `most`, which the dispatch never asks for on this level, take the 1-row kernel, so
+/// that they are not compiled (more than half of the broadcast kernels on 16-register
+/// levels; a debug build of this crate took 111 s, now 53).
 macro_rules! by_rows {
-    ($f:ident, $a:literal, $b:literal; $($r:literal)*) => {
-        [$($f::<$r, $a, $b>),*]
+    ($f:ident, $a:literal, $b:literal; $most:expr; $($r:literal)*) => {
+        [$(if $r <= $most { $f::<$r, $a, $b> } else { $f::<1, $a, $b> }),*]
     };
-    ($f:ident, $a:literal, $b:literal, $c:literal; $($r:literal)*) => {
-        [$($f::<$r, $a, $b, $c>),*]
+    ($f:ident, $a:literal, $b:literal, $c:literal; $most:expr; $($r:literal)*) => {
+        [$(if $r <= $most { $f::<$r, $a, $b, $c> } else { $f::<1, $a, $b, $c> }),*]
     };
 }
 
-/// [`by_rows!`] over 1 to 8 rows (the window kernels).
+/// [`by_rows!`] over 1 to 8 rows (the window and shared-rows kernels).
 macro_rules! rows_1_to_8 {
-    ($f:ident, $a:literal, $b:literal) => {
-        by_rows!($f, $a, $b; 1 2 3 4 5 6 7 8)
+    ($f:ident, $a:literal, $b:literal; $most:expr) => {
+        by_rows!($f, $a, $b; $most; 1 2 3 4 5 6 7 8)
     };
 }
 
 /// [`by_rows!`] over 1 to 12 rows (the square kernels).
 macro_rules! rows_1_to_12 {
-    ($f:ident, $a:literal, $b:literal, $c:literal) => {
-        by_rows!($f, $a, $b, $c; 1 2 3 4 5 6 7 8 9 10 11 12)
+    ($f:ident, $a:literal, $b:literal, $c:literal; $most:expr) => {
+        by_rows!($f, $a, $b, $c; $most; 1 2 3 4 5 6 7 8 9 10 11 12)
     };
 }
 
 /// [`by_rows!`] over 1 to 16 rows (the broadcast and vector kernels).
 macro_rules! rows_1_to_16 {
-    ($f:ident, $a:literal, $b:literal) => {
-        by_rows!($f, $a, $b; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    ($f:ident, $a:literal, $b:literal; $most:expr) => {
+        by_rows!($f, $a, $b; $most; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
     };
 }
 

@@ -10,6 +10,11 @@ macro_rules! tile_dispatch {
         /// The most rows of a sub-tile of `c` vectors: accumulators, weight
         /// vectors and a broadcast fit the register file.
         fn max_rows(c: usize) -> usize {
+            MOST_ROWS[c]
+        }
+
+        /// [`max_rows`] by vectors.
+        const MOST_ROWS: [usize; MAX_VECTORS as usize + 1] = {
             const fn rows(c: usize) -> usize {
                 let r = (($registers as usize) - c - 1) / c;
                 if r < 1 {
@@ -20,59 +25,71 @@ macro_rules! tile_dispatch {
                     r
                 }
             }
-            const ROWS: [usize; MAX_VECTORS as usize + 1] = [0, rows(1), rows(2), rows(3), rows(4)];
-            ROWS[c]
-        }
+            [0, rows(1), rows(2), rows(3), rows(4)]
+        };
 
         /// The window kernels' steps (3x3 and 5x5 depthwise kernels' rows), and
         /// by steps, vectors and rows the kernels.
         const WINDOW_STEPS: [i64; 2] = [3, 5];
         static WINDOWS: [[[Kernel; WINDOW_ROWS]; MAX_VECTORS as usize]; 2] = [
             [
-                rows_1_to_8!(window, 1, 3),
-                rows_1_to_8!(window, 2, 3),
-                rows_1_to_8!(window, 3, 3),
-                rows_1_to_8!(window, 4, 3),
+                rows_1_to_8!(window, 1, 3; window_rows(3)),
+                rows_1_to_8!(window, 2, 3; window_rows(3)),
+                rows_1_to_8!(window, 3, 3; window_rows(3)),
+                rows_1_to_8!(window, 4, 3; window_rows(3)),
             ],
             [
-                rows_1_to_8!(window, 1, 5),
-                rows_1_to_8!(window, 2, 5),
-                rows_1_to_8!(window, 3, 5),
-                rows_1_to_8!(window, 4, 5),
+                rows_1_to_8!(window, 1, 5; window_rows(5)),
+                rows_1_to_8!(window, 2, 5; window_rows(5)),
+                rows_1_to_8!(window, 3, 5; window_rows(5)),
+                rows_1_to_8!(window, 4, 5; window_rows(5)),
             ],
         ];
 
         /// The square kernels, by steps (3 and 5, as [`WINDOW_STEPS`]), stride (1
         /// and 2) and rows.
         static SQUARES: [[[SquareKernel; SQUARE_ROWS]; 2]; 2] = [
-            [rows_1_to_12!(square, 3, 1, false), rows_1_to_12!(square, 3, 2, false)],
-            [rows_1_to_12!(square, 5, 1, false), rows_1_to_12!(square, 5, 2, false)],
+            [rows_1_to_12!(square, 3, 1, false; square_most(3)), rows_1_to_12!(square, 3, 2, false; square_most(3))],
+            [rows_1_to_12!(square, 5, 1, false; square_most(5)), rows_1_to_12!(square, 5, 2, false; square_most(5))],
         ];
         /// [`SQUARES`] for a plain epilogue ([`plain_epilogue`]).
         static PLAIN_SQUARES: [[[SquareKernel; SQUARE_ROWS]; 2]; 2] = [
-            [rows_1_to_12!(square, 3, 1, true), rows_1_to_12!(square, 3, 2, true)],
-            [rows_1_to_12!(square, 5, 1, true), rows_1_to_12!(square, 5, 2, true)],
+            [rows_1_to_12!(square, 3, 1, true; square_most(3)), rows_1_to_12!(square, 3, 2, true; square_most(3))],
+            [rows_1_to_12!(square, 5, 1, true; square_most(5)), rows_1_to_12!(square, 5, 2, true; square_most(5))],
         ];
 
         /// The most rows of a square sub-tile over `j` steps: the accumulators, a
         /// kernel row's weights and the few input vectors live at a time fit the
         /// registers, and at most [`SQUARE_ROWS`]; none if fewer than 4 would.
         fn square_rows(j: usize) -> Option<usize> {
-            let r = ($registers as usize).saturating_sub(j + 5).min(SQUARE_ROWS);
+            let r = square_most(j);
             (r >= 4).then_some(r)
+        }
+
+        /// [`square_rows`] before its lower limit.
+        const fn square_most(j: usize) -> usize {
+            let r = ($registers as usize).saturating_sub(j + 5);
+            if r < SQUARE_ROWS { r } else { SQUARE_ROWS }
         }
 
         /// The most rows of a window sub-tile over `j` steps: a vector's
         /// accumulators, the step's weights and an input vector fit the registers,
         /// and at most [`WINDOW_ROWS`] (LLVM does not unroll a longer loop over the
         /// inputs, and its accumulators would then live in memory).
-        fn window_rows(j: usize) -> usize {
-            ($registers as usize).saturating_sub(j + 1).clamp(1, WINDOW_ROWS)
+        const fn window_rows(j: usize) -> usize {
+            let r = ($registers as usize).saturating_sub(j + 1);
+            if r < 1 {
+                1
+            } else if r > WINDOW_ROWS {
+                WINDOW_ROWS
+            } else {
+                r
+            }
         }
 
         /// The shared-rows kernels (3 x 3 kernels), by channels (1 and 2) and output
         /// rows.
-        static SHARED: [[Kernel; SHARED_ROWS]; 2] = [rows_1_to_8!(shared_rows, 1, 3), rows_1_to_8!(shared_rows, 2, 3)];
+        static SHARED: [[Kernel; SHARED_ROWS]; 2] = [rows_1_to_8!(shared_rows, 1, 3; shared_rows_most(1)), rows_1_to_8!(shared_rows, 2, 3; shared_rows_most(2))];
 
         /// The most output rows of a shared-rows kernel of `channels` channels: its
         /// accumulators, the channels' nine weights and an input vector fit the
@@ -117,34 +134,34 @@ macro_rules! tile_dispatch {
         /// [`BROADCAST_UNIT`]), vectors and rows.
         static KERNELS: [[[Kernel; MAX_ROWS]; MAX_VECTORS as usize]; 5] = [
             [
-                rows_1_to_16!(kernel, 1, 0),
-                rows_1_to_16!(kernel, 2, 0),
-                rows_1_to_16!(kernel, 3, 0),
-                rows_1_to_16!(kernel, 4, 0),
+                rows_1_to_16!(kernel, 1, 0; MOST_ROWS[1]),
+                rows_1_to_16!(kernel, 2, 0; MOST_ROWS[2]),
+                rows_1_to_16!(kernel, 3, 0; MOST_ROWS[3]),
+                rows_1_to_16!(kernel, 4, 0; MOST_ROWS[4]),
             ],
             [
-                rows_1_to_16!(kernel, 1, 1),
-                rows_1_to_16!(kernel, 2, 1),
-                rows_1_to_16!(kernel, 3, 1),
-                rows_1_to_16!(kernel, 4, 1),
+                rows_1_to_16!(kernel, 1, 1; MOST_ROWS[1]),
+                rows_1_to_16!(kernel, 2, 1; MOST_ROWS[2]),
+                rows_1_to_16!(kernel, 3, 1; MOST_ROWS[3]),
+                rows_1_to_16!(kernel, 4, 1; MOST_ROWS[4]),
             ],
             [
-                rows_1_to_16!(kernel, 1, 2),
-                rows_1_to_16!(kernel, 2, 2),
-                rows_1_to_16!(kernel, 3, 2),
-                rows_1_to_16!(kernel, 4, 2),
+                rows_1_to_16!(kernel, 1, 2; MOST_ROWS[1]),
+                rows_1_to_16!(kernel, 2, 2; MOST_ROWS[2]),
+                rows_1_to_16!(kernel, 3, 2; MOST_ROWS[3]),
+                rows_1_to_16!(kernel, 4, 2; MOST_ROWS[4]),
             ],
             [
-                rows_1_to_16!(kernel, 1, 3),
-                rows_1_to_16!(kernel, 2, 3),
-                rows_1_to_16!(kernel, 3, 3),
-                rows_1_to_16!(kernel, 4, 3),
+                rows_1_to_16!(kernel, 1, 3; MOST_ROWS[1]),
+                rows_1_to_16!(kernel, 2, 3; MOST_ROWS[2]),
+                rows_1_to_16!(kernel, 3, 3; MOST_ROWS[3]),
+                rows_1_to_16!(kernel, 4, 3; MOST_ROWS[4]),
             ],
             [
-                rows_1_to_16!(kernel, 1, 4),
-                rows_1_to_16!(kernel, 2, 4),
-                rows_1_to_16!(kernel, 3, 4),
-                rows_1_to_16!(kernel, 4, 4),
+                rows_1_to_16!(kernel, 1, 4; MOST_ROWS[1]),
+                rows_1_to_16!(kernel, 2, 4; MOST_ROWS[2]),
+                rows_1_to_16!(kernel, 3, 4; MOST_ROWS[3]),
+                rows_1_to_16!(kernel, 4, 4; MOST_ROWS[4]),
             ],
         ];
 
