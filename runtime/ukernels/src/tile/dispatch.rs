@@ -235,6 +235,16 @@ macro_rules! tile_dispatch {
                 }
                 return;
             }
+            // One broadcast row over several output rows (a convolution's edge column
+            // down its rows): the output rows are the tile's rows, so that they share
+            // each weight load and their sums are independent chains (one at a time,
+            // each row waited for its FMAs' latency).
+            if t.out_rows > 1 && t.rows == 1 && !t.x_vector && t.epilogue.bias_row == 0 {
+                let rows = Tile { rows: t.out_rows, x_row: t.x_out_row, o_row: t.o_out_row, out_rows: 1, ..*t };
+                // SAFETY: the same addresses: row `i` of `rows` is output row `i` of `t`.
+                unsafe { run(&rows) };
+                return;
+            }
             // Other tiles one output row at a time.
             if t.out_rows > 1 {
                 for i in 0..t.out_rows {
