@@ -178,7 +178,13 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
             // plain epilogues made the calls cheaper; then SqueezeNet 1.0 7.88 -> 7.45
             // ms, GoogLeNet 13.58 -> 13.24, ResNet-18 16.05 -> 15.87 (Cranelift, one
             // thread, Zen 5; `tcc tune` had picked the pad for four of ResNet-18's nine
-            // direct convolutions, 1.04-1.14x each).
+            // direct convolutions, 1.04-1.14x each). No longer for f32 convolutions
+            // without passes: their edge columns are now one call down the rows
+            // (`edges_over_rows` in the lowering), which reads each filter slice once and
+            // computes no tap on padding. Against the padded inputs (Cranelift, Intel
+            // Xeon, interleaved in one process): ResNet-18 0.984x on one thread and
+            // 0.953x on two, SqueezeNet 0.991x and 0.979x, GoogLeNet 1.000x and 0.966x,
+            // ResNet-50 0.993x and 1.001x, VGG-11 0.994x (one thread).
             // A bf16 stem (its colours in two pairs, always on the dot tile) likewise:
             // ResNet-50's 0.92 -> 0.67 ms (Zen 5; the f32 stem 0.94).
             // Passes over many rows likewise, whatever the backend: FCN's 3x3 head
@@ -189,7 +195,7 @@ fn conv_config(m: &Module, op: Op, codegen: &Target) -> Option<ConvConfig> {
             // DeepLabV3's with dilation 12 and 36 took 2.4 and 40 times as long.
             pad_input: (((chunk_ic.is_some()
                 && if out[2] <= 8 { target.ukernels.is_some() } else { geometry.dilations == [1, 1] })
-                || (target.ukernels.is_some() && (x[4] == 1 || geometry.dilations == [1, 1]))
+                || (target.ukernels.is_some() && (x[4] == 1 || (elem_bytes == 2 && geometry.dilations == [1, 1])))
                 || (elem_bytes == 2 && x[4] < lanes)
                 || (amx && geometry.dilations == [1, 1]))
                 && geometry.pads.iter().any(|&p| p > 0))

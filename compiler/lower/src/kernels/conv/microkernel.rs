@@ -13,11 +13,14 @@
 //! that loads, finishes and stores the tile; others run in generated code on the
 //! stored tile while it is in L1.
 
+use tcc_ir::scalar::{Compare, ScalarFn};
 use tcc_ir::{ScalarType, Value};
 use tcc_target::Isa;
 
-use super::super::{FusedEpilogue, MicrokernelEpilogue, MicrokernelTile, TileInput, VectorReduce, apply_epilogue};
-use super::{Conv, Run, Tile, kernel_rows, load_tile, row_runs, row_tile, store_tile, tasks, with_tail};
+use super::super::{
+    FusedEpilogue, MicrokernelEpilogue, MicrokernelTile, TileInput, VectorReduce, apply_epilogue, once_if,
+};
+use super::{Conv, Run, Tile, direct_row, kernel_rows, load_tile, row_runs, row_tile, store_tile, tasks, with_tail};
 use crate::builder::Builder;
 use crate::emit::OpLowering;
 
@@ -117,6 +120,83 @@ pub(super) fn run(
 /// the microkernel.
 pub(super) fn runs_whole(c: &OpLowering, k: &Conv) -> bool {
     c.g.regions(c.op).is_empty() || fusable(c, k).is_some()
+}
+
+/// The direct template on an input whose padded columns are not in memory: a row whose
+/// kernel rows are all inside the input computes its columns that read every kernel
+/// column (the middle run) in one call, and each edge column is one call down all those
+/// rows (its tile's rows are the output rows: they share each weight load, and their
+/// sums are independent chains), in one more task per image and tile; the rows that
+/// reach the vertical padding are computed whole, as [`direct_row`] does. `false`
+/// (nothing emitted) unless the epilogue runs in the microkernel, every edge column
+/// reads some kernel column and at least two rows have them all.
+pub(super) fn edges_over_rows(b: &mut Builder, c: &OpLowering, k: &Conv, runs: &[Run], tail: &Option<Conv>) -> bool {
+    let Some(isa) = level(c, k) else { return false };
+    if k.pairs || k.split_edges || runs.len() < 2 || !runs_whole(c, k) {
+        return false;
+    }
+    let [n_n, _, h, _, _] = k.x;
+    let [_, _, kh_n, kw_n, _, _] = k.w;
+    let oh_n = k.o[2];
+    let Some(middle) = runs.iter().filter(|r| r.taps == (0, kw_n)).max_by_key(|r| r.len).copied() else {
+        return false;
+    };
+    let edges: Vec<(i64, (i64, i64))> = runs
+        .iter()
+        .filter(|r| r.start != middle.start)
+        .flat_map(|r| (r.start..r.start + r.len).map(move |col| (col, r.taps)))
+        .collect();
+    if edges.iter().any(|&(_, (lo, hi))| lo >= hi) {
+        return false;
+    }
+    // The rows whose kernel rows are all inside the input: `oh * sh - pt >= 0` and
+    // `oh * sh - pt + (kh - 1) * dh < h`.
+    let ([sh, _], [dh, _], pt) = (k.stride, k.dilation, k.pad[0]);
+    let first = (pt + sh - 1) / sh;
+    let last_in = h - 1 - (kh_n - 1) * dh + pt;
+    let end = if last_in < 0 { 0 } else { (last_in / sh + 1).min(oh_n) };
+    if end - first < 2 {
+        return false;
+    }
+    let groups_of_tiles = k.groups * k.tiles_per_group();
+    // Row tasks in the order `direct` gives them (a row for every channel group in turn
+    // when the input is the larger operand), then the edge columns' task.
+    let by_rows = k.task_w.is_some();
+    let dims = if by_rows { [n_n, oh_n + 1, 1, groups_of_tiles] } else { [n_n, groups_of_tiles, oh_n + 1, 1] };
+    tasks(b, k, dims, |b, [d0, d1, d2, d3]| {
+        let (n, tg, oh) = if by_rows { (d0, d3, d1) } else { (d0, d1, d2) };
+        let edge_task = b.index(oh_n);
+        let is_edges = b.cmp(Compare::Eq, oh, edge_task);
+        once_if(b, is_edges, false, |b| {
+            let (lo, hi) = (b.index(first), b.index(end));
+            let (above, below) = (b.cmp(Compare::Ge, oh, lo), b.cmp(Compare::Lt, oh, hi));
+            let inside = b.bin(ScalarFn::And, above, below);
+            let at = row_tile(b, k, n, tg, oh);
+            once_if(b, inside, true, |b| {
+                with_tail(b, k, tail, tg, |b, k| {
+                    let (start, count) = (b.index(middle.start), b.index(middle.len));
+                    run(b, c, k, isa, &at, (start, count), middle.taps, None);
+                });
+            });
+            once_if(b, inside, false, |b| {
+                let zero = b.index(0);
+                with_tail(b, k, tail, tg, |b, k| direct_row(b, c, k, runs, 1, zero, &at));
+            });
+        });
+        once_if(b, is_edges, true, |b| {
+            let top = b.index(first);
+            let at = row_tile(b, k, n, tg, top);
+            let (rows, one) = (b.index(end - first), b.index(1));
+            let fused = fusable(c, k);
+            with_tail(b, k, tail, tg, |b, k| {
+                for &(col, taps) in &edges {
+                    let col = b.index(col);
+                    call(b, k, isa, &at, col, (0, one), Some(taps), false, fused, Some(rows));
+                }
+            });
+        });
+    });
+    true
 }
 
 /// The direct template's tiles of bf16 pairs over parts of the rows, one call per part

@@ -377,7 +377,7 @@ fn direct(b: &mut Builder, c: &OpLowering, k: &Conv) {
         });
         return;
     }
-    if microkernel::direct_over_rows(b, c, k, &runs, &tail) {
+    if microkernel::direct_over_rows(b, c, k, &runs, &tail) || microkernel::edges_over_rows(b, c, k, &runs, &tail) {
         return;
     }
     // Long rows (pointwise) split into column chunks: enough tasks for every core, and
