@@ -7,8 +7,8 @@
 //! tile, except in the rows that read every kernel row, whose edge columns are one call
 //! each down those rows ([`edges_over_rows`]). bf16 pairs on the dot tile, every column
 //! reading every kernel column (a padded input): one call per part of the output rows
-//! (`out_rows`), which AMX runs as one sequence of positions. Depthwise: one call per run over a group of channel blocks
-//! (vector inputs).
+//! (`out_rows`), which AMX runs as one sequence of positions. Depthwise: one call per
+//! run over a group of channel blocks (vector inputs).
 //! The common epilogues (bias, padded-channel mask, residual, ReLU or clamp) run in the
 //! microkernel's registers: in a run's only call, or in a last call with no reduction
 //! that loads, finishes and stores the tile; others run in generated code on the
