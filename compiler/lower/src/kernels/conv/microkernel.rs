@@ -150,12 +150,13 @@ pub(super) fn edges_over_rows(b: &mut Builder, c: &OpLowering, k: &Conv, runs: &
     if edges.iter().any(|&(_, (lo, hi))| lo >= hi) {
         return false;
     }
-    // The rows whose kernel rows are all inside the input: `oh * sh - pt >= 0` and
-    // `oh * sh - pt + (kh - 1) * dh < h`.
-    let ([sh, _], [dh, _], pt) = (k.stride, k.dilation, k.pad[0]);
-    let first = (pt + sh - 1) / sh;
-    let last_in = h - 1 - (kh_n - 1) * dh + pt;
-    let end = if last_in < 0 { 0 } else { (last_in / sh + 1).min(oh_n) };
+    // The rows whose kernel rows are all inside the input (as `row_runs` finds the
+    // columns that read every kernel column).
+    let rows = row_runs(oh_n, h, kh_n, k.stride[0], k.dilation[0], k.pad[0]);
+    let Some(inner) = rows.iter().filter(|r| r.taps == (0, kh_n)).max_by_key(|r| r.len) else {
+        return false;
+    };
+    let (first, end) = (inner.start, inner.start + inner.len);
     if end - first < 2 {
         return false;
     }
