@@ -48,21 +48,38 @@ struct Case {
     inputs: Vec<ITensor>,
 }
 
-/// An epilogue over result type `out` with operands drawn from `r`: returns the extra
-/// operand shapes and the region text (block argument names `%e0..`).
-/// An epilogue region for a kernel with result shape `out`: its extra operands' shapes,
-/// which of them are bf16, and the region. A bf16 dot kernel's (`dot`) residual is
-/// sometimes bf16, widened in the region (`narrow-outputs`' residual stream).
-fn epilogue(
-    r: &mut Rng,
-    out: &[i64],
-    channel_dim: Option<usize>,
-    narrow: bool,
-    dot: bool,
-) -> (Vec<Vec<i64>>, Vec<bool>, String) {
+/// An epilogue region (block argument names `%e0..`) and its extra operands.
+#[derive(Default)]
+struct Epilogue {
+    shapes: Vec<Vec<i64>>,
+    /// Which operands are bf16.
+    bf16: Vec<bool>,
+    /// An operand that is a constant of one value, and the value (a bias of zeros
+    /// shrunk to one element by canonicalization).
+    splat: Option<(usize, f32)>,
+    region: String,
+}
+
+impl Epilogue {
+    /// The `graph.constant` defining `%a{first + splat}` (nothing without a splat).
+    fn constant(&self, first: usize) -> String {
+        self.splat
+            .map(|(i, v)| {
+                let t = ty(&self.shapes[i]);
+                format!("  %a{} = graph.constant {{value = dense<{v:?}> : {t}}} : () -> {t}\n", first + i)
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// An epilogue region for a kernel with result shape `out`, drawn from `r`. A bf16 dot
+/// kernel's (`dot`) residual is sometimes bf16, widened in the region (`narrow-outputs`'
+/// residual stream).
+fn epilogue(r: &mut Rng, out: &[i64], channel_dim: Option<usize>, narrow: bool, dot: bool) -> Epilogue {
     let t = ty(out);
     let mut shapes = Vec::new();
     let mut bf16 = Vec::new();
+    let mut splat = None;
     let mut body = String::new();
     let mut cur = "%acc".to_string();
     let mut k = 0;
@@ -77,6 +94,15 @@ fn epilogue(
         }
         cur = name;
     };
+    if r.chance(0.25) {
+        // A constant of one value (often 0), which templates read as a per-channel bias.
+        let name = format!("%e{}", shapes.len());
+        let s = vec![1; out.len()];
+        step(&mut body, "add", Some((&name, &s)), "");
+        splat = Some((shapes.len(), if r.chance(0.5) { 0.0 } else { r.int(-1000, 1000) as f32 / 500.0 }));
+        shapes.push(s);
+        bf16.push(false);
+    }
     if r.chance(0.6) {
         // Per-channel bias or scale: [1, OB, 1, 1, ob] (blocked) or [1, N] (matmul).
         let s: Vec<i64> =
@@ -112,7 +138,7 @@ fn epilogue(
         _ => {}
     }
     if shapes.is_empty() && body.is_empty() && !narrow {
-        return (shapes, bf16, String::new());
+        return Epilogue::default();
     }
     // A narrowed result (`narrow-outputs`): the epilogue ends by rounding to bf16.
     let (cur, yielded) = if narrow {
@@ -128,7 +154,7 @@ fn epilogue(
         format!("%e{i}: {}", if h { t.replace("f32", "bf16") } else { t })
     }));
     let region = format!(" ({{\n  ^bb0({}):\n{body}    graph.yield {cur} : {yielded}\n  }})", args.join(", "));
-    (shapes, bf16, region)
+    Epilogue { shapes, bf16, splat, region }
 }
 
 fn build(
@@ -174,14 +200,14 @@ fn build_typed(
     fuse: bool,
     narrow: bool,
 ) -> Case {
-    let (extra, extra_bf16, region) = if fuse || narrow {
-        epilogue(r, &out, channel_dim, narrow, bf16 > 0)
-    } else {
-        (Vec::new(), Vec::new(), String::new())
-    };
+    let e = if fuse || narrow { epilogue(r, &out, channel_dim, narrow, bf16 > 0) } else { Epilogue::default() };
     let result = if narrow { ty(&out).replace("f32", "bf16") } else { ty(&out) };
-    let typed: Vec<bool> = (0..operands.len()).map(|i| i < bf16).chain(extra_bf16).collect();
-    let all: Vec<Vec<i64>> = operands.into_iter().chain(extra).collect();
+    let splat = e.splat.map(|(i, _)| operands.len() + i);
+    let splat_constant = e.constant(operands.len());
+    let typed: Vec<bool> = (0..operands.len()).map(|i| i < bf16).chain(e.bf16).collect();
+    let all: Vec<Vec<i64>> = operands.into_iter().chain(e.shapes).collect();
+    let is_constant = |i: usize| Some(i) == constant || Some(i) == splat;
+    let region = e.region;
     let values: Vec<ITensor> = all
         .iter()
         .enumerate()
@@ -199,7 +225,7 @@ fn build_typed(
         all.iter().enumerate().map(|(i, s)| if typed[i] { ty(s).replace("f32", "bf16") } else { ty(s) }).collect();
     let names: Vec<String> = (0..all.len()).map(|i| format!("%a{i}")).collect();
     let args: Vec<String> =
-        (0..all.len()).filter(|&i| Some(i) != constant).map(|i| format!("%a{i}: {}", types[i])).collect();
+        (0..all.len()).filter(|&i| !is_constant(i)).map(|i| format!("%a{i}: {}", types[i])).collect();
     let constants: String = constant
         .map(|i| {
             let hex: String = match values[i].data() {
@@ -210,7 +236,8 @@ fn build_typed(
             let t = &types[i];
             format!("  %a{i} = graph.constant {{value = dense<\"0x{hex}\"> : {t}}} : () -> {t}\n")
         })
-        .unwrap_or_default();
+        .unwrap_or_default()
+        + &splat_constant;
     let text = format!(
         "func.func @main({}) -> {} {{\n{constants}  %y = {op} {}{attrs} : ({}) -> {}{region}\n  return %y : {}\n}}\n",
         args.join(", "),
@@ -220,7 +247,7 @@ fn build_typed(
         result,
         result
     );
-    let inputs = values.into_iter().enumerate().filter(|&(i, _)| Some(i) != constant).map(|(_, t)| t).collect();
+    let inputs = values.into_iter().enumerate().filter(|&(i, _)| !is_constant(i)).map(|(_, t)| t).collect();
     Case { text, inputs }
 }
 
@@ -396,26 +423,26 @@ fn bf16_matmul_case(r: &mut Rng) -> Option<Case> {
     let fuse = r.chance(0.6);
     // A bf16 result (`narrow-outputs`): the epilogue ends with the cast.
     let narrow = r.chance(0.4);
-    let (extra, extra_bf16, region) = if fuse || narrow {
-        epilogue(r, &out, Some(out.len() - 1), narrow, true)
-    } else {
-        (Vec::new(), Vec::new(), String::new())
-    };
+    let e = if fuse || narrow { epilogue(r, &out, Some(out.len() - 1), narrow, true) } else { Epilogue::default() };
+    let is_splat = |i: usize| e.splat.is_some_and(|(k, _)| k + 2 == i);
     let bf16 = |r: &mut Rng, shape: &[i64]| {
         let v =
             (0..shape.iter().product::<i64>()).map(|_| ((r.int(-1000, 1000) as f32 / 500.0).to_bits() >> 16) as u16);
         ITensor::new(shape.iter().map(|&d| d as usize).collect(), Data::BF16(v.collect())).unwrap()
     };
     let mut inputs = vec![bf16(r, &a), bf16(r, &b)];
-    inputs.extend(extra.iter().zip(&extra_bf16).map(|(s, &h)| if h { bf16(r, s) } else { r.tensor(s) }));
+    let extra = e.shapes.iter().zip(&e.bf16).enumerate().filter(|&(i, _)| !is_splat(i + 2));
+    inputs.extend(extra.map(|(_, (s, &h))| if h { bf16(r, s) } else { r.tensor(s) }));
     let types: Vec<String> = [ty(&a).replace("f32", "bf16"), ty(&b).replace("f32", "bf16")]
         .into_iter()
-        .chain(extra.iter().zip(&extra_bf16).map(|(s, &h)| if h { ty(s).replace("f32", "bf16") } else { ty(s) }))
+        .chain(e.shapes.iter().zip(&e.bf16).map(|(s, &h)| if h { ty(s).replace("f32", "bf16") } else { ty(s) }))
         .collect();
-    let args: Vec<String> = types.iter().enumerate().map(|(i, t)| format!("%a{i}: {t}")).collect();
+    let args: Vec<String> =
+        types.iter().enumerate().filter(|&(i, _)| !is_splat(i)).map(|(i, t)| format!("%a{i}: {t}")).collect();
     let names: Vec<String> = (0..types.len()).map(|i| format!("%a{i}")).collect();
+    let (constant, region) = (e.constant(2), &e.region);
     let text = format!(
-        "func.func @main({}) -> {o} {{\n  %y = graph.matmul_packed {} : ({}) -> {o}{region}\n  return %y : {o}\n}}\n",
+        "func.func @main({}) -> {o} {{\n{constant}  %y = graph.matmul_packed {} : ({}) -> {o}{region}\n  return %y : {o}\n}}\n",
         args.join(", "),
         names.join(", "),
         types.join(", "),

@@ -22,8 +22,8 @@ use tcc_ir::{ScalarType, Type, Value, VectorType};
 use tcc_target::BF16_DOT_LANES;
 
 use super::{
-    FusedEpilogue, MicrokernelEpilogue, MicrokernelTile, TileInput, apply_epilogue, epilogue_operands, in_last_chunk,
-    reference, vector_width, work_blocks,
+    FusedEpilogue, MicrokernelEpilogue, MicrokernelTile, TileInput, apply_epilogue, epilogue_operands_with_bias,
+    in_last_chunk, reference, vector_width, work_blocks,
 };
 use crate::builder::Builder;
 use crate::emit::{OpLowering, numel};
@@ -96,7 +96,9 @@ impl Matmul {
         };
         let width = vector_width(c.lanes, nb)?;
         let mut epilogue = Vec::new();
-        for (buf, shape) in epilogue_operands(c) {
+        let mut bias = vec![1; os.len()];
+        bias[os.len() - 1] = n;
+        for (buf, shape) in epilogue_operands_with_bias(b, c, &bias) {
             epilogue.push(flatten_operand(b, buf, &shape, &os)?);
         }
         let total = batches * rows;

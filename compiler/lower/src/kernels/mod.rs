@@ -23,10 +23,12 @@ pub mod pool;
 pub mod reference;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use tcc_dialect_graph::semantics;
-use tcc_ir::Value;
+use tcc_dialect_loop as lp;
 use tcc_ir::scalar::Compare;
+use tcc_ir::{AttrDict, Attribute, BufferType, DenseElements, ScalarType, TensorType, Type, Value};
 
 use crate::builder::Builder;
 use crate::emit::OpLowering;
@@ -366,6 +368,30 @@ fn operand_index(b: &mut Builder, shape: &[i64], idx: &[Value]) -> (Vec<Value>, 
 pub fn epilogue_operands(c: &OpLowering) -> Vec<(Value, Vec<i64>)> {
     let from = semantics(c.g.def(c.op)).and_then(|s| s.epilogue_from).unwrap_or(c.ins.len());
     (from..c.ins.len()).map(|i| (c.ins[i], c.in_shape(i))).collect()
+}
+
+/// [`epilogue_operands`], with each constant of one f32 value (through reshapes: a
+/// bias of zeros that canonicalization shrank to one element) as a constant buffer of
+/// `bias` shape holding that value, so a microkernel reads it as the bias it adds.
+pub fn epilogue_operands_with_bias(b: &mut Builder, c: &OpLowering, bias: &[i64]) -> Vec<(Value, Vec<i64>)> {
+    let from = semantics(c.g.def(c.op)).and_then(|s| s.epilogue_from).unwrap_or(c.ins.len());
+    let scalar = |mut v: Value| {
+        while let Some(d) = c.g.defining_op(v).filter(|&d| c.g.is(d, &tcc_dialect_graph::ops::RESHAPE)) {
+            v = c.g.operand(d, 0);
+        }
+        let value = tcc_dialect_graph::canonical::constant_value(c.g, v)?;
+        (value.numel() == 1 && value.elem() == ScalarType::F32).then(|| value.get(0))
+    };
+    let mut operands = epilogue_operands(c);
+    for (k, (buf, shape)) in operands.iter_mut().enumerate() {
+        let Some(value) = scalar(c.g.operand(c.op, from + k)).filter(|_| shape.as_slice() != bias) else { continue };
+        let Ok(ty) = TensorType::new(bias.to_vec(), ScalarType::F32) else { continue };
+        let Ok(buffer) = BufferType::new(bias.to_vec(), ScalarType::F32, None) else { continue };
+        let attrs = AttrDict::new().with("value", Attribute::Dense(DenseElements::splat(ty, value)));
+        *buf = b.op_typed(&lp::CONSTANT_BUFFER, &[], attrs, vec![Type::Buffer(Arc::new(buffer))])[0];
+        *shape = bias.to_vec();
+    }
+    operands
 }
 
 /// Applies the epilogue region of kernel op `c.op` (if any) to `acc`, the raw result at

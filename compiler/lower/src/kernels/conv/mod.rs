@@ -32,8 +32,8 @@ use tcc_ir::scalar::Compare;
 use tcc_target::BF16_DOT_LANES;
 
 use super::{
-    Run, edge_tiles, epilogue_operands, for_each_tile, in_last_chunk, once_if, reference, row_runs, vector_width,
-    work_blocks,
+    Run, edge_tiles, epilogue_operands_with_bias, for_each_tile, in_last_chunk, once_if, reference, row_runs,
+    vector_width, work_blocks,
 };
 use crate::builder::Builder;
 use crate::emit::OpLowering;
@@ -202,7 +202,7 @@ impl Conv {
             pairs,
             xrow: c.ins[0],
             wrow: c.ins[1],
-            epilogue: epilogue_operands(c),
+            epilogue: epilogue_operands_with_bias(b, c, &[1, o[1], 1, 1, o[4]]),
         };
         if template == Template::Pointwise {
             conv.flatten(b)?;
