@@ -370,27 +370,34 @@ pub fn epilogue_operands(c: &OpLowering) -> Vec<(Value, Vec<i64>)> {
     (from..c.ins.len()).map(|i| (c.ins[i], c.in_shape(i))).collect()
 }
 
-/// [`epilogue_operands`], with each constant of one f32 value (through reshapes: a
-/// bias of zeros that canonicalization shrank to one element) as a constant buffer of
-/// `bias` shape holding that value, so a microkernel reads it as the bias it adds.
+/// [`epilogue_operands`], with the operand the microkernels would add as the bias, if
+/// it is a constant of one f32 value (through reshapes: a bias of zeros that
+/// canonicalization shrank to one element), as a constant buffer of `bias` shape holding
+/// that value, so that they can add it.
 pub fn epilogue_operands_with_bias(b: &mut Builder, c: &OpLowering, bias: &[i64]) -> Vec<(Value, Vec<i64>)> {
     let from = semantics(c.g.def(c.op)).and_then(|s| s.epilogue_from).unwrap_or(c.ins.len());
-    let scalar = |mut v: Value| {
+    let mut operands = epilogue_operands(c);
+    let scalar = |k: usize| {
+        let mut v = c.g.operand(c.op, from + k);
         while let Some(d) = c.g.defining_op(v).filter(|&d| c.g.is(d, &tcc_dialect_graph::ops::RESHAPE)) {
             v = c.g.operand(d, 0);
         }
         let value = tcc_dialect_graph::canonical::constant_value(c.g, v)?;
         (value.numel() == 1 && value.elem() == ScalarType::F32).then(|| value.get(0))
     };
-    let mut operands = epilogue_operands(c);
-    for (k, (buf, shape)) in operands.iter_mut().enumerate() {
-        let Some(value) = scalar(c.g.operand(c.op, from + k)).filter(|_| shape.as_slice() != bias) else { continue };
-        let Ok(ty) = TensorType::new(bias.to_vec(), ScalarType::F32) else { continue };
-        let Ok(buffer) = BufferType::new(bias.to_vec(), ScalarType::F32, None) else { continue };
-        let attrs = AttrDict::new().with("value", Attribute::Dense(DenseElements::splat(ty, value)));
-        *buf = b.op_typed(&lp::CONSTANT_BUFFER, &[], attrs, vec![Type::Buffer(Arc::new(buffer))])[0];
-        *shape = bias.to_vec();
-    }
+    let squeezed = |s: &[i64]| s.iter().skip_while(|&&d| d == 1).copied().collect::<Vec<i64>>();
+    let is_bias = |k: usize| squeezed(&operands[k].1) == squeezed(bias) || scalar(k).is_some();
+    let Some(k) = FusedEpilogue::of(c.g, c.op, is_bias).and_then(|f| f.bias) else { return operands };
+    let (Some(value), Ok(ty), Ok(buffer)) = (
+        scalar(k).filter(|_| operands[k].1 != bias),
+        TensorType::new(bias.to_vec(), ScalarType::F32),
+        BufferType::new(bias.to_vec(), ScalarType::F32, None),
+    ) else {
+        return operands;
+    };
+    let attrs = AttrDict::new().with("value", Attribute::Dense(DenseElements::splat(ty, value)));
+    let buf = b.op_typed(&lp::CONSTANT_BUFFER, &[], attrs, vec![Type::Buffer(Arc::new(buffer))])[0];
+    operands[k] = (buf, bias.to_vec());
     operands
 }
 
