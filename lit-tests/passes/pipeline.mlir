@@ -138,7 +138,7 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // TIMING-NOVERIFY-NEXT: print
 // TIMING-NOVERIFY-NEXT: Total
 
-// UNKNOWN: tcc-opt: error: unknown pass 'bogus' (known passes: block-layouts, canonicalize, configure-kernels, convert-graph-to-loop, convert-tosa-to-graph, cse, expand-half, expand-math, fuse-epilogues, fuse-memory-bound, materialize-padding, narrow-outputs, propagate-layouts, reduce-precision, rewrite-search, vectorize, widen-half, winograd-convolutions)
+// UNKNOWN: tcc-opt: error: unknown pass 'bogus' (known passes: block-layouts, canonicalize, configure-kernels, convert-graph-to-loop, convert-tosa-to-graph, cse, expand-half, expand-math, fuse-epilogues, fuse-memory-bound, materialize-padding, narrow-outputs, offload-math, propagate-layouts, reduce-precision, rewrite-search, vectorize, widen-half, winograd-convolutions)
 // UNKNOWN-NOT: module
 // BADOPT: tcc-opt: error: pass 'canonicalize' has no option 'foo'
 // CSEOPT: tcc-opt: error: pass 'cse' has no option 'max-iterations'
@@ -180,6 +180,8 @@ func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // LIST-NEXT: {{^}}materialize-padding {{ *}}Move the padding of convolutions configured with `pad_input`
 // LIST-NEXT: {{^}}narrow-outputs {{ *}}Store the results of bf16 dot kernels (and depthwise convolutions) read only as bf16 rounded
 // LIST-NEXT: {{^}}    depthwise: narrow depthwise convolutions' results too
+// LIST-NEXT: {{^}}offload-math {{ *}}Compute vector loops' exp and erf with the runtime's array math
+// LIST-NEXT: {{^}}    isa: the ISA level: avx512 or avx2
 // LIST-NEXT: {{^}}propagate-layouts {{ *}}Move NCHW[x]c -> NCHW transforms past layout-oblivious ops
 // LIST-NEXT: {{^}}reduce-precision {{ *}}Round the inputs and weights of f32 convolutions and matmuls to bf16
 // LIST-NEXT: {{^}}rewrite-search {{ *}}Applies the search rules where the cost model says they pay

@@ -14,6 +14,8 @@
 //!   on every backend.
 //! - [`vectorize`]: `vectorize`, unit-stride innermost loops to vector code with a
 //!   scalar remainder loop, at the target's lane count ([`Target`]).
+//! - [`offload_math`]: `offload-math`, vector loops' exp and erf computed in chunks by
+//!   the runtime's array math on wider vectors (for Cranelift's narrow ones).
 //! - [`expand_half`]: `expand-half`, the f16/bf16 <-> f32 conversions as integer
 //!   arithmetic, identical on every backend.
 
@@ -24,6 +26,7 @@ pub mod expand_math;
 pub mod graph_to_loop;
 pub mod kernels;
 pub mod memory_plan;
+pub mod offload_math;
 pub mod reduce_precision;
 pub mod tosa_to_graph;
 pub mod vectorize;
@@ -66,6 +69,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&CONVERT_GRAPH_TO_LOOP);
     r.register(&expand_half::EXPAND_HALF);
     r.register(&expand_math::EXPAND_MATH);
+    r.register(&offload_math::OFFLOAD_MATH);
     r.register(&vectorize::VECTORIZE);
     r.register(&tosa_to_graph::CONVERT_TOSA_TO_GRAPH);
     r.register(&widen_half::WIDEN_HALF);

@@ -36,6 +36,7 @@ use tcc_ir::cse::Cse;
 use tcc_ir::{Diagnostics, Module, Pass, PassManager, verify};
 use tcc_lower::expand_half::ExpandHalf;
 use tcc_lower::expand_math::ExpandMath;
+use tcc_lower::offload_math::OffloadMath;
 use tcc_lower::reduce_precision::{Precision, ReducePrecision};
 use tcc_lower::tosa_to_graph::ConvertTosaToGraph;
 use tcc_lower::vectorize::{UNROLL_ITERATIONS, Vectorize};
@@ -146,6 +147,7 @@ pub fn to_loops(target: &Target, profile: bool) -> Passes {
 pub fn lowering(target: &Target, profile: bool) -> Passes {
     let mut passes = to_loops(target, profile);
     passes.push(Box::new(Vectorize { vector_bits: target.vector_bits, unroll_iterations: UNROLL_ITERATIONS }));
+    passes.push(Box::new(OffloadMath { isa: target.ukernels }));
     passes.push(Box::new(ExpandHalf));
     passes.push(Box::new(ExpandMath { ldexp: target.ldexp }));
     passes.push(Box::new(Cse));

@@ -19,7 +19,7 @@ pub mod microkernel;
 pub use arith::*;
 pub use control::*;
 pub use memory::*;
-pub use microkernel::{ADDRESS, MICROKERNEL};
+pub use microkernel::{ADDRESS, ARRAY_MATH, MICROKERNEL};
 
 use tcc_ir::scalar::ScalarFn;
 use tcc_ir::{Module, Op, OpDef, Registry};
@@ -47,6 +47,7 @@ pub enum LoopOp {
     Kernel,
     Address,
     Microkernel,
+    ArrayMath,
 }
 
 /// The kind of a loop-dialect op definition; `None` for ops of other dialects.
@@ -79,6 +80,7 @@ static STRUCTURAL: &[&OpDef] = &[
     &KERNEL,
     &ADDRESS,
     &MICROKERNEL,
+    &ARRAY_MATH,
 ];
 
 /// Every op of the loop dialect.

@@ -1,7 +1,9 @@
 //! Calls of the runtime's ahead-of-time microkernels.
 //!
-//! `loop.address` takes the address of a buffer element as an `index`, and
-//! `loop.microkernel` calls the broadcast-tile microkernel of one ISA level
+//! `loop.address` takes the address of a buffer element as an `index`;
+//! `loop.array_math` calls one ISA level's in-place array math (`tcc_uk_math_<isa>`:
+//! `exp` or `erf` over `n` f32 at an address); `loop.microkernel` calls the
+//! broadcast-tile microkernel of one ISA level
 //! (`tcc_uk_tile_<isa>`, see `tcc-ukernels`), or with `dot` its bf16 dot tile
 //! (`tcc_uk_dot_<isa>`: bf16 inputs and weights), with [`TILE_ARGUMENTS`] `index` operands:
 //! the input, weight and output addresses, then the tile's sizes and strides in
@@ -53,7 +55,36 @@ pub fn microkernel_symbol(m: &Module, op: Op) -> Option<&'static str> {
 /// The highest ISA level whose microkernels module `m` calls (what its code needs
 /// from the CPU), if any.
 pub fn required_isa(m: &Module) -> Option<Isa> {
-    m.walk(m.top()).into_iter().filter(|&op| m.is(op, &MICROKERNEL)).filter_map(|op| microkernel_isa(m, op)).max()
+    let calls = |op: Op| m.is(op, &MICROKERNEL) || m.is(op, &ARRAY_MATH);
+    m.walk(m.top()).into_iter().filter(|&op| calls(op)).filter_map(|op| microkernel_isa(m, op)).max()
+}
+
+/// The functions `loop.array_math` computes, by name, with their `tcc_uk_math_<isa>`
+/// numbers.
+pub const ARRAY_MATH_FUNCTIONS: [(&str, i64); 2] = [("exp", tcc_target::MATH_EXP), ("erf", tcc_target::MATH_ERF)];
+
+/// The C symbol and function number a `loop.array_math` calls.
+pub fn array_math_call(m: &Module, op: Op) -> Option<(&'static str, i64)> {
+    let symbol = microkernel_isa(m, op)?.math_symbol()?;
+    let name = m.attr(op, "fn").and_then(|a| a.as_str())?;
+    let (_, number) = ARRAY_MATH_FUNCTIONS.iter().find(|(n, _)| *n == name)?;
+    Some((symbol, *number))
+}
+
+fn verify_array_math(m: &Module, op: Op) -> Result<(), String> {
+    if microkernel_isa(m, op).and_then(Isa::math_symbol).is_none() {
+        return Err("'isa' must be avx512 or avx2".into());
+    }
+    if array_math_call(m, op).is_none() {
+        return Err("'fn' must be exp or erf".into());
+    }
+    for (&v, name) in m.operands(op).iter().zip(["address", "count"]) {
+        let t = m.value_type(v);
+        if *t != Type::Scalar(ScalarType::Index) {
+            return Err(format!("operand '{name}' must be an index, got {t}"));
+        }
+    }
+    Ok(())
 }
 
 fn verify_microkernel(m: &Module, op: Op) -> Result<(), String> {
@@ -115,5 +146,25 @@ pub static MICROKERNEL: OpDef = OpDef {
     verify: Some(verify_microkernel),
     syntax: Syntax::Functional,
     dialect_data: Some(&LoopOp::Microkernel),
+    ..OpDef::DEFAULT
+};
+
+pub static ARRAY_MATH: OpDef = OpDef {
+    name: "loop.array_math",
+    summary: "Calls the runtime's array math of ISA level `isa`: `fn` (exp or erf) over `n` f32 at an address, in place",
+    description: "The operands are the address of the first f32 and their count. The values are exactly \
+                  those of `expand-math`'s expansion (`tcc_uk_math_<isa>`), so `offload-math` may move a \
+                  vector loop's `exp` or `erf` into this call. The call reads and writes memory, so it is \
+                  never moved or removed.\n\n```mlir\n\
+                  loop.array_math %p, %n {fn = \"exp\", isa = \"avx512\"} : (index, index) -> ()\n```",
+    operands: Arity::Exactly(2),
+    results: Arity::Exactly(0),
+    attrs: &[
+        AttrSpec::required("fn", AttrKind::String, "the function: exp or erf"),
+        AttrSpec::required("isa", AttrKind::String, "the ISA level: avx512 or avx2"),
+    ],
+    verify: Some(verify_array_math),
+    syntax: Syntax::Functional,
+    dialect_data: Some(&LoopOp::ArrayMath),
     ..OpDef::DEFAULT
 };

@@ -431,6 +431,17 @@ impl Isa {
         }
     }
 
+    /// The C symbol of the level's in-place array math (`tcc_uk_math_<isa>(function,
+    /// x, n)`, the function one of the `MATH_*` numbers), or `None` where the level has
+    /// none (SSE: no wider than the generated code's vectors, and no FMA).
+    pub fn math_symbol(self) -> Option<&'static str> {
+        match self {
+            Isa::Sse => None,
+            Isa::Avx2 => Some("tcc_uk_math_avx2"),
+            Isa::Avx512 => Some("tcc_uk_math_avx512"),
+        }
+    }
+
     /// The C symbol of the level's bf16 dot-tile microkernel (the same arguments as
     /// the broadcast tile's, over bf16 inputs and weights).
     pub fn dot_symbol(self) -> &'static str {
@@ -462,6 +473,11 @@ pub const OUTPUT_SIGMOID: i64 = 4;
 /// The epilogue multiplies the value after bias, mask and residual by its sigmoid
 /// (SiLU), before the clamp.
 pub const OUTPUT_SILU: i64 = 8;
+
+/// `tcc_uk_math_<isa>`'s functions: `exp` and `erf`, exactly as `expand-math` expands
+/// them.
+pub const MATH_EXP: i64 = 0;
+pub const MATH_ERF: i64 = 1;
 
 /// The residual holds bf16 values, widened to f32 where the epilogue adds them (the bf16
 /// dot tile only).

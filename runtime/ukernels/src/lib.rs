@@ -24,6 +24,7 @@
 
 pub mod dot;
 mod entry;
+pub mod math;
 pub mod peak;
 pub mod sigmoid;
 pub mod tile;
@@ -59,5 +60,23 @@ pub unsafe fn run(isa: Isa, tile: &Tile) {
 /// The microkernel entry points by symbol, for a JIT's symbol table.
 pub fn symbols() -> Vec<(&'static str, *const u8)> {
     let tiles = Isa::ALL.iter().map(|&i| (i.tile_symbol(), tile_entry(i)));
-    tiles.chain(Isa::ALL.iter().map(|&i| (i.dot_symbol(), dot::dot_entry(i)))).collect()
+    let dots = Isa::ALL.iter().map(|&i| (i.dot_symbol(), dot::dot_entry(i)));
+    tiles.chain(dots).chain(math_entries()).collect()
+}
+
+/// The array math entry points by symbol ([`math`]).
+fn math_entries() -> Vec<(&'static str, *const u8)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let entry = |isa: Isa, f: *const u8| isa.math_symbol().map(|s| (s, f));
+        [
+            entry(Isa::Avx2, math::avx2::tcc_uk_math_avx2 as *const u8),
+            entry(Isa::Avx512, math::avx512::tcc_uk_math_avx512 as *const u8),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    Vec::new()
 }

@@ -452,6 +452,19 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 let args: Vec<cl::Value> = m.operands(op).iter().map(|&v| self.get(v)).collect();
                 self.b.ins().call(f, &args);
             }
+            OpKind::Loop(LoopOp::ArrayMath) => {
+                let (symbol, function) = tcc_dialect_loop::microkernel::array_math_call(m, op).expect("verified");
+                let mut sig = self.module.make_signature();
+                sig.params.extend([AbiParam::new(cl::types::I64); 3]);
+                let id = self
+                    .module
+                    .declare_function(symbol, Linkage::Import, &sig)
+                    .map_err(|e| CodegenError::Backend(e.to_string()))?;
+                let f = self.module.declare_func_in_func(id, self.b.func);
+                let function = self.b.ins().iconst(cl::types::I64, function);
+                let args = [function, self.get(m.operand(op, 0)), self.get(m.operand(op, 1))];
+                self.b.ins().call(f, &args);
+            }
             OpKind::Loop(LoopOp::Store) | OpKind::Vector(VectorOp::Store) => {
                 let ops = m.operands(op);
                 let mut value = self.get(ops[0]);

@@ -445,6 +445,20 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 let args: Vec<_> = m.operands(op).iter().map(|&v| self.value(v).into()).collect();
                 self.b.build_call(f, &args, "")?;
             }
+            OpKind::Loop(LoopOp::ArrayMath) => {
+                let (symbol, function) = tcc_dialect_loop::microkernel::array_math_call(m, op).expect("verified");
+                let i64t = self.shared.ctx.i64_type();
+                let module = self.shared.module;
+                let f = module.get_function(symbol).unwrap_or_else(|| {
+                    module.add_function(symbol, self.shared.ctx.void_type().fn_type(&[i64t.into(); 3], false), None)
+                });
+                let args = [
+                    i64t.const_int(function as u64, false).into(),
+                    self.value(m.operand(op, 0)).into(),
+                    self.value(m.operand(op, 1)).into(),
+                ];
+                self.b.build_call(f, &args, "")?;
+            }
             OpKind::Loop(LoopOp::Prefetch) => {
                 // llvm.prefetch(address, read, locality 2 (L2), data cache)
                 let ops = m.operands(op);
