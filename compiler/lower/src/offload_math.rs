@@ -4,16 +4,19 @@
 //! operations per vector were most of a softmax's or a GELU's time).
 //!
 //! An innermost vector `loop.for` (a constant step, a body without regions) qualifies
-//! when its body has exactly one f32 vector `exp` or `erf` whose operand does not depend
-//! on the carried values, and exactly one store into a buffer `B` at `[.., iv]` (the
-//! other indices defined outside the loop) that nothing else in the body reads or
-//! overlaps. `B`'s elements then serve as the scratch: the loop runs in chunks of
-//! [`CHUNK`] elements, each a loop storing the function's arguments into `B`, one call
-//! that replaces them by their values, and a loop that reads them back in place of the
-//! function and runs the rest of the body (recomputing the operand's loads and
-//! arithmetic it needs), carrying the original loop's values. The original loop, started
-//! where the chunks end, computes the rest. The values are the same as inline: the array
-//! math computes exactly `expand-math`'s expansion.
+//! when its body's f32 vector `exp`s or `erf`s (one function; several when a loop is
+//! unrolled) have operands that depend on neither the carried values, nor each other,
+//! nor a store, and each one's value reaches exactly one store, of a vector of its
+//! type, into one buffer `B` at the same outer indices (defined outside the loop) and
+//! last indices affine in the induction variable, that together store one contiguous
+//! run per iteration continuing the previous one's; nothing in the body reads `B` or
+//! memory that overlaps it. `B`'s elements then serve as the scratch: the loop runs in
+//! chunks of [`CHUNK`] elements, each a loop storing the functions' arguments where
+//! their values will go, one call that replaces them by their values, and a loop that
+//! reads them back in place of the functions and runs the rest of the body (recomputing
+//! the operands' loads and arithmetic it needs), carrying the original loop's values.
+//! The original loop, started where the chunks end, computes the rest. The values are
+//! the same as inline: the array math computes exactly `expand-math`'s expansion.
 
 use std::collections::{HashMap, HashSet};
 
@@ -70,12 +73,13 @@ impl Pass for OffloadMath {
 
 /// What [`offload`] needs of a qualifying loop.
 struct Plan {
-    /// The `exp` or `erf` op, and which.
-    math: Op,
+    /// The `exp` or `erf` ops, each with the store into its scratch vector, in the order
+    /// of their vectors in the run they store (the first at the run's start).
+    pairs: Vec<(Op, Op)>,
     function: &'static str,
-    /// The store into the scratch buffer.
-    store: Op,
     lanes: i64,
+    /// The loop's step.
+    step: i64,
 }
 
 /// The loop's [`Plan`] if it qualifies (see the module's description).
@@ -89,6 +93,7 @@ fn plan(m: &Module, op: Op) -> Option<Plan> {
         return None;
     }
     let iv = m.block_args(block)[0];
+    let carried = &m.block_args(block)[1..];
     let maths: Vec<(Op, &'static str)> = body
         .iter()
         .filter_map(|&o| match lp::kind_of(m, o) {
@@ -97,34 +102,130 @@ fn plan(m: &Module, op: Op) -> Option<Plan> {
             _ => None,
         })
         .collect();
-    let &[(math, function)] = maths.as_slice() else { return None };
-    let vector = m.value_type(m.result(math, 0)).as_vector()?;
-    let lanes = vector.lanes as i64;
-    if vector.elem != ScalarType::F32 || constant_index(m, m.operand(op, 2)) != Some(lanes) || CHUNK % lanes != 0 {
+    let &(first, function) = maths.first()?;
+    let vector = m.value_type(m.result(first, 0)).clone();
+    let lanes = vector.as_vector()?.lanes as i64;
+    let step = constant_index(m, m.operand(op, 2))?;
+    let width = lanes * maths.len() as i64;
+    if vector.as_vector()?.elem != ScalarType::F32 || CHUNK % width != 0 || step <= 0 {
         return None;
     }
     let stores: Vec<Op> = body.iter().copied().filter(|&o| is_store(m, o)).collect();
-    let &[store] = stores.as_slice() else { return None };
-    let ops = m.operands(store);
-    let (scratch, idx) = (ops[1], &ops[2..]);
-    let outside = |v: Value| m.defining_op(v).is_none_or(|d| !body.contains(&d)) && !m.block_args(block).contains(&v);
-    if m.value_type(ops[0]) != m.value_type(m.result(math, 0))
-        || idx.last() != Some(&iv)
-        || !idx[..idx.len() - 1].iter().all(|&v| outside(v))
-    {
+    let outside = |v: Value| m.defining_op(v).is_none_or(|d| !body.contains(&d)) && !carried.contains(&v) && v != iv;
+    // Each function's store: the one store its value reaches, of a vector of its type,
+    // at the first one's buffer and outer indices, its last index an affine function
+    // of `iv` that differs from the first one's by a constant.
+    let mut placed: Vec<(i64, Op, Op)> = Vec::new();
+    let mut base: Option<(Value, Vec<Value>, Affine)> = None;
+    for &(math, f) in &maths {
+        let reached: Vec<Op> = stores.iter().copied().filter(|&st| depends_on(m, &body, st, math)).collect();
+        let &[store] = reached.as_slice() else { return None };
+        let ops = m.operands(store);
+        let (buffer, idx) = (ops[1], &ops[2..]);
+        let last = affine(m, &body, iv, *idx.last()?)?;
+        let outer = idx[..idx.len() - 1].to_vec();
+        if f != function
+            || *m.value_type(m.result(math, 0)) != vector
+            || *m.value_type(ops[0]) != vector
+            || !outer.iter().all(|&v| outside(v))
+            || placed.iter().any(|&(_, _, s)| s == store)
+        {
+            return None;
+        }
+        let (b0, o0, a0) = base.get_or_insert_with(|| (buffer, outer.clone(), last.clone()));
+        if *b0 != buffer || *o0 != outer || a0.stride != last.stride || a0.terms != last.terms {
+            return None;
+        }
+        placed.push((last.constant - a0.constant, math, store));
+        // Its operand depends on neither the carried values, nor another function, nor a
+        // store.
+        let slice = operand_slice(m, &body, math);
+        let reads_carried = slice.iter().chain([&math]).any(|&o| m.operands(o).iter().any(|v| carried.contains(v)));
+        let nested = slice.iter().any(|o| maths.iter().any(|(other, _)| other == o));
+        if reads_carried || nested || slice.iter().any(|&o| is_store(m, o)) {
+            return None;
+        }
+    }
+    let (scratch, _, first_index) = base?;
+    // The vectors tile one run of `width` elements, which the next iteration continues.
+    placed.sort_by_key(|&(offset, _, _)| offset);
+    let start = placed[0].0;
+    let tiles = placed.iter().enumerate().all(|(k, &(offset, _, _))| offset - start == k as i64 * lanes);
+    if !tiles || first_index.stride * step != width {
         return None;
     }
     // Nothing in the body reads the scratch buffer or memory it overlaps.
-    let loads_scratch = body.iter().filter(|&&o| is_load(m, o)).any(|&o| may_overlap(m, m.operand(o, 0), scratch));
-    // The operand depends on neither the carried values nor the stored one.
-    let carried = &m.block_args(block)[1..];
-    let slice = operand_slice(m, &body, math);
-    let reads_carried = slice.iter().any(|&o| m.operands(o).iter().any(|v| carried.contains(v)))
-        || m.operands(math).iter().any(|v| carried.contains(v));
-    if loads_scratch || reads_carried || slice.contains(&store) {
+    if body.iter().filter(|&&o| is_load(m, o)).any(|&o| may_overlap(m, m.operand(o, 0), scratch)) {
         return None;
     }
-    Some(Plan { math, function, store, lanes })
+    Some(Plan { pairs: placed.into_iter().map(|(_, math, store)| (math, store)).collect(), function, lanes, step })
+}
+
+/// Whether `op`'s operands are computed from `from`'s result (within `body`).
+fn depends_on(m: &Module, body: &[Op], op: Op, from: Op) -> bool {
+    operand_slice(m, body, op).contains(&from)
+}
+
+/// An index as `stride * iv + sum(terms) + constant`, the terms values defined outside
+/// the loop with their coefficients (sorted, none zero).
+#[derive(Clone, Debug, PartialEq)]
+struct Affine {
+    stride: i64,
+    terms: Vec<(Value, i64)>,
+    constant: i64,
+}
+
+impl Affine {
+    fn plus(mut self, other: Affine) -> Affine {
+        self.stride += other.stride;
+        self.constant += other.constant;
+        for (v, c) in other.terms {
+            match self.terms.iter_mut().find(|(w, _)| *w == v) {
+                Some((_, k)) => *k += c,
+                None => self.terms.push((v, c)),
+            }
+        }
+        self.normalized()
+    }
+
+    fn times(mut self, k: i64) -> Affine {
+        self.stride *= k;
+        self.constant *= k;
+        for (_, c) in &mut self.terms {
+            *c *= k;
+        }
+        self.normalized()
+    }
+
+    fn normalized(mut self) -> Affine {
+        self.terms.retain(|&(_, c)| c != 0);
+        self.terms.sort_by_key(|&(v, _)| v);
+        self
+    }
+}
+
+/// Index `e` as an [`Affine`] function of `iv`: sums and constant multiples of `iv`,
+/// constants and values defined outside `body`.
+fn affine(m: &Module, body: &[Op], iv: Value, e: Value) -> Option<Affine> {
+    if e == iv {
+        return Some(Affine { stride: 1, terms: Vec::new(), constant: 0 });
+    }
+    if let Some(k) = constant_index(m, e) {
+        return Some(Affine { stride: 0, terms: Vec::new(), constant: k });
+    }
+    let Some(d) = m.defining_op(e).filter(|d| body.contains(d)) else {
+        return Some(Affine { stride: 0, terms: vec![(e, 1)], constant: 0 });
+    };
+    let &[a, b] = m.operands(d) else { return None };
+    match lp::kind_of(m, d)? {
+        LoopOp::Arith(ScalarFn::Add) => Some(affine(m, body, iv, a)?.plus(affine(m, body, iv, b)?)),
+        LoopOp::Arith(ScalarFn::Mul) => match (constant_index(m, a), constant_index(m, b)) {
+            (_, Some(k)) => Some(affine(m, body, iv, a)?.times(k)),
+            (Some(k), _) => Some(affine(m, body, iv, b)?.times(k)),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 fn is_store(m: &Module, op: Op) -> bool {
@@ -142,15 +243,18 @@ fn constant_index(m: &Module, v: Value) -> Option<i64> {
 
 /// The ops of `body` that `op`'s operands are computed by, transitively, in body order.
 fn operand_slice(m: &Module, body: &[Op], op: Op) -> Vec<Op> {
+    values_slice(m, body, m.operands(op))
+}
+
+/// The ops of `body` that `values` are computed by, transitively, in body order.
+fn values_slice(m: &Module, body: &[Op], values: &[Value]) -> Vec<Op> {
     let mut needed: HashSet<Op> = HashSet::new();
-    let mut work = vec![op];
-    while let Some(o) = work.pop() {
-        for &v in m.operands(o) {
-            if let Some(d) = m.defining_op(v).filter(|d| body.contains(d))
-                && needed.insert(d)
-            {
-                work.push(d);
-            }
+    let mut work: Vec<Value> = values.to_vec();
+    while let Some(v) = work.pop() {
+        if let Some(d) = m.defining_op(v).filter(|d| body.contains(d))
+            && needed.insert(d)
+        {
+            work.extend(m.operands(d).iter().copied());
         }
     }
     body.iter().copied().filter(|o| needed.contains(o)).collect()
@@ -191,45 +295,60 @@ fn offload(m: &mut Module, entry: tcc_ir::Block, isa: Isa, op: Op, p: &Plan) {
     let args = m.block_args(block).to_vec();
     let (lb, ub) = (m.operand(op, 0), m.operand(op, 1));
     let inits = m.operands(op)[3..].to_vec();
-    let store_ops = m.operands(p.store).to_vec();
-    let (scratch, outer) = (store_ops[1], store_ops[2..store_ops.len() - 1].to_vec());
-    let slice = operand_slice(m, &body, p.math);
+    let maths: Vec<Op> = p.pairs.iter().map(|&(math, _)| math).collect();
+    let arguments: Vec<Value> = maths.iter().map(|&o| m.operand(o, 0)).collect();
+    let pre = values_slice(m, &body, &arguments);
+    // Each store's buffer and indices, and what computes the indices.
+    let targets: Vec<(Value, Vec<Value>)> =
+        p.pairs.iter().map(|&(_, store)| (m.operand(store, 1), m.operands(store)[2..].to_vec())).collect();
+    let all_indices: Vec<Value> = targets.iter().flat_map(|(_, idx)| idx.iter().copied()).collect();
+    let index_ops = values_slice(m, &body, &all_indices);
     let yield_op = *body.last().expect("a terminator");
-    let rest: Vec<Op> = body.iter().copied().filter(|&o| o != p.math && o != yield_op).collect();
+    let rest: Vec<Op> = body.iter().copied().filter(|o| !maths.contains(o) && *o != yield_op).collect();
     let lanes = p.lanes as u32;
-
+    // A chunk is CHUNK elements: this many iterations' worth of the induction variable.
+    let span = CHUNK / (p.lanes * p.pairs.len() as i64) * p.step;
     let mut b = Builder::before(m, op, entry);
     let count = b.sub(ub, lb);
-    let per_chunk = b.index(CHUNK);
+    let per_chunk = b.index(span);
     let chunks = b.div(count, per_chunk);
-    let covered = b.scale(chunks, CHUNK);
+    let covered = b.scale(chunks, span);
     let end = b.add(lb, covered);
-    let step = b.index(p.lanes);
-    let chunk = b.index(CHUNK);
+    let step = b.index(p.step);
+    let chunk = b.index(span);
+    let elements = b.index(CHUNK);
+    // The stores' indices at iteration `i` (`map` learns the index ops' copies).
+    let at = |b: &mut Builder, i: Value, map: &mut HashMap<Value, Value>| -> Vec<Vec<Value>> {
+        map.insert(args[0], i);
+        clone_ops(b, &index_ops, map);
+        targets.iter().map(|(_, idx)| idx.iter().map(|v| map.get(v).copied().unwrap_or(*v)).collect()).collect()
+    };
     let results = b.for_loop(lb, end, chunk, &inits, |b, c, carried| {
         let chunk_end = b.add(c, chunk);
         // The arguments into the scratch elements.
         b.for_loop(c, chunk_end, step, &[], |b, i, _| {
             let mut map: HashMap<Value, Value> = HashMap::from([(args[0], i)]);
-            clone_ops(b, &slice, &mut map);
-            let arg = map.get(&b.m.operand(p.math, 0)).copied().unwrap_or(b.m.operand(p.math, 0));
-            let mut idx = outer.clone();
-            idx.push(i);
-            b.vstore(arg, scratch, &idx);
+            clone_ops(b, &pre, &mut map);
+            let indices = at(b, i, &mut map);
+            for (k, &arg) in arguments.iter().enumerate() {
+                let arg = map.get(&arg).copied().unwrap_or(arg);
+                b.vstore(arg, targets[k].0, &indices[k]);
+            }
             Vec::new()
         });
-        let mut idx = outer.clone();
-        idx.push(c);
-        let address = b.address(scratch, &idx);
+        let first = at(b, c, &mut HashMap::new()).swap_remove(0);
+        let address = b.address(targets[0].0, &first);
         let attrs =
             AttrDict::new().with("fn", Attribute::string(p.function)).with("isa", Attribute::string(isa.name()));
-        b.op_typed(&lp::ARRAY_MATH, &[address, chunk], attrs, vec![]);
+        b.op_typed(&lp::ARRAY_MATH, &[address, elements], attrs, vec![]);
         // The values back, and the rest of the body.
         b.for_loop(c, chunk_end, step, carried, |b, i, carried| {
-            let mut idx = outer.clone();
-            idx.push(i);
-            let value = b.vload(scratch, &idx, lanes);
-            let mut map: HashMap<Value, Value> = HashMap::from([(args[0], i), (b.m.result(p.math, 0), value)]);
+            let mut map: HashMap<Value, Value> = HashMap::new();
+            let indices = at(b, i, &mut map);
+            for (k, &math) in maths.iter().enumerate() {
+                let value = b.vload(targets[k].0, &indices[k], lanes);
+                map.insert(b.m.result(math, 0), value);
+            }
             map.extend(args[1..].iter().copied().zip(carried.iter().copied()));
             clone_ops(b, &rest, &mut map);
             b.m.operands(yield_op).iter().map(|v| map.get(v).copied().unwrap_or(*v)).collect()

@@ -64,7 +64,7 @@ pub(super) fn emit_split_reduction(b: &mut Builder, c: &OpLowering) {
 
 /// Whether graph op `op` computes with transcendental functions, which have no vector
 /// form on f64 (they are runtime calls).
-fn uses_math(gm: &tcc_ir::Module, op: Op) -> bool {
+pub(super) fn uses_math(gm: &tcc_ir::Module, op: Op) -> bool {
     tcc_dialect_graph::elementwise(gm.def(op)).is_some_and(|e| e.cost == Cost::Transcendental)
 }
 
