@@ -113,7 +113,7 @@ impl Group<'_> {
         // A narrow float input only widened (f32 data summed in f64), directly or after
         // plain arithmetic among narrow values, is a half-width vector (as `vectorize`
         // makes them).
-        let only_widened = |v: &Value, _: ScalarType| self.half_width(*v);
+        let only_widened = |v: &Value, _: ScalarType| self.half_width(*v, values);
         // An integer made from a mask (0 or 1: a masked softmax's all-minus-infinity
         // test, reduced with min), as wide as the floats compared: lanes of the same
         // vectors.
@@ -139,9 +139,11 @@ impl Group<'_> {
     /// Whether `v` is a float input of the group only widened (f32 data summed in f64,
     /// f16 data computed in f32), or an f32 input or plain arithmetic (add, sub, mul,
     /// div, max, min) on such values that is only widened to f64 or used by such
-    /// arithmetic: a value that half-width vectors can carry (the narrow lanes of a
-    /// group with two float widths), which every backend computes lane by lane.
-    fn half_width(&self, v: Value) -> bool {
+    /// arithmetic, or reduced in f32: a value that half-width vectors can carry (the
+    /// narrow lanes of a group with two float widths), which every backend computes
+    /// lane by lane. Only uses computed in the loop of `values` (the values one of the
+    /// group's loops computes per element) count: another loop has lanes of its own.
+    fn half_width(&self, v: Value, values: &[Value]) -> bool {
         let gm = self.c.g;
         let Some(e) = self.elem(v).filter(|e| e.is_float()) else { return false };
         let arith = |op: Op| {
@@ -153,10 +155,17 @@ impl Group<'_> {
         made && gm.uses(v).iter().all(|u| {
             // (The group's result is the yield's operand: kept narrow.)
             let Some(&r) = gm.results(u.op).first() else { return false };
-            if gm.is(u.op, &g::CAST) {
+            if !values.contains(&r) && !self.reductions.contains(&u.op) {
+                // Computed by another of the group's loops, in its own lanes.
+                true
+            } else if gm.is(u.op, &g::CAST) {
                 self.elem(r).is_some_and(|t| t.is_float() && t.byte_size() > e.byte_size())
+            } else if self.reductions.contains(&u.op) {
+                // Reduced in its own width (a layer norm's f32 sum beside its f64 one):
+                // half-width partial accumulators, combined lane by lane.
+                e == ScalarType::F32 && self.elem(r) == Some(e)
             } else {
-                arith(u.op) && self.half_width(r)
+                arith(u.op) && self.half_width(r, values)
             }
         })
     }
