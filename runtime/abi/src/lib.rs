@@ -2,7 +2,9 @@
 //! and shapes of a model's inputs and outputs ([`DType`], [`F16`], [`BF16`], [`TensorSpec`],
 //! [`Signature`]), the entry function compiled code exports ([`EntryFn`]), the names of
 //! the runtime functions it calls ([`symbols`]), the ISA levels of the microkernels it
-//! calls ([`Isa`]) and their arguments ([`TILE_ARGUMENTS`]), the thread-count limits
+//! calls ([`Isa`]) and their arguments ([`TILE_ARGUMENTS`]), the constants of the f32
+//! `exp` and `erf` that generated code and the array math share ([`approximations`]),
+//! the thread-count limits
 //! ([`threads`]) and the C API's error codes ([`AotError`]). The runtime implements this
 //! interface and code generation targets it; neither needs the other. This crate
 //! depends on nothing.
@@ -478,6 +480,52 @@ pub const OUTPUT_SILU: i64 = 8;
 /// them.
 pub const MATH_EXP: i64 = 0;
 pub const MATH_ERF: i64 = 1;
+
+/// The constants of the f32 approximations of `exp` and `erf`, said once for the two
+/// places that compute them: `expand-math`'s expansion (`tcc_ir::scalar::MathFn`) and
+/// the runtime's array math (`tcc_ukernels::math`). Each is rounded to f32 where used.
+pub mod approximations {
+    /// `exp`'s clamp: `ln(f32::MAX)` and the log of the smallest normal f32.
+    pub const EXP_HI: f64 = 88.722_831_726_074_22;
+    pub const EXP_LO: f64 = -87.336_544_750_553_1;
+    /// `ln 2` in two parts, the first negated: `r = n * LN2_HI_NEG + x`, then
+    /// `r = n * LN2_LO + r`.
+    pub const LN2_HI_NEG: f64 = -0.693_359_375;
+    pub const LN2_LO: f64 = 2.121_944_4e-4;
+    /// Cephes' coefficients of `exp(r)` on `[-ln 2 / 2, ln 2 / 2]`, highest degree first
+    /// (then `r^2 * p + (r + 1)`).
+    pub const EXP_POLY: [f64; 6] = [
+        1.987_569_150_0e-4,
+        1.398_199_950_7e-3,
+        8.333_451_907_3e-3,
+        4.166_579_589_4e-2,
+        1.666_666_545_9e-1,
+        5.000_000_120_1e-1,
+    ];
+    /// `1.5 * 2^23` and its bits: an integral float below 2^22 plus this holds the
+    /// integer in its low mantissa bits.
+    pub const SMALL_INT_MAGIC: f64 = 12_582_912.0;
+    pub const SMALL_INT_MAGIC_BITS: i64 = 0x4B40_0000;
+    /// Eigen's `erf`: the clamp, then the odd numerator and the even denominator in
+    /// `x^2`, highest degree first.
+    pub const ERF_BOUND: f64 = 4.0;
+    pub const ERF_P: [f64; 7] = [
+        -2.726_142_258_013_06e-10,
+        2.770_681_424_959_02e-08,
+        -2.101_024_020_825_08e-06,
+        -5.692_506_394_623_46e-05,
+        -7.349_906_303_268_55e-04,
+        -2.954_599_808_540_25e-03,
+        -1.609_603_332_624_15e-02,
+    ];
+    pub const ERF_Q: [f64; 5] = [
+        -1.456_607_184_649_96e-05,
+        -2.133_740_552_789_05e-04,
+        -1.682_826_974_382_03e-03,
+        -7.373_329_167_204_68e-03,
+        -1.426_473_905_141_89e-02,
+    ];
+}
 
 /// The residual holds bf16 values, widened to f32 where the epilogue adds them (the bf16
 /// dot tile only).

@@ -10,47 +10,10 @@
 //! There is no SSE level: its vectors are no wider than the generated code's, and
 //! without FMA it could not fuse what the expansion fuses.
 
+use tcc_runtime_abi::approximations::{
+    ERF_BOUND, ERF_P, ERF_Q, EXP_HI, EXP_LO, EXP_POLY, LN2_HI_NEG, LN2_LO, SMALL_INT_MAGIC, SMALL_INT_MAGIC_BITS,
+};
 use tcc_runtime_abi::{MATH_ERF, MATH_EXP};
-
-/// `exp`'s clamp: `ln(f32::MAX)` and the log of the smallest normal f32 (as f64, which
-/// the expansion rounds to f32).
-const EXP_HI: f64 = 88.722_831_726_074_22;
-const EXP_LO: f64 = -87.336_544_750_553_1;
-/// `ln 2` in two parts, negated (the range reduction's `r = n * -ln2_hi + x`, then
-/// `n * ln2_lo + r`, as the expansion writes them).
-const LN2_HI_NEG: f64 = -0.693_359_375;
-const LN2_LO: f64 = 2.121_944_4e-4;
-/// Cephes' coefficients of `exp(r)`, highest degree first.
-const EXP_POLY: [f64; 6] = [
-    1.987_569_150_0e-4,
-    1.398_199_950_7e-3,
-    8.333_451_907_3e-3,
-    4.166_579_589_4e-2,
-    1.666_666_545_9e-1,
-    5.000_000_120_1e-1,
-];
-/// `1.5 * 2^23`: an integral float below 2^22 plus this holds the integer in its low
-/// mantissa bits (the expansion's `small_int`).
-const MAGIC: f64 = 12_582_912.0;
-const MAGIC_BITS: i32 = 0x4B40_0000;
-/// Eigen's `erf`: the clamp, then the odd numerator and the even denominator in `x^2`.
-const ERF_BOUND: f64 = 4.0;
-const ERF_P: [f64; 7] = [
-    -2.726_142_258_013_06e-10,
-    2.770_681_424_959_02e-08,
-    -2.101_024_020_825_08e-06,
-    -5.692_506_394_623_46e-05,
-    -7.349_906_303_268_55e-04,
-    -2.954_599_808_540_25e-03,
-    -1.609_603_332_624_15e-02,
-];
-const ERF_Q: [f64; 5] = [
-    -1.456_607_184_649_96e-05,
-    -2.133_740_552_789_05e-04,
-    -1.682_826_974_382_03e-03,
-    -7.373_329_167_204_68e-03,
-    -1.426_473_905_141_89e-02,
-];
 
 /// One level's in-place array functions over its vector type and intrinsics.
 macro_rules! math_level {
@@ -91,7 +54,7 @@ macro_rules! math_level {
                 }
                 let y = $fmadd(p, $mul(r, r), $add(r, c(1.0)));
                 // y * 2^n as y * 2^(n/2) * 2^(n - n/2), through the exponent bits.
-                let ni = $int_sub($cast_int($add(n, c(MAGIC))), $int_set1(MAGIC_BITS));
+                let ni = $int_sub($cast_int($add(n, c(SMALL_INT_MAGIC))), $int_set1(SMALL_INT_MAGIC_BITS as i32));
                 let half = $srai::<1>(ni);
                 let rest = $int_sub(ni, half);
                 let s1 = $cast_float($slli::<23>($int_add(half, $int_set1(127))));

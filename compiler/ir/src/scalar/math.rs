@@ -16,6 +16,10 @@
 //! scales f32 vectors by a power of two in one instruction (AVX-512), `exp`'s final
 //! 2^n is one `ldexp` instead of exponent-bit arithmetic, with the same result.
 
+use tcc_runtime_abi::approximations::{
+    ERF_BOUND, ERF_P, ERF_Q, EXP_HI, EXP_LO, EXP_POLY, LN2_HI_NEG, LN2_LO, SMALL_INT_MAGIC, SMALL_INT_MAGIC_BITS,
+};
+
 use super::{Compare, ScalarBuilder, ScalarFn};
 use crate::module::Value;
 use crate::types::ScalarType;
@@ -156,37 +160,25 @@ impl F32<'_> {
     /// (which keeps NaN and saturation semantics, and LLVM scalarizes on x86): n + 1.5 *
     /// 2^23 is exact and holds n in its low mantissa bits.
     fn small_int(&mut self, n: Value) -> Value {
-        let magic = self.c(12_582_912.0);
+        let magic = self.c(SMALL_INT_MAGIC);
         let shifted = self.add(n, magic);
         let shifted = self.bits(shifted);
-        let magic_bits = self.ci(0x4B40_0000);
+        let magic_bits = self.ci(SMALL_INT_MAGIC_BITS);
         self.sub(shifted, magic_bits)
     }
 
     fn exp(&mut self, x: Value) -> Value {
-        const HI: f64 = 88.722_831_726_074_22; // ln(f32::MAX)
-        const LO: f64 = -87.336_544_750_553_1; // ln(smallest normal f32)
-        let (hi, lo) = (self.c(HI), self.c(LO));
+        let (hi, lo) = (self.c(EXP_HI), self.c(EXP_LO));
         let xc = self.op2(ScalarFn::Min, x, hi);
         let xc = self.op2(ScalarFn::Max, xc, lo);
         // x = n ln2 + r, |r| <= ln2 / 2
         let log2e = self.c(std::f64::consts::LOG2_E);
         let t = self.mul(xc, log2e);
         let n = self.op1(ScalarFn::Round, t);
-        let (c1, c2) = (self.c(-0.693_359_375), self.c(2.121_944_4e-4));
+        let (c1, c2) = (self.c(LN2_HI_NEG), self.c(LN2_LO));
         let r = self.fma(n, c1, xc);
         let r = self.fma(n, c2, r);
-        let p = self.horner(
-            r,
-            &[
-                1.987_569_150_0e-4,
-                1.398_199_950_7e-3,
-                8.333_451_907_3e-3,
-                4.166_579_589_4e-2,
-                1.666_666_545_9e-1,
-                5.000_000_120_1e-1,
-            ],
-        );
+        let p = self.horner(r, &EXP_POLY);
         let r2 = self.mul(r, r);
         let one = self.c(1.0);
         let q = self.add(r, one);
@@ -332,33 +324,13 @@ impl F32<'_> {
     }
 
     fn erf(&mut self, x: Value) -> Value {
-        let (four, mfour) = (self.c(4.0), self.c(-4.0));
+        let (four, mfour) = (self.c(ERF_BOUND), self.c(-ERF_BOUND));
         let xc = self.op2(ScalarFn::Min, x, four);
         let xc = self.op2(ScalarFn::Max, xc, mfour);
         let x2 = self.mul(xc, xc);
-        let p = self.horner(
-            x2,
-            &[
-                -2.726_142_258_013_06e-10,
-                2.770_681_424_959_02e-08,
-                -2.101_024_020_825_08e-06,
-                -5.692_506_394_623_46e-05,
-                -7.349_906_303_268_55e-04,
-                -2.954_599_808_540_25e-03,
-                -1.609_603_332_624_15e-02,
-            ],
-        );
+        let p = self.horner(x2, &ERF_P);
         let p = self.mul(xc, p);
-        let q = self.horner(
-            x2,
-            &[
-                -1.456_607_184_649_96e-05,
-                -2.133_740_552_789_05e-04,
-                -1.682_826_974_382_03e-03,
-                -7.373_329_167_204_68e-03,
-                -1.426_473_905_141_89e-02,
-            ],
-        );
+        let q = self.horner(x2, &ERF_Q);
         self.div(p, q)
     }
 
