@@ -10,7 +10,7 @@
 //! type, into one buffer `B` at the same outer indices (defined outside the loop) and
 //! last indices affine in the induction variable, that together store one contiguous
 //! run per iteration continuing the previous one's; nothing in the body reads `B` or
-//! memory that overlaps it. `B`'s elements then serve as the scratch: the loop runs in
+//! memory that overlaps it, and the operands read nothing the body stores. `B`'s elements then serve as the scratch: the loop runs in
 //! chunks of [`CHUNK`] elements, each a loop storing the functions' arguments where
 //! their values will go, one call that replaces them by their values, and a loop that
 //! reads them back in place of the functions and runs the rest of the body (recomputing
@@ -154,8 +154,14 @@ fn plan(m: &Module, op: Op) -> Option<Plan> {
     if !tiles || first_index.stride * step != width {
         return None;
     }
-    // Nothing in the body reads the scratch buffer or memory it overlaps.
-    if body.iter().filter(|&&o| is_load(m, o)).any(|&o| may_overlap(m, m.operand(o, 0), scratch)) {
+    // Nothing in the body reads the scratch buffer or memory it overlaps, and the
+    // arguments (all computed before any value of their chunk is stored) read nothing
+    // the body stores.
+    let stored: Vec<Value> = stores.iter().map(|&st| m.operand(st, 1)).collect();
+    let argument_loads = maths.iter().flat_map(|&(math, _)| operand_slice(m, &body, math)).filter(|&o| is_load(m, o));
+    if body.iter().filter(|&&o| is_load(m, o)).any(|&o| may_overlap(m, m.operand(o, 0), scratch))
+        || argument_loads.into_iter().any(|o| stored.iter().any(|&s| may_overlap(m, m.operand(o, 0), s)))
+    {
         return None;
     }
     Some(Plan { pairs: placed.into_iter().map(|(_, math, store)| (math, store)).collect(), function, lanes, step })
@@ -310,6 +316,7 @@ fn offload(m: &mut Module, entry: tcc_ir::Block, isa: Isa, op: Op, p: &Plan) {
     let span = CHUNK / (p.lanes * p.pairs.len() as i64) * p.step;
     let mut b = Builder::before(m, op, entry);
     let count = b.sub(ub, lb);
+    let count = b.max_const(count, 0);
     let per_chunk = b.index(span);
     let chunks = b.div(count, per_chunk);
     let covered = b.scale(chunks, span);
