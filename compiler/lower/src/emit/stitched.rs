@@ -61,10 +61,12 @@ pub(super) fn emit(b: &mut Builder, group: &Group) {
         Some(Chunks { count, scratch: offset })
     });
     // Rows one at a time when the runtime's array math computes the group's exp or erf
-    // (`offload-math` takes a loop whose functions' values tile one run of a row).
-    // Measured in BERT's masked softmax (Cranelift, AVX-512 array math, tcc bench, three
-    // rounds): 0.375-0.405 ms against 0.418-0.427 in pairs with the exp inline.
+    // (`offload-math` takes a loop whose functions' values tile one run of a row, in
+    // chunks no longer than the row). Measured in BERT's masked softmax (Cranelift,
+    // AVX-512 array math, tcc bench, three rounds): 0.375-0.405 ms against 0.418-0.427
+    // in pairs with the exp inline.
     let array_math = group.c.ukernels.and_then(|i| i.math_symbol()).is_some()
+        && numel(row_dims) >= crate::offload_math::CHUNK
         && group.ops.iter().any(|&o| super::fused::uses_math(gm, o));
     let together = if chunks.is_some() || array_math { 1 } else { rows_together(n_rows, numel(row_dims)) };
     let block_body = |b: &mut Builder, block: Value| {
