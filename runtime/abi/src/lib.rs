@@ -444,6 +444,18 @@ impl Isa {
         }
     }
 
+    /// The C symbol of the level's column sums (`tcc_uk_column_sums_<isa>(flags, x, rows,
+    /// row_stride, columns, bias, center, out)`, the flags [`COLUMN_SUMS_WIDEN`] and
+    /// [`COLUMN_SUMS_SQUARE`]), or `None` where the level has none (SSE: no wider than
+    /// the generated code's vectors).
+    pub fn column_sums_symbol(self) -> Option<&'static str> {
+        match self {
+            Isa::Sse => None,
+            Isa::Avx2 => Some("tcc_uk_column_sums_avx2"),
+            Isa::Avx512 => Some("tcc_uk_column_sums_avx512"),
+        }
+    }
+
     /// The C symbol of the level's bf16 dot-tile microkernel (the same arguments as
     /// the broadcast tile's, over bf16 inputs and weights).
     pub fn dot_symbol(self) -> &'static str {
@@ -480,6 +492,13 @@ pub const OUTPUT_SILU: i64 = 8;
 /// them.
 pub const MATH_EXP: i64 = 0;
 pub const MATH_ERF: i64 = 1;
+
+/// `tcc_uk_column_sums_<isa>`'s flags. Column `c`'s sum is that over the rows `r` of
+/// `x[r][c] + bias[c]` (f32; no bias: `x[r][c]`), widened to f64 with
+/// [`COLUMN_SUMS_WIDEN`] (the sums are then f64, as is the center), minus `center[c]`
+/// (if any), squared with [`COLUMN_SUMS_SQUARE`]; the rows are added in order.
+pub const COLUMN_SUMS_WIDEN: i64 = 1;
+pub const COLUMN_SUMS_SQUARE: i64 = 2;
 
 /// The constants of the f32 approximations of `exp` and `erf`, said once for the two
 /// places that compute them: `expand-math`'s expansion (`tcc_ir::scalar::MathFn`) and

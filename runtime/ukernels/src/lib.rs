@@ -22,6 +22,7 @@
 //! (pairs of bf16 inputs and weights into f32 accumulators), for reduced precision,
 //! with entry points `tcc_uk_dot_<isa>` taking the same arguments.
 
+pub mod column_sums;
 pub mod dot;
 mod entry;
 pub mod math;
@@ -61,7 +62,24 @@ pub unsafe fn run(isa: Isa, tile: &Tile) {
 pub fn symbols() -> Vec<(&'static str, *const u8)> {
     let tiles = Isa::ALL.iter().map(|&i| (i.tile_symbol(), tile_entry(i)));
     let dots = Isa::ALL.iter().map(|&i| (i.dot_symbol(), dot::dot_entry(i)));
-    tiles.chain(dots).chain(math_entries()).collect()
+    tiles.chain(dots).chain(math_entries()).chain(column_sums_entries()).collect()
+}
+
+/// The column sums' entry points by symbol ([`column_sums`]).
+fn column_sums_entries() -> Vec<(&'static str, *const u8)> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let entry = |isa: Isa, f: *const u8| isa.column_sums_symbol().map(|s| (s, f));
+        [
+            entry(Isa::Avx2, column_sums::avx2::tcc_uk_column_sums_avx2 as *const u8),
+            entry(Isa::Avx512, column_sums::avx512::tcc_uk_column_sums_avx512 as *const u8),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    Vec::new()
 }
 
 /// The array math entry points by symbol ([`math`]).
