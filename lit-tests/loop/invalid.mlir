@@ -801,3 +801,19 @@ func.func @microkernel_not_index(%a: index, %f: f32) {
   loop.microkernel %a, %a, %a, %a, %f, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a, %a {isa = "sse"} : (index, index, index, index, f32, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index) -> ()
   return
 }
+
+// -----
+
+func.func @column_sums_sse(%a: index) {
+  // expected-error@+1 {{'loop.column_sums' op 'isa' must be avx512 or avx2}}
+  loop.column_sums %a, %a, %a, %a, %a, %a, %a {isa = "sse"} : (index, index, index, index, index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @column_sums_not_index(%a: index, %f: f32) {
+  // expected-error@+1 {{'loop.column_sums' op operand 'columns' must be an index, got f32}}
+  loop.column_sums %a, %a, %a, %f, %a, %a, %a {isa = "avx2", widen = true} : (index, index, index, f32, index, index, index) -> ()
+  return
+}

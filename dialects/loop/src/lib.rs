@@ -19,7 +19,7 @@ pub mod microkernel;
 pub use arith::*;
 pub use control::*;
 pub use memory::*;
-pub use microkernel::{ADDRESS, ARRAY_MATH, MICROKERNEL};
+pub use microkernel::{ADDRESS, ARRAY_MATH, COLUMN_SUMS, MICROKERNEL};
 
 use tcc_ir::scalar::ScalarFn;
 use tcc_ir::{Module, Op, OpDef, Registry};
@@ -48,6 +48,7 @@ pub enum LoopOp {
     Address,
     Microkernel,
     ArrayMath,
+    ColumnSums,
 }
 
 /// The kind of a loop-dialect op definition; `None` for ops of other dialects.
@@ -81,6 +82,7 @@ static STRUCTURAL: &[&OpDef] = &[
     &ADDRESS,
     &MICROKERNEL,
     &ARRAY_MATH,
+    &COLUMN_SUMS,
 ];
 
 /// Every op of the loop dialect.

@@ -2,13 +2,15 @@
 //!
 //! `loop.address` takes the address of a buffer element as an `index`;
 //! `loop.array_math` calls one ISA level's in-place array math (`tcc_uk_math_<isa>`:
-//! `exp` or `erf` over `n` f32 at an address); `loop.microkernel` calls the
+//! `exp` or `erf` over `n` f32 at an address); `loop.column_sums` its column sums of
+//! a strided f32 matrix (`tcc_uk_column_sums_<isa>`); `loop.microkernel` calls the
 //! broadcast-tile microkernel of one ISA level
 //! (`tcc_uk_tile_<isa>`, see `tcc-ukernels`), or with `dot` its bf16 dot tile
 //! (`tcc_uk_dot_<isa>`: bf16 inputs and weights), with [`TILE_ARGUMENTS`] `index` operands:
 //! the input, weight and output addresses, then the tile's sizes and strides in
-//! elements. The call reads the input and weights and writes the output tile, so it is
-//! never moved or removed.
+//! elements. The calls read and write memory, so they are never moved or removed.
+//! [`runtime_call`] says, for each, the C function and its arguments (every one an
+//! integer), which is all a code generator needs.
 
 use tcc_ir::{
     Arity, AttrDefault, AttrKind, AttrSpec, Diagnostic, Module, Op, OpDef, OperationState, Parser, ScalarType, Syntax,
@@ -52,10 +54,30 @@ pub fn microkernel_symbol(m: &Module, op: Op) -> Option<&'static str> {
     Some(if dot { isa.dot_symbol() } else { isa.tile_symbol() })
 }
 
+/// The C function a runtime call (`loop.microkernel`, `loop.array_math`,
+/// `loop.column_sums`) calls, and the constant arguments that precede its operands
+/// (every argument an `i64`); `None` for other ops.
+pub fn runtime_call(m: &Module, op: Op) -> Option<(&'static str, Vec<i64>)> {
+    match crate::kind_of(m, op)? {
+        LoopOp::Microkernel => Some((microkernel_symbol(m, op)?, Vec::new())),
+        LoopOp::ArrayMath => array_math_call(m, op).map(|(symbol, function)| (symbol, vec![function])),
+        LoopOp::ColumnSums => {
+            let symbol = microkernel_isa(m, op)?.column_sums_symbol()?;
+            let flag =
+                |name: &str, bit: i64| if m.attr(op, name).and_then(|a| a.as_bool()) == Some(true) { bit } else { 0 };
+            Some((
+                symbol,
+                vec![flag("widen", tcc_target::COLUMN_SUMS_WIDEN) | flag("square", tcc_target::COLUMN_SUMS_SQUARE)],
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// The highest ISA level whose microkernels module `m` calls (what its code needs
 /// from the CPU), if any.
 pub fn required_isa(m: &Module) -> Option<Isa> {
-    let calls = |op: Op| m.is(op, &MICROKERNEL) || m.is(op, &ARRAY_MATH);
+    let calls = |op: Op| m.is(op, &MICROKERNEL) || m.is(op, &ARRAY_MATH) || m.is(op, &COLUMN_SUMS);
     m.walk(m.top()).into_iter().filter(|&op| calls(op)).filter_map(|op| microkernel_isa(m, op)).max()
 }
 
@@ -78,7 +100,27 @@ fn verify_array_math(m: &Module, op: Op) -> Result<(), String> {
     if array_math_call(m, op).is_none() {
         return Err("'fn' must be exp or erf".into());
     }
-    for (&v, name) in m.operands(op).iter().zip(["address", "count"]) {
+    verify_indices(m, op, &["address", "count"])
+}
+
+/// `loop.column_sums`'s operands, in the order of `tcc_uk_column_sums_<isa>`'s
+/// arguments after the flags.
+pub const COLUMN_SUMS_ARGUMENTS: [&str; 7] = ["x", "rows", "row_stride", "columns", "bias", "center", "out"];
+
+fn verify_column_sums(m: &Module, op: Op) -> Result<(), String> {
+    if microkernel_isa(m, op).and_then(Isa::column_sums_symbol).is_none() {
+        return Err("'isa' must be avx512 or avx2".into());
+    }
+    verify_indices(m, op, &COLUMN_SUMS_ARGUMENTS)
+}
+
+/// Every operand of `op` is an `index` (named by `names`, as many).
+fn verify_indices(m: &Module, op: Op, names: &[&str]) -> Result<(), String> {
+    let operands = m.operands(op);
+    if operands.len() != names.len() {
+        return Err(format!("takes {} operands, got {}", names.len(), operands.len()));
+    }
+    for (&v, name) in operands.iter().zip(names) {
         let t = m.value_type(v);
         if *t != Type::Scalar(ScalarType::Index) {
             return Err(format!("operand '{name}' must be an index, got {t}"));
@@ -91,17 +133,7 @@ fn verify_microkernel(m: &Module, op: Op) -> Result<(), String> {
     if microkernel_isa(m, op).is_none() {
         return Err("'isa' must be avx512, avx2 or sse".into());
     }
-    let operands = m.operands(op);
-    if operands.len() != TILE_ARGUMENTS.len() {
-        return Err(format!("takes {} operands, got {}", TILE_ARGUMENTS.len(), operands.len()));
-    }
-    for (&v, name) in operands.iter().zip(TILE_ARGUMENTS) {
-        let t = m.value_type(v);
-        if *t != Type::Scalar(ScalarType::Index) {
-            return Err(format!("operand '{name}' must be an index, got {t}"));
-        }
-    }
-    Ok(())
+    verify_indices(m, op, &TILE_ARGUMENTS)
 }
 
 pub static ADDRESS: OpDef = OpDef {
@@ -166,5 +198,30 @@ pub static ARRAY_MATH: OpDef = OpDef {
     verify: Some(verify_array_math),
     syntax: Syntax::Functional,
     dialect_data: Some(&LoopOp::ArrayMath),
+    ..OpDef::DEFAULT
+};
+
+pub static COLUMN_SUMS: OpDef = OpDef {
+    name: "loop.column_sums",
+    summary: "Calls the runtime's column sums of ISA level `isa` over a strided f32 matrix",
+    description: "The operands are `tcc_uk_column_sums_<isa>`'s arguments after its flags: the address \
+                  of the first f32, the rows, the row stride in elements, the columns, then the \
+                  addresses of a per-column f32 bias, a per-column center (0: none) and the sums. Column \
+                  `c`'s sum is that over the rows, in order, of `x[r][c] + bias[c]` (in f32), widened to \
+                  f64 with `widen` (the sums and center are then f64), minus `center[c]`, squared with \
+                  `square`: each column in one lane, so the values are those of generated code's vector \
+                  loops. The call reads and writes memory, so it is never moved or removed.\n\n```mlir\n\
+                  loop.column_sums %x, %rows, %stride, %columns, %bias, %center, %out {isa = \"avx512\", \
+                  widen = true} : (index, index, index, index, index, index, index) -> ()\n```",
+    operands: Arity::Exactly(COLUMN_SUMS_ARGUMENTS.len()),
+    results: Arity::Exactly(0),
+    attrs: &[
+        AttrSpec::required("isa", AttrKind::String, "the ISA level: avx512 or avx2"),
+        AttrSpec::optional("widen", AttrKind::Bool, AttrDefault::Bool(false), "sum in f64 the values widened"),
+        AttrSpec::optional("square", AttrKind::Bool, AttrDefault::Bool(false), "sum the squares"),
+    ],
+    verify: Some(verify_column_sums),
+    syntax: Syntax::Functional,
+    dialect_data: Some(&LoopOp::ColumnSums),
     ..OpDef::DEFAULT
 };

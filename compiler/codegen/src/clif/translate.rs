@@ -438,31 +438,18 @@ impl<'t, 'm, 'f> Translator<'t, 'm, 'f> {
                 let v = if disp == 0 { addr } else { self.b.ins().iadd_imm_s(addr, disp as i64) };
                 self.set(op, v);
             }
-            OpKind::Loop(LoopOp::Microkernel) => {
-                let symbol = tcc_dialect_loop::microkernel::microkernel_symbol(m, op).expect("verified isa");
+            OpKind::Loop(LoopOp::Microkernel | LoopOp::ArrayMath | LoopOp::ColumnSums) => {
+                let (symbol, constants) = tcc_dialect_loop::microkernel::runtime_call(m, op).expect("verified");
+                let mut args: Vec<cl::Value> =
+                    constants.into_iter().map(|c| self.b.ins().iconst(cl::types::I64, c)).collect();
+                args.extend(m.operands(op).iter().map(|&v| self.get(v)));
                 let mut sig = self.module.make_signature();
-                for _ in m.operands(op) {
-                    sig.params.push(AbiParam::new(cl::types::I64));
-                }
+                sig.params.extend(args.iter().map(|_| AbiParam::new(cl::types::I64)));
                 let id = self
                     .module
                     .declare_function(symbol, Linkage::Import, &sig)
                     .map_err(|e| CodegenError::Backend(e.to_string()))?;
                 let f = self.module.declare_func_in_func(id, self.b.func);
-                let args: Vec<cl::Value> = m.operands(op).iter().map(|&v| self.get(v)).collect();
-                self.b.ins().call(f, &args);
-            }
-            OpKind::Loop(LoopOp::ArrayMath) => {
-                let (symbol, function) = tcc_dialect_loop::microkernel::array_math_call(m, op).expect("verified");
-                let mut sig = self.module.make_signature();
-                sig.params.extend([AbiParam::new(cl::types::I64); 3]);
-                let id = self
-                    .module
-                    .declare_function(symbol, Linkage::Import, &sig)
-                    .map_err(|e| CodegenError::Backend(e.to_string()))?;
-                let f = self.module.declare_func_in_func(id, self.b.func);
-                let function = self.b.ins().iconst(cl::types::I64, function);
-                let args = [function, self.get(m.operand(op, 0)), self.get(m.operand(op, 1))];
                 self.b.ins().call(f, &args);
             }
             OpKind::Loop(LoopOp::Store) | OpKind::Vector(VectorOp::Store) => {

@@ -434,29 +434,21 @@ impl<'a, 'ctx, 'm> Translator<'a, 'ctx, 'm> {
                 let v = self.b.build_ptr_to_int(addr, self.shared.ctx.i64_type(), "")?;
                 self.set(op, v.into());
             }
-            OpKind::Loop(LoopOp::Microkernel) => {
-                let symbol = tcc_dialect_loop::microkernel::microkernel_symbol(m, op).expect("verified isa");
+            OpKind::Loop(LoopOp::Microkernel | LoopOp::ArrayMath | LoopOp::ColumnSums) => {
+                let (symbol, constants) = tcc_dialect_loop::microkernel::runtime_call(m, op).expect("verified");
                 let i64t = self.shared.ctx.i64_type();
-                let params = vec![i64t.into(); m.operands(op).len()];
+                let constants = constants.into_iter().map(|c| i64t.const_int(c as u64, true).into());
+                let operands = m.operands(op).iter().map(|&v| self.value(v));
+                let args: Vec<inkwell::values::BasicMetadataValueEnum> =
+                    constants.chain(operands).map(Into::into).collect();
                 let module = self.shared.module;
                 let f = module.get_function(symbol).unwrap_or_else(|| {
-                    module.add_function(symbol, self.shared.ctx.void_type().fn_type(&params, false), None)
+                    module.add_function(
+                        symbol,
+                        self.shared.ctx.void_type().fn_type(&vec![i64t.into(); args.len()], false),
+                        None,
+                    )
                 });
-                let args: Vec<_> = m.operands(op).iter().map(|&v| self.value(v).into()).collect();
-                self.b.build_call(f, &args, "")?;
-            }
-            OpKind::Loop(LoopOp::ArrayMath) => {
-                let (symbol, function) = tcc_dialect_loop::microkernel::array_math_call(m, op).expect("verified");
-                let i64t = self.shared.ctx.i64_type();
-                let module = self.shared.module;
-                let f = module.get_function(symbol).unwrap_or_else(|| {
-                    module.add_function(symbol, self.shared.ctx.void_type().fn_type(&[i64t.into(); 3], false), None)
-                });
-                let args = [
-                    i64t.const_int(function as u64, false).into(),
-                    self.value(m.operand(op, 0)).into(),
-                    self.value(m.operand(op, 1)).into(),
-                ];
                 self.b.build_call(f, &args, "")?;
             }
             OpKind::Loop(LoopOp::Prefetch) => {
