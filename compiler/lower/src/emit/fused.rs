@@ -4,7 +4,9 @@
 //! innermost dimensions is stitched around them ([`super::stitched`]: one loop over
 //! the rows, several passes over each row); a group ending with a reduction that keeps
 //! its innermost dimension is that reduction's nest ([`super::nn::reduce_with`])
-//! reading its input element by element from the group; an elementwise group is one
+//! reading its input element by element from the group, or, for column sums of an f32
+//! input on a target that calls microkernels, a call of the runtime's
+//! ([`super::column_sums`]); an elementwise group is one
 //! nest over its result. A group (or a lone reduction) with too few rows for the pool's
 //! threads, and long ones, splits each row across them (stitched, with scratch memory).
 
@@ -34,6 +36,9 @@ pub fn emit(b: &mut Builder, c: &OpLowering) {
     if super::stitched::applies(&group) || c.scratch.is_some() {
         return super::stitched::emit(b, &group);
     }
+    if let Some(sums) = super::column_sums::plan(b, &group) {
+        return super::column_sums::emit(b, &group, &sums);
+    }
     if is_group_reduction(gm, root) {
         let rc = OpLowering::new(gm, root, Vec::new(), Vec::new()).with_lanes(c.lanes);
         let x = gm.operand(root, 0);
@@ -56,10 +61,7 @@ pub fn emit(b: &mut Builder, c: &OpLowering) {
 /// A reduction op alone as a group whose few long rows are split across the pool
 /// (it asked for scratch memory: [`super::scratch_bytes`]).
 pub(super) fn emit_split_reduction(b: &mut Builder, c: &OpLowering) {
-    let x = c.g.operand(c.op, 0);
-    let inputs = HashMap::from([(x, (c.ins[0], c.in_shape(0)))]);
-    let group = Group { c, inputs, ops: vec![c.op], body: Vec::new(), reductions: vec![c.op] };
-    super::stitched::emit(b, &group);
+    super::stitched::emit(b, &Group::of_reduction(c));
 }
 
 /// Whether graph op `op` computes with transcendental functions, which have no vector
@@ -81,7 +83,14 @@ pub(super) struct Group<'a> {
     pub reductions: Vec<Op>,
 }
 
-impl Group<'_> {
+impl<'a> Group<'a> {
+    /// Reduction op `c.op` alone, as a group.
+    pub fn of_reduction(c: &'a OpLowering<'a>) -> Group<'a> {
+        let x = c.g.operand(c.op, 0);
+        let inputs = HashMap::from([(x, (c.ins[0], c.in_shape(0)))]);
+        Group { c, inputs, ops: vec![c.op], body: Vec::new(), reductions: vec![c.op] }
+    }
+
     pub fn elem(&self, v: Value) -> Option<ScalarType> {
         self.c.g.value_type(v).as_tensor().map(|t| t.elem())
     }

@@ -9,6 +9,7 @@
 //! has enough work, and the innermost loop walks the contiguous dimension with unit
 //! step, so the vectorizer can take it.
 
+pub mod column_sums;
 pub mod elementwise;
 pub mod fused;
 pub mod nn;

@@ -248,6 +248,10 @@ pub fn reduce(b: &mut Builder, c: &OpLowering) {
     if c.scratch.is_some() {
         return super::fused::emit_split_reduction(b, c);
     }
+    let group = super::fused::Group::of_reduction(c);
+    if let Some(sums) = super::column_sums::plan(b, &group) {
+        return super::column_sums::emit(b, &group, &sums);
+    }
     let x = c.ins[0];
     reduce_with(b, c, c.outs[0], &|b: &mut Builder, idx: &[Value], lanes: u32| b.vload(x, idx, lanes), true);
 }
