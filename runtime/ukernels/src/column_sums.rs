@@ -54,8 +54,8 @@ unsafe fn column<T: Copy + std::ops::Add<Output = T> + std::ops::Sub<Output = T>
     }
 }
 
-/// One level's entry point over its vector types and intrinsics: `$units` vectors of
-/// columns per block (sums, bias and center in registers), then single vectors, then
+/// One level's entry point over its vector types and intrinsics: blocks of up to
+/// `$units` vectors of columns (sums, bias and center in registers; 8, 4, 2 or 1), then
 /// scalars. An f32 block loads `$v32` vectors; an f64 block loads half-width f32
 /// vectors (`$half`) and widens them.
 macro_rules! column_sums_level {
@@ -99,14 +99,28 @@ macro_rules! column_sums_level {
                         let (center, out) = (center as *const f64, out as *mut f64);
                         let mut c = 0;
                         while c + $lanes64 <= columns {
+                            // Blocks of 8, 4, 2 or 1 vectors (at most the level's).
                             let units = ((columns - c) / $lanes64).min($units);
                             let args = (x.add(c), rows, row_stride, at(bias, c), at(center, c), out.add(c));
-                            if units == $units {
-                                wide::<$units>(square, args);
-                            } else {
-                                wide::<1>(square, args);
-                            }
-                            c += if units == $units { $units * $lanes64 } else { $lanes64 };
+                            let units = match units {
+                                8.. => {
+                                    wide::<8>(square, args);
+                                    8
+                                }
+                                4..=7 => {
+                                    wide::<4>(square, args);
+                                    4
+                                }
+                                2 | 3 => {
+                                    wide::<2>(square, args);
+                                    2
+                                }
+                                _ => {
+                                    wide::<1>(square, args);
+                                    1
+                                }
+                            };
+                            c += units * $lanes64;
                         }
                         for c in c..columns {
                             let (b, m) = (at(bias, c), at(center, c));
@@ -116,14 +130,28 @@ macro_rules! column_sums_level {
                         let (center, out) = (center as *const f32, out as *mut f32);
                         let mut c = 0;
                         while c + $lanes32 <= columns {
+                            // Blocks of 8, 4, 2 or 1 vectors (at most the level's).
                             let units = ((columns - c) / $lanes32).min($units);
                             let args = (x.add(c), rows, row_stride, at(bias, c), at(center, c), out.add(c));
-                            if units == $units {
-                                narrow::<$units>(square, args);
-                            } else {
-                                narrow::<1>(square, args);
-                            }
-                            c += if units == $units { $units * $lanes32 } else { $lanes32 };
+                            let units = match units {
+                                8.. => {
+                                    narrow::<8>(square, args);
+                                    8
+                                }
+                                4..=7 => {
+                                    narrow::<4>(square, args);
+                                    4
+                                }
+                                2 | 3 => {
+                                    narrow::<2>(square, args);
+                                    2
+                                }
+                                _ => {
+                                    narrow::<1>(square, args);
+                                    1
+                                }
+                            };
+                            c += units * $lanes32;
                         }
                         for c in c..columns {
                             let (b, m) = (at(bias, c), at(center, c));
@@ -298,13 +326,13 @@ mod tests {
     /// wider than the columns).
     #[test]
     fn sums_match_the_definition() {
-        let (rows, stride) = (37usize, 83usize);
+        let (rows, stride) = (37usize, 211usize);
         let x: Vec<f32> = (0..rows * stride).map(|i| ((i * 7919 % 1013) as f32 - 500.0) * 0.013).collect();
         let bias: Vec<f32> = (0..stride).map(|c| c as f32 * 0.37 - 3.0).collect();
         let center: Vec<f64> = (0..stride).map(|c| c as f64 * 0.11 - 1.5).collect();
         let center32: Vec<f32> = center.iter().map(|&c| c as f32).collect();
         for entry in levels() {
-            for columns in [0, 1, 3, 4, 8, 13, 16, 33, 64, 71, 80] {
+            for columns in [0, 1, 3, 4, 8, 13, 16, 33, 48, 64, 71, 80, 130, 200] {
                 for flags in 0..4 {
                     for (with_bias, with_center) in [(false, false), (true, false), (false, true), (true, true)] {
                         let widen = flags & COLUMN_SUMS_WIDEN != 0;

@@ -121,13 +121,12 @@ fn dense_buffer(b: &Builder, buffer: Value) -> bool {
     b.ty(buffer).as_buffer().is_some_and(|t| t.explicit_strides().is_none())
 }
 
-/// Column blocks of this many vectors of the level go to one task at most (a block's
-/// sums stay in registers over all rows).
+/// Column blocks of this many vectors of the level go to one task (the AVX-512 level
+/// keeps a block's sums in registers over all rows; AVX2 takes it in two halves).
 const BLOCK_VECTORS: i64 = 8;
 
 /// The column sums `plan` found, on the thread pool in blocks of columns.
 pub(super) fn emit(b: &mut Builder, group: &Group, plan: &ColumnSums) {
-    let c = group.c;
     let buffer = |b: &mut Builder, v: Value, shape: &[i64]| {
         let buffer = group.inputs[&v].0;
         b.view(buffer, shape)
@@ -136,12 +135,11 @@ pub(super) fn emit(b: &mut Builder, group: &Group, plan: &ColumnSums) {
     let x = buffer(b, plan.x, &[rows, columns]);
     let bias = plan.bias.map(|v| buffer(b, v, &[columns]));
     let center = plan.center.map(|v| buffer(b, v, &[columns]));
-    let out = b.view(c.outs[0], &[columns]);
-    // As many columns per task as spread them over the cores, in whole vectors, at most
-    // a block.
+    let out = b.view(group.c.outs[0], &[columns]);
+    // A block of columns per task: each task reads its part of every row, so fewer,
+    // wider parts stream better than one per core (on one thread as on two).
     let lanes = plan.isa.lanes() as i64 / if plan.widen { 2 } else { 1 };
-    let spread = (columns + c.cores.max(1) as i64 - 1) / c.cores.max(1) as i64;
-    let per_task = ((spread + lanes - 1) / lanes * lanes).min(BLOCK_VECTORS * lanes);
+    let per_task = BLOCK_VECTORS * lanes;
     let tasks = (columns + per_task - 1) / per_task;
     let attrs = AttrDict::new()
         .with("isa", Attribute::string(plan.isa.name()))
