@@ -295,7 +295,8 @@ fn conv_draw(r: &mut Rng, square_depthwise: bool, bf16: bool) -> Option<Case> {
     let p = [r.int(0, 3), r.int(0, 3), r.int(0, 3), r.int(0, 3)];
     let (h, w) = if square_depthwise { (r.int(3, 9), r.int(5, 60)) } else { (r.int(1, 12), r.int(1, 17)) };
     let (groups, icb, ob_n, wicb, wib) = if depthwise {
-        let cb = r.int(1, 3);
+        // Sometimes many blocks: the depthwise template's groups of more than 8 blocks.
+        let cb = if r.chance(0.15) { r.pick(&[36, 40, 44]) } else { r.int(1, 3) };
         (cb * ib, cb, cb, 1, 1)
     } else {
         let g = if ib > 1 && r.chance(0.2) { r.int(2, 3) } else { 1 };

@@ -429,11 +429,15 @@ pub(super) fn depthwise(b: &mut Builder, c: &OpLowering, k: &Conv, isa: Isa) {
 }
 
 /// The depthwise tasks: `(blocks per group, parts of the rows)`. Groups of up to 8
-/// blocks, the rows in as many parts as leave 16 tasks or more (one row a part with a
+/// blocks, or a quarter of the blocks when that is more (small maps of many channels:
+/// each call, a run of columns, then has more work than its setup), the rows in as
+/// many parts of 8 rows or more as leave 16 tasks or more (one row a part with a
 /// generated post-pass).
 fn depthwise_tasks(n: i64, blocks: i64, rows: i64, post: bool) -> (i64, i64) {
-    let group = (1..=blocks.min(8)).rev().find(|&g| blocks % g == 0).unwrap_or(1);
-    let parts = if post { rows } else { ((16 + n * (blocks / group) - 1) / (n * (blocks / group))).clamp(1, rows) };
+    let most = (blocks / 4).max(8);
+    let group = (1..=blocks.min(most)).rev().find(|&g| blocks % g == 0).unwrap_or(1);
+    let groups = n * (blocks / group);
+    let parts = if post { rows } else { ((16 + groups - 1) / groups).clamp(1, (rows / 8).max(1)) };
     (group, parts)
 }
 
