@@ -209,8 +209,8 @@ pub static COLUMN_SUMS: OpDef = OpDef {
                   addresses of a per-column f32 bias, a per-column center (0: none) and the sums. Column \
                   `c`'s sum is that over the rows, in order, of `x[r][c] + bias[c]` (in f32), widened to \
                   f64 with `widen` (the sums and center are then f64), minus `center[c]`, squared with \
-                  `square`: each column in one lane, so the values are those of generated code's vector \
-                  loops. The call reads and writes memory, so it is never moved or removed.\n\n```mlir\n\
+                  `square`: each column in one lane, as a column reduction's vector loops add them. The \
+                  call reads and writes memory, so it is never moved or removed.\n\n```mlir\n\
                   loop.column_sums %x, %rows, %stride, %columns, %bias, %center, %out {isa = \"avx512\", \
                   widen = true} : (index, index, index, index, index, index, index) -> ()\n```",
     operands: Arity::Exactly(COLUMN_SUMS_ARGUMENTS.len()),

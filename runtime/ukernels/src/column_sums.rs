@@ -4,9 +4,9 @@
 //! them: `sum(f64(x + bias))`, `sum((f64(x + bias) - mean)^2)`). Column `c`'s sum is
 //! that over the rows of `x[r][c] + bias[c]` in f32, widened to f64 with
 //! `COLUMN_SUMS_WIDEN`, minus `center[c]`, squared with `COLUMN_SUMS_SQUARE`, the rows
-//! added in order: each column in one lane, so every sum equals, bit for bit, what
-//! generated code computes with its narrower vectors (Cranelift's 128 bits), which
-//! calls `tcc_uk_column_sums_<isa>` instead (`emit::column_sums` in `tcc-lower`).
+//! added in order, each column in one lane: the order of a column reduction's vector
+//! loops in generated code, whose narrow vectors (Cranelift's 128 bits) call
+//! `tcc_uk_column_sums_<isa>` instead (`emit::column_sums` in `tcc-lower`).
 //!
 //! A block of columns keeps its sums (and its bias and center) in registers over all
 //! rows; the columns a vector does not fill are summed one at a time, with the same

@@ -2,11 +2,11 @@
 //! a lone `reduce_sum`) that sums an f32 input over its outer dimensions, keeping the
 //! contiguous inner ones, with at most a per-column bias added in f32, a widening to
 //! f64, a per-column center subtracted and a square on the way (a group norm's
-//! statistics over a channels-last tensor, as torch-mlir exports them). The values are
-//! those of the generated loops (each column's rows added in order in one lane), on the
-//! microkernel level's vectors instead of the code generator's: only for targets that
-//! call microkernels (Cranelift's 128 bits), and only where a column block fills a
-//! vector of the level.
+//! statistics over a channels-last tensor, as torch-mlir exports them). Each column's
+//! rows are added in order in one lane, as the vector loops of `nn::reduce_with` add
+//! them, on the microkernel level's vectors instead of the code generator's: only for
+//! targets that call microkernels (Cranelift's 128 bits), and only where a column block
+//! fills a vector of the level.
 
 use tcc_dialect_graph::ops as g;
 use tcc_dialect_graph::ops::nn::reduction_axes;
