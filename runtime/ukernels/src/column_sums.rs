@@ -20,7 +20,7 @@ use tcc_runtime_abi::{COLUMN_SUMS_SQUARE, COLUMN_SUMS_WIDEN};
 /// As [`avx512::tcc_uk_column_sums_avx512`]'s, for column `c`.
 #[allow(clippy::too_many_arguments)]
 unsafe fn column<T: Copy + std::ops::Add<Output = T> + std::ops::Sub<Output = T> + std::ops::Mul<Output = T>>(
-    widen: impl Fn(f32) -> T,
+    widen: &impl Fn(f32) -> T,
     square: bool,
     x: *const f32,
     rows: usize,
@@ -52,6 +52,69 @@ unsafe fn column<T: Copy + std::ops::Add<Output = T> + std::ops::Sub<Output = T>
         }
         *out = sum;
     }
+}
+
+/// A block's arguments: its first input column, the rows, the row stride, its bias,
+/// center and output (bias and center may be null).
+type Block<T> = (*const f32, usize, usize, *const f32, *const T, *mut T);
+
+/// `p + c`, or null for a null `p`.
+fn at<T>(p: *const T, c: usize) -> *const T {
+    if p.is_null() { p } else { p.wrapping_add(c) }
+}
+
+/// The columns of `args` (from its first) in blocks of 8, 4, 2 or 1 vectors of `lanes`
+/// (at most `most` vectors), each summed by `block(vectors, its arguments)`, then the
+/// columns no vector fills one at a time by [`column`].
+///
+/// # Safety
+/// As the entry points', for `columns` columns.
+unsafe fn by_blocks<T>(
+    (x, rows, row_stride, bias, center, out): Block<T>,
+    columns: usize,
+    lanes: usize,
+    most: usize,
+    square: bool,
+    widen: impl Fn(f32) -> T,
+    block: impl Fn(usize, Block<T>),
+) where
+    T: Copy + Default + std::ops::Add<Output = T> + std::ops::Sub<Output = T> + std::ops::Mul<Output = T>,
+{
+    let mut c = 0;
+    while c + lanes <= columns {
+        let vectors = match ((columns - c) / lanes).min(most) {
+            8.. => 8,
+            4..=7 => 4,
+            2 | 3 => 2,
+            _ => 1,
+        };
+        block(vectors, (x.wrapping_add(c), rows, row_stride, at(bias, c), at(center, c), out.wrapping_add(c)));
+        c += vectors * lanes;
+    }
+    for c in c..columns {
+        // SAFETY: the caller's contract, for column `c`.
+        unsafe {
+            let (b, m) = (at(bias, c), at(center, c));
+            column(&widen, square, x.add(c), rows, row_stride, b, m, out.add(c), T::default());
+        }
+    }
+}
+
+/// `$kernel::<$u, BIAS, CENTER, SQUARE>(args)` for the bias and center `args` has (not
+/// null) and `square`.
+macro_rules! by_flags {
+    ($kernel:ident, $u:literal, $square:expr, $args:expr) => {
+        match (!$args.3.is_null(), !$args.4.is_null(), $square) {
+            (false, false, false) => $kernel::<$u, false, false, false>($args),
+            (false, false, true) => $kernel::<$u, false, false, true>($args),
+            (false, true, false) => $kernel::<$u, false, true, false>($args),
+            (false, true, true) => $kernel::<$u, false, true, true>($args),
+            (true, false, false) => $kernel::<$u, true, false, false>($args),
+            (true, false, true) => $kernel::<$u, true, false, true>($args),
+            (true, true, false) => $kernel::<$u, true, true, false>($args),
+            (true, true, true) => $kernel::<$u, true, true, true>($args),
+        }
+    };
 }
 
 /// One level's entry point over its vector types and intrinsics: blocks of up to
@@ -96,99 +159,43 @@ macro_rules! column_sums_level {
                 // SAFETY: the caller's contract.
                 unsafe {
                     if flags & COLUMN_SUMS_WIDEN != 0 {
-                        let (center, out) = (center as *const f64, out as *mut f64);
-                        let mut c = 0;
-                        while c + $lanes64 <= columns {
-                            // Blocks of 8, 4, 2 or 1 vectors (at most the level's).
-                            let units = ((columns - c) / $lanes64).min($units);
-                            let args = (x.add(c), rows, row_stride, at(bias, c), at(center, c), out.add(c));
-                            let units = match units {
-                                8.. => {
-                                    wide::<8>(square, args);
-                                    8
-                                }
-                                4..=7 => {
-                                    wide::<4>(square, args);
-                                    4
-                                }
-                                2 | 3 => {
-                                    wide::<2>(square, args);
-                                    2
-                                }
-                                _ => {
-                                    wide::<1>(square, args);
-                                    1
-                                }
-                            };
-                            c += units * $lanes64;
-                        }
-                        for c in c..columns {
-                            let (b, m) = (at(bias, c), at(center, c));
-                            column(|v| v as f64, square, x.add(c), rows, row_stride, b, m, out.add(c), 0.0);
-                        }
+                        let args = (x, rows, row_stride, bias, center as *const f64, out as *mut f64);
+                        by_blocks(
+                            args,
+                            columns,
+                            $lanes64,
+                            $units,
+                            square,
+                            |v| v as f64,
+                            |vectors, args| match vectors {
+                                8 => by_flags!(wide_block, 8, square, args),
+                                4 => by_flags!(wide_block, 4, square, args),
+                                2 => by_flags!(wide_block, 2, square, args),
+                                _ => by_flags!(wide_block, 1, square, args),
+                            },
+                        );
                     } else {
-                        let (center, out) = (center as *const f32, out as *mut f32);
-                        let mut c = 0;
-                        while c + $lanes32 <= columns {
-                            // Blocks of 8, 4, 2 or 1 vectors (at most the level's).
-                            let units = ((columns - c) / $lanes32).min($units);
-                            let args = (x.add(c), rows, row_stride, at(bias, c), at(center, c), out.add(c));
-                            let units = match units {
-                                8.. => {
-                                    narrow::<8>(square, args);
-                                    8
-                                }
-                                4..=7 => {
-                                    narrow::<4>(square, args);
-                                    4
-                                }
-                                2 | 3 => {
-                                    narrow::<2>(square, args);
-                                    2
-                                }
-                                _ => {
-                                    narrow::<1>(square, args);
-                                    1
-                                }
-                            };
-                            c += units * $lanes32;
-                        }
-                        for c in c..columns {
-                            let (b, m) = (at(bias, c), at(center, c));
-                            column(|v| v, square, x.add(c), rows, row_stride, b, m, out.add(c), 0.0);
-                        }
+                        let args = (x, rows, row_stride, bias, center as *const f32, out as *mut f32);
+                        by_blocks(
+                            args,
+                            columns,
+                            $lanes32,
+                            $units,
+                            square,
+                            |v| v,
+                            |vectors, args| match vectors {
+                                8 => by_flags!(narrow_block, 8, square, args),
+                                4 => by_flags!(narrow_block, 4, square, args),
+                                2 => by_flags!(narrow_block, 2, square, args),
+                                _ => by_flags!(narrow_block, 1, square, args),
+                            },
+                        );
                     }
                 }
             }
 
-            /// `p + c`, or null for a null `p`.
-            fn at<T>(p: *const T, c: usize) -> *const T {
-                if p.is_null() { p } else { p.wrapping_add(c) }
-            }
-
-            /// A block's arguments: its first input column, the rows, the row stride,
-            /// its bias, center and output (bias and center may be null).
-            type Block<T> = (*const f32, usize, usize, *const f32, *const T, *mut T);
-
-            /// `U` vectors of f32 sums; the square's and the null pointers' variants
-            /// each a loop of their own.
-            #[target_feature(enable = $feature)]
-            unsafe fn narrow<const U: usize>(square: bool, args: Block<f32>) {
-                // SAFETY: the caller's contract.
-                unsafe {
-                    match (!args.3.is_null(), !args.4.is_null(), square) {
-                        (false, false, false) => narrow_block::<U, false, false, false>(args),
-                        (false, false, true) => narrow_block::<U, false, false, true>(args),
-                        (false, true, false) => narrow_block::<U, false, true, false>(args),
-                        (false, true, true) => narrow_block::<U, false, true, true>(args),
-                        (true, false, false) => narrow_block::<U, true, false, false>(args),
-                        (true, false, true) => narrow_block::<U, true, false, true>(args),
-                        (true, true, false) => narrow_block::<U, true, true, false>(args),
-                        (true, true, true) => narrow_block::<U, true, true, true>(args),
-                    }
-                }
-            }
-
+            /// `U` vectors of f32 sums; with and without a bias, a center and the square,
+            /// each a loop of its own.
             #[target_feature(enable = $feature)]
             unsafe fn narrow_block<const U: usize, const BIAS: bool, const CENTER: bool, const SQUARE: bool>(
                 (x, rows, row_stride, bias, center, out): Block<f32>,
@@ -228,24 +235,7 @@ macro_rules! column_sums_level {
                 }
             }
 
-            /// `U` vectors of f64 sums of widened f32s.
-            #[target_feature(enable = $feature)]
-            unsafe fn wide<const U: usize>(square: bool, args: Block<f64>) {
-                // SAFETY: the caller's contract.
-                unsafe {
-                    match (!args.3.is_null(), !args.4.is_null(), square) {
-                        (false, false, false) => wide_block::<U, false, false, false>(args),
-                        (false, false, true) => wide_block::<U, false, false, true>(args),
-                        (false, true, false) => wide_block::<U, false, true, false>(args),
-                        (false, true, true) => wide_block::<U, false, true, true>(args),
-                        (true, false, false) => wide_block::<U, true, false, false>(args),
-                        (true, false, true) => wide_block::<U, true, false, true>(args),
-                        (true, true, false) => wide_block::<U, true, true, false>(args),
-                        (true, true, true) => wide_block::<U, true, true, true>(args),
-                    }
-                }
-            }
-
+            /// `U` vectors of f64 sums of widened f32s (the variants as [`narrow_block`]'s).
             #[target_feature(enable = $feature)]
             unsafe fn wide_block<const U: usize, const BIAS: bool, const CENTER: bool, const SQUARE: bool>(
                 (x, rows, row_stride, bias, center, out): Block<f64>,

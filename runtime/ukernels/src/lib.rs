@@ -62,34 +62,20 @@ pub unsafe fn run(isa: Isa, tile: &Tile) {
 pub fn symbols() -> Vec<(&'static str, *const u8)> {
     let tiles = Isa::ALL.iter().map(|&i| (i.tile_symbol(), tile_entry(i)));
     let dots = Isa::ALL.iter().map(|&i| (i.dot_symbol(), dot::dot_entry(i)));
-    tiles.chain(dots).chain(math_entries()).chain(column_sums_entries()).collect()
+    tiles.chain(dots).chain(wide_level_entries()).collect()
 }
 
-/// The column sums' entry points by symbol ([`column_sums`]).
-fn column_sums_entries() -> Vec<(&'static str, *const u8)> {
+/// The entry points only the AVX2 and AVX-512 levels have, by symbol: the array math
+/// ([`math`]) and the column sums ([`column_sums`]).
+fn wide_level_entries() -> Vec<(&'static str, *const u8)> {
     #[cfg(target_arch = "x86_64")]
     {
-        let entry = |isa: Isa, f: *const u8| isa.column_sums_symbol().map(|s| (s, f));
+        let entry = |symbol: Option<&'static str>, f: *const u8| symbol.map(|s| (s, f));
         [
-            entry(Isa::Avx2, column_sums::avx2::tcc_uk_column_sums_avx2 as *const u8),
-            entry(Isa::Avx512, column_sums::avx512::tcc_uk_column_sums_avx512 as *const u8),
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    Vec::new()
-}
-
-/// The array math entry points by symbol ([`math`]).
-fn math_entries() -> Vec<(&'static str, *const u8)> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        let entry = |isa: Isa, f: *const u8| isa.math_symbol().map(|s| (s, f));
-        [
-            entry(Isa::Avx2, math::avx2::tcc_uk_math_avx2 as *const u8),
-            entry(Isa::Avx512, math::avx512::tcc_uk_math_avx512 as *const u8),
+            entry(Isa::Avx2.math_symbol(), math::avx2::tcc_uk_math_avx2 as *const u8),
+            entry(Isa::Avx512.math_symbol(), math::avx512::tcc_uk_math_avx512 as *const u8),
+            entry(Isa::Avx2.column_sums_symbol(), column_sums::avx2::tcc_uk_column_sums_avx2 as *const u8),
+            entry(Isa::Avx512.column_sums_symbol(), column_sums::avx512::tcc_uk_column_sums_avx512 as *const u8),
         ]
         .into_iter()
         .flatten()
