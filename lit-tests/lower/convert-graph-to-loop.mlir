@@ -382,15 +382,17 @@ func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x2xf32>) -> tensor<2x5xf32> {
 
 // -----
 
-// gather along axis 0: the index is read, converted to index, wrapped if negative,
-// checked at run time with a message naming the op, its location and the extent, and
-// clamped so the load stays in bounds even when the check fails.
+// gather along axis 0: per row, the index is read, converted to index, wrapped if
+// negative, checked at run time with a message naming the op, its location and the
+// extent, and clamped so the load stays in bounds even when the check fails; then the
+// row is copied in a unit-step loop.
 // CHECK-LABEL: func.func @main(%arg0: buffer<5x3xf32>, %arg1: buffer<4xi64>, %arg2: buffer<4x3xf32>)
 // CHECK-DAG: [[C0:%[0-9]+]] = loop.const 0 : index
 // CHECK-DAG: [[C4:%[0-9]+]] = loop.const 4 : index
 // CHECK-DAG: [[C5:%[0-9]+]] = loop.const 5 : index
+// CHECK: [[XV:%[0-9]+]] = loop.view %arg0 : (buffer<5x3xf32>) -> buffer<1x5x3xf32>
+// CHECK: [[YV:%[0-9]+]] = loop.view %arg2 : (buffer<4x3xf32>) -> buffer<1x4x3xf32>
 // CHECK: loop.for [[I:%arg[0-9]+]] = [[C0]] to [[C4]] step
-// CHECK-NEXT: loop.for [[J:%arg[0-9]+]] =
 // CHECK-NEXT: [[RAW:%[0-9]+]] = loop.load %arg1{{\[}}[[I]]] : buffer<4xi64>
 // CHECK-NEXT: [[K:%[0-9]+]] = loop.cast [[RAW]] : (i64) -> index
 // CHECK-NEXT: [[NEG:%[0-9]+]] = loop.cmp [[K]], [[C0]] {pred = "lt"} : (index, index) -> i1
@@ -399,11 +401,12 @@ func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x2xf32>) -> tensor<2x5xf32> {
 // CHECK-NEXT: [[GE:%[0-9]+]] = loop.cmp [[K2]], [[C0]] {pred = "ge"}
 // CHECK-NEXT: [[LT:%[0-9]+]] = loop.cmp [[K2]], [[C5]] {pred = "lt"}
 // CHECK-NEXT: [[OK:%[0-9]+]] = loop.and [[GE]], [[LT]] : i1
-// CHECK-NEXT: loop.assert [[OK]] {message = "index out of range in 'graph.gather' at {{.*}}convert-graph-to-loop.mlir:[[# @LINE + 6]]:8 (axis 0 has extent 5)"} : (i1) -> ()
+// CHECK-NEXT: loop.assert [[OK]] {message = "index out of range in 'graph.gather' at {{.*}}convert-graph-to-loop.mlir:[[# @LINE + 7]]:8 (axis 0 has extent 5)"} : (i1) -> ()
 // CHECK-NEXT: [[LO:%[0-9]+]] = loop.max [[K2]], [[C0]] : index
 // CHECK-NEXT: [[CL:%[0-9]+]] = loop.min [[LO]], [[C4]] : index
-// CHECK-NEXT: [[X:%[0-9]+]] = loop.load %arg0{{\[}}[[CL]], [[J]]] : buffer<5x3xf32>
-// CHECK-NEXT: loop.store [[X]], %arg2{{\[}}[[I]], [[J]]] : buffer<4x3xf32>
+// CHECK-NEXT: loop.for [[J:%arg[0-9]+]] =
+// CHECK-NEXT: [[X:%[0-9]+]] = loop.load [[XV]]{{\[}}[[C0]], [[CL]], [[J]]] : buffer<1x5x3xf32>
+// CHECK-NEXT: loop.store [[X]], [[YV]]{{\[}}[[C0]], [[I]], [[J]]] : buffer<1x4x3xf32>
 func.func @main(%x: tensor<5x3xf32>, %i: tensor<4xi64>) -> tensor<4x3xf32> {
   %0 = graph.gather %x, %i {axis = 0} : (tensor<5x3xf32>, tensor<4xi64>) -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>

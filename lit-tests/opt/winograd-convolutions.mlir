@@ -1,6 +1,6 @@
 // winograd-convolutions: a stride-1 3x3 convolution with constant filters becomes
-// strided slices of its input, channels last (`NCHW{C}c`) and padded (one per pixel
-// of a tile), the input transform as one matmul, the batched matmul by the
+// a gather of its input's pixels, channels last (`NCHW{C}c`) and padded, by a constant
+// table of every tile's pixels, the input transform as one matmul, the batched matmul by the
 // transformed filters, the output transform as one matmul, a transpose back to
 // channels last and a layout transform to NCHW, a slice to the output's size and the
 // bias.
@@ -13,8 +13,12 @@
 // CHECK-LABEL: func.func @rewritten
 // CHECK: graph.layout_transform %arg0 {dst = "NCHW2c", src = "NCHW"} : (tensor<1x2x5x5xf32>) -> tensor<1x1x5x5x2xf32>
 // CHECK: %[[P:.*]] = graph.pad {{.*}} {high = [0, 2, 2, 0], low = [0, 1, 1, 0]} : (tensor<1x5x5x2xf32>) -> tensor<1x8x8x2xf32>
-// CHECK-COUNT-16: graph.slice %[[P]] {{.*}}steps = [1, 2, 2, 1]{{.*}} -> tensor<1x3x3x2xf32>
-// CHECK: graph.concat {{.*}} -> tensor<16x18xf32>
+// CHECK: %[[R:.*]] = graph.reshape %[[P]] {shape = [64, 2]} : (tensor<1x8x8x2xf32>) -> tensor<64x2xf32>
+// The positions of pixel (0, 0) of the 3x3 tiles first (i64: 0, 2, 4, 16, ...).
+// CHECK: %[[T:.*]] = graph.constant {value = dense<"0x0000000000000000020000000000000004000000000000001000000000000000
+// CHECK: graph.gather %[[R]], %[[T]] {axis = 0} : (tensor<64x2xf32>, tensor<16x9xi64>) -> tensor<16x9x2xf32>
+// CHECK-NOT: graph.slice
+// CHECK-NOT: graph.concat
 // CHECK: graph.matmul {{.*}} : (tensor<16x16xf32>, tensor<16x18xf32>) -> tensor<16x18xf32>
 // CHECK: graph.matmul {{.*}} : (tensor<16x9x2xf32>, tensor<16x2x3xf32>) -> tensor<16x9x3xf32>
 // CHECK: graph.matmul {{.*}} : (tensor<4x16xf32>, tensor<16x27xf32>) -> tensor<4x27xf32>

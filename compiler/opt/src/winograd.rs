@@ -8,8 +8,8 @@
 //! tile `d` of (m + 2) x (m + 2) pixels and each 3x3 filter `g`: per tile and channel
 //! pair, (m + 2)^2 products instead of 9 m^2 (4x fewer for F(4x4), 2.25x for F(2x2)).
 //! As graph ops, for an input of C channels and O filters:
-//! 1. the input, channels last and padded to whole tiles, is gathered by (m + 2)^2
-//!    strided slices (each tile's pixel (u, v) of every tile and channel) into
+//! 1. the input, channels last and padded to whole tiles, is gathered (each tile's
+//!    pixel (u, v) of every tile, a run of channels, by a constant table of positions) into
 //!    `[(m+2)^2, N th tw C]`, and the input transform `B^T d B` of every tile is one
 //!    matmul by the `[(m+2)^2, (m+2)^2]` matrix `B^T (x) B^T`;
 //! 2. viewed as `[(m+2)^2, N th tw, C]`, the result is multiplied by the transformed
@@ -404,19 +404,28 @@ fn rewrite(m: &mut Module, op: Op, filters: &[f32], t: &Transforms) {
         let pads = AttrDict::new().with("low", ints(&[0, top, left, 0])).with("high", ints(&[0, bottom, right, 0]));
         ins.inferred(&g::PAD, &[nhwc], pads)
     };
-    // Each tile's pixel (u, v) of every tile and channel: `[a^2, N th tw C]`.
-    let mut pixels = Vec::new();
+    // Each tile's pixel (u, v) of every tile and channel, `[a^2, N th tw C]`: one gather
+    // of the padded input's pixels (runs of channels) by a constant table of their
+    // positions, in the order (u, v), then image and tile.
+    let pixels = ins.reshape(padded, vec![n * rows * cols, c]);
+    let mut positions = Vec::with_capacity((a * a * n * th * tw) as usize);
     for u in 0..a {
         for v in 0..a {
-            let attrs = AttrDict::new()
-                .with("starts", ints(&[0, u, v, 0]))
-                .with("sizes", ints(&[n, th, tw, c]))
-                .with("steps", ints(&[1, tile, tile, 1]));
-            let pixel = ins.inferred(&g::SLICE, &[padded], attrs);
-            pixels.push(ins.reshape(pixel, vec![1, n * th * tw * c]));
+            for image in 0..n {
+                for i in 0..th {
+                    for j in 0..tw {
+                        positions.push((image * rows + tile * i + u) * cols + tile * j + v);
+                    }
+                }
+            }
         }
     }
-    let tiles = ins.inferred(&g::CONCAT, &pixels, AttrDict::new().with("axis", Attribute::i64(0)));
+    let table = TensorType::new(vec![a * a, n * th * tw], ScalarType::I64).expect("valid shape");
+    let bytes: Vec<u8> = positions.iter().flat_map(|p| p.to_le_bytes()).collect();
+    let table = DenseElements::from_bytes(table, tcc_ir::AlignedBytes::from_slice(&bytes)).expect("one i64 a position");
+    let table = ins.constant(table);
+    let gathered = ins.inferred(&g::GATHER, &[pixels, table], AttrDict::new().with("axis", Attribute::i64(0)));
+    let tiles = ins.reshape(gathered, vec![a * a, n * th * tw * c]);
     let bt = constant(&mut ins, vec![a * a, a * a], t.input_matrix());
     let v = ins.inferred(&g::MATMUL, &[bt, tiles], AttrDict::new());
     let v = ins.reshape(v, vec![a * a, n * th * tw, c]);

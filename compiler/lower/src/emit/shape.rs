@@ -6,7 +6,7 @@
 use tcc_ir::scalar::{Compare, ScalarFn};
 use tcc_ir::{ScalarType, Type, Value};
 
-use super::{OpLowering, broadcast_index, nest, numel};
+use super::{OpLowering, PARALLEL_MIN_WORK, broadcast_index, nest, numel};
 use crate::builder::Builder;
 
 pub fn reshape(b: &mut Builder, c: &OpLowering) {
@@ -259,19 +259,47 @@ pub fn scatter(b: &mut Builder, c: &OpLowering) {
     });
 }
 
+/// `graph.gather`: a row per index (the input's dimensions after `axis`, contiguous in
+/// the input and the output), its index read and checked once, then the row copied in
+/// a unit-step loop the vectorizer takes; rows in parallel chunks when there is work.
 pub fn gather(b: &mut Builder, c: &OpLowering) {
-    let (xs, ind_shape, os) = (c.in_shape(0), c.in_shape(1), c.out_shape(0));
+    let (xs, ind_shape) = (c.in_shape(0), c.in_shape(1));
     let axis = tcc_dialect_graph::infer::normalize_axis(c.int("axis"), xs.len()).expect("verified axis");
     let extent = xs[axis];
-    let ir = ind_shape.len();
+    let (outer, row) = (numel(&xs[..axis]), numel(&xs[axis + 1..]));
+    let indices = numel(&ind_shape);
+    let rows = outer * indices;
+    if rows == 0 || row == 0 {
+        return;
+    }
+    let x = b.view(c.ins[0], &[outer, extent, row]);
+    let ids = b.view(c.ins[1], &[indices]);
+    let y = b.view(c.outs[0], &[outer, indices, row]);
     let message = format!("index out of range in {} (axis {axis} has extent {extent})", c.where_());
-    nest(b, &os, numel(&os), |b, idx| {
-        let raw = b.load(c.ins[1], &idx[axis..axis + ir]);
+    let copy_row = |b: &mut Builder, r: Value| {
+        let (i, at) = if outer == 1 {
+            (b.index(0), r)
+        } else {
+            let n = b.index(indices);
+            (b.div(r, n), b.rem(r, n))
+        };
+        let raw = b.load(ids, &[at]);
         let k = checked_index(b, raw, extent, &message);
-        let mut src = idx[..axis].to_vec();
-        src.push(k);
-        src.extend_from_slice(&idx[axis + ir..]);
-        let v = b.load(c.ins[0], &src);
-        b.store(v, c.outs[0], idx);
+        b.range_n(row, |b, j| {
+            let v = b.load(x, &[i, k, j]);
+            b.store(v, y, &[i, at, j]);
+        });
+    };
+    if rows * row < PARALLEL_MIN_WORK || rows == 1 {
+        return b.range_n(rows, copy_row);
+    }
+    // Chunks of rows of a few thousand elements (the dispatch costs microseconds).
+    let per_task = (4096 / row).clamp(1, rows);
+    b.parallel((rows + per_task - 1) / per_task, |b, task| {
+        let first = b.scale(task, per_task);
+        let end = b.index(per_task);
+        let end = b.add(first, end);
+        let end = b.min_const(end, rows);
+        b.range(first, end, copy_row);
     });
 }

@@ -120,10 +120,12 @@ fn data_movement() {
             .attr("value", Attribute::f64(r.int(-3, 3) as f64 * 0.5))
     });
     property("graph.gather", |r| {
-        let rank = r.int(1, 3) as usize;
-        let s = r.shape(rank, 7);
-        let axis = r.int(0, rank as i64 - 1) as usize;
-        let ind_shape = r.shape_in(0, 2, 4);
+        // Sometimes rows long and many enough for the lowering's parallel chunks.
+        let large = r.chance(0.2);
+        let rank = if large { 2 } else { r.int(1, 3) as usize };
+        let s = if large { vec![r.int(2, 40), r.int(200, 700)] } else { r.shape(rank, 7) };
+        let axis = if large { 0 } else { r.int(0, rank as i64 - 1) as usize };
+        let ind_shape = if large { vec![r.int(60, 120)] } else { r.shape_in(0, 2, 4) };
         let extent = s[axis];
         let n = numel(&ind_shape);
         let idx: Vec<i64> = (0..n).map(|_| r.int(-extent, extent - 1)).collect();
