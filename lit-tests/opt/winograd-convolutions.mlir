@@ -14,9 +14,9 @@
 // CHECK: graph.layout_transform %arg0 {dst = "NCHW2c", src = "NCHW"} : (tensor<1x2x5x5xf32>) -> tensor<1x1x5x5x2xf32>
 // CHECK: %[[P:.*]] = graph.pad {{.*}} {high = [0, 2, 2, 0], low = [0, 1, 1, 0]} : (tensor<1x5x5x2xf32>) -> tensor<1x8x8x2xf32>
 // CHECK: %[[R:.*]] = graph.reshape %[[P]] {shape = [64, 2]} : (tensor<1x8x8x2xf32>) -> tensor<64x2xf32>
-// The positions of pixel (0, 0) of the 3x3 tiles first (i64: 0, 2, 4, 16, ...).
-// CHECK: %[[T:.*]] = graph.constant {value = dense<"0x0000000000000000020000000000000004000000000000001000000000000000
-// CHECK: graph.gather %[[R]], %[[T]] {axis = 0} : (tensor<64x2xf32>, tensor<16x9xi64>) -> tensor<16x9x2xf32>
+// The positions of pixel (0, 0) of the 3x3 tiles first (i32: 0, 2, 4, 16, ...).
+// CHECK: %[[T:.*]] = graph.constant {value = dense<"0x00000000020000000400000010000000
+// CHECK: graph.gather %[[R]], %[[T]] {axis = 0} : (tensor<64x2xf32>, tensor<16x9xi32>) -> tensor<16x9x2xf32>
 // CHECK-NOT: graph.slice
 // CHECK-NOT: graph.concat
 // CHECK: graph.matmul {{.*}} : (tensor<16x16xf32>, tensor<16x18xf32>) -> tensor<16x18xf32>

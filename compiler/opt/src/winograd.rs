@@ -420,9 +420,16 @@ fn rewrite(m: &mut Module, op: Op, filters: &[f32], t: &Transforms) {
             }
         }
     }
-    let table = TensorType::new(vec![a * a, n * th * tw], ScalarType::I64).expect("valid shape");
-    let bytes: Vec<u8> = positions.iter().flat_map(|p| p.to_le_bytes()).collect();
-    let table = DenseElements::from_bytes(table, tcc_ir::AlignedBytes::from_slice(&bytes)).expect("one i64 a position");
+    // i32 positions where they fit (half the table of i64s).
+    let narrow = n * rows * cols <= i64::from(i32::MAX);
+    let bytes: Vec<u8> = if narrow {
+        positions.iter().flat_map(|&p| (p as i32).to_le_bytes()).collect()
+    } else {
+        positions.iter().flat_map(|p| p.to_le_bytes()).collect()
+    };
+    let elem = if narrow { ScalarType::I32 } else { ScalarType::I64 };
+    let table = TensorType::new(vec![a * a, n * th * tw], elem).expect("valid shape");
+    let table = DenseElements::from_bytes(table, tcc_ir::AlignedBytes::from_slice(&bytes)).expect("a position each");
     let table = ins.constant(table);
     let gathered = ins.inferred(&g::GATHER, &[pixels, table], AttrDict::new().with("axis", Attribute::i64(0)));
     let tiles = ins.reshape(gathered, vec![a * a, n * th * tw * c]);
