@@ -163,10 +163,13 @@ macro_rules! tile_kernels {
                         }
                     }
                 }
-                // A plain epilogue apart: its path has no condition, so the
-                // accumulators stay in registers on it.
+                // A plain epilogue apart, and none at all: their paths have no
+                // condition, so the accumulators stay in registers on them (with the
+                // general path's conditions, LLVM spilled some around the stores).
                 if plain_epilogue(t) {
                     finish_plain::<R, C>(t, &acc, o, o_row, at);
+                } else if no_epilogue(t) {
+                    store_tile::<R, C>(&acc, o, o_row, at);
                 } else {
                     finish::<R, C>(t, acc, o, o_row, [residual, row_bias], at);
                 }
@@ -501,6 +504,37 @@ macro_rules! tile_kernels {
                 && e.mask.is_null()
                 && e.residual.is_null()
                 && e.activation == Activation::None
+        }
+
+        /// Whether `t`'s sums are stored as they are: no divisor, bias, mask,
+        /// residual, activation or clamp.
+        fn no_epilogue(t: &Tile) -> bool {
+            let e = &t.epilogue;
+            t.divisor == 0
+                && e.bias.is_null()
+                && e.mask.is_null()
+                && e.residual.is_null()
+                && e.activation == Activation::None
+                && e.lo == f32::NEG_INFINITY
+                && e.hi == f32::INFINITY
+        }
+
+        /// The accumulators stored as they are ([`no_epilogue`]).
+        #[inline(always)]
+        unsafe fn store_tile<const R: usize, const C: usize>(
+            acc: &[[$vec; C]; R],
+            o: *mut f32,
+            o_row: isize,
+            at: &Offsets,
+        ) {
+            // SAFETY: the tile's addresses are valid (the caller's contract).
+            unsafe {
+                for r in 0..R {
+                    for c in 0..C {
+                        $store(o.offset(r as isize * o_row + at.o[c]), acc[r][c]);
+                    }
+                }
+            }
         }
 
         /// [`finish`] for a plain epilogue ([`plain_epilogue`]) on one vector's `R`
