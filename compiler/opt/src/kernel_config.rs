@@ -335,10 +335,16 @@ pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64, read
     // broadcasts fold into the FMA's memory operand; with 16 they are separate
     // instructions and the FMA's tied operand adds a move.
     let load_cost = if regs >= 32 { 0.25 } else { 0.5 };
-    // With 16 registers the broadcast is a register the FMA overwrites (no memory
-    // operand): a broadcast shared by several blocks costs a copy per extra block, so
-    // the tile takes one block and more columns.
-    let max_blocks = if regs >= 32 { 4 } else { 1 };
+    // With 16 registers in Cranelift's code the broadcast is a register the FMA
+    // overwrites (no memory operand): a broadcast shared by several blocks costs a copy
+    // per extra block, so the tile takes one block and more columns. The microkernels'
+    // FMAs keep their operands (AVX2's 6 x 2 tile alone in L1: 88 GFLOP/s, 13 x 1: 78,
+    // Zen 3).
+    let ukernels = target.ukernels.is_some();
+    let max_blocks = if regs >= 32 || ukernels { 4 } else { 1 };
+    // The microkernels keep a register spare (`tile/dispatch.rs` in the microkernel
+    // crate: their sub-tiles never hold more), Cranelift's code none.
+    let spare = if ukernels { 1 } else { 0 };
     // Block counts that only 1 divides up to 4 (25: RegNet-X 400MF's 400 channels, 5:
     // 80 channels) take 5 blocks a tile too: one block a tile re-reads the input per
     // block (its 400 -> 400 pointwise convs at 7x7 80-81% of the peak in 30 x 1 tiles,
@@ -354,24 +360,35 @@ pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64, read
         // 80% of peak in 13-column tiles to 87% in 14, rows of 56, 28 and 14 dividing
         // evenly); the whole row when it is narrower; a slightly narrower tile when that
         // divides the row exactly.
-        let fits = |r: i64| r * accs_per_col + accs_per_col < regs && r * accs_per_col <= max_accumulators;
+        let fits = |r: i64| r * accs_per_col + accs_per_col + spare < regs && r * accs_per_col <= max_accumulators;
         let widest = (1..=32).rev().find(|&r| fits(r))?;
-        let r = if cols <= widest {
-            cols.max(1)
-        } else {
-            (widest * 3 / 4..=widest).rev().find(|&r| cols % r == 0).unwrap_or(widest)
-        };
         // FMAs against the step's broadcasts and filter loads, how often each filter
         // vector is reused (narrow tiles re-read the filters from L2 too often), and the
         // share of the row in whole tiles.
-        let fmas = (r * accs_per_col) as f64;
-        let share = fmas / (fmas + load_cost * (r + accs_per_col) as f64);
-        let reuse = r as f64 / (r + 1) as f64;
-        let used = cols as f64 / (((cols + r - 1) / r) * r) as f64;
-        // Each input element is read once per pass (ResNet-50's 256->64 1x1 conv at 56x56:
-        // 75% of peak in 14 x 2 tiles, 88% in 4 x 4).
-        let passes = if reads.input_passes { c as f64 / (c + 1) as f64 } else { 1.0 };
-        Some((r, share * reuse * passes * used.sqrt()))
+        let score = |r: i64| {
+            let fmas = (r * accs_per_col) as f64;
+            let share = fmas / (fmas + load_cost * (r + accs_per_col) as f64);
+            let reuse = r as f64 / (r + 1) as f64;
+            let used = cols as f64 / (((cols + r - 1) / r) * r) as f64;
+            // Each input element is read once per pass (ResNet-50's 256->64 1x1 conv at
+            // 56x56: 75% of peak in 14 x 2 tiles, 88% in 4 x 4).
+            let passes = if reads.input_passes { c as f64 / (c + 1) as f64 } else { 1.0 };
+            share * reuse * passes * used.sqrt()
+        };
+        if cols <= widest {
+            return Some((cols.max(1), score(cols.max(1))));
+        }
+        // The widest tile, or a slightly narrower one that divides the row exactly if
+        // that scores better (not 4 columns for 6 where 6 x 2 tiles fit: a third of
+        // the reuse for a tail of a few columns).
+        let divides = (widest * 3 / 4..=widest).rev().find(|&r| cols % r == 0);
+        Some(
+            divides
+                .into_iter()
+                .chain([widest])
+                .map(|r| (r, score(r)))
+                .fold((0, f64::MIN), |a, b| if b.1 > a.1 + 1e-9 { b } else { a }),
+        )
     };
     // Block counts no tile of 2 or more divides (77: RegNet-Y 16GF's 1232 channels; 7
     // a group: its 112-channel groups) take tiles that do not divide them where the
@@ -456,11 +473,13 @@ mod tests {
             assert_eq!(blocks % c, 0, "{blocks} blocks, tiles of {c}");
         }
         // A pointwise conv's input passes favour more blocks per tile: 56 x 56 columns,
-        // 4 blocks -> all 4 in one pass (4 columns, which divide the row) rather than 14 x 2.
-        assert_eq!(
-            register_tile(&target(512, 32), 56 * 56, 4, 1, TileReads { input_passes: true, ..Default::default() }),
-            (4, 4)
-        );
+        // 4 blocks -> all 4 in one pass (6 columns, with a tail of 4) rather than 14 x 2.
+        let passes = TileReads { input_passes: true, ..Default::default() };
+        assert_eq!(register_tile(&target(512, 32), 56 * 56, 4, 1, passes), (6, 4));
+        // AVX2's microkernels: 6 x 2 tiles (a spare register), not Cranelift's 14 x 1.
+        let avx2 = Target { ukernels: Some(tcc_target::Isa::Avx2), ..target(256, 16) };
+        assert_eq!(register_tile(&avx2, 56 * 56, 16, 1, passes), (6, 2));
+        assert_eq!(register_tile(&avx2, 56, 8, 1, TileReads::default()), (6, 2));
         assert_eq!(register_tile(&target(512, 32), 56 * 56, 4, 1, TileReads::default()), (14, 2));
         // A stem's shared broadcasts leave half the file to the accumulators with 32
         // registers (224 columns, 4 blocks: 8 x 2 instead of 14 x 2); not with 16.
