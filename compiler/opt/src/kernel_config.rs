@@ -378,10 +378,14 @@ pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64, read
         if cols <= widest {
             return Some((cols.max(1), score(cols.max(1))));
         }
-        // The widest tile, or a slightly narrower one that divides the row exactly if
-        // that scores better (not 4 columns for 6 where 6 x 2 tiles fit: a third of
-        // the reuse for a tail of a few columns).
+        // A slightly narrower tile that divides the row exactly, else the widest; with
+        // 16 registers (tiles of 6 columns for two blocks) only where it scores better:
+        // 4 columns for 6 lose a third of the reuse for a tail of a few columns.
         let divides = (widest * 3 / 4..=widest).rev().find(|&r| cols % r == 0);
+        if regs >= 32 {
+            let r = divides.unwrap_or(widest);
+            return Some((r, score(r)));
+        }
         Some(
             divides
                 .into_iter()
@@ -473,9 +477,9 @@ mod tests {
             assert_eq!(blocks % c, 0, "{blocks} blocks, tiles of {c}");
         }
         // A pointwise conv's input passes favour more blocks per tile: 56 x 56 columns,
-        // 4 blocks -> all 4 in one pass (6 columns, with a tail of 4) rather than 14 x 2.
+        // 4 blocks -> all 4 in one pass (4 columns, which divide the row) rather than 14 x 2.
         let passes = TileReads { input_passes: true, ..Default::default() };
-        assert_eq!(register_tile(&target(512, 32), 56 * 56, 4, 1, passes), (6, 4));
+        assert_eq!(register_tile(&target(512, 32), 56 * 56, 4, 1, passes), (4, 4));
         // AVX2's microkernels: 6 x 2 tiles (a spare register), not Cranelift's 14 x 1.
         let avx2 = Target { ukernels: Some(tcc_target::Isa::Avx2), ..target(256, 16) };
         assert_eq!(register_tile(&avx2, 56 * 56, 16, 1, passes), (6, 2));
