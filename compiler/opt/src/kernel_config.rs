@@ -342,9 +342,8 @@ pub fn register_tile(target: &Target, cols: i64, blocks: i64, vectors: i64, read
     // Zen 3).
     let ukernels = target.ukernels.is_some();
     let max_blocks = if regs >= 32 || ukernels { 4 } else { 1 };
-    // The microkernels keep a register spare (`tile/dispatch.rs` in the microkernel
-    // crate: their sub-tiles never hold more), Cranelift's code none.
-    let spare = if ukernels { 1 } else { 0 };
+    // The microkernels' sub-tiles keep registers spare, Cranelift's code none.
+    let spare = if ukernels { tcc_target::TILE_SPARE_REGISTERS as i64 } else { 0 };
     // Block counts that only 1 divides up to 4 (25: RegNet-X 400MF's 400 channels, 5:
     // 80 channels) take 5 blocks a tile too: one block a tile re-reads the input per
     // block (its 400 -> 400 pointwise convs at 7x7 80-81% of the peak in 30 x 1 tiles,

@@ -8,12 +8,8 @@
 macro_rules! tile_dispatch {
     ($registers:expr, $symbol:ident) => {
         /// The most rows of a sub-tile of `c` vectors: accumulators, weight
-        /// vectors, a broadcast and one spare register fit the register file.
-        /// (Without the spare, 14 x 1 accumulators in AVX2's 16 registers left LLVM
-        /// one short over a reduction of several levels, and it kept an accumulator
-        /// on the stack, a store and a reload on its FMA chain at every step: 29
-        /// GFLOP/s where 13 x 1 ran at 86, Zen 3. AVX-512's limits are the same
-        /// either way.)
+        /// vectors, a broadcast and [`tcc_runtime_abi::TILE_SPARE_REGISTERS`] fit the
+        /// register file.
         fn max_rows(c: usize) -> usize {
             MOST_ROWS[c]
         }
@@ -21,7 +17,7 @@ macro_rules! tile_dispatch {
         /// [`max_rows`] by vectors.
         const MOST_ROWS: [usize; MAX_VECTORS as usize + 1] = {
             const fn rows(c: usize) -> usize {
-                let r = (($registers as usize) - c - 2) / c;
+                let r = (($registers as usize) - c - 1 - tcc_runtime_abi::TILE_SPARE_REGISTERS) / c;
                 if r < 1 {
                     1
                 } else if r > MAX_ROWS {
